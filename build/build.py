@@ -1,0 +1,295 @@
+"""Assemble dist/: the static site of py_vfs, from local packages only.
+
+    .venv/bin/python build/build.py [--force]
+
+dist/ holds everything the page needs, served from its own origin (no CDN):
+
+    index.html, *.mjs, ...       every file of web/, same relative paths
+    sw.js                        service_worker/sw.js (the preview service worker)
+    pyodide/                     the 5 runtime files of the pyodide npm package
+    vendor/                      xterm.mjs, xterm.css, addon-fit.mjs
+    wheels/                      our wheel (py_vfs-<version>-py3-none-any.whl) and micropip's
+    manifest.json                {version, wheel, micropip, pyodide, build}: what the worker loads
+
+The build is skipped when nothing changed: the sha256 of every input (and of this script) is
+kept in .cache/build-stamp.json together with the list of outputs. It is built in a staging
+folder and swapped in whole, so a failed build leaves the previous dist/ as it was.
+Stdlib only; run it with the venv's python (its pip builds the wheel with flit_core).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DIST = ROOT / "dist"
+CACHE = ROOT / ".cache"
+WHEEL_CACHE = CACHE / "wheels"
+STAMP = CACHE / "build-stamp.json"
+STAGING = CACHE / "dist-staging"
+OLD = CACHE / "dist-old"
+NODE = ROOT / "node_modules"
+PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+
+PYODIDE_VERSION = "314.0.7"
+PYODIDE_FILES = [
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+]
+MICROPIP_VERSION = "0.11.1"
+MICROPIP_WHEEL = f"micropip-{MICROPIP_VERSION}-py3-none-any.whl"
+# PyPI's wheel (not the one pyodide-lock.json describes: that hash differs, see TOOLCHAIN.md 3).
+MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"
+# (source under node_modules, destination under dist/)
+VENDOR_FILES = [
+    ("@xterm/xterm/lib/xterm.mjs", "vendor/xterm.mjs"),
+    ("@xterm/xterm/css/xterm.css", "vendor/xterm.css"),
+    ("@xterm/addon-fit/lib/addon-fit.mjs", "vendor/addon-fit.mjs"),
+]
+# Files of web/ the site cannot work without.
+REQUIRED_WEB = ["index.html"]
+# Names in dist/ that the build itself writes; web/ must not hold them.
+RESERVED = {"pyodide", "vendor", "wheels", "manifest.json", "sw.js"}
+SKIP_NAMES = {"__pycache__", ".DS_Store", "node_modules"}
+
+
+class BuildError(Exception):
+    pass
+
+
+def say(msg: str) -> None:
+    print(f"build: {msg}", flush=True)
+
+
+def rel(path: Path) -> str:
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+def walk(folder: Path) -> list[Path]:
+    """Files under folder, sorted, without caches, hidden files or editor backups."""
+    if not folder.is_dir():
+        return []
+    out = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_NAMES and not d.startswith("."))
+        for name in sorted(filenames):
+            if name in SKIP_NAMES or name.startswith(".") or name.endswith(("~", ".pyc")):
+                continue
+            out.append(Path(dirpath) / name)
+    return out
+
+
+def input_files() -> list[Path]:
+    files = [Path(__file__).resolve(), ROOT / "pyproject.toml", ROOT / "README.md"]
+    files += walk(ROOT / "py_vfs")
+    files += walk(ROOT / "web")
+    files.append(ROOT / "service_worker" / "sw.js")
+    files += [NODE / "pyodide" / name for name in PYODIDE_FILES]
+    files += [NODE / src for src, _ in VENDOR_FILES]
+    return files
+
+
+def inputs_digest(files: list[Path]) -> str:
+    h = hashlib.sha256()
+    h.update(f"pyodide={PYODIDE_VERSION} micropip={MICROPIP_SHA256}\n".encode())
+    for path in files:
+        h.update(rel(path).encode() + b"\0")
+        if path.is_file():
+            with path.open("rb") as f:
+                h.update(hashlib.file_digest(f, "sha256").digest())
+        else:
+            h.update(b"<missing>")
+    return h.hexdigest()
+
+
+def up_to_date(digest: str) -> bool:
+    try:
+        stamp = json.loads(STAMP.read_text())
+    except (OSError, ValueError):
+        return False
+    if stamp.get("inputs") != digest:
+        return False
+    outputs = stamp.get("outputs") or {}
+    return bool(outputs) and all(
+        (DIST / name).is_file() and (DIST / name).stat().st_size == size
+        for name, size in outputs.items()
+    )
+
+
+def run(cmd: list[str], what: str, env: dict[str, str] | None = None) -> None:
+    env = {**os.environ, **(env or {})}
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-25:])
+        raise BuildError(f"{what} failed (exit {proc.returncode}): {' '.join(cmd)}\n{tail}")
+
+
+def copy(src: Path, dst: Path) -> None:
+    if not src.is_file():
+        raise BuildError(f"missing input {rel(src)}")
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dst)
+
+
+@contextmanager
+def step(name: str):
+    """`with step("x"):` prints the step with its duration when it succeeds."""
+    t = time.perf_counter()
+    yield
+    say(f"{name} ({time.perf_counter() - t:.1f} s)")
+
+
+def check_inputs() -> None:
+    if not (NODE / "pyodide" / "package.json").is_file():
+        raise BuildError("node_modules/pyodide is missing: run `sh build/setup.sh` (npm ci)")
+    version = json.loads((NODE / "pyodide" / "package.json").read_text())["version"]
+    if version != PYODIDE_VERSION:
+        raise BuildError(
+            f"node_modules has pyodide {version}, this build expects {PYODIDE_VERSION}: "
+            "run `npm ci` or update PYODIDE_VERSION in build/build.py"
+        )
+    lock = json.loads((NODE / "pyodide" / "pyodide-lock.json").read_text())
+    lock_micropip = lock.get("packages", {}).get("micropip", {}).get("version")
+    if lock_micropip and lock_micropip != MICROPIP_VERSION:
+        say(f"warning: pyodide-lock.json has micropip {lock_micropip}, we ship {MICROPIP_VERSION}")
+    for name in REQUIRED_WEB:
+        if not (ROOT / "web" / name).is_file():
+            raise BuildError(f"web/{name} is missing")
+    if not (ROOT / "service_worker" / "sw.js").is_file():
+        raise BuildError("service_worker/sw.js is missing")
+    for path in walk(ROOT / "web"):
+        top = path.relative_to(ROOT / "web").parts[0]
+        if top in RESERVED:
+            raise BuildError(f"web/{top} clashes with a name the build writes into dist/")
+
+
+def build_wheel(out: Path) -> str:
+    wheels = out / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    for old in wheels.glob("py_vfs-*.whl"):
+        old.unlink()
+    args = ["wheel", "--no-deps", "--no-build-isolation", "--ignore-requires-python"]
+    run(
+        [*PIP, *args, "-w", str(wheels), "."],
+        "pip wheel (our package)",
+        # Fixed zip timestamps: the same sources give the same wheel (flit honours it).
+        env={"SOURCE_DATE_EPOCH": "315532800"},
+    )
+    built = sorted(wheels.glob("py_vfs-*.whl"))
+    if len(built) != 1:
+        raise BuildError(f"expected one py_vfs wheel in {rel(wheels)}, found {len(built)}")
+    return built[0].name
+
+
+def fetch_micropip(out: Path) -> None:
+    cached = WHEEL_CACHE / MICROPIP_WHEEL
+    if not cached.is_file():
+        WHEEL_CACHE.mkdir(parents=True, exist_ok=True)
+        args = ["download", "--no-deps", "--only-binary=:all:", "--python-version", "3.14"]
+        run(
+            [*PIP, *args, "-d", str(WHEEL_CACHE), f"micropip=={MICROPIP_VERSION}"],
+            "pip download micropip",
+        )
+        if not cached.is_file():
+            raise BuildError(f"pip download did not produce {rel(cached)}")
+    with cached.open("rb") as f:
+        sha = hashlib.file_digest(f, "sha256").hexdigest()
+    if sha != MICROPIP_SHA256:
+        cached.unlink()
+        raise BuildError(f"{MICROPIP_WHEEL} has sha256 {sha}, expected {MICROPIP_SHA256}")
+    copy(cached, out / "wheels" / MICROPIP_WHEEL)
+
+
+def build(out: Path, digest: str) -> dict[str, int]:
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+
+    with step("wheel"):
+        wheel = build_wheel(out)
+    # py_vfs-<version>-py3-none-any.whl (flit normalises the name to py_vfs).
+    version = wheel.split("-")[1]
+
+    with step(f"micropip {MICROPIP_VERSION}"):
+        fetch_micropip(out)
+
+    with step(f"pyodide {PYODIDE_VERSION}"):
+        for name in PYODIDE_FILES:
+            copy(NODE / "pyodide" / name, out / "pyodide" / name)
+
+    with step("vendor (xterm)"):
+        for src, dst in VENDOR_FILES:
+            copy(NODE / src, out / dst)
+
+    with step("page (web/, sw.js)"):
+        web = ROOT / "web"
+        for path in walk(web):
+            copy(path, out / path.relative_to(web))
+        copy(ROOT / "service_worker" / "sw.js", out / "sw.js")
+
+    manifest = {
+        "version": version,
+        "wheel": f"wheels/{wheel}",
+        "micropip": f"wheels/{MICROPIP_WHEEL}",
+        "pyodide": PYODIDE_VERSION,
+        "build": digest[:12],
+    }
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    say(f"manifest: version {version}, wheel {wheel}, build {digest[:12]}")
+
+    return {
+        path.relative_to(out).as_posix(): path.stat().st_size
+        for path in sorted(out.rglob("*"))
+        if path.is_file()
+    }
+
+
+def swap_in(staging: Path) -> None:
+    """Replace dist/ by staging/ with two renames (dist/ is never half-built)."""
+    if OLD.exists():
+        shutil.rmtree(OLD)
+    if DIST.exists():
+        DIST.rename(OLD)
+    staging.rename(DIST)
+    if OLD.exists():
+        shutil.rmtree(OLD)
+
+
+def main(argv: list[str]) -> int:
+    force = "--force" in argv
+    t0 = time.perf_counter()
+    try:
+        check_inputs()
+        digest = inputs_digest(input_files())
+        if not force and up_to_date(digest):
+            print("dist/ is up to date", flush=True)
+            return 0
+        CACHE.mkdir(exist_ok=True)
+        outputs = build(STAGING, digest)
+        swap_in(STAGING)
+        STAMP.write_text(json.dumps({"inputs": digest, "outputs": outputs}, indent=1) + "\n")
+    except BuildError as e:
+        print(f"build: error: {e}", file=sys.stderr, flush=True)
+        return 1
+    size = sum(outputs.values()) / 1e6
+    secs = time.perf_counter() - t0
+    say(f"dist/ ready: {len(outputs)} files, {size:.1f} MB ({secs:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,84 @@
+#!/bin/sh
+# Install what py_vfs needs to build (and, with --test, to test), and only what is missing.
+#
+#   sh build/setup.sh           node_modules (npm ci) and .venv (pinned tools)
+#   sh build/setup.sh --test    the same, plus Debian's chromium when it is not on PATH
+#
+# Fast when nothing is missing: it compares timestamps and a sha256 stamp, nothing else.
+set -eu
+
+cd "$(dirname "$0")/.."
+
+want_test=0
+for arg in "$@"; do
+    case "$arg" in
+        --test) want_test=1 ;;
+        -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+        *) echo "setup: unknown argument: $arg" >&2; exit 2 ;;
+    esac
+done
+
+say() { echo "setup: $*"; }
+die() { echo "setup: error: $*" >&2; exit 1; }
+
+sha256_of() {
+    if command -v sha256sum >/dev/null 2>&1; then
+        sha256sum "$1" | cut -d' ' -f1
+    else
+        python3 -c 'import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],"rb").read()).hexdigest())' "$1"
+    fi
+}
+
+# 1. node_modules: npm ci when missing or older than package-lock.json.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    command -v npm >/dev/null 2>&1 || die "npm not found: install Node.js 20+ and npm"
+    say "npm ci (node_modules missing or older than package-lock.json)"
+    npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed"
+    touch node_modules/.package-lock.json
+else
+    say "node_modules up to date"
+fi
+
+# 2. .venv: created when missing; pinned tools installed when build/requirements.txt changed.
+req_sha=$(sha256_of build/requirements.txt)
+stamp=.venv/.requirements.sha256
+if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c '' >/dev/null 2>&1; then
+    command -v python3 >/dev/null 2>&1 || die "python3 not found"
+    say "creating .venv"
+    rm -rf .venv
+    python3 -m venv .venv || die "python3 -m venv failed (on Debian: apt-get install python3-venv)"
+fi
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$req_sha" ]; then
+    say "pip install -r build/requirements.txt"
+    .venv/bin/python -m pip install --disable-pip-version-check -q -r build/requirements.txt \
+        || die "pip install -r build/requirements.txt failed"
+    echo "$req_sha" > "$stamp"
+else
+    say ".venv up to date"
+fi
+
+# 3. --test: a Chromium for Playwright (Debian's package; `playwright install` cannot work here).
+if [ "$want_test" = 1 ]; then
+    if [ -n "${CHROMIUM:-}" ] && [ -x "$CHROMIUM" ]; then
+        say "chromium: $CHROMIUM (from \$CHROMIUM)"
+    elif command -v chromium >/dev/null 2>&1; then
+        say "chromium: $(command -v chromium)"
+    else
+        command -v apt-get >/dev/null 2>&1 || die "chromium not found and no apt-get: install Chromium and set CHROMIUM=/path/to/chromium"
+        if [ "$(id -u)" = 0 ]; then
+            sudo=""
+        elif command -v sudo >/dev/null 2>&1; then
+            sudo="sudo"
+        else
+            die "chromium not found; run as root (or install sudo): apt-get install -y chromium"
+        fi
+        say "installing chromium (apt-get)"
+        $sudo apt-get update -q >/dev/null || die "apt-get update failed"
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null \
+            || die "apt-get install chromium failed"
+        command -v chromium >/dev/null 2>&1 || die "chromium still not on PATH after apt-get install"
+        say "chromium: $(command -v chromium)"
+    fi
+fi
+
+say "done"
