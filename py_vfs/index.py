@@ -1,0 +1,92 @@
+"""The in-memory index of every node: lookups by id and by (directory, name).
+
+Every change goes through ``put`` and ``remove`` with a ``Transaction``, which records the storage
+write and the undo step, and keeps content reference counts in step with the nodes.
+"""
+
+from __future__ import annotations
+
+from .content import Content
+from .node import DIRECTORY, ROOT_ID, Node
+from .transaction import Transaction
+
+
+class Index:
+    def __init__(self, content: Content) -> None:
+        self.content = content
+        self.nodes: dict[str, Node] = {}
+        self.children: dict[str, dict[str, str]] = {}
+
+    def load(self, nodes: list[Node]) -> None:
+        """Boot: take committed nodes as they are (no transaction, no storage writes)."""
+        for node in nodes:
+            self.nodes[node.id] = node
+            if node.is_dir:
+                self.children.setdefault(node.id, {})
+            self.content.count(node.chunks)
+        for node in nodes:
+            if node.parent is not None:
+                self.children.setdefault(node.parent, {})[node.name] = node.id
+
+    @property
+    def root(self) -> Node:
+        return self.nodes[ROOT_ID]
+
+    def get(self, node_id: str) -> Node:
+        return self.nodes[node_id]
+
+    def child(self, directory: Node, name: str) -> Node | None:
+        node_id = self.children.get(directory.id, {}).get(name)
+        return None if node_id is None else self.nodes[node_id]
+
+    def names(self, directory: Node) -> list[str]:
+        return sorted(self.children.get(directory.id, {}))
+
+    def entries(self, directory: Node) -> list[Node]:
+        kids = self.children.get(directory.id, {})
+        return [self.nodes[kids[name]] for name in sorted(kids)]
+
+    def is_empty(self, directory: Node) -> bool:
+        return not self.children.get(directory.id)
+
+    def put(self, node: Node, tx: Transaction) -> Node:
+        """Insert or replace ``node`` (a move is a put with a new parent or name)."""
+        old = self.nodes.get(node.id)
+        if old is not None:
+            self._unlink(old)
+            if old.chunks != node.chunks:
+                self.content.unref(old.chunks, tx)
+        if old is None or old.chunks != node.chunks:
+            self.content.ref(node.chunks, tx)
+        self._link(node)
+        tx.put_node(node.id, node.to_record())
+        tx.on_rollback(lambda: self._restore(node, old))
+        return node
+
+    def remove(self, node: Node, tx: Transaction) -> None:
+        self._unlink(node)
+        self.content.unref(node.chunks, tx)
+        tx.delete_node(node.id)
+        tx.on_rollback(lambda: self._restore(None, node))
+
+    def _link(self, node: Node) -> None:
+        self.nodes[node.id] = node
+        if node.kind == DIRECTORY:
+            self.children.setdefault(node.id, {})
+        if node.parent is not None:
+            self.children[node.parent][node.name] = node.id
+
+    def _unlink(self, node: Node) -> None:
+        self.nodes.pop(node.id, None)
+        if node.parent is not None:
+            siblings = self.children.get(node.parent, {})
+            if siblings.get(node.name) == node.id:
+                del siblings[node.name]
+        if node.kind == DIRECTORY and not self.children.get(node.id):
+            self.children.pop(node.id, None)
+
+    def _restore(self, current: Node | None, previous: Node | None) -> None:
+        if current is not None:
+            self._unlink(current)
+        if previous is not None:
+            self._link(previous)

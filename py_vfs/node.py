@@ -1,0 +1,105 @@
+"""The metadata record of one file, directory or symlink, and its stored form.
+
+Nodes are immutable values: a change makes a new ``Node`` (``dataclasses.replace``), so the undo
+log of a transaction can simply keep the old one.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+FILE = "file"
+DIRECTORY = "directory"
+SYMLINK = "symlink"
+
+ROOT_ID = "root"
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    id: str
+    parent: str | None
+    name: str
+    kind: str
+    mode: int
+    mtime_ms: float
+    ctime_ms: float
+    atime_ms: float
+    size: int = 0
+    target: str | None = None
+    chunks: tuple[str, ...] = ()
+
+    @property
+    def is_dir(self) -> bool:
+        return self.kind == DIRECTORY
+
+    @property
+    def is_link(self) -> bool:
+        return self.kind == SYMLINK
+
+    def to_record(self) -> str:
+        """The JSON text stored under the node's id in the ``nodes`` keyspace."""
+        record = {
+            "parent": self.parent, "name": self.name, "kind": self.kind, "mode": self.mode,
+            "mtime": self.mtime_ms, "ctime": self.ctime_ms, "atime": self.atime_ms,
+            "size": self.size,
+        }
+        if self.target is not None:
+            record["target"] = self.target
+        if self.chunks:
+            record["chunks"] = list(self.chunks)
+        return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+
+    @staticmethod
+    def from_record(node_id: str, text: str) -> Node:
+        r = json.loads(text)
+        return Node(
+            id=node_id, parent=r["parent"], name=r["name"], kind=r["kind"], mode=r["mode"],
+            mtime_ms=r["mtime"], ctime_ms=r["ctime"], atime_ms=r["atime"], size=r["size"],
+            target=r.get("target"), chunks=tuple(r.get("chunks", ())),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Stat:
+    """What ``stat``/``lstat`` report; field names follow the Python API of the issue."""
+
+    type: str
+    size: int
+    mode: int
+    mtime_ms: float
+    ctime_ms: float
+    atime_ms: float
+    name: str
+    path: str
+    target: str | None = None
+
+    @property
+    def is_file(self) -> bool:
+        return self.type == FILE
+
+    @property
+    def is_dir(self) -> bool:
+        return self.type == DIRECTORY
+
+    @property
+    def is_symlink(self) -> bool:
+        return self.type == SYMLINK
+
+    def to_dict(self) -> dict:
+        return {
+            "type": self.type, "size": self.size, "mode": self.mode, "mtimeMs": self.mtime_ms,
+            "ctimeMs": self.ctime_ms, "atimeMs": self.atime_ms, "name": self.name,
+            "path": self.path, "target": self.target,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DirEntry:
+    name: str
+    path: str
+    type: str
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "path": self.path, "type": self.type}

@@ -1,0 +1,69 @@
+"""Lexical path handling: every path inside the VFS is an absolute, normalized POSIX string.
+
+Normalization here is purely lexical (``..`` pops a segment, never above ``/``); symlinks are
+resolved later, by the operations layer, against the index.
+"""
+
+from __future__ import annotations
+
+from .errors import FsError
+
+NAME_MAX = 255
+PATH_MAX = 4096
+
+
+def split_segments(path: str, syscall: str = "open") -> list[str]:
+    """The segments of ``path`` after validation, without resolving ``.`` or ``..``."""
+    if not isinstance(path, str):
+        raise TypeError(f"path must be a string, not {type(path).__name__}")
+    if "\0" in path:
+        raise FsError.of("EINVAL", syscall, path)
+    if len(path.encode("utf-8", "surrogatepass")) > PATH_MAX:
+        raise FsError.of("ENAMETOOLONG", syscall, path)
+    segments = [s for s in path.split("/") if s and s != "."]
+    for segment in segments:
+        if len(segment.encode("utf-8", "surrogatepass")) > NAME_MAX:
+            raise FsError.of("ENAMETOOLONG", syscall, path)
+    return segments
+
+
+def normalize(path: str, syscall: str = "open") -> str:
+    """``path`` made absolute (relative to ``/``) with ``.``, ``..`` and repeated slashes folded."""
+    parts: list[str] = []
+    for segment in split_segments(path, syscall):
+        if segment == "..":
+            if parts:
+                parts.pop()
+        else:
+            parts.append(segment)
+    return "/" + "/".join(parts)
+
+
+def join(base: str, path: str) -> str:
+    """``path`` resolved against the directory ``base`` (an absolute ``path`` ignores it)."""
+    if path.startswith("/"):
+        return normalize(path)
+    return normalize(base.rstrip("/") + "/" + path)
+
+
+def has_trailing_slash(path: str) -> bool:
+    """True when the caller insisted on a directory (``a/``), which POSIX honours."""
+    return path.endswith("/") and path.strip("/") != ""
+
+
+def dirname(path: str) -> str:
+    head = path.rsplit("/", 1)[0]
+    return head or "/"
+
+
+def basename(path: str) -> str:
+    return path.rsplit("/", 1)[-1]
+
+
+def child(parent: str, name: str) -> str:
+    return parent.rstrip("/") + "/" + name
+
+
+def is_within(path: str, ancestor: str) -> bool:
+    """Segment-aware prefix test: ``/a`` contains ``/a/b`` but not ``/ab``."""
+    return ancestor == "/" or path == ancestor or path.startswith(ancestor.rstrip("/") + "/")

@@ -1,0 +1,67 @@
+"""One atomic mutation: the storage writes it needs and how to undo it in memory.
+
+The index and the content layer apply their changes to memory at once and record them here; the
+operations layer then commits ``ops()`` to the store in one call. If that fails, ``rollback()``
+restores memory exactly, so a failed write changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+Op = tuple[str, str, str, object]
+
+
+class Transaction:
+    def __init__(self) -> None:
+        self._undo: list[Callable[[], None]] = []
+        self._nodes: dict[str, str | None] = {}
+        self._chunks: dict[str, bytes | None] = {}
+        self.staged: dict[str, bytes] = {}
+
+    def on_rollback(self, undo: Callable[[], None]) -> None:
+        self._undo.append(undo)
+
+    def put_node(self, node_id: str, record: str) -> None:
+        self._nodes[node_id] = record
+
+    def delete_node(self, node_id: str) -> None:
+        self._nodes[node_id] = None
+
+    def put_chunk(self, key: str, data: bytes | None) -> None:
+        """A chunk gained its first reference; a delete staged earlier in this step cancels out."""
+        if key in self._chunks and self._chunks[key] is None:
+            del self._chunks[key]
+        elif data is None:
+            raise AssertionError(f"chunk {key} referenced before it was staged")
+        else:
+            self._chunks[key] = data
+
+    def delete_chunk(self, key: str) -> None:
+        if key in self._chunks and self._chunks[key] is not None:
+            del self._chunks[key]
+        else:
+            self._chunks[key] = None
+
+    def ops(self) -> list[Op]:
+        """Storage writes, chunks first (a reader never finds a node without its content)."""
+        out: list[Op] = []
+        for key, data in self._chunks.items():
+            out.append(("delete", "chunks", key, None) if data is None
+                       else ("put", "chunks", key, data))
+        for key, record in self._nodes.items():
+            out.append(("delete", "nodes", key, None) if record is None
+                       else ("put", "nodes", key, record))
+        return out
+
+    @property
+    def written_chunks(self) -> dict[str, bytes]:
+        return {k: v for k, v in self._chunks.items() if v is not None}
+
+    @property
+    def deleted_chunks(self) -> list[str]:
+        return [k for k, v in self._chunks.items() if v is None]
+
+    def rollback(self) -> None:
+        while self._undo:
+            self._undo.pop()()

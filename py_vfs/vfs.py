@@ -1,0 +1,593 @@
+"""The operations layer: POSIX semantics over the index, one durable commit per mutation.
+
+Reads that only need metadata (``stat``, ``readdir``, ``exists``) are synchronous, because the
+index is in memory and JS calls into synchronous Python are ~60x cheaper than async ones. Anything
+that may touch storage (content reads, every mutation) is async.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import TypeVar
+
+from . import paths
+from .content import DEFAULT_CACHE_BYTES, Content
+from .errors import FsError
+from .index import Index
+from .node import DIRECTORY, FILE, ROOT_ID, SYMLINK, DirEntry, Node, Stat
+from .storage import Store
+from .storage.memory import MemoryStore
+from .transaction import Transaction
+
+MAX_SYMLINK_HOPS = 40
+DEFAULT_FILE_MODE = 0o644
+DEFAULT_DIR_MODE = 0o755
+SYMLINK_MODE = 0o777
+FORMAT_VERSION = 1
+
+T = TypeVar("T")
+
+
+def _now() -> float:
+    return time.time() * 1000.0
+
+
+def _new_id() -> str:
+    return secrets.token_hex(8)
+
+
+def _as_bytes(data: bytes | bytearray | memoryview | str) -> bytes:
+    if isinstance(data, str):
+        return data.encode("utf-8")
+    if isinstance(data, bytes | bytearray | memoryview):
+        return bytes(data)
+    raise TypeError(f"data must be str or bytes-like, not {type(data).__name__}")
+
+
+def _segments(path: str, syscall: str) -> list[str]:
+    """A path's names after lexical normalization: ``..`` in a path given by the user folds
+    before lookup (as Node's ``path.resolve`` does); ``..`` inside a symlink target is resolved
+    physically, against the link's directory."""
+    return [segment for segment in paths.normalize(path, syscall).split("/") if segment]
+
+
+class VFS:
+    """A POSIX-like file system over a ``Store``; open one with ``VFS.open`` or ``VFS.memory``."""
+
+    def __init__(self, store: Store, *, cache_bytes: int = DEFAULT_CACHE_BYTES) -> None:
+        self.store = store
+        self.content = Content(store, cache_bytes)
+        self.index = Index(self.content)
+        self._lock: asyncio.Lock | None = None
+
+    # ----------------------------------------------------------------- opening
+
+    @classmethod
+    def memory(cls) -> VFS:
+        """An empty VFS in memory (same semantics as a durable one, nothing persisted)."""
+        vfs = cls(MemoryStore())
+        vfs.index.load([vfs._new_root()])
+        return vfs
+
+    @classmethod
+    async def open(cls, store: Store, *, cache_bytes: int = DEFAULT_CACHE_BYTES) -> VFS:
+        """Open a durable VFS: reads the node records only, never file content."""
+        vfs = cls(store, cache_bytes=cache_bytes)
+        records = await store.get_all("nodes")
+        nodes = [Node.from_record(key, str(value)) for key, value in records]
+        if not any(node.id == ROOT_ID for node in nodes):
+            root = vfs._new_root()
+            await store.commit([
+                ("put", "nodes", ROOT_ID, root.to_record()),
+                ("put", "meta", "format", str(FORMAT_VERSION)),
+            ])
+            nodes.append(root)
+        vfs.index.load(nodes)
+        return vfs
+
+    def close(self) -> None:
+        self.store.close()
+
+    @staticmethod
+    def _new_root() -> Node:
+        now = _now()
+        return Node(ROOT_ID, None, "", DIRECTORY, DEFAULT_DIR_MODE, now, now, now)
+
+    # ------------------------------------------------------------ resolution
+
+    def _lookup(self, path: str, syscall: str, *, follow: bool = True) -> tuple[Node, str]:
+        """The node at ``path`` and its canonical path, following symlinks like the kernel does:
+        every intermediate link always, the last one only when ``follow`` (or a trailing slash)."""
+        follow = follow or paths.has_trailing_slash(path)
+        pending = list(reversed(_segments(path, syscall)))
+        stack: list[tuple[Node, str]] = [(self.index.root, "/")]
+        hops = 0
+        while pending:
+            segment = pending.pop()
+            if segment == "..":
+                if len(stack) > 1:
+                    stack.pop()
+                continue
+            directory, dir_path = stack[-1]
+            if not directory.is_dir:
+                raise FsError.of("ENOTDIR", syscall, path)
+            node = self.index.child(directory, segment)
+            if node is None:
+                raise FsError.of("ENOENT", syscall, path)
+            if node.is_link and (pending or follow):
+                hops += 1
+                if hops > MAX_SYMLINK_HOPS:
+                    raise FsError.of("ELOOP", syscall, path)
+                target = node.target or ""
+                if target.startswith("/"):
+                    stack = [(self.index.root, "/")]
+                pending.extend(reversed(paths.split_segments(target, syscall)))
+                continue
+            stack.append((node, paths.child(dir_path, segment)))
+        node, canonical = stack[-1]
+        if paths.has_trailing_slash(path) and not node.is_dir:
+            raise FsError.of("ENOTDIR", syscall, path)
+        return node, canonical
+
+    def _lookup_parent(self, path: str, syscall: str) -> tuple[Node, str, str]:
+        """The directory that holds (or would hold) the last segment of ``path``, and that name."""
+        segments = _segments(path, syscall)
+        if not segments:
+            raise FsError.of("EPERM", syscall, path)
+        name = segments[-1]
+        parent_path = "/" + "/".join(segments[:-1])
+        try:
+            parent, canonical = self._lookup(parent_path, syscall)
+        except FsError as error:
+            raise FsError.of(error.code, syscall, path) from None
+        if not parent.is_dir:
+            raise FsError.of("ENOTDIR", syscall, path)
+        return parent, canonical, name
+
+    def _path_of(self, node: Node) -> str:
+        names = []
+        while node.parent is not None:
+            names.append(node.name)
+            node = self.index.get(node.parent)
+        return "/" + "/".join(reversed(names))
+
+    # ------------------------------------------------------------- mutations
+
+    async def _mutate(self, change: Callable[[Transaction], T | Awaitable[T]]) -> T:
+        """Run ``change`` against the index and commit its writes as one storage transaction.
+
+        Mutations are serialized, so each one sees the committed result of the previous one; if
+        the commit fails, the index is rolled back and the error propagates unchanged. An async
+        ``change`` may read content (append, truncate) while no other mutation can interleave.
+        """
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:
+            tx = Transaction()
+            try:
+                result = change(tx)
+                if inspect.isawaitable(result):
+                    result = await result
+                ops = tx.ops()
+                if ops:
+                    await self.store.commit(ops)
+            except BaseException:
+                tx.rollback()
+                raise
+            self.content.committed(tx)
+            return result
+
+    def _touch_dir(self, directory: Node, tx: Transaction, now: float) -> None:
+        """A directory's mtime and ctime change when its entries change."""
+        self.index.put(replace(directory, mtime_ms=now, ctime_ms=now), tx)
+
+    def _create(self, parent: Node, name: str, kind: str, mode: int, tx: Transaction, *,
+                data: bytes = b"", target: str | None = None) -> Node:
+        now = _now()
+        chunks = self.content.split(data, tx) if data else ()
+        node = Node(_new_id(), parent.id, name, kind, mode & 0o7777, now, now, now,
+                    size=len(data) if kind == FILE else len(target or ""),
+                    target=target, chunks=chunks)
+        self.index.put(node, tx)
+        self._touch_dir(self.index.get(parent.id), tx, now)
+        return node
+
+    def _remove_tree(self, node: Node, tx: Transaction) -> None:
+        for child in self.index.entries(node) if node.is_dir else []:
+            self._remove_tree(child, tx)
+        self.index.remove(node, tx)
+
+    # ----------------------------------------------------------------- content
+
+    async def read_file(self, path: str, encoding: str | None = None) -> bytes | str:
+        node, _ = self._lookup(path, "open")
+        if node.is_dir:
+            raise FsError.of("EISDIR", "read", path)
+        data = await self.content.read(node.chunks)
+        return data.decode(encoding) if encoding else data
+
+    async def write_file(self, path: str, data: bytes | str, *, mode: int | None = None) -> None:
+        """Replace (or create) a file; missing parent directories are created."""
+        payload = _as_bytes(data)
+        await self._mutate(lambda tx: self._write(path, payload, mode, tx, parents=True))
+
+    async def append_file(self, path: str, data: bytes | str) -> None:
+        payload = _as_bytes(data)
+
+        async def change(tx: Transaction) -> None:
+            existing = await self._read_if_file(path)
+            self._write(path, existing + payload, None, tx, parents=False)
+
+        await self._mutate(change)
+
+    async def truncate(self, path: str, length: int = 0) -> None:
+        if length < 0:
+            raise FsError.of("EINVAL", "open", path)
+
+        async def change(tx: Transaction) -> None:
+            node, _ = self._lookup(path, "open")
+            if node.is_dir:
+                raise FsError.of("EISDIR", "open", path)
+            data = await self.content.read(node.chunks)
+            self._write(path, data[:length].ljust(length, b"\0"), None, tx, parents=False)
+
+        await self._mutate(change)
+
+    async def _read_if_file(self, path: str) -> bytes:
+        """Current content for an append; nothing when the file does not exist yet."""
+        try:
+            node, _ = self._lookup(path, "open")
+        except FileNotFoundError:
+            return b""
+        return b"" if node.is_dir else await self.content.read(node.chunks)
+
+    def _write(self, path: str, data: bytes, mode: int | None, tx: Transaction, *,
+               parents: bool) -> None:
+        if parents:
+            self._make_dirs(paths.dirname(paths.normalize(path, "open")), "open", tx, path)
+        parent, name, existing = self._write_target(path, "open")
+        if existing is None:
+            if paths.has_trailing_slash(path):
+                raise FsError.of("EISDIR", "open", path)
+            self._create(parent, name, FILE, DEFAULT_FILE_MODE if mode is None else mode, tx,
+                         data=data)
+            return
+        if existing.is_dir:
+            raise FsError.of("EISDIR", "open", path)
+        now = _now()
+        chunks = self.content.split(data, tx)
+        self.index.put(replace(existing, size=len(data), chunks=chunks, mtime_ms=now,
+                               ctime_ms=now), tx)
+
+    def _write_target(self, path: str, syscall: str) -> tuple[Node, str, Node | None]:
+        """Where a write to ``path`` lands: writes follow a final symlink, and a dangling one
+        creates its target, as ``open(O_CREAT)`` does."""
+        parent, _, name = self._lookup_parent(path, syscall)
+        existing = self.index.child(parent, name)
+        if existing is None or not existing.is_link:
+            return parent, name, existing
+        try:
+            target, _ = self._lookup(path, syscall)
+            return self.index.get(target.parent or ROOT_ID), target.name, target
+        except FileNotFoundError:
+            parent, _, name = self._lookup_parent(self._link_target_path(path), syscall)
+            return parent, name, None
+
+    def _link_target_path(self, path: str) -> str:
+        """The absolute path a dangling symlink at ``path`` points to (resolving link chains)."""
+        seen = 0
+        current = paths.normalize(path, "open")
+        while True:
+            parent, parent_path, name = self._lookup_parent(current, "open")
+            node = self.index.child(parent, name)
+            if node is None or not node.is_link:
+                return current
+            seen += 1
+            if seen > MAX_SYMLINK_HOPS:
+                raise FsError.of("ELOOP", "open", path)
+            current = paths.join(parent_path, node.target or "")
+
+    # --------------------------------------------------------------- namespace
+
+    async def mkdir(self, path: str, *, recursive: bool = False, mode: int | None = None) -> None:
+        dir_mode = DEFAULT_DIR_MODE if mode is None else mode
+        if recursive:
+            await self._mutate(lambda tx: self._make_dirs(path, "mkdir", tx, path, dir_mode))
+            return
+
+        def change(tx: Transaction) -> None:
+            parent, _, name = self._lookup_parent(path, "mkdir")
+            if self.index.child(parent, name) is not None:
+                raise FsError.of("EEXIST", "mkdir", path)
+            self._create(parent, name, DIRECTORY, dir_mode, tx)
+
+        await self._mutate(change)
+
+    def _make_dirs(self, path: str, syscall: str, tx: Transaction, shown: str,
+                   mode: int = DEFAULT_DIR_MODE) -> None:
+        """``mkdir -p``: create what is missing; a file in the way is ENOTDIR (EEXIST last)."""
+        segments = [s for s in paths.normalize(path, syscall).split("/") if s]
+        current = "/"
+        for i, segment in enumerate(segments):
+            current = paths.child(current, segment)
+            try:
+                node, _ = self._lookup(current, syscall)
+            except FileNotFoundError:
+                parent, _, name = self._lookup_parent(current, syscall)
+                self._create(parent, name, DIRECTORY, mode, tx)
+                continue
+            if not node.is_dir:
+                last = i == len(segments) - 1
+                raise FsError.of("EEXIST" if last and syscall == "mkdir" else "ENOTDIR",
+                                 syscall, shown)
+
+    async def rm(self, path: str, *, recursive: bool = False, force: bool = False) -> None:
+        def change(tx: Transaction) -> None:
+            try:
+                parent, _, name = self._lookup_parent(path, "rm")
+            except FsError as error:
+                if force and error.code == "ENOENT":
+                    return
+                raise
+            node = self.index.child(parent, name)
+            if node is None:
+                if force:
+                    return
+                raise FsError.of("ENOENT", "rm", path)
+            if paths.has_trailing_slash(path) and not node.is_dir:
+                raise FsError.of("ENOTDIR", "rm", path)
+            if node.is_dir and not recursive and not self.index.is_empty(node):
+                raise FsError.of("ENOTEMPTY", "rm", path)
+            self._remove_tree(node, tx)
+            self._touch_dir(self.index.get(parent.id), tx, _now())
+
+        await self._mutate(change)
+
+    async def rmdir(self, path: str) -> None:
+        def change(tx: Transaction) -> None:
+            parent, _, name = self._lookup_parent(path, "rmdir")
+            node = self.index.child(parent, name)
+            if node is None:
+                raise FsError.of("ENOENT", "rmdir", path)
+            if not node.is_dir:
+                raise FsError.of("ENOTDIR", "rmdir", path)
+            if not self.index.is_empty(node):
+                raise FsError.of("ENOTEMPTY", "rmdir", path)
+            self.index.remove(node, tx)
+            self._touch_dir(self.index.get(parent.id), tx, _now())
+
+        await self._mutate(change)
+
+    async def unlink(self, path: str) -> None:
+        def change(tx: Transaction) -> None:
+            parent, _, name = self._lookup_parent(path, "unlink")
+            node = self.index.child(parent, name)
+            if node is None:
+                raise FsError.of("ENOENT", "unlink", path)
+            if node.is_dir:
+                raise FsError.of("EISDIR", "unlink", path)
+            if paths.has_trailing_slash(path):
+                raise FsError.of("ENOTDIR", "unlink", path)
+            self.index.remove(node, tx)
+            self._touch_dir(self.index.get(parent.id), tx, _now())
+
+        await self._mutate(change)
+
+    async def rename(self, old: str, new: str) -> None:
+        await self._mutate(lambda tx: self._rename(old, new, tx))
+
+    def _rename(self, old: str, new: str, tx: Transaction) -> None:
+        src_parent, src_parent_path, src_name = self._lookup_parent(old, "rename")
+        node = self.index.child(src_parent, src_name)
+        if node is None:
+            raise FsError.of("ENOENT", "rename", old, new)
+        if paths.has_trailing_slash(old) and not node.is_dir:
+            raise FsError.of("ENOTDIR", "rename", old, new)
+        try:
+            dst_parent, dst_parent_path, dst_name = self._lookup_parent(new, "rename")
+        except FsError as error:
+            raise FsError.of(error.code, "rename", old, new) from None
+        if node.is_dir and paths.is_within(paths.child(dst_parent_path, dst_name),
+                                           paths.child(src_parent_path, src_name)):
+            if dst_parent.id == src_parent.id and dst_name == src_name:
+                return
+            raise FsError.of("EINVAL", "rename", old, new)
+        existing = self.index.child(dst_parent, dst_name)
+        if existing is not None:
+            if existing.id == node.id:
+                return
+            self._check_replace(node, existing, old, new)
+            self.index.remove(existing, tx)
+        elif paths.has_trailing_slash(new) and not node.is_dir:
+            raise FsError.of("ENOTDIR", "rename", old, new)
+        now = _now()
+        self.index.put(replace(node, parent=dst_parent.id, name=dst_name, ctime_ms=now), tx)
+        self._touch_dir(self.index.get(src_parent.id), tx, now)
+        if dst_parent.id != src_parent.id:
+            self._touch_dir(self.index.get(dst_parent.id), tx, now)
+
+    def _check_replace(self, node: Node, existing: Node, old: str, new: str) -> None:
+        if existing.is_dir and not node.is_dir:
+            raise FsError.of("EISDIR", "rename", old, new)
+        if node.is_dir and not existing.is_dir:
+            raise FsError.of("ENOTDIR", "rename", old, new)
+        if existing.is_dir and not self.index.is_empty(existing):
+            raise FsError.of("ENOTEMPTY", "rename", old, new)
+
+    async def copy_file(self, src: str, dst: str) -> None:
+        def change(tx: Transaction) -> None:
+            node, _ = self._lookup(src, "copyfile")
+            if node.is_dir:
+                raise FsError.of("EISDIR", "copyfile", src, dst)
+            self._copy_content(node, dst, tx)
+
+        await self._mutate(change)
+
+    def _copy_content(self, node: Node, dst: str, tx: Transaction) -> None:
+        """Copies share chunks: only the new node record is written."""
+        parent, name, existing = self._write_target(dst, "copyfile")
+        now = _now()
+        if existing is None:
+            copy = Node(_new_id(), parent.id, name, FILE, node.mode, now, now, now,
+                        size=node.size, chunks=node.chunks)
+            self.index.put(copy, tx)
+            self._touch_dir(self.index.get(parent.id), tx, now)
+        elif existing.is_dir:
+            raise FsError.of("EISDIR", "copyfile", dst)
+        else:
+            self.index.put(replace(existing, size=node.size, chunks=node.chunks, mtime_ms=now,
+                                   ctime_ms=now), tx)
+
+    async def cp(self, src: str, dst: str, *, recursive: bool = False) -> None:
+        """Copy ``src`` to exactly ``dst``: symlinks stay links, directories need ``recursive``
+        and merge into an existing directory, as Node's ``fs.cp`` does."""
+        def change(tx: Transaction) -> None:
+            node, src_path = self._lookup(src, "cp", follow=False)
+            if node.is_dir:
+                if not recursive:
+                    raise FsError.of("EISDIR", "cp", src, dst)
+                if paths.is_within(paths.normalize(dst, "cp"), src_path):
+                    raise FsError.of("EINVAL", "cp", src, dst)
+            self._copy_tree(node, dst, tx)
+
+        await self._mutate(change)
+
+    def _copy_tree(self, node: Node, dst: str, tx: Transaction) -> None:
+        if node.is_link:
+            parent, _, name = self._lookup_parent(dst, "cp")
+            existing = self.index.child(parent, name)
+            if existing is not None:
+                if existing.is_dir:
+                    raise FsError.of("EISDIR", "cp", dst)
+                self.index.remove(existing, tx)
+            self._create(parent, name, SYMLINK, SYMLINK_MODE, tx, target=node.target)
+            return
+        if not node.is_dir:
+            self._copy_content(node, dst, tx)
+            return
+        parent, _, name = self._lookup_parent(dst, "cp")
+        target = self.index.child(parent, name)
+        if target is None:
+            target = self._create(parent, name, DIRECTORY, node.mode, tx)
+        elif not target.is_dir:
+            raise FsError.of("ENOTDIR", "cp", dst)
+        dst_path = paths.normalize(dst, "cp")
+        for child in self.index.entries(node):
+            self._copy_tree(child, paths.child(dst_path, child.name), tx)
+
+    async def symlink(self, target: str, path: str) -> None:
+        def change(tx: Transaction) -> None:
+            if "\0" in target:
+                raise FsError.of("EINVAL", "symlink", target, path)
+            parent, _, name = self._lookup_parent(path, "symlink")
+            if self.index.child(parent, name) is not None:
+                raise FsError.of("EEXIST", "symlink", target, path)
+            self._create(parent, name, SYMLINK, SYMLINK_MODE, tx, target=target)
+
+        await self._mutate(change)
+
+    def readlink(self, path: str) -> str:
+        node, _ = self._lookup(path, "readlink", follow=False)
+        if not node.is_link:
+            raise FsError.of("EINVAL", "readlink", path)
+        return node.target or ""
+
+    def realpath(self, path: str) -> str:
+        _, canonical = self._lookup(path, "realpath")
+        return canonical
+
+    # ---------------------------------------------------------------- metadata
+
+    def _stat(self, node: Node, canonical: str) -> Stat:
+        return Stat(type=node.kind, size=self._size(node), mode=node.mode,
+                    mtime_ms=node.mtime_ms, ctime_ms=node.ctime_ms, atime_ms=node.atime_ms,
+                    name=paths.basename(canonical), path=canonical, target=node.target)
+
+    def _size(self, node: Node) -> int:
+        """Directories report 4096 like ext4's one block, so listings look familiar."""
+        return 4096 if node.is_dir else node.size
+
+    def stat(self, path: str) -> Stat:
+        node, canonical = self._lookup(path, "stat")
+        return self._stat(node, canonical)
+
+    def lstat(self, path: str) -> Stat:
+        node, canonical = self._lookup(path, "lstat", follow=False)
+        return self._stat(node, canonical)
+
+    def exists(self, path: str) -> bool:
+        """Follows links, like ``os.path.exists``: a dangling link does not exist."""
+        try:
+            self._lookup(path, "access")
+        except FsError as error:
+            if error.code in ("EINVAL", "ENAMETOOLONG"):
+                raise
+            return False
+        return True
+
+    async def chmod(self, path: str, mode: int) -> None:
+        def change(tx: Transaction) -> None:
+            node, _ = self._lookup(path, "chmod")
+            self.index.put(replace(node, mode=mode & 0o7777, ctime_ms=_now()), tx)
+
+        await self._mutate(change)
+
+    async def utimes(self, path: str, atime_ms: float, mtime_ms: float) -> None:
+        def change(tx: Transaction) -> None:
+            node, _ = self._lookup(path, "utime")
+            self.index.put(replace(node, atime_ms=float(atime_ms), mtime_ms=float(mtime_ms),
+                                   ctime_ms=_now()), tx)
+
+        await self._mutate(change)
+
+    async def touch(self, path: str) -> None:
+        """Create an empty file, or set an existing one's times to now (``touch``)."""
+        def change(tx: Transaction) -> None:
+            if self.exists(path):
+                node, _ = self._lookup(path, "utime")
+                now = _now()
+                self.index.put(replace(node, atime_ms=now, mtime_ms=now, ctime_ms=now), tx)
+            else:
+                self._write(path, b"", None, tx, parents=False)
+
+        await self._mutate(change)
+
+    # ----------------------------------------------------------------- listing
+
+    def readdir(self, path: str, with_types: bool = False) -> list[str] | list[DirEntry]:
+        node, canonical = self._lookup(path, "scandir")
+        if not node.is_dir:
+            raise FsError.of("ENOTDIR", "scandir", path)
+        if not with_types:
+            return self.index.names(node)
+        return [DirEntry(child.name, paths.child(canonical, child.name), child.kind)
+                for child in self.index.entries(node)]
+
+    def walk(self, path: str = "/") -> list[str]:
+        """Every non-directory below ``path`` (links not followed), sorted by path."""
+        node, canonical = self._lookup(path, "scandir")
+        if not node.is_dir:
+            return [canonical]
+        found: list[str] = []
+        self._collect(node, canonical, found)
+        return sorted(found)
+
+    def _collect(self, directory: Node, directory_path: str, found: list[str]) -> None:
+        for child in self.index.entries(directory):
+            child_path = paths.child(directory_path, child.name)
+            if child.is_dir:
+                self._collect(child, child_path, found)
+            else:
+                found.append(child_path)
+
+    def du(self, path: str = "/") -> int:
+        """Bytes of file content at or below ``path`` (links count their own size)."""
+        node, canonical = self._lookup(path, "scandir", follow=False)
+        if not node.is_dir:
+            return node.size
+        return sum(self.lstat(p).size for p in self.walk(canonical))

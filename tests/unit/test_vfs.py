@@ -1,0 +1,211 @@
+"""The core's semantics on the memory store, and durability through the store interface."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from py_vfs import VFS, FsError
+from py_vfs.content import CHUNK_SIZE
+from py_vfs.storage.memory import MemoryStore
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+@pytest.fixture
+def vfs() -> VFS:
+    return VFS.memory()
+
+
+def code_of(coro) -> str:
+    with pytest.raises(FsError) as info:
+        run(coro)
+    return info.value.code
+
+
+def test_write_creates_parents_and_reads_back(vfs):
+    run(vfs.write_file("/a/b/c.txt", "héllo"))
+    assert run(vfs.read_file("/a/b/c.txt")) == "héllo".encode()
+    assert run(vfs.read_file("/a/b/c.txt", "utf-8")) == "héllo"
+    assert vfs.readdir("/a") == ["b"]
+    assert vfs.stat("/a/b").type == "directory"
+    assert vfs.stat("/a/b/c.txt").size == len("héllo".encode())
+
+
+def test_errors_are_oserror_subclasses_with_codes(vfs):
+    with pytest.raises(FileNotFoundError) as info:
+        run(vfs.read_file("/missing/file"))
+    error = info.value
+    assert isinstance(error, FsError)
+    assert error.code == "ENOENT"
+    assert error.filename == "/missing/file"
+    assert str(error) == "ENOENT: no such file or directory, open '/missing/file'"
+    run(vfs.write_file("/f", "x"))
+    with pytest.raises(NotADirectoryError):
+        vfs.readdir("/f")
+    with pytest.raises(IsADirectoryError):
+        run(vfs.read_file("/"))
+    with pytest.raises(FileExistsError):
+        run(vfs.mkdir("/f"))
+
+
+def test_paths_are_normalized_and_validated(vfs):
+    run(vfs.write_file("x/./y/../z.txt", "1"))
+    assert run(vfs.read_file("/x/z.txt")) == b"1"
+    assert run(vfs.read_file("/../../x/z.txt")) == b"1"
+    assert code_of(vfs.write_file("/bad\0name", "x")) == "EINVAL"
+    assert code_of(vfs.write_file("/" + "n" * 256, "x")) == "ENAMETOOLONG"
+    assert code_of(vfs.read_file("/x/z.txt/")) == "ENOTDIR"
+
+
+def test_mkdir_rm_rmdir(vfs):
+    assert code_of(vfs.mkdir("/p/q")) == "ENOENT"
+    run(vfs.mkdir("/p/q", recursive=True))
+    run(vfs.mkdir("/p/q", recursive=True))
+    run(vfs.write_file("/p/q/f", "1"))
+    assert code_of(vfs.rmdir("/p")) == "ENOTEMPTY"
+    assert code_of(vfs.rm("/p")) == "ENOTEMPTY"
+    assert code_of(vfs.rmdir("/p/q/f")) == "ENOTDIR"
+    assert code_of(vfs.rm("/")) == "EPERM"
+    run(vfs.rm("/p", recursive=True))
+    assert not vfs.exists("/p")
+    assert code_of(vfs.rm("/p")) == "ENOENT"
+    run(vfs.rm("/p", force=True))
+
+
+def test_rename_follows_linux(vfs):
+    run(vfs.write_file("/d/f", "1"))
+    run(vfs.write_file("/g", "2"))
+    run(vfs.rename("/g", "/d/f"))
+    assert run(vfs.read_file("/d/f")) == b"2"
+    run(vfs.mkdir("/e"))
+    run(vfs.rename("/d", "/e"))
+    assert vfs.readdir("/e") == ["f"]
+    run(vfs.mkdir("/full"))
+    run(vfs.write_file("/full/x", ""))
+    assert code_of(vfs.rename("/e", "/full")) == "ENOTEMPTY"
+    assert code_of(vfs.rename("/e", "/e/f2")) == "EINVAL"
+    assert code_of(vfs.rename("/e/f", "/full")) == "EISDIR"
+    assert code_of(vfs.rename("/full", "/e/f")) == "ENOTDIR"
+    run(vfs.rename("/e", "/e"))
+    assert vfs.exists("/e/f")
+
+
+def test_symlinks(vfs):
+    run(vfs.write_file("/dir/target.txt", "t"))
+    run(vfs.symlink("target.txt", "/dir/rel"))
+    run(vfs.symlink("/dir", "/abs"))
+    assert run(vfs.read_file("/dir/rel")) == b"t"
+    assert run(vfs.read_file("/abs/rel")) == b"t"
+    assert vfs.lstat("/dir/rel").type == "symlink"
+    assert vfs.stat("/dir/rel").type == "file"
+    assert vfs.readlink("/dir/rel") == "target.txt"
+    assert vfs.realpath("/abs/rel") == "/dir/target.txt"
+    run(vfs.symlink("nowhere", "/dangling"))
+    assert not vfs.exists("/dangling")
+    assert vfs.lstat("/dangling").type == "symlink"
+    run(vfs.write_file("/dangling", "made"))
+    assert run(vfs.read_file("/nowhere")) == b"made"
+    run(vfs.symlink("loop", "/loop"))
+    assert code_of(vfs.read_file("/loop")) == "ELOOP"
+    run(vfs.rm("/abs", recursive=True))
+    assert vfs.exists("/dir/target.txt")
+
+
+def test_copies_share_content_and_rm_reclaims_it(vfs):
+    store = vfs.store
+    assert isinstance(store, MemoryStore)
+    data = random.Random(7).randbytes(CHUNK_SIZE * 2 + 10)
+    run(vfs.write_file("/src/big.bin", data))
+    assert len(store.spaces["chunks"]) == 3
+    run(vfs.cp("/src", "/dst", recursive=True))
+    assert len(store.spaces["chunks"]) == 3
+    assert run(vfs.read_file("/dst/big.bin")) == data
+    run(vfs.rm("/src", recursive=True))
+    assert len(store.spaces["chunks"]) == 3
+    run(vfs.rm("/dst", recursive=True))
+    assert store.spaces["chunks"] == {}
+
+
+def test_append_truncate_touch_utimes_chmod(vfs):
+    run(vfs.append_file("/log", "a"))
+    run(vfs.append_file("/log", "b"))
+    assert run(vfs.read_file("/log")) == b"ab"
+    run(vfs.truncate("/log", 5))
+    assert run(vfs.read_file("/log")) == b"ab\0\0\0"
+    run(vfs.truncate("/log", 1))
+    assert run(vfs.read_file("/log")) == b"a"
+    run(vfs.touch("/new"))
+    assert vfs.stat("/new").size == 0
+    run(vfs.utimes("/new", 1000, 2000))
+    assert vfs.stat("/new").mtime_ms == 2000
+    run(vfs.chmod("/new", 0o600))
+    assert vfs.stat("/new").mode == 0o600
+
+
+def test_directory_mtime_changes_with_entries(vfs):
+    run(vfs.mkdir("/d"))
+    run(vfs.utimes("/d", 0, 0))
+    run(vfs.write_file("/d/f", "x"))
+    assert vfs.stat("/d").mtime_ms > 0
+
+
+def test_reopen_sees_committed_state_and_reads_no_content_at_boot():
+    store = MemoryStore()
+
+    async def scenario():
+        first = await VFS.open(store)
+        await first.write_file("/w/a.txt", "A")
+        await first.symlink("a.txt", "/w/link")
+        await first.rename("/w", "/v")
+        store.reads.clear()
+        second = await VFS.open(store)
+        assert store.reads == [("nodes", None)]
+        assert second.readdir("/v") == ["a.txt", "link"]
+        assert await second.read_file("/v/link") == b"A"
+
+    run(scenario())
+
+
+class FailingStore(MemoryStore):
+    fail = False
+
+    async def commit(self, ops):
+        if self.fail:
+            raise FsError.of("ENOSPC", "write", "/")
+        await super().commit(ops)
+
+
+def test_failed_commit_changes_nothing():
+    store = FailingStore()
+
+    async def scenario():
+        vfs = await VFS.open(store)
+        await vfs.write_file("/keep/a", "old")
+        before = dict(store.spaces["nodes"])
+        store.fail = True
+        for attempt in (vfs.write_file("/keep/a", "new"), vfs.write_file("/x/y/z", "n"),
+                        vfs.rm("/keep", recursive=True), vfs.rename("/keep", "/moved")):
+            with pytest.raises(FsError) as info:
+                await attempt
+            assert info.value.code == "ENOSPC"
+        assert await vfs.read_file("/keep/a") == b"old"
+        assert vfs.readdir("/") == ["keep"]
+        assert store.spaces["nodes"] == before
+        store.fail = False
+        await vfs.write_file("/keep/a", "new")
+        assert await vfs.read_file("/keep/a") == b"new"
+
+    run(scenario())
+
+
+def test_walk_and_du(vfs):
+    run(vfs.write_file("/t/a", "12"))
+    run(vfs.write_file("/t/s/b", "345"))
+    run(vfs.write_file("/tt/c", "x"))
+    assert vfs.walk("/t") == ["/t/a", "/t/s/b"]
+    assert vfs.du("/t") == 5
