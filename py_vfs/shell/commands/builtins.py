@@ -1,0 +1,109 @@
+"""Commands about the session rather than the files: help, pwd, cd, echo, open, clear, true,
+false."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+from py_vfs.shell.commands.registry import COMMANDS, command, parse_flags, require_operands
+from py_vfs.shell.context import HOME, Context, describe
+
+HELP_FOOTER = """\
+Between commands: a && b (b if a succeeded), a || b (b if a failed), a ; b.
+Output to a file: cmd > FILE, cmd >> FILE (append), 2> FILE, 2>&1.
+Quoting: 'literal', "with \\" escapes", \\x. Globs: * ? [abc].
+"""
+
+
+@command("help", "list the commands")
+async def help_(ctx: Context, args: list[str]) -> int:
+    width = max(len(spec.usage) for spec in COMMANDS.values())
+    for name in sorted(COMMANDS):
+        spec = COMMANDS[name]
+        ctx.out(f"  {spec.usage:<{width}}  {spec.summary}\n")
+    ctx.out(HELP_FOOTER)
+    return 0
+
+
+@command("pwd", "print the current directory")
+async def pwd(ctx: Context, args: list[str]) -> int:
+    parse_flags(args, "")
+    ctx.out(f"{ctx.cwd}\n")
+    return 0
+
+
+@command("cd [DIR]", "change the current directory (no DIR: /)")
+async def cd(ctx: Context, args: list[str]) -> int:
+    _, operands = parse_flags(args, "")
+    if len(operands) > 1:
+        ctx.err("too many arguments")
+        return 1
+    name = operands[0] if operands else HOME
+    try:
+        path = ctx.resolve(name)
+        node = ctx.vfs.stat(path)
+    except OSError as exc:
+        ctx.err(f"{name}: {describe(exc)}")
+        return 1
+    if node.type != "directory":
+        ctx.err(f"{name}: Not a directory")
+        return 1
+    # The logical path, as sh keeps it: `cd link/..` returns to where the link is.
+    ctx.shell.cwd = path
+    return 0
+
+
+@command("echo [-n] [ARG...]", "print the arguments (-n: without the final newline)")
+async def echo(ctx: Context, args: list[str]) -> int:
+    # Not parse_flags: echo prints anything that is not exactly -n, -nn..., like coreutils.
+    newline = True
+    while args and re.fullmatch(r"-n+", args[0]):
+        newline = False
+        args = args[1:]
+    ctx.out(" ".join(args) + ("\n" if newline else ""))
+    return 0
+
+
+@command("open PATH...", "show files in the preview (served under the preview URL)")
+async def open_(ctx: Context, args: list[str]) -> int:
+    _, operands = parse_flags(args, "")
+    require_operands(operands)
+    status = 0
+    for name in operands:
+        try:
+            path = ctx.resolve(name)
+            is_dir = ctx.vfs.stat(path).is_dir
+        except OSError as exc:
+            ctx.err(f"{name}: {describe(exc)}")
+            status = 1
+            continue
+        # A directory's page needs the trailing slash for its relative links to resolve.
+        url = preview_url(ctx.shell.preview_base, path) + ("/" if is_dir and path != "/" else "")
+        ctx.open_urls.append(url)
+        ctx.out(f"{name} -> {url}\n")
+    return status
+
+
+def preview_url(base: str, path: str) -> str:
+    """The URL the service worker answers for an absolute VFS path; each segment is
+    percent-encoded so names with spaces, '#' or '?' survive."""
+    encoded = "/".join(quote(segment, safe="") for segment in path.lstrip("/").split("/"))
+    return base.rstrip("/") + "/" + encoded
+
+
+@command("clear", "clear the terminal")
+async def clear(ctx: Context, args: list[str]) -> int:
+    parse_flags(args, "")
+    ctx.out("\x1b[H\x1b[2J")  # what `clear` writes on an xterm; the terminal interprets it
+    return 0
+
+
+@command("true", "do nothing, successfully")
+async def true(ctx: Context, args: list[str]) -> int:
+    return 0
+
+
+@command("false", "do nothing, unsuccessfully")
+async def false(ctx: Context, args: list[str]) -> int:
+    return 1

@@ -1,0 +1,252 @@
+"""Commands that read, create, move and delete files.
+
+Each one goes on with its remaining operands after one fails and then exits 1, as coreutils
+does, so `rm a b c` still removes b and c when a is missing.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import posixpath
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from py_vfs.shell.commands.registry import UsageError, command, parse_flags, require_operands
+from py_vfs.shell.context import Context, describe, is_dir
+
+
+class _Refused(Exception):
+    """An operand a command will not touch; the message is complete as coreutils words it."""
+
+
+@command("cat [FILE...]", "print the contents of files, one after another")
+async def cat(ctx: Context, args: list[str]) -> int:
+    _, operands = parse_flags(args, "")
+    status = 0
+    for name in operands:
+        try:
+            data = await ctx.vfs.read_file(ctx.resolve(name))
+        except OSError as exc:
+            ctx.err(f"{name}: {describe(exc)}")
+            status = 1
+            continue
+        ctx.stdout.write_bytes(data.encode() if isinstance(data, str) else data)
+    return status
+
+
+@command("mkdir [-p] DIR...", "create directories (-p: with their parents, no error if present)")
+async def mkdir(ctx: Context, args: list[str]) -> int:
+    flags, operands = parse_flags(args, "p")
+    require_operands(operands)
+    status = 0
+    for name in operands:
+        try:
+            path = ctx.resolve(name)
+            if "p" not in flags:
+                await ctx.vfs.mkdir(path)
+            elif not is_dir(ctx.vfs, path):
+                await ctx.vfs.mkdir(path, recursive=True)
+        except OSError as exc:
+            ctx.err(f"cannot create directory '{name}': {describe(exc)}")
+            status = 1
+    return status
+
+
+@command("rm [-r] [-f] PATH...", "remove files (-r: directories too; -f: ignore missing)")
+async def rm(ctx: Context, args: list[str]) -> int:
+    flags, operands = parse_flags(args, "rRf")
+    recursive = bool(flags & {"r", "R"})
+    force = "f" in flags
+    if not force:
+        require_operands(operands)
+    status = 0
+    for name in operands:
+        try:
+            await _remove(ctx, name, recursive=recursive)
+        except FileNotFoundError as exc:
+            if not force:
+                ctx.err(f"cannot remove '{name}': {describe(exc)}")
+                status = 1
+        except OSError as exc:
+            ctx.err(f"cannot remove '{name}': {describe(exc)}")
+            status = 1
+        except _Refused as exc:
+            ctx.err(str(exc))
+            status = 1
+    return status
+
+
+async def _remove(ctx: Context, name: str, *, recursive: bool) -> None:
+    path = ctx.resolve(name)
+    if recursive and path == "/":
+        raise _Refused("it is dangerous to operate recursively on '/'")
+    if recursive and posixpath.basename(name.rstrip("/")) in (".", ".."):
+        raise _Refused(f"refusing to remove '.' or '..' directory: skipping '{name}'")
+    node = ctx.vfs.lstat(path)  # lstat: a symlink is removed itself, never what it points to
+    if node.type != "directory":
+        await ctx.vfs.unlink(path)
+    elif recursive:
+        await ctx.vfs.rm(path, recursive=True)
+    else:
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+
+
+@command("rmdir DIR...", "remove empty directories")
+async def rmdir(ctx: Context, args: list[str]) -> int:
+    _, operands = parse_flags(args, "")
+    require_operands(operands)
+    status = 0
+    for name in operands:
+        try:
+            await ctx.vfs.rmdir(ctx.resolve(name))
+        except OSError as exc:
+            ctx.err(f"failed to remove '{name}': {describe(exc)}")
+            status = 1
+    return status
+
+
+@command("touch FILE...", "create empty files, or set their times to now")
+async def touch(ctx: Context, args: list[str]) -> int:
+    _, operands = parse_flags(args, "")
+    require_operands(operands)
+    status = 0
+    for name in operands:
+        try:
+            await ctx.vfs.touch(ctx.resolve(name))
+        except OSError as exc:
+            ctx.err(f"cannot touch '{name}': {describe(exc)}")
+            status = 1
+    return status
+
+
+@dataclass(frozen=True)
+class _Transfer:
+    """One source of mv/cp and where it goes; names are kept as typed for messages."""
+
+    source: str
+    source_path: str
+    target: str
+    target_path: str
+
+    @property
+    def into_itself(self) -> bool:
+        return self.target_path.startswith(self.source_path.rstrip("/") + "/")
+
+
+TransferRun = Callable[[Context, _Transfer], Awaitable[None]]
+
+
+def _transfers(ctx: Context, operands: list[str]) -> list[_Transfer]:
+    """Apply the rule shared by mv and cp: a target that is an existing directory receives the
+    sources under their own names; several sources require such a directory."""
+    if not operands:
+        raise UsageError("missing file operand")
+    if len(operands) == 1:
+        raise UsageError(f"missing destination file operand after '{operands[0]}'")
+    *sources, target = operands
+    try:
+        target_path = ctx.resolve(target)
+    except OSError as exc:
+        raise _Refused(f"target '{target}': {describe(exc)}") from exc
+    into = is_dir(ctx.vfs, target_path)
+    if len(sources) > 1 and not into:
+        raise _Refused(f"target '{target}' is not a directory")
+    transfers = []
+    for source in sources:
+        try:
+            source_path = ctx.resolve(source)
+        except OSError as exc:
+            raise _Refused(f"cannot stat '{source}': {describe(exc)}") from exc
+        if into:
+            base = posixpath.basename(source_path)
+            shown = target if target.endswith("/") else target + "/"
+            transfers.append(_Transfer(source, source_path, shown + base,
+                                       posixpath.join(target_path, base)))
+        else:
+            transfers.append(_Transfer(source, source_path, target, target_path))
+    return transfers
+
+
+async def _each_transfer(ctx: Context, operands: list[str], run: TransferRun) -> int:
+    try:
+        transfers = _transfers(ctx, operands)
+    except _Refused as exc:
+        ctx.err(str(exc))
+        return 1
+    status = 0
+    for transfer in transfers:
+        try:
+            await run(ctx, transfer)
+        except _Refused as exc:
+            ctx.err(str(exc))
+            status = 1
+    return status
+
+
+@command("mv SRC... DST", "move or rename; into DST if it is a directory")
+async def mv(ctx: Context, args: list[str]) -> int:
+    _, operands = parse_flags(args, "")
+    return await _each_transfer(ctx, operands, _move)
+
+
+async def _move(ctx: Context, move: _Transfer) -> None:
+    try:
+        ctx.vfs.lstat(move.source_path)
+    except OSError as exc:
+        raise _Refused(f"cannot stat '{move.source}': {describe(exc)}") from exc
+    if move.target_path == move.source_path:
+        raise _Refused(f"'{move.source}' and '{move.target}' are the same file")
+    if move.into_itself:
+        raise _Refused(f"cannot move '{move.source}' to a subdirectory of itself, "
+                       f"'{move.target}'")
+    try:
+        await ctx.vfs.rename(move.source_path, move.target_path)
+    except OSError as exc:
+        raise _Refused(f"cannot move '{move.source}' to '{move.target}': "
+                       f"{describe(exc)}") from exc
+
+
+@command("cp [-r] SRC... DST", "copy files (-r: directories too); into DST if it is a directory")
+async def cp(ctx: Context, args: list[str]) -> int:
+    flags, operands = parse_flags(args, "rR")
+    recursive = bool(flags & {"r", "R"})
+
+    async def copy(ctx: Context, transfer: _Transfer) -> None:
+        await _copy(ctx, transfer, recursive=recursive)
+
+    return await _each_transfer(ctx, operands, copy)
+
+
+async def _copy(ctx: Context, copy: _Transfer, *, recursive: bool) -> None:
+    try:
+        # Without -r a symlink is copied as the file it points to; with -r as a link (cp -P).
+        node = (ctx.vfs.lstat if recursive else ctx.vfs.stat)(copy.source_path)
+    except OSError as exc:
+        raise _Refused(f"cannot stat '{copy.source}': {describe(exc)}") from exc
+    if node.type == "directory" and not recursive:
+        raise _Refused(f"-r not specified; omitting directory '{copy.source}'")
+    if node.type == "directory" and (copy.into_itself or copy.target_path == copy.source_path):
+        raise _Refused(f"cannot copy a directory, '{copy.source}', into itself, "
+                       f"'{copy.target}'")
+    if node.type != "directory" and _same_file(ctx, copy):
+        raise _Refused(f"'{copy.source}' and '{copy.target}' are the same file")
+    try:
+        if recursive:
+            await ctx.vfs.cp(copy.source_path, copy.target_path, recursive=True)
+        else:
+            await ctx.vfs.copy_file(copy.source_path, copy.target_path)
+    except OSError as exc:
+        raise _Refused(f"cannot copy '{copy.source}' to '{copy.target}': "
+                       f"{describe(exc)}") from exc
+
+
+def _same_file(ctx: Context, copy: _Transfer) -> bool:
+    """Copying a file onto itself would truncate it first; coreutils refuses."""
+    if copy.source_path == copy.target_path:
+        return True
+    try:
+        return ctx.vfs.realpath(copy.source_path) == ctx.vfs.realpath(copy.target_path)
+    except OSError:
+        return False
+

@@ -1,0 +1,122 @@
+"""What a command sees while it runs: the VFS, the shell's state, and where its output goes."""
+
+from __future__ import annotations
+
+import errno
+import os
+import posixpath
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from py_vfs import paths
+
+if TYPE_CHECKING:
+    from py_vfs.shell.interpreter import Shell
+
+HOME = "/"  # where `cd` with no argument and `~` lead; the VFS has no users
+
+
+class Sink:
+    """Collects one output stream as bytes, so `cat img.png > copy.png` copies the bytes
+    unchanged; text is decoded (errors replaced) only when shown to the user."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+
+    def write(self, text: str) -> None:
+        self.data += text.encode("utf-8", "replace")
+
+    def write_bytes(self, data: bytes) -> None:
+        self.data += data
+
+    def text(self) -> str:
+        return self.data.decode("utf-8", "replace")
+
+
+class FileSink(Sink):
+    """Output redirected to a file; written in one VFS call when the command ends."""
+
+    def __init__(self, path: str, display: str, *, append: bool) -> None:
+        super().__init__()
+        self.path = path
+        self.display = display
+        self.append = append
+
+    async def flush(self, vfs: Any) -> None:
+        if self.append:
+            await vfs.append_file(self.path, bytes(self.data))
+        else:
+            await vfs.write_file(self.path, bytes(self.data))
+
+
+@dataclass
+class Context:
+    vfs: Any
+    shell: Shell
+    name: str  # the command's name, which prefixes its error messages
+    stdout: Sink
+    stderr: Sink
+    open_urls: list[str] = field(default_factory=list)
+
+    @property
+    def cwd(self) -> str:
+        return self.shell.cwd
+
+    def out(self, text: str) -> None:
+        self.stdout.write(text)
+
+    def err(self, message: str) -> None:
+        """Report one failure the way coreutils does: `cmd: message`."""
+        self.stderr.write(f"{self.name}: {message}\n")
+
+    def resolve(self, path: str) -> str:
+        return resolve(self.cwd, path)
+
+
+def resolve(cwd: str, path: str) -> str:
+    """The absolute path the VFS needs for a path the user typed, relative to the shell's cwd.
+
+    An empty operand names no file (coreutils: `cat ''` fails), rather than the cwd."""
+    if path == "":
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
+    if not path.startswith("/"):
+        path = paths.join(cwd, path)
+    return paths.normalize(path)
+
+
+def describe(exc: BaseException) -> str:
+    """The reason part of an error message ("No such file or directory"), as coreutils prints
+    it after the operand; FsError and OSError both carry it as strerror."""
+    strerror = getattr(exc, "strerror", None)
+    if strerror:
+        return str(strerror)
+    number = getattr(exc, "errno", None)
+    if isinstance(number, int):
+        return os.strerror(number)
+    return str(exc) or type(exc).__name__
+
+
+def is_dir(vfs: Any, path: str) -> bool:
+    """True for a directory or a symlink to one, which is what "into a directory" means for
+    mv, cp and cd."""
+    try:
+        return vfs.stat(path).type == "directory"
+    except OSError:
+        return False
+
+
+def lexists(vfs: Any, path: str) -> bool:
+    """Like os.path.lexists: a dangling symlink still exists as a name."""
+    try:
+        vfs.lstat(path)
+    except OSError:
+        return False
+    return True
+
+
+def ensure_parent_dir(vfs: Any, path: str) -> None:
+    """Fail like open(2) when the parent is missing: the VFS's write_file would create it,
+    but `echo hi > nope/f` and `touch nope/f` must fail in a shell."""
+    parent = posixpath.dirname(path)
+    if vfs.stat(parent).type != "directory":
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), parent)

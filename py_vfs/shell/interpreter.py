@@ -1,0 +1,131 @@
+"""Run a parsed line: the AND-OR list, word expansion, redirections and command dispatch."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from py_vfs.shell.commands import COMMANDS, UsageError
+from py_vfs.shell.context import (
+    Context,
+    FileSink,
+    Sink,
+    describe,
+    ensure_parent_dir,
+    is_dir,
+    resolve,
+)
+from py_vfs.shell.expand import expand_word
+from py_vfs.shell.parser import Command, ParseError, Redirect, parse
+
+NOT_FOUND = 127
+
+
+@dataclass
+class ShellResult:
+    """What one line produced. Both surfaces show stdout and stderr exactly as they are."""
+
+    stdout: str
+    stderr: str
+    code: int
+    open_urls: list[str] = field(default_factory=list)
+    cwd: str = "/"
+
+
+class _RedirectError(Exception):
+    """A redirection that cannot be set up; sh then skips the command with status 1."""
+
+
+@dataclass
+class _Run:
+    """The state of one `Shell.run` call: the terminal's two streams and the opened URLs."""
+
+    stdout: Sink = field(default_factory=Sink)
+    stderr: Sink = field(default_factory=Sink)
+    open_urls: list[str] = field(default_factory=list)
+
+
+class Shell:
+    """An sh-like interpreter whose only state between lines is the current directory."""
+
+    def __init__(self, vfs: Any, *, preview_base: str = "/preview/") -> None:
+        self.vfs = vfs
+        self.preview_base = preview_base
+        self.cwd = "/"
+
+    async def run(self, line: str) -> ShellResult:
+        state = _Run()
+        try:
+            steps = parse(line)
+        except ParseError as exc:
+            state.stderr.write(f"sh: {exc}\n")
+            return self._result(state, exc.code)
+        status = 0
+        for step in steps:
+            # sh's AND-OR list: a skipped command leaves the status as it was, so in
+            # `false && a || b`, b runs.
+            if (step.connector == "&&" and status != 0) or (step.connector == "||" and status == 0):
+                continue
+            status = await self._execute(step.command, state)
+        return self._result(state, status)
+
+    def _result(self, state: _Run, code: int) -> ShellResult:
+        return ShellResult(state.stdout.text(), state.stderr.text(), code,
+                           state.open_urls, self.cwd)
+
+    async def _execute(self, command: Command, state: _Run) -> int:
+        words = [arg for word in command.words for arg in expand_word(self.vfs, self.cwd, word)]
+        streams: dict[int, Sink] = {1: state.stdout, 2: state.stderr}
+        files: list[FileSink] = []
+        try:
+            for redirect in command.redirects:
+                streams[redirect.fd] = self._open(redirect, streams, files)
+        except _RedirectError as exc:
+            state.stderr.write(f"sh: {exc}\n")
+            return 1
+        status = 0
+        if words:
+            context = Context(self.vfs, self, words[0], streams[1], streams[2], state.open_urls)
+            status = await self._dispatch(context, words[1:])
+        for sink in files:
+            try:
+                await sink.flush(self.vfs)
+            except OSError as exc:
+                state.stderr.write(f"sh: {sink.display}: {describe(exc)}\n")
+                status = 1
+        return status
+
+    def _open(self, redirect: Redirect, streams: dict[int, Sink], files: list[FileSink]) -> Sink:
+        """Check a redirection target before the command runs, as open(2) would; the output is
+        written once the command ends, in a single VFS call."""
+        if redirect.dup is not None:
+            return streams[redirect.dup]
+        assert redirect.target is not None
+        names = expand_word(self.vfs, self.cwd, redirect.target)
+        if len(names) != 1:
+            raise _RedirectError(f"{redirect.target.text}: ambiguous redirect")
+        name = names[0]
+        try:
+            path = resolve(self.cwd, name)
+            ensure_parent_dir(self.vfs, path)
+        except OSError as exc:
+            raise _RedirectError(f"{name}: {describe(exc)}") from exc
+        if is_dir(self.vfs, path):
+            raise _RedirectError(f"{name}: Is a directory")
+        sink = FileSink(path, name, append=redirect.append)
+        files.append(sink)
+        return sink
+
+    async def _dispatch(self, context: Context, args: list[str]) -> int:
+        spec = COMMANDS.get(context.name)
+        if spec is None:
+            context.stderr.write(f"sh: {context.name}: command not found\n")
+            return NOT_FOUND
+        try:
+            return await spec.run(context, args)
+        except UsageError as exc:
+            context.err(str(exc))
+            return 2
+        except OSError as exc:
+            context.err(describe(exc))
+            return 1
