@@ -1,0 +1,156 @@
+"""The Python half of the JS API: one entry point the worker calls per user operation.
+
+``WebAPI.call`` is plain Python (tested on CPython): it maps a JS method name and its arguments to
+the VFS and wraps the outcome in an envelope, ``{"value": ...}`` or ``{"error": {code, ...}}``,
+so errors cross to JS as data and are rebuilt there as Node-style ``Error``s. ``dispatch`` is the
+Pyodide edge: it converts JS arguments in and the envelope out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from .errors import FsError
+from .node import DirEntry, Stat
+from .preview import respond
+from .shell import Shell
+from .vfs import VFS
+
+Envelope = dict[str, Any]
+
+
+def _flag(options: Any, name: str) -> bool:
+    return bool(options.get(name)) if isinstance(options, dict) else False
+
+
+def _encoding(options: Any) -> str | None:
+    if isinstance(options, str):
+        return options
+    if isinstance(options, dict):
+        return options.get("encoding")
+    return None
+
+
+class WebAPI:
+    def __init__(self, vfs: VFS, *, base_url: str = "/") -> None:
+        self.vfs = vfs
+        self.preview_base = base_url + "preview/"
+        self.shell = Shell(vfs, preview_base=self.preview_base)
+        self._ops = self._table()
+
+    def _table(self) -> dict[str, Callable[..., Any]]:
+        v = self.vfs
+        return {
+            "readFile": lambda p, o=None: v.read_file(p, _encoding(o)),
+            "writeFile": lambda p, d, o=None: v.write_file(
+                p, d, mode=o.get("mode") if isinstance(o, dict) else None),
+            "appendFile": lambda p, d, o=None: v.append_file(p, d),
+            "truncate": lambda p, n=0: v.truncate(p, n or 0),
+            "mkdir": lambda p, o=None: v.mkdir(
+                p, recursive=_flag(o, "recursive"),
+                mode=o.get("mode") if isinstance(o, dict) else None),
+            "rm": lambda p, o=None: v.rm(p, recursive=_flag(o, "recursive"),
+                                         force=_flag(o, "force")),
+            "rmdir": lambda p, o=None: v.rmdir(p),
+            "unlink": v.unlink,
+            "rename": v.rename,
+            "copyFile": lambda s, d, m=None: v.copy_file(s, d),
+            "cp": lambda s, d, o=None: v.cp(s, d, recursive=_flag(o, "recursive")),
+            "symlink": lambda t, p, kind=None: v.symlink(t, p),
+            "readlink": lambda p, o=None: v.readlink(p),
+            "realpath": lambda p, o=None: v.realpath(p),
+            "stat": lambda p, o=None: v.stat(p),
+            "lstat": lambda p, o=None: v.lstat(p),
+            "exists": v.exists,
+            "readdir": lambda p, o=None: v.readdir(p, with_types=_flag(o, "withFileTypes")),
+            "chmod": v.chmod,
+            "utimes": v.utimes,
+            "walk": lambda p="/": v.walk(p),
+            "du": lambda p="/": v.du(p),
+            "shell": self._shell,
+            "preview": self._preview,
+        }
+
+    async def _shell(self, line: str) -> dict[str, Any]:
+        result = await self.shell.run(line)
+        return {"stdout": result.stdout, "stderr": result.stderr, "code": result.code,
+                "cwd": result.cwd, "open": list(result.open_urls)}
+
+    async def _preview(self, path: str) -> dict[str, Any]:
+        answer = await respond(self.vfs, path, self.preview_base)
+        return {"status": answer.status, "headers": answer.headers, "body": answer.body}
+
+    def call(self, op: str, args: list[Any]) -> Envelope | asyncio.Future[Envelope]:
+        """Synchronous operations answer at once; others return a Future of the envelope."""
+        function = self._ops.get(op)
+        if function is None:
+            return _failure(FsError.of("EINVAL", op, None), f"unknown operation {op!r}")
+        try:
+            result = function(*args)
+        except FsError as error:
+            return _failure(error)
+        if inspect.isawaitable(result):
+            return asyncio.ensure_future(_settle(result))
+        return {"value": _plain(result)}
+
+
+async def _settle(awaitable: Any) -> Envelope:
+    try:
+        return {"value": _plain(await awaitable)}
+    except FsError as error:
+        return _failure(error)
+
+
+def _failure(error: FsError, message: str | None = None) -> Envelope:
+    return {"error": {"code": error.code, "message": message or str(error),
+                      "path": error.filename, "dest": error.dest, "syscall": error.syscall,
+                      "errno": -error.errno if error.errno else None}}
+
+
+def _plain(value: Any) -> Any:
+    """Results as plain data: Stat and DirEntry become dicts, so JS builds its own objects."""
+    if isinstance(value, Stat | DirEntry):
+        return value.to_dict()
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
+
+
+def dispatch(api: WebAPI, op: str, js_args: Any) -> Any:
+    """The Pyodide edge: JS arguments in, a JS object (or a Promise of one) out."""
+    from js import Object
+    from pyodide.ffi import to_js
+
+    def out(envelope: Envelope) -> Any:
+        return to_js(envelope, dict_converter=Object.fromEntries)
+
+    args = [_from_js(arg) for arg in js_args]
+    result = api.call(op, args)
+    if isinstance(result, dict):
+        return out(result)
+
+    async def converted() -> Any:
+        return out(await result)
+
+    return asyncio.ensure_future(converted())
+
+
+def _from_js(value: Any) -> Any:
+    """Uint8Array becomes bytes, plain objects dicts; strings and numbers pass as they are."""
+    from pyodide.ffi import JsProxy
+
+    if not isinstance(value, JsProxy):
+        return value
+    if getattr(value, "BYTES_PER_ELEMENT", None) is not None:
+        return value.to_bytes()
+    return value.to_py()
+
+
+async def open_api(js_store: Any, base_url: str) -> WebAPI:
+    """Boot from the worker: open the VFS on the IndexedDB store JS has opened."""
+    from .storage.indexeddb import IndexedDBStore
+
+    return WebAPI(await VFS.open(IndexedDBStore(js_store)), base_url=base_url)

@@ -1,0 +1,1 @@
+"""Browser tier (a package so its test module names cannot clash with tests/unit)."""

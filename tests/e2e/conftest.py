@@ -1,0 +1,268 @@
+"""Fixtures for the browser tier: dist/ served on 127.0.0.1, driven in Debian's Chromium.
+
+Recipe and pitfalls: shared/TOOLCHAIN.md section 1. dist/ must be built first
+(`.venv/bin/python build/build.py`; `npm test` does it).
+
+Session-wide
+    site_server               (base_url, server): build/serve.py's server on dist/, a free port.
+    base_url                  overrides pytest-playwright's: "http://127.0.0.1:<port>/", so
+                              `page.goto("/")` and `page.request.get("/x")` work.
+    browser_type_launch_args  Debian's chromium ($CHROMIUM or `chromium` on PATH), headless,
+                              with CHROMIUM_ARGS (every non-loopback host fails to resolve).
+
+Per test (pytest-playwright's function-scoped `context`/`page`: a fresh context, cold boot)
+    offsite_requests          list of URLs the test's `context` requested off 127.0.0.1; the
+                              test fails at teardown if it is not empty.
+
+Per test module (one booted page shared by all the tests of a module)
+    app_session               AppSession(context, page, offsite, console): ONE context + ONE
+                              page, navigated to base_url and waited until
+                              `window.pyvfs.ready` resolved (BOOT_TIMEOUT_MS). At the end of
+                              the module the context is closed and no offsite request is
+                              allowed.
+    app                       app_session.page: the booted page, e.g.
+                              `app.evaluate("window.pyvfs.ready.then(() => 1)")`.
+    Tests in one module share state (the VFS, IndexedDB): write them so order does not matter,
+    e.g. each in its own folder.
+
+Restart / persistence
+    persistent_browser        PersistentBrowser: `.launch(user_data_dir)` starts a persistent
+                              Chromium context on that profile folder (same executable and
+                              args); `.open_app(user_data_dir)` also navigates its page to
+                              base_url and waits for ready, giving an AppSession. Close it
+                              (`session.context.close()`) and open again on the same folder to
+                              test that data survived a browser restart. Everything still open
+                              is closed at teardown, which asserts no offsite requests.
+                              Use `tmp_path / "profile"` as user_data_dir.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from serve import start_server
+
+ROOT = Path(__file__).resolve().parents[2]
+DIST = ROOT / "dist"
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
+]
+BOOT_TIMEOUT_MS = 120_000
+LOCAL_HOST = "127.0.0.1"
+IGNORED_SCHEMES = {"data", "blob", "chrome-extension", "about"}
+
+
+# --- server and browser ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def site_server():
+    """(base_url, server): dist/ served by build/serve.py on 127.0.0.1, a free port."""
+    if not (DIST / "manifest.json").is_file():
+        pytest.exit("dist/ is not built: run `.venv/bin/python build/build.py` first", returncode=1)
+    base_url, server = start_server(DIST, port=0)
+    yield base_url, server
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def base_url(site_server):
+    """Overrides pytest-playwright's base_url: contexts resolve relative URLs against it."""
+    return site_server[0]
+
+
+def chromium_launch_options() -> dict:
+    if not CHROMIUM:
+        pytest.exit(
+            "chromium not found: `sh build/setup.sh --test` installs Debian's, "
+            "or set CHROMIUM=/path/to/chromium",
+            returncode=1,
+        )
+    return {"executable_path": CHROMIUM, "args": list(CHROMIUM_ARGS), "headless": True}
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Debian's Chromium, headless (unless --headed), loopback-only host resolution."""
+    return {**chromium_launch_options(), **browser_type_launch_args}
+
+
+# --- offsite requests --------------------------------------------------------------------
+
+
+def is_offsite(url: str) -> bool:
+    """True for a request that would leave 127.0.0.1 (data:, blob:, about: do not count)."""
+    parts = urlsplit(url)
+    if parts.scheme in IGNORED_SCHEMES:
+        return False
+    return parts.hostname != LOCAL_HOST
+
+
+def record_offsite(context, sink: list[str]) -> list[str]:
+    """Append to `sink` the URL of every request of `context` that is not on 127.0.0.1.
+
+    A passive `request` listener on the context (pages, workers and, in Chromium, service
+    workers), never `route`: routing would disable the HTTP cache.
+    """
+
+    def on_request(request):
+        if is_offsite(request.url):
+            sink.append(request.url)
+
+    context.on("request", on_request)
+    return sink
+
+
+def assert_no_offsite(offsite: list[str], where: str) -> None:
+    assert not offsite, f"{where} made requests off 127.0.0.1: {offsite}"
+
+
+@pytest.fixture
+def offsite_requests(context):
+    """Offsite URLs requested by this test's `context` (pytest-playwright's); must stay empty."""
+    offsite = record_offsite(context, [])
+    yield offsite
+    assert_no_offsite(offsite, "the test's context")
+
+
+# --- the booted app ----------------------------------------------------------------------
+
+
+@dataclass
+class AppSession:
+    """A browser context with one page on the app, booted (window.pyvfs.ready resolved)."""
+
+    context: object
+    page: object
+    offsite: list[str] = field(default_factory=list)
+    console: list[str] = field(default_factory=list)  # console errors/warnings, page errors
+
+
+WAIT_READY_JS = """async (ms) => {
+  const deadline = Date.now() + ms;
+  while (!(window.pyvfs && window.pyvfs.ready)) {
+    if (Date.now() > deadline) throw new Error(`window.pyvfs did not appear within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`window.pyvfs.ready did not settle within ${ms} ms`)),
+      Math.max(0, deadline - Date.now()));
+  });
+  try { await Promise.race([window.pyvfs.ready, late]); } finally { clearTimeout(timer); }
+  return true;
+}"""
+
+
+def watch_console(page, sink: list[str]) -> None:
+    def on_console(msg):
+        if msg.type in ("error", "warning"):
+            sink.append(f"console.{msg.type}: {msg.text}")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda exc: sink.append(f"pageerror: {exc}"))
+
+
+def wait_ready(session: AppSession, timeout_ms: int = BOOT_TIMEOUT_MS) -> None:
+    """Wait until window.pyvfs.ready resolves; fail with the page's console on error."""
+    try:
+        session.page.evaluate(WAIT_READY_JS, timeout_ms)
+        return
+    except Exception as e:
+        error = e  # fail outside the except block: no "during handling..." chain
+    log = "\n".join(session.console[-30:]) or "(no console errors)"
+    pytest.fail(f"app did not boot: {error}\n--- page console ---\n{log}", pytrace=False)
+
+
+def open_app(context, path: str = "/", timeout_ms: int = BOOT_TIMEOUT_MS) -> AppSession:
+    """Open `path` in a page of `context` (reusing an open blank page) and wait for ready."""
+    session = AppSession(context=context, page=None)
+    record_offsite(context, session.offsite)
+    blank = [p for p in context.pages if p.url == "about:blank"]
+    session.page = blank[0] if blank else context.new_page()
+    watch_console(session.page, session.console)
+    session.page.goto(path)
+    wait_ready(session, timeout_ms)
+    return session
+
+
+@pytest.fixture(scope="module")
+def app_session(browser, browser_context_args):
+    """ONE context + ONE booted page for the whole test module (see the module docstring)."""
+    context = browser.new_context(**browser_context_args)
+    try:
+        session = open_app(context)
+        yield session
+    finally:
+        context.close()
+    assert_no_offsite(session.offsite, "the module's app context")
+
+
+@pytest.fixture(scope="module")
+def app(app_session):
+    """The booted app page shared by the module's tests (window.pyvfs.ready has resolved)."""
+    return app_session.page
+
+
+# --- persistent profiles (browser restarts) -----------------------------------------------
+
+
+class PersistentBrowser:
+    """Launches persistent Chromium contexts on profile folders; closes them at teardown."""
+
+    def __init__(self, playwright, base_url: str):
+        self.playwright = playwright
+        self.base_url = base_url
+        self.contexts: list = []
+        self.offsite: list[str] = []
+
+    def launch(self, user_data_dir, **kwargs):
+        """A persistent BrowserContext on `user_data_dir` (created if missing).
+
+        Two contexts cannot use the same folder at once: close the first before relaunching.
+        """
+        Path(user_data_dir).mkdir(parents=True, exist_ok=True)
+        options = {**chromium_launch_options(), "base_url": self.base_url, **kwargs}
+        context = self.playwright.chromium.launch_persistent_context(str(user_data_dir), **options)
+        self.contexts.append(context)
+        record_offsite(context, self.offsite)
+        return context
+
+    def open_app(self, user_data_dir, path: str = "/", timeout_ms: int = BOOT_TIMEOUT_MS):
+        """launch(user_data_dir), open the app in its first page and wait for ready."""
+        session = open_app(self.launch(user_data_dir), path, timeout_ms)
+        return session
+
+    def close_all(self) -> None:
+        for context in self.contexts:
+            with contextlib.suppress(Exception):  # already closed by the test
+                context.close()
+        self.contexts.clear()
+
+
+@pytest.fixture
+def persistent_browser(playwright, base_url):
+    """PersistentBrowser for restart tests (see the module docstring)."""
+    launcher = PersistentBrowser(playwright, base_url)
+    try:
+        yield launcher
+    finally:
+        launcher.close_all()
+    assert_no_offsite(launcher.offsite, "a persistent context")

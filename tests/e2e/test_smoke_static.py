@@ -1,0 +1,121 @@
+"""dist/ as Chromium sees it through build/serve.py: files, content types, cache headers.
+
+Static checks only: no test here waits for Python to boot. The fetches run inside the page
+(the browser's own network stack), from /manifest.json so that index.html's scripts do not run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+FETCH_JS = """async (url) => {
+  const r = await fetch(url);
+  const body = new Uint8Array(await r.arrayBuffer());
+  return {status: r.status, headers: Object.fromEntries(r.headers), size: body.length};
+}"""
+
+
+def fetch(page, url: str) -> dict:
+    return page.evaluate(FETCH_JS, url)
+
+
+def test_index_html(page, offsite_requests):
+    response = page.goto("/")
+    assert response.status == 200
+    assert response.header_value("content-type") == "text/html; charset=utf-8"
+    assert response.header_value("cache-control") == "no-cache"
+
+
+def test_pyodide_wasm_served_as_wasm(page, offsite_requests):
+    page.goto("/manifest.json")
+    r = fetch(page, "/pyodide/pyodide.asm.wasm")
+    assert r["status"] == 200
+    assert r["headers"]["content-type"] == "application/wasm"
+    assert r["headers"]["cache-control"] == "max-age=3600"
+    assert r["size"] == (ROOT / "dist/pyodide/pyodide.asm.wasm").stat().st_size
+    # The browser accepts it for streaming compilation (it requires application/wasm).
+    assert page.evaluate(
+        "WebAssembly.compileStreaming(fetch('/pyodide/pyodide.asm.wasm')).then(() => true)"
+    )
+
+
+def test_sw_js_headers(page, offsite_requests):
+    page.goto("/manifest.json")
+    r = fetch(page, "/sw.js")
+    assert r["status"] == 200
+    assert r["headers"]["content-type"] == "text/javascript"
+    assert r["headers"]["service-worker-allowed"] == "/"
+    assert r["headers"]["cache-control"] == "no-cache"
+
+
+def test_manifest_and_wheels(page, offsite_requests):
+    response = page.goto("/manifest.json")
+    assert response.header_value("content-type") == "application/json"
+    manifest = json.loads(response.text())
+    assert set(manifest) == {"version", "wheel", "micropip", "pyodide", "build"}
+    assert manifest["pyodide"] == "314.0.7"
+    assert manifest["micropip"] == "wheels/micropip-0.11.1-py3-none-any.whl"
+    assert manifest["wheel"] == f"wheels/py_vfs-{manifest['version']}-py3-none-any.whl"
+    for key in ("wheel", "micropip"):
+        r = fetch(page, manifest[key])
+        assert r["status"] == 200, manifest[key]
+        assert r["headers"]["content-type"] == "application/zip"
+
+
+def test_module_scripts_import(page, offsite_requests):
+    """Vendored ES modules load as modules (a wrong MIME type would make import() fail)."""
+    page.goto("/manifest.json")
+    exports = page.evaluate(
+        """async () => ({
+          xterm: Object.keys(await import('/vendor/xterm.mjs')),
+          fit: Object.keys(await import('/vendor/addon-fit.mjs')),
+          pyodide: Object.keys(await import('/pyodide/pyodide.mjs')),
+        })"""
+    )
+    assert "Terminal" in exports["xterm"]
+    assert "FitAddon" in exports["fit"]
+    assert "loadPyodide" in exports["pyodide"]
+    r = fetch(page, "/vendor/xterm.css")
+    assert r["headers"]["content-type"] == "text/css"
+
+
+def test_missing_file_is_404(page, offsite_requests):
+    page.goto("/manifest.json")
+    assert fetch(page, "/no/such/file.txt")["status"] == 404
+    assert fetch(page, "/pyodide/")["status"] == 404  # folders are not listed
+
+
+def test_offsite_requests_are_recorded(page, offsite_requests):
+    """The recorder sees a request to another host (which the resolver rules make fail)."""
+    page.goto("/manifest.json")
+    page.evaluate("fetch('http://example.invalid/x').catch(() => null)")
+    assert offsite_requests == ["http://example.invalid/x"]
+    offsite_requests.clear()  # expected here; the fixture's teardown check must pass
+
+
+def test_serve_cli_prints_url():
+    """`PORT=0 build/serve.py` prints its URL on a line of its own and serves dist/."""
+    env = {**os.environ, "PORT": "0"}
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "build/serve.py")],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = proc.stdout.readline().strip()
+        assert line.startswith("http://127.0.0.1:") and line.endswith("/"), line
+        from urllib.request import urlopen
+
+        with urlopen(line + "manifest.json", timeout=10) as r:
+            assert r.headers["Content-Type"] == "application/json"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -1,0 +1,72 @@
+// The Python half of the IndexedDB bridge and the JS-facing dispatch, under the real Pyodide.
+
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { bootPyodide } from "./harness.mjs";
+import { IDBStore } from "../../web/idb_store.mjs";
+
+let pyodide;
+let webapi;
+
+before(async () => {
+  pyodide = await bootPyodide();
+  webapi = pyodide.pyimport("py_vfs.webapi");
+});
+
+async function call(api, op, ...args) {
+  let envelope = webapi.dispatch(api, op, args);
+  if (envelope instanceof pyodide.ffi.PyProxy) envelope = await envelope;
+  return envelope;
+}
+
+test("writes survive reopening the IndexedDB store, and boot reads no chunk", async () => {
+  const first = await webapi.open_api(await IDBStore.open("bridge"), "http://x/");
+  assert.deepEqual(await call(first, "mkdir", "/a/b", { recursive: true }), { value: undefined });
+  await call(first, "writeFile", "/a/b/t.txt", "text");
+  await call(first, "writeFile", "/a/bin", new Uint8Array([0, 1, 2, 255]));
+  const store = await IDBStore.open("bridge");
+  const gets = [];
+  const get = store.get.bind(store);
+  store.get = (space, key) => { gets.push(space); return get(space, key); };
+  const second = await webapi.open_api(store, "http://x/");
+  assert.deepEqual(gets, []);
+  assert.deepEqual((await call(second, "readdir", "/a")).value, ["b", "bin"]);
+  assert.equal((await call(second, "readFile", "/a/b/t.txt", "utf8")).value, "text");
+  const bytes = (await call(second, "readFile", "/a/bin")).value;
+  assert.ok(bytes instanceof Uint8Array);
+  assert.deepEqual([...bytes], [0, 1, 2, 255]);
+  assert.deepEqual(gets, ["chunks", "chunks"]);
+});
+
+test("errors cross as data with code, path and syscall", async () => {
+  const api = await webapi.open_api(await IDBStore.open("errors"), "http://x/");
+  const { error } = await call(api, "readFile", "/nope");
+  assert.equal(error.code, "ENOENT");
+  assert.equal(error.path, "/nope");
+  assert.equal(error.syscall, "open");
+  assert.equal(error.message, "ENOENT: no such file or directory, open '/nope'");
+  const sync = await call(api, "stat", "/nope");
+  assert.equal(sync.error.code, "ENOENT");
+});
+
+test("a failed IndexedDB transaction is an error and changes nothing", async () => {
+  const store = await IDBStore.open("quota");
+  const api = await webapi.open_api(store, "http://x/");
+  await call(api, "writeFile", "/kept", "1");
+  const commit = store.commit.bind(store);
+  store.commit = async () => ({ code: "ENOSPC", message: "QuotaExceededError: full" });
+  const { error } = await call(api, "writeFile", "/new/file", "2");
+  assert.equal(error.code, "ENOSPC");
+  assert.deepEqual((await call(api, "readdir", "/")).value, ["kept"]);
+  store.commit = commit;
+  const reopened = await webapi.open_api(await IDBStore.open("quota"), "http://x/");
+  assert.deepEqual((await call(reopened, "readdir", "/")).value, ["kept"]);
+});
+
+test("the shell runs through the same dispatch and keeps its cwd", async () => {
+  const api = await webapi.open_api(await IDBStore.open("shell"), "http://x/");
+  await call(api, "shell", "mkdir -p /w/s && cd /w/s");
+  const out = (await call(api, "shell", "echo hi > f && pwd && cat f")).value;
+  assert.equal(out.code, 0);
+  assert.equal(out.stdout, "/w/s\nhi\n");
+});

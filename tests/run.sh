@@ -1,0 +1,49 @@
+#!/bin/sh
+# Run every test tier, even after one fails; exit non-zero if any failed.
+#   lint  ruff check py_vfs tests build
+#   unit  pytest tests/unit   (CPython, no browser)
+#   pyodide  node --test tests/pyodide  (the real Pyodide in Node, fake-indexeddb)
+#   e2e   pytest tests/e2e    (dist/ served on 127.0.0.1, Debian's chromium via Playwright)
+# Expects dist/ to be built (npm test does it first). To run one tier or one test, call pytest
+# directly, e.g. `.venv/bin/python -m pytest tests/e2e -x -k boot`.
+cd "$(dirname "$0")/.." || exit 2
+
+PY=.venv/bin/python
+failed=""
+summary=""
+
+now() { date +%s; }
+
+tier() {
+    name=$1
+    shift
+    echo "== $name: $*"
+    start=$(now)
+    "$@"
+    rc=$?
+    secs=$(( $(now) - start ))
+    case $rc in
+        0) result="ok" ;;
+        5) result="FAILED (no tests collected)" ;;
+        *) result="FAILED (exit $rc)" ;;
+    esac
+    [ "$rc" -eq 0 ] || failed="$failed $name"
+    line="== $name: $result, ${secs} s"
+    echo "$line"
+    summary="$summary
+$line"
+}
+
+tier lint "$PY" -m ruff check py_vfs tests build
+tier unit "$PY" -m pytest tests/unit -q
+tier pyodide node --test tests/pyodide/
+tier e2e "$PY" -m pytest tests/e2e -q
+
+echo
+echo "== summary"
+printf '%s\n' "$summary" | sed '/^$/d'
+if [ -n "$failed" ]; then
+    echo "== tiers failed:$failed"
+    exit 1
+fi
+echo "== all tiers ok"

@@ -1,0 +1,137 @@
+// The terminal page: boots the "default" VFS, shows boot progress, then hands the window to a
+// terminal. window.pyvfs is the scripting surface (used by tests and from the devtools console).
+
+import { openVFS } from "./pyvfs.mjs";
+
+const WELCOME = "py_vfs \u2014 type 'help'\n";
+const $ = (id) => document.getElementById(id);
+
+let session = null;     // the TerminalSession, once the VFS is ready
+let currentStage = "";  // the last boot stage reported, named in a boot failure
+let barValue = 0;       // the progress bar only moves forward
+
+// Defined before anything is awaited, so that a script can use window.pyvfs at once.
+document.body.dataset.state = "booting";
+const ready = startVFS();
+window.pyvfs = {
+  ready,
+  shell: async (line) => {
+    const { stdout, stderr, code } = await runLine(line);
+    return { stdout, stderr, code };
+  },
+};
+main().catch(showError);
+
+// A synchronous throw from openVFS becomes a rejection, so that every failure reaches showError.
+function startVFS() {
+  return new Promise((resolve) => resolve(openVFS({ name: "default", onProgress })));
+}
+
+// The one way to run a shell line, shared by the terminal and window.pyvfs.shell: both drive
+// the same shell in the worker, so a `cd` in one is seen by the other.
+async function runLine(line) {
+  const vfs = await ready;
+  const result = await vfs.shell(line);
+  const blocked = (result.open ?? []).filter((url) => !window.open(url, "_blank"));
+  session?.setCwd(result.cwd);
+  return { ...result, stderr: withBlockedNotes(result.stderr ?? "", blocked) };
+}
+
+function withBlockedNotes(stderr, urls) {
+  if (!urls.length) return stderr;
+  const notes = urls.map((url) => `open: popup blocked; visit ${url}\n`).join("");
+  return stderr && !stderr.endsWith("\n") ? `${stderr}\n${notes}` : stderr + notes;
+}
+
+async function main() {
+  const vfs = await ready;
+  // Loaded only now so that a broken terminal module still ends in a visible error.
+  const { TerminalSession } = await import("./terminal.mjs");
+  const cwd = await initialCwd(vfs);
+  $("boot").hidden = true;
+  $("terminal").hidden = false;
+  session = new TerminalSession($("terminal"), { run: runLine, prompt, cwd });
+  session.write(WELCOME);
+  session.start(cwd);
+  session.focus();
+  document.body.dataset.state = "ready";
+}
+
+// Each shell result carries the cwd; before the first command, ask with a no-op.
+async function initialCwd(vfs) {
+  try {
+    const result = await vfs.shell("pwd");
+    return result.cwd || result.stdout.trim() || "/";
+  } catch {
+    return "/";
+  }
+}
+
+function prompt(cwd) {
+  return `\x1b[1;32muser@py_vfs\x1b[0m:\x1b[1;34m${cwd}\x1b[0m$ `;
+}
+
+// --- boot panel ------------------------------------------------------------------------------
+
+function stageItems() {
+  return [...$("boot-stages").querySelectorAll("[data-stage]")];
+}
+
+function onProgress({ stage, message, loaded, total }) {
+  if (document.body.dataset.state !== "booting") return;
+  currentStage = stage;
+  const items = stageItems();
+  const index = items.findIndex((item) => item.dataset.stage === stage);
+  if (index >= 0) {
+    markStages(items, index, stage === "ready");
+    setBar((index + fraction(loaded, total)) / (items.length - 1));
+  }
+  $("boot-message").textContent = (message || stage) + sizeNote(loaded, total);
+}
+
+function markStages(items, index, finished) {
+  items.forEach((item, i) => {
+    const done = i < index || (finished && i === index);
+    item.className = done ? "done" : i === index ? "active" : "";
+  });
+}
+
+function fraction(loaded, total) {
+  return total > 0 && loaded >= 0 ? Math.min(loaded / total, 1) : 0;
+}
+
+function setBar(value) {
+  barValue = Math.max(barValue, Math.min(value, 1));
+  const percent = Math.round(barValue * 100);
+  $("boot-bar-fill").style.width = `${percent}%`;
+  $("boot-bar").setAttribute("aria-valuenow", String(percent));
+}
+
+function sizeNote(loaded, total) {
+  if (!(loaded >= 0)) return "";
+  return total > 0 ? ` (${megabytes(loaded)} / ${megabytes(total)} MB)` : ` (${megabytes(loaded)} MB)`;
+}
+
+function megabytes(bytes) {
+  return (bytes / 1e6).toFixed(1);
+}
+
+function showError(error) {
+  console.error(error);
+  document.body.dataset.state = "error";
+  $("terminal").hidden = true;
+  $("boot").hidden = false;
+  const failed = stageItems().find((item) => item.dataset.stage === currentStage);
+  if (failed && failed.className !== "done") failed.className = "failed";
+  $("boot-message").textContent = currentStage
+    ? `py_vfs failed to start (during "${currentStage}")`
+    : "py_vfs failed to start";
+  $("boot-error").textContent = describe(error);
+  $("boot-error").hidden = false;
+}
+
+function describe(error) {
+  if (!error) return "unknown error";
+  const code = error.code ? `${error.code}: ` : "";
+  return code + (error.message || String(error));
+}

@@ -1,0 +1,186 @@
+// The embeddable module: `openVFS({name})` gives the JS API of the VFS of that name.
+// Any page served from the same origin as this file can import it. One worker per VFS name owns
+// Pyodide and the disk; this module turns its replies into Node-style values and errors, and
+// answers the preview service worker for the VFSes this page has open.
+
+const instances = new Map();
+let previewWorker = null;
+
+export function openVFS({ name = "default", onProgress } = {}) {
+  let instance = instances.get(name);
+  if (!instance) {
+    instance = new Instance(name);
+    instances.set(name, instance);
+  }
+  if (onProgress) instance.listen(onProgress);
+  return instance.ready;
+}
+
+class Instance {
+  constructor(name) {
+    this.name = name;
+    this.listeners = new Set();
+    this.last = null;
+    this.calls = new Map();
+    this.nextId = 1;
+    this.worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module", name: `pyvfs:${name}` });
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.onmessage = ({ data }) => this.receive(data, resolve, reject);
+      this.worker.onerror = (event) => reject(new Error(event.message || "worker failed to start"));
+    });
+    this.worker.postMessage({ type: "open", name, base: new URL("./", import.meta.url).href });
+    previewWorker ??= registerPreview();
+  }
+
+  listen(listener) {
+    this.listeners.add(listener);
+    if (this.last) listener(this.last);
+  }
+
+  receive(data, resolve, reject) {
+    if (data.type === "progress") {
+      this.last = { stage: data.stage, message: data.message, loaded: data.loaded, total: data.total };
+      if (data.stage === "ready") {
+        previewWorker.then(() => resolve(new VFS(this)), reject);
+      }
+      for (const listener of this.listeners) listener(this.last);
+    } else if (data.type === "failed") {
+      reject(new Error(`py_vfs failed to start: ${data.message}`));
+    } else if (data.type === "result") {
+      const pending = this.calls.get(data.id);
+      this.calls.delete(data.id);
+      if (data.error) pending.reject(toError(data.error));
+      else pending.resolve(data.value);
+    }
+  }
+
+  call(op, args) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.calls.set(id, { resolve, reject });
+      this.worker.postMessage({ type: "call", id, op, args: args.map(cloneable) });
+    });
+  }
+}
+
+function cloneable(value) {
+  return value === undefined ? null : value;
+}
+
+function toError({ code, message, path, dest, syscall, errno }) {
+  const error = new Error(message);
+  error.code = code;
+  if (errno != null) error.errno = errno;
+  if (syscall) error.syscall = syscall;
+  if (path != null) error.path = path;
+  if (dest != null) error.dest = dest;
+  return error;
+}
+
+export class Stats {
+  constructor(raw) {
+    Object.assign(this, {
+      type: raw.type, size: raw.size, mode: raw.mode | modeType(raw.type),
+      mtimeMs: raw.mtimeMs, ctimeMs: raw.ctimeMs, atimeMs: raw.atimeMs, birthtimeMs: raw.ctimeMs,
+      name: raw.name, path: raw.path,
+      mtime: new Date(raw.mtimeMs), ctime: new Date(raw.ctimeMs), atime: new Date(raw.atimeMs),
+      uid: 1000, gid: 1000, nlink: 1, dev: 1, ino: 0,
+    });
+  }
+  isFile() { return this.type === "file"; }
+  isDirectory() { return this.type === "directory"; }
+  isSymbolicLink() { return this.type === "symlink"; }
+}
+
+function modeType(type) {
+  return { file: 0o100000, directory: 0o040000, symlink: 0o120000 }[type] ?? 0;
+}
+
+export class Dirent {
+  constructor(raw) {
+    this.name = raw.name;
+    this.path = raw.path;
+    this.parentPath = raw.path.slice(0, raw.path.length - raw.name.length - 1) || "/";
+    this.type = raw.type;
+  }
+  isFile() { return this.type === "file"; }
+  isDirectory() { return this.type === "directory"; }
+  isSymbolicLink() { return this.type === "symlink"; }
+}
+
+// The JS API, in node:fs/promises shape. Every method is one round trip to the worker.
+export class VFS {
+  #instance;
+  constructor(instance) {
+    this.#instance = instance;
+    this.name = instance.name;
+  }
+  #call(op, ...args) { return this.#instance.call(op, args); }
+
+  readFile(path, options) { return this.#call("readFile", path, options); }
+  writeFile(path, data, options) { return this.#call("writeFile", path, data, options).then(() => undefined); }
+  appendFile(path, data, options) { return this.#call("appendFile", path, data, options).then(() => undefined); }
+  truncate(path, length = 0) { return this.#call("truncate", path, length).then(() => undefined); }
+  mkdir(path, options) { return this.#call("mkdir", path, options).then(() => undefined); }
+  rm(path, options) { return this.#call("rm", path, options).then(() => undefined); }
+  rmdir(path, options) { return this.#call("rmdir", path, options).then(() => undefined); }
+  unlink(path) { return this.#call("unlink", path).then(() => undefined); }
+  rename(oldPath, newPath) { return this.#call("rename", oldPath, newPath).then(() => undefined); }
+  copyFile(src, dst) { return this.#call("copyFile", src, dst).then(() => undefined); }
+  cp(src, dst, options) { return this.#call("cp", src, dst, options).then(() => undefined); }
+  symlink(target, path) { return this.#call("symlink", target, path).then(() => undefined); }
+  readlink(path) { return this.#call("readlink", path); }
+  realpath(path) { return this.#call("realpath", path); }
+  chmod(path, mode) { return this.#call("chmod", path, mode).then(() => undefined); }
+  utimes(path, atime, mtime) { return this.#call("utimes", path, toMs(atime), toMs(mtime)).then(() => undefined); }
+  exists(path) { return this.#call("exists", path); }
+  walk(path = "/") { return this.#call("walk", path); }
+  du(path = "/") { return this.#call("du", path); }
+  async stat(path) { return new Stats(await this.#call("stat", path)); }
+  async lstat(path) { return new Stats(await this.#call("lstat", path)); }
+  async readdir(path, options) {
+    const entries = await this.#call("readdir", path, options);
+    return options?.withFileTypes ? entries.map((raw) => new Dirent(raw)) : entries;
+  }
+  // Runs a shell command line in this VFS's shell session (its cwd carries over between calls).
+  shell(line) { return this.#call("shell", line); }
+  // The URL under which the preview service worker serves a VFS path.
+  previewUrl(path) {
+    const encoded = String(path).split("/").filter(Boolean).map(encodeURIComponent).join("/");
+    return new URL(`./preview/${encoded}`, import.meta.url).href;
+  }
+}
+
+// Node's utimes takes seconds or Dates; the core keeps milliseconds.
+function toMs(time) {
+  return time instanceof Date ? time.getTime() : Number(time) * 1000;
+}
+
+// The preview service worker asks window clients for files; a page answers for the VFSes it has
+// open (docs/architecture.md, "Preview"). Resolves once the worker is active, so that a preview
+// opened right after boot is already served by it.
+async function registerPreview() {
+  if (!("serviceWorker" in navigator)) return null;
+  navigator.serviceWorker.addEventListener("message", answerPreview);
+  navigator.serviceWorker.startMessages();
+  const registration = await navigator.serviceWorker.register(new URL("./sw.js", import.meta.url), {
+    scope: new URL("./preview/", import.meta.url).href,
+  });
+  const worker = registration.installing ?? registration.waiting ?? registration.active;
+  if (worker.state !== "activated") {
+    await new Promise((resolve) => {
+      const check = () => worker.state === "activated" && resolve();
+      worker.addEventListener("statechange", check);
+      check();
+    });
+  }
+  return registration;
+}
+
+function answerPreview(event) {
+  const message = event.data;
+  if (message?.type !== "pyvfs:preview" || !instances.has(message.vfs)) return;
+  const [port] = event.ports;
+  port.postMessage({ type: "ack" });
+  instances.get(message.vfs).worker.postMessage({ type: "preview", path: message.path }, [port]);
+}
