@@ -32,6 +32,10 @@ FORMAT_VERSION = 1
 
 T = TypeVar("T")
 
+# What Linux answers when "/" itself is the thing to create or replace; removing or renaming it
+# is EPERM (DESIGN section 4).
+_ROOT_ERRORS = {"mkdir": "EEXIST", "open": "EISDIR", "symlink": "EEXIST", "copyfile": "EISDIR"}
+
 
 def _now() -> float:
     return time.time() * 1000.0
@@ -138,7 +142,7 @@ class VFS:
         """The directory that holds (or would hold) the last segment of ``path``, and that name."""
         segments = _segments(path, syscall)
         if not segments:
-            raise FsError.of("EPERM", syscall, path)
+            raise FsError.of(_ROOT_ERRORS.get(syscall, "EPERM"), syscall, path)
         name = segments[-1]
         parent_path = "/" + "/".join(segments[:-1])
         try:

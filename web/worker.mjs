@@ -30,11 +30,27 @@ async function download(files) {
   }));
 }
 
+// loadPyodide has no progress hook; the end of its wasm instantiation is where compiling stops
+// and Python's own start-up (the longer part) begins, so report that moment.
+function reportPythonStart() {
+  const wrap = (original) => async function (...args) {
+    const result = await original.apply(WebAssembly, args);
+    WebAssembly.instantiateStreaming = originals.instantiateStreaming;
+    WebAssembly.instantiate = originals.instantiate;
+    progress("python", "Starting Python");
+    return result;
+  };
+  const originals = { instantiateStreaming: WebAssembly.instantiateStreaming, instantiate: WebAssembly.instantiate };
+  WebAssembly.instantiateStreaming = wrap(originals.instantiateStreaming);
+  WebAssembly.instantiate = wrap(originals.instantiate);
+}
+
 async function boot({ name, base }) {
   const manifest = await (await fetch(here("manifest.json"), { cache: "no-cache" })).json();
   progress("download", "Downloading Python");
   await download([here("pyodide/pyodide.asm.wasm"), here("pyodide/python_stdlib.zip")]);
-  progress("compile", "Compiling WebAssembly and starting Python");
+  progress("compile", "Compiling WebAssembly");
+  reportPythonStart();
   const pyodide = await loadPyodide({ indexURL: here("pyodide/") });
   progress("install", `Installing py_vfs ${manifest.version}`);
   await pyodide.loadPackage(here(manifest.micropip));

@@ -71,6 +71,9 @@ def test_mkdir_rm_rmdir(vfs):
     assert code_of(vfs.rm("/p")) == "ENOTEMPTY"
     assert code_of(vfs.rmdir("/p/q/f")) == "ENOTDIR"
     assert code_of(vfs.rm("/")) == "EPERM"
+    assert code_of(vfs.mkdir("/")) == "EEXIST"
+    assert code_of(vfs.write_file("/", "x")) == "EISDIR"
+    assert code_of(vfs.rename("/", "/x")) == "EPERM"
     run(vfs.rm("/p", recursive=True))
     assert not vfs.exists("/p")
     assert code_of(vfs.rm("/p")) == "ENOENT"

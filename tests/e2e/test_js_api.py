@@ -1,0 +1,100 @@
+"""The JS API of the default VFS (`await window.pyvfs.ready`) in real Chromium."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def js(page, body: str, *args):
+    """Run an async function body with `vfs` bound to the default VFS's JS API."""
+    return page.evaluate(f"async (args) => {{ const vfs = await window.pyvfs.ready; {body} }}",
+                         list(args))
+
+
+def js_error(page, body: str) -> dict:
+    return js(page, f"""
+      try {{ {body}; return null; }}
+      catch (e) {{ return {{isError: e instanceof Error, code: e.code, path: e.path,
+                          syscall: e.syscall, message: e.message}}; }}""")
+
+
+def test_write_read_text_and_bytes(app):
+    assert js(app, """
+      await vfs.mkdir("/api/dir", {recursive: true});
+      await vfs.writeFile("/api/dir/t.txt", "héllo");
+      await vfs.writeFile("/api/dir/b.bin", new Uint8Array([0, 1, 254, 255]));
+      const text = await vfs.readFile("/api/dir/t.txt", "utf8");
+      const bytes = await vfs.readFile("/api/dir/b.bin");
+      return [text, bytes instanceof Uint8Array, Array.from(bytes)];
+    """) == ["héllo", True, [0, 1, 254, 255]]
+
+
+def test_readdir_and_stat(app):
+    result = js(app, """
+      await vfs.mkdir("/api2/sub", {recursive: true});
+      await vfs.writeFile("/api2/a.txt", "12345");
+      const names = await vfs.readdir("/api2");
+      const dirents = (await vfs.readdir("/api2", {withFileTypes: true}))
+        .map((d) => [d.name, d.isFile(), d.isDirectory()]);
+      const s = await vfs.stat("/api2/a.txt");
+      const d = await vfs.stat("/api2/sub");
+      return {names, dirents, size: s.size, isFile: s.isFile(), isDir: d.isDirectory(),
+              perm: s.mode & 0o777, fresh: Math.abs(Date.now() - s.mtimeMs) < 600000};
+    """)
+    assert result == {"names": ["a.txt", "sub"],
+                      "dirents": [["a.txt", True, False], ["sub", False, True]],
+                      "size": 5, "isFile": True, "isDir": True, "perm": 0o644, "fresh": True}
+
+
+def test_rm_recursive_and_force(app):
+    assert js(app, """
+      await vfs.writeFile("/api3/x/y/z.txt", "z");
+      await vfs.rm("/api3/x", {recursive: true});
+      await vfs.rm("/api3/never", {force: true});
+      return await vfs.readdir("/api3");
+    """) == []
+
+
+@pytest.mark.parametrize(("body", "code", "syscall", "path"), [
+    ('await vfs.readFile("/api4/missing")', "ENOENT", "open", "/api4/missing"),
+    ('await vfs.readdir("/api4/file")', "ENOTDIR", "scandir", "/api4/file"),
+    ('await vfs.mkdir("/api4")', "EEXIST", "mkdir", "/api4"),
+    ('await vfs.readFile("/api4")', "EISDIR", "read", "/api4"),
+    ('await vfs.rm("/api4")', "ENOTEMPTY", "rm", "/api4"),
+    ('await vfs.stat("/api4/file/x")', "ENOTDIR", "stat", "/api4/file/x"),
+])
+def test_errors_have_code_and_path(app, body, code, syscall, path):
+    js(app, 'await vfs.writeFile("/api4/file", "f");')
+    error = js_error(app, body)
+    assert error["isError"] is True
+    assert (error["code"], error["syscall"], error["path"]) == (code, syscall, path)
+    assert error["message"].startswith(f"{code}: ")
+    assert error["message"].endswith(f"{syscall} '{path}'")
+
+
+def test_a_failed_call_changes_nothing(app):
+    assert js(app, """
+      await vfs.writeFile("/api5/file", "keep");
+      try { await vfs.writeFile("/api5/file/child", "x"); } catch (e) {}
+      return [await vfs.readdir("/api5"), await vfs.readFile("/api5/file", "utf8")];
+    """) == [["file"], "keep"]
+
+
+def test_calls_in_flight_at_once_all_land(app):
+    assert js(app, """
+      await Promise.all(Array.from({length: 50}, (_, i) =>
+        vfs.writeFile(`/api6/f${String(i).padStart(2, "0")}`, String(i))));
+      const names = await vfs.readdir("/api6");
+      const texts = await Promise.all(names.map((n) => vfs.readFile(`/api6/${n}`, "utf8")));
+      return [names.length, texts.map(Number).reduce((a, b) => a + b, 0)];
+    """) == [50, sum(range(50))]
+
+
+def test_embeddable_module_gives_the_same_disk(app):
+    """Another script on the page imports dist/pyvfs.mjs and sees what the app wrote."""
+    assert js(app, """
+      await vfs.writeFile("/api7/shared.txt", "from app");
+      const { openVFS } = await import(new URL("./pyvfs.mjs", location.href).href);
+      const same = await openVFS({name: "default"});
+      return await same.readFile("/api7/shared.txt", "utf8");
+    """) == "from app"
