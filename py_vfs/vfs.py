@@ -20,6 +20,7 @@ from .content import DEFAULT_CACHE_BYTES, Content
 from .errors import FsError
 from .index import Index
 from .node import DIRECTORY, FILE, ROOT_ID, SYMLINK, DirEntry, Node, Stat
+from .search import SearchMixin
 from .storage import Store
 from .storage.memory import MemoryStore
 from .transaction import Transaction
@@ -60,7 +61,7 @@ def _segments(path: str, syscall: str) -> list[str]:
     return [segment for segment in paths.normalize(path, syscall).split("/") if segment]
 
 
-class VFS:
+class VFS(SearchMixin):
     """A POSIX-like file system over a ``Store``; open one with ``VFS.open`` or ``VFS.memory``."""
 
     def __init__(self, store: Store, *, cache_bytes: int = DEFAULT_CACHE_BYTES) -> None:

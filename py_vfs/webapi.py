@@ -16,6 +16,7 @@ from typing import Any
 from .errors import FsError
 from .node import DirEntry, Stat
 from .preview import respond
+from .search import GrepResult
 from .shell import Shell
 from .vfs import VFS
 
@@ -24,6 +25,15 @@ Envelope = dict[str, Any]
 
 def _flag(options: Any, name: str) -> bool:
     return bool(options.get(name)) if isinstance(options, dict) else False
+
+
+def _grep_options(options: Any) -> dict[str, Any]:
+    """JS camelCase options to the Python keywords of ``VFS.grep``."""
+    names = {"regex": "regex", "ignoreCase": "ignore_case", "include": "include",
+             "maxResults": "max_results", "maxFileSize": "max_file_size"}
+    if not isinstance(options, dict):
+        return {}
+    return {names[k]: v for k, v in options.items() if k in names and v is not None}
 
 
 def _encoding(options: Any) -> str | None:
@@ -70,6 +80,10 @@ class WebAPI:
             "utimes": v.utimes,
             "walk": lambda p="/": v.walk(p),
             "du": lambda p="/": v.du(p),
+            "ls": lambda p="/": v.ls(p),
+            "find": lambda d="/", pattern=None: v.find(d, pattern),
+            "glob": v.glob,
+            "grep": lambda pattern, p="/", o=None: v.grep(pattern, p or "/", **_grep_options(o)),
             "shell": self._shell,
             "preview": self._preview,
         }
@@ -112,7 +126,7 @@ def _failure(error: FsError, message: str | None = None) -> Envelope:
 
 def _plain(value: Any) -> Any:
     """Results as plain data: Stat and DirEntry become dicts, so JS builds its own objects."""
-    if isinstance(value, Stat | DirEntry):
+    if isinstance(value, Stat | DirEntry | GrepResult):
         return value.to_dict()
     if isinstance(value, list):
         return [_plain(item) for item in value]

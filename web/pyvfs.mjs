@@ -136,6 +136,10 @@ export class VFS {
   exists(path) { return this.#call("exists", path); }
   walk(path = "/") { return this.#call("walk", path); }
   du(path = "/") { return this.#call("du", path); }
+  ls(prefix = "/") { return this.#call("ls", prefix); }
+  find(directory = "/", pattern = null) { return this.#call("find", directory, pattern); }
+  glob(pattern) { return this.#call("glob", pattern); }
+  grep(pattern, path = "/", options = {}) { return this.#call("grep", pattern, path, options); }
   async stat(path) { return new Stats(await this.#call("stat", path)); }
   async lstat(path) { return new Stats(await this.#call("lstat", path)); }
   async readdir(path, options) {

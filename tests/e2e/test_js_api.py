@@ -98,3 +98,25 @@ def test_embeddable_module_gives_the_same_disk(app):
       const same = await openVFS({name: "default"});
       return await same.readFile("/api7/shared.txt", "utf8");
     """) == "from app"
+
+
+def test_search_from_js(app):
+    result = js(app, """
+      await vfs.writeFile("/api8/src/a.py", "print('hi')\\n");
+      await vfs.writeFile("/api8/src/b/c.py", "x = 'HI'\\n");
+      await vfs.writeFile("/api8/src/n.txt", "nothing\\n");
+      const grep = await vfs.grep("hi", "/api8", {ignoreCase: true, include: "*.py"});
+      return {
+        glob: await vfs.glob("/api8/**/*.py"),
+        find: (await vfs.find("/api8", "src/*")).map((e) => [e.path, e.type]),
+        ls: await vfs.ls("/api8/src/b"),
+        grep: grep.matches.map((m) => [m.path, m.line, m.text]),
+      };
+    """)
+    assert result == {
+        "glob": ["/api8/src/a.py", "/api8/src/b/c.py"],
+        "find": [["/api8/src/a.py", "file"], ["/api8/src/b", "directory"],
+                 ["/api8/src/n.txt", "file"]],
+        "ls": ["/api8/src/b/c.py"],
+        "grep": [["/api8/src/a.py", 1, "print('hi')"], ["/api8/src/b/c.py", 1, "x = 'HI'"]],
+    }
