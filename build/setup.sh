@@ -2,7 +2,8 @@
 # Install what py_vfs needs to build (and, with --test, to test), and only what is missing.
 #
 #   sh build/setup.sh           node_modules (npm ci) and .venv (pinned tools)
-#   sh build/setup.sh --test    the same, plus Debian's chromium when it is not on PATH
+#   sh build/setup.sh --test    the same, plus Debian's chromium when it is not on PATH, and
+#                               the wheels the Pyodide tier runs tests/unit with (.cache/)
 #
 # Fast when nothing is missing: it compares timestamps and a sha256 stamp, nothing else.
 set -eu
@@ -13,7 +14,7 @@ want_test=0
 for arg in "$@"; do
     case "$arg" in
         --test) want_test=1 ;;
-        -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
         *) echo "setup: unknown argument: $arg" >&2; exit 2 ;;
     esac
 done
@@ -78,6 +79,27 @@ if [ "$want_test" = 1 ]; then
             || die "apt-get install chromium failed"
         command -v chromium >/dev/null 2>&1 || die "chromium still not on PATH after apt-get install"
         say "chromium: $(command -v chromium)"
+    fi
+fi
+
+# 4. --test: the wheels tests/pyodide/unit.test.mjs loads into Pyodide to run tests/unit there
+#    (pytest, hypothesis and their deps, for Pyodide 314's platform; pins and sha256 hashes in
+#    tests/pyodide/requirements.txt). Downloaded again only when that file changes.
+if [ "$want_test" = 1 ]; then
+    wheels=.cache/pyodide-wheels
+    wheels_req=tests/pyodide/requirements.txt
+    wheels_sha=$(sha256_of "$wheels_req")
+    if [ ! -f "$wheels/.requirements.sha256" ] || [ "$(cat "$wheels/.requirements.sha256")" != "$wheels_sha" ]; then
+        say "pip download -r $wheels_req (wheels for Pyodide, into $wheels/)"
+        rm -rf "$wheels"
+        mkdir -p "$wheels"
+        .venv/bin/python -m pip download --disable-pip-version-check -q --no-deps \
+            --only-binary=:all: --python-version 3.14 --implementation cp --abi cp314 \
+            --platform pyemscripten_2026_0_wasm32 -r "$wheels_req" -d "$wheels" \
+            || die "pip download -r $wheels_req failed"
+        echo "$wheels_sha" > "$wheels/.requirements.sha256"
+    else
+        say "Pyodide wheels up to date"
     fi
 fi
 

@@ -2,7 +2,8 @@
 # Run every test tier, even after one fails; exit non-zero if any failed.
 #   lint  ruff check py_vfs tests build
 #   unit  pytest tests/unit   (CPython, no browser)
-#   pyodide  node --test tests/pyodide  (the real Pyodide in Node, fake-indexeddb)
+#   pyodide  node --test tests/pyodide  (the real Pyodide in Node, fake-indexeddb; it also runs
+#            tests/unit in Pyodide, with the wheels `build/setup.sh --test` downloads)
 #   e2e   pytest tests/e2e    (dist/ served on 127.0.0.1, Debian's chromium via Playwright)
 # Expects dist/ to be built (npm test does it first). To run one tier or one test, call pytest
 # directly, e.g. `.venv/bin/python -m pytest tests/e2e -x -k boot`.

@@ -5,10 +5,10 @@ import "fake-indexeddb/auto";
 import { loadPyodide } from "pyodide";
 import { fileURLToPath } from "node:url";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
+export const root = fileURLToPath(new URL("../../", import.meta.url));
 
-export async function bootPyodide() {
-  const pyodide = await loadPyodide();
+export async function bootPyodide(options = {}) {
+  const pyodide = await loadPyodide(options);
   pyodide.FS.mkdirTree("/src");
   pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root }, "/src");
   pyodide.runPython("import sys; sys.path.insert(0, '/src')");

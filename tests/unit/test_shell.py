@@ -64,6 +64,12 @@ def sh():
 @pytest.fixture
 def utc(monkeypatch):
     """Listings show local time; pin it to UTC so expected dates are exact."""
+    if not hasattr(time, "tzset"):
+        # Emscripten (Pyodide) has no time.tzset and ignores $TZ: local time is the JS
+        # runtime's, which tests/pyodide/unit.test.mjs pins to UTC (TZ=UTC before boot).
+        assert [time.localtime(t).tm_gmtoff for t in (0, 1_720_000_000)] == [0, 0]
+        yield
+        return
     monkeypatch.setenv("TZ", "UTC")
     time.tzset()
     yield

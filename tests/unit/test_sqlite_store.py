@@ -44,6 +44,7 @@ def test_a_failing_batch_leaves_the_file_unchanged(tmp_path):
     store.close()
 
 
+@pytest.mark.skipif(sys.platform == "emscripten", reason="Emscripten (Pyodide) has no processes")
 def test_command_line_shell(tmp_path):
     disk = str(tmp_path / "cli.db")
     run = [sys.executable, "-m", "py_vfs", "shell", "--disk", disk, "-c"]
