@@ -1,0 +1,32 @@
+"""dist/pyvfs.mjs embedded in a page that is not the app: boots on first use, reports progress."""
+
+from __future__ import annotations
+
+
+def test_a_foreign_page_opens_its_own_named_vfs(page, offsite_requests):
+    # Any same-origin document will do; the server's 404 page is one the app never touches.
+    page.goto("/embedding-page-test")
+    result = page.evaluate("""async () => {
+      const { openVFS } = await import("/pyvfs.mjs");
+      const stages = [];
+      const vfs = await openVFS({ name: "embedded", onProgress: (p) => stages.push(p.stage) });
+      await vfs.writeFile("/notes/a.txt", "mine");
+      let error = null;
+      try { await vfs.readFile("/notes/missing.txt"); }
+      catch (e) { error = { code: e.code, path: e.path }; }
+      const again = await openVFS({ name: "embedded" });
+      return { stages, same: again === vfs, text: await vfs.readFile("/notes/a.txt", "utf8"),
+               error, names: await vfs.readdir("/notes"), app: typeof window.pyvfs };
+    }""")
+    assert result["stages"][0] == "download"
+    assert result["stages"][-1] == "ready"
+    assert {"compile", "python", "install", "disk"} <= set(result["stages"])
+    assert result["same"] is True
+    assert result["text"] == "mine"
+    assert result["error"] == {"code": "ENOENT", "path": "/notes/missing.txt"}
+    assert result["names"] == ["a.txt"]
+    assert result["app"] == "undefined"
+    databases = page.evaluate("async () => (await indexedDB.databases()).map((d) => d.name)")
+    assert "pyvfs:embedded" in databases
+    assert "pyvfs:default" not in databases
+
