@@ -13,7 +13,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from . import paths
 from .content import DEFAULT_CACHE_BYTES, Content
@@ -52,6 +52,21 @@ def _as_bytes(data: bytes | bytearray | memoryview | str) -> bytes:
     if isinstance(data, bytes | bytearray | memoryview):
         return bytes(data)
     raise TypeError(f"data must be str or bytes-like, not {type(data).__name__}")
+
+
+# A pending segment that names nothing: what was resolved just before it must be a directory. It
+# stands for a trailing slash, on the user's path or at the end of a link's target.
+_MUST_BE_DIR = "/"
+
+
+class _Found(NamedTuple):
+    """Where a path leads: ``node`` (None when only its last name is missing and the caller
+    creates it), its canonical path, and the directory that holds (or would hold) it."""
+
+    node: Node | None
+    path: str
+    parent: Node
+    name: str
 
 
 def _segments(path: str, syscall: str) -> list[str]:
@@ -106,14 +121,31 @@ class VFS(SearchMixin):
     # ------------------------------------------------------------ resolution
 
     def _lookup(self, path: str, syscall: str, *, follow: bool = True) -> tuple[Node, str]:
-        """The node at ``path`` and its canonical path, following symlinks like the kernel does:
-        every intermediate link always, the last one only when ``follow`` (or a trailing slash)."""
-        follow = follow or paths.has_trailing_slash(path)
+        """The node at ``path`` and its canonical path (see ``_resolve``)."""
+        found = self._resolve(path, syscall, follow=follow)
+        assert found.node is not None
+        return found.node, found.path
+
+    def _resolve(self, path: str, syscall: str, *, follow: bool = True,
+                 create: bool = False) -> _Found:
+        """Resolve ``path`` as the kernel does: every intermediate link always, the last one only
+        when ``follow`` or a trailing slash asks for it, ``..`` inside link targets physically.
+
+        With ``create`` (what ``open(O_CREAT)`` does) a missing last name is an answer, not
+        ENOENT, also at the end of a dangling link, so that the write creates the link's target;
+        and a trailing slash after the last name is EISDIR, whether it exists or not.
+        """
         pending = list(reversed(_segments(path, syscall)))
+        if paths.has_trailing_slash(path):
+            pending.insert(0, _MUST_BE_DIR)
         stack: list[tuple[Node, str]] = [(self.index.root, "/")]
         hops = 0
         while pending:
             segment = pending.pop()
+            if segment == _MUST_BE_DIR:
+                if not stack[-1][0].is_dir:
+                    raise FsError.of("ENOTDIR", syscall, path)
+                continue
             if segment == "..":
                 if len(stack) > 1:
                     stack.pop()
@@ -121,8 +153,13 @@ class VFS(SearchMixin):
             directory, dir_path = stack[-1]
             if not directory.is_dir:
                 raise FsError.of("ENOTDIR", syscall, path)
+            last = all(s == _MUST_BE_DIR for s in pending)
+            if create and last and pending:
+                raise FsError.of("EISDIR", syscall, path)
             node = self.index.child(directory, segment)
             if node is None:
+                if create and last:
+                    return _Found(None, paths.child(dir_path, segment), directory, segment)
                 raise FsError.of("ENOENT", syscall, path)
             if node.is_link and (pending or follow):
                 hops += 1
@@ -131,13 +168,14 @@ class VFS(SearchMixin):
                 target = node.target or ""
                 if target.startswith("/"):
                     stack = [(self.index.root, "/")]
+                if target.endswith("/"):
+                    pending.append(_MUST_BE_DIR)
                 pending.extend(reversed(paths.split_segments(target, syscall)))
                 continue
             stack.append((node, paths.child(dir_path, segment)))
         node, canonical = stack[-1]
-        if paths.has_trailing_slash(path) and not node.is_dir:
-            raise FsError.of("ENOTDIR", syscall, path)
-        return node, canonical
+        parent = stack[-2][0] if len(stack) > 1 else node
+        return _Found(node, canonical, parent, paths.basename(canonical))
 
     def _lookup_parent(self, path: str, syscall: str) -> tuple[Node, str, str]:
         """The directory that holds (or would hold) the last segment of ``path``, and that name."""
@@ -225,8 +263,12 @@ class VFS(SearchMixin):
         payload = _as_bytes(data)
 
         async def change(tx: Transaction) -> None:
-            existing = await self._read_if_file(path)
-            self._write(path, existing + payload, None, tx, parents=False)
+            _, _, existing = self._write_target(path, "open")
+            if existing is None or existing.is_dir:
+                self._write(path, payload, None, tx, parents=False)
+            elif payload:  # appending nothing changes nothing, not even the mtime
+                data = await self.content.read(existing.chunks)
+                self._write(path, data + payload, None, tx, parents=False)
 
         await self._mutate(change)
 
@@ -243,22 +285,12 @@ class VFS(SearchMixin):
 
         await self._mutate(change)
 
-    async def _read_if_file(self, path: str) -> bytes:
-        """Current content for an append; nothing when the file does not exist yet."""
-        try:
-            node, _ = self._lookup(path, "open")
-        except FileNotFoundError:
-            return b""
-        return b"" if node.is_dir else await self.content.read(node.chunks)
-
     def _write(self, path: str, data: bytes, mode: int | None, tx: Transaction, *,
                parents: bool) -> None:
         if parents:
             self._make_dirs(paths.dirname(paths.normalize(path, "open")), "open", tx, path)
         parent, name, existing = self._write_target(path, "open")
         if existing is None:
-            if paths.has_trailing_slash(path):
-                raise FsError.of("EISDIR", "open", path)
             self._create(parent, name, FILE, DEFAULT_FILE_MODE if mode is None else mode, tx,
                          data=data)
             return
@@ -270,32 +302,11 @@ class VFS(SearchMixin):
                                ctime_ms=now), tx)
 
     def _write_target(self, path: str, syscall: str) -> tuple[Node, str, Node | None]:
-        """Where a write to ``path`` lands: writes follow a final symlink, and a dangling one
-        creates its target, as ``open(O_CREAT)`` does."""
-        parent, _, name = self._lookup_parent(path, syscall)
-        existing = self.index.child(parent, name)
-        if existing is None or not existing.is_link:
-            return parent, name, existing
-        try:
-            target, _ = self._lookup(path, syscall)
-            return self.index.get(target.parent or ROOT_ID), target.name, target
-        except FileNotFoundError:
-            parent, _, name = self._lookup_parent(self._link_target_path(path), syscall)
-            return parent, name, None
-
-    def _link_target_path(self, path: str) -> str:
-        """The absolute path a dangling symlink at ``path`` points to (resolving link chains)."""
-        seen = 0
-        current = paths.normalize(path, "open")
-        while True:
-            parent, parent_path, name = self._lookup_parent(current, "open")
-            node = self.index.child(parent, name)
-            if node is None or not node.is_link:
-                return current
-            seen += 1
-            if seen > MAX_SYMLINK_HOPS:
-                raise FsError.of("ELOOP", "open", path)
-            current = paths.join(parent_path, node.target or "")
+        """Where a write to ``path`` lands, as with ``open(O_CREAT)``: the directory, the name
+        and the file there (None: to be created). Writes follow a final symlink; a dangling one
+        creates its target."""
+        found = self._resolve(path, syscall, create=True)
+        return found.parent, found.name, found.node
 
     # --------------------------------------------------------------- namespace
 
@@ -315,19 +326,25 @@ class VFS(SearchMixin):
 
     def _make_dirs(self, path: str, syscall: str, tx: Transaction, shown: str,
                    mode: int = DEFAULT_DIR_MODE) -> None:
-        """``mkdir -p``: create what is missing; a file in the way is ENOTDIR (EEXIST last)."""
-        segments = [s for s in paths.normalize(path, syscall).split("/") if s]
+        """``mkdir -p``, as ``os.makedirs(exist_ok=True)`` does it: create what is missing. A
+        non-directory as the last name of a mkdir is EEXIST, even a link that leads nowhere;
+        elsewhere a file in the way is ENOTDIR and a dangling or looping link the error of
+        looking through it (ENOENT, ELOOP)."""
+        segments = _segments(path, syscall)
         current = "/"
         for i, segment in enumerate(segments):
             current = paths.child(current, segment)
-            try:
-                node, _ = self._lookup(current, syscall)
-            except FileNotFoundError:
-                parent, _, name = self._lookup_parent(current, syscall)
+            last = i == len(segments) - 1
+            parent, _, name = self._lookup_parent(current, syscall)
+            if self.index.child(parent, name) is None:
                 self._create(parent, name, DIRECTORY, mode, tx)
                 continue
+            try:
+                node, _ = self._lookup(current, syscall)
+            except FsError as error:
+                code = "EEXIST" if last and syscall == "mkdir" else error.code
+                raise FsError.of(code, syscall, shown) from None
             if not node.is_dir:
-                last = i == len(segments) - 1
                 raise FsError.of("EEXIST" if last and syscall == "mkdir" else "ENOTDIR",
                                  syscall, shown)
 
@@ -387,34 +404,45 @@ class VFS(SearchMixin):
         await self._mutate(lambda tx: self._rename(old, new, tx))
 
     def _rename(self, old: str, new: str, tx: Transaction) -> None:
-        src_parent, src_parent_path, src_name = self._lookup_parent(old, "rename")
+        """``rename(2)``, its checks in the kernel's order: both parents, ``/`` (EPERM here,
+        EBUSY on Linux), the source, a trailing slash on a non-directory, a directory into
+        itself, a target that holds the source, a no-op onto itself, what may replace what."""
+        src = self._rename_parent(old, old, new)
+        dst = self._rename_parent(new, old, new)
+        if src is None or dst is None:
+            raise FsError.of("EPERM", "rename", old, new)
+        (src_parent, src_dir, src_name), (dst_parent, dst_dir, dst_name) = src, dst
         node = self.index.child(src_parent, src_name)
         if node is None:
             raise FsError.of("ENOENT", "rename", old, new)
-        if paths.has_trailing_slash(old) and not node.is_dir:
+        if not node.is_dir and (paths.has_trailing_slash(old) or paths.has_trailing_slash(new)):
             raise FsError.of("ENOTDIR", "rename", old, new)
-        try:
-            dst_parent, dst_parent_path, dst_name = self._lookup_parent(new, "rename")
-        except FsError as error:
-            raise FsError.of(error.code, "rename", old, new) from None
-        if node.is_dir and paths.is_within(paths.child(dst_parent_path, dst_name),
-                                           paths.child(src_parent_path, src_name)):
-            if dst_parent.id == src_parent.id and dst_name == src_name:
-                return
-            raise FsError.of("EINVAL", "rename", old, new)
+        src_path, dst_path = paths.child(src_dir, src_name), paths.child(dst_dir, dst_name)
+        if src_path != dst_path:
+            if paths.is_within(dst_path, src_path):
+                raise FsError.of("EINVAL", "rename", old, new)
+            if paths.is_within(src_path, dst_path):
+                raise FsError.of("ENOTEMPTY", "rename", old, new)
         existing = self.index.child(dst_parent, dst_name)
         if existing is not None:
             if existing.id == node.id:
                 return
             self._check_replace(node, existing, old, new)
             self.index.remove(existing, tx)
-        elif paths.has_trailing_slash(new) and not node.is_dir:
-            raise FsError.of("ENOTDIR", "rename", old, new)
         now = _now()
         self.index.put(replace(node, parent=dst_parent.id, name=dst_name, ctime_ms=now), tx)
         self._touch_dir(self.index.get(src_parent.id), tx, now)
         if dst_parent.id != src_parent.id:
             self._touch_dir(self.index.get(dst_parent.id), tx, now)
+
+    def _rename_parent(self, path: str, old: str, new: str) -> tuple[Node, str, str] | None:
+        """``_lookup_parent`` for one end of a rename (None for ``/``); errors name both ends."""
+        if paths.normalize(path, "rename") == "/":
+            return None
+        try:
+            return self._lookup_parent(path, "rename")
+        except FsError as error:
+            raise FsError.of(error.code, "rename", old, new) from None
 
     def _check_replace(self, node: Node, existing: Node, old: str, new: str) -> None:
         if existing.is_dir and not node.is_dir:
@@ -434,7 +462,10 @@ class VFS(SearchMixin):
         await self._mutate(change)
 
     def _copy_content(self, node: Node, dst: str, tx: Transaction) -> None:
-        """Copies share chunks: only the new node record is written."""
+        """Copy a file's content to ``dst`` (followed like a write). Copies share chunks: only
+        the new node record is written. A new file takes the source's mode, an existing one
+        keeps its own, and a file copied onto itself stays as it is (libuv's copyfile, under
+        Node's ``fs.copyFile``, does the same)."""
         parent, name, existing = self._write_target(dst, "copyfile")
         now = _now()
         if existing is None:
@@ -444,41 +475,64 @@ class VFS(SearchMixin):
             self._touch_dir(self.index.get(parent.id), tx, now)
         elif existing.is_dir:
             raise FsError.of("EISDIR", "copyfile", dst)
-        else:
+        elif existing.id != node.id:
             self.index.put(replace(existing, size=node.size, chunks=node.chunks, mtime_ms=now,
                                    ctime_ms=now), tx)
 
     async def cp(self, src: str, dst: str, *, recursive: bool = False) -> None:
         """Copy ``src`` to exactly ``dst``: symlinks stay links, directories need ``recursive``
-        and merge into an existing directory, as Node's ``fs.cp`` does."""
+        and merge into an existing directory, as Node's ``fs.cp`` does. A directory may not go
+        into itself, wherever the links in ``dst`` lead."""
         def change(tx: Transaction) -> None:
             node, src_path = self._lookup(src, "cp", follow=False)
             if node.is_dir:
                 if not recursive:
                     raise FsError.of("EISDIR", "cp", src, dst)
-                if paths.is_within(paths.normalize(dst, "cp"), src_path):
+                if paths.is_within(self._destination(dst, "cp"), src_path):
                     raise FsError.of("EINVAL", "cp", src, dst)
             self._copy_tree(node, dst, tx)
 
         await self._mutate(change)
 
+    def _destination(self, path: str, syscall: str) -> str:
+        """The canonical path an entry created at ``path`` would have (its parent resolved)."""
+        if paths.normalize(path, syscall) == "/":
+            return "/"
+        _, parent_path, name = self._lookup_parent(path, syscall)
+        return paths.child(parent_path, name)
+
     def _copy_tree(self, node: Node, dst: str, tx: Transaction) -> None:
         if node.is_link:
-            parent, _, name = self._lookup_parent(dst, "cp")
-            existing = self.index.child(parent, name)
-            if existing is not None:
-                if existing.is_dir:
-                    raise FsError.of("EISDIR", "cp", dst)
-                self.index.remove(existing, tx)
-            self._create(parent, name, SYMLINK, SYMLINK_MODE, tx, target=node.target)
-            return
-        if not node.is_dir:
+            self._copy_link(node, dst, tx)
+        elif not node.is_dir:
             self._copy_content(node, dst, tx)
-            return
-        parent, _, name = self._lookup_parent(dst, "cp")
-        target = self.index.child(parent, name)
+        else:
+            self._copy_dir(node, dst, tx)
+
+    def _existing(self, path: str, syscall: str) -> Node | None:
+        """The entry at ``path`` (a final link not followed, unless by a trailing slash)."""
+        try:
+            node, _ = self._lookup(path, syscall, follow=False)
+        except FileNotFoundError:
+            return None
+        return node
+
+    def _copy_link(self, node: Node, dst: str, tx: Transaction) -> None:
+        """A link replaces any non-directory at ``dst``; a link copied onto itself stays."""
+        existing = self._existing(dst, "cp")
+        if existing is not None:
+            if existing.is_dir:
+                raise FsError.of("EISDIR", "cp", dst)
+            if existing.id == node.id:
+                return
+            self.index.remove(existing, tx)
+        self._make_link(node.target or "", dst, "cp", tx)
+
+    def _copy_dir(self, node: Node, dst: str, tx: Transaction) -> None:
+        target = self._existing(dst, "cp")
         if target is None:
-            target = self._create(parent, name, DIRECTORY, node.mode, tx)
+            parent, _, name = self._lookup_parent(dst, "cp")
+            self._create(parent, name, DIRECTORY, node.mode, tx)
         elif not target.is_dir:
             raise FsError.of("ENOTDIR", "cp", dst)
         dst_path = paths.normalize(dst, "cp")
@@ -486,15 +540,28 @@ class VFS(SearchMixin):
             self._copy_tree(child, paths.child(dst_path, child.name), tx)
 
     async def symlink(self, target: str, path: str) -> None:
-        def change(tx: Transaction) -> None:
-            if "\0" in target:
-                raise FsError.of("EINVAL", "symlink", target, path)
-            parent, _, name = self._lookup_parent(path, "symlink")
-            if self.index.child(parent, name) is not None:
-                raise FsError.of("EEXIST", "symlink", target, path)
-            self._create(parent, name, SYMLINK, SYMLINK_MODE, tx, target=target)
+        """``symlink(2)``: an empty target is ENOENT, an existing ``path`` (even a dangling
+        link) EEXIST, and a new name with a trailing slash ENOENT, as on Linux."""
+        if "\0" in target:
+            raise FsError.of("EINVAL", "symlink", target, path)
+        await self._mutate(lambda tx: self._make_link(target, path, "symlink", tx))
 
-        await self._mutate(change)
+    def _make_link(self, target: str, path: str, syscall: str, tx: Transaction) -> None:
+        """Create the link ``path`` -> ``target`` (errors name both for ``symlink``, as Node's
+        do, and the new path alone for ``cp``)."""
+        def error(code: str) -> FsError:
+            if syscall == "symlink":
+                return FsError.of(code, syscall, target, path)
+            return FsError.of(code, syscall, path)
+
+        if not target:
+            raise error("ENOENT")
+        parent, _, name = self._lookup_parent(path, syscall)
+        if self.index.child(parent, name) is not None:
+            raise error("EEXIST")
+        if paths.has_trailing_slash(path):
+            raise error("ENOENT")
+        self._create(parent, name, SYMLINK, SYMLINK_MODE, tx, target=target)
 
     def readlink(self, path: str) -> str:
         node, _ = self._lookup(path, "readlink", follow=False)
