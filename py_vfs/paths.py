@@ -12,13 +12,19 @@ NAME_MAX = 255
 PATH_MAX = 4096
 
 
+def too_long(path: str) -> bool:
+    """Linux's PATH_MAX counts the terminating NUL: the longest path (or link target) is 4,095
+    bytes."""
+    return len(path.encode("utf-8", "surrogatepass")) >= PATH_MAX
+
+
 def split_segments(path: str, syscall: str = "open") -> list[str]:
     """The segments of ``path`` after validation, without resolving ``.`` or ``..``."""
     if not isinstance(path, str):
         raise TypeError(f"path must be a string, not {type(path).__name__}")
     if "\0" in path:
         raise FsError.of("EINVAL", syscall, path)
-    if len(path.encode("utf-8", "surrogatepass")) > PATH_MAX:
+    if too_long(path):
         raise FsError.of("ENAMETOOLONG", syscall, path)
     segments = [s for s in path.split("/") if s and s != "."]
     for segment in segments:
@@ -47,8 +53,10 @@ def join(base: str, path: str) -> str:
 
 
 def has_trailing_slash(path: str) -> bool:
-    """True when the caller insisted on a directory (``a/``), which POSIX honours."""
-    return path.endswith("/") and path.strip("/") != ""
+    """True when the caller insisted on a directory, as POSIX honours: ``a/``, or ``a/.`` (which
+    folds to ``a`` but must still be a directory). ``/`` itself insists on nothing."""
+    insists = path.endswith("/") or path == "." or path.endswith("/.")
+    return insists and any(segment not in ("", ".") for segment in path.split("/"))
 
 
 def dirname(path: str) -> str:

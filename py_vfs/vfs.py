@@ -231,6 +231,7 @@ class VFS(SearchMixin):
 
     def _create(self, parent: Node, name: str, kind: str, mode: int, tx: Transaction, *,
                 data: bytes = b"", target: str | None = None) -> Node:
+        assert self.index.child(parent, name) is None, "a name is never created twice"
         now = _now()
         chunks = self.content.split(data, tx) if data else ()
         node = Node(_new_id(), parent.id, name, kind, mode & 0o7777, now, now, now,
@@ -316,13 +317,14 @@ class VFS(SearchMixin):
             await self._mutate(lambda tx: self._make_dirs(path, "mkdir", tx, path, dir_mode))
             return
 
-        def change(tx: Transaction) -> None:
-            parent, _, name = self._lookup_parent(path, "mkdir")
-            if self.index.child(parent, name) is not None:
-                raise FsError.of("EEXIST", "mkdir", path)
-            self._create(parent, name, DIRECTORY, dir_mode, tx)
+        await self._mutate(lambda tx: self._make_dir(path, "mkdir", dir_mode, tx))
 
-        await self._mutate(change)
+    def _make_dir(self, path: str, syscall: str, mode: int, tx: Transaction) -> None:
+        """``mkdir(2)``: any entry at ``path``, even a dangling link, is EEXIST."""
+        parent, _, name = self._lookup_parent(path, syscall)
+        if self.index.child(parent, name) is not None:
+            raise FsError.of("EEXIST", syscall, path)
+        self._create(parent, name, DIRECTORY, mode, tx)
 
     def _make_dirs(self, path: str, syscall: str, tx: Transaction, shown: str,
                    mode: int = DEFAULT_DIR_MODE) -> None:
@@ -531,8 +533,7 @@ class VFS(SearchMixin):
     def _copy_dir(self, node: Node, dst: str, tx: Transaction) -> None:
         target = self._existing(dst, "cp")
         if target is None:
-            parent, _, name = self._lookup_parent(dst, "cp")
-            self._create(parent, name, DIRECTORY, node.mode, tx)
+            self._make_dir(dst, "cp", node.mode, tx)
         elif not target.is_dir:
             raise FsError.of("ENOTDIR", "cp", dst)
         dst_path = paths.normalize(dst, "cp")
@@ -544,6 +545,8 @@ class VFS(SearchMixin):
         link) EEXIST, and a new name with a trailing slash ENOENT, as on Linux."""
         if "\0" in target:
             raise FsError.of("EINVAL", "symlink", target, path)
+        if paths.too_long(target):
+            raise FsError.of("ENAMETOOLONG", "symlink", target, path)
         await self._mutate(lambda tx: self._make_link(target, path, "symlink", tx))
 
     def _make_link(self, target: str, path: str, syscall: str, tx: Transaction) -> None:

@@ -18,8 +18,10 @@ Choices that keep the oracle honest and the host safe:
   name), and no link is ever placed (by ``symlink``, ``rename`` or ``cp``) in a directory
   shallower than its number of ``..``: such a link would climb above the sandbox on the real side
   while the VFS stops at ``/``. Those few operations are skipped on both sides.
-- User paths are absolute, drawn from four names at depth <= 3, sometimes with a ``..`` segment or
-  a trailing slash, so that collisions (replace, ENOTEMPTY, ENOTDIR, loops) are frequent.
+- User paths are absolute, drawn from four names at depth <= 3, sometimes with a ``..`` or ``.``
+  segment or a trailing slash; two draws in three start from an entry of the current tree, and a
+  first tree is made before the random steps, so that collisions (replace, ENOTEMPTY, ENOTDIR,
+  loops) are frequent.
 - Operations whose operand is ``/`` itself and that would remove or rename it never reach the real
   side: the VFS answers EPERM (see docs/semantics.md, "The root").
 - Directories are chmod-ed only to modes that keep owner rwx, and files to modes that keep owner
@@ -75,7 +77,8 @@ Outcome = tuple[str, Any]  # ("ok", value) or ("error", "ENOENT")
 
 
 def _all_paths() -> tuple[list[str], list[str], list[str]]:
-    """Every path of 1-3 names: plain, with a trailing slash, and with one ``..`` inserted."""
+    """Every path of 1-3 names: plain, with a trailing slash, and with one ``..`` or ``.``
+    inserted anywhere."""
     plain = [""]
     for _ in range(3):
         plain += [p + "/" + name for p in plain if p.count("/") < 3 for name in NAMES]
@@ -84,7 +87,8 @@ def _all_paths() -> tuple[list[str], list[str], list[str]]:
     for path in plain:
         segments = path.split("/")[1:]
         for at in range(len(segments) + 1):
-            dotted.append("/" + "/".join([*segments[:at], "..", *segments[at:]]))
+            for dots in ("..", "."):
+                dotted.append("/" + "/".join([*segments[:at], dots, *segments[at:]]))
     return plain, [p + "/" for p in plain], dotted
 
 
@@ -173,9 +177,10 @@ def _outcome(call: Callable[[], Any]) -> Outcome:
 class LinuxOracle:
     """The reference: the same operations as ``VFS``, done with ``os`` on a sandbox directory.
 
-    VFS path ``/x`` is ``<root>/x`` here. The VFS folds ``..`` lexically before lookup while the
-    kernel resolves it physically (docs/semantics.md, "Paths"): a path whose ``..`` follows a
-    symlink, a missing name, a file or ``/``, or that ends in ``..``, reaches the kernel folded.
+    VFS path ``/x`` is ``<root>/x`` here. The VFS folds ``.`` and ``..`` lexically before lookup
+    while the kernel resolves ``..`` physically and gives a final ``.`` or ``..`` its own errors
+    (docs/semantics.md, "Paths"): a path whose ``..`` follows a symlink, a missing name, a file
+    or ``/``, or that ends in ``.`` or ``..``, reaches the kernel folded.
     """
 
     def __init__(self, root: str, scratch: str) -> None:
@@ -190,20 +195,19 @@ class LinuxOracle:
 
     @staticmethod
     def _folded(path: str) -> str:
+        """``path`` folded as the VFS does, keeping what a trailing ``/`` or ``/.`` insists on."""
         normal = vpaths.normalize(path)
-        return normal + "/" if path.endswith("/") and normal != "/" else normal
+        return normal + "/" if vpaths.has_trailing_slash(path) and normal != "/" else normal
 
     def _physical(self, path: str) -> bool:
-        """Whether resolving ``..`` physically gives the lexical answer for ``path``."""
+        """Whether the kernel, given ``path`` as it is, resolves it as the VFS does."""
         segments = [s for s in path.split("/") if s]
-        if ".." not in segments:
-            return True
-        if segments[-1] == "..":
+        if segments and segments[-1] in (".", ".."):
             return False
         for i, segment in enumerate(segments):
             if segment != "..":
                 continue
-            prefix = "/" + "/".join(segments[:i])
+            prefix = "/" + "/".join(s for s in segments[:i] if s != ".")
             if vpaths.normalize(prefix) == "/":
                 return False
             try:
@@ -359,7 +363,7 @@ class LinuxOracle:
             raise _error("EPERM")
         host = self.host(path)
         try:
-            if path.endswith("/") and os.path.islink(host.rstrip("/")):
+            if vpaths.has_trailing_slash(path) and os.path.islink(host.rstrip("/")):
                 raise _error("ENOTDIR")
             if not st_mode.S_ISDIR(os.lstat(host).st_mode):
                 os.unlink(host)
@@ -851,6 +855,9 @@ class DifferentialFS(RuleBasedStateMachine):
         self._query("walk", lambda: self.side.vfs.walk(path), lambda: self.oracle.walk(path))
 
 
+# No example database: CI runs in fresh clones, and a failure prints its steps, enough to replay
+# it (or rerun with pytest's --hypothesis-seed). Sequences are slow by Hypothesis's standards, as
+# each step does real file system work on both sides: hence no deadline and no too_slow check.
 DifferentialFS.TestCase.settings = settings(
     max_examples=EXAMPLES,
     stateful_step_count=20,

@@ -212,3 +212,139 @@ def test_walk_and_du(vfs):
     run(vfs.write_file("/tt/c", "x"))
     assert vfs.walk("/t") == ["/t/a", "/t/s/b"]
     assert vfs.du("/t") == 5
+
+
+# Fixes found by the differential tests against Linux (tests/unit/test_differential.py); each
+# test pins what the kernel answers.
+
+
+def test_writes_with_a_trailing_slash_are_eisdir(vfs):
+    """open(O_CREAT) refuses a trailing slash whatever is there, also at a link's target."""
+    run(vfs.write_file("/f", "x"))
+    run(vfs.mkdir("/d"))
+    assert code_of(vfs.append_file("/f/", "y")) == "EISDIR"
+    assert code_of(vfs.write_file("/d/", "y")) == "EISDIR"
+    assert code_of(vfs.copy_file("/f", "/new/")) == "EISDIR"
+    run(vfs.symlink("f/", "/to_file"))
+    run(vfs.symlink("nothing/", "/to_nothing"))
+    run(vfs.symlink("self/", "/self"))
+    for link in ("/to_file", "/to_nothing", "/self"):
+        assert code_of(vfs.write_file(link, "y")) == "EISDIR"
+    assert code_of(vfs.read_file("/to_file")) == "ENOTDIR"
+    assert code_of(vfs.read_file("/f/.")) == "ENOTDIR"
+    assert sorted(vfs.readdir("/")) == ["d", "f", "self", "to_file", "to_nothing"]
+    assert run(vfs.read_file("/f")) == b"x"
+
+
+def test_dangling_link_target_is_resolved_physically_on_write(vfs):
+    """``..`` after a link inside a target climbs from where that link leads."""
+    run(vfs.mkdir("/c/d", recursive=True))
+    run(vfs.symlink("c/d", "/m"))
+    run(vfs.symlink("m/../y", "/l"))
+    run(vfs.write_file("/l", "made"))
+    assert run(vfs.read_file("/c/y")) == b"made"
+    assert not vfs.exists("/y")
+
+
+def test_parents_through_a_dangling_link_keep_the_link(vfs):
+    """mkdir -p answers as os.makedirs does, and the link is never replaced by a directory."""
+    run(vfs.symlink("nowhere", "/l"))
+    run(vfs.symlink("loop", "/loop"))
+    assert code_of(vfs.mkdir("/l", recursive=True)) == "EEXIST"
+    assert code_of(vfs.mkdir("/l/x", recursive=True)) == "ENOENT"
+    assert code_of(vfs.mkdir("/loop/x", recursive=True)) == "ELOOP"
+    assert code_of(vfs.write_file("/l/f", "x")) == "ENOENT"
+    assert vfs.lstat("/l").type == "symlink"
+    assert vfs.readdir("/") == ["l", "loop"]
+    assert not vfs.exists("/nowhere")
+
+
+def test_symlink_creation_errors(vfs):
+    assert code_of(vfs.symlink("", "/empty")) == "ENOENT"
+    assert code_of(vfs.symlink("t", "/new/")) == "ENOENT"
+    assert code_of(vfs.symlink("a" * 4096, "/long")) == "ENAMETOOLONG"
+    run(vfs.symlink("nowhere", "/dangling"))
+    assert code_of(vfs.symlink("t", "/dangling/")) == "EEXIST"
+    run(vfs.symlink("a" * 4095, "/longest"))
+    assert vfs.readdir("/") == ["dangling", "longest"]
+
+
+def test_path_max_counts_the_terminating_nul(vfs):
+    longest = "/" * 4092 + "abc"
+    assert len(longest) == 4095
+    assert not vfs.exists(longest)
+    assert code_of(vfs.write_file("/" + longest, "x")) == "ENAMETOOLONG"
+
+
+def test_rename_checks_in_the_kernels_order(vfs):
+    run(vfs.write_file("/a/f", "1"))
+    run(vfs.write_file("/g", "2"))
+    assert code_of(vfs.rename("/a/f", "/a")) == "ENOTEMPTY"
+    assert code_of(vfs.rename("/missing", "/g/x")) == "ENOTDIR"
+    assert code_of(vfs.rename("/g", "/a/f/")) == "ENOTDIR"
+    assert code_of(vfs.rename("/g", "/g/")) == "ENOTDIR"
+    assert code_of(vfs.rename("/g/", "/h")) == "ENOTDIR"
+    assert code_of(vfs.rename("/missing/x", "/")) == "ENOENT"
+    assert code_of(vfs.rename("/g", "/a/..")) == "EPERM"
+    assert run(vfs.read_file("/a/f")) == b"1"
+    assert run(vfs.read_file("/g")) == b"2"
+
+
+def test_appending_nothing_changes_nothing(vfs):
+    run(vfs.write_file("/f", "x"))
+    run(vfs.utimes("/f", 1000, 1000))
+    run(vfs.append_file("/f", b""))
+    assert vfs.stat("/f").mtime_ms == 1000
+    run(vfs.append_file("/new", b""))
+    assert vfs.stat("/new").size == 0
+
+
+def test_copy_onto_itself_changes_nothing(vfs):
+    run(vfs.write_file("/f", "x"))
+    run(vfs.symlink("f", "/l"))
+    run(vfs.utimes("/f", 1000, 1000))
+    run(vfs.copy_file("/f", "/l"))
+    run(vfs.cp("/l", "/l"))
+    assert vfs.stat("/f").mtime_ms == 1000
+    assert vfs.readlink("/l") == "f"
+
+
+def test_cp_into_itself_through_a_link_is_einval(vfs):
+    run(vfs.write_file("/a/f", "x"))
+    run(vfs.symlink("a", "/l"))
+    assert code_of(vfs.cp("/a", "/l/copy", recursive=True)) == "EINVAL"
+    assert vfs.readdir("/a") == ["f"]
+
+
+def test_cp_merges_into_the_root_and_links_onto_names(vfs):
+    run(vfs.write_file("/src/f", "x"))
+    run(vfs.cp("/src", "/", recursive=True))
+    assert run(vfs.read_file("/f")) == b"x"
+    run(vfs.symlink("f", "/src/l"))
+    run(vfs.symlink("gone", "/dangling"))
+    assert code_of(vfs.cp("/src/l", "/")) == "EISDIR"
+    assert code_of(vfs.cp("/src/l", "/dangling/")) == "EEXIST"
+    assert code_of(vfs.cp("/src/l", "/new/")) == "ENOENT"
+    run(vfs.cp("/src/l", "/dangling"))
+    assert vfs.readlink("/dangling") == "f"
+
+
+def test_a_chain_of_40_links_resolves_and_41_is_eloop(vfs):
+    """Linux's MAXSYMLINKS: 40 links followed in one lookup."""
+    run(vfs.write_file("/f", "x"))
+    previous = "f"
+    for i in range(41):
+        run(vfs.symlink(previous, f"/l{i}"))
+        previous = f"l{i}"
+    assert run(vfs.read_file("/l39")) == b"x"
+    assert code_of(vfs.read_file("/l40")) == "ELOOP"
+
+
+def test_cp_of_a_directory_onto_a_dangling_link_keeps_the_link(vfs):
+    """mkdir of a name a dangling link holds is EEXIST; the link is never replaced."""
+    run(vfs.mkdir("/src"))
+    run(vfs.symlink("nowhere", "/dangling"))
+    assert code_of(vfs.cp("/src", "/dangling/", recursive=True)) == "EEXIST"
+    assert code_of(vfs.cp("/src", "/dangling", recursive=True)) == "ENOTDIR"
+    assert vfs.readlink("/dangling") == "nowhere"
+    assert vfs.readdir("/") == ["dangling", "src"]
