@@ -67,8 +67,11 @@ OLD_MTIME_NS = OLD_MTIME_S * 1_000_000_000
 OLD_MTIME_MS = OLD_MTIME_S * 1000.0
 
 # 2,000 sequences of up to 20 steps by default; PYVFS_DIFF_EXAMPLES changes the count (e.g. 20000
-# for a long local soak).
+# for a long local soak). The default run is derandomized, so CI checks the same sequences on
+# every clone and a red run is reproducible; PYVFS_DIFF_RANDOM=1 explores new ones (do that
+# when changing the core, and turn each finding into a fix plus a unit test).
 EXAMPLES = int(os.environ.get("PYVFS_DIFF_EXAMPLES", "2000"))
+RANDOM = os.environ.get("PYVFS_DIFF_RANDOM") == "1"
 
 Outcome = tuple[str, Any]  # ("ok", value) or ("error", "ENOENT")
 
@@ -368,12 +371,21 @@ class LinuxOracle:
             if not st_mode.S_ISDIR(os.lstat(host).st_mode):
                 os.unlink(host)
             elif recursive:
-                shutil.rmtree(host)
+                shutil.rmtree(self._physical_dir(host))
             else:
                 os.rmdir(host)
         except FileNotFoundError:
             if not force:
                 raise
+
+    @staticmethod
+    def _physical_dir(host: str) -> str:
+        """The directory ``host`` names, reached without links. ``rmtree`` walks by path, so
+        when the path passes through a link inside the tree, it deletes that link midway, cannot
+        find its path again, and leaves the directory behind. The VFS removes the node the path
+        named, whole (docs/semantics.md, "Atomicity")."""
+        host = host.rstrip("/")
+        return os.path.join(os.path.realpath(os.path.dirname(host)), os.path.basename(host))
 
     def rmdir(self, path: str) -> None:
         if self.is_root(path):
@@ -860,6 +872,7 @@ class DifferentialFS(RuleBasedStateMachine):
 # each step does real file system work on both sides: hence no deadline and no too_slow check.
 DifferentialFS.TestCase.settings = settings(
     max_examples=EXAMPLES,
+    derandomize=not RANDOM,
     stateful_step_count=20,
     deadline=None,
     database=None,

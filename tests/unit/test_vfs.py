@@ -348,3 +348,11 @@ def test_cp_of_a_directory_onto_a_dangling_link_keeps_the_link(vfs):
     assert code_of(vfs.cp("/src", "/dangling", recursive=True)) == "ENOTDIR"
     assert vfs.readlink("/dangling") == "nowhere"
     assert vfs.readdir("/") == ["dangling", "src"]
+
+
+def test_rm_r_through_a_link_inside_the_tree_removes_the_named_directory(vfs):
+    """The case the differential test found on a fresh seed: the path names /c via /c/up."""
+    run(vfs.write_file("/c/b", "x"))
+    run(vfs.symlink("..", "/c/up"))
+    run(vfs.rm("/c/up/c", recursive=True, force=True))
+    assert vfs.readdir("/") == []
