@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import posixpath
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -94,6 +95,21 @@ def describe(exc: BaseException) -> str:
     if isinstance(number, int):
         return os.strerror(number)
     return str(exc) or type(exc).__name__
+
+
+async def each_operand(ctx: Context, operands: list[str],
+                       action: Callable[[str], Awaitable[None]], failure: str) -> int:
+    """Apply ``action`` to every operand as coreutils does: a failing operand is reported as
+    ``failure`` (formatted with ``name``) plus the reason, the rest still run, and the status is
+    1 when any failed."""
+    status = 0
+    for name in operands:
+        try:
+            await action(name)
+        except OSError as exc:
+            ctx.err(f"{failure.format(name=name)}: {describe(exc)}")
+            status = 1
+    return status
 
 
 def is_dir(vfs: Any, path: str) -> bool:

@@ -7,7 +7,7 @@ import re
 from urllib.parse import quote
 
 from py_vfs.shell.commands.registry import COMMANDS, command, parse_flags, require_operands
-from py_vfs.shell.context import HOME, Context, describe
+from py_vfs.shell.context import HOME, Context, describe, each_operand
 
 HELP_FOOTER = """\
 Between commands: a && b (b if a succeeded), a || b (b if a failed), a ; b.
@@ -69,20 +69,16 @@ async def echo(ctx: Context, args: list[str]) -> int:
 async def open_(ctx: Context, args: list[str]) -> int:
     _, operands = parse_flags(args, "")
     require_operands(operands)
-    status = 0
-    for name in operands:
-        try:
-            path = ctx.resolve(name)
-            is_dir = ctx.vfs.stat(path).is_dir
-        except OSError as exc:
-            ctx.err(f"{name}: {describe(exc)}")
-            status = 1
-            continue
+
+    async def show(name: str) -> None:
+        path = ctx.resolve(name)
+        is_dir = ctx.vfs.stat(path).is_dir
         # A directory's page needs the trailing slash for its relative links to resolve.
         url = preview_url(ctx.shell.preview_base, path) + ("/" if is_dir and path != "/" else "")
         ctx.open_urls.append(url)
         ctx.out(f"{name} -> {url}\n")
-    return status
+
+    return await each_operand(ctx, operands, show, "{name}")
 
 
 def preview_url(base: str, path: str) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from py_vfs.shell.commands.registry import UsageError, command, parse_flags, require_operands
-from py_vfs.shell.context import Context, describe, is_dir
+from py_vfs.shell.context import Context, describe, each_operand, is_dir
 
 
 class _Refused(Exception):
@@ -23,34 +23,27 @@ class _Refused(Exception):
 @command("cat [FILE...]", "print the contents of files, one after another")
 async def cat(ctx: Context, args: list[str]) -> int:
     _, operands = parse_flags(args, "")
-    status = 0
-    for name in operands:
-        try:
-            data = await ctx.vfs.read_file(ctx.resolve(name))
-        except OSError as exc:
-            ctx.err(f"{name}: {describe(exc)}")
-            status = 1
-            continue
+
+    async def show(name: str) -> None:
+        data = await ctx.vfs.read_file(ctx.resolve(name))
         ctx.stdout.write_bytes(data.encode() if isinstance(data, str) else data)
-    return status
+
+    return await each_operand(ctx, operands, show, "{name}")
 
 
 @command("mkdir [-p] DIR...", "create directories (-p: with their parents, no error if present)")
 async def mkdir(ctx: Context, args: list[str]) -> int:
     flags, operands = parse_flags(args, "p")
     require_operands(operands)
-    status = 0
-    for name in operands:
-        try:
-            path = ctx.resolve(name)
-            if "p" not in flags:
-                await ctx.vfs.mkdir(path)
-            elif not is_dir(ctx.vfs, path):
-                await ctx.vfs.mkdir(path, recursive=True)
-        except OSError as exc:
-            ctx.err(f"cannot create directory '{name}': {describe(exc)}")
-            status = 1
-    return status
+
+    async def make(name: str) -> None:
+        path = ctx.resolve(name)
+        if "p" not in flags:
+            await ctx.vfs.mkdir(path)
+        elif not is_dir(ctx.vfs, path):
+            await ctx.vfs.mkdir(path, recursive=True)
+
+    return await each_operand(ctx, operands, make, "cannot create directory '{name}'")
 
 
 @command("rm [-r] [-f] PATH...", "remove files (-r: directories too; -f: ignore missing)")
@@ -96,28 +89,16 @@ async def _remove(ctx: Context, name: str, *, recursive: bool) -> None:
 async def rmdir(ctx: Context, args: list[str]) -> int:
     _, operands = parse_flags(args, "")
     require_operands(operands)
-    status = 0
-    for name in operands:
-        try:
-            await ctx.vfs.rmdir(ctx.resolve(name))
-        except OSError as exc:
-            ctx.err(f"failed to remove '{name}': {describe(exc)}")
-            status = 1
-    return status
+    return await each_operand(ctx, operands, lambda name: ctx.vfs.rmdir(ctx.resolve(name)),
+                              "failed to remove '{name}'")
 
 
 @command("touch FILE...", "create empty files, or set their times to now")
 async def touch(ctx: Context, args: list[str]) -> int:
     _, operands = parse_flags(args, "")
     require_operands(operands)
-    status = 0
-    for name in operands:
-        try:
-            await ctx.vfs.touch(ctx.resolve(name))
-        except OSError as exc:
-            ctx.err(f"cannot touch '{name}': {describe(exc)}")
-            status = 1
-    return status
+    return await each_operand(ctx, operands, lambda name: ctx.vfs.touch(ctx.resolve(name)),
+                              "cannot touch '{name}'")
 
 
 @dataclass(frozen=True)

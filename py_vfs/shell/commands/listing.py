@@ -11,7 +11,7 @@ from typing import Any
 
 from py_vfs.shell import format as fmt
 from py_vfs.shell.commands.registry import command, parse_flags, require_operands
-from py_vfs.shell.context import Context, describe
+from py_vfs.shell.context import Context, describe, each_operand
 
 
 def _target(ctx: Context, path: str, node: Any) -> str | None:
@@ -172,15 +172,11 @@ def _tree_below(ctx: Context, path: str, indent: str, counts: _TreeCounts, *,
 async def stat(ctx: Context, args: list[str]) -> int:
     _, operands = parse_flags(args, "")
     require_operands(operands)
-    status = 0
-    for name in operands:
-        try:
-            path = ctx.resolve(name)
-            node = ctx.vfs.lstat(path)
-        except OSError as exc:
-            ctx.err(f"cannot stat '{name}': {describe(exc)}")
-            status = 1
-            continue
+
+    async def show(name: str) -> None:
+        path = ctx.resolve(name)
+        node = ctx.vfs.lstat(path)
         lines = fmt.stat_lines(name, node, _target(ctx, path, node))
         ctx.out("".join(f"{line}\n" for line in lines))
-    return status
+
+    return await each_operand(ctx, operands, show, "cannot stat '{name}'")
