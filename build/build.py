@@ -9,7 +9,8 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
     pyodide/                     the 5 runtime files of the pyodide npm package
     vendor/                      xterm.mjs, xterm.css, addon-fit.mjs
     wheels/                      our wheel (py_vfs-<version>-py3-none-any.whl) and micropip's
-    manifest.json                {version, wheel, micropip, pyodide, build}: what the worker loads
+    manifest.json                {version, wheel, micropip, pyodide, build, downloads}: what the
+                                 worker loads, and the sizes it reports progress against
 
 The build is skipped when nothing changed: the sha256 of every input (and of this script) is
 kept in .cache/build-stamp.json together with the list of outputs. It is built in a staging
@@ -247,6 +248,10 @@ def build(out: Path, digest: str) -> dict[str, int]:
         "micropip": f"wheels/{MICROPIP_WHEEL}",
         "pyodide": PYODIDE_VERSION,
         "build": digest[:12],
+        # Bytes of the two large runtime files, so boot can show download progress against a
+        # known total while counting Pyodide's own fetches (no second download).
+        "downloads": {name: (out / name).stat().st_size
+                      for name in ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip")},
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     say(f"manifest: version {version}, wheel {wheel}, build {digest[:12]}")

@@ -8,26 +8,46 @@ import { IDBStore } from "./idb_store.mjs";
 const here = (path) => new URL(path, import.meta.url).href;
 let booted = null;
 
+const STAGES = ["download", "compile", "python", "install", "disk", "ready"];
+let stageIndex = 0;
+
+// Stages only move forward: the downloads, wasm compilation and Python start-up overlap, and a
+// late byte count must not send the page back a stage.
 function progress(stage, message, extra = {}) {
+  const index = STAGES.indexOf(stage);
+  if (index < stageIndex) return;
+  stageIndex = index;
   self.postMessage({ type: "progress", stage, message, ...extra });
 }
 
-// Download the two big files ourselves, so the page can show bytes; Pyodide's own fetches then
-// come from the HTTP cache (the server marks pyodide/ cacheable).
-async function download(files) {
-  const responses = await Promise.all(files.map((file) => fetch(file)));
-  const total = responses.reduce((sum, r) => sum + (Number(r.headers.get("content-length")) || 0), 0);
+// Counts the bytes of Pyodide's own fetches of the big runtime files while they stream, so the
+// page shows download progress without fetching anything twice. Returns the undo.
+function reportDownloads(sizes) {
+  const original = self.fetch;
+  const total = Object.values(sizes).reduce((a, b) => a + b, 0);
+  const watched = Object.keys(sizes).map((name) => here(name));
   let loaded = 0;
-  await Promise.all(responses.map(async (response) => {
-    if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
-    const reader = response.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      loaded += value.length;
-      progress("download", "Downloading Python", { loaded, total });
-    }
-  }));
+  self.fetch = async (input, init) => {
+    const response = await original(input, init);
+    const url = typeof input === "string" ? input : input.url ?? String(input);
+    const href = new URL(url, import.meta.url).href;
+    if (!response.body || !watched.includes(href)) return response;
+    const counter = new TransformStream({
+      transform(chunk, controller) {
+        loaded += chunk.byteLength;
+        progress("download", "Downloading Python", { loaded, total });
+        controller.enqueue(chunk);
+      },
+      // instantiateStreaming compiles as bytes arrive and finishes only after the last one.
+      flush() {
+        if (href.endsWith(".wasm")) progress("compile", "Compiling WebAssembly");
+      },
+    });
+    return new Response(response.body.pipeThrough(counter), {
+      status: response.status, statusText: response.statusText, headers: response.headers,
+    });
+  };
+  return () => { self.fetch = original; };
 }
 
 // loadPyodide has no progress hook; the end of its wasm instantiation is where compiling stops
@@ -48,10 +68,14 @@ function reportPythonStart() {
 async function boot({ name, base }) {
   const manifest = await (await fetch(here("manifest.json"), { cache: "no-cache" })).json();
   progress("download", "Downloading Python");
-  await download([here("pyodide/pyodide.asm.wasm"), here("pyodide/python_stdlib.zip")]);
-  progress("compile", "Compiling WebAssembly");
+  const stopReporting = reportDownloads(manifest.downloads);
   reportPythonStart();
-  const pyodide = await loadPyodide({ indexURL: here("pyodide/") });
+  let pyodide;
+  try {
+    pyodide = await loadPyodide({ indexURL: here("pyodide/") });
+  } finally {
+    stopReporting();
+  }
   progress("install", `Installing py_vfs ${manifest.version}`);
   await pyodide.loadPackage(here(manifest.micropip));
   const micropip = pyodide.pyimport("micropip");

@@ -31,6 +31,8 @@ def ok(page, line: str) -> str:
 
 
 def test_boot_shows_each_stage_then_a_prompt(page, offsite_requests):
+    runtime = []
+    page.context.on("request", lambda r: runtime.append(r.url) if "/pyodide/" in r.url else None)
     page.add_init_script(RECORD_BOOT_MESSAGES)
     page.goto("/")
     page.wait_for_function("document.body.dataset.state === 'ready'", timeout=BOOT_TIMEOUT_MS)
@@ -40,6 +42,9 @@ def test_boot_shows_each_stage_then_a_prompt(page, offsite_requests):
                      "Installing py_vfs", 'Opening disk "default"'):
         assert expected in joined, messages
     assert page.locator("#boot").is_hidden()
+    # Progress is counted on Pyodide's own fetches: each runtime file is requested once.
+    for name in ("pyodide.asm.wasm", "python_stdlib.zip"):
+        assert sum(url.endswith("/" + name) for url in runtime) == 1, runtime
     rows = page.locator(".xterm-rows")
     rows.get_by_text("user@py_vfs:/$").wait_for()
 
