@@ -58,7 +58,7 @@ def test_manifest_and_wheels(page, offsite_requests):
     response = page.goto("/manifest.json")
     assert response.header_value("content-type") == "application/json"
     manifest = json.loads(response.text())
-    assert set(manifest) == {"version", "wheel", "micropip", "pyodide", "build"}
+    assert set(manifest) == {"version", "wheel", "micropip", "pyodide", "build", "downloads"}
     assert manifest["pyodide"] == "314.0.7"
     assert manifest["micropip"] == "wheels/micropip-0.11.1-py3-none-any.whl"
     assert manifest["wheel"] == f"wheels/py_vfs-{manifest['version']}-py3-none-any.whl"
@@ -66,6 +66,10 @@ def test_manifest_and_wheels(page, offsite_requests):
         r = fetch(page, manifest[key])
         assert r["status"] == 200, manifest[key]
         assert r["headers"]["content-type"] == "application/zip"
+    # Boot reports download progress against these sizes, so they must be the served ones.
+    assert set(manifest["downloads"]) == {"pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"}
+    for name, size in manifest["downloads"].items():
+        assert int(fetch(page, name)["headers"]["content-length"]) == size, name
 
 
 def test_module_scripts_import(page, offsite_requests):
