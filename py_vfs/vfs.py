@@ -16,6 +16,8 @@ from dataclasses import replace
 from typing import NamedTuple, TypeVar
 
 from . import paths
+from .check import Progress, Report
+from .check import check as check_store
 from .content import DEFAULT_CACHE_BYTES, Content
 from .errors import FsError
 from .index import Index
@@ -24,6 +26,7 @@ from .search import SearchMixin
 from .storage import Store
 from .storage.memory import MemoryStore
 from .transaction import Transaction
+from .usage import Usage, measure
 
 MAX_SYMLINK_HOPS = 40
 DEFAULT_FILE_MODE = 0o644
@@ -90,8 +93,12 @@ class VFS(SearchMixin):
     @classmethod
     def memory(cls) -> VFS:
         """An empty VFS in memory (same semantics as a durable one, nothing persisted)."""
-        vfs = cls(MemoryStore())
-        vfs.index.load([vfs._new_root()])
+        store = MemoryStore()
+        root = cls._new_root()
+        store.spaces["nodes"][ROOT_ID] = root.to_record()  # stored as a durable disk would be
+        store.spaces["meta"]["format"] = str(FORMAT_VERSION)
+        vfs = cls(store)
+        vfs.index.load([root])
         return vfs
 
     @classmethod
@@ -666,3 +673,14 @@ class VFS(SearchMixin):
         if not node.is_dir:
             return node.size
         return sum(self.lstat(p).size for p in self.walk(canonical))
+
+    # ------------------------------------------------------------------ health
+
+    async def check(self, progress: Progress | None = None) -> Report:
+        """Verify the stored disk (``fsck``, see ``check.py``). It runs as a mutation that writes
+        nothing, so no write can change the store halfway through the walk."""
+        return await self._mutate(lambda tx: check_store(self.store, FORMAT_VERSION, progress))
+
+    async def usage(self) -> Usage:
+        """Files, directories and bytes from the index (no content read), and the quota."""
+        return measure(list(self.index.nodes.values()), await self.store.estimate())

@@ -13,11 +13,13 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+from .check import Report
 from .errors import FsError
 from .node import DirEntry, Stat
 from .preview import respond
 from .search import GrepResult
 from .shell import Shell
+from .usage import Usage
 from .vfs import VFS
 
 Envelope = dict[str, Any]
@@ -86,6 +88,8 @@ class WebAPI:
             "grep": lambda pattern, p="/", o=None: v.grep(pattern, p or "/", **_grep_options(o)),
             "shell": self._shell,
             "preview": self._preview,
+            "check": lambda o=None: v.check(),
+            "usage": lambda o=None: v.usage(),
         }
 
     async def _shell(self, line: str) -> dict[str, Any]:
@@ -126,7 +130,7 @@ def _failure(error: FsError, message: str | None = None) -> Envelope:
 
 def _plain(value: Any) -> Any:
     """Results as plain data: Stat and DirEntry become dicts, so JS builds its own objects."""
-    if isinstance(value, Stat | DirEntry | GrepResult):
+    if isinstance(value, Stat | DirEntry | GrepResult | Report | Usage):
         return value.to_dict()
     if isinstance(value, list):
         return [_plain(item) for item in value]

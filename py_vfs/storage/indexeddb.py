@@ -24,6 +24,14 @@ class IndexedDBStore:
     async def get(self, space: str, key: str) -> object | None:
         return _to_py(await self._js.get(space, key))
 
+    async def keys(self, space: str) -> list[str]:
+        return [str(key) for key in await self._js.keys(space)]
+
+    async def estimate(self) -> dict[str, object] | None:
+        """``navigator.storage.estimate()`` and ``persisted()``, asked by the JS store."""
+        answer = await self._js.estimate()
+        return None if answer is None else answer.to_py()
+
     async def commit(self, ops: list[Op]) -> None:
         failure = await self._js.commit(to_js([list(op) for op in ops]))
         if failure is not None:

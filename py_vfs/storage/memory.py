@@ -19,6 +19,13 @@ class MemoryStore:
         self.reads.append((space, key))
         return self.spaces[space].get(key)
 
+    async def keys(self, space: str) -> list[str]:
+        return list(self.spaces[space])
+
+    async def estimate(self) -> dict[str, object] | None:
+        """Memory has no quota to report."""
+        return None
+
     async def commit(self, ops: list[Op]) -> None:
         for action, space, key, value in ops:
             if action == "put":

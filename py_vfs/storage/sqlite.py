@@ -6,6 +6,7 @@ returned survives a crash of the process or the machine, like an IndexedDB commi
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -32,6 +33,19 @@ class SQLiteStore:
         row = self._db.execute(f"SELECT value FROM {_space(space)} WHERE key = ?",
                                (key,)).fetchone()
         return None if row is None else row[0]
+
+    async def keys(self, space: str) -> list[str]:
+        return [key for (key,) in self._db.execute(f"SELECT key FROM {_space(space)}")]
+
+    async def estimate(self) -> dict[str, object] | None:
+        """The database file (and its WAL) against the free space of its file system."""
+        disk = shutil.disk_usage(self.path.resolve().parent)
+        usage = sum(p.stat().st_size for p in self._files() if p.exists())
+        return {"usage": usage, "quota": usage + disk.free, "available": disk.free,
+                "persisted": True}
+
+    def _files(self) -> list[Path]:
+        return [self.path, *(self.path.with_name(self.path.name + s) for s in ("-wal", "-shm"))]
 
     async def commit(self, ops: list[Op]) -> None:
         with self._db:

@@ -1,0 +1,251 @@
+"""The integrity check (``fsck``): verify every reference the stored disk makes.
+
+It reads what is *stored*, not the in-memory index, because the question is whether the disk
+would boot into a correct file system: every node's parent exists and is a directory, the parent
+chains reach the root without a cycle, names are unique per directory, every chunk a file names
+is stored with the right sha256, and the chunk lengths add up to the file's size. Chunks are read
+one at a time straight from the store (never through the cache, which could hide a corrupt copy),
+so the check holds about one chunk in memory whatever the disk's size.
+
+Stored chunks that no node references are not problems: a streaming write stores its chunks
+before the node that names them, and a crash can leave some behind. They are counted as
+*reclaimable* for garbage collection to take.
+
+Other layers add their own checks with ``EXTRA_CHECKS`` (the change log of multi-tab sync is
+meant to register one there), so this module need not know their records.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .node import DIRECTORY, FILE, ROOT_ID, SYMLINK, Node
+from .storage import Store
+
+KINDS = (FILE, DIRECTORY, SYMLINK)
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``: chunks verified so far out of those to verify."""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One broken reference: ``kind`` is a stable word for programs, ``where`` a path when the
+    node is reachable, else the store key, and ``message`` a sentence for people."""
+
+    kind: str
+    where: str
+    message: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"kind": self.kind, "where": self.where, "message": self.message}
+
+
+@dataclass
+class Report:
+    """What ``check()`` found: no problems means the disk is healthy."""
+
+    problems: list[Problem] = field(default_factory=list)
+    nodes: int = 0
+    chunks: int = 0
+    chunk_bytes: int = 0
+    reclaimable_chunks: int = 0
+    reclaimable_bytes: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def add(self, kind: str, where: str, message: str) -> None:
+        self.problems.append(Problem(kind, where, message))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok, "problems": [p.to_dict() for p in self.problems],
+            "nodes": self.nodes, "chunks": self.chunks, "chunkBytes": self.chunk_bytes,
+            "reclaimableChunks": self.reclaimable_chunks,
+            "reclaimableBytes": self.reclaimable_bytes,
+        }
+
+
+ExtraCheck = Callable[[Store, dict[str, Node], Report], Awaitable[None]]
+# Checks of records other layers own, run after the nodes and chunks: each gets the store, the
+# stored nodes by id, and the report to add problems to. The change log registers here.
+EXTRA_CHECKS: list[ExtraCheck] = []
+
+
+async def check(store: Store, format_version: int, progress: Progress | None = None) -> Report:
+    """Verify the stored disk; see the module docstring for what is checked."""
+    report = Report()
+    await _check_format(store, format_version, report)
+    nodes = await _load_nodes(store, report)
+    report.nodes = len(nodes)
+    tree = _Tree(nodes)
+    _check_tree(tree, report)
+    lengths = await _check_chunks(store, tree, report, progress)
+    _check_sizes(tree, lengths, report)
+    for extra in EXTRA_CHECKS:
+        await extra(store, nodes, report)
+    return report
+
+
+async def _check_format(store: Store, format_version: int, report: Report) -> None:
+    stored = await store.get("meta", "format")
+    if stored is None:
+        report.add("format", "meta/format", "no format version is stored")
+    elif str(stored) != str(format_version):
+        report.add("format", "meta/format",
+                   f"format version {stored} is not the {format_version} this code reads")
+
+
+async def _load_nodes(store: Store, report: Report) -> dict[str, Node]:
+    nodes: dict[str, Node] = {}
+    for key, value in await store.get_all("nodes"):
+        try:
+            nodes[key] = Node.from_record(key, str(value))
+        except (ValueError, KeyError, TypeError) as error:
+            report.add("record", f"nodes/{key}", f"unreadable node record ({error!r})")
+    return nodes
+
+
+class _Tree:
+    """The stored nodes with their paths, computed once (a node off the tree keeps its key)."""
+
+    def __init__(self, nodes: dict[str, Node]) -> None:
+        self.nodes = nodes
+        self.paths: dict[str, str] = {}
+        self.broken: set[str] = set()
+
+    def path(self, node_id: str) -> str | None:
+        """The node's path, or None when its parent chain breaks or loops."""
+        if node_id == ROOT_ID:
+            return "/"
+        if node_id in self.paths or node_id in self.broken:
+            return self.paths.get(node_id)
+        chain: list[Node] = []
+        seen: set[str] = set()
+        current = node_id
+        while current != ROOT_ID and current not in self.paths:
+            node = self.nodes.get(current)
+            if node is None or node.parent is None or current in seen or current in self.broken:
+                self.broken.update(n.id for n in chain)
+                return None
+            chain.append(node)
+            seen.add(current)
+            current = node.parent
+        base = "/" if current == ROOT_ID else self.paths[current]
+        for node in reversed(chain):
+            base = base.rstrip("/") + "/" + node.name
+            self.paths[node.id] = base
+        return self.paths[node_id]
+
+    def where(self, node: Node) -> str:
+        return self.path(node.id) or f"nodes/{node.id}"
+
+
+def _check_tree(tree: _Tree, report: Report) -> None:
+    _check_root(tree, report)
+    names: dict[tuple[str, str], str] = {}
+    for node in tree.nodes.values():
+        if node.id == ROOT_ID:
+            continue
+        _check_node(tree, node, report)
+        key = (node.parent or "", node.name)
+        if key in names:
+            report.add("duplicate-name", tree.where(node),
+                       f"the name is also used by node {names[key]} in the same directory")
+        else:
+            names[key] = node.id
+
+
+def _check_root(tree: _Tree, report: Report) -> None:
+    root = tree.nodes.get(ROOT_ID)
+    if root is None:
+        report.add("root", f"nodes/{ROOT_ID}", "the root directory is missing")
+    elif root.kind != DIRECTORY or root.parent is not None:
+        report.add("root", "/", "the root is not a directory without a parent")
+
+
+def _check_node(tree: _Tree, node: Node, report: Report) -> None:
+    where = tree.where(node)
+    parent = tree.nodes.get(node.parent or "")
+    if node.kind not in KINDS:
+        report.add("kind", where, f"unknown kind {node.kind!r}")
+    if not node.name or "/" in node.name or node.name in (".", ".."):
+        report.add("name", where, f"invalid name {node.name!r}")
+    if parent is None:
+        report.add("orphan", where, f"its parent {node.parent!r} does not exist")
+    elif parent.kind != DIRECTORY:
+        report.add("parent", where, f"its parent {tree.where(parent)} is not a directory")
+    elif tree.path(node.id) is None:
+        report.add("cycle", where, "its parent chain never reaches the root")
+    if node.kind != FILE and node.chunks:
+        report.add("chunks", where, f"a {node.kind} must not name chunks")
+    if node.kind == SYMLINK and node.size != len(node.target or ""):
+        report.add("size", where, f"symlink size {node.size} is not its target's length")
+
+
+async def _check_chunks(store: Store, tree: _Tree, report: Report,
+                        progress: Progress | None) -> dict[str, int]:
+    """Read each stored chunk once; return the length of every referenced chunk found intact."""
+    referenced = {key for node in tree.nodes.values() for key in node.chunks}
+    stored = set(await store.keys("chunks"))
+    lengths: dict[str, int] = {}
+    total = len(stored)
+    for done, key in enumerate(sorted(stored), 1):
+        data = await store.get("chunks", key)
+        size = len(data) if isinstance(data, bytes | bytearray | memoryview) else 0
+        if key in referenced:
+            report.chunks += 1
+            report.chunk_bytes += size
+            if _valid_chunk(key, data, report):
+                lengths[key] = size
+        else:
+            report.reclaimable_chunks += 1
+            report.reclaimable_bytes += size
+        if progress is not None:
+            progress(done, total)
+    for key in sorted(referenced - stored):
+        users = ", ".join(sorted(tree.where(n) for n in tree.nodes.values() if key in n.chunks))
+        report.add("missing-chunk", f"chunks/{key}", f"not stored, but named by {users}")
+    return lengths
+
+
+def _valid_chunk(key: str, data: object, report: Report) -> bool:
+    if not isinstance(data, bytes | bytearray | memoryview):
+        report.add("bad-chunk", f"chunks/{key}", f"stored value is {type(data).__name__}, "
+                   "not bytes")
+        return False
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != key:
+        report.add("bad-hash", f"chunks/{key}", f"content hashes to {digest}")
+        return False
+    return True
+
+
+def _check_sizes(tree: _Tree, lengths: dict[str, int], report: Report) -> None:
+    """A file's size is the sum of its chunks' lengths (only when all of them are intact)."""
+    for node in tree.nodes.values():
+        if node.kind != FILE or not all(key in lengths for key in node.chunks):
+            continue
+        actual = sum(lengths[key] for key in node.chunks)
+        if actual != node.size:
+            report.add("size", tree.where(node),
+                       f"size is {node.size} but its chunks hold {actual} bytes")
+
+
+def describe(report: Report) -> list[str]:
+    """The lines ``fsck`` prints: one per problem, then a summary."""
+    lines = [f"{p.where}: {p.kind}: {p.message}" for p in report.problems]
+    summary = (f"{report.nodes} nodes, {report.chunks} chunks ({report.chunk_bytes} bytes) "
+               f"checked: {len(report.problems) or 'no'} problem"
+               f"{'' if len(report.problems) == 1 else 's'}")
+    lines.append(summary)
+    if report.reclaimable_chunks:
+        lines.append(f"{report.reclaimable_chunks} unreferenced chunks "
+                     f"({report.reclaimable_bytes} bytes) can be reclaimed")
+    return lines
+
