@@ -13,8 +13,10 @@ let barValue = 0;       // the progress bar only moves forward
 // Defined before anything is awaited, so that a script can use window.pyvfs at once.
 document.body.dataset.state = "booting";
 const ready = startVFS();
+const persisted = askPersistence();
 window.pyvfs = {
   ready,
+  persisted,
   shell: async (line) => {
     const { stdout, stderr, code } = await runLine(line);
     return { stdout, stderr, code };
@@ -25,6 +27,16 @@ main().catch(showError);
 // A synchronous throw from openVFS becomes a rejection, so that every failure reaches showError.
 function startVFS() {
   return new Promise((resolve) => resolve(openVFS({ name: "default", onProgress })));
+}
+
+// Asks the browser not to evict the disk under storage pressure (DESIGN section 3, "Quota").
+// The answer is kept by the browser; `df` and usage() report it as `persisted`.
+async function askPersistence() {
+  try {
+    return Boolean(await navigator.storage?.persist?.());
+  } catch {
+    return false;
+  }
 }
 
 // The one way to run a shell line, shared by the terminal and window.pyvfs.shell: both drive

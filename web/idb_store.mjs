@@ -30,6 +30,8 @@ export class IDBStore {
 
   constructor(db) {
     this.db = db;
+    // Records read per keyspace since open: a diagnostic (tests assert that boot reads no chunk).
+    this.reads = Object.fromEntries(SPACES.map((space) => [space, 0]));
     // Another tab upgrading the format must not be blocked by us.
     db.onversionchange = () => db.close();
   }
@@ -37,11 +39,28 @@ export class IDBStore {
   async getAll(space) {
     const store = this.db.transaction(space, "readonly").objectStore(space);
     const [keys, values] = await Promise.all([request(store.getAllKeys()), request(store.getAll())]);
+    this.reads[space] += values.length;
     return keys.map((key, i) => [key, values[i]]);
   }
 
   async get(space, key) {
+    this.reads[space] += 1;
     return request(this.db.transaction(space, "readonly").objectStore(space).get(key));
+  }
+
+  // Keys only (no value is read): the integrity check walks the chunks one by one with them.
+  async keys(space) {
+    return request(this.db.transaction(space, "readonly").objectStore(space).getAllKeys());
+  }
+
+  // The origin's usage and quota, and whether the browser promised not to evict it. Works in a
+  // worker (persisted() does; persist() is for pages, see web/app.mjs). Null where unknown.
+  async estimate() {
+    const storage = globalThis.navigator?.storage;
+    if (!storage?.estimate) return null;
+    const { usage, quota } = await storage.estimate();
+    const persisted = storage.persisted ? await storage.persisted() : null;
+    return { usage, quota, persisted };
   }
 
   // Applies [action, space, key, value] ops in one readwrite transaction. Resolves once the

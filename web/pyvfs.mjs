@@ -146,6 +146,12 @@ export class VFS {
     const entries = await this.#call("readdir", path, options);
     return options?.withFileTypes ? entries.map((raw) => new Dirent(raw)) : entries;
   }
+  // The integrity check: {ok, problems: [{kind, where, message}], nodes, chunks, reclaimable...}.
+  check() { return this.#call("check"); }
+  // {files, directories, symlinks, contentBytes, storedBytes, storeBytes, quotaBytes, persisted...}
+  usage() { return this.#call("usage"); }
+  // Counters for tests and debugging: {reads: {nodes, chunks, meta}} records read since boot.
+  diagnostics() { return this.#call("diagnostics"); }
   // Runs a shell command line in this VFS's shell session (its cwd carries over between calls).
   shell(line) { return this.#call("shell", line); }
   // The URL under which the preview service worker serves a VFS path.

@@ -86,11 +86,12 @@ async function boot({ name, base }) {
   const webapi = pyodide.pyimport("py_vfs.webapi");
   const api = await webapi.open_api(store, base);
   progress("ready", "Ready");
-  return { pyodide, api, dispatch: webapi.dispatch };
+  return { pyodide, api, dispatch: webapi.dispatch, store };
 }
 
 async function call(op, args) {
-  const { pyodide, api, dispatch } = await booted;
+  const { pyodide, api, dispatch, store } = await booted;
+  if (op === "diagnostics") return { value: { reads: { ...store.reads } } };
   let envelope = dispatch(api, op, args);
   if (envelope instanceof pyodide.ffi.PyProxy) {
     const future = envelope;
