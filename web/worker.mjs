@@ -91,6 +91,7 @@ async function boot({ name, base }) {
 
 async function call(op, args) {
   const { pyodide, api, dispatch, store } = await booted;
+  if (op === "memoryUsage") return { value: memoryUsage(pyodide) };
   if (op === "diagnostics") return { value: { reads: { ...store.reads } } };
   let envelope = dispatch(api, op, args);
   if (envelope instanceof pyodide.ffi.PyProxy) {
@@ -102,6 +103,13 @@ async function call(op, args) {
     }
   }
   return envelope;
+}
+
+function memoryUsage(pyodide) {
+  return {
+    wasmBytes: pyodide._module.HEAPU8.buffer.byteLength,
+    jsHeapBytes: self.performance?.memory?.usedJSHeapSize ?? null,
+  };
 }
 
 function transferables(value) {
