@@ -54,13 +54,15 @@ export class IDBStore {
   }
 
   // The origin's usage and quota, and whether the browser promised not to evict it. Works in a
-  // worker (persisted() does; persist() is for pages, see web/app.mjs). Null where unknown.
+  // worker (persisted() does; persist() is for pages, see web/app.mjs). Undefined where
+  // unknown (Python sees None; a JS null would cross as a JsNull object).
   async estimate() {
     const storage = globalThis.navigator?.storage;
-    if (!storage?.estimate) return null;
+    if (!storage?.estimate) return undefined;
     const { usage, quota } = await storage.estimate();
-    const persisted = storage.persisted ? await storage.persisted() : null;
-    return { usage, quota, persisted };
+    const answer = { usage, quota };
+    if (storage.persisted) answer.persisted = await storage.persisted();
+    return answer;
   }
 
   // Applies [action, space, key, value] ops in one readwrite transaction. Resolves once the

@@ -30,7 +30,9 @@ class IndexedDBStore:
     async def estimate(self) -> dict[str, object] | None:
         """``navigator.storage.estimate()`` and ``persisted()``, asked by the JS store."""
         answer = await self._js.estimate()
-        return None if answer is None else answer.to_py()
+        if not isinstance(answer, JsProxy):
+            return None
+        return {k: v for k, v in answer.to_py().items() if isinstance(v, int | float | bool)}
 
     async def commit(self, ops: list[Op]) -> None:
         failure = await self._js.commit(to_js([list(op) for op in ops]))

@@ -1,0 +1,50 @@
+// check() and usage() through the IndexedDB bridge, under the real Pyodide with fake-indexeddb.
+
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { bootPyodide } from "./harness.mjs";
+import { IDBStore } from "../../web/idb_store.mjs";
+
+let pyodide;
+let webapi;
+
+before(async () => {
+  pyodide = await bootPyodide();
+  webapi = pyodide.pyimport("py_vfs.webapi");
+});
+
+async function call(api, op, ...args) {
+  let envelope = webapi.dispatch(api, op, args);
+  if (envelope instanceof pyodide.ffi.PyProxy) envelope = await envelope;
+  return envelope;
+}
+
+test("check reads every chunk once from IndexedDB and finds a corrupted one", async () => {
+  const store = await IDBStore.open("check");
+  const api = await webapi.open_api(store, "http://x/");
+  await call(api, "writeFile", "/a/big.bin", new Uint8Array(700 * 1024).fill(7));
+  await call(api, "writeFile", "/a/small.txt", "small");
+  const keys = await store.keys("chunks");
+  assert.equal(keys.length, 3);
+  const before = store.reads.chunks;
+  const healthy = (await call(api, "check")).value;
+  assert.deepEqual([healthy.ok, healthy.problems, healthy.chunks], [true, [], 3]);
+  assert.equal(store.reads.chunks - before, 3);
+  await store.commit([["put", "chunks", keys[0], new Uint8Array([1, 2, 3])]]);
+  const broken = (await call(api, "check")).value;
+  assert.equal(broken.ok, false);
+  assert.deepEqual(broken.problems.map((p) => [p.kind, p.where]), [["bad-hash", `chunks/${keys[0]}`]]);
+});
+
+test("usage counts from the index; without navigator.storage the quota is unknown", async () => {
+  const store = await IDBStore.open("usage");
+  const api = await webapi.open_api(store, "http://x/");
+  await call(api, "writeFile", "/one", "12345");
+  await call(api, "copyFile", "/one", "/two");
+  const usage = (await call(api, "usage")).value;
+  assert.equal(usage.files, 2);
+  assert.equal(usage.contentBytes, 10);
+  assert.equal(usage.storedBytes, 5);
+  if (globalThis.navigator?.storage?.estimate) assert.equal(typeof usage.quotaBytes, "number");
+  else assert.equal(usage.quotaBytes ?? null, null);
+});
