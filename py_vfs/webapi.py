@@ -15,7 +15,7 @@ from typing import Any
 
 from .errors import FsError
 from .node import DirEntry, Stat
-from .preview import respond
+from .preview import PreviewRequest, PreviewStreams, respond
 from .search import GrepResult
 from .shell import Shell
 from .vfs import VFS
@@ -49,6 +49,7 @@ class WebAPI:
         self.vfs = vfs
         self.preview_base = base_url + "preview/"
         self.shell = Shell(vfs, preview_base=self.preview_base)
+        self.previews = PreviewStreams()
         self._ops = self._table()
 
     def _table(self) -> dict[str, Callable[..., Any]]:
@@ -86,6 +87,8 @@ class WebAPI:
             "grep": lambda pattern, p="/", o=None: v.grep(pattern, p or "/", **_grep_options(o)),
             "shell": self._shell,
             "preview": self._preview,
+            "previewRead": self.previews.read,
+            "previewClose": self.previews.close,
         }
 
     async def _shell(self, line: str) -> dict[str, Any]:
@@ -93,9 +96,12 @@ class WebAPI:
         return {"stdout": result.stdout, "stderr": result.stderr, "code": result.code,
                 "cwd": result.cwd, "open": list(result.open_urls)}
 
-    async def _preview(self, path: str) -> dict[str, Any]:
-        answer = await respond(self.vfs, path, self.preview_base)
-        return {"status": answer.status, "headers": answer.headers, "body": answer.body}
+    async def _preview(self, request: str | dict[str, Any]) -> dict[str, Any]:
+        """One preview request; a large body's rest stays here as a stream the worker pulls."""
+        answer = await respond(self.vfs, PreviewRequest.of(request), self.preview_base)
+        stream = self.previews.add(answer.stream) if answer.stream is not None else None
+        return {"status": answer.status, "headers": answer.headers, "body": answer.body,
+                "stream": stream}
 
     def call(self, op: str, args: list[Any]) -> Envelope | asyncio.Future[Envelope]:
         """Synchronous operations answer at once; others return a Future of the envelope."""
