@@ -155,7 +155,7 @@ def parse_range(header: str, size: int) -> tuple[int, int] | str | None:
 async def _read(vfs: VFS, path: str, start: int, end: int) -> AsyncIterator[bytes]:
     """The bytes start..end of a file in pieces of at most PIECE_BYTES, through the VFS's
     streaming reader (which pins the file's chunks while it runs)."""
-    opener = getattr(vfs, "open_read", None) or _whole_then_slice(vfs)
+    opener = getattr(vfs, "open_read", None) or _chunkwise(vfs)
     reader = opener(path, start, end)
     try:
         async for chunk in reader:
@@ -167,16 +167,21 @@ async def _read(vfs: VFS, path: str, start: int, end: int) -> AsyncIterator[byte
             await aclose()  # releases the pinned chunks now, not when collected
 
 
-def _whole_then_slice(vfs: VFS) -> Any:
-    """Stand-in for ``VFS.open_read`` until it lands: same contract, but reads the file whole."""
+def _chunkwise(vfs: VFS) -> Any:
+    """Stand-in for ``VFS.open_read`` until it lands on main: same contract (only the chunks that
+    overlap start..end are read, one at a time) but it does not pin them against a rewrite."""
 
     async def open_read(path: str, start: int = 0, end: int | None = None
                         ) -> AsyncIterator[bytes]:
-        data = await vfs.read_file(path)
-        assert isinstance(data, bytes)
-        data = data[start:end]
-        for offset in range(0, len(data), PIECE_BYTES):
-            yield data[offset:offset + PIECE_BYTES]
+        node, _ = vfs._lookup(path, "open")
+        stop = node.size if end is None else min(end, node.size)
+        offset = 0
+        for key in node.chunks:
+            length = min(PIECE_BYTES, node.size - offset)
+            if offset + length > start and offset < stop:
+                data = await vfs.content.read_chunk(key)
+                yield data[max(start - offset, 0):stop - offset]
+            offset += length
 
     return open_read
 
