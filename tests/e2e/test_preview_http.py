@@ -1,0 +1,207 @@
+"""HTTP semantics of the preview, through the real service worker: Range/206/416 on a 50 MiB file
+read chunk by chunk, HEAD, ETag/304, fresh bytes after a write, index and listing, 404, 400 and
+traversal attempts. Requests are made with fetch() from a page under /preview/, the only kind of
+page the service worker controls."""
+
+from __future__ import annotations
+
+import pytest
+
+BIG_SIZE = 50 * 1024 * 1024
+PIECE = 512 * 1024
+# Byte i of the big file; the same formula in the app (writing) and the preview tab (checking).
+# Every 1 KiB block gets its own hash, so no two 512 KiB chunks are equal (none deduplicated).
+PATTERN_JS = "const pattern = (i) => (i ^ (Math.imul(i >>> 10, 0x9E3779B1) >>> 24)) & 255;"
+
+SETUP_JS = """async (size) => {
+  PATTERN;
+  const vfs = await window.pyvfs.ready;
+  await vfs.mkdir("/http/list/sub", { recursive: true });
+  await vfs.writeFile("/http/a.txt", "alpha\\n");
+  await vfs.writeFile("/http/withindex/index.html", "<title>index</title><p>the index</p>");
+  await vfs.writeFile("/http/list/one.txt", "1");
+  await vfs.writeFile("/http/list/sub/two.txt", "2");
+  const big = new Uint8Array(size);
+  for (let i = 0; i < size; i++) big[i] = pattern(i);
+  const started = performance.now();
+  await vfs.writeFile("/http/big.bin", big);
+  return performance.now() - started;
+}""".replace("PATTERN;", PATTERN_JS)
+
+# Counts the chunk reads the VFS worker makes from IndexedDB (IDBStore.get on "chunks"): the
+# proof that a range reads only the chunks it covers, and that a stream is read as it is pulled.
+COUNT_READS_JS = """() => {
+  if (self.__chunkReads === undefined) {
+    const get = IDBObjectStore.prototype.get;
+    IDBObjectStore.prototype.get = function (key) {
+      if (this.name === "chunks") self.__chunkReads++;
+      return get.call(this, key);
+    };
+  }
+  self.__chunkReads = 0;
+}"""
+
+FETCH_JS = """async ([url, init]) => {
+  const response = await fetch(url, init);
+  const body = new Uint8Array(await response.arrayBuffer());
+  const headers = Object.fromEntries(response.headers.entries());
+  return { status: response.status, headers, text: new TextDecoder().decode(body),
+           length: body.length, url: response.url, redirected: response.redirected };
+}"""
+
+RANGE_JS = """async ([url, range]) => {
+  PATTERN;
+  const response = await fetch(url, { headers: { Range: range } });
+  const body = new Uint8Array(await response.arrayBuffer());
+  const [, first] = /bytes (\\d+)-/.exec(response.headers.get("content-range")) ?? [0, "0"];
+  let wrong = 0;
+  body.forEach((byte, k) => { if (byte !== pattern(Number(first) + k)) wrong++; });
+  return { status: response.status, range: response.headers.get("content-range"),
+           length: body.length, contentLength: response.headers.get("content-length"), wrong };
+}""".replace("PATTERN;", PATTERN_JS)
+
+
+@pytest.fixture(scope="module")
+def preview(app_session, base_url):
+    """(app page, VFS worker, preview tab): the files written, the tab on a /preview/ page."""
+    app = app_session.page
+    write_ms = app.evaluate(SETUP_JS, BIG_SIZE)
+    print(f"\nwriting 50 MiB through the JS API: {write_ms:.0f} ms")
+    worker = next(w for w in app.workers if w.url.endswith("/worker.mjs"))
+    worker.evaluate(COUNT_READS_JS)
+    tab = app_session.context.new_page()
+    tab.goto(base_url + "preview/http/list/")
+    yield app, worker, tab
+    tab.close()
+
+
+def get(tab, url: str, **init) -> dict:
+    return tab.evaluate(FETCH_JS, [url, init])
+
+
+def reads(worker) -> int:
+    """Chunk reads since the last call."""
+    return worker.evaluate("() => { const n = self.__chunkReads; self.__chunkReads = 0; "
+                           "return n; }")
+
+
+def test_ranges_are_206_with_the_right_bytes_and_read_only_their_chunks(preview):
+    _, worker, tab = preview
+    url = "/preview/http/big.bin"
+    reads(worker)
+    # The last 64 chunks written are still in the 32 MiB chunk cache; these ranges are below.
+    boundary = 20 * PIECE
+    cases = [
+        (f"bytes={boundary - 100}-{boundary + 99}", boundary - 100, 200, 2),
+        ("bytes=0-9", 0, 10, 1),
+        (f"bytes={5 * PIECE + 7}-{5 * PIECE + 7}", 5 * PIECE + 7, 1, 1),
+    ]
+    for header, start, length, chunks in cases:
+        got = tab.evaluate(RANGE_JS, [url, header])
+        assert got == {"status": 206, "range": f"bytes {start}-{start + length - 1}/{BIG_SIZE}",
+                       "length": length, "contentLength": str(length), "wrong": 0}, header
+        assert reads(worker) == chunks, header
+    tail = tab.evaluate(RANGE_JS, [url, "bytes=-10"])
+    assert (tail["status"], tail["length"], tail["wrong"]) == (206, 10, 0)
+    assert tail["range"] == f"bytes {BIG_SIZE - 10}-{BIG_SIZE - 1}/{BIG_SIZE}"
+    beyond = get(tab, url, headers={"Range": f"bytes={BIG_SIZE}-"})
+    assert beyond["status"] == 416
+    assert beyond["headers"]["content-range"] == f"bytes */{BIG_SIZE}"
+
+
+def test_a_large_body_streams_in_pieces_each_chunk_read_once(preview):
+    _, worker, tab = preview
+    reads(worker)
+    got = tab.evaluate("""async ([url, size]) => {
+      PATTERN;
+      const started = performance.now();
+      const response = await fetch(url);
+      const reader = response.body.getReader();
+      const first = await reader.read();
+      let total = first.value.length, pieces = 1, largest = first.value.length, wrong = 0;
+      const check = (bytes, offset) => {
+        for (let k = 0; k < bytes.length; k += 4099) {
+          if (bytes[k] !== pattern(offset + k)) wrong++;
+        }
+      };
+      check(first.value, 0);
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        check(value, total);
+        total += value.length; pieces++; largest = Math.max(largest, value.length);
+      }
+      return { status: response.status, total, pieces, largest, wrong,
+               length: response.headers.get("content-length"), ms: performance.now() - started };
+    }""".replace("PATTERN;", PATTERN_JS), ["/preview/http/big.bin", BIG_SIZE])
+    assert (got["status"], got["total"], got["wrong"]) == (200, BIG_SIZE, 0)
+    assert got["length"] == str(BIG_SIZE)
+    assert got["pieces"] >= BIG_SIZE // PIECE and got["largest"] <= PIECE
+    assert reads(worker) <= BIG_SIZE // PIECE  # no chunk read twice
+    print(f"\n50 MiB streamed in {got['ms']:.0f} ms, {got['pieces']} pieces")
+
+
+def test_head_has_the_headers_and_no_body(preview):
+    _, _, tab = preview
+    got = get(tab, "/preview/http/big.bin", method="HEAD")
+    assert (got["status"], got["length"]) == (200, 0)
+    headers = got["headers"]
+    assert headers["content-length"] == str(BIG_SIZE)
+    assert headers["content-type"] == "application/octet-stream"
+    assert headers["etag"] and headers["last-modified"].endswith(" GMT")
+    assert headers["accept-ranges"] == "bytes" and headers["cache-control"] == "no-cache"
+
+
+def test_etag_gives_304_and_a_write_shows_on_the_next_request(preview):
+    app, _, tab = preview
+    first = get(tab, "/preview/http/a.txt")
+    etag = first["headers"]["etag"]
+    assert (first["status"], first["text"]) == (200, "alpha\n")
+    assert first["headers"]["content-type"] == "text/plain; charset=utf-8"
+    same = get(tab, "/preview/http/a.txt", headers={"If-None-Match": etag})
+    assert (same["status"], same["length"]) == (304, 0)
+    app.evaluate("async () => (await window.pyvfs.ready).writeFile('/http/a.txt', 'beta\\n')")
+    fresh = get(tab, "/preview/http/a.txt", headers={"If-None-Match": etag})
+    assert (fresh["status"], fresh["text"]) == (200, "beta\n")
+    assert fresh["headers"]["etag"] != etag
+
+
+def test_a_directory_serves_its_index_or_a_listing(preview):
+    _, _, tab = preview
+    index = get(tab, "/preview/http/withindex")
+    assert index["redirected"] and index["url"].endswith("/preview/http/withindex/")
+    assert index["text"] == "<title>index</title><p>the index</p>"
+    tab.goto(tab.url)  # the listing of /http/list/
+    assert tab.title() == "Directory listing for /http/list"
+    assert tab.locator("a").all_inner_texts() == ["one.txt", "sub/"]
+    tab.click("text=sub/")
+    tab.wait_for_url("**/preview/http/list/sub/")
+    tab.click("text=two.txt")
+    tab.wait_for_url("**/preview/http/list/sub/two.txt")
+    assert tab.inner_text("body") == "2"
+    tab.goto(tab.url.split("/preview/")[0] + "/preview/http/list/")
+
+
+def test_missing_is_404_malformed_is_400(preview):
+    _, _, tab = preview
+    missing = get(tab, "/preview/http/nope.js")
+    assert missing["status"] == 404
+    assert "ENOENT" in missing["text"] and "/http/nope.js" in missing["text"]
+    malformed = get(tab, "/preview/http/%E0%A4%A")
+    assert malformed["status"] == 400 and "malformed percent-encoding" in malformed["text"]
+
+
+def test_traversal_never_leaves_the_vfs(preview):
+    _, _, tab = preview
+    # An encoded slash would step across segments: refused.
+    assert get(tab, "/preview/http/list/..%2f..%2fa.txt")["status"] == 400
+    assert get(tab, "/preview/http/list/%2e%2e%2Fa.txt")["status"] == 400
+    # %2e%2e is "..", resolved by the browser before the service worker sees the URL; climbing
+    # above /preview/ lands on the preview root (root-relative), never on the app's own files.
+    escaped = get(tab, "/preview/http/%2e%2e/%2e%2e/%2e%2e/manifest.json")
+    assert escaped["url"].endswith("/preview/manifest.json")
+    assert escaped["status"] == 404 and "ENOENT" in escaped["text"]
+    inside = get(tab, "/preview/http/list/%2e%2e/%2e%2e/http/a.txt")
+    assert inside["status"] == 200 and inside["url"].endswith("/preview/http/a.txt")
+    # Double encoding names a file called "%2e%2e", which does not exist.
+    assert get(tab, "/preview/http/%252e%252e/a.txt")["status"] == 404
