@@ -205,3 +205,50 @@ def test_traversal_never_leaves_the_vfs(preview):
     assert inside["status"] == 200 and inside["url"].endswith("/preview/http/a.txt")
     # Double encoding names a file called "%2e%2e", which does not exist.
     assert get(tab, "/preview/http/%252e%252e/a.txt")["status"] == 404
+
+
+WAV_JS = """async (seconds) => {
+  const rate = 8000, size = 44 + rate * seconds;
+  const wav = new Uint8Array(size);
+  const view = new DataView(wav.buffer);
+  const text = (offset, s) => [...s].forEach((c, k) => { wav[offset + k] = c.charCodeAt(0); });
+  text(0, "RIFF"); view.setUint32(4, size - 8, true); text(8, "WAVEfmt ");
+  view.setUint32(16, 16, true); view.setUint16(20, 1, true); view.setUint16(22, 1, true);
+  view.setUint32(24, rate, true); view.setUint32(28, rate, true);
+  view.setUint16(32, 1, true); view.setUint16(34, 8, true);
+  text(36, "data"); view.setUint32(40, rate * seconds, true);
+  for (let i = 44; i < size; i++) wav[i] = 128 + Math.round(60 * Math.sin(i / 3));
+  await (await window.pyvfs.ready).writeFile("/http/tone.wav", wav);
+}"""
+
+SEEK_JS = """async ([url, at]) => {
+  const audio = new Audio();
+  audio.preload = "metadata";
+  const once = (name) => new Promise((resolve, reject) => {
+    audio.addEventListener(name, resolve, { once: true });
+    audio.addEventListener("error", () => reject(new Error(`media error ${audio.error?.code}`)),
+                           { once: true });
+  });
+  const ready = once("loadedmetadata");
+  audio.src = url;
+  await ready;
+  const seeked = once("seeked");
+  audio.currentTime = at;
+  await seeked;
+  return { duration: audio.duration, currentTime: audio.currentTime };
+}"""
+
+
+def test_audio_seeks_with_range_requests(preview):
+    app, _, tab = preview
+    seconds = 20 * 60  # 9.6 MB at 8 kHz, 8-bit mono
+    app.evaluate(WAV_JS, seconds)
+    ranges: list[str] = []
+    tab.on("request", lambda request: ranges.append(request.headers.get("range") or "")
+           if request.url.endswith("/tone.wav") else None)
+    got = tab.evaluate(SEEK_JS, ["/preview/http/tone.wav", 1000])
+    assert got["duration"] == pytest.approx(seconds, abs=1)
+    assert got["currentTime"] == pytest.approx(1000, abs=1)
+    # The seek was a Range request far into the file (answered 206 by the service worker).
+    starts = [int(r.split("=")[1].split("-")[0]) for r in ranges if r.startswith("bytes=")]
+    assert any(start > 7_000_000 for start in starts), ranges
