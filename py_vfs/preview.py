@@ -3,14 +3,14 @@
 The service worker does the HTTP plumbing (docs/preview.md); this module decides status, headers
 and body from the VFS, so that the rules (index.html, listings, 404 naming the path, ETag, Range)
 live with the file system and are tested on CPython. A file's body is either ``body`` alone or
-``body`` followed by ``stream``: the rest of the file read chunk by chunk, never whole.
+``body`` followed by ``stream``: the rest of the file read chunk by chunk (``VFS.open_read``),
+never whole; the worker pulls it through ``WebAPI``'s stream operations.
 """
 
 from __future__ import annotations
 
 import html
 import mimetypes
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from email.utils import formatdate
 from typing import Any
@@ -18,14 +18,13 @@ from urllib.parse import quote
 
 from . import paths
 from .errors import FsError
+from .streams import ReadStream
 from .vfs import VFS
 
 _TEXT_TYPES = ("application/javascript", "application/json", "image/svg+xml",
                "application/xml", "text/javascript")
 _EXTRA_TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
                 ".woff2": "font/woff2", ".woff": "font/woff", ".md": "text/markdown"}
-# The largest piece the owner sends in one message: one storage chunk (content.CHUNK_SIZE).
-PIECE_BYTES = 512 * 1024
 _TEXT = "text/plain; charset=utf-8"
 _HTML = "text/html; charset=utf-8"
 
@@ -55,7 +54,7 @@ class PreviewResponse:
     status: int
     body: bytes = b""
     headers: dict[str, str] = field(default_factory=dict)
-    stream: AsyncIterator[bytes] | None = None  # the rest of the body, after ``body``
+    stream: ReadStream | None = None  # the rest of the body, after ``body``
 
 
 def content_type(path: str) -> str:
@@ -118,10 +117,12 @@ async def _file(vfs: VFS, path: str, request: PreviewRequest) -> PreviewResponse
     headers["content-length"] = str(end - start)
     if request.method == "HEAD" or start == end:
         return PreviewResponse(status, b"", headers)
-    pieces = _read(vfs, path, start, end)
-    first = await anext(pieces)
-    rest = None if len(first) == end - start else pieces
-    return PreviewResponse(status, first, headers, rest)
+    stream = vfs.open_read(path, start, end)  # pins this version's chunks until closed
+    first = await anext(stream)
+    if len(first) == end - start:
+        await stream.aclose()
+        return PreviewResponse(status, first, headers)
+    return PreviewResponse(status, first, headers, stream)
 
 
 def _etag_matches(header: str | None, etag: str) -> bool:
@@ -152,40 +153,6 @@ def parse_range(header: str, size: int) -> tuple[int, int] | str | None:
     return (start, end) if start < size else "unsatisfiable"
 
 
-async def _read(vfs: VFS, path: str, start: int, end: int) -> AsyncIterator[bytes]:
-    """The bytes start..end of a file in pieces of at most PIECE_BYTES, through the VFS's
-    streaming reader (which pins the file's chunks while it runs)."""
-    opener = getattr(vfs, "open_read", None) or _chunkwise(vfs)
-    reader = opener(path, start, end)
-    try:
-        async for chunk in reader:
-            for offset in range(0, len(chunk), PIECE_BYTES):
-                yield chunk[offset:offset + PIECE_BYTES]
-    finally:
-        aclose = getattr(reader, "aclose", None)
-        if aclose is not None:
-            await aclose()  # releases the pinned chunks now, not when collected
-
-
-def _chunkwise(vfs: VFS) -> Any:
-    """Stand-in for ``VFS.open_read`` until it lands on main: same contract (only the chunks that
-    overlap start..end are read, one at a time) but it does not pin them against a rewrite."""
-
-    async def open_read(path: str, start: int = 0, end: int | None = None
-                        ) -> AsyncIterator[bytes]:
-        node, _ = vfs._lookup(path, "open")
-        stop = node.size if end is None else min(end, node.size)
-        offset = 0
-        for key in node.chunks:
-            length = min(PIECE_BYTES, node.size - offset)
-            if offset + length > start and offset < stop:
-                data = await vfs.content.read_chunk(key)
-                yield data[max(start - offset, 0):stop - offset]
-            offset += length
-
-    return open_read
-
-
 def _listing(vfs: VFS, directory: str, base_url: str) -> PreviewResponse:
     """A directory without index.html lists its entries, like ``python -m http.server``."""
     items = []
@@ -198,38 +165,3 @@ def _listing(vfs: VFS, directory: str, base_url: str) -> PreviewResponse:
             f"<hr><ul>{''.join(items)}</ul><hr>").encode()
     return PreviewResponse(200, page, {"content-type": _HTML, "content-length": str(len(page)),
                                        "cache-control": "no-cache"})
-
-
-class PreviewStreams:
-    """The bodies being streamed to the service worker, by id, for the worker to pull piece by
-    piece (one JS->Python crossing per piece). An abandoned stream is closed by the worker's
-    idle timer through ``close``, which releases the file's pinned chunks."""
-
-    def __init__(self) -> None:
-        self._open: dict[int, AsyncIterator[bytes]] = {}
-        self._next_id = 1
-
-    def add(self, stream: AsyncIterator[bytes]) -> int:
-        stream_id = self._next_id
-        self._next_id += 1
-        self._open[stream_id] = stream
-        return stream_id
-
-    async def read(self, stream_id: int) -> bytes | None:
-        """The next piece, or None at the end (the stream is then forgotten)."""
-        stream = self._open.get(stream_id)
-        if stream is None:
-            return None
-        piece = await anext(stream, None)
-        if piece is None:
-            await self.close(stream_id)
-        return piece
-
-    async def close(self, stream_id: int) -> None:
-        stream = self._open.pop(stream_id, None)
-        aclose = getattr(stream, "aclose", None)
-        if aclose is not None:
-            await aclose()
-
-    def __len__(self) -> int:
-        return len(self._open)

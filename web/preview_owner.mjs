@@ -33,7 +33,7 @@ function pump(port, stream, call) {
   const close = () => {
     clearTimeout(timer);
     port.close();
-    call("previewClose", [stream]).catch(() => {});
+    call("closeStream", [stream]).catch(() => {});
   };
   const idle = () => {
     clearTimeout(timer);
@@ -45,7 +45,7 @@ function pump(port, stream, call) {
     if (data?.type !== "pull") return;
     idle();
     try {
-      const { value, error } = await call("previewRead", [stream]);
+      const { value, error } = await call("readChunk", [stream]);
       if (error) throw new Error(error.message);
       if (value == null) {
         clearTimeout(timer);

@@ -21,10 +21,20 @@ SETUP_JS = """async (size) => {
   await vfs.writeFile("/http/withindex/index.html", "<title>index</title><p>the index</p>");
   await vfs.writeFile("/http/list/one.txt", "1");
   await vfs.writeFile("/http/list/sub/two.txt", "2");
-  const big = new Uint8Array(size);
-  for (let i = 0; i < size; i++) big[i] = pattern(i);
+  // Written as a stream, so Pyodide's memory (which never shrinks) stays small enough for the
+  // streaming test to see whether serving the file makes it grow.
+  let offset = 0;
+  const source = new ReadableStream({
+    pull(controller) {
+      if (offset >= size) return controller.close();
+      const piece = new Uint8Array(Math.min(512 * 1024, size - offset));
+      for (let k = 0; k < piece.length; k++) piece[k] = pattern(offset + k);
+      offset += piece.length;
+      controller.enqueue(piece);
+    },
+  });
   const started = performance.now();
-  await vfs.writeFile("/http/big.bin", big);
+  await vfs.writeFile("/http/big.bin", source);
   return performance.now() - started;
 }""".replace("PATTERN;", PATTERN_JS)
 
@@ -109,9 +119,13 @@ def test_ranges_are_206_with_the_right_bytes_and_read_only_their_chunks(preview)
     assert beyond["headers"]["content-range"] == f"bytes */{BIG_SIZE}"
 
 
+MEMORY_JS = "async () => (await (await window.pyvfs.ready).memoryUsage()).wasmBytes"
+
+
 def test_a_large_body_streams_in_pieces_each_chunk_read_once(preview):
-    _, worker, tab = preview
+    app, worker, tab = preview
     reads(worker)
+    before = app.evaluate(MEMORY_JS)
     got = tab.evaluate("""async ([url, size]) => {
       PATTERN;
       const started = performance.now();
@@ -138,7 +152,11 @@ def test_a_large_body_streams_in_pieces_each_chunk_read_once(preview):
     assert got["length"] == str(BIG_SIZE)
     assert got["pieces"] >= BIG_SIZE // PIECE and got["largest"] <= PIECE
     assert reads(worker) <= BIG_SIZE // PIECE  # no chunk read twice
-    print(f"\n50 MiB streamed in {got['ms']:.0f} ms, {got['pieces']} pieces")
+    growth = app.evaluate(MEMORY_JS) - before
+    print(f"\n50 MiB streamed in {got['ms']:.0f} ms, {got['pieces']} pieces; Pyodide memory "
+          f"{before / 2**20:.0f} MiB, grew {growth / 2**20:.1f} MiB")
+    # Read whole, the file alone would grow Pyodide's memory by 50 MiB.
+    assert growth < 16 * 2**20
 
 
 def test_head_has_the_headers_and_no_body(preview):

@@ -7,14 +7,8 @@ import asyncio
 import pytest
 
 from py_vfs import VFS
-from py_vfs.preview import (
-    PIECE_BYTES,
-    PreviewRequest,
-    PreviewResponse,
-    PreviewStreams,
-    parse_range,
-    respond,
-)
+from py_vfs.content import CHUNK_SIZE
+from py_vfs.preview import PreviewRequest, PreviewResponse, parse_range, respond
 
 BIG = bytes(range(256)) * (5 * 1024)  # 1.25 MiB: three pieces
 
@@ -123,7 +117,7 @@ def test_if_range_with_an_old_etag_gives_the_whole_file(vfs):
 
 def test_a_large_body_comes_as_a_first_piece_and_a_stream(vfs):
     _, body = whole(vfs, "/big.bin")
-    assert len(ask(vfs, "/big.bin").body) == PIECE_BYTES
+    assert len(ask(vfs, "/big.bin").body) == CHUNK_SIZE
     assert body == BIG
 
 
@@ -173,31 +167,25 @@ def test_parse_range_ignores_what_it_does_not_understand():
     assert parse_range("bytes=1-2-3", 5) is None
 
 
-def test_streams_are_read_to_the_end_then_forgotten(vfs):
-    streams = PreviewStreams()
-
-    async def run() -> bytes:
+def test_the_stream_comes_in_chunks_and_pins_its_version_until_closed(vfs):
+    async def run() -> tuple[bytes, int, int]:
         answer = await respond(vfs, PreviewRequest("/big.bin"))
         assert answer.stream is not None
-        stream_id = streams.add(answer.stream)
+        pinned = len(vfs.content.pins)
+        await vfs.write_file("/big.bin", b"replaced while streaming")
         pieces = [answer.body]
-        while (piece := await streams.read(stream_id)) is not None:
-            assert len(piece) <= PIECE_BYTES
+        async for piece in answer.stream:
+            assert len(piece) <= CHUNK_SIZE
             pieces.append(piece)
-        assert len(streams) == 0
-        return b"".join(pieces)
+        return b"".join(pieces), pinned, len(vfs.content.pins)
 
-    assert asyncio.run(run()) == BIG
+    body, pinned, after = asyncio.run(run())
+    assert body == BIG  # the version the headers describe, not the one written meanwhile
+    assert pinned > 0 and after == 0
 
 
-def test_a_closed_stream_reads_as_ended(vfs):
-    streams = PreviewStreams()
-
-    async def run() -> bytes | None:
-        answer = await respond(vfs, PreviewRequest("/big.bin"))
-        assert answer.stream is not None
-        stream_id = streams.add(answer.stream)
-        await streams.close(stream_id)
-        return await streams.read(stream_id)
-
-    assert asyncio.run(run()) is None
+def test_a_body_sent_whole_leaves_nothing_pinned(vfs):
+    answer = ask(vfs, "/site/index.html")
+    assert answer.stream is None and not vfs.content.pins
+    ranged = ask(vfs, "/big.bin", range="bytes=10-20")
+    assert ranged.stream is None and not vfs.content.pins
