@@ -10,7 +10,7 @@ const BUILD = "dev";
 const PROTOCOL = 2;
 const VFS_NAME = "default";
 const ACK_TIMEOUT_MS = 1500; // no app page acked within this: 503
-const START_TIMEOUT_MS = 30000; // acked, but no "start" within this: 504
+const START_TIMEOUT_MS = 60000; // acked but no "start" within this: 504 (a tab may be booting)
 const IDLE_TIMEOUT_MS = 30000; // a streamed body whose next piece takes longer fails
 const FORWARDED_HEADERS = { range: "range", "if-none-match": "if_none_match", "if-range": "if_range" };
 

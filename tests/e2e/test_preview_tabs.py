@@ -10,7 +10,7 @@ import shutil
 import pytest
 from serve import start_server
 
-from .conftest import DIST, assert_no_offsite, open_app, wait_ready
+from .conftest import DIST, assert_no_offsite, open_app, record_offsite, wait_ready
 
 WRITE_JS = """async ([path, text]) => {
   const vfs = await window.pyvfs.ready;
@@ -24,22 +24,28 @@ PROBE_JS = """async (url) => {
 }"""
 
 
-@pytest.fixture
-def fresh_context(browser, browser_context_args):
+@pytest.fixture(scope="module")
+def origin(browser, browser_context_args, tmp_path_factory):
+    """(context, base URL, dist copy): dist/ copied and served on another port, so a test may
+    rebuild its sw.js, and one context for the module, so the app boots cold only once."""
+    copy = tmp_path_factory.mktemp("preview-tabs") / "dist"
+    shutil.copytree(DIST, copy)
+    served, server = start_server(copy, port=0)
     context = browser.new_context(**browser_context_args)
-    offsite: list[str] = []
-    yield context, offsite
+    offsite = record_offsite(context, [])
+    yield context, served, copy
     context.close()
-    assert_no_offsite(offsite, "the test's context")
+    server.shutdown()
+    server.server_close()
+    assert_no_offsite(offsite, "the module's context")
 
 
-def test_any_app_tab_answers_and_503_when_none_is_left(fresh_context, base_url):
-    context, offsite = fresh_context
-    first = open_app(context)
+def test_any_app_tab_answers_and_503_when_none_is_left(origin):
+    context, served, _ = origin
+    first = open_app(context, served)
     url = first.page.evaluate(WRITE_JS, ["/tabs/a.txt", "from the first tab's disk"])
     # The second tab boots after the write, so its VFS (read from IndexedDB) has the file too.
-    second = open_app(context)
-    offsite += first.offsite + second.offsite
+    second = open_app(context, served)
     preview = context.new_page()
     assert preview.goto(url).status == 200
     assert preview.inner_text("body") == "from the first tab's disk"
@@ -54,30 +60,18 @@ def test_any_app_tab_answers_and_503_when_none_is_left(fresh_context, base_url):
     assert response.status == 503
     assert preview.title() == "Preview unavailable"
     assert "No py_vfs app tab is open" in preview.inner_text("body")
-    assert preview.get_attribute("a", "href") == base_url
+    assert preview.get_attribute("a", "href") == served
     assert preview.evaluate(PROBE_JS, url)[0] == 503  # subresources too
+    preview.close()
 
 
-@pytest.fixture
-def dist_copy(tmp_path):
-    """dist/ copied and served on another port, so the test may rebuild its sw.js."""
-    copy = tmp_path / "dist"
-    shutil.copytree(DIST, copy)
-    served, server = start_server(copy, port=0)
-    yield copy, served
-    server.shutdown()
-    server.server_close()
-
-
-def test_a_new_build_takes_over_an_open_preview_without_reload(fresh_context, dist_copy):
-    context, offsite = fresh_context
-    copy, served = dist_copy
+def test_a_new_build_takes_over_an_open_preview_without_reload(origin):
+    context, served, copy = origin
     build = json.loads((copy / "manifest.json").read_text())["build"]
     sw = (copy / "sw.js").read_text()
     assert f'const BUILD = "{build}";' in sw  # the build stamps every sw.js it writes
 
     app = open_app(context, served)
-    offsite += app.offsite
     url = app.page.evaluate(WRITE_JS, ["/v/a.txt", "one"])
     preview = context.new_page()
     preview.goto(url)

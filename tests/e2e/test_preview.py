@@ -1,11 +1,16 @@
-"""HTTP semantics of the preview, through the real service worker: Range/206/416 on a 50 MiB file
-read chunk by chunk, HEAD, ETag/304, fresh bytes after a write, index and listing, 404, 400 and
-traversal attempts. Requests are made with fetch() from a page under /preview/, the only kind of
-page the service worker controls."""
+"""The preview through the real service worker, on one booted app: a multi-file site renders in
+a new tab with every resource applied (`serve`, `open`); HTTP semantics: Range/206/416 on a
+50 MiB file read chunk by chunk, an audio seek, HEAD, ETag/304, fresh bytes after a write, index
+and listing, 404, 400 and traversal attempts. Requests are made with fetch() from a page under
+/preview/, the only kind of page the service worker controls."""
 
 from __future__ import annotations
 
+import base64
+
 import pytest
+
+from .preview_site import ODD_TEXT, RENDERED_JS, WRITE_JS, site_files
 
 BIG_SIZE = 50 * 1024 * 1024
 PIECE = 512 * 1024
@@ -270,3 +275,85 @@ def test_audio_seeks_with_range_requests(preview):
     # The seek was a Range request far into the file (answered 206 by the service worker).
     starts = [int(r.split("=")[1].split("-")[0]) for r in ranges if r.startswith("bytes=")]
     assert any(start > 7_000_000 for start in starts), ranges
+
+
+def test_names_with_hash_question_mark_and_percent(preview):
+    app, _, tab = preview
+    url = app.evaluate("""async () => {
+      const vfs = await window.pyvfs.ready;
+      await vfs.writeFile("/http/odd #1?x=%41.txt", "odd");
+      return vfs.previewUrl("/http/odd #1?x=%41.txt");
+    }""")
+    assert url.endswith("/preview/http/odd%20%231%3Fx%3D%2541.txt")
+    got = get(tab, url)
+    assert (got["status"], got["text"]) == (200, "odd")
+
+
+# --- the site ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def site(app_session):
+    files = {path: base64.b64encode(data).decode() for path, data in site_files().items()}
+    app_session.page.evaluate(WRITE_JS, files)
+    return app_session
+
+
+def sh(page, line: str) -> dict:
+    result = page.evaluate("(line) => window.pyvfs.shell(line)", line)
+    assert result["code"] == 0, result
+    return result
+
+
+def test_serve_renders_the_site_with_every_resource_applied(site):
+    with site.context.expect_page() as opened:
+        result = sh(site.page, "serve /site")
+    assert result["stdout"].startswith("Serving /site at http://127.0.0.1:")
+    tab = opened.value
+    tab.wait_for_load_state()
+    assert tab.url.endswith("/preview/site/index.html")
+    rendered = tab.evaluate(RENDERED_JS)
+    assert rendered == {
+        "relative": "rgb(1, 2, 3)", "root": "rgb(4, 5, 6)",
+        "module": "imported by module", "wasm": "42", "image": [3, 2],
+        "fontStatus": "loaded", "fontCheck": True, "controlled": True,
+    }
+    types = tab.evaluate("""async () => {
+      const kinds = {};
+      for (const path of ["img/dot.png", "fonts/pixel.woff2", "wasm/add.wasm", "js/main.mjs",
+                          "/site/root.css"]) {
+        const response = await fetch(path);
+        kinds[path] = [response.status, response.headers.get("content-type"), response.url];
+      }
+      return kinds;
+    }""")
+    base = tab.url.rsplit("/", 1)[0]
+    assert types == {
+        "img/dot.png": [200, "image/png", f"{base}/img/dot.png"],
+        "fonts/pixel.woff2": [200, "font/woff2", f"{base}/fonts/pixel.woff2"],
+        "wasm/add.wasm": [200, "application/wasm", f"{base}/wasm/add.wasm"],
+        "js/main.mjs": [200, "text/javascript; charset=utf-8", f"{base}/js/main.mjs"],
+        # Root-relative: "/" is the preview root, so /site/root.css is redirected into it.
+        "/site/root.css": [200, "text/css; charset=utf-8", f"{base}/root.css"],
+    }
+    tab.close()
+
+
+def test_names_with_spaces_and_non_ascii_letters(site):
+    with site.context.expect_page() as opened:
+        result = sh(site.page, "open '/site/dir with space/ünï cödé.txt'")
+    url = result["stdout"].rstrip("\n").split(" -> ")[-1]
+    assert url.endswith("/preview/site/dir%20with%20space/%C3%BCn%C3%AF%20c%C3%B6d%C3%A9.txt")
+    assert result["stdout"] == f"/site/dir with space/ünï cödé.txt -> {url}\n"
+    tab = opened.value
+    tab.wait_for_load_state()
+    assert tab.inner_text("body") == ODD_TEXT
+    preview_url = site.page.evaluate(
+        "async () => (await window.pyvfs.ready).previewUrl('/site/dir with space/ünï cödé.txt')")
+    assert preview_url == url
+    # The link in index.html, percent-encoded by hand, reaches the same file.
+    tab.goto(url.split("/site/")[0] + "/site/index.html")
+    tab.click("#odd")
+    tab.wait_for_url(url)
+    assert tab.inner_text("body") == ODD_TEXT
+    tab.close()

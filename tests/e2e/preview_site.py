@@ -1,10 +1,9 @@
-"""A multi-file site written through the JS API runs in a new tab through the real service worker:
-relative and root-relative CSS, a module importing a module, a PNG, a WOFF2 font, a wasm module
-instantiated with instantiateStreaming, and names with spaces and non-ASCII letters."""
+"""The small multi-file site the preview tests write through the JS API: relative and
+root-relative CSS, a module importing a module, a PNG, a WOFF2 font, a hand-assembled wasm
+module, a name with spaces and non-ASCII letters; and the script that checks it rendered."""
 
 from __future__ import annotations
 
-import base64
 import struct
 import zlib
 from pathlib import Path
@@ -90,19 +89,6 @@ WRITE_JS = """async (files) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def site(app_session):
-    files = {path: base64.b64encode(data).decode() for path, data in site_files().items()}
-    app_session.page.evaluate(WRITE_JS, files)
-    return app_session
-
-
-def sh(page, line: str) -> dict:
-    result = page.evaluate("(line) => window.pyvfs.shell(line)", line)
-    assert result["code"] == 0, result
-    return result
-
-
 RENDERED_JS = """async () => {
   const until = async (test) => {
     for (let i = 0; i < 200 && !test(); i++) await new Promise((r) => setTimeout(r, 25));
@@ -121,57 +107,3 @@ RENDERED_JS = """async () => {
     controlled: Boolean(navigator.serviceWorker.controller),
   };
 }"""
-
-
-def test_serve_renders_the_site_with_every_resource_applied(site):
-    with site.context.expect_page() as opened:
-        result = sh(site.page, "serve /site")
-    assert result["stdout"].startswith("Serving /site at http://127.0.0.1:")
-    tab = opened.value
-    tab.wait_for_load_state()
-    assert tab.url.endswith("/preview/site/index.html")
-    rendered = tab.evaluate(RENDERED_JS)
-    assert rendered == {
-        "relative": "rgb(1, 2, 3)", "root": "rgb(4, 5, 6)",
-        "module": "imported by module", "wasm": "42", "image": [3, 2],
-        "fontStatus": "loaded", "fontCheck": True, "controlled": True,
-    }
-    types = tab.evaluate("""async () => {
-      const kinds = {};
-      for (const path of ["img/dot.png", "fonts/pixel.woff2", "wasm/add.wasm", "js/main.mjs",
-                          "/site/root.css"]) {
-        const response = await fetch(path);
-        kinds[path] = [response.status, response.headers.get("content-type"), response.url];
-      }
-      return kinds;
-    }""")
-    base = tab.url.rsplit("/", 1)[0]
-    assert types == {
-        "img/dot.png": [200, "image/png", f"{base}/img/dot.png"],
-        "fonts/pixel.woff2": [200, "font/woff2", f"{base}/fonts/pixel.woff2"],
-        "wasm/add.wasm": [200, "application/wasm", f"{base}/wasm/add.wasm"],
-        "js/main.mjs": [200, "text/javascript; charset=utf-8", f"{base}/js/main.mjs"],
-        # Root-relative: "/" is the preview root, so /site/root.css is redirected into it.
-        "/site/root.css": [200, "text/css; charset=utf-8", f"{base}/root.css"],
-    }
-    tab.close()
-
-
-def test_names_with_spaces_and_non_ascii_letters(site):
-    with site.context.expect_page() as opened:
-        result = sh(site.page, "open '/site/dir with space/ünï cödé.txt'")
-    url = result["stdout"].rstrip("\n").split(" -> ")[-1]
-    assert url.endswith("/preview/site/dir%20with%20space/%C3%BCn%C3%AF%20c%C3%B6d%C3%A9.txt")
-    assert result["stdout"] == f"/site/dir with space/ünï cödé.txt -> {url}\n"
-    tab = opened.value
-    tab.wait_for_load_state()
-    assert tab.inner_text("body") == ODD_TEXT
-    preview_url = site.page.evaluate(
-        "async () => (await window.pyvfs.ready).previewUrl('/site/dir with space/ünï cödé.txt')")
-    assert preview_url == url
-    # The link in index.html, percent-encoded by hand, reaches the same file.
-    tab.goto(url.split("/site/")[0] + "/site/index.html")
-    tab.click("#odd")
-    tab.wait_for_url(url)
-    assert tab.inner_text("body") == ODD_TEXT
-    tab.close()
