@@ -98,15 +98,12 @@ def _text(status: int, message: str, headers: dict[str, str] | None = None) -> P
 async def _file(vfs: VFS, path: str, request: PreviewRequest) -> PreviewResponse:
     """200, 206, 304 or 416 for a file. Everything from the stat to the start of the read runs
     without an await in between, so the headers and the bytes describe the same content."""
-    stat = vfs.stat(path)
-    etag = f'"{vfs.content_id(path)}"'
-    size = stat.size
-    headers = {"etag": etag, "last-modified": formatdate(stat.mtime_ms / 1000, usegmt=True),
-               "cache-control": "no-cache", "accept-ranges": "bytes"}
-    if _etag_matches(request.if_none_match, etag):
+    headers = _validators(vfs, path)
+    if _etag_matches(request.if_none_match, headers["etag"]):
         return PreviewResponse(304, b"", headers)
+    size = vfs.stat(path).size
     headers["content-type"] = content_type(path)
-    wanted = request.range if request.if_range in (None, etag) else None
+    wanted = request.range if request.if_range in (None, headers["etag"]) else None
     span = parse_range(wanted, size) if wanted else None
     if span == "unsatisfiable":
         return _text(416, f"Range Not Satisfiable: {wanted} of {size} bytes\n",
@@ -117,6 +114,19 @@ async def _file(vfs: VFS, path: str, request: PreviewRequest) -> PreviewResponse
     headers["content-length"] = str(end - start)
     if request.method == "HEAD" or start == end:
         return PreviewResponse(status, b"", headers)
+    return await _body(vfs, path, status, headers, start, end)
+
+
+def _validators(vfs: VFS, path: str) -> dict[str, str]:
+    """The headers every answer about a file carries, 304 included."""
+    mtime = vfs.stat(path).mtime_ms / 1000
+    return {"etag": f'"{vfs.content_id(path)}"', "last-modified": formatdate(mtime, usegmt=True),
+            "cache-control": "no-cache", "accept-ranges": "bytes"}
+
+
+async def _body(vfs: VFS, path: str, status: int, headers: dict[str, str], start: int,
+                end: int) -> PreviewResponse:
+    """The first piece now; the rest, if any, as the open stream the worker pulls."""
     stream = vfs.open_read(path, start, end)  # pins this version's chunks until closed
     first = await anext(stream)
     if len(first) == end - start:
