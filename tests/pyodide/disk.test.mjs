@@ -2,22 +2,15 @@
 
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
-import { bootPyodide } from "./harness.mjs";
+import { bootWebAPI } from "./harness.mjs";
 import { IDBStore } from "../../web/idb_store.mjs";
 
-let pyodide;
 let webapi;
+let call;
 
 before(async () => {
-  pyodide = await bootPyodide();
-  webapi = pyodide.pyimport("py_vfs.webapi");
+  ({ webapi, call } = await bootWebAPI());
 });
-
-async function call(api, op, ...args) {
-  let envelope = webapi.dispatch(api, op, args);
-  if (envelope instanceof pyodide.ffi.PyProxy) envelope = await envelope;
-  return envelope;
-}
 
 test("check reads every chunk once from IndexedDB and finds a corrupted one", async () => {
   const store = await IDBStore.open("check");

@@ -14,3 +14,16 @@ export async function bootPyodide(options = {}) {
   pyodide.runPython("import sys; sys.path.insert(0, '/src')");
   return pyodide;
 }
+
+// Pyodide with py_vfs.webapi imported, and `call(api, op, ...args)`: one JS API call through
+// webapi.dispatch, as the worker makes it, resolved to its envelope ({value} or {error}).
+export async function bootWebAPI(options = {}) {
+  const pyodide = await bootPyodide(options);
+  const webapi = pyodide.pyimport("py_vfs.webapi");
+  async function call(api, op, ...args) {
+    let envelope = webapi.dispatch(api, op, args);
+    if (envelope instanceof pyodide.ffi.PyProxy) envelope = await envelope;
+    return envelope;
+  }
+  return { pyodide, webapi, call };
+}
