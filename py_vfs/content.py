@@ -70,6 +70,13 @@ class Content:
         """Boot: count references from committed nodes, without touching storage."""
         self.refs.update(keys)
 
+    def forget(self, keys: Iterable[str]) -> None:
+        """Another tab dropped references: count them down and drop chunks nobody holds."""
+        for key in keys:
+            self._unref_in_memory(key)
+            if key not in self.refs:
+                self.cache.discard(key)
+
     def ref(self, keys: Iterable[str], tx: Transaction) -> None:
         for key in keys:
             self.refs[key] += 1
