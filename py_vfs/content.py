@@ -55,6 +55,8 @@ class Content:
         self.store = store
         self.refs: Counter[str] = Counter()
         self.cache = ChunkCache(cache_bytes)
+        # Chunks of an open step, not yet in storage: the step's own reads must find them.
+        self.pending: dict[str, bytes] = {}
 
     def split(self, data: bytes, tx: Transaction) -> tuple[str, ...]:
         """Cut ``data`` into chunks staged in ``tx``; stored once a node references them."""
@@ -104,7 +106,7 @@ class Content:
             self.cache.discard(key)
 
     async def read_chunk(self, key: str) -> bytes:
-        data = self.cache.get(key)
+        data = self.pending.get(key) or self.cache.get(key)
         if data is None:
             data = await self.store.get("chunks", key)
             if data is None:

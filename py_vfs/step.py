@@ -83,6 +83,7 @@ class Step:
             inner.rollback()
             raise
         self.tx.merge(inner)
+        self.vfs.content.pending.update(inner.staged)
         self.changes.append(change)
         return result
 
@@ -97,6 +98,7 @@ class Step:
                 self.tx.rollback()
         finally:
             self.open = False
+            self.vfs.content.pending.clear()
             self.vfs._step = None
             self.vfs._mutex.release()
 
@@ -119,6 +121,7 @@ class Step:
                 self.tx.rollback()
                 raise
             self.tx.merge(inner)
+            self.vfs.content.pending.update(inner.staged)
 
     async def __aenter__(self) -> StepTx:
         return await self.begin()

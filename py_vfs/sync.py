@@ -10,7 +10,9 @@ state. So no tab ever overwrites a change it has not seen. Format: docs/architec
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
 import secrets
 import time
 from collections.abc import Callable
@@ -38,6 +40,14 @@ def decode_entry(text: str) -> tuple[list[Node], list[str], list[Event]]:
     entry = json.loads(text)
     puts = [Node.from_record(node_id, record) for node_id, record in entry["puts"].items()]
     return puts, list(entry["deletes"]), list(entry["events"])
+
+
+async def backoff(attempt: int) -> None:
+    """Before the ``attempt``-th try of a mutation (0: the first). The first retry after a stale
+    commit goes at once (the replica has just caught up); after that a random, growing pause
+    keeps one busy tab from winning every race against another (starvation)."""
+    if attempt >= 2:
+        await asyncio.sleep(random.uniform(0, min(0.05, 0.001 * 2 ** attempt)))
 
 
 class Replica:

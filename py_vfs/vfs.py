@@ -23,7 +23,7 @@ from .search import SearchMixin
 from .step import ACTIVE, Step, current_task, run_change
 from .storage import Store
 from .storage.memory import MemoryStore
-from .sync import Replica
+from .sync import Replica, backoff
 from .transaction import Transaction
 from .watch import Listener, Watchers
 
@@ -236,7 +236,8 @@ class VFS(SearchMixin):
             return await step.run(change)
         self._refuse_deadlock("write")
         async with self._mutex:
-            for _ in range(MAX_ATTEMPTS):
+            for attempt in range(MAX_ATTEMPTS):
+                await backoff(attempt)
                 tx = Transaction()
                 try:
                     result = await run_change(change, tx)
