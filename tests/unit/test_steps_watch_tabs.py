@@ -359,7 +359,7 @@ def test_concurrent_tasks_on_two_tabs_with_a_slow_store_converge():
             return await super().commit_logged(base, ops, entry)
 
     async def scenario():
-        store, a, b = await two_tabs(SlowStore())
+        _, a, b = await two_tabs(SlowStore())
 
         async def writer(vfs, tag):
             for i in range(40):
