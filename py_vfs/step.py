@@ -12,6 +12,7 @@ the step is rolled back in memory and nothing reaches the disk.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 from collections.abc import Callable
 from contextvars import ContextVar
@@ -57,14 +58,17 @@ class Step:
         self.changes: list[Change] = []
         self.owner: asyncio.Task | None = None
         self.open = False
+        self._turn = contextlib.AsyncExitStack()  # the cross-tab writer lock, held throughout
 
     async def begin(self, *, owned: bool = True) -> StepTx:
         """Take the mutation lock and start from the disk's latest state. ``owned``: the
         current task runs the body, so its calls on the outer VFS can be caught (EDEADLK)."""
         await self.vfs._mutex.acquire()
         try:
+            await self._turn.enter_async_context(self.vfs._replica.turn())
             await self.vfs._replica.catch_up()
         except BaseException:
+            await self._turn.aclose()
             self.vfs._mutex.release()
             raise
         self.owner = current_task() if owned else None
@@ -100,7 +104,10 @@ class Step:
             self.open = False
             self.vfs.content.pending.clear()
             self.vfs._step = None
-            self.vfs._mutex.release()
+            try:
+                await self._turn.aclose()
+            finally:
+                self.vfs._mutex.release()
 
     async def _commit(self) -> None:
         for _ in range(MAX_REPLAYS):

@@ -11,11 +11,12 @@ state. So no tab ever overwrites a change it has not seen. Format: docs/architec
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 
 from .content import Content
 from .index import Index
@@ -63,6 +64,17 @@ class Replica:
         self.watchers = watchers
         self.rev = 0
         self.writer = secrets.token_hex(4)
+
+    @contextlib.asynccontextmanager
+    async def turn(self) -> AsyncIterator[None]:
+        """Hold the store's cross-tab writer lock, if it has one (see ``Lockable``)."""
+        lock = getattr(self.store, "lock", None)
+        release = await lock() if lock is not None else None
+        try:
+            yield
+        finally:
+            if release is not None:
+                release()
 
     async def load(self) -> list[Node]:
         """Boot: every node record and the revision they are at, from one snapshot."""

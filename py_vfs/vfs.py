@@ -235,7 +235,7 @@ class VFS(SearchMixin):
         if step is not None and step is self._step:
             return await step.run(change)
         self._refuse_deadlock("write")
-        async with self._mutex:
+        async with self._mutex, self._replica.turn():
             for attempt in range(MAX_ATTEMPTS):
                 await backoff(attempt)
                 tx = Transaction()

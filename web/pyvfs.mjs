@@ -23,6 +23,7 @@ class Instance {
     this.last = null;
     this.calls = new Map();
     this.nextId = 1;
+    this.watchers = new Map(); // watch id -> listener
     this.worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module", name: `pyvfs:${name}` });
     this.ready = new Promise((resolve, reject) => {
       this.worker.onmessage = ({ data }) => this.receive(data, resolve, reject);
@@ -46,6 +47,11 @@ class Instance {
       for (const listener of this.listeners) listener(this.last);
     } else if (data.type === "failed") {
       reject(new Error(`py_vfs failed to start: ${data.message}`));
+    } else if (data.type === "watch") {
+      const listener = this.watchers.get(data.id);
+      if (listener) {
+        try { listener(data.event); } catch (error) { console.error("py_vfs watch listener failed", error); }
+      }
     } else if (data.type === "result") {
       const pending = this.calls.get(data.id);
       this.calls.delete(data.id);
@@ -109,13 +115,57 @@ export class Dirent {
 }
 
 // The JS API, in node:fs/promises shape. Every method is one round trip to the worker.
+// Inside `vfs.step(fn)`, `fn` gets a VFS bound to the step (same methods), whose calls go to
+// the worker as stepOp messages.
 export class VFS {
   #instance;
-  constructor(instance) {
+  #stepId;
+  constructor(instance, stepId = null) {
     this.#instance = instance;
+    this.#stepId = stepId;
     this.name = instance.name;
   }
-  #call(op, ...args) { return this.#instance.call(op, args); }
+  #call(op, ...args) {
+    if (this.#stepId === null) return this.#instance.call(op, args);
+    return this.#instance.call("stepOp", [this.#stepId, op, ...args]);
+  }
+
+  // Runs `fn(tx)`: every operation on `tx` commits together when `fn` resolves (one IndexedDB
+  // transaction), or none does when it throws. Other calls on this VFS in this page wait until
+  // the step ends, so `fn` must use `tx`, never the outer `vfs` (that would wait for itself).
+  async step(fn) {
+    if (this.#stepId !== null) throw toError({ code: "EINVAL", message: "EINVAL: steps do not nest", syscall: "step" });
+    const id = await this.#instance.call("stepBegin", []);
+    let result;
+    try {
+      result = await fn(new VFS(this.#instance, id));
+    } catch (error) {
+      await this.#instance.call("stepEnd", [id, false]).catch(() => {});
+      throw error;
+    }
+    await this.#instance.call("stepEnd", [id, true]);
+    return result;
+  }
+
+  // Calls `listener({type, path, oldPath?, kind})` for changes at `path` (a directory: also its
+  // entries; `recursive`: everything below), made in this tab, in other tabs, or by steps.
+  // Returns the unsubscribe function; its `ready` promise resolves once the worker listens.
+  watch(path, listener, { recursive = false } = {}) {
+    if (this.#stepId !== null) throw toError({ code: "EINVAL", message: "EINVAL: watch outside the step", syscall: "watch" });
+    const instance = this.#instance;
+    const id = instance.nextId++;
+    instance.watchers.set(id, listener);
+    const ready = instance.call("watch", [id, path, { recursive }]).catch((error) => {
+      instance.watchers.delete(id);
+      console.error("py_vfs watch failed", error);
+    });
+    const unsubscribe = () => {
+      if (!instance.watchers.delete(id)) return Promise.resolve();
+      return instance.call("unwatch", [id]).then(() => undefined);
+    };
+    unsubscribe.ready = ready.then(() => undefined);
+    return unsubscribe;
+  }
 
   readFile(path, options) { return this.#call("readFile", path, options); }
   writeFile(path, data, options) { return this.#call("writeFile", path, data, options).then(() => undefined); }

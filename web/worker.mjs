@@ -84,9 +84,28 @@ async function boot({ name, base }) {
   progress("disk", `Opening disk "${name}"`);
   const store = await IDBStore.open(name);
   const webapi = pyodide.pyimport("py_vfs.webapi");
-  const api = await webapi.open_api(store, base);
+  const notify = (id, event) => self.postMessage({ type: "watch", id, event });
+  const api = await webapi.open_api(store, base, notify);
+  store.onRemoteCommit = catchUp;
   progress("ready", "Ready");
   return { pyodide, api, dispatch: webapi.dispatch };
+}
+
+// Another tab committed (BroadcastChannel): catch up now, so reads here are fresh and watch
+// listeners fire. Announcements that arrive during a catch-up fold into one more catch-up.
+let catchingUp = null;
+let catchUpAgain = false;
+function catchUp() {
+  if (catchingUp) {
+    catchUpAgain = true;
+    return;
+  }
+  catchingUp = (async () => {
+    do {
+      catchUpAgain = false;
+      await call("sync", []);
+    } while (catchUpAgain);
+  })().finally(() => { catchingUp = null; });
 }
 
 async function call(op, args) {

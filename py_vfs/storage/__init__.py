@@ -12,6 +12,7 @@ what keeps several tabs (or processes) on one disk from losing each other's upda
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from ..transaction import Op
@@ -47,6 +48,14 @@ class Store(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+class Lockable(Protocol):
+    """A store that can also make writers of several tabs take turns (IndexedDB: Web Locks).
+    Optional: without it the revision check alone keeps commits correct, but a busy tab can
+    make another lose the race over and over."""
+
+    async def lock(self) -> Callable[[], None]: ...
 
 
 def gap(rev: int, current: int, entries: LogEntries) -> bool:
