@@ -58,7 +58,8 @@ SNAPSHOT = """
   for (const dir of ["/tabs/a", "/tabs/b", "/tabs/shared"]) {
     out[dir] = (await vfs.exists(dir)) ? await vfs.readdir(dir) : [];
   }
-  out.log = (await vfs.exists("/tabs/shared/log")) ? await vfs.readFile("/tabs/shared/log", "utf8") : "";
+  const log = "/tabs/shared/log";
+  out.log = (await vfs.exists(log)) ? await vfs.readFile(log, "utf8") : "";
   out.keys = [];
   for (let k = 0; k < 4; k++) {
     const p = `/tabs/shared/k${k}`;
@@ -131,12 +132,11 @@ def test_a_step_that_throws_leaves_no_trace_even_after_a_reload(tabs):
     """)
     assert outcome == ["halfway", ["kept"], []]
     time.sleep(0.3)
-    assert js(second.page, 'return [await vfs.readdir("/steps"), await vfs.readdir("/steps/kept")];') \
-        == [["kept"], []]
+    listing = 'return [await vfs.readdir("/steps"), await vfs.readdir("/steps/kept")];'
+    assert js(second.page, listing) == [["kept"], []]
     first.page.reload()
     first.page.wait_for_function("() => window.pyvfs && window.pyvfs.ready")
-    assert js(first.page, 'return [await vfs.readdir("/steps"), await vfs.readdir("/steps/kept")];') \
-        == [["kept"], []]
+    assert js(first.page, listing) == [["kept"], []]
 
 
 def test_a_committed_step_is_seen_whole_by_the_other_tab(tabs):
