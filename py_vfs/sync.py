@@ -85,17 +85,15 @@ class Replica:
         """Commit ``tx`` at this replica's revision. False: the disk had moved on; ``tx`` was
         rolled back and the replica has caught up, so the caller should run its change again.
         Raises (after rolling ``tx`` back) when the store failed."""
-        writes = tx.node_writes
+        ops = tx.ops()
+        if not ops:
+            return True
+        # Logged even without node writes (a chunk reclaim): a chunk deletion must be checked
+        # against the revision too, or it could drop a chunk another tab just referenced.
         try:
-            if not writes:
-                ops = tx.ops()
-                if ops:
-                    await self.store.commit(ops)
-                rev: int | None = self.rev
-            else:
-                events = derive_events(tx.changes, self._before(tx), self.index.nodes.get)
-                entry = encode_entry(writes, events, self.writer)
-                rev = await self.store.commit_logged(self.rev, tx.ops(), entry)
+            events = derive_events(tx.changes, self._before(tx), self.index.nodes.get)
+            entry = encode_entry(tx.node_writes, events, self.writer)
+            rev = await self.store.commit_logged(self.rev, ops, entry)
         except BaseException:
             tx.rollback()
             raise
@@ -105,8 +103,7 @@ class Replica:
             return False
         self.rev = rev
         self.content.committed(tx)
-        if writes:
-            self.watchers.fire(events)
+        self.watchers.fire(events)
         return True
 
     def _before(self, tx: Transaction) -> Callable[[str], Node | None]:
