@@ -21,6 +21,7 @@ class Transaction:
         self._undo: list[Callable[[], None]] = []
         self._nodes: dict[str, str | None] = {}
         self._chunks: dict[str, bytes | None] = {}
+        self._meta: dict[str, str | None] = {}
         self.staged: dict[str, bytes] = {}
         # node id -> (the node before this transaction, the node after it): what watch events
         # and the change log are derived from.
@@ -46,6 +47,7 @@ class Transaction:
         self._undo.extend(inner._undo)
         self.staged.update(inner.staged)
         self._nodes.update(inner._nodes)
+        self._meta.update(inner._meta)
         for key, data in inner._chunks.items():
             if data is None:
                 self.delete_chunk(key)
@@ -74,6 +76,12 @@ class Transaction:
         else:
             self._chunks[key] = None
 
+    def put_meta(self, key: str, value: str) -> None:
+        self._meta[key] = value
+
+    def delete_meta(self, key: str) -> None:
+        self._meta[key] = None
+
     def ops(self) -> list[Op]:
         """Storage writes, chunks first (a reader never finds a node without its content)."""
         out: list[Op] = []
@@ -83,6 +91,9 @@ class Transaction:
         for key, record in self._nodes.items():
             out.append(("delete", "nodes", key, None) if record is None
                        else ("put", "nodes", key, record))
+        for key, value in self._meta.items():
+            out.append(("delete", "meta", key, None) if value is None
+                       else ("put", "meta", key, value))
         return out
 
     @property
