@@ -103,3 +103,25 @@ test("a JS step through the dispatch commits whole or not at all", async () => {
   const reopened = await webapi.open_api(await IDBStore.open("steps"), "http://x/");
   assert.deepEqual((await call(reopened, "readdir", "/")).value, []);
 });
+
+test("a format-1 database (no change log) is upgraded in place and keeps its records", async () => {
+  const req = indexedDB.open("pyvfs:legacy", 1);
+  req.onupgradeneeded = () => {
+    for (const space of ["nodes", "chunks", "meta"]) req.result.createObjectStore(space);
+    const tx = req.transaction;
+    const node = (parent, name, kind, mode) =>
+      JSON.stringify({ parent, name, kind, mode, mtime: 0, ctime: 0, atime: 0, size: 0 });
+    tx.objectStore("nodes").put(node(null, "", "directory", 0o755), "root");
+    tx.objectStore("nodes").put(node("root", "old.txt", "file", 0o644), "n1");
+    tx.objectStore("meta").put("1", "format");
+  };
+  const old = await new Promise((resolve, reject) => { req.onsuccess = () => resolve(req.result); req.onerror = reject; });
+  old.close();
+  const store = await IDBStore.open("legacy");
+  const api = await webapi.open_api(store, "http://x/");
+  assert.deepEqual((await call(api, "readdir", "/")).value, ["old.txt"]);
+  await call(api, "writeFile", "/new.txt", "n");
+  assert.deepEqual((await call(api, "readdir", "/")).value, ["new.txt", "old.txt"]);
+  assert.equal(await store.get("meta", "format"), "2");
+  assert.equal((await store.logSince(0)).rev, 1);
+});
