@@ -63,13 +63,17 @@ class Step:
     async def begin(self, *, owned: bool = True) -> StepTx:
         """Take the mutation lock and start from the disk's latest state. ``owned``: the
         current task runs the body, so its calls on the outer VFS can be caught (EDEADLK)."""
-        await self.vfs._mutex.acquire()
+        await self._turn.enter_async_context(self.vfs._replica.turn())  # same order as _mutate
         try:
-            await self._turn.enter_async_context(self.vfs._replica.turn())
-            await self.vfs._replica.catch_up()
+            await self.vfs._mutex.acquire()
         except BaseException:
             await self._turn.aclose()
+            raise
+        try:
+            await self.vfs._replica.catch_up()
+        except BaseException:
             self.vfs._mutex.release()
+            await self._turn.aclose()
             raise
         self.owner = current_task() if owned else None
         self.open = True
@@ -104,10 +108,8 @@ class Step:
             self.open = False
             self.vfs.content.pending.clear()
             self.vfs._step = None
-            try:
-                await self._turn.aclose()
-            finally:
-                self.vfs._mutex.release()
+            self.vfs._mutex.release()
+            await self._turn.aclose()
 
     async def _commit(self) -> None:
         for _ in range(MAX_REPLAYS):

@@ -236,7 +236,9 @@ class VFS(SearchMixin):
         if step is not None and step is self._step:
             return await step.run(change)
         self._refuse_deadlock("write")
-        async with self._mutex, self._replica.turn():
+        # The cross-tab turn first: while waiting for it, announced commits of other tabs are
+        # applied (``sync`` takes only the mutex), so the commit is rarely stale.
+        async with self._replica.turn(), self._mutex:
             for attempt in range(MAX_ATTEMPTS):
                 await backoff(attempt)
                 tx = Transaction()
