@@ -25,6 +25,7 @@ class Instance {
     this.calls = new Map();
     this.nextId = 1;
     this.watchers = new Map(); // watch id -> listener
+    this.openSteps = 0; // steps whose function is running: other calls wait for them
     this.worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module", name: `pyvfs:${name}` });
     this.ready = new Promise((resolve, reject) => {
       this.worker.onmessage = ({ data }) => this.receive(data, resolve, reject);
@@ -127,8 +128,10 @@ export class VFS {
     this.name = instance.name;
   }
   #call(op, ...args) {
-    if (this.#stepId === null) return this.#instance.call(op, args);
-    return this.#instance.call("stepOp", [this.#stepId, op, ...args]);
+    if (this.#stepId !== null) return this.#instance.call("stepOp", [this.#stepId, op, ...args]);
+    const pending = this.#instance.call(op, args);
+    if (this.#instance.openSteps > 0) warnIfStuck(pending, op);
+    return pending;
   }
 
   // Runs `fn(tx)`: every operation on `tx` commits together when `fn` resolves (one IndexedDB
@@ -137,13 +140,16 @@ export class VFS {
   async step(fn) {
     if (this.#stepId !== null) throw toError({ code: "EINVAL", message: "EINVAL: steps do not nest", syscall: "step" });
     const id = await this.#instance.call("stepBegin", []);
+    this.#instance.openSteps++;
     let result;
     try {
       result = await fn(new VFS(this.#instance, id));
     } catch (error) {
+      this.#instance.openSteps--;
       await this.#instance.call("stepEnd", [id, false]).catch(() => {});
       throw error;
     }
+    this.#instance.openSteps--;
     await this.#instance.call("stepEnd", [id, true]);
     return result;
   }
@@ -303,6 +309,19 @@ function concat(parts, length) {
     offset += part.byteLength;
   }
   return out;
+}
+
+// A call made while a step is open waits for the step to end. If it is still waiting after a
+// while, the likely cause is the step's own function calling the outer vfs instead of its `tx`,
+// which can never end (JS cannot tell that call from another caller's): say so on the console.
+const STUCK_MS = 5000;
+function warnIfStuck(pending, op) {
+  let done = false;
+  const timer = setTimeout(() => {
+    if (!done) console.warn(`py_vfs: ${op} has waited ${STUCK_MS} ms for an open step; inside vfs.step(fn), use fn's tx, not the outer vfs (that deadlocks)`);
+  }, STUCK_MS);
+  const settle = () => { done = true; clearTimeout(timer); };
+  pending.then(settle, settle);
 }
 
 // Node's utimes takes seconds or Dates; the core keeps milliseconds.
