@@ -1,0 +1,299 @@
+"""`npm run bench`: the same workloads against py_vfs and its peers in one headless Chromium.
+
+    .venv/bin/python bench/run.py [--reps N] [--only W1,W4] [--adapters ours,rawidb]
+                                  [--json PATH] [--markdown PATH] [--smoke]
+
+Adapters: ours (dist/pyvfs.mjs, `openVFS`), lightningfs (@isomorphic-git/lightning-fs), zenfs
+(@zenfs/core + @zenfs/dom IndexedDB), rawidb (one IndexedDB put per file). The workloads are in
+bench/web/workloads.mjs; docs/benchmarks.md says what each one does and what the numbers mean.
+
+Every case is a fresh page on a fresh store: the page is loaded, every IndexedDB database of the
+origin is deleted, the workload's set-up runs (untimed; for ours this includes booting Pyodide),
+then its timed part, then its check (untimed). W6 reloads the page between set-up and the timed
+reopen; W8 closes the persistent-profile browser and launches it again. B1 times our app page
+(dist/index.html) to `body[data-state=ready]`, cold (new context) and warm (reload).
+
+--smoke runs every workload once at tiny sizes, reusing one page per adapter, and exits non-zero
+unless every case verified: tests/e2e/test_bench_smoke.py runs it so the bench cannot rot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from bench.memory import MemoryProbe  # noqa: E402
+from bench.report import write_json, write_markdown  # noqa: E402
+from bench.server import start_bench_server  # noqa: E402
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+
+ADAPTERS = ["ours", "lightningfs", "zenfs", "rawidb"]
+SINGLE = ["W1", "W1c", "W2", "W3", "W4", "W5", "W7"]
+WORKLOADS = [*SINGLE, "W6", "W8", "B1"]
+POLL_SECONDS = 0.05
+CASE_TIMEOUT = 600.0
+READY_TIMEOUT_MS = 180_000
+BENCH_PAGE = "bench/bench.html"
+APP_PAGE = "index.html"
+# Records when our app page first shows data-state="ready"; runs before the page's scripts.
+READY_PROBE_JS = """(() => {
+  const timer = setInterval(() => {
+    if (document.body && document.body.dataset.state === "ready") {
+      window.__readyAt = performance.now();
+      clearInterval(timer);
+    }
+  }, 5);
+})();"""
+
+
+@dataclass(frozen=True)
+class Sizes:
+    files: int = 1000
+    dirs: int = 10
+    fileSize: int = 1024  # camelCase: the names the page reads
+    bigSize: int = 32 * 1024 * 1024
+    manyFiles: int = 10_000
+    manyDirs: int = 100
+
+
+SMOKE_SIZES = Sizes(files=20, dirs=2, bigSize=256 * 1024, manyFiles=40, manyDirs=4)
+
+
+class CaseFailed(Exception):
+    pass
+
+
+class Bench:
+    """One bench run: a browser, the bench server, and the results collected so far."""
+
+    def __init__(self, playwright, base_url: str, sizes: Sizes, smoke: bool):
+        self.playwright = playwright
+        self.base_url = base_url
+        self.sizes = sizes
+        self.smoke = smoke
+        self.launch = {"executable_path": CHROMIUM, "args": list(CHROMIUM_ARGS), "headless": True}
+        self.browser = playwright.chromium.launch(**self.launch)
+        # One context for W1-W7 and W6: its HTTP cache stays warm, so our set-up boots Pyodide
+        # from cache every time (boot is untimed there; B1 times it).
+        self.context = self.browser.new_context()
+        self.results: dict[str, dict[str, list[dict]]] = {}
+
+    def record(self, workload: str, adapter: str, sample: dict) -> None:
+        self.results.setdefault(workload, {}).setdefault(adapter, []).append(sample)
+        shown = ", ".join(f"{k} {v:.0f}" for k, v in sample.items() if isinstance(v, float))
+        print(f"bench: {workload:4} {adapter:12} {shown}", flush=True)
+
+    # --- one case ---------------------------------------------------------------------------
+
+    def open_bench_page(self, page, wipe: bool) -> None:
+        page.goto(self.base_url + BENCH_PAGE)
+        page.wait_for_function("window.bench !== undefined", timeout=READY_TIMEOUT_MS)
+        if wipe:
+            page.evaluate("window.bench.wipe()")
+
+    def run_stage(self, context, page, spec: dict) -> dict:
+        """Start one stage of a case in the page and poll it, sampling memory meanwhile."""
+        probe = MemoryProbe(context, page)
+        try:
+            page.evaluate("(spec) => window.bench.start(spec)", spec)
+            deadline = time.monotonic() + CASE_TIMEOUT
+            while (result := page.evaluate("window.bench.poll()")) is None:
+                if time.monotonic() > deadline:
+                    raise CaseFailed(f"{spec} did not finish in {CASE_TIMEOUT} s")
+                probe.sample()
+                time.sleep(POLL_SECONDS)
+            probe.sample()  # a case shorter than one poll still gets a page and worker sample
+            time.sleep(POLL_SECONDS)
+            probe.sample()
+            if not result["ok"]:
+                raise CaseFailed(f"{spec['adapter']} {spec['workload']}: {result['error']}")
+            if spec["stage"] != "setup":
+                result["heapPeak"] = float(probe.peak)
+                wasm = probe.wasm_bytes() if spec["adapter"] == "ours" else None
+                if wasm is not None:
+                    result["wasm"] = float(wasm)
+            return result
+        finally:
+            probe.close()
+
+    def spec(self, adapter: str, workload: str, stage: str, store: str) -> dict:
+        params = asdict(self.sizes)
+        return {"adapter": adapter, "store": store, "workload": workload, "stage": stage,
+                "params": params}
+
+    def single(self, context, page, adapter: str, workload: str, store: str) -> None:
+        if not self.smoke:
+            self.open_bench_page(page, wipe=True)
+        self.run_stage(context, page, self.spec(adapter, workload, "setup", store))
+        result = self.run_stage(context, page, self.spec(adapter, workload, "run", store))
+        self.record(workload, adapter, pick(result))
+
+    def reload_case(self, context, page, adapter: str, store: str) -> None:
+        """W6: write the tree, reload the page, time reopening the store and reading it all."""
+        self.open_bench_page(page, wipe=True)
+        self.run_stage(context, page, self.spec(adapter, "W6", "setup", store))
+        page.reload()
+        page.wait_for_function("window.bench !== undefined", timeout=READY_TIMEOUT_MS)
+        result = self.run_stage(context, page, self.spec(adapter, "W6", "reopen", store))
+        self.record("W6", adapter, pick(result))
+
+    # --- workloads --------------------------------------------------------------------------
+
+    def run_singles(self, workloads: list[str], adapters: list[str], reps: int) -> None:
+        context = self.context
+        page = context.new_page()
+        try:
+            if self.smoke:  # one page and one store per adapter, every workload in its folder
+                for adapter in adapters:
+                    self.open_bench_page(page, wipe=True)
+                    for workload in workloads:
+                        self.single(context, page, adapter, workload, f"smoke-{adapter}")
+                return
+            for workload in workloads:
+                for rep in range(reps):
+                    for adapter in adapters:  # interleaved: slow drift hits every adapter
+                        self.single(context, page, adapter, workload, f"{workload}-{rep}")
+        finally:
+            page.close()
+
+    def run_reload(self, adapters: list[str], reps: int) -> None:
+        page = self.context.new_page()
+        try:
+            for rep in range(reps):
+                for adapter in adapters:
+                    self.reload_case(self.context, page, adapter, f"W6-{rep}-{adapter}")
+        finally:
+            page.close()
+
+    def run_restart(self, adapters: list[str], reps: int) -> None:
+        """W8: a disk of manyFiles files, then `reps` browser restarts timed to the first read."""
+        for adapter in adapters:
+            with tempfile.TemporaryDirectory(prefix="pyvfs-bench-") as profile:
+                store = f"W8-{adapter}"
+                self.in_persistent(profile, adapter, store, "setup")
+                for _ in range(reps):
+                    result = self.in_persistent(profile, adapter, store, "reopen")
+                    self.record("W8", adapter, pick(result))
+
+    def in_persistent(self, profile: str, adapter: str, store: str, stage: str) -> dict:
+        context = self.playwright.chromium.launch_persistent_context(profile, **self.launch)
+        try:
+            page = context.pages[0] if context.pages else context.new_page()
+            self.open_bench_page(page, wipe=stage == "setup")
+            return self.run_stage(context, page, self.spec(adapter, "W8", stage, store))
+        finally:
+            context.close()
+
+    def run_app_load(self, reps: int) -> None:
+        """B1: our app page to a ready prompt, cold (fresh context) then warm (reload)."""
+        for _ in range(reps):
+            context = self.browser.new_context()
+            try:
+                context.add_init_script(READY_PROBE_JS)
+                page = context.new_page()
+                for kind in ("cold", "warm"):
+                    if kind == "cold":
+                        page.goto(self.base_url + APP_PAGE)
+                    else:
+                        page.reload()
+                    page.wait_for_function("window.__readyAt !== undefined",
+                                           timeout=READY_TIMEOUT_MS)
+                    self.record(f"B1 {kind}", "ours", {"ms": page.evaluate("window.__readyAt")})
+                    if self.smoke:
+                        break
+            finally:
+                context.close()
+
+
+def pick(result: dict) -> dict:
+    """The numbers of a stage's result worth keeping."""
+    keys = ("ms", "openMs", "runMs", "sinceNavigationMs", "heapPeak", "wasm")
+    return {k: float(result[k]) for k in keys if result.get(k) is not None}
+
+
+def summarize(results: dict) -> dict:
+    """Medians per workload and adapter (time, and the heap and wasm peaks)."""
+    summary: dict[str, dict[str, dict]] = {}
+    for workload, by_adapter in results.items():
+        for adapter, samples in by_adapter.items():
+            keys = {k for s in samples for k in s}
+            summary.setdefault(workload, {})[adapter] = {
+                k: statistics.median(s[k] for s in samples if k in s) for k in sorted(keys)
+            } | {"n": len(samples)}
+    return summary
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reps", type=int, default=3, help="repetitions per case (default 3)")
+    parser.add_argument("--only", default=",".join(WORKLOADS), help="workloads, comma-separated")
+    parser.add_argument("--adapters", default=",".join(ADAPTERS), help="comma-separated")
+    parser.add_argument("--json", type=Path, default=ROOT / "docs" / "benchmarks.json")
+    parser.add_argument("--markdown", type=Path, default=ROOT / "docs" / "benchmarks.md")
+    parser.add_argument("--smoke", action="store_true",
+                        help="tiny sizes, once each, nothing written unless --json is given")
+    args = parser.parse_args(argv)
+    if args.smoke:
+        args.reps = 1
+        explicit = "--json" in (argv if argv is not None else sys.argv)
+        args.json = args.json if explicit else None
+        args.markdown = None
+    return args
+
+
+def run(args: argparse.Namespace) -> dict:
+    """Run the selected workloads; return {meta, results, summary}."""
+    workloads = [w for w in args.only.split(",") if w]
+    adapters = [a for a in args.adapters.split(",") if a]
+    sizes = SMOKE_SIZES if args.smoke else Sizes()
+    base_url, server = start_bench_server()
+    started = time.monotonic()
+    try:
+        with sync_playwright() as playwright:
+            bench = Bench(playwright, base_url, sizes, args.smoke)
+            version = bench.browser.version
+            singles = [w for w in SINGLE if w in workloads]
+            if singles:
+                bench.run_singles(singles, adapters, args.reps)
+            if "W6" in workloads:
+                bench.run_reload(adapters, args.reps)
+            if "W8" in workloads:
+                bench.run_restart(adapters, args.reps)
+            if "B1" in workloads and "ours" in adapters:
+                bench.run_app_load(args.reps)
+            bench.browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    meta = {"date": time.strftime("%Y-%m-%d %H:%M %Z"), "chromium": version,
+            "sizes": asdict(sizes), "reps": args.reps, "seconds": time.monotonic() - started}
+    return {"meta": meta, "results": bench.results, "summary": summarize(bench.results)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        report = run(args)
+    except CaseFailed as e:
+        print(f"bench: FAILED: {e}", file=sys.stderr)
+        return 1
+    if args.json:
+        write_json(args.json, report)
+    if args.markdown:
+        write_markdown(args.markdown, report)
+    print(f"bench: done in {report['meta']['seconds']:.0f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
