@@ -9,7 +9,7 @@ web/worker.mjs.
 What is measured
     heap   `Runtime.getHeapUsage` usedSize + backingStorageSize (the V8 heap plus ArrayBuffer
            backing stores, e.g. a 32 MiB file being written), page + worker, sampled by the runner
-           every POLL_SECONDS while a case runs; the peak is kept.
+           every POLL_SECONDS while a case runs, after a forced GC; the peak is kept.
     wasm   byte length of every `WebAssembly.Memory` in the worker (Pyodide's heap), read once at
            the end of a case with `Runtime.queryObjects`. Wasm memory never shrinks, so the end
            value is the peak. queryObjects forces a GC, so it runs after the timed part only.
@@ -70,8 +70,14 @@ class MemoryProbe:
         )
         return message_id
 
-    def reset(self) -> None:
-        self.peak = 0
+    def collect_garbage(self) -> None:
+        """A full GC in the page and the worker before a timed part, so that its peak is not
+        that of the garbage earlier cases left in the same renderer process."""
+        self.cdp.send("HeapProfiler.collectGarbage")
+        if self.worker_session is None:
+            self._attach_worker()
+        if self.worker_session is not None:
+            self._worker_call("HeapProfiler.collectGarbage")
 
     def sample(self) -> None:
         """One sample: the page's heap now plus the worker's latest answer (one poll behind)."""

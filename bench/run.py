@@ -7,14 +7,15 @@ Adapters: ours (dist/pyvfs.mjs, `openVFS`), lightningfs (@isomorphic-git/lightni
 (@zenfs/core + @zenfs/dom IndexedDB), rawidb (one IndexedDB put per file). The workloads are in
 bench/web/workloads.mjs; docs/benchmarks.md says what each one does and what the numbers mean.
 
-Every case is a fresh page on a fresh store: the page is loaded, every IndexedDB database of the
-origin is deleted, the workload's set-up runs (untimed; for ours this includes booting Pyodide),
-then its timed part, then its check (untimed). W6 reloads the page between set-up and the timed
-reopen; W8 closes the persistent-profile browser and launches it again. B1 times our app page
-(dist/index.html) to `body[data-state=ready]`, cold (new context) and warm (reload).
+Per repetition and adapter, one fresh store (every IndexedDB database of the origin is deleted
+first) is opened (untimed; for ours this boots Pyodide) and takes the CHAIN of workloads in order,
+each timed on its own with an untimed check after it; then the page is reloaded and W6 times
+reopening the store and reading W1's files. W8 seeds its own store in a persistent profile and
+times open-to-first-read after each browser restart. B1 times our app page (dist/index.html) to
+`body[data-state=ready]`, cold (new context) and warm (reload).
 
---smoke runs every workload once at tiny sizes, reusing one page per adapter, and exits non-zero
-unless every case verified: tests/e2e/test_bench_smoke.py runs it so the bench cannot rot.
+--smoke runs every workload once at tiny sizes (B1 cold only) and exits non-zero unless every
+case verified: tests/e2e/test_bench_smoke.py runs it so the bench cannot rot.
 """
 
 from __future__ import annotations
@@ -38,8 +39,11 @@ from bench.server import start_bench_server  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 ADAPTERS = ["ours", "lightningfs", "zenfs", "rawidb"]
-SINGLE = ["W1", "W1c", "W2", "W3", "W4", "W5", "W7"]
-WORKLOADS = [*SINGLE, "W6", "W8", "B1"]
+# Run in this order on one store (bench/web/workloads.mjs says which tree each one uses).
+CHAIN = ["W1", "W1c", "W2", "W3", "W5", "W7", "W4"]
+WORKLOADS = [*CHAIN, "W6", "W8", "B1"]
+# What must run before a workload: the tree it reads, renames or removes.
+NEEDS = {"W2": "W1c", "W3": "W1c", "W5": "W1c", "W7": "W5", "W6": "W1"}
 POLL_SECONDS = 0.05
 CASE_TIMEOUT = 600.0
 READY_TIMEOUT_MS = 180_000
@@ -83,10 +87,23 @@ class Bench:
         self.smoke = smoke
         self.launch = {"executable_path": CHROMIUM, "args": list(CHROMIUM_ARGS), "headless": True}
         self.browser = playwright.chromium.launch(**self.launch)
-        # One context for W1-W7 and W6: its HTTP cache stays warm, so our set-up boots Pyodide
-        # from cache every time (boot is untimed there; B1 times it).
-        self.context = self.browser.new_context()
+        # One context for the chains: its HTTP cache stays warm, so our set-up boots Pyodide from
+        # cache every time (boot is untimed there; B1 times it). A smoke run makes it persistent
+        # and seeds W8 in the chain's store, which saves a browser launch and a boot per adapter.
+        self.profile = tempfile.TemporaryDirectory(prefix="pyvfs-bench-smoke-") if smoke else None
+        if smoke:
+            self.context = playwright.chromium.launch_persistent_context(
+                self.profile.name, **self.launch
+            )
+        else:
+            self.context = self.browser.new_context()
         self.results: dict[str, dict[str, list[dict]]] = {}
+
+    def close(self) -> None:
+        self.context.close()
+        self.browser.close()
+        if self.profile:
+            self.profile.cleanup()
 
     def record(self, workload: str, adapter: str, sample: dict) -> None:
         self.results.setdefault(workload, {}).setdefault(adapter, []).append(sample)
@@ -105,6 +122,8 @@ class Bench:
         """Start one stage of a case in the page and poll it, sampling memory meanwhile."""
         probe = MemoryProbe(context, page)
         try:
+            if spec["stage"] == "run":
+                probe.collect_garbage()
             page.evaluate("(spec) => window.bench.start(spec)", spec)
             deadline = time.monotonic() + CASE_TIMEOUT
             while (result := page.evaluate("window.bench.poll()")) is None:
@@ -126,57 +145,54 @@ class Bench:
         finally:
             probe.close()
 
-    def spec(self, adapter: str, workload: str, stage: str, store: str) -> dict:
-        params = asdict(self.sizes)
+    def spec(self, adapter: str, workload: str | None, stage: str, store: str) -> dict:
         return {"adapter": adapter, "store": store, "workload": workload, "stage": stage,
-                "params": params}
-
-    def single(self, context, page, adapter: str, workload: str, store: str) -> None:
-        if not self.smoke:
-            self.open_bench_page(page, wipe=True)
-        self.run_stage(context, page, self.spec(adapter, workload, "setup", store))
-        result = self.run_stage(context, page, self.spec(adapter, workload, "run", store))
-        self.record(workload, adapter, pick(result))
-
-    def reload_case(self, context, page, adapter: str, store: str) -> None:
-        """W6: write the tree, reload the page, time reopening the store and reading it all."""
-        self.open_bench_page(page, wipe=True)
-        self.run_stage(context, page, self.spec(adapter, "W6", "setup", store))
-        page.reload()
-        page.wait_for_function("window.bench !== undefined", timeout=READY_TIMEOUT_MS)
-        result = self.run_stage(context, page, self.spec(adapter, "W6", "reopen", store))
-        self.record("W6", adapter, pick(result))
+                "params": asdict(self.sizes)}
 
     # --- workloads --------------------------------------------------------------------------
 
-    def run_singles(self, workloads: list[str], adapters: list[str], reps: int) -> None:
-        context = self.context
-        page = context.new_page()
-        try:
-            if self.smoke:  # one page and one store per adapter, every workload in its folder
-                for adapter in adapters:
-                    self.open_bench_page(page, wipe=True)
-                    for workload in workloads:
-                        self.single(context, page, adapter, workload, f"smoke-{adapter}")
-                return
-            for workload in workloads:
+    def run_all(self, workloads: list[str], adapters: list[str], reps: int) -> None:
+        steps = with_prerequisites(workloads)
+        if any(w in steps for w in (*CHAIN, "W6")):
+            page = self.context.new_page()
+            try:
                 for rep in range(reps):
                     for adapter in adapters:  # interleaved: slow drift hits every adapter
-                        self.single(context, page, adapter, workload, f"{workload}-{rep}")
-        finally:
-            page.close()
+                        self.chain(page, adapter, f"chain-{rep}-{adapter}", steps, workloads)
+            finally:
+                page.close()
+        if "W8" in workloads:
+            self.run_restart(adapters, reps)
+        if "B1" in workloads and "ours" in adapters:
+            self.run_app_load(reps)
 
-    def run_reload(self, adapters: list[str], reps: int) -> None:
-        page = self.context.new_page()
-        try:
-            for rep in range(reps):
-                for adapter in adapters:
-                    self.reload_case(self.context, page, adapter, f"W6-{rep}-{adapter}")
-        finally:
-            page.close()
+    def chain(self, page, adapter: str, store: str, steps: set[str], record: list[str]) -> None:
+        """One fresh store: the CHAIN workloads in order, then a reload and W6."""
+        def stage(workload: str | None, name: str) -> dict:
+            return self.run_stage(self.context, page, self.spec(adapter, workload, name, store))
+
+        # The smoke profile is fresh, and holds every adapter's store until the W8 restart.
+        self.open_bench_page(page, wipe=not self.smoke)
+        stage("W8" if self.smoke else None, "setup")
+        for workload in CHAIN:
+            if workload in steps:
+                result = stage(workload, "run")
+                if workload in record:
+                    self.record(workload, adapter, pick(result))
+        if "W6" in steps:
+            page.reload()
+            page.wait_for_function("window.bench !== undefined", timeout=READY_TIMEOUT_MS)
+            self.record("W6", adapter, pick(stage("W6", "reopen")))
 
     def run_restart(self, adapters: list[str], reps: int) -> None:
         """W8: a disk of manyFiles files, then `reps` browser restarts timed to the first read."""
+        if self.smoke:  # the chains seeded W8 in the smoke profile: restart on it once
+            self.context.close()
+            for adapter in adapters:
+                store = f"chain-0-{adapter}"
+                result = self.in_persistent(self.profile.name, adapter, store, "reopen")
+                self.record("W8", adapter, pick(result))
+            return
         for adapter in adapters:
             with tempfile.TemporaryDirectory(prefix="pyvfs-bench-") as profile:
                 store = f"W8-{adapter}"
@@ -213,6 +229,14 @@ class Bench:
                         break
             finally:
                 context.close()
+
+
+def with_prerequisites(workloads: list[str]) -> set[str]:
+    """The workloads to run so that each selected one has the tree it needs."""
+    steps = set(workloads)
+    while missing := {NEEDS[w] for w in steps if w in NEEDS} - steps:
+        steps |= missing
+    return steps
 
 
 def pick(result: dict) -> dict:
@@ -262,16 +286,8 @@ def run(args: argparse.Namespace) -> dict:
         with sync_playwright() as playwright:
             bench = Bench(playwright, base_url, sizes, args.smoke)
             version = bench.browser.version
-            singles = [w for w in SINGLE if w in workloads]
-            if singles:
-                bench.run_singles(singles, adapters, args.reps)
-            if "W6" in workloads:
-                bench.run_reload(adapters, args.reps)
-            if "W8" in workloads:
-                bench.run_restart(adapters, args.reps)
-            if "B1" in workloads and "ours" in adapters:
-                bench.run_app_load(args.reps)
-            bench.browser.close()
+            bench.run_all(workloads, adapters, args.reps)
+            bench.close()
     finally:
         server.shutdown()
         server.server_close()

@@ -27,9 +27,9 @@ async function timed(fn) {
   return { value, ms: performance.now() - start };
 }
 
-// stage "setup": open the store (for ours: boot Pyodide), the workload's untimed set-up, a flush.
-// "run": time the workload on the open store, then check it. "reopen" (after a reload or a
-// browser restart): time opening the store plus the workload, then check.
+// stage "setup": open the store (for ours: boot Pyodide), seed it if the workload says so, flush.
+// "run": on the open store, the untimed `before`, the timed `run`, the untimed `check`.
+// "reopen" (after a reload or a browser restart): time opening the store plus `run`, then check.
 async function runCase({ adapter, store, workload, stage, params }) {
   const w = WORKLOADS[workload];
   const p = { ...params };
@@ -42,10 +42,11 @@ async function runCase({ adapter, store, workload, stage, params }) {
   }
   const fs = await openStore(adapter, store);
   if (stage === "setup") {
-    await w.prepare?.(fs, p);
+    await w?.seed?.(fs, p);
     await fs.flush();
     return { ms: 0 };
   }
+  await w.before?.(fs, p);
   const running = await timed(() => w.run(fs, p));
   await w.check?.(fs, p, running.value);
   return { ms: running.ms };
@@ -63,7 +64,7 @@ async function wipe() {
 }
 
 window.bench = {
-  workloads: Object.fromEntries(Object.entries(WORKLOADS).map(([id, w]) => [id, { title: w.title, reopen: !!w.reopen }])),
+  workloads: Object.keys(WORKLOADS),
   wipe,
   start(spec) {
     const state = { result: null };

@@ -1,7 +1,10 @@
-// The workloads, the same for every adapter. Each has `prepare` (untimed set-up), `run` (the
-// timed part) and `check` (untimed: throws unless the result is right). Every workload works
-// under its own root folder, so that a smoke run can share one store between all of them.
-// Sizes come from the runner: {files, dirs, fileSize, bigSize}.
+// The workloads, the same for every adapter. They run as a chain on one fresh store per adapter
+// and repetition (bench/run.py, CHAIN): W1 writes /w1; W1c writes /t, which W2 reads, W3 lists,
+// W5 renames to /t2 and W7 removes; W4 writes and removes /w4; after a page reload W6 reads /w1
+// back. W8 has its own store, seeded once and read after browser restarts.
+// Each workload has `run` (the timed part) and may have `before` (untimed, just before it),
+// `check` (untimed: throws unless the result is right) and `seed` (W8: fills the store).
+// Sizes come from the runner: {files, dirs, fileSize, bigSize, manyFiles, manyDirs}.
 
 const paths = (root, p) =>
   Array.from({ length: p.files }, (_, i) => `${root}/d${i % p.dirs}/f${i}.txt`);
@@ -13,7 +16,7 @@ export function content(i, size) {
   return data;
 }
 
-// The big file of W4, made once per page (in the untimed set-up), not in the timed part.
+// The big file of W4, made once per page in the untimed part, not in the timed one.
 let big = null;
 function bigContent(size) {
   if (big?.byteLength !== size) big = content(4, size);
@@ -38,10 +41,11 @@ async function writeSequential(fs, root, p) {
   await fs.flush();
 }
 
-async function writeConcurrent(fs, root, p) {
-  await makeDirs(fs, root, p);
-  await Promise.all(paths(root, p).map((path, i) => fs.writeFile(path, content(i, p.fileSize))));
-  await fs.flush();
+// Files [start, start + count) of the tree, all in flight; the dirs come with the first batch.
+async function writeConcurrent(fs, root, p, start = 0, count = p.files) {
+  if (start === 0) await makeDirs(fs, root, p);
+  const all = paths(root, p).slice(start, start + count);
+  await Promise.all(all.map((path, k) => fs.writeFile(path, content(start + k, p.fileSize))));
 }
 
 async function readAll(fs, root, p) {
@@ -66,89 +70,76 @@ async function expectGone(fs, path) {
 
 export const WORKLOADS = {
   W1: {
-    title: "write N files (sequential) + flush",
     run: (fs, p) => writeSequential(fs, "/w1", p),
     check: (fs, p) => readAll(fs, "/w1", p),
   },
   W1c: {
-    title: "write N files (all in flight) + flush",
-    run: (fs, p) => writeConcurrent(fs, "/w1c", p),
-    check: (fs, p) => readAll(fs, "/w1c", p),
+    run: async (fs, p) => {
+      await writeConcurrent(fs, "/t", p);
+      await fs.flush();
+    },
+    check: (fs, p) => readAll(fs, "/t", p),
   },
   W2: {
-    title: "read N files back + verify",
-    prepare: (fs, p) => writeConcurrent(fs, "/w2", p),
-    run: (fs, p) => readAll(fs, "/w2", p),
+    run: (fs, p) => readAll(fs, "/t", p),
   },
   W3: {
-    title: "readdir the dirs + stat N files",
-    prepare: (fs, p) => writeConcurrent(fs, "/w3", p),
-    run: (fs, p) => listAndStat(fs, "/w3", p),
+    run: (fs, p) => listAndStat(fs, "/t", p),
     check: (fs, p, got) => {
       if (got.names !== p.files || got.bytes !== p.files * p.fileSize) {
         throw new Error(`readdir/stat saw ${got.names} names, ${got.bytes} bytes`);
       }
     },
   },
+  W5: {
+    run: async (fs) => {
+      await fs.rename("/t", "/t2");
+      await fs.flush();
+    },
+    check: async (fs, p) => {
+      await expectGone(fs, "/t");
+      await readAll(fs, "/t2", p);
+    },
+  },
+  W7: {
+    run: async (fs) => {
+      await fs.rmTree("/t2");
+      await fs.flush();
+    },
+    check: (fs) => expectGone(fs, "/t2"),
+  },
   W4: {
-    title: "write a big file + flush, read back + verify",
-    prepare: async (fs, p) => {
+    before: async (fs, p) => {
       await fs.mkdir("/w4");
       bigContent(p.bigSize);
     },
     run: async (fs, p) => {
-      const big = bigContent(p.bigSize);
-      await fs.writeFile("/w4/big.bin", big);
+      const data = bigContent(p.bigSize);
+      await fs.writeFile("/w4/big.bin", data);
       await fs.flush();
       const back = await fs.readFile("/w4/big.bin");
-      if (!same(back, big)) throw new Error("big file differs");
+      if (!same(back, data)) throw new Error("big file differs");
     },
-  },
-  W5: {
-    title: "rename a directory of N files + flush",
-    prepare: (fs, p) => writeConcurrent(fs, "/w5", p),
-    run: async (fs) => {
-      await fs.rename("/w5", "/w5moved");
+    // W6 reopens this store next: leave it holding only /w1, as for every adapter.
+    check: async (fs) => {
+      await fs.rmTree("/w4");
       await fs.flush();
-    },
-    check: async (fs, p) => {
-      await expectGone(fs, "/w5");
-      await readAll(fs, "/w5moved", p);
     },
   },
   W6: {
-    title: "reload, reopen + read N files",
-    prepare: (fs, p) => writeConcurrent(fs, "/w6", p),
-    reopen: true,
-    run: (fs, p) => readAll(fs, "/w6", p),
-  },
-  W7: {
-    title: "rm -r a tree of N files + flush",
-    prepare: (fs, p) => writeConcurrent(fs, "/w7", p),
-    run: async (fs) => {
-      await fs.rmTree("/w7");
-      await fs.flush();
-    },
-    check: (fs) => expectGone(fs, "/w7"),
+    run: (fs, p) => readAll(fs, "/w1", p),
   },
   W8: {
-    title: "browser restart on a disk of M files: open to first read",
-    prepare: async (fs, p) => {
+    seed: async (fs, p) => {
       const many = { ...p, files: p.manyFiles, dirs: p.manyDirs };
-      for (let start = 0; start < many.files; start += 1000) await writeBatch(fs, "/w8", many, start);
+      for (let start = 0; start < many.files; start += 1000) {
+        await writeConcurrent(fs, "/w8", many, start, 1000);
+      }
       await fs.flush();
     },
-    reopen: true,
     run: async (fs, p) => {
-      const data = await fs.readFile(`/w8/d0/f0.txt`);
+      const data = await fs.readFile("/w8/d0/f0.txt");
       if (!same(data, content(0, p.fileSize))) throw new Error("first file differs");
     },
   },
 };
-
-// Files [start, start + 1000) of the tree, all in flight (the dirs are made with the first batch).
-async function writeBatch(fs, root, p, start) {
-  if (start === 0) await makeDirs(fs, root, p);
-  const all = paths(root, p).slice(start, start + 1000);
-  await Promise.all(all.map((path, k) => fs.writeFile(path, content(start + k, p.fileSize))));
-}
