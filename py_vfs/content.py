@@ -1,12 +1,19 @@
 """File content as sha256-addressed chunks, with reference counts and a bounded read cache.
 
-A file's content is the concatenation of its chunks. Identical chunks are stored once; the count of
-references is derived from the node records (never stored), so it cannot drift from them.
+A file's content is the concatenation of its chunks, each ``CHUNK_SIZE`` bytes except the last, so
+that the chunk holding any offset is known without reading. Identical chunks are stored once; the
+count of references is derived from the node records (never stored), so it cannot drift from them.
+
+Streams hold chunks outside any node for a while: a streaming write stores its full chunks ahead
+of the one commit that creates the file, and a streaming read must keep reading the chunks of the
+version it started on even if the file is replaced meanwhile. Such chunks are *pinned*; a stored
+chunk that no node references is *loose*, and it is deleted only once no stream pins it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import time
 from collections import Counter, OrderedDict
 from collections.abc import Iterable
 
@@ -16,6 +23,9 @@ from .transaction import Transaction
 
 CHUNK_SIZE = 512 * 1024
 DEFAULT_CACHE_BYTES = 32 * 1024 * 1024
+# A chunk a stream stored ahead of its node is marked in ``meta`` under this prefix, with the time
+# it was written, until the node that references it commits (or the stream gives up).
+AHEAD_PREFIX = "ahead:"
 
 
 class ChunkCache:
@@ -55,6 +65,8 @@ class Content:
         self.store = store
         self.refs: Counter[str] = Counter()
         self.cache = ChunkCache(cache_bytes)
+        self.pins: Counter[str] = Counter()
+        self.loose: set[str] = set()
 
     def split(self, data: bytes, tx: Transaction) -> tuple[str, ...]:
         """Cut ``data`` into chunks staged in ``tx``; stored once a node references them."""
@@ -74,14 +86,22 @@ class Content:
         for key in keys:
             self.refs[key] += 1
             if self.refs[key] == 1:
-                tx.put_chunk(key, tx.staged.get(key))
+                if key in self.loose:  # already stored: a stream put it there
+                    self.loose.discard(key)
+                    tx.on_rollback(lambda key=key: self.loose.add(key))
+                else:
+                    tx.put_chunk(key, tx.staged.get(key))
             tx.on_rollback(lambda key=key: self._unref_in_memory(key))
 
     def unref(self, keys: Iterable[str], tx: Transaction) -> None:
         for key in keys:
             self._unref_in_memory(key)
             if key not in self.refs:
-                tx.delete_chunk(key)
+                if self.pins[key]:  # a stream still needs it: keep it, loose
+                    self.loose.add(key)
+                    tx.on_rollback(lambda key=key: self.loose.discard(key))
+                else:
+                    tx.delete_chunk(key)
             tx.on_rollback(lambda key=key: self.refs.update((key,)))
 
     def _unref_in_memory(self, key: str) -> None:
@@ -96,14 +116,58 @@ class Content:
         for key in tx.deleted_chunks:
             self.cache.discard(key)
 
-    async def read_chunk(self, key: str) -> bytes:
+    async def read_chunk(self, key: str, *, keep: bool = True) -> bytes:
+        """One chunk, from the cache or the store; a streaming read passes ``keep=False`` so
+        that a large file passing through does not push everything else out of the cache."""
         data = self.cache.get(key)
         if data is None:
             data = await self.store.get("chunks", key)
             if data is None:
                 raise FsError.of("EIO", "read", f"chunk {key}")
-            self.cache.put(key, data)
+            if keep:
+                self.cache.put(key, data)
         return data
+
+    # ----------------------------------------------------------------- streams
+
+    def pin(self, keys: Iterable[str]) -> None:
+        self.pins.update(keys)
+
+    def unpin(self, keys: Iterable[str]) -> list[str]:
+        """Release a stream's pins; returns the loose chunks nothing needs any more."""
+        free = []
+        for key in keys:
+            self.pins[key] -= 1
+            if self.pins[key] <= 0:
+                del self.pins[key]
+                if key in self.loose and not self.refs[key]:
+                    free.append(key)
+        return free
+
+    async def store_ahead(self, data: bytes) -> str:
+        """Store one full chunk of a streaming write before any node references it; the caller
+        holds a pin on the returned key until the file is committed or abandoned."""
+        key = hashlib.sha256(data).hexdigest()
+        self.pin((key,))
+        if not self.refs[key] and key not in self.loose:
+            marker = ("put", "meta", AHEAD_PREFIX + key, str(int(time.time() * 1000)))
+            try:
+                await self.store.commit([("put", "chunks", key, data), marker])
+            except BaseException:
+                self.unpin((key,))
+                raise
+            if not self.refs[key]:
+                self.loose.add(key)
+        return key
+
+    def reclaim(self, keys: Iterable[str], tx: Transaction) -> None:
+        """Delete loose chunks that are still loose and unpinned when this transaction runs."""
+        for key in keys:
+            if key in self.loose and not self.refs[key] and not self.pins[key]:
+                self.loose.discard(key)
+                tx.delete_chunk(key)
+                tx.delete_meta(AHEAD_PREFIX + key)
+                tx.on_rollback(lambda key=key: self.loose.add(key))
 
     async def read(self, keys: Iterable[str]) -> bytes:
         return b"".join([await self.read_chunk(key) for key in keys])

@@ -17,6 +17,7 @@ class Transaction:
         self._undo: list[Callable[[], None]] = []
         self._nodes: dict[str, str | None] = {}
         self._chunks: dict[str, bytes | None] = {}
+        self._meta: dict[str, str | None] = {}
         self.staged: dict[str, bytes] = {}
 
     def on_rollback(self, undo: Callable[[], None]) -> None:
@@ -43,6 +44,12 @@ class Transaction:
         else:
             self._chunks[key] = None
 
+    def put_meta(self, key: str, value: str) -> None:
+        self._meta[key] = value
+
+    def delete_meta(self, key: str) -> None:
+        self._meta[key] = None
+
     def ops(self) -> list[Op]:
         """Storage writes, chunks first (a reader never finds a node without its content)."""
         out: list[Op] = []
@@ -52,6 +59,9 @@ class Transaction:
         for key, record in self._nodes.items():
             out.append(("delete", "nodes", key, None) if record is None
                        else ("put", "nodes", key, record))
+        for key, value in self._meta.items():
+            out.append(("delete", "meta", key, None) if value is None
+                       else ("put", "meta", key, value))
         return out
 
     @property

@@ -11,18 +11,19 @@ import asyncio
 import inspect
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterable, Awaitable, Callable, Iterable
 from dataclasses import replace
 from typing import NamedTuple, TypeVar
 
 from . import paths
-from .content import DEFAULT_CACHE_BYTES, Content
+from .content import AHEAD_PREFIX, CHUNK_SIZE, DEFAULT_CACHE_BYTES, Content
 from .errors import FsError
 from .index import Index
 from .node import DIRECTORY, FILE, ROOT_ID, SYMLINK, DirEntry, Node, Stat
 from .search import SearchMixin
 from .storage import Store
 from .storage.memory import MemoryStore
+from .streams import ReadStream, WriteStream, write_all
 from .transaction import Transaction
 
 MAX_SYMLINK_HOPS = 40
@@ -230,12 +231,11 @@ class VFS(SearchMixin):
         self.index.put(replace(directory, mtime_ms=now, ctime_ms=now), tx)
 
     def _create(self, parent: Node, name: str, kind: str, mode: int, tx: Transaction, *,
-                data: bytes = b"", target: str | None = None) -> Node:
+                chunks: tuple[str, ...] = (), size: int = 0, target: str | None = None) -> Node:
         assert self.index.child(parent, name) is None, "a name is never created twice"
         now = _now()
-        chunks = self.content.split(data, tx) if data else ()
         node = Node(_new_id(), parent.id, name, kind, mode & 0o7777, now, now, now,
-                    size=len(data) if kind == FILE else len(target or ""),
+                    size=size if kind == FILE else len(target or ""),
                     target=target, chunks=chunks)
         self.index.put(node, tx)
         self._touch_dir(self.index.get(parent.id), tx, now)
@@ -261,6 +261,7 @@ class VFS(SearchMixin):
         await self._mutate(lambda tx: self._write(path, payload, mode, tx, parents=True))
 
     async def append_file(self, path: str, data: bytes | str) -> None:
+        """Only the file's last, partial chunk is read and rewritten, whatever its size."""
         payload = _as_bytes(data)
 
         async def change(tx: Transaction) -> None:
@@ -268,12 +269,15 @@ class VFS(SearchMixin):
             if existing is None or existing.is_dir:
                 self._write(path, payload, None, tx, parents=False)
             elif payload:  # appending nothing changes nothing, not even the mtime
-                data = await self.content.read(existing.chunks)
-                self._write(path, data + payload, None, tx, parents=False)
+                keep, tail = await self._split_at(existing, existing.size)
+                chunks = keep + self.content.split(tail + payload, tx)
+                self._write_chunks(path, chunks, existing.size + len(payload), None, tx,
+                                   parents=False)
 
         await self._mutate(change)
 
     async def truncate(self, path: str, length: int = 0) -> None:
+        """Reads at most the one chunk the new end falls in."""
         if length < 0:
             raise FsError.of("EINVAL", "open", path)
 
@@ -281,25 +285,40 @@ class VFS(SearchMixin):
             node, _ = self._lookup(path, "open")
             if node.is_dir:
                 raise FsError.of("EISDIR", "open", path)
-            data = await self.content.read(node.chunks)
-            self._write(path, data[:length].ljust(length, b"\0"), None, tx, parents=False)
+            keep, tail = await self._split_at(node, min(length, node.size))
+            tail += bytes(max(0, length - node.size))
+            chunks = keep + self.content.split(tail, tx)
+            self._write_chunks(path, chunks, length, None, tx, parents=False)
 
         await self._mutate(change)
 
+    async def _split_at(self, node: Node, offset: int) -> tuple[tuple[str, ...], bytes]:
+        """The whole chunks before ``offset`` (kept as they are) and the bytes after them up to
+        ``offset``, which need re-chunking."""
+        whole, partial = divmod(offset, CHUNK_SIZE)
+        if not partial:
+            return node.chunks[:whole], b""
+        chunk = await self.content.read_chunk(node.chunks[whole])
+        return node.chunks[:whole], chunk[:partial]
+
     def _write(self, path: str, data: bytes, mode: int | None, tx: Transaction, *,
                parents: bool) -> None:
+        self._write_chunks(path, self.content.split(data, tx), len(data), mode, tx,
+                           parents=parents)
+
+    def _write_chunks(self, path: str, chunks: tuple[str, ...], size: int, mode: int | None,
+                      tx: Transaction, *, parents: bool) -> None:
         if parents:
             self._make_dirs(paths.dirname(paths.normalize(path, "open")), "open", tx, path)
         parent, name, existing = self._write_target(path, "open")
         if existing is None:
             self._create(parent, name, FILE, DEFAULT_FILE_MODE if mode is None else mode, tx,
-                         data=data)
+                         chunks=chunks, size=size)
             return
         if existing.is_dir:
             raise FsError.of("EISDIR", "open", path)
         now = _now()
-        chunks = self.content.split(data, tx)
-        self.index.put(replace(existing, size=len(data), chunks=chunks, mtime_ms=now,
+        self.index.put(replace(existing, size=size, chunks=chunks, mtime_ms=now,
                                ctime_ms=now), tx)
 
     def _write_target(self, path: str, syscall: str) -> tuple[Node, str, Node | None]:
@@ -308,6 +327,66 @@ class VFS(SearchMixin):
         creates its target."""
         found = self._resolve(path, syscall, create=True)
         return found.parent, found.name, found.node
+
+    # --------------------------------------------------------------- streaming
+
+    def open_read(self, path: str, start: int = 0, end: int | None = None) -> ReadStream:
+        """The bytes ``[start, end)`` of the file, as an async iterator of chunks (at most
+        ``CHUNK_SIZE`` each). It reads the version current now, even if the file changes while
+        it runs; errors in the path raise here, not at the first chunk."""
+        if start < 0 or (end is not None and end < 0):
+            raise FsError.of("EINVAL", "read", path)
+        node, _ = self._lookup(path, "open")
+        if node.is_dir:
+            raise FsError.of("EISDIR", "read", path)
+        return ReadStream(self, node.chunks, node.size, start, end)
+
+    def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream:
+        """A writer that creates or replaces the file at ``close`` (see ``streams``)."""
+        return WriteStream(self, path, mode)
+
+    async def write_stream(self, path: str,
+                           chunks: Iterable[bytes | str] | AsyncIterable[bytes | str], *,
+                           mode: int | None = None) -> None:
+        """``write_file`` from an iterable or async iterable of bytes, holding about one chunk
+        in memory; the file appears whole when the iterable ends, or not at all."""
+        await write_all(self.stream_writer(path, mode=mode), chunks)
+
+    def _check_writable(self, path: str) -> None:
+        """Fail early for a stream that could never be committed: a bad path or a directory in
+        the way. Missing parents are fine: the commit creates them, as ``write_file`` does."""
+        try:
+            _, _, existing = self._write_target(path, "open")
+        except FsError as error:
+            if error.code != "ENOENT":
+                raise
+            self._make_dirs_possible(path)
+            return
+        if existing is not None and existing.is_dir:
+            raise FsError.of("EISDIR", "open", path)
+
+    def _make_dirs_possible(self, path: str) -> None:
+        """Raise what ``mkdir -p`` of the parent would: a file or bad link in the way."""
+        tx = Transaction()
+        try:
+            self._make_dirs(paths.dirname(paths.normalize(path, "open")), "open", tx, path)
+        finally:
+            tx.rollback()
+
+    async def _commit_stream(self, path: str, keys: tuple[str, ...], tail: bytes, size: int,
+                             mode: int | None) -> None:
+        def change(tx: Transaction) -> None:
+            chunks = keys + self.content.split(tail, tx)
+            self._write_chunks(path, chunks, size, mode, tx, parents=True)
+            for key in keys:
+                tx.delete_meta(AHEAD_PREFIX + key)
+
+        await self._mutate(change)
+
+    async def _reclaim(self, keys: list[str]) -> None:
+        """Delete chunks that only a finished stream still held."""
+        if keys:
+            await self._mutate(lambda tx: self.content.reclaim(keys, tx))
 
     # --------------------------------------------------------------- namespace
 

@@ -11,16 +11,18 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import FsError
 from .node import DirEntry, Stat
 from .preview import respond
 from .search import GrepResult
 from .shell import Shell
+from .streams import ReadStream, WriteStream
 from .vfs import VFS
 
 Envelope = dict[str, Any]
+T = TypeVar("T")
 
 
 def _flag(options: Any, name: str) -> bool:
@@ -49,6 +51,8 @@ class WebAPI:
         self.vfs = vfs
         self.preview_base = base_url + "preview/"
         self.shell = Shell(vfs, preview_base=self.preview_base)
+        self._streams: dict[int, ReadStream | WriteStream] = {}
+        self._next_stream = 1
         self._ops = self._table()
 
     def _table(self) -> dict[str, Callable[..., Any]]:
@@ -86,7 +90,62 @@ class WebAPI:
             "grep": lambda pattern, p="/", o=None: v.grep(pattern, p or "/", **_grep_options(o)),
             "shell": self._shell,
             "preview": self._preview,
+            "openRead": lambda p, start=0, end=None: self._keep(v.open_read(p, start or 0, end)),
+            "readChunk": self._read_chunk,
+            "openWrite": lambda p, o=None: self._keep(v.stream_writer(
+                p, mode=o.get("mode") if isinstance(o, dict) else None)),
+            "writeChunk": self._write_chunk,
+            "finishWrite": self._finish_write,
+            "closeStream": self._close_stream,
         }
+
+    # Streams live here between calls, by id: JS pulls a read stream one chunk per call and
+    # pushes a write stream the same way, so neither side ever holds the whole file.
+
+    def _keep(self, stream: ReadStream | WriteStream) -> int:
+        stream_id = self._next_stream
+        self._next_stream += 1
+        self._streams[stream_id] = stream
+        return stream_id
+
+    def _stream(self, stream_id: int, kind: type[T]) -> T:
+        stream = self._streams.get(stream_id)
+        if not isinstance(stream, kind):
+            raise FsError.of("EBADF", "read" if kind is ReadStream else "write", None)
+        return stream
+
+    async def _read_chunk(self, stream_id: int) -> bytes | None:
+        """The next chunk, or None at the end (the stream is then forgotten)."""
+        stream = self._stream(stream_id, ReadStream)
+        try:
+            return await anext(stream)
+        except StopAsyncIteration:
+            del self._streams[stream_id]
+            return None
+        except BaseException:
+            self._streams.pop(stream_id, None)
+            raise
+
+    async def _write_chunk(self, stream_id: int, data: bytes) -> None:
+        stream = self._stream(stream_id, WriteStream)
+        try:
+            await stream.write(data)
+        except BaseException:
+            self._streams.pop(stream_id, None)
+            raise
+
+    async def _finish_write(self, stream_id: int) -> None:
+        stream = self._stream(stream_id, WriteStream)
+        del self._streams[stream_id]
+        await stream.close()
+
+    async def _close_stream(self, stream_id: int) -> None:
+        """Cancel: a read stream releases its chunks, a write stream is abandoned."""
+        stream = self._streams.pop(stream_id, None)
+        if isinstance(stream, ReadStream):
+            await stream.aclose()
+        elif isinstance(stream, WriteStream):
+            await stream.abort()
 
     async def _shell(self, line: str) -> dict[str, Any]:
         result = await self.shell.run(line)

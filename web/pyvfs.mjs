@@ -118,7 +118,12 @@ export class VFS {
   #call(op, ...args) { return this.#instance.call(op, args); }
 
   readFile(path, options) { return this.#call("readFile", path, options); }
-  writeFile(path, data, options) { return this.#call("writeFile", path, data, options).then(() => undefined); }
+  // data may also be a ReadableStream (or any async iterable) of bytes or strings: it is sent
+  // on in pieces of about one chunk, and the file appears whole when the stream ends.
+  async writeFile(path, data, options) {
+    if (isStream(data)) return this.#writeStream(path, data, options);
+    await this.#call("writeFile", path, data, options);
+  }
   appendFile(path, data, options) { return this.#call("appendFile", path, data, options).then(() => undefined); }
   truncate(path, length = 0) { return this.#call("truncate", path, length).then(() => undefined); }
   mkdir(path, options) { return this.#call("mkdir", path, options).then(() => undefined); }
@@ -146,6 +151,39 @@ export class VFS {
     const entries = await this.#call("readdir", path, options);
     return options?.withFileTypes ? entries.map((raw) => new Dirent(raw)) : entries;
   }
+  // A ReadableStream<Uint8Array> of the bytes from start to end, both inclusive as in Node's
+  // fs.createReadStream. It reads the version of the file current when it opens and pulls one
+  // chunk (at most 512 KiB) per read, so a file of any size passes through a few chunks at a time.
+  createReadStream(path, { start = 0, end } = {}) {
+    const call = (op, ...args) => this.#call(op, ...args);
+    let id = null;
+    return new ReadableStream({
+      async start() {
+        id = await call("openRead", path, start, ...(end === undefined || end === Infinity ? [] : [end + 1]));
+      },
+      async pull(controller) {
+        const chunk = await call("readChunk", id);
+        if (chunk == null) controller.close();
+        else controller.enqueue(chunk);
+      },
+      cancel() {
+        return id === null ? undefined : call("closeStream", id);
+      },
+    });
+  }
+  async #writeStream(path, source, options) {
+    const id = await this.#call("openWrite", path, options);
+    try {
+      for await (const piece of batches(source, STREAM_BATCH)) await this.#call("writeChunk", id, piece);
+    } catch (error) {
+      await this.#call("closeStream", id).catch(() => {});
+      throw error;
+    }
+    await this.#call("finishWrite", id);
+  }
+  // The worker's memory: wasmBytes is the size of Pyodide's WebAssembly memory, which only grows,
+  // so it is the high-water mark of everything Python held; jsHeapBytes where Chromium tells.
+  memoryUsage() { return this.#call("memoryUsage"); }
   // Runs a shell command line in this VFS's shell session (its cwd carries over between calls).
   shell(line) { return this.#call("shell", line); }
   // The URL under which the preview service worker serves a VFS path.
@@ -153,6 +191,67 @@ export class VFS {
     const encoded = String(path).split("/").filter(Boolean).map(encodeURIComponent).join("/");
     return new URL(`./preview/${encoded}`, import.meta.url).href;
   }
+}
+
+const STREAM_BATCH = 512 * 1024;
+
+function isStream(data) {
+  return data != null && typeof data === "object" &&
+    (typeof data.getReader === "function" || typeof data[Symbol.asyncIterator] === "function");
+}
+
+function toBytes(piece) {
+  if (typeof piece === "string") return new TextEncoder().encode(piece);
+  if (piece instanceof Uint8Array) return piece;
+  if (piece instanceof ArrayBuffer) return new Uint8Array(piece);
+  if (ArrayBuffer.isView(piece)) return new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength);
+  throw new TypeError(`stream chunks must be bytes or strings, not ${Object.prototype.toString.call(piece)}`);
+}
+
+async function* piecesOf(source) {
+  if (typeof source.getReader !== "function") {
+    yield* source;
+    return;
+  }
+  const reader = source.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+// Joins a stream's pieces, whatever their sizes, into messages of about `size` bytes: one round
+// trip to the worker per chunk, not per piece.
+async function* batches(source, size) {
+  let parts = [];
+  let length = 0;
+  for await (const piece of piecesOf(source)) {
+    const bytes = toBytes(piece);
+    parts.push(bytes);
+    length += bytes.byteLength;
+    if (length >= size) {
+      yield concat(parts, length);
+      parts = [];
+      length = 0;
+    }
+  }
+  if (length) yield concat(parts, length);
+}
+
+function concat(parts, length) {
+  if (parts.length === 1 && parts[0].byteLength === parts[0].buffer.byteLength) return parts[0];
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
+  }
+  return out;
 }
 
 // Node's utimes takes seconds or Dates; the core keeps milliseconds.

@@ -91,6 +91,7 @@ async function boot({ name, base }) {
 
 async function call(op, args) {
   const { pyodide, api, dispatch } = await booted;
+  if (op === "memoryUsage") return { value: memoryUsage(pyodide) };
   let envelope = dispatch(api, op, args);
   if (envelope instanceof pyodide.ffi.PyProxy) {
     const future = envelope;
@@ -101,6 +102,13 @@ async function call(op, args) {
     }
   }
   return envelope;
+}
+
+function memoryUsage(pyodide) {
+  return {
+    wasmBytes: pyodide._module.HEAPU8.buffer.byteLength,
+    jsHeapBytes: self.performance?.memory?.usedJSHeapSize ?? null,
+  };
 }
 
 function transferables(value) {

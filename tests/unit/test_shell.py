@@ -640,6 +640,15 @@ def test_mv_continues_after_a_missing_source(sh):
     assert sh.vfs.readdir("/d") == ["a"]
 
 
+
+def test_mv_moves_a_tree_across_trees_with_its_links(sh):
+    sh.ok("mkdir -p /a/proj/src /b/deep && echo code > /a/proj/src/main.py")
+    sh.symlink("src/main.py", "/a/proj/entry")
+    sh.ok("mv /a/proj /b/deep")
+    assert sh.vfs.readdir("/a") == []
+    assert sh.vfs.walk("/b") == ["/b/deep/proj/entry", "/b/deep/proj/src/main.py"]
+    assert sh.text("/b/deep/proj/entry") == "code\n"  # relative link moved with its target
+
 # ------------------------------------------------------------------------ cp
 
 
@@ -693,6 +702,22 @@ def test_cp_follows_a_symlink_without_r_and_keeps_it_with_r(sh):
     sh.ok("cp -r link kept")
     assert sh.vfs.lstat("/kept").type == "symlink"
 
+
+
+def test_cp_r_copies_links_inside_a_tree_as_links(sh):
+    sh.ok("mkdir -p src/dir outside && echo x > src/dir/f && echo o > outside/secret")
+    sh.symlink("dir", "/src/to_dir")
+    sh.symlink("../outside", "/src/to_outside")
+    sh.symlink("nowhere", "/src/dangling")
+    sh.ok("cp -r src copy")
+    assert [(e.name, e.type) for e in sh.vfs.readdir("/copy", with_types=True)] == [
+        ("dangling", "symlink"), ("dir", "directory"), ("to_dir", "symlink"),
+        ("to_outside", "symlink")]
+    assert sh.vfs.readlink("/copy/to_outside") == "../outside"
+    assert sh.vfs.walk("/copy") == ["/copy/dangling", "/copy/dir/f", "/copy/to_dir",
+                                    "/copy/to_outside"]
+    sh.ok("rm -rf copy")
+    assert sh.text("/outside/secret") == "o\n"
 
 # --------------------------------------------------------------------- touch
 

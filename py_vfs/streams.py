@@ -1,0 +1,149 @@
+"""Streaming reads and writes: a large file passes through holding about one chunk in memory.
+
+A ``ReadStream`` reads the version of the file it was opened on, chunk by chunk, even if the file
+is replaced or removed meanwhile: it pins those chunks until it is exhausted or closed.
+
+A ``WriteStream`` stores each full chunk as soon as it has one, in a commit of its own, pinned and
+marked in ``meta`` as written ahead (so that garbage collection in another tab leaves it alone for
+a grace period); the file itself appears in one commit at ``close``, whole, or never. A stream
+abandoned half way (an error, a closed tab) leaves only loose chunks, which nothing references
+and garbage collection reclaims.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, Iterable
+from typing import TYPE_CHECKING
+
+from .content import CHUNK_SIZE
+from .errors import FsError
+
+if TYPE_CHECKING:
+    from .vfs import VFS
+
+def _as_chunk(data: object) -> bytes:
+    if isinstance(data, str):
+        return data.encode("utf-8")
+    if isinstance(data, bytes | bytearray | memoryview):
+        return bytes(data)
+    raise TypeError(f"stream chunks must be bytes-like or str, not {type(data).__name__}")
+
+
+class ReadStream:
+    """An async iterator over the bytes ``[start, end)`` of one version of a file.
+
+    Use it with ``async for``; when leaving early, ``await stream.aclose()`` (or use it as an
+    ``async with``) so its chunks are released at once rather than when it is collected.
+    """
+
+    def __init__(self, vfs: VFS, keys: tuple[str, ...], size: int, start: int,
+                 end: int | None) -> None:
+        self._vfs = vfs
+        self._keys = keys
+        self.size = size
+        self.position = min(start, size)
+        self.end = size if end is None else max(self.position, min(end, size))
+        self._closed = False
+        vfs.content.pin(keys)
+
+    def __aiter__(self) -> ReadStream:
+        return self
+
+    async def __anext__(self) -> bytes:
+        if self.position >= self.end:
+            await self.aclose()
+            raise StopAsyncIteration
+        index, offset = divmod(self.position, CHUNK_SIZE)
+        try:
+            chunk = await self._vfs.content.read_chunk(self._keys[index], keep=False)
+        except BaseException:
+            await self.aclose()
+            raise
+        piece = chunk[offset:offset + self.end - self.position]
+        self.position += len(piece)
+        return piece
+
+    async def aclose(self) -> None:
+        if not self._closed:
+            self._closed = True
+            await self._vfs._reclaim(self._vfs.content.unpin(self._keys))
+
+    async def __aenter__(self) -> ReadStream:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def __del__(self) -> None:
+        """A stream dropped without ``aclose`` still releases its pins; the reclaim of chunks it
+        alone kept then waits for the next garbage collection."""
+        if not getattr(self, "_closed", True):
+            self._closed = True
+            self._vfs.content.unpin(self._keys)
+
+
+class WriteStream:
+    """Collects a file's bytes chunk by chunk; ``close`` creates or replaces the file."""
+
+    def __init__(self, vfs: VFS, path: str, mode: int | None) -> None:
+        vfs._check_writable(path)
+        self._vfs = vfs
+        self.path = path
+        self._mode = mode
+        self._buffer = bytearray()
+        self._keys: list[str] = []
+        self.size = 0
+        self._done = False
+
+    async def write(self, data: bytes | bytearray | memoryview | str) -> None:
+        if self._done:
+            raise FsError.of("EBADF", "write", self.path)
+        piece = _as_chunk(data)
+        self._buffer += piece
+        self.size += len(piece)
+        try:
+            while len(self._buffer) >= CHUNK_SIZE:
+                full = bytes(self._buffer[:CHUNK_SIZE])
+                del self._buffer[:CHUNK_SIZE]
+                self._keys.append(await self._vfs.content.store_ahead(full))
+        except BaseException:
+            await self.abort()
+            raise
+
+    async def close(self) -> None:
+        """Commit the file: from here on it is durable, whole; before, it does not exist."""
+        if self._done:
+            raise FsError.of("EBADF", "close", self.path)
+        self._done = True
+        tail, self._buffer = bytes(self._buffer), bytearray()
+        try:
+            await self._vfs._commit_stream(self.path, tuple(self._keys), tail, self.size,
+                                           self._mode)
+        finally:
+            await self._release()
+
+    async def abort(self) -> None:
+        """Give up: the file stays as it was; chunks stored so far become reclaimable."""
+        if not self._done:
+            self._done = True
+            self._buffer = bytearray()
+            await self._release()
+
+    async def _release(self) -> None:
+        keys, self._keys = self._keys, []
+        await self._vfs._reclaim(self._vfs.content.unpin(keys))
+
+
+async def write_all(stream: WriteStream, chunks: Iterable[object] | AsyncIterable[object]) -> None:
+    """Feed ``chunks`` (sync or async iterable) into ``stream`` and commit it."""
+    try:
+        if isinstance(chunks, AsyncIterable):
+            async for data in chunks:
+                await stream.write(_as_chunk(data))
+        else:
+            for data in chunks:
+                await stream.write(_as_chunk(data))
+    except BaseException:
+        await stream.abort()
+        raise
+    await stream.close()
