@@ -122,7 +122,7 @@ class Bench:
         """Start one stage of a case in the page and poll it, sampling memory meanwhile."""
         probe = MemoryProbe(context, page)
         try:
-            if spec["stage"] == "run":
+            if spec["stage"] != "setup":  # after a reload too: the old page's garbage remains
                 probe.collect_garbage()
             page.evaluate("(spec) => window.bench.start(spec)", spec)
             deadline = time.monotonic() + CASE_TIMEOUT
@@ -224,7 +224,8 @@ class Bench:
                         page.reload()
                     page.wait_for_function("window.__readyAt !== undefined",
                                            timeout=READY_TIMEOUT_MS)
-                    self.record(f"B1 {kind}", "ours", {"ms": page.evaluate("window.__readyAt")})
+                    ready_at = float(page.evaluate("window.__readyAt"))
+                    self.record(f"B1 {kind}", "ours", {"ms": ready_at})
                     if self.smoke:
                         break
             finally:

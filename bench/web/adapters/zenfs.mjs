@@ -4,22 +4,9 @@
 
 import { configure, fs } from "@zenfs/core";
 import { IndexedDB } from "@zenfs/dom";
+import { nodeLike } from "./common.mjs";
 
 export async function open(store) {
   await configure({ mounts: { "/": { backend: IndexedDB, storeName: store } } });
-  const p = fs.promises;
-  return {
-    writeFile: (path, data) => p.writeFile(path, data),
-    readFile: (path) => p.readFile(path),
-    mkdir: (path) => p.mkdir(path),
-    readdir: (path) => p.readdir(path),
-    stat: async (path) => {
-      const s = await p.stat(path);
-      return { size: s.size, isDirectory: s.isDirectory() };
-    },
-    rename: (from, to) => p.rename(from, to),
-    rmTree: (path) => p.rm(path, { recursive: true }),
-    exists: (path) => p.stat(path).then(() => true, () => false),
-    flush: async () => {},
-  };
+  return nodeLike(fs.promises);
 }
