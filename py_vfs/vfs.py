@@ -18,14 +18,15 @@ from typing import NamedTuple, TypeVar
 from . import paths
 from .content import AHEAD_PREFIX, CHUNK_SIZE, DEFAULT_CACHE_BYTES, Content
 from .errors import FsError
+from .group_commit import GroupCommit
 from .index import Index
 from .node import DIRECTORY, FILE, ROOT_ID, SYMLINK, DirEntry, Node, Stat
 from .search import SearchMixin
-from .step import ACTIVE, Step, current_task, run_change
+from .step import ACTIVE, Step, current_task
 from .storage import Store
 from .storage.memory import MemoryStore
 from .streams import ReadStream, WriteStream, write_all
-from .sync import Replica, backoff
+from .sync import Replica
 from .transaction import Transaction
 from .watch import Listener, Watchers
 
@@ -36,7 +37,6 @@ SYMLINK_MODE = 0o777
 # 2: the change log (``log`` keyspace, ``meta/rev``); IndexedDB database version 2 as well.
 FORMAT_VERSION = 2
 # Conditional commits a mutation may lose to other tabs in a row before it gives up (EAGAIN).
-MAX_ATTEMPTS = 50
 
 T = TypeVar("T")
 
@@ -92,6 +92,7 @@ class VFS(SearchMixin):
         self.index = Index(self.content)
         self.watchers = Watchers()
         self._replica = Replica(store, self.index, self.content, self.watchers)
+        self._group = GroupCommit(self._replica)
         self._lock: asyncio.Lock | None = None
         self._step: Step | None = None
 
@@ -237,25 +238,15 @@ class VFS(SearchMixin):
         if step is not None and step is self._step:
             return await step.run(change)
         self._refuse_deadlock("write")
+        waiter = self._group.enqueue(change)
         # The cross-tab turn first: while waiting for it, announced commits of other tabs are
-        # applied (``sync`` takes only the mutex), so the commit is rarely stale.
+        # applied (``sync`` takes only the mutex), so the commit is rarely stale. Whoever gets
+        # the lock commits every change queued by then (``group_commit``): often this one was
+        # already committed by an earlier caller's group.
         async with self._replica.turn(), self._mutex:
-            for attempt in range(MAX_ATTEMPTS):
-                await backoff(attempt)
-                tx = Transaction()
-                try:
-                    result = await run_change(change, tx)
-                except FsError:
-                    tx.rollback()
-                    if await self._replica.catch_up():
-                        continue
-                    raise
-                except BaseException:
-                    tx.rollback()
-                    raise
-                if await self._replica.commit(tx):
-                    return result
-        raise FsError.of("EAGAIN", "write", None)
+            if not waiter.done:
+                await self._group.commit_pending(waiter)
+        return waiter.outcome()
 
     def _refuse_deadlock(self, syscall: str) -> None:
         """The body of ``async with vfs.step()`` calling ``vfs`` instead of ``tx`` would wait

@@ -88,7 +88,9 @@ test("two tabs on one IndexedDB database: stale commits catch up, nothing is los
   const shared = (await call(b, "readFile", "/t/shared", "utf8")).value;
   assert.deepEqual([...shared].sort().join(""), "aaaaabbbbb");
   const log = await storeA.logSince(0);
-  assert.equal(log.rev, 1 + 20); // the root, then one commit per write
+  // The root, then at most one commit per write: writes in flight together in one tab may share
+  // a commit (group commit), but every commit is logged.
+  assert.ok(log.rev > 1 && log.rev <= 1 + 20, `rev ${log.rev}`);
   assert.deepEqual(log.keys, Array.from({ length: log.rev }, (_, i) => i + 1));
 });
 
