@@ -128,6 +128,11 @@ class VFS(SearchMixin):
     def close(self) -> None:
         self.store.close()
 
+    async def flush(self) -> None:
+        """A barrier: returns once every mutation started before it has committed. Each one is
+        durable when it returns, so nothing is buffered and nothing else needs flushing."""
+        await self._mutate(lambda tx: None)
+
     @staticmethod
     def _new_root() -> Node:
         now = _now()

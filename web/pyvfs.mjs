@@ -63,11 +63,25 @@ class Instance {
   }
 
   call(op, args) {
+    if (this.closed) return Promise.reject(toError({ code: "EBADF", message: `EBADF: VFS "${this.name}" is closed`, syscall: op }));
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.calls.set(id, { resolve, reject });
-      this.worker.postMessage({ type: "call", id, op, args: args.map(cloneable) });
-    });
+    const pending = {};
+    pending.promise = new Promise((resolve, reject) => Object.assign(pending, { resolve, reject }));
+    this.calls.set(id, pending);
+    this.worker.postMessage({ type: "call", id, op, args: args.map(cloneable) });
+    return pending.promise;
+  }
+
+  // Resolves once every call made before it has settled.
+  settled() {
+    return Promise.allSettled([...this.calls.values()].map((pending) => pending.promise));
+  }
+
+  async close() {
+    await this.settled();
+    this.closed = true;
+    this.worker.terminate();
+    if (instances.get(this.name) === this) instances.delete(this.name);
   }
 }
 
@@ -241,6 +255,11 @@ export class VFS {
   // The worker's memory: wasmBytes is the size of Pyodide's WebAssembly memory, which only grows,
   // so it is the high-water mark of everything Python held; jsHeapBytes where Chromium tells.
   memoryUsage() { return this.#call("memoryUsage"); }
+  // Every write is durable when it resolves, so there is nothing to flush: this only waits for
+  // the calls made before it (a barrier, for code written against file systems that buffer).
+  async flush() { await this.#instance.settled(); }
+  // Waits for the calls in flight, then stops this VFS's worker; `openVFS` opens it again.
+  async close() { await this.#instance.close(); }
   // Runs a shell command line in this VFS's shell session (its cwd carries over between calls).
   shell(line) { return this.#call("shell", line); }
   // The URL under which the preview service worker serves a VFS path.

@@ -53,10 +53,13 @@ function reportDownloads(sizes) {
 }
 
 // loadPyodide has no progress hook; the end of its wasm instantiation is where compiling stops
-// and Python's own start-up (the longer part) begins, so report that moment.
+// and Python's own start-up (the longer part) begins, so report that moment. pyodide.mjs also
+// instantiates a tiny feature probe from a compiled Module, at a moment that depends on load:
+// that one is not Python starting.
 function reportPythonStart() {
   const wrap = (original) => async function (...args) {
     const result = await original.apply(WebAssembly, args);
+    if (args[0] instanceof WebAssembly.Module) return result;
     WebAssembly.instantiateStreaming = originals.instantiateStreaming;
     WebAssembly.instantiate = originals.instantiate;
     progress("python", "Starting Python");
