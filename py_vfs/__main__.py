@@ -26,6 +26,7 @@ def main(argv: list[str] | None = None) -> int:
 async def _shell(disk: str, line: str | None) -> int:
     vfs = await VFS.open(SQLiteStore(disk))
     try:
+        await vfs.gc()
         session = Shell(vfs)
         if line is not None:
             return await _run(session, line)

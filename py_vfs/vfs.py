@@ -20,6 +20,7 @@ from .check import Progress, Report
 from .check import check as check_store
 from .content import AHEAD_PREFIX, CHUNK_SIZE, DEFAULT_CACHE_BYTES, Content
 from .errors import FsError
+from .garbage import DEFAULT_GRACE_MS, collect
 from .group_commit import GroupCommit
 from .index import Index
 from .node import DIRECTORY, FILE, ROOT_ID, SYMLINK, DirEntry, Node, Stat
@@ -121,7 +122,21 @@ class VFS(SearchMixin):
         if not any(node.id == ROOT_ID for node in nodes):
             await vfs._create_root()
             await store.commit([("put", "meta", "format", str(FORMAT_VERSION))])
+        else:
+            await vfs._upgrade_format()
         return vfs
+
+    async def _upgrade_format(self) -> None:
+        """Format 1 lacked the change log and ``meta/rev``, which are created on first use, so
+        upgrading it is recording the new version. A newer format than ours is refused: this
+        code would not know what its records mean."""
+        stored = await self.store.get("meta", "format")
+        version = int(str(stored)) if stored is not None else 1
+        if version > FORMAT_VERSION:
+            raise FsError.of("EIO", "open", f"disk format {version} (this py_vfs reads "
+                                            f"{FORMAT_VERSION} and older)")
+        if version < FORMAT_VERSION:
+            await self.store.commit([("put", "meta", "format", str(FORMAT_VERSION))])
 
     async def _create_root(self) -> None:
         """A fresh disk: the root is the first logged commit (two tabs racing: one wins, the
@@ -828,6 +843,10 @@ class VFS(SearchMixin):
         """Verify the stored disk (``fsck``, see ``check.py``). It runs as a mutation that writes
         nothing, so no write can change the store halfway through the walk."""
         return await self._mutate(lambda tx: check_store(self.store, FORMAT_VERSION, progress))
+
+    async def gc(self, grace_ms: float = DEFAULT_GRACE_MS) -> int:
+        """Delete stored chunks nothing references (see ``garbage.py``); returns how many."""
+        return await self._mutate(lambda tx: collect(self, tx, grace_ms))
 
     async def usage(self) -> Usage:
         """Files, directories and bytes from the index (no content read), and the quota."""

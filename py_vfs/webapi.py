@@ -47,6 +47,11 @@ def _grep_options(options: Any) -> dict[str, Any]:
     return {names[k]: v for k, v in options.items() if k in names and v is not None}
 
 
+def _gc_options(options: Any) -> dict[str, Any]:
+    grace = options.get("graceMs") if isinstance(options, dict) else None
+    return {} if grace is None else {"grace_ms": float(grace)}
+
+
 def _encoding(options: Any) -> str | None:
     if isinstance(options, str):
         return options
@@ -67,6 +72,7 @@ class WebAPI:
         self._steps = Steps(self)
         self._ops = {**self._table(vfs), **self._steps.table(), "watch": self._watch,
                      "unwatch": self._unwatch, "sync": vfs.sync}
+        self.collecting: asyncio.Future[int] | None = None  # the garbage collection at boot
 
     def _watch(self, watch_id: int, path: str, options: Any = None) -> None:
         """Forward the events of a JS ``vfs.watch`` to the page, tagged with its id."""
@@ -125,6 +131,7 @@ class WebAPI:
             "closeStream": self._close_stream,
             "check": lambda o=None: v.check(),
             "usage": lambda o=None: v.usage(),
+            "gc": lambda o=None: v.gc(**_gc_options(o)),
         }
 
     # Streams live here between calls, by id: JS pulls a read stream one chunk per call and
@@ -329,4 +336,8 @@ async def open_api(js_store: Any, base_url: str, js_notify: Any = None) -> WebAP
         js_notify(watch_id, to_js(event, dict_converter=Object.fromEntries))
 
     vfs = await VFS.open(IndexedDBStore(js_store))
-    return WebAPI(vfs, base_url=base_url, notify=notify if js_notify is not None else None)
+    # Leftovers of streams cut short (a tab closed mid-upload) go once their grace is over; in
+    # the background, so the disk is usable at once.
+    api = WebAPI(vfs, base_url=base_url, notify=notify if js_notify is not None else None)
+    api.collecting = asyncio.ensure_future(vfs.gc())
+    return api

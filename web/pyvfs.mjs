@@ -264,6 +264,10 @@ export class VFS {
   check() { return this.#call("check"); }
   // {files, directories, symlinks, contentBytes, storedBytes, storeBytes, quotaBytes, persisted...}
   usage() { return this.#call("usage"); }
+  // Deletes stored chunks no file references (what streams cut short leave behind) once they are
+  // older than `graceMs` (default 24 h, so that streams in flight in other tabs are safe);
+  // resolves to how many. It also runs by itself after every boot.
+  gc({ graceMs } = {}) { return this.#call("gc", graceMs === undefined ? {} : { graceMs }); }
   // Counters for tests and debugging: {reads: {nodes, chunks, meta}} records read since boot.
   diagnostics() { return this.#call("diagnostics"); }
   // Runs a shell command line in this VFS's shell session (its cwd carries over between calls).

@@ -29,13 +29,14 @@ test("writes survive reopening the IndexedDB store, and boot reads no chunk", as
   const get = store.get.bind(store);
   store.get = (space, key) => { gets.push(space); return get(space, key); };
   const second = await webapi.open_api(store, "http://x/");
-  assert.deepEqual(gets, []);
+  const content = () => gets.filter((space) => space !== "meta"); // boot reads the format
+  assert.deepEqual(content(), []);
   assert.deepEqual((await call(second, "readdir", "/a")).value, ["b", "bin"]);
   assert.equal((await call(second, "readFile", "/a/b/t.txt", "utf8")).value, "text");
   const bytes = (await call(second, "readFile", "/a/bin")).value;
   assert.ok(bytes instanceof Uint8Array);
   assert.deepEqual([...bytes], [0, 1, 2, 255]);
-  assert.deepEqual(gets, ["chunks", "chunks"]);
+  assert.deepEqual(content(), ["chunks", "chunks"]);
 });
 
 test("errors cross as data with code, path and syscall", async () => {
