@@ -31,11 +31,12 @@ class GrepResult:
 
 
 class SearchMixin:
-    """Search operations of ``VFS``; relies on its ``_lookup``, ``index`` and ``content``."""
+    """Search operations of ``VFS``; relies on its ``_lookup``, ``_entries`` and
+    ``_content`` (which reach into mounted folders too)."""
 
     def _descendants(self, directory: Node, directory_path: str) -> Iterator[tuple[str, Node]]:
         """Every entry below ``directory``, depth first, in sorted order."""
-        for child in self.index.entries(directory):
+        for child in self._entries(directory):
             child_path = paths.child(directory_path, child.name)
             yield child_path, child
             if child.is_dir:
@@ -94,7 +95,7 @@ class SearchMixin:
             if node.size > max_file_size:
                 result.skipped_paths.append(file_path)
                 continue
-            data = await self.content.read(node.chunks)
+            data = await self._content(node)
             if b"\0" in data[:BINARY_SNIFF_BYTES]:
                 result.skipped_binary_paths.append(file_path)
                 continue

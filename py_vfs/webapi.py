@@ -14,6 +14,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .errors import FsError
+from .mounts.fsa import BrowserHost, FsaBackend, NeedsPromising
+from .mounts.host import MountHost
 from .node import DirEntry, Stat
 from .preview import respond
 from .search import GrepResult
@@ -47,10 +49,15 @@ def _encoding(options: Any) -> str | None:
 
 
 class WebAPI:
-    def __init__(self, vfs: VFS, *, base_url: str = "/") -> None:
+    """``host`` is where the shell's ``mount`` gets folders (the page, in the browser); ``fsa``
+    the web/fsa.mjs module that mounted browser folders work through (None off the browser)."""
+
+    def __init__(self, vfs: VFS, *, base_url: str = "/", host: MountHost | None = None,
+                 fsa: Any = None) -> None:
         self.vfs = vfs
+        self.fsa = fsa
         self.preview_base = base_url + "preview/"
-        self.shell = Shell(vfs, preview_base=self.preview_base)
+        self.shell = Shell(vfs, preview_base=self.preview_base, host=host)
         self._streams: dict[int, ReadStream | WriteStream] = {}
         self._next_stream = 1
         self._ops = self._table()
@@ -97,7 +104,37 @@ class WebAPI:
             "writeChunk": self._write_chunk,
             "finishWrite": self._finish_write,
             "closeStream": self._close_stream,
+            "mount": self._mount,
+            "unmount": v.unmount,
+            "reconnect": v.reconnect,
+            "mounts": v.mounts,
+            "mountInfo": v.mount_info,
         }
+
+    # Mounts: the page picks the folder and keeps its handle (docs/mounts.md, "Persistence");
+    # here the handle becomes a backend.
+
+    def _backend(self, handle: Any) -> FsaBackend:
+        if self.fsa is None:
+            raise FsError.of("EINVAL", "mount", None).with_hint("no File System Access here")
+        return FsaBackend(handle, self.fsa)
+
+    async def _mount(self, path: str, handle: Any, options: Any = None) -> dict[str, Any]:
+        return await self.vfs.mount(path, self._backend(handle),
+                                    read_only=_flag(options, "readOnly"))
+
+    async def restore_mounts(self, records: Any) -> list[dict[str, Any]]:
+        """Boot: bring back the mounts the page kept, ``[{path, handle, readOnly, granted}]``
+        (a JS array); one that fails to come back is skipped, not fatal."""
+        restored = []
+        for record in records:
+            try:
+                restored.append(await self.vfs.restore_mount(
+                    str(record.path), self._backend(record.handle),
+                    read_only=bool(record.readOnly), granted=bool(record.granted)))
+            except FsError:
+                continue
+        return restored
 
     # Streams live here between calls, by id: JS pulls a read stream one chunk per call and
     # pushes a write stream the same way, so neither side ever holds the whole file.
@@ -165,6 +202,8 @@ class WebAPI:
             result = function(*args)
         except FsError as error:
             return _failure(error)
+        except NeedsPromising:
+            return {"promising": True}  # the worker calls again with callPromising
         if inspect.isawaitable(result):
             return asyncio.ensure_future(_settle(result))
         return {"value": _plain(result)}
@@ -222,8 +261,12 @@ def _from_js(value: Any) -> Any:
     return value.to_py()
 
 
-async def open_api(js_store: Any, base_url: str) -> WebAPI:
-    """Boot from the worker: open the VFS on the IndexedDB store JS has opened."""
+async def open_api(js_store: Any, base_url: str, js_host: Any = None) -> WebAPI:
+    """Boot from the worker: open the VFS on the IndexedDB store JS has opened. ``js_host``
+    carries ``request`` (asks the page to pick, unmount, reconnect) and ``fsa`` (web/fsa.mjs)."""
     from .storage.indexeddb import IndexedDBStore
 
-    return WebAPI(await VFS.open(IndexedDBStore(js_store)), base_url=base_url)
+    vfs = await VFS.open(IndexedDBStore(js_store))
+    if js_host is None:
+        return WebAPI(vfs, base_url=base_url)
+    return WebAPI(vfs, base_url=base_url, host=BrowserHost(js_host.request), fsa=js_host.fsa)
