@@ -1,12 +1,29 @@
 // The VFS worker: owns Pyodide and one VFS, so Python never blocks the page.
-// Protocol (docs/architecture.md): {type: "open", name, base} once, then {type: "call", id, op,
-// args} and {type: "preview", path} with a MessagePort; replies {type: "progress"|"result", ...}.
+// Protocol (docs/architecture.md): {type: "open", name, base} and {type: "mounts", records} once,
+// then {type: "call", id, op, args} and {type: "preview", path} with a MessagePort; replies
+// {type: "progress"|"result", ...}. For the shell's mount commands the worker asks the page:
+// {type: "request", id, kind, payload}, answered by {type: "reply", id, value | error}.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { IDBStore } from "./idb_store.mjs";
+import * as fsa from "./fsa.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
 let booted = null;
+let keptMounts;
+const mountsKept = new Promise((resolve) => { keptMounts = resolve; });
+const requests = new Map();
+let nextRequest = 1;
+
+// Only the page can show a folder picker and ask for permission: the shell's mount commands
+// become requests to it (py_vfs/mounts/fsa.py, BrowserHost).
+function askPage(kind, payload) {
+  const id = nextRequest++;
+  return new Promise((resolve) => {
+    requests.set(id, resolve);
+    self.postMessage({ type: "request", id, kind, payload });
+  });
+}
 
 const STAGES = ["download", "compile", "python", "install", "disk", "ready"];
 let stageIndex = 0;
@@ -84,7 +101,8 @@ async function boot({ name, base }) {
   progress("disk", `Opening disk "${name}"`);
   const store = await IDBStore.open(name);
   const webapi = pyodide.pyimport("py_vfs.webapi");
-  const api = await webapi.open_api(store, base);
+  const api = await webapi.open_api(store, base, { request: askPage, fsa });
+  (await api.restore_mounts(await mountsKept))?.destroy?.();
   progress("ready", "Ready");
   return { pyodide, api, dispatch: webapi.dispatch };
 }
@@ -92,16 +110,21 @@ async function boot({ name, base }) {
 async function call(op, args) {
   const { pyodide, api, dispatch } = await booted;
   if (op === "memoryUsage") return { value: memoryUsage(pyodide) };
-  let envelope = dispatch(api, op, args);
-  if (envelope instanceof pyodide.ffi.PyProxy) {
-    const future = envelope;
-    try {
-      envelope = await future;
-    } finally {
-      future.destroy();
-    }
-  }
+  if (op === "fsaCounters") return { value: fsa.counters() };
+  let envelope = await settled(pyodide, dispatch(api, op, args));
+  // A synchronous operation that reached a mounted folder must block on its promises (JSPI),
+  // which needs a promising entry into Python: call it again that way (docs/mounts.md).
+  if (envelope.promising) envelope = await settled(pyodide, await dispatch.callPromising(api, op, args));
   return envelope;
+}
+
+async function settled(pyodide, envelope) {
+  if (!(envelope instanceof pyodide.ffi.PyProxy)) return envelope;
+  try {
+    return await envelope;
+  } finally {
+    envelope.destroy();
+  }
 }
 
 function memoryUsage(pyodide) {
@@ -121,6 +144,16 @@ self.onmessage = async ({ data, ports }) => {
   if (data.type === "open") {
     booted = boot(data);
     booted.catch((error) => self.postMessage({ type: "failed", message: String(error?.message ?? error) }));
+    return;
+  }
+  if (data.type === "mounts") {
+    keptMounts(data.records);
+    return;
+  }
+  if (data.type === "reply") {
+    const resolve = requests.get(data.id);
+    requests.delete(data.id);
+    resolve?.(data.error ? { error: data.error } : { value: data.value });
     return;
   }
   try {

@@ -65,9 +65,10 @@ class FsaBackend:
         if not can_run_sync():
             raise NeedsPromising(function)
         answer = run_sync(getattr(self.fsa, function)(*args))
-        if answer.code is not None:
-            raise BackendError(str(answer.code), str(answer.message))
-        return answer.value
+        code = getattr(answer, "code", None)  # {value} or {code, message}
+        if code is not None:
+            raise BackendError(str(code), str(getattr(answer, "message", "")))
+        return getattr(answer, "value", None)
 
     def _at(self, function: str, rel: Rel, *args: Any) -> Any:
         return self._call(function, self.handle, _js(list(rel)), *args)
@@ -104,8 +105,8 @@ class FsaBackend:
 
 
 def _entry(item: Any, name: str) -> Entry:
-    mtime = item.mtime
-    return Entry(name, str(item.kind), int(item.size or 0),
+    mtime = getattr(item, "mtime", None)
+    return Entry(name, str(item.kind), int(getattr(item, "size", 0) or 0),
                  None if mtime is None else float(mtime))
 
 

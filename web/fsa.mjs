@@ -1,0 +1,247 @@
+// The JS half of a mounted browser folder (py_vfs/mounts/fsa.py calls these from Python).
+// Every function takes the folder's root FileSystemDirectoryHandle and a path inside it as an
+// array of names, does the whole handle walk in one go (one Python->JS crossing per operation),
+// and never rejects: it resolves to {value} or {code, message}, with the DOMException mapped to
+// a POSIX code (docs/mounts.md, "Error mapping"). Nothing is cached between calls: every call
+// asks the handles again, so changes made outside the VFS show at once.
+
+// Handle operations done so far, by kind: tests read them to prove what an operation touched
+// (mounting a folder of 5,000 files must not list it).
+const counts = { lookups: 0, listings: 0, listed: 0, files: 0, writes: 0, removes: 0, moves: 0 };
+
+export function counters() {
+  return { ...counts };
+}
+
+class Coded extends Error {
+  constructor(code, message) {
+    super(message || code);
+    this.code = code;
+  }
+}
+
+// `expect` says what the caller asked for, which decides the code of a TypeMismatchError (a
+// file where a directory was needed: ENOTDIR; the reverse: EISDIR) and of a
+// NoModificationAllowedError (an entry in use: EBUSY; a folder that refuses changes: EROFS).
+function codeOf(error, expect) {
+  if (error instanceof Coded) return error.code;
+  switch (error?.name) {
+    case "NotFoundError": return "ENOENT";
+    case "TypeMismatchError": return expect === "file" ? "EISDIR" : "ENOTDIR";
+    case "NotAllowedError":
+    case "SecurityError": return "EACCES";
+    case "InvalidModificationError": return "ENOTEMPTY";
+    case "NoModificationAllowedError": return expect === "entry" ? "EBUSY" : "EROFS";
+    case "QuotaExceededError": return "ENOSPC";
+    case "TypeError": return "EINVAL"; // "Name is not allowed."
+    default: return "EIO";
+  }
+}
+
+async function answer(work, expect) {
+  try {
+    return { value: await work() };
+  } catch (error) {
+    return { code: codeOf(error, expect), message: String(error?.message ?? error) };
+  }
+}
+
+async function child(dir, name, kind, create = false) {
+  counts.lookups++;
+  return kind === "file" ? dir.getFileHandle(name, { create }) : dir.getDirectoryHandle(name, { create });
+}
+
+// The directory at `rel`: a file on the way is ENOTDIR.
+async function dirAt(root, rel) {
+  let dir = root;
+  for (const name of rel) {
+    try {
+      dir = await child(dir, name, "directory");
+    } catch (error) {
+      throw error?.name === "TypeMismatchError" ? new Coded("ENOTDIR") : error;
+    }
+  }
+  return dir;
+}
+
+// The entry at `rel` (not the root): {parent, name, handle} with handle.kind.
+async function entryAt(root, rel) {
+  const parent = await dirAt(root, rel.slice(0, -1));
+  const name = rel[rel.length - 1];
+  try {
+    return { parent, name, handle: await child(parent, name, "file") };
+  } catch (error) {
+    if (error?.name !== "TypeMismatchError") throw error;
+    return { parent, name, handle: await child(parent, name, "directory") };
+  }
+}
+
+async function fileAt(root, rel) {
+  if (!rel.length) throw new Coded("EISDIR");
+  const parent = await dirAt(root, rel.slice(0, -1));
+  return child(parent, rel[rel.length - 1], "file");
+}
+
+async function fileInfo(handle) {
+  counts.files++;
+  const file = await handle.getFile();
+  return { file, size: file.size, mtime: file.lastModified };
+}
+
+async function describe(name, handle, detail) {
+  if (handle.kind !== "file") return { name, kind: "directory", size: 0, mtime: undefined };
+  if (!detail) return { name, kind: "file", size: 0, mtime: undefined };
+  const { size, mtime } = await fileInfo(handle);
+  return { name, kind: "file", size, mtime };
+}
+
+export function stat(root, rel) {
+  return answer(async () => {
+    if (!rel.length) return { kind: "directory", size: 0, mtime: undefined };
+    const { handle } = await entryAt(root, rel);
+    return describe(rel[rel.length - 1], handle, true);
+  }, "directory");
+}
+
+// The entries of a directory; with `detail`, sizes and mtimes too (one getFile per file, all
+// in flight at once).
+export function list(root, rel, detail) {
+  return answer(async () => {
+    const dir = await dirAt(root, rel);
+    counts.listings++;
+    const found = [];
+    for await (const [name, handle] of dir.entries()) {
+      counts.listed++;
+      found.push(describe(name, handle, detail));
+    }
+    return Promise.all(found);
+  }, "directory");
+}
+
+export function read(root, rel, start, end) {
+  return answer(async () => {
+    const { file } = await fileInfo(await fileAt(root, rel));
+    const slice = file.slice(start ?? 0, end ?? file.size);
+    return new Uint8Array(await slice.arrayBuffer());
+  }, "file");
+}
+
+// Writers stay here between calls, by id: Python pushes one chunk per call.
+const writers = new Map();
+let nextWriter = 1;
+
+export function openWriter(root, rel, keep) {
+  return answer(async () => {
+    const parent = await dirAt(root, rel.slice(0, -1));
+    const name = rel[rel.length - 1];
+    let existed = true;
+    try {
+      await child(parent, name, "file");
+    } catch (error) {
+      if (error?.name !== "NotFoundError") throw error;
+      existed = false;
+    }
+    const handle = await child(parent, name, "file", true);
+    counts.writes++;
+    const writable = await handle.createWritable({ keepExistingData: Boolean(keep) });
+    if (keep) await writable.seek((await fileInfo(handle)).size);
+    const id = nextWriter++;
+    writers.set(id, { writable, parent, name, existed });
+    return id;
+  }, "file");
+}
+
+export function writeChunk(id, data) {
+  return answer(() => writers.get(id).writable.write(data), "file");
+}
+
+export function closeWriter(id) {
+  return answer(async () => {
+    const { writable } = writers.get(id);
+    writers.delete(id);
+    await writable.close();
+  }, "file");
+}
+
+// The old content stays; a file the writer created goes again.
+export function abortWriter(id) {
+  return answer(async () => {
+    const writer = writers.get(id);
+    if (!writer) return;
+    writers.delete(id);
+    await writer.writable.abort().catch(() => {});
+    if (!writer.existed) await writer.parent.removeEntry(writer.name).catch(() => {});
+  }, "file");
+}
+
+export function truncate(root, rel, length) {
+  return answer(async () => {
+    const handle = await fileAt(root, rel);
+    counts.writes++;
+    const writable = await handle.createWritable({ keepExistingData: true });
+    await writable.truncate(length);
+    await writable.close();
+  }, "file");
+}
+
+// A file's mtime moves only when it is written: rewrite it as it is. Directories keep no time.
+export function touch(root, rel) {
+  return answer(async () => {
+    if (!rel.length) return;
+    const { handle } = await entryAt(root, rel);
+    if (handle.kind !== "file") return;
+    counts.writes++;
+    const writable = await handle.createWritable({ keepExistingData: true });
+    await writable.close();
+  }, "file");
+}
+
+export function mkdir(root, rel) {
+  return answer(async () => {
+    const parent = await dirAt(root, rel.slice(0, -1));
+    await child(parent, rel[rel.length - 1], "directory", true);
+  }, "directory");
+}
+
+export function remove(root, rel) {
+  return answer(async () => {
+    const parent = await dirAt(root, rel.slice(0, -1));
+    counts.removes++;
+    await parent.removeEntry(rel[rel.length - 1], { recursive: true });
+  }, "entry");
+}
+
+// Files move with FileSystemFileHandle.move() (onto a file, it replaces it). Chromium has no
+// move() for directories: a directory is recreated at its new place, its files moved into it
+// (no content is copied), and the old one removed.
+export function move(root, src, dst) {
+  return answer(async () => {
+    const { parent, name, handle } = await entryAt(root, src);
+    const target = await dirAt(root, dst.slice(0, -1));
+    const newName = dst[dst.length - 1];
+    if (handle.kind === "file") {
+      counts.moves++;
+      await handle.move(target, newName);
+      return;
+    }
+    await moveDirectory(handle, target, newName);
+    counts.removes++;
+    await parent.removeEntry(name, { recursive: true });
+  }, "entry");
+}
+
+async function moveDirectory(dir, target, name) {
+  const copy = await child(target, name, "directory", true);
+  const entries = [];
+  counts.listings++;
+  for await (const entry of dir.entries()) entries.push(entry);
+  for (const [childName, handle] of entries) {
+    counts.listed++;
+    if (handle.kind === "file") {
+      counts.moves++;
+      await handle.move(copy);
+    } else {
+      await moveDirectory(handle, copy, childName);
+    }
+  }
+}
