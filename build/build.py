@@ -5,7 +5,8 @@
 dist/ holds everything the page needs, served from its own origin (no CDN):
 
     index.html, *.mjs, ...       every file of web/, same relative paths
-    sw.js                        service_worker/sw.js (the preview service worker)
+    sw.js                        service_worker/sw.js (the preview service worker), with the
+                                 build id written into it (a new build is a new SW version)
     pyodide/                     the 5 runtime files of the pyodide npm package
     vendor/                      xterm.mjs, xterm.css, addon-fit.mjs
     wheels/                      our wheel (py_vfs-<version>-py3-none-any.whl) and micropip's
@@ -215,6 +216,18 @@ def fetch_micropip(out: Path) -> None:
     copy(cached, out / "wheels" / MICROPIP_WHEEL)
 
 
+SW_BUILD_LINE = 'const BUILD = "dev";'
+
+
+def write_service_worker(dst: Path, build_id: str) -> None:
+    """sw.js with this build's id in it: a new build is a byte-different script, so browsers
+    install it as a new version (which takes over open previews) instead of keeping the old."""
+    text = (ROOT / "service_worker" / "sw.js").read_text()
+    if text.count(SW_BUILD_LINE) != 1:
+        raise BuildError(f"service_worker/sw.js must hold the line {SW_BUILD_LINE} exactly once")
+    dst.write_text(text.replace(SW_BUILD_LINE, f'const BUILD = "{build_id}";'))
+
+
 def build(out: Path, digest: str) -> dict[str, int]:
     if out.exists():
         shutil.rmtree(out)
@@ -240,7 +253,7 @@ def build(out: Path, digest: str) -> dict[str, int]:
         web = ROOT / "web"
         for path in walk(web):
             copy(path, out / path.relative_to(web))
-        copy(ROOT / "service_worker" / "sw.js", out / "sw.js")
+        write_service_worker(out / "sw.js", digest[:12])
 
     manifest = {
         "version": version,

@@ -1,7 +1,10 @@
 """HTTP answers for ``/preview/<path>``: what the service worker sends back for a VFS path.
 
-The service worker does the HTTP plumbing; this module decides status, headers and body from the
-VFS, so that the rules (index.html, listings, 404 naming the path) live with the file system.
+The service worker does the HTTP plumbing (docs/preview.md); this module decides status, headers
+and body from the VFS, so that the rules (index.html, listings, 404 naming the path, ETag, Range)
+live with the file system and are tested on CPython. A file's body is either ``body`` alone or
+``body`` followed by ``stream``: the rest of the file read chunk by chunk (``VFS.open_read``),
+never whole; the worker pulls it through ``WebAPI``'s stream operations.
 """
 
 from __future__ import annotations
@@ -9,16 +12,41 @@ from __future__ import annotations
 import html
 import mimetypes
 from dataclasses import dataclass, field
+from email.utils import formatdate
+from typing import Any
 from urllib.parse import quote
 
 from . import paths
 from .errors import FsError
+from .streams import ReadStream
 from .vfs import VFS
 
 _TEXT_TYPES = ("application/javascript", "application/json", "image/svg+xml",
                "application/xml", "text/javascript")
 _EXTRA_TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
                 ".woff2": "font/woff2", ".woff": "font/woff", ".md": "text/markdown"}
+_TEXT = "text/plain; charset=utf-8"
+_HTML = "text/html; charset=utf-8"
+
+
+@dataclass
+class PreviewRequest:
+    """What the service worker forwards of a request: the decoded VFS path and the headers that
+    change the answer."""
+
+    path: str
+    method: str = "GET"
+    range: str | None = None
+    if_none_match: str | None = None
+    if_range: str | None = None
+
+    @classmethod
+    def of(cls, value: str | dict[str, Any]) -> PreviewRequest:
+        """From the worker's message: a bare path (older callers) or a dict of the fields."""
+        if isinstance(value, str):
+            return cls(value)
+        names = ("path", "method", "range", "if_none_match", "if_range")
+        return cls(**{name: value.get(name) for name in names if value.get(name) is not None})
 
 
 @dataclass
@@ -26,6 +54,7 @@ class PreviewResponse:
     status: int
     body: bytes = b""
     headers: dict[str, str] = field(default_factory=dict)
+    stream: ReadStream | None = None  # the rest of the body, after ``body``
 
 
 def content_type(path: str) -> str:
@@ -37,25 +66,101 @@ def content_type(path: str) -> str:
     return kind
 
 
-async def respond(vfs: VFS, path: str, base_url: str = "/preview/") -> PreviewResponse:
+async def respond(vfs: VFS, request: PreviewRequest | str,
+                  base_url: str = "/preview/") -> PreviewResponse:
+    """The whole answer to one request; storage errors become 404 (missing) or 500 (the code)."""
+    if isinstance(request, str):
+        request = PreviewRequest(request)
+    path = request.path
     try:
         stat = vfs.stat(path)
         if stat.is_dir and not path.endswith("/"):
             # Relative links in the directory's page resolve against it only with the slash.
             location = base_url + quote(stat.path.lstrip("/")) + ("/" if stat.path != "/" else "")
-            return PreviewResponse(301, b"", {"location": location})
+            return PreviewResponse(301, b"", {"location": location, "cache-control": "no-cache"})
         if stat.is_dir:
             index = paths.child(stat.path, "index.html")
             if not vfs.exists(index):
                 return _listing(vfs, stat.path, base_url)
             path = index
-        body = await vfs.read_file(path)
+        return await _file(vfs, path, request)
     except FsError as error:
         status = 404 if error.code in ("ENOENT", "ENOTDIR") else 500
-        message = f"{error}\n".encode()
-        return PreviewResponse(status, message, {"content-type": "text/plain; charset=utf-8"})
-    assert isinstance(body, bytes)
-    return PreviewResponse(200, body, {"content-type": content_type(path)})
+        return _text(status, f"{error}\n")
+
+
+def _text(status: int, message: str, headers: dict[str, str] | None = None) -> PreviewResponse:
+    body = message.encode()
+    return PreviewResponse(status, body, {"content-type": _TEXT, "content-length": str(len(body)),
+                                          "cache-control": "no-cache", **(headers or {})})
+
+
+async def _file(vfs: VFS, path: str, request: PreviewRequest) -> PreviewResponse:
+    """200, 206, 304 or 416 for a file. Everything from the stat to the start of the read runs
+    without an await in between, so the headers and the bytes describe the same content."""
+    headers = _validators(vfs, path)
+    if _etag_matches(request.if_none_match, headers["etag"]):
+        return PreviewResponse(304, b"", headers)
+    size = vfs.stat(path).size
+    headers["content-type"] = content_type(path)
+    wanted = request.range if request.if_range in (None, headers["etag"]) else None
+    span = parse_range(wanted, size) if wanted else None
+    if span == "unsatisfiable":
+        return _text(416, f"Range Not Satisfiable: {wanted} of {size} bytes\n",
+                     {"content-range": f"bytes */{size}"})
+    status, start, end = (206, *span) if isinstance(span, tuple) else (200, 0, size)
+    if status == 206:
+        headers["content-range"] = f"bytes {start}-{end - 1}/{size}"
+    headers["content-length"] = str(end - start)
+    if request.method == "HEAD" or start == end:
+        return PreviewResponse(status, b"", headers)
+    return await _body(vfs, path, status, headers, start, end)
+
+
+def _validators(vfs: VFS, path: str) -> dict[str, str]:
+    """The headers every answer about a file carries, 304 included."""
+    mtime = vfs.stat(path).mtime_ms / 1000
+    return {"etag": f'"{vfs.content_id(path)}"', "last-modified": formatdate(mtime, usegmt=True),
+            "cache-control": "no-cache", "accept-ranges": "bytes"}
+
+
+async def _body(vfs: VFS, path: str, status: int, headers: dict[str, str], start: int,
+                end: int) -> PreviewResponse:
+    """The first piece now; the rest, if any, as the open stream the worker pulls."""
+    stream = vfs.open_read(path, start, end)  # pins this version's chunks until closed
+    first = await anext(stream)
+    if len(first) == end - start:
+        await stream.aclose()
+        return PreviewResponse(status, first, headers)
+    return PreviewResponse(status, first, headers, stream)
+
+
+def _etag_matches(header: str | None, etag: str) -> bool:
+    """If-None-Match: ``*`` or a list of tags, compared weakly (a ``W/`` prefix is ignored)."""
+    if not header:
+        return False
+    tags = [tag.strip().removeprefix("W/") for tag in header.split(",")]
+    return "*" in tags or etag in tags
+
+
+def parse_range(header: str, size: int) -> tuple[int, int] | str | None:
+    """One ``bytes=`` range as (start, end) with end exclusive; "unsatisfiable" for 416; None to
+    ignore the header and send the whole file (several ranges, other units or bad syntax, as
+    RFC 9110 allows)."""
+    unit, _, spec = header.strip().partition("=")
+    if unit.strip().lower() != "bytes" or "," in spec:
+        return None
+    first, dash, last = spec.strip().partition("-")
+    if not dash or not (first.isdigit() or last.isdigit()) or (first + last).strip("0123456789"):
+        return None
+    if not first:  # the last N bytes
+        length = int(last)
+        return (max(0, size - length), size) if length and size else "unsatisfiable"
+    start = int(first)
+    end = min(int(last) + 1, size) if last else size
+    if last and int(last) < start:
+        return None
+    return (start, end) if start < size else "unsatisfiable"
 
 
 def _listing(vfs: VFS, directory: str, base_url: str) -> PreviewResponse:
@@ -67,5 +172,6 @@ def _listing(vfs: VFS, directory: str, base_url: str) -> PreviewResponse:
         items.append(f'<li><a href="{html.escape(href)}">{html.escape(entry.name + suffix)}</a>')
     title = html.escape(f"Directory listing for {directory}")
     page = (f"<!doctype html><meta charset=utf-8><title>{title}</title><h1>{title}</h1>"
-            f"<hr><ul>{''.join(items)}</ul><hr>")
-    return PreviewResponse(200, page.encode(), {"content-type": "text/html; charset=utf-8"})
+            f"<hr><ul>{''.join(items)}</ul><hr>").encode()
+    return PreviewResponse(200, page, {"content-type": _HTML, "content-length": str(len(page)),
+                                       "cache-control": "no-cache"})

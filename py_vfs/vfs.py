@@ -8,6 +8,7 @@ that may touch storage (content reads, every mutation) is async.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import inspect
 import secrets
 import time
@@ -335,6 +336,17 @@ class VFS(MountsMixin, SearchMixin):
         creates its target."""
         found = self._resolve(path, syscall, create=True)
         return found.parent, found.name, found.node
+
+    def content_id(self, path: str) -> str:
+        """A name for a file's bytes (a hash of its size and chunk keys), without reading them:
+        the preview's ETag, which changes exactly when the content does."""
+        node, _ = self._lookup(path, "open")
+        if node.is_dir:
+            raise FsError.of("EISDIR", "open", path)
+        text = f"{node.size}:{','.join(node.chunks)}"
+        if self.mount_table.covers(node):  # a folder's file has no chunks: size and mtime
+            text = f"{node.size}:{node.mtime_ms}"
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
 
     # --------------------------------------------------------------- streaming
 

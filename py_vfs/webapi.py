@@ -17,7 +17,7 @@ from .errors import FsError
 from .mounts.fsa import BrowserHost, FsaBackend, NeedsPromising
 from .mounts.host import MountHost
 from .node import DirEntry, Stat
-from .preview import respond
+from .preview import PreviewRequest, respond
 from .search import GrepResult
 from .shell import Shell
 from .streams import ReadStream, WriteStream
@@ -189,9 +189,12 @@ class WebAPI:
         return {"stdout": result.stdout, "stderr": result.stderr, "code": result.code,
                 "cwd": result.cwd, "open": list(result.open_urls)}
 
-    async def _preview(self, path: str) -> dict[str, Any]:
-        answer = await respond(self.vfs, path, self.preview_base)
-        return {"status": answer.status, "headers": answer.headers, "body": answer.body}
+    async def _preview(self, request: str | dict[str, Any]) -> dict[str, Any]:
+        """One preview request; a large body's rest stays here as a stream the worker pulls."""
+        answer = await respond(self.vfs, PreviewRequest.of(request), self.preview_base)
+        stream = self._keep(answer.stream) if answer.stream is not None else None
+        return {"status": answer.status, "headers": answer.headers, "body": answer.body,
+                "stream": stream}
 
     def call(self, op: str, args: list[Any]) -> Envelope | asyncio.Future[Envelope]:
         """Synchronous operations answer at once; others return a Future of the envelope."""

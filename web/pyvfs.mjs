@@ -8,6 +8,7 @@ import { MountStore, keptMounts, permissionOf } from "./mount_store.mjs";
 
 const instances = new Map();
 let previewWorker = null;
+const PREVIEW_PROTOCOL = 2; // service_worker/sw.js speaks the same version
 
 export function openVFS({ name = "default", onProgress } = {}) {
   let instance = instances.get(name);
@@ -358,6 +359,9 @@ async function registerPreview() {
   const registration = await navigator.serviceWorker.register(new URL("./sw.js", import.meta.url), {
     scope: new URL("./preview/", import.meta.url).href,
   });
+  // A new build's sw.js differs (it carries the build id): install it now rather than at the
+  // next navigation into the scope; it takes over the open previews (skipWaiting + claim).
+  registration.update().catch(() => {});
   const worker = registration.installing ?? registration.waiting ?? registration.active;
   if (worker.state !== "activated") {
     await new Promise((resolve) => {
@@ -369,10 +373,18 @@ async function registerPreview() {
   return registration;
 }
 
+// Acks an offer for a VFS this page has open; on "go" hands the port to the VFS worker, which
+// answers the service worker directly (docs/preview.md). Other pages offered the same request
+// also ack; the service worker picks one and closes the others' ports.
 function answerPreview(event) {
   const message = event.data;
-  if (message?.type !== "pyvfs:preview" || !instances.has(message.vfs)) return;
+  if (message?.type !== "pyvfs:preview" || message.protocol !== PREVIEW_PROTOCOL) return;
+  if (!instances.has(message.vfs)) return;
   const [port] = event.ports;
+  port.onmessage = ({ data }) => {
+    if (data?.type !== "go") return;
+    port.onmessage = null;
+    instances.get(message.vfs).worker.postMessage({ type: "preview", request: message.request }, [port]);
+  };
   port.postMessage({ type: "ack" });
-  instances.get(message.vfs).worker.postMessage({ type: "preview", path: message.path }, [port]);
 }

@@ -1,11 +1,13 @@
 // The VFS worker: owns Pyodide and one VFS, so Python never blocks the page.
 // Protocol (docs/architecture.md): {type: "open", name, base} and {type: "mounts", records} once,
-// then {type: "call", id, op, args} and {type: "preview", path} with a MessagePort; replies
-// {type: "progress"|"result", ...}. For the shell's mount commands the worker asks the page:
-// {type: "request", id, kind, payload}, answered by {type: "reply", id, value | error}.
+// then {type: "call", id, op, args} and {type: "preview", request} with a MessagePort; replies
+// {type: "progress"|"result", ...} (preview answers go to the port: web/preview_owner.mjs). For
+// the shell's mount commands the worker asks the page: {type: "request", id, kind, payload},
+// answered by {type: "reply", id, value | error}.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { IDBStore } from "./idb_store.mjs";
+import { servePreview } from "./preview_owner.mjs";
 import * as fsa from "./fsa.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
@@ -161,13 +163,11 @@ self.onmessage = async ({ data, ports }) => {
       const envelope = await call(data.op, data.args);
       self.postMessage({ type: "result", id: data.id, ...envelope }, transferables(envelope.value));
     } else if (data.type === "preview") {
-      const envelope = await call("preview", [data.path]);
-      const answer = envelope.value ?? { status: 500, headers: {}, body: new TextEncoder().encode(envelope.error.message) };
-      ports[0].postMessage({ type: "response", ...answer }, transferables(answer));
+      await servePreview(ports[0], data.request, call);
     }
   } catch (error) {
     const failure = { code: "EIO", message: String(error?.message ?? error) };
     if (data.type === "call") self.postMessage({ type: "result", id: data.id, error: failure });
-    else ports[0]?.postMessage({ type: "response", status: 500, headers: {}, body: new TextEncoder().encode(failure.message) });
+    else ports[0]?.postMessage({ type: "start", status: 500, headers: {}, body: new TextEncoder().encode(failure.message), more: false });
   }
 };

@@ -321,3 +321,12 @@ def test_webapi_asks_for_a_promising_call_when_a_folder_cannot_block(folder):
     api = WebAPI(vfs)
     assert api.call("stat", ["/b/README.md"]) == {"promising": True}
     assert api.call("stat", ["/b"])["value"]["type"] == "directory"  # the root needs no call
+
+
+def test_the_preview_etag_of_a_mounted_file_follows_its_mtime(vfs, folder):
+    """A folder's files have no chunk keys: the ETag names size and mtime, so an edit of the
+    same size made outside the VFS is not answered 304."""
+    first = vfs.content_id("/work/proj/README.md")
+    Path(host(folder, "README.md")).write_text("# changed\n")
+    os.utime(host(folder, "README.md"), (2_000_000, 2_000_000))
+    assert vfs.content_id("/work/proj/README.md") != first

@@ -1,0 +1,88 @@
+"""The preview across tabs and versions: any open app tab answers, a preview outlives the tab that
+opened it while another app tab remains, 503 once none is left, and a new service worker build
+takes over an open preview without reloading it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from serve import start_server
+
+from .conftest import DIST, assert_no_offsite, open_app, record_offsite, wait_ready
+
+WRITE_JS = """async ([path, text]) => {
+  const vfs = await window.pyvfs.ready;
+  await vfs.writeFile(path, text);
+  return vfs.previewUrl(path);
+}"""
+
+PROBE_JS = """async (url) => {
+  const response = await fetch(url, { cache: "no-store" });
+  return [response.status, response.headers.get("x-preview-build"), await response.text()];
+}"""
+
+
+@pytest.fixture(scope="module")
+def origin(browser, browser_context_args, tmp_path_factory):
+    """(context, base URL, dist copy): dist/ copied and served on another port, so a test may
+    rebuild its sw.js, and one context for the module, so the app boots cold only once."""
+    copy = tmp_path_factory.mktemp("preview-tabs") / "dist"
+    shutil.copytree(DIST, copy)
+    served, server = start_server(copy, port=0)
+    context = browser.new_context(**browser_context_args)
+    offsite = record_offsite(context, [])
+    yield context, served, copy
+    context.close()
+    server.shutdown()
+    server.server_close()
+    assert_no_offsite(offsite, "the module's context")
+
+
+def test_any_app_tab_answers_and_503_when_none_is_left(origin):
+    context, served, _ = origin
+    first = open_app(context, served)
+    url = first.page.evaluate(WRITE_JS, ["/tabs/a.txt", "from the first tab's disk"])
+    # The second tab boots after the write, so its VFS (read from IndexedDB) has the file too.
+    second = open_app(context, served)
+    preview = context.new_page()
+    assert preview.goto(url).status == 200
+    assert preview.inner_text("body") == "from the first tab's disk"
+
+    first.page.close()  # the tab that wrote the file and opened the preview
+    response = preview.reload()
+    assert response.status == 200
+    assert preview.inner_text("body") == "from the first tab's disk"
+
+    second.page.close()
+    response = preview.reload()
+    assert response.status == 503
+    assert preview.title() == "Preview unavailable"
+    assert "No py_vfs app tab is open" in preview.inner_text("body")
+    assert preview.get_attribute("a", "href") == served
+    assert preview.evaluate(PROBE_JS, url)[0] == 503  # subresources too
+    preview.close()
+
+
+def test_a_new_build_takes_over_an_open_preview_without_reload(origin):
+    context, served, copy = origin
+    build = json.loads((copy / "manifest.json").read_text())["build"]
+    sw = (copy / "sw.js").read_text()
+    assert f'const BUILD = "{build}";' in sw  # the build stamps every sw.js it writes
+
+    app = open_app(context, served)
+    url = app.page.evaluate(WRITE_JS, ["/v/a.txt", "one"])
+    preview = context.new_page()
+    preview.goto(url)
+    assert preview.evaluate(PROBE_JS, url) == [200, build, "one"]
+
+    (copy / "sw.js").write_text(sw.replace(f'const BUILD = "{build}";', 'const BUILD = "next";'))
+    app.page.evaluate(WRITE_JS, ["/v/a.txt", "two"])
+    app.page.reload()  # the app registers its service worker again and asks for an update
+    wait_ready(app)
+    preview.wait_for_function("""async (url) => {
+      const response = await fetch(url, { cache: "no-store" });
+      return response.headers.get("x-preview-build") === "next";
+    }""", arg=url, timeout=20000, polling=200)
+    assert preview.evaluate(PROBE_JS, url) == [200, "next", "two"]
