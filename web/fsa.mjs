@@ -126,6 +126,20 @@ export function read(root, rel, start, end) {
   }, "file");
 }
 
+// Chromium keeps a file's lastModified when a writable opened with keepExistingData changes
+// it, so appends, truncations and touches open a fresh writable and write the current content
+// into it first, as a Blob (copied by the browser, never through JS memory): the mtime then
+// moves as on any other write. A File taken after createWritable() is still readable.
+async function rewritable(handle, keep, upTo) {
+  counts.writes++;
+  const writable = await handle.createWritable();
+  if (keep) {
+    const { file } = await fileInfo(handle);
+    await writable.write(upTo === undefined ? file : file.slice(0, upTo));
+  }
+  return writable;
+}
+
 // Writers stay here between calls, by id: Python pushes one chunk per call.
 const writers = new Map();
 let nextWriter = 1;
@@ -142,9 +156,7 @@ export function openWriter(root, rel, keep) {
       existed = false;
     }
     const handle = await child(parent, name, "file", true);
-    counts.writes++;
-    const writable = await handle.createWritable({ keepExistingData: Boolean(keep) });
-    if (keep) await writable.seek((await fileInfo(handle)).size);
+    const writable = await rewritable(handle, keep);
     const id = nextWriter++;
     writers.set(id, { writable, parent, name, existed });
     return id;
@@ -177,9 +189,8 @@ export function abortWriter(id) {
 export function truncate(root, rel, length) {
   return answer(async () => {
     const handle = await fileAt(root, rel);
-    counts.writes++;
-    const writable = await handle.createWritable({ keepExistingData: true });
-    await writable.truncate(length);
+    const writable = await rewritable(handle, true, length);
+    await writable.truncate(length); // longer than the file: zeros, as truncate(2) does
     await writable.close();
   }, "file");
 }
@@ -190,9 +201,7 @@ export function touch(root, rel) {
     if (!rel.length) return;
     const { handle } = await entryAt(root, rel);
     if (handle.kind !== "file") return;
-    counts.writes++;
-    const writable = await handle.createWritable({ keepExistingData: true });
-    await writable.close();
+    await (await rewritable(handle, true)).close();
   }, "file");
 }
 

@@ -278,6 +278,48 @@ def test_changes_made_through_the_handle_show_at_once(app):
     assert result["gone"] == [False, ["note.txt"]]
 
 
+def test_walks_from_the_disk_descend_into_mounts(app):
+    result = js(app, WITH_FOLDER + """
+      await F.write(dir, "src/app.js", "const needle = 1;\\n");
+      await vfs.writeFile("/outer/readme.txt", "needle on the disk\\n");
+      await vfs.mount("/outer/inner/proj", dir);
+      return {walk: await vfs.walk("/outer"), du: await vfs.du("/outer"),
+              find: (await vfs.find("/outer", "**/*.js")).map((f) => f.path),
+              grep: (await vfs.grep("needle", "/outer")).matches.map((m) => [m.path, m.line]),
+              shell: await window.pyvfs.shell("ls /outer/inner/proj/src")};
+    """, "walked")
+    assert result["walk"] == ["/outer/inner/proj/src/app.js", "/outer/readme.txt"]
+    assert result["du"] == len("const needle = 1;\n") + len("needle on the disk\n")
+    assert result["find"] == ["/outer/inner/proj/src/app.js"]
+    assert result["grep"] == [["/outer/inner/proj/src/app.js", 1], ["/outer/readme.txt", 1]]
+    assert result["shell"]["stdout"] == "app.js\n"
+
+
+def test_touch_moves_the_mtime_and_a_file_in_use_is_busy(app):
+    result = js(app, WITH_FOLDER + """
+      await F.write(dir, "t.txt", "touch me");
+      await vfs.mount("/mnt/touch", dir);
+      const before = (await F.file(dir, "t.txt")).lastModified;
+      await new Promise((r) => setTimeout(r, 20));
+      await window.pyvfs.shell("touch /mnt/touch/t.txt");
+      const after = await F.file(dir, "t.txt");
+      const stat = await vfs.stat("/mnt/touch/t.txt");
+      const text = await after.text();
+      await new Promise((r) => setTimeout(r, 20));
+      await vfs.appendFile("/mnt/touch/t.txt", "!");
+      const appended = await F.file(dir, "t.txt");
+      const writable = await (await dir.getFileHandle("t.txt")).createWritable();
+      let busy;
+      try { await vfs.rm("/mnt/touch/t.txt"); } catch (e) { busy = e.code; }
+      await writable.abort();
+      return {moved: after.lastModified > before, same: stat.mtimeMs === after.lastModified,
+              text, appendMoved: appended.lastModified > after.lastModified,
+              appended: await appended.text(), busy};
+    """, "touch")
+    assert result == {"moved": True, "same": True, "text": "touch me", "appendMoved": True,
+                      "appended": "touch me!", "busy": "EBUSY"}
+
+
 def test_sync_calls_in_flight_together_all_answer(app):
     """Many synchronous calls reaching the folder at once: each is repeated as a promising
     call in the worker (JSPI), while others interleave."""
