@@ -777,4 +777,7 @@ class VFS(MountsMixin, SearchMixin):
         node, canonical = self._lookup(path, "scandir", follow=False)
         if not node.is_dir:
             return node.size
-        return sum(self.lstat(p).size for p in self.walk(canonical))
+        # The sizes the traversal already has: a mounted folder is listed once per directory,
+        # not asked once per file.
+        return sum(child.size for _, child in self._descendants(node, canonical)
+                   if not child.is_dir)

@@ -2,8 +2,9 @@
 // Every function takes the folder's root FileSystemDirectoryHandle and a path inside it as an
 // array of names, does the whole handle walk in one go (one Python->JS crossing per operation),
 // and never rejects: it resolves to {value} or {code, message}, with the DOMException mapped to
-// a POSIX code (docs/mounts.md, "Error mapping"). Nothing is cached between calls: every call
-// asks the handles again, so changes made outside the VFS show at once.
+// a POSIX code (docs/mounts.md, "Error mapping"). No entry, listing or content is cached: every
+// call asks the folder again, so changes made outside the VFS show at once. Only the directory
+// handles met on the way are kept (see dirAt): a handle is a path, not an inode.
 
 // Handle operations done so far, by kind: tests read them to prove what an operation touched
 // (mounting a folder of 5,000 files must not list it).
@@ -38,11 +39,34 @@ function codeOf(error, expect) {
   }
 }
 
-async function answer(work, expect) {
-  try {
-    return { value: await work() };
-  } catch (error) {
-    return { code: codeOf(error, expect), message: String(error?.message ?? error) };
+// Directory handles by root and path ("a/b"), to save the walk from the root on every call.
+// In Chromium a handle locates its entry by path at each use (a directory removed and made
+// again is seen through the old handle; measured), so a kept handle answers as a new walk
+// would, except that a name that is no longer a directory fails differently: any ENOENT,
+// ENOTDIR or EISDIR met with kept handles is asked again after forgetting them.
+const dirs = new WeakMap();
+const MAX_KEPT = 10000;
+const WALK_ERRORS = new Set(["ENOENT", "ENOTDIR", "EISDIR"]);
+
+function keptDirs(root) {
+  let kept = dirs.get(root);
+  if (!kept || kept.size > MAX_KEPT) dirs.set(root, kept = new Map());
+  return kept;
+}
+
+async function answer(work, expect, root) {
+  for (let attempt = 0; ; attempt++) {
+    const walked = root !== undefined && keptDirs(root).size > 0;
+    try {
+      return { value: await work() };
+    } catch (error) {
+      const code = codeOf(error, expect);
+      if (attempt === 0 && walked && WALK_ERRORS.has(code)) {
+        dirs.delete(root);
+        continue;
+      }
+      return { code, message: String(error?.message ?? error) };
+    }
   }
 }
 
@@ -51,15 +75,20 @@ async function child(dir, name, kind, create = false) {
   return kind === "file" ? dir.getFileHandle(name, { create }) : dir.getDirectoryHandle(name, { create });
 }
 
-// The directory at `rel`: a file on the way is ENOTDIR.
+// The directory at `rel`, from the deepest kept handle on the way: a file on the way is ENOTDIR.
 async function dirAt(root, rel) {
-  let dir = root;
-  for (const name of rel) {
+  const kept = keptDirs(root);
+  let depth = rel.length;
+  let dir;
+  while (depth > 0 && !(dir = kept.get(rel.slice(0, depth).join("/")))) depth--;
+  dir ??= root;
+  for (let i = depth; i < rel.length; i++) {
     try {
-      dir = await child(dir, name, "directory");
+      dir = await child(dir, rel[i], "directory");
     } catch (error) {
       throw error?.name === "TypeMismatchError" ? new Coded("ENOTDIR") : error;
     }
+    kept.set(rel.slice(0, i + 1).join("/"), dir);
   }
   return dir;
 }
@@ -100,7 +129,7 @@ export function stat(root, rel) {
     if (!rel.length) return { kind: "directory", size: 0, mtime: undefined };
     const { handle } = await entryAt(root, rel);
     return describe(rel[rel.length - 1], handle, true);
-  }, "directory");
+  }, "directory", root);
 }
 
 // The entries of a directory; with `detail`, sizes and mtimes too (one getFile per file, all
@@ -115,7 +144,7 @@ export function list(root, rel, detail) {
       found.push(describe(name, handle, detail));
     }
     return Promise.all(found);
-  }, "directory");
+  }, "directory", root);
 }
 
 export function read(root, rel, start, end) {
@@ -123,7 +152,7 @@ export function read(root, rel, start, end) {
     const { file } = await fileInfo(await fileAt(root, rel));
     const slice = file.slice(start ?? 0, end ?? file.size);
     return new Uint8Array(await slice.arrayBuffer());
-  }, "file");
+  }, "file", root);
 }
 
 // Chromium keeps a file's lastModified when a writable opened with keepExistingData changes
@@ -160,7 +189,7 @@ export function openWriter(root, rel, keep) {
     const id = nextWriter++;
     writers.set(id, { writable, parent, name, existed });
     return id;
-  }, "file");
+  }, "file", root);
 }
 
 export function writeChunk(id, data) {
@@ -192,7 +221,7 @@ export function truncate(root, rel, length) {
     const writable = await rewritable(handle, true, length);
     await writable.truncate(length); // longer than the file: zeros, as truncate(2) does
     await writable.close();
-  }, "file");
+  }, "file", root);
 }
 
 // A file's mtime moves only when it is written: rewrite it as it is. Directories keep no time.
@@ -202,14 +231,14 @@ export function touch(root, rel) {
     const { handle } = await entryAt(root, rel);
     if (handle.kind !== "file") return;
     await (await rewritable(handle, true)).close();
-  }, "file");
+  }, "file", root);
 }
 
 export function mkdir(root, rel) {
   return answer(async () => {
     const parent = await dirAt(root, rel.slice(0, -1));
     await child(parent, rel[rel.length - 1], "directory", true);
-  }, "directory");
+  }, "directory", root);
 }
 
 export function remove(root, rel) {
@@ -217,13 +246,14 @@ export function remove(root, rel) {
     const parent = await dirAt(root, rel.slice(0, -1));
     counts.removes++;
     await parent.removeEntry(rel[rel.length - 1], { recursive: true });
-  }, "entry");
+  }, "entry", root);
 }
 
 // Files move with FileSystemFileHandle.move() (onto a file, it replaces it). Chromium has no
 // move() for directories: a directory is recreated at its new place, its files moved into it
 // (no content is copied), and the old one removed.
 export function move(root, src, dst) {
+  dirs.delete(root); // several steps: walk afresh rather than ask again half way
   return answer(async () => {
     const { parent, name, handle } = await entryAt(root, src);
     const target = await dirAt(root, dst.slice(0, -1));

@@ -270,12 +270,19 @@ def test_changes_made_through_the_handle_show_at_once(app):
                      await vfs.readdir("/mnt/live"), await vfs.walk("/mnt/live")];
       await dir.removeEntry("added", {recursive: true});
       const gone = [await vfs.exists("/mnt/live/added/a.txt"), await vfs.readdir("/mnt/live")];
-      return {before, after, gone};
+      await F.write(dir, "added/b.txt", "b");
+      const again = await vfs.readdir("/mnt/live/added");
+      await dir.removeEntry("added", {recursive: true});
+      await F.write(dir, "added", "now a file");
+      let through;
+      try { await vfs.stat("/mnt/live/added/b.txt"); } catch (e) { through = e.code; }
+      return {before, after, gone, again, through};
     """, "live")
     assert result["before"] == ["v1", ["note.txt"]]
     assert result["after"] == ["version 2", 9, ["added", "note.txt"],
                                ["/mnt/live/added/a.txt", "/mnt/live/note.txt"]]
     assert result["gone"] == [False, ["note.txt"]]
+    assert result["again"] == ["b.txt"] and result["through"] == "ENOTDIR"
 
 
 def test_walks_from_the_disk_descend_into_mounts(app):
