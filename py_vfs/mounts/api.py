@@ -127,4 +127,4 @@ class MountsMixin:
         if not self.mount_table.covers(node):
             return None
         mount, rel = self.mount_table.of(node)
-        return MountReadStream(mount, rel, node.size, start, end)
+        return MountReadStream(self, mount, rel, node.size, start, end)  # type: ignore[arg-type]

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .. import paths
 from ..errors import FsError
 from ..node import Node
+from ..streams import _as_chunk
 from .backend import DIRECTORY, Entry, Rel
 from .checks import missing_dirs, require_parent, stat_or_none
 from .copies import Copier
@@ -62,14 +63,6 @@ def routed(method: F) -> F:
     return run  # type: ignore[return-value]
 
 
-def _as_bytes(data: object) -> bytes:
-    if isinstance(data, str):
-        return data.encode("utf-8")
-    if isinstance(data, bytes | bytearray | memoryview):
-        return bytes(data)
-    raise TypeError(f"data must be str or bytes-like, not {type(data).__name__}")
-
-
 class MountOps:
     """The mutations of ``VFS`` for operands inside mounts (same names, same arguments)."""
 
@@ -84,7 +77,7 @@ class MountOps:
         place = self.table.locate(path, "open", create=True)
         if place.mount is None:
             return ON_DISK
-        payload = _as_bytes(data)
+        payload = _as_chunk(data)
         if place.mount.active and place.rel:  # write_file checks the way before the name
             missing_dirs(place.mount, place.rel[:-1], "open", path)
         writer = self.stream_writer(path, mode=mode)
@@ -96,7 +89,7 @@ class MountOps:
         place = self.table.locate(path, "open", create=True)
         if place.mount is None:
             return ON_DISK
-        mount, rel, payload = place.mount, place.rel, _as_bytes(data)
+        mount, rel, payload = place.mount, place.rel, _as_chunk(data)
         mount.check_writable("open", path)
         if not rel:
             raise FsError.of("EISDIR", "open", path)

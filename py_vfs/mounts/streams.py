@@ -24,15 +24,11 @@ if TYPE_CHECKING:
 class MountReadStream(ReadStream):
     """The bytes ``[start, end)`` of a mounted file, one chunk's range per step."""
 
-    def __init__(self, mount: Mount, rel: Rel, size: int, start: int,
+    def __init__(self, vfs: VFS, mount: Mount, rel: Rel, size: int, start: int,
                  end: int | None) -> None:
-        # Not ReadStream.__init__: there are no chunks to pin.
+        super().__init__(vfs, (), size, start, end)  # no chunks to pin
         self._mount = mount
         self._rel = rel
-        self.size = size
-        self.position = min(start, size)
-        self.end = size if end is None else max(self.position, min(end, size))
-        self._closed = False
         mount.streams += 1
 
     async def __anext__(self) -> bytes:
@@ -53,16 +49,14 @@ class MountReadStream(ReadStream):
         return piece
 
     async def aclose(self) -> None:
-        self._release()
-
-    def _release(self) -> None:
         if not self._closed:
-            self._closed = True
             self._mount.streams -= 1
+        await super().aclose()
 
     def __del__(self) -> None:
         if not getattr(self, "_closed", True):
-            self._release()
+            self._mount.streams -= 1
+        super().__del__()
 
 
 class MountWriteStream(WriteStream):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import assert_no_offsite, open_app, wait_ready
+from .conftest import booted_app, wait_ready
 from .test_js_api import js, js_error
 
 HELPERS = """
@@ -96,14 +96,8 @@ WITH_FOLDER = "const F = window.__folders; const dir = await F.fresh(args[0]);"
 
 @pytest.fixture(scope="module")
 def mount_session(browser, browser_context_args):
-    context = browser.new_context(**browser_context_args)
-    context.add_init_script(HELPERS)
-    try:
-        session = open_app(context)
+    with booted_app(browser, browser_context_args, HELPERS) as session:
         yield session
-    finally:
-        context.close()
-    assert_no_offsite(session.offsite, "the mounts module's context")
 
 
 @pytest.fixture(scope="module")
