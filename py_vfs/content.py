@@ -65,6 +65,8 @@ class Content:
         self.store = store
         self.refs: Counter[str] = Counter()
         self.cache = ChunkCache(cache_bytes)
+        # Chunks of an open step, not yet in storage: the step's own reads must find them.
+        self.pending: dict[str, bytes] = {}
         self.pins: Counter[str] = Counter()
         self.loose: set[str] = set()
 
@@ -81,6 +83,13 @@ class Content:
     def count(self, keys: Iterable[str]) -> None:
         """Boot: count references from committed nodes, without touching storage."""
         self.refs.update(keys)
+
+    def forget(self, keys: Iterable[str]) -> None:
+        """Another tab dropped references: count them down and drop chunks nobody holds."""
+        for key in keys:
+            self._unref_in_memory(key)
+            if key not in self.refs:
+                self.cache.discard(key)
 
     def ref(self, keys: Iterable[str], tx: Transaction) -> None:
         for key in keys:
@@ -119,7 +128,7 @@ class Content:
     async def read_chunk(self, key: str, *, keep: bool = True) -> bytes:
         """One chunk, from the cache or the store; a streaming read passes ``keep=False`` so
         that a large file passing through does not push everything else out of the cache."""
-        data = self.cache.get(key)
+        data = self.pending.get(key) or self.cache.get(key)
         if data is None:
             data = await self.store.get("chunks", key)
             if data is None:

@@ -26,6 +26,8 @@ _DESCRIPTIONS = {
     "ENOSPC": "no space left on device",
     "ENAMETOOLONG": "name too long",
     "EIO": "i/o error",
+    "EAGAIN": "resource temporarily unavailable",
+    "EDEADLK": "resource deadlock would occur",
 }
 
 _CLASSES: dict[str, type[OSError]] = {

@@ -28,6 +28,13 @@ class Index:
             if node.parent is not None:
                 self.children.setdefault(node.parent, {})[node.name] = node.id
 
+    def reset(self, nodes: list[Node]) -> None:
+        """Forget everything and load ``nodes`` (a tab that fell too far behind reloads)."""
+        self.nodes.clear()
+        self.children.clear()
+        self.content.refs.clear()
+        self.load(nodes)
+
     @property
     def root(self) -> Node:
         return self.nodes[ROOT_ID]
@@ -60,6 +67,7 @@ class Index:
             self.content.ref(node.chunks, tx)
         self._link(node)
         tx.put_node(node.id, node.to_record())
+        tx.track(old, node)
         tx.on_rollback(lambda: self._restore(node, old))
         return node
 
@@ -67,7 +75,29 @@ class Index:
         self._unlink(node)
         self.content.unref(node.chunks, tx)
         tx.delete_node(node.id)
+        tx.track(node, None)
         tx.on_rollback(lambda: self._restore(None, node))
+
+    def apply(self, puts: list[Node], deletes: list[str]) -> None:
+        """Take changes another tab (or process) already committed: no transaction, no storage
+        writes; content reference counts follow the nodes."""
+        for node_id in deletes:
+            old = self.nodes.get(node_id)
+            if old is not None:
+                self._unlink(old)
+                self.content.forget(old.chunks)
+        for node in puts:
+            old = self.nodes.get(node.id)
+            if old is not None:
+                self._unlink(old)
+                self.content.forget(old.chunks)
+            self.content.count(node.chunks)
+            if node.parent is not None:
+                self.children.setdefault(node.parent, {})
+            self._link(node)
+        for node_id in deletes:  # a directory removed with its entries leaves no empty map
+            if node_id not in self.nodes and not self.children.get(node_id):
+                self.children.pop(node_id, None)
 
     def _link(self, node: Node) -> None:
         self.nodes[node.id] = node

@@ -8,6 +8,10 @@ restores memory exactly, so a failed write changes nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .node import Node
 
 Op = tuple[str, str, str, object]
 
@@ -19,6 +23,9 @@ class Transaction:
         self._chunks: dict[str, bytes | None] = {}
         self._meta: dict[str, str | None] = {}
         self.staged: dict[str, bytes] = {}
+        # node id -> (the node before this transaction, the node after it): what watch events
+        # and the change log are derived from.
+        self.changes: dict[str, tuple[Node | None, Node | None]] = {}
 
     def on_rollback(self, undo: Callable[[], None]) -> None:
         self._undo.append(undo)
@@ -28,6 +35,31 @@ class Transaction:
 
     def delete_node(self, node_id: str) -> None:
         self._nodes[node_id] = None
+
+    def track(self, before: Node | None, after: Node | None) -> None:
+        """Remember a node change; the first ``before`` of a node wins, the last ``after``."""
+        node_id = (before or after).id  # type: ignore[union-attr]
+        first = self.changes[node_id][0] if node_id in self.changes else before
+        self.changes[node_id] = (first, after)
+
+    def merge(self, inner: Transaction) -> None:
+        """Fold a finished inner transaction (one operation of a step) into this one."""
+        self._undo.extend(inner._undo)
+        self.staged.update(inner.staged)
+        self._nodes.update(inner._nodes)
+        self._meta.update(inner._meta)
+        for key, data in inner._chunks.items():
+            if data is None:
+                self.delete_chunk(key)
+            else:
+                self.put_chunk(key, data)
+        for before, after in inner.changes.values():
+            self.track(before, after)
+
+    @property
+    def node_writes(self) -> dict[str, str | None]:
+        """Node id -> its new record, or None when deleted."""
+        return dict(self._nodes)
 
     def put_chunk(self, key: str, data: bytes | None) -> None:
         """A chunk gained its first reference; a delete staged earlier in this step cancels out."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import inspect
 import secrets
 import time
 from collections.abc import AsyncIterable, Awaitable, Callable, Iterable
@@ -19,20 +18,26 @@ from typing import NamedTuple, TypeVar
 from . import paths
 from .content import AHEAD_PREFIX, CHUNK_SIZE, DEFAULT_CACHE_BYTES, Content
 from .errors import FsError
+from .group_commit import GroupCommit
 from .index import Index
 from .mounts import MountsMixin, MountTable, routed
 from .node import DIRECTORY, FILE, ROOT_ID, SYMLINK, DirEntry, Node, Stat
 from .search import SearchMixin
+from .step import ACTIVE, Step, current_task
 from .storage import Store
 from .storage.memory import MemoryStore
 from .streams import ReadStream, WriteStream, write_all
+from .sync import Replica
 from .transaction import Transaction
+from .watch import Listener, Watchers
 
 MAX_SYMLINK_HOPS = 40
 DEFAULT_FILE_MODE = 0o644
 DEFAULT_DIR_MODE = 0o755
 SYMLINK_MODE = 0o777
-FORMAT_VERSION = 1
+# 2: the change log (``log`` keyspace, ``meta/rev``); IndexedDB database version 2 as well.
+FORMAT_VERSION = 2
+# Conditional commits a mutation may lose to other tabs in a row before it gives up (EAGAIN).
 
 T = TypeVar("T")
 
@@ -86,8 +91,12 @@ class VFS(MountsMixin, SearchMixin):
         self.store = store
         self.content = Content(store, cache_bytes)
         self.index = Index(self.content)
+        self.watchers = Watchers()
+        self._replica = Replica(store, self.index, self.content, self.watchers)
+        self._group = GroupCommit(self._replica)
         self.mount_table = MountTable(self)
         self._lock: asyncio.Lock | None = None
+        self._step: Step | None = None
 
     # ----------------------------------------------------------------- opening
 
@@ -102,20 +111,29 @@ class VFS(MountsMixin, SearchMixin):
     async def open(cls, store: Store, *, cache_bytes: int = DEFAULT_CACHE_BYTES) -> VFS:
         """Open a durable VFS: reads the node records only, never file content."""
         vfs = cls(store, cache_bytes=cache_bytes)
-        records = await store.get_all("nodes")
-        nodes = [Node.from_record(key, str(value)) for key, value in records]
-        if not any(node.id == ROOT_ID for node in nodes):
-            root = vfs._new_root()
-            await store.commit([
-                ("put", "nodes", ROOT_ID, root.to_record()),
-                ("put", "meta", "format", str(FORMAT_VERSION)),
-            ])
-            nodes.append(root)
+        nodes = await vfs._replica.load()
         vfs.index.load(nodes)
+        if not any(node.id == ROOT_ID for node in nodes):
+            await vfs._create_root()
+            await store.commit([("put", "meta", "format", str(FORMAT_VERSION))])
         return vfs
+
+    async def _create_root(self) -> None:
+        """A fresh disk: the root is the first logged commit (two tabs racing: one wins, the
+        other catches up and finds the winner's root)."""
+        async with self._mutex:
+            while self.index.nodes.get(ROOT_ID) is None:
+                tx = Transaction()
+                self.index.put(self._new_root(), tx)
+                await self._replica.commit(tx)
 
     def close(self) -> None:
         self.store.close()
+
+    async def flush(self) -> None:
+        """A barrier: returns once every mutation started before it has committed. Each one is
+        durable when it returns, so nothing is buffered and nothing else needs flushing."""
+        await self._mutate(lambda tx: None)
 
     @staticmethod
     def _new_root() -> Node:
@@ -208,29 +226,70 @@ class VFS(MountsMixin, SearchMixin):
 
     # ------------------------------------------------------------- mutations
 
+    @property
+    def _mutex(self) -> asyncio.Lock:
+        """Serializes this VFS's mutations, catch-ups and steps (created on first use, so a VFS
+        can be built outside an event loop)."""
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        return self._lock
+
     async def _mutate(self, change: Callable[[Transaction], T | Awaitable[T]]) -> T:
         """Run ``change`` against the index and commit its writes as one storage transaction.
 
         Mutations are serialized, so each one sees the committed result of the previous one; if
         the commit fails, the index is rolled back and the error propagates unchanged. An async
         ``change`` may read content (append, truncate) while no other mutation can interleave.
+        Inside a step the change joins the step instead. When another tab committed first, the
+        change is rolled back and run again on the caught-up index; an error is re-checked the
+        same way, so no error comes from a view older than the disk.
         """
-        if self._lock is None:
-            self._lock = asyncio.Lock()
-        async with self._lock:
-            tx = Transaction()
-            try:
-                result = change(tx)
-                if inspect.isawaitable(result):
-                    result = await result
-                ops = tx.ops()
-                if ops:
-                    await self.store.commit(ops)
-            except BaseException:
-                tx.rollback()
-                raise
-            self.content.committed(tx)
-            return result
+        step = ACTIVE.get()
+        if step is not None and step is self._step:
+            return await step.run(change)
+        self._refuse_deadlock("write")
+        waiter = self._group.enqueue(change)
+        # The cross-tab turn first: while waiting for it, announced commits of other tabs are
+        # applied (``sync`` takes only the mutex), so the commit is rarely stale. Whoever gets
+        # the lock commits every change queued by then (``group_commit``): often this one was
+        # already committed by an earlier caller's group.
+        async with self._replica.turn(), self._mutex:
+            if not waiter.done:
+                await self._group.commit_pending(waiter)
+        return waiter.outcome()
+
+    def _refuse_deadlock(self, syscall: str) -> None:
+        """The body of ``async with vfs.step()`` calling ``vfs`` instead of ``tx`` would wait
+        for its own step forever."""
+        if self._step is not None and self._step.owner is not None \
+                and self._step.owner is current_task():
+            raise FsError.of("EDEADLK", syscall, None)
+
+    # ------------------------------------------------------------ steps, watch, tabs
+
+    def step(self) -> Step:
+        """``async with vfs.step() as tx:``: every operation on ``tx`` commits together, or none
+        does if the body raises (see py_vfs/step.py and docs/semantics.md)."""
+        self._refuse_deadlock("step")
+        return Step(self)
+
+    def watch(self, path: str, listener: Listener, recursive: bool = False) -> Callable[[], None]:
+        """Call ``listener(event)`` for each change at ``path`` (a directory: also its entries;
+        ``recursive``: everything below it), made here, in other tabs, or by steps. Returns the
+        function that unsubscribes."""
+        return self.watchers.add(path, listener, recursive)
+
+    async def sync(self) -> bool:
+        """Catch up now with what other tabs or processes committed (they are also caught up
+        with before every mutation). True if anything changed."""
+        self._refuse_deadlock("sync")
+        async with self._mutex:
+            return await self._replica.catch_up()
+
+    @property
+    def revision(self) -> int:
+        """The disk revision this VFS has applied."""
+        return self._replica.rev
 
     def _touch_dir(self, directory: Node, tx: Transaction, now: float) -> None:
         """A directory's mtime and ctime change when its entries change."""

@@ -20,11 +20,21 @@ from .node import DirEntry, Stat
 from .preview import PreviewRequest, respond
 from .search import GrepResult
 from .shell import Shell
+from .step import Step
 from .streams import ReadStream, WriteStream
 from .vfs import VFS
 
 Envelope = dict[str, Any]
+Notify = Callable[[int, dict[str, str]], None]
 T = TypeVar("T")
+
+# Operations that belong to a step, or must pass while one is open (else they would wait for it).
+_STEP_OPS = frozenset({"stepBegin", "stepOp", "stepEnd", "watch", "unwatch"})
+# Operations a step's tx does not offer: they would run on the outer VFS and wait for the step.
+# Mounting changes the table, not the disk's content: it has no place in a step (and its mount
+# point's mkdir would wait for the step's own lock).
+_NOT_IN_STEP = frozenset({"shell", "preview", "sync", "openWrite", "writeChunk", "finishWrite",
+                          "mount", "unmount", "reconnect"})
 
 
 def _flag(options: Any, name: str) -> bool:
@@ -50,20 +60,38 @@ def _encoding(options: Any) -> str | None:
 
 class WebAPI:
     """``host`` is where the shell's ``mount`` gets folders (the page, in the browser); ``fsa``
-    the web/fsa.mjs module that mounted browser folders work through (None off the browser)."""
+    the web/fsa.mjs module that mounted browser folders work through (None off the browser);
+    ``notify(watchId, event)`` posts a watch event to the page."""
 
-    def __init__(self, vfs: VFS, *, base_url: str = "/", host: MountHost | None = None,
-                 fsa: Any = None) -> None:
+    def __init__(self, vfs: VFS, *, base_url: str = "/", notify: Notify | None = None,
+                 host: MountHost | None = None, fsa: Any = None) -> None:
         self.vfs = vfs
         self.fsa = fsa
         self.preview_base = base_url + "preview/"
         self.shell = Shell(vfs, preview_base=self.preview_base, host=host)
+        self._notify = notify
+        self._watches: dict[int, Callable[[], None]] = {}
         self._streams: dict[int, ReadStream | WriteStream] = {}
         self._next_stream = 1
-        self._ops = self._table()
+        self._steps = Steps(self)
+        self._ops = {**self._table(vfs), **self._steps.table(), "watch": self._watch,
+                     "unwatch": self._unwatch, "sync": vfs.sync}
 
-    def _table(self) -> dict[str, Callable[..., Any]]:
-        v = self.vfs
+    def _watch(self, watch_id: int, path: str, options: Any = None) -> None:
+        """Forward the events of a JS ``vfs.watch`` to the page, tagged with its id."""
+        notify = self._notify
+        if notify is None:
+            raise FsError.of("EINVAL", "watch", path)
+        self._watches[watch_id] = self.vfs.watch(
+            path, lambda event: notify(watch_id, event), recursive=_flag(options, "recursive"))
+
+    def _unwatch(self, watch_id: int) -> None:
+        unsubscribe = self._watches.pop(watch_id, None)
+        if unsubscribe is not None:
+            unsubscribe()
+
+    def _table(self, v: Any) -> dict[str, Callable[..., Any]]:
+        """The JS operations over ``v``: the VFS, or a step's tx (which has the same methods)."""
         return {
             "readFile": lambda p, o=None: v.read_file(p, _encoding(o)),
             "writeFile": lambda p, d, o=None: v.write_file(
@@ -197,7 +225,19 @@ class WebAPI:
                 "stream": stream}
 
     def call(self, op: str, args: list[Any]) -> Envelope | asyncio.Future[Envelope]:
-        """Synchronous operations answer at once; others return a Future of the envelope."""
+        """Synchronous operations answer at once; others return a Future of the envelope.
+        While a step is open, everything else waits for it (it must not see the step's
+        uncommitted changes, and its mutations would wait anyway)."""
+        if self._steps.busy and op not in _STEP_OPS:
+            return asyncio.ensure_future(self._after_steps(op, args))
+        return self._call_now(op, args)
+
+    async def _after_steps(self, op: str, args: list[Any]) -> Envelope:
+        await self._steps.idle()
+        result = self.call(op, args)
+        return result if isinstance(result, dict) else await result
+
+    def _call_now(self, op: str, args: list[Any]) -> Envelope | asyncio.Future[Envelope]:
         function = self._ops.get(op)
         if function is None:
             return _failure(FsError.of("EINVAL", op, None), f"unknown operation {op!r}")
@@ -210,6 +250,58 @@ class WebAPI:
         if inspect.isawaitable(result):
             return asyncio.ensure_future(_settle(result))
         return {"value": _plain(result)}
+
+
+class Steps:
+    """The steps the page has open (JS ``vfs.step``): stepBegin, stepOp, stepEnd by id."""
+
+    def __init__(self, api: WebAPI) -> None:
+        self._api = api
+        self._open: dict[int, tuple[Step, dict[str, Callable[..., Any]]]] = {}
+        self._next = 1
+        self._idle: asyncio.Event | None = None
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._open)
+
+    async def idle(self) -> None:
+        while self._open:
+            if self._idle is None:
+                self._idle = asyncio.Event()
+            await self._idle.wait()
+
+    def table(self) -> dict[str, Callable[..., Any]]:
+        return {"stepBegin": self.begin, "stepOp": self.op, "stepEnd": self.end}
+
+    async def begin(self) -> int:
+        step = Step(self._api.vfs)
+        tx = await step.begin(owned=False)
+        step_id, self._next = self._next, self._next + 1
+        ops = {name: f for name, f in self._api._table(tx).items() if name not in _NOT_IN_STEP}
+        self._open[step_id] = (step, ops)
+        return step_id
+
+    def op(self, step_id: int, op: str, *args: Any) -> Any:
+        _, ops = self._found(step_id, op)
+        if op not in ops:
+            raise FsError.of("EINVAL", op, None)
+        return ops[op](*args)
+
+    async def end(self, step_id: int, commit: bool) -> None:
+        step, _ = self._found(step_id, "stepEnd")
+        try:
+            await step.end(commit=bool(commit))
+        finally:
+            del self._open[step_id]
+            if not self._open and self._idle is not None:
+                self._idle.set()
+                self._idle = None
+
+    def _found(self, step_id: int, op: str) -> tuple[Step, dict[str, Callable[..., Any]]]:
+        if step_id not in self._open:
+            raise FsError.of("EINVAL", op, None)
+        return self._open[step_id]
 
 
 async def _settle(awaitable: Any) -> Envelope:
@@ -264,12 +356,22 @@ def _from_js(value: Any) -> Any:
     return value.to_py()
 
 
-async def open_api(js_store: Any, base_url: str, js_host: Any = None) -> WebAPI:
-    """Boot from the worker: open the VFS on the IndexedDB store JS has opened. ``js_host``
-    carries ``request`` (asks the page to pick, unmount, reconnect) and ``fsa`` (web/fsa.mjs)."""
+async def open_api(js_store: Any, base_url: str, js_notify: Any = None,
+                   js_host: Any = None) -> WebAPI:
+    """Boot from the worker: open the VFS on the IndexedDB store JS has opened.
+    ``js_notify(watchId, event)`` posts a watch event to the page; ``js_host`` carries
+    ``request`` (asks the page to pick, unmount, reconnect) and ``fsa`` (web/fsa.mjs)."""
+    from js import Object
+    from pyodide.ffi import to_js
+
     from .storage.indexeddb import IndexedDBStore
 
+    def notify(watch_id: int, event: dict[str, str]) -> None:
+        js_notify(watch_id, to_js(event, dict_converter=Object.fromEntries))
+
     vfs = await VFS.open(IndexedDBStore(js_store))
-    if js_host is None:
-        return WebAPI(vfs, base_url=base_url)
-    return WebAPI(vfs, base_url=base_url, host=BrowserHost(js_host.request), fsa=js_host.fsa)
+    mounts: dict[str, Any] = {}
+    if js_host is not None:
+        mounts = {"host": BrowserHost(js_host.request), "fsa": js_host.fsa}
+    return WebAPI(vfs, base_url=base_url, notify=notify if js_notify is not None else None,
+                  **mounts)

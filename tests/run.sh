@@ -1,6 +1,6 @@
 #!/bin/sh
 # Run every test tier, even after one fails; exit non-zero if any failed.
-#   lint  ruff check py_vfs tests build
+#   lint  ruff check py_vfs tests build bench
 #   unit  pytest tests/unit   (CPython, no browser)
 #   pyodide  node --test tests/pyodide  (the real Pyodide in Node, fake-indexeddb; it also runs
 #            tests/unit in Pyodide, with the wheels `build/setup.sh --test` downloads)
@@ -35,7 +35,7 @@ tier() {
 $line"
 }
 
-tier lint "$PY" -m ruff check py_vfs tests build
+tier lint "$PY" -m ruff check py_vfs tests build bench
 tier unit "$PY" -m pytest tests/unit -q
 tier pyodide node --test tests/pyodide/
 tier e2e "$PY" -m pytest tests/e2e -q

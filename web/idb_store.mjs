@@ -1,8 +1,14 @@
 // The JS half of the IndexedDB store (see py_vfs/storage/indexeddb.py).
 // JS owns every IndexedDB transaction: Python cannot await inside one without it auto-committing.
+// Several tabs share one database: commitLogged checks the revision inside its own readwrite
+// transaction (docs/architecture.md, "Several tabs"), and announces each commit on a
+// BroadcastChannel so the other tabs catch up at once.
 
-const SPACES = ["nodes", "chunks", "meta"];
-const FORMAT = 1;
+const SPACES = ["nodes", "chunks", "meta", "log"];
+// IndexedDB database version, kept equal to FORMAT_VERSION in py_vfs/vfs.py. 2: the change log.
+const FORMAT = 2;
+// Change-log entries kept (LOG_KEEP in py_vfs/storage/__init__.py).
+const LOG_KEEP = 1000;
 
 function request(req) {
   return new Promise((resolve, reject) => {
@@ -17,21 +23,124 @@ function failureOf(error) {
   return { code, message: `${name || "Error"}: ${error?.message ?? "transaction failed"}` };
 }
 
+function applyOps(tx, ops) {
+  for (const [action, space, key, value] of ops) {
+    const store = tx.objectStore(space);
+    if (action === "put") store.put(value, key);
+    else store.delete(key);
+  }
+}
+
 export class IDBStore {
   static async open(name) {
     const req = indexedDB.open(`pyvfs:${name}`, FORMAT);
-    req.onupgradeneeded = () => {
+    req.onupgradeneeded = (event) => {
       for (const space of SPACES) {
         if (!req.result.objectStoreNames.contains(space)) req.result.createObjectStore(space);
       }
+      // An existing disk keeps its data; it is now at revision 0 with an empty change log.
+      if (event.oldVersion > 0) req.transaction.objectStore("meta").put(String(FORMAT), "format");
     };
-    return new IDBStore(await request(req));
+    return new IDBStore(await request(req), name);
   }
 
-  constructor(db) {
+  constructor(db, name) {
     this.db = db;
+    this.lockName = `pyvfs:${name}`;
     // Another tab upgrading the format must not be blocked by us.
     db.onversionchange = () => db.close();
+    // Set by the owner (web/worker.mjs): called with the revision another tab just committed.
+    this.onRemoteCommit = null;
+    this.channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(`pyvfs:${name}`) : null;
+    if (this.channel) {
+      this.channel.onmessage = ({ data }) => this.onRemoteCommit?.(data?.rev);
+      this.channel.unref?.(); // Node: an open channel must not keep the test process alive
+    }
+  }
+
+  // Takes the Web Lock of this disk (exclusive, FIFO across tabs and workers); resolves with the
+  // function that releases it. Without Web Locks (Node) it resolves at once: the revision check
+  // of commitLogged alone keeps commits correct, Web Locks add fairness (no tab starves).
+  lock() {
+    const locks = globalThis.navigator?.locks;
+    if (!locks) return Promise.resolve(() => {});
+    return new Promise((acquired) => {
+      locks.request(this.lockName, () => new Promise((release) => acquired(release)));
+    });
+  }
+
+  // Boot: the revision and every node record, from one snapshot. -> {rev, keys, values}
+  async load() {
+    const tx = this.db.transaction(["nodes", "meta"], "readonly");
+    const nodes = tx.objectStore("nodes");
+    const [rev, keys, values] = await Promise.all([
+      request(tx.objectStore("meta").get("rev")), request(nodes.getAllKeys()), request(nodes.getAll()),
+    ]);
+    return { rev: Number(rev ?? 0), keys, values };
+  }
+
+  // The revision and the change-log entries after `rev`, from one snapshot. -> {rev, keys, values}
+  async logSince(rev) {
+    const tx = this.db.transaction(["log", "meta"], "readonly");
+    const log = tx.objectStore("log");
+    const range = IDBKeyRange.lowerBound(rev, true);
+    const [current, keys, values] = await Promise.all([
+      request(tx.objectStore("meta").get("rev")), request(log.getAllKeys(range)), request(log.getAll(range)),
+    ]);
+    return { rev: Number(current ?? 0), keys, values };
+  }
+
+  // commit(ops), but only if the disk is still at revision `base`: the check, the ops, the log
+  // entry (key base + 1) and the new revision are one readwrite transaction, so two tabs can
+  // never both commit on top of the same revision. Resolves {rev} once durable, {stale: rev,
+  // keys, values} (the log entries after `base`) when another tab committed first (nothing
+  // applied), or {code, message} on failure.
+  commitLogged(base, ops, entry) {
+    const spaces = [...new Set(["meta", "log", ...ops.map((op) => op[1])])];
+    return new Promise((resolve) => {
+      let tx;
+      let stale = null;
+      let failure = null;
+      try {
+        tx = this.db.transaction(spaces, "readwrite");
+      } catch (error) {
+        resolve(failureOf(error));
+        return;
+      }
+      const meta = tx.objectStore("meta");
+      const check = meta.get("rev");
+      check.onsuccess = () => {
+        const current = Number(check.result ?? 0);
+        if (current !== base) {
+          // Stale: read what we missed in the same transaction, saving the caller a round trip.
+          stale = { stale: current, keys: null, values: null };
+          const log = tx.objectStore("log");
+          const range = IDBKeyRange.lowerBound(base, true);
+          const keys = log.getAllKeys(range);
+          const values = log.getAll(range);
+          values.onsuccess = () => {
+            Object.assign(stale, { keys: keys.result, values: values.result });
+            tx.abort();
+          };
+          return;
+        }
+        try {
+          applyOps(tx, ops);
+          const log = tx.objectStore("log");
+          log.put(entry, base + 1);
+          if (base + 1 > LOG_KEEP) log.delete(IDBKeyRange.upperBound(base + 1 - LOG_KEEP));
+          meta.put(String(base + 1), "rev");
+        } catch (error) {
+          failure = error;
+          tx.abort();
+        }
+      };
+      tx.oncomplete = () => {
+        this.channel?.postMessage({ rev: base + 1 });
+        resolve({ rev: base + 1 });
+      };
+      tx.onabort = () => resolve(stale ?? failureOf(failure ?? tx.error));
+    });
   }
 
   async getAll(space) {
@@ -53,11 +162,7 @@ export class IDBStore {
       let tx;
       try {
         tx = this.db.transaction(spaces, "readwrite");
-        for (const [action, space, key, value] of ops) {
-          const store = tx.objectStore(space);
-          if (action === "put") store.put(value, key);
-          else store.delete(key);
-        }
+        applyOps(tx, ops);
       } catch (error) {
         tx?.abort();
         resolve(failureOf(error));
@@ -69,6 +174,7 @@ export class IDBStore {
   }
 
   close() {
+    this.channel?.close();
     this.db.close();
   }
 }

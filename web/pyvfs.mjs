@@ -27,6 +27,8 @@ class Instance {
     this.last = null;
     this.calls = new Map();
     this.nextId = 1;
+    this.watchers = new Map(); // watch id -> listener
+    this.openSteps = 0; // steps whose function is running: other calls wait for them
     this.worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module", name: `pyvfs:${name}` });
     this.ready = new Promise((resolve, reject) => {
       this.worker.onmessage = ({ data }) => this.receive(data, resolve, reject);
@@ -55,6 +57,11 @@ class Instance {
       for (const listener of this.listeners) listener(this.last);
     } else if (data.type === "failed") {
       reject(new Error(`py_vfs failed to start: ${data.message}`));
+    } else if (data.type === "watch") {
+      const listener = this.watchers.get(data.id);
+      if (listener) {
+        try { listener(data.event); } catch (error) { console.error("py_vfs watch listener failed", error); }
+      }
     } else if (data.type === "result") {
       const pending = this.calls.get(data.id);
       this.calls.delete(data.id);
@@ -89,11 +96,25 @@ class Instance {
   }
 
   call(op, args) {
+    if (this.closed) return Promise.reject(toError({ code: "EBADF", message: `EBADF: VFS "${this.name}" is closed`, syscall: op }));
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.calls.set(id, { resolve, reject });
-      this.worker.postMessage({ type: "call", id, op, args: args.map(cloneable) });
-    });
+    const pending = {};
+    pending.promise = new Promise((resolve, reject) => Object.assign(pending, { resolve, reject }));
+    this.calls.set(id, pending);
+    this.worker.postMessage({ type: "call", id, op, args: args.map(cloneable) });
+    return pending.promise;
+  }
+
+  // Resolves once every call made before it has settled.
+  settled() {
+    return Promise.allSettled([...this.calls.values()].map((pending) => pending.promise));
+  }
+
+  async close() {
+    await this.settled();
+    this.closed = true;
+    this.worker.terminate();
+    if (instances.get(this.name) === this) instances.delete(this.name);
   }
 }
 
@@ -144,13 +165,62 @@ export class Dirent {
 }
 
 // The JS API, in node:fs/promises shape. Every method is one round trip to the worker.
+// Inside `vfs.step(fn)`, `fn` gets a VFS bound to the step (same methods), whose calls go to
+// the worker as stepOp messages.
 export class VFS {
   #instance;
-  constructor(instance) {
+  #stepId;
+  constructor(instance, stepId = null) {
     this.#instance = instance;
+    this.#stepId = stepId;
     this.name = instance.name;
   }
-  #call(op, ...args) { return this.#instance.call(op, args); }
+  #call(op, ...args) {
+    if (this.#stepId !== null) return this.#instance.call("stepOp", [this.#stepId, op, ...args]);
+    const pending = this.#instance.call(op, args);
+    if (this.#instance.openSteps > 0) warnIfStuck(pending, op);
+    return pending;
+  }
+
+  // Runs `fn(tx)`: every operation on `tx` commits together when `fn` resolves (one IndexedDB
+  // transaction), or none does when it throws. Other calls on this VFS in this page wait until
+  // the step ends, so `fn` must use `tx`, never the outer `vfs` (that would wait for itself).
+  async step(fn) {
+    if (this.#stepId !== null) throw toError({ code: "EINVAL", message: "EINVAL: steps do not nest", syscall: "step" });
+    const id = await this.#instance.call("stepBegin", []);
+    this.#instance.openSteps++;
+    let result;
+    try {
+      result = await fn(new VFS(this.#instance, id));
+    } catch (error) {
+      this.#instance.openSteps--;
+      await this.#instance.call("stepEnd", [id, false]).catch(() => {});
+      throw error;
+    }
+    this.#instance.openSteps--;
+    await this.#instance.call("stepEnd", [id, true]);
+    return result;
+  }
+
+  // Calls `listener({type, path, oldPath?, kind})` for changes at `path` (a directory: also its
+  // entries; `recursive`: everything below), made in this tab, in other tabs, or by steps.
+  // Returns the unsubscribe function; its `ready` promise resolves once the worker listens.
+  watch(path, listener, { recursive = false } = {}) {
+    if (this.#stepId !== null) throw toError({ code: "EINVAL", message: "EINVAL: watch outside the step", syscall: "watch" });
+    const instance = this.#instance;
+    const id = instance.nextId++;
+    instance.watchers.set(id, listener);
+    const ready = instance.call("watch", [id, path, { recursive }]).catch((error) => {
+      instance.watchers.delete(id);
+      console.error("py_vfs watch failed", error);
+    });
+    const unsubscribe = () => {
+      if (!instance.watchers.delete(id)) return Promise.resolve();
+      return instance.call("unwatch", [id]).then(() => undefined);
+    };
+    unsubscribe.ready = ready.then(() => undefined);
+    return unsubscribe;
+  }
 
   readFile(path, options) { return this.#call("readFile", path, options); }
   // data may also be a ReadableStream (or any async iterable) of bytes or strings: it is sent
@@ -247,6 +317,11 @@ export class VFS {
   // The worker's memory: wasmBytes is the size of Pyodide's WebAssembly memory, which only grows,
   // so it is the high-water mark of everything Python held; jsHeapBytes where Chromium tells.
   memoryUsage() { return this.#call("memoryUsage"); }
+  // Every write is durable when it resolves, so there is nothing to flush: this only waits for
+  // the calls made before it (a barrier, for code written against file systems that buffer).
+  async flush() { await this.#instance.settled(); }
+  // Waits for the calls in flight, then stops this VFS's worker; `openVFS` opens it again.
+  async close() { await this.#instance.close(); }
   // Runs a shell command line in this VFS's shell session (its cwd carries over between calls).
   shell(line) { return this.#call("shell", line); }
   // The URL under which the preview service worker serves a VFS path.
@@ -342,6 +417,19 @@ function concat(parts, length) {
     offset += part.byteLength;
   }
   return out;
+}
+
+// A call made while a step is open waits for the step to end. If it is still waiting after a
+// while, the likely cause is the step's own function calling the outer vfs instead of its `tx`,
+// which can never end (JS cannot tell that call from another caller's): say so on the console.
+const STUCK_MS = 5000;
+function warnIfStuck(pending, op) {
+  let done = false;
+  const timer = setTimeout(() => {
+    if (!done) console.warn(`py_vfs: ${op} has waited ${STUCK_MS} ms for an open step; inside vfs.step(fn), use fn's tx, not the outer vfs (that deadlocks)`);
+  }, STUCK_MS);
+  const settle = () => { done = true; clearTimeout(timer); };
+  pending.then(settle, settle);
 }
 
 // Node's utimes takes seconds or Dates; the core keeps milliseconds.

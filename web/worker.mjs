@@ -70,10 +70,13 @@ function reportDownloads(sizes) {
 }
 
 // loadPyodide has no progress hook; the end of its wasm instantiation is where compiling stops
-// and Python's own start-up (the longer part) begins, so report that moment.
+// and Python's own start-up (the longer part) begins, so report that moment. pyodide.mjs also
+// instantiates a tiny feature probe from a compiled Module, at a moment that depends on load:
+// that one is not Python starting.
 function reportPythonStart() {
   const wrap = (original) => async function (...args) {
     const result = await original.apply(WebAssembly, args);
+    if (args[0] instanceof WebAssembly.Module) return result;
     WebAssembly.instantiateStreaming = originals.instantiateStreaming;
     WebAssembly.instantiate = originals.instantiate;
     progress("python", "Starting Python");
@@ -103,10 +106,29 @@ async function boot({ name, base }) {
   progress("disk", `Opening disk "${name}"`);
   const store = await IDBStore.open(name);
   const webapi = pyodide.pyimport("py_vfs.webapi");
-  const api = await webapi.open_api(store, base, { request: askPage, fsa });
+  const notify = (id, event) => self.postMessage({ type: "watch", id, event });
+  const api = await webapi.open_api(store, base, notify, { request: askPage, fsa });
+  store.onRemoteCommit = catchUp;
   (await api.restore_mounts(await mountsKept))?.destroy?.();
   progress("ready", "Ready");
   return { pyodide, api, dispatch: webapi.dispatch };
+}
+
+// Another tab committed (BroadcastChannel): catch up now, so reads here are fresh and watch
+// listeners fire. Announcements that arrive during a catch-up fold into one more catch-up.
+let catchingUp = null;
+let catchUpAgain = false;
+function catchUp() {
+  if (catchingUp) {
+    catchUpAgain = true;
+    return;
+  }
+  catchingUp = (async () => {
+    do {
+      catchUpAgain = false;
+      await call("sync", []);
+    } while (catchUpAgain);
+  })().finally(() => { catchingUp = null; });
 }
 
 async function call(op, args) {

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from .. import paths
 from ..errors import FsError
 from ..node import DIRECTORY, Node
+from ..step import ACTIVE as STEP_RUNNING
 from .backend import Backend, BackendError, Entry, Rel
 
 if TYPE_CHECKING:
@@ -79,9 +80,14 @@ class Mount:
                 f"run `mount reconnect {self.path}`")
 
     def check_writable(self, syscall: str, path: str | None) -> None:
+        """Every change to the folder passes here first: not while waiting, not on a read-only
+        mount, not inside a step (a folder has no transactions to join it)."""
         self.check_active(syscall, path)
         if self.read_only:
             raise FsError.of("EROFS", syscall, path)
+        if STEP_RUNNING.get() is not None:
+            raise FsError.of("ENOTSUP", syscall, path).with_hint(
+                "a mounted folder cannot take part in a step: change it outside the step")
 
     def path_of(self, rel: Rel) -> str:
         return self.path if not rel else paths.child(self.path, "/".join(rel))

@@ -1,24 +1,65 @@
 """The durable key-value interface every backend implements (DESIGN section 3).
 
-Keyspaces: ``nodes`` (node id -> JSON record), ``chunks`` (sha256 hex -> bytes) and ``meta``
-(name -> JSON). ``commit`` applies a batch of puts and deletes atomically and durably: when it
-returns, the batch survives a crash; when it raises, none of it happened.
+Keyspaces: ``nodes`` (node id -> JSON record), ``chunks`` (sha256 hex -> bytes), ``meta``
+(name -> JSON) and ``log`` (revision -> JSON change-log entry, see docs/architecture.md).
+
+``commit`` applies a batch of puts and deletes atomically and durably: when it returns, the batch
+survives a crash; when it raises, none of it happened. ``commit_logged`` does the same for a batch
+that changes nodes, but only if the disk is still at the revision the caller knows; it then also
+appends the change-log entry and bumps ``meta/rev``, all in the same transaction. That check is
+what keeps several tabs (or processes) on one disk from losing each other's updates.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from ..transaction import Op
 
-SPACES = ("nodes", "chunks", "meta")
+SPACES = ("nodes", "chunks", "meta", "log")
+
+# How many change-log entries a disk keeps: a tab further behind than this reloads every node.
+LOG_KEEP = 1000
+
+Rows = list[tuple[str, object]]
+LogEntries = list[tuple[int, str]]
 
 
 class Store(Protocol):
-    async def get_all(self, space: str) -> list[tuple[str, object]]: ...
+    async def get_all(self, space: str) -> Rows: ...
 
     async def get(self, space: str, key: str) -> object | None: ...
 
     async def commit(self, ops: list[Op]) -> None: ...
 
+    async def load(self) -> tuple[int, Rows]:
+        """The revision and every node record, read as one consistent snapshot."""
+        ...
+
+    async def commit_logged(self, base: int, ops: list[Op], entry: str) -> int | None:
+        """Apply ``ops``, log ``entry`` as revision ``base + 1`` and return it; or change nothing
+        and return None when the disk is no longer at revision ``base`` (stale)."""
+        ...
+
+    async def log_since(self, rev: int) -> tuple[int, LogEntries | None]:
+        """The current revision and the log entries after ``rev``, oldest first; None instead of
+        the entries when some were already trimmed (the caller must reload)."""
+        ...
+
     def close(self) -> None: ...
+
+
+class Lockable(Protocol):
+    """A store that can also make writers of several tabs take turns (IndexedDB: Web Locks).
+    Optional: without it the revision check alone keeps commits correct, but a busy tab can
+    make another lose the race over and over."""
+
+    async def lock(self) -> Callable[[], None]: ...
+
+
+def gap(rev: int, current: int, entries: LogEntries) -> bool:
+    """True when ``entries`` do not lead without a hole from ``rev`` to ``current``."""
+    if current == rev:
+        return False
+    return not entries or entries[0][0] != rev + 1 or entries[-1][0] != current

@@ -1,17 +1,21 @@
-"""A store in a dict: the reference backend for tests and ``VFS.memory()``."""
+"""A store in a dict: the reference backend for tests and ``VFS.memory()``.
+
+Two VFS instances may share one ``MemoryStore``: they then behave like two tabs on one disk.
+"""
 
 from __future__ import annotations
 
 from ..transaction import Op
-from . import SPACES
+from . import LOG_KEEP, SPACES, LogEntries, Rows, gap
 
 
 class MemoryStore:
     def __init__(self) -> None:
-        self.spaces: dict[str, dict[str, object]] = {space: {} for space in SPACES}
+        self.spaces: dict[str, dict] = {space: {} for space in SPACES}
         self.reads: list[tuple[str, str | None]] = []
+        self.commits = 0
 
-    async def get_all(self, space: str) -> list[tuple[str, object]]:
+    async def get_all(self, space: str) -> Rows:
         self.reads.append((space, None))
         return list(self.spaces[space].items())
 
@@ -20,11 +24,35 @@ class MemoryStore:
         return self.spaces[space].get(key)
 
     async def commit(self, ops: list[Op]) -> None:
+        self.commits += 1
         for action, space, key, value in ops:
             if action == "put":
                 self.spaces[space][key] = value
             else:
                 self.spaces[space].pop(key, None)
+
+    @property
+    def rev(self) -> int:
+        return int(self.spaces["meta"].get("rev", 0))
+
+    async def load(self) -> tuple[int, Rows]:
+        self.reads.append(("nodes", None))
+        return self.rev, list(self.spaces["nodes"].items())
+
+    async def commit_logged(self, base: int, ops: list[Op], entry: str) -> int | None:
+        if self.rev != base:
+            return None
+        rev = base + 1
+        log = self.spaces["log"]
+        await self.commit([*ops, ("put", "meta", "rev", str(rev))])
+        log[rev] = entry
+        log.pop(rev - LOG_KEEP, None)  # keys are consecutive: one falls out per commit
+        return rev
+
+    async def log_since(self, rev: int) -> tuple[int, LogEntries | None]:
+        current = self.rev
+        entries = sorted((key, value) for key, value in self.spaces["log"].items() if key > rev)
+        return current, None if gap(rev, current, entries) else entries
 
     def close(self) -> None:
         pass

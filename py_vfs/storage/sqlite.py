@@ -2,6 +2,8 @@
 
 Each ``commit`` is one SQLite transaction in WAL mode with ``synchronous=FULL``, so a commit that
 returned survives a crash of the process or the machine, like an IndexedDB commit in the browser.
+Several processes may open the same file: ``commit_logged`` takes the write lock first
+(``BEGIN IMMEDIATE``) and checks the revision under it, so no process loses another's update.
 """
 
 from __future__ import annotations
@@ -10,22 +12,25 @@ import sqlite3
 from pathlib import Path
 
 from ..transaction import Op
-from . import SPACES
+from . import LOG_KEEP, SPACES, LogEntries, Rows, gap
 
-_VALUE_TYPES = {"nodes": "TEXT", "chunks": "BLOB", "meta": "TEXT"}
+_VALUE_TYPES = {"nodes": "TEXT", "chunks": "BLOB", "meta": "TEXT", "log": "TEXT"}
+_KEY_TYPES = {"log": "INTEGER"}
+BUSY_TIMEOUT_S = 30.0
 
 
 class SQLiteStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._db = sqlite3.connect(self.path, isolation_level=None)
+        self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         for space in SPACES:
             self._db.execute(f"CREATE TABLE IF NOT EXISTS {space} "
-                             f"(key TEXT PRIMARY KEY, value {_VALUE_TYPES[space]} NOT NULL)")
+                             f"(key {_KEY_TYPES.get(space, 'TEXT')} PRIMARY KEY, "
+                             f"value {_VALUE_TYPES[space]} NOT NULL)")
 
-    async def get_all(self, space: str) -> list[tuple[str, object]]:
+    async def get_all(self, space: str) -> Rows:
         return list(self._db.execute(f"SELECT key, value FROM {_space(space)}"))
 
     async def get(self, space: str, key: str) -> object | None:
@@ -36,12 +41,43 @@ class SQLiteStore:
     async def commit(self, ops: list[Op]) -> None:
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
-            for action, space, key, value in ops:
-                if action == "put":
-                    self._db.execute(f"INSERT OR REPLACE INTO {_space(space)} (key, value) "
-                                     "VALUES (?, ?)", (key, value))
-                else:
-                    self._db.execute(f"DELETE FROM {_space(space)} WHERE key = ?", (key,))
+            self._apply(ops)
+
+    def _apply(self, ops: list[Op]) -> None:
+        for action, space, key, value in ops:
+            if action == "put":
+                self._db.execute(f"INSERT OR REPLACE INTO {_space(space)} (key, value) "
+                                 "VALUES (?, ?)", (key, value))
+            else:
+                self._db.execute(f"DELETE FROM {_space(space)} WHERE key = ?", (key,))
+
+    def _rev(self) -> int:
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'rev'").fetchone()
+        return 0 if row is None else int(row[0])
+
+    async def load(self) -> tuple[int, Rows]:
+        with self._db:
+            self._db.execute("BEGIN")  # one read snapshot for the revision and the nodes
+            return self._rev(), list(self._db.execute("SELECT key, value FROM nodes"))
+
+    async def commit_logged(self, base: int, ops: list[Op], entry: str) -> int | None:
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            if self._rev() != base:
+                return None
+            rev = base + 1
+            self._apply([*ops, ("put", "meta", "rev", str(rev))])
+            self._db.execute("INSERT INTO log (key, value) VALUES (?, ?)", (rev, entry))
+            self._db.execute("DELETE FROM log WHERE key <= ?", (rev - LOG_KEEP,))
+            return rev
+
+    async def log_since(self, rev: int) -> tuple[int, LogEntries | None]:
+        with self._db:
+            self._db.execute("BEGIN")
+            current = self._rev()
+            entries = list(self._db.execute(
+                "SELECT key, value FROM log WHERE key > ? ORDER BY key", (rev,)))
+        return current, None if gap(rev, current, entries) else entries
 
     def close(self) -> None:
         self._db.close()

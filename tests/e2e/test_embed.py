@@ -18,6 +18,27 @@ def test_a_foreign_page_opens_its_own_named_vfs(page, offsite_requests):
       return { stages, same: again === vfs, text: await vfs.readFile("/notes/a.txt", "utf8"),
                error, names: await vfs.readdir("/notes"), app: typeof window.pyvfs };
     }""")
+    # flush waits for the calls made before it; close waits too, then stops the worker, and the
+    # name opens again on the same disk.
+    after = page.evaluate("""async () => {
+      const { openVFS } = await import("/pyvfs.mjs");
+      const vfs = await openVFS({ name: "embedded" });
+      const writes = Array.from({ length: 20 }, (_, i) => vfs.writeFile(`/many/${i}`, String(i)));
+      let settled = 0;
+      writes.forEach((w) => w.then(() => settled++));
+      await vfs.flush();
+      const afterFlush = settled;
+      vfs.writeFile("/last.txt", "kept");
+      await vfs.close();
+      let closed = null;
+      try { await vfs.readdir("/"); } catch (e) { closed = e.code; }
+      const reopened = await openVFS({ name: "embedded" });
+      return { afterFlush, closed, fresh: reopened !== vfs,
+               last: await reopened.readFile("/last.txt", "utf8"),
+               many: (await reopened.readdir("/many")).length };
+    }""")
+    assert after == {"afterFlush": 20, "closed": "EBADF", "fresh": True, "last": "kept",
+                     "many": 20}
     assert result["stages"][0] == "download"
     assert result["stages"][-1] == "ready"
     assert {"compile", "python", "install", "disk"} <= set(result["stages"])

@@ -53,12 +53,12 @@ test("a failed IndexedDB transaction is an error and changes nothing", async () 
   const store = await IDBStore.open("quota");
   const api = await webapi.open_api(store, "http://x/");
   await call(api, "writeFile", "/kept", "1");
-  const commit = store.commit.bind(store);
-  store.commit = async () => ({ code: "ENOSPC", message: "QuotaExceededError: full" });
+  const commitLogged = store.commitLogged.bind(store);
+  store.commitLogged = async () => ({ code: "ENOSPC", message: "QuotaExceededError: full" });
   const { error } = await call(api, "writeFile", "/new/file", "2");
   assert.equal(error.code, "ENOSPC");
   assert.deepEqual((await call(api, "readdir", "/")).value, ["kept"]);
-  store.commit = commit;
+  store.commitLogged = commitLogged;
   const reopened = await webapi.open_api(await IDBStore.open("quota"), "http://x/");
   assert.deepEqual((await call(reopened, "readdir", "/")).value, ["kept"]);
 });
@@ -69,4 +69,61 @@ test("the shell runs through the same dispatch and keeps its cwd", async () => {
   const out = (await call(api, "shell", "echo hi > f && pwd && cat f")).value;
   assert.equal(out.code, 0);
   assert.equal(out.stdout, "/w/s\nhi\n");
+});
+
+test("two tabs on one IndexedDB database: stale commits catch up, nothing is lost", async () => {
+  const storeA = await IDBStore.open("tabs");
+  const storeB = await IDBStore.open("tabs");
+  const a = await webapi.open_api(storeA, "http://x/");
+  const b = await webapi.open_api(storeB, "http://x/");
+  for (let i = 0; i < 5; i++) {
+    await Promise.all([call(a, "writeFile", `/t/a${i}`, "a"), call(b, "writeFile", `/t/b${i}`, "b"),
+      call(a, "appendFile", "/t/shared", "a"), call(b, "appendFile", "/t/shared", "b")]);
+  }
+  await call(a, "sync");
+  await call(b, "sync");
+  const names = (await call(a, "readdir", "/t")).value;
+  assert.equal(names.length, 11);
+  assert.deepEqual((await call(b, "readdir", "/t")).value, names);
+  const shared = (await call(b, "readFile", "/t/shared", "utf8")).value;
+  assert.deepEqual([...shared].sort().join(""), "aaaaabbbbb");
+  const log = await storeA.logSince(0);
+  // The root, then at most one commit per write: writes in flight together in one tab may share
+  // a commit (group commit), but every commit is logged.
+  assert.ok(log.rev > 1 && log.rev <= 1 + 20, `rev ${log.rev}`);
+  assert.deepEqual(log.keys, Array.from({ length: log.rev }, (_, i) => i + 1));
+});
+
+test("a JS step through the dispatch commits whole or not at all", async () => {
+  const api = await webapi.open_api(await IDBStore.open("steps"), "http://x/");
+  const id = (await call(api, "stepBegin")).value;
+  await call(api, "stepOp", id, "writeFile", "/s/a", "1");
+  const waiting = call(api, "readdir", "/"); // waits until the step ends
+  assert.deepEqual((await call(api, "stepOp", id, "readdir", "/s")).value, ["a"]);
+  await call(api, "stepEnd", id, false);
+  assert.deepEqual((await waiting).value, []);
+  const reopened = await webapi.open_api(await IDBStore.open("steps"), "http://x/");
+  assert.deepEqual((await call(reopened, "readdir", "/")).value, []);
+});
+
+test("a format-1 database (no change log) is upgraded in place and keeps its records", async () => {
+  const req = indexedDB.open("pyvfs:legacy", 1);
+  req.onupgradeneeded = () => {
+    for (const space of ["nodes", "chunks", "meta"]) req.result.createObjectStore(space);
+    const tx = req.transaction;
+    const node = (parent, name, kind, mode) =>
+      JSON.stringify({ parent, name, kind, mode, mtime: 0, ctime: 0, atime: 0, size: 0 });
+    tx.objectStore("nodes").put(node(null, "", "directory", 0o755), "root");
+    tx.objectStore("nodes").put(node("root", "old.txt", "file", 0o644), "n1");
+    tx.objectStore("meta").put("1", "format");
+  };
+  const old = await new Promise((resolve, reject) => { req.onsuccess = () => resolve(req.result); req.onerror = reject; });
+  old.close();
+  const store = await IDBStore.open("legacy");
+  const api = await webapi.open_api(store, "http://x/");
+  assert.deepEqual((await call(api, "readdir", "/")).value, ["old.txt"]);
+  await call(api, "writeFile", "/new.txt", "n");
+  assert.deepEqual((await call(api, "readdir", "/")).value, ["new.txt", "old.txt"]);
+  assert.equal(await store.get("meta", "format"), "2");
+  assert.equal((await store.logSince(0)).rev, 1);
 });

@@ -330,3 +330,19 @@ def test_the_preview_etag_of_a_mounted_file_follows_its_mtime(vfs, folder):
     Path(host(folder, "README.md")).write_text("# changed\n")
     os.utime(host(folder, "README.md"), (2_000_000, 2_000_000))
     assert vfs.content_id("/work/proj/README.md") != first
+
+
+def test_a_step_cannot_change_a_mounted_folder(vfs, folder):
+    """A folder has no transactions: inside a step its changes are refused, its reads work."""
+
+    async def body():
+        async with vfs.step() as tx:
+            await tx.write_file("/on-disk.txt", await tx.read_file("/work/proj/README.md"))
+            with pytest.raises(FsError) as info:
+                await tx.write_file("/work/proj/in-step.txt", "x")
+            return info.value
+
+    refused = run(body())
+    assert refused.code == "ENOTSUP" and "step" in str(refused)
+    assert run(vfs.read_file("/on-disk.txt")) == b"# project\n"
+    assert not os.path.exists(host(folder, "in-step.txt"))

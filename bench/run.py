@@ -1,0 +1,317 @@
+"""`npm run bench`: the same workloads against py_vfs and its peers in one headless Chromium.
+
+    .venv/bin/python bench/run.py [--reps N] [--only W1,W4] [--adapters ours,rawidb]
+                                  [--json PATH] [--markdown PATH] [--smoke]
+
+Adapters: ours (dist/pyvfs.mjs, `openVFS`), lightningfs (@isomorphic-git/lightning-fs), zenfs
+(@zenfs/core + @zenfs/dom IndexedDB), rawidb (one IndexedDB put per file). The workloads are in
+bench/web/workloads.mjs; docs/benchmarks.md says what each one does and what the numbers mean.
+
+Per repetition and adapter, one fresh store (every IndexedDB database of the origin is deleted
+first) is opened (untimed; for ours this boots Pyodide) and takes the CHAIN of workloads in order,
+each timed on its own with an untimed check after it; then the page is reloaded and W6 times
+reopening the store and reading W1's files. W8 seeds its own store in a persistent profile and
+times open-to-first-read after each browser restart. B1 times our app page (dist/index.html) to
+`body[data-state=ready]`, cold (new context) and warm (reload).
+
+--smoke runs every workload once at tiny sizes (B1 cold only) and exits non-zero unless every
+case verified: tests/e2e/test_bench_smoke.py runs it so the bench cannot rot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from bench.memory import MemoryProbe  # noqa: E402
+from bench.report import write_json, write_markdown  # noqa: E402
+from bench.server import start_bench_server  # noqa: E402
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+
+ADAPTERS = ["ours", "lightningfs", "zenfs", "rawidb"]
+# Run in this order on one store (bench/web/workloads.mjs says which tree each one uses).
+CHAIN = ["W1", "W1c", "W2", "W3", "W5", "W7", "W4"]
+WORKLOADS = [*CHAIN, "W6", "W8", "B1"]
+# What must run before a workload: the tree it reads, renames or removes.
+NEEDS = {"W2": "W1c", "W3": "W1c", "W5": "W1c", "W7": "W5", "W6": "W1"}
+POLL_SECONDS = 0.05
+CASE_TIMEOUT = 600.0
+READY_TIMEOUT_MS = 180_000
+BENCH_PAGE = "bench/bench.html"
+APP_PAGE = "index.html"
+# Records when our app page first shows data-state="ready"; runs before the page's scripts.
+READY_PROBE_JS = """(() => {
+  const timer = setInterval(() => {
+    if (document.body && document.body.dataset.state === "ready") {
+      window.__readyAt = performance.now();
+      clearInterval(timer);
+    }
+  }, 5);
+})();"""
+
+
+@dataclass(frozen=True)
+class Sizes:
+    files: int = 1000
+    dirs: int = 10
+    fileSize: int = 1024  # camelCase: the names the page reads
+    bigSize: int = 32 * 1024 * 1024
+    manyFiles: int = 10_000
+    manyDirs: int = 100
+
+
+SMOKE_SIZES = Sizes(files=20, dirs=2, bigSize=256 * 1024, manyFiles=40, manyDirs=4)
+
+
+class CaseFailed(Exception):
+    pass
+
+
+class Bench:
+    """One bench run: a browser, the bench server, and the results collected so far."""
+
+    def __init__(self, playwright, base_url: str, sizes: Sizes, smoke: bool):
+        self.playwright = playwright
+        self.base_url = base_url
+        self.sizes = sizes
+        self.smoke = smoke
+        self.launch = {"executable_path": CHROMIUM, "args": list(CHROMIUM_ARGS), "headless": True}
+        self.browser = playwright.chromium.launch(**self.launch)
+        # One context for the chains: its HTTP cache stays warm, so our set-up boots Pyodide from
+        # cache every time (boot is untimed there; B1 times it). A smoke run makes it persistent
+        # and seeds W8 in the chain's store, which saves a browser launch and a boot per adapter.
+        self.profile = tempfile.TemporaryDirectory(prefix="pyvfs-bench-smoke-") if smoke else None
+        if smoke:
+            self.context = playwright.chromium.launch_persistent_context(
+                self.profile.name, **self.launch
+            )
+        else:
+            self.context = self.browser.new_context()
+        self.results: dict[str, dict[str, list[dict]]] = {}
+
+    def close(self) -> None:
+        self.context.close()
+        self.browser.close()
+        if self.profile:
+            self.profile.cleanup()
+
+    def record(self, workload: str, adapter: str, sample: dict) -> None:
+        self.results.setdefault(workload, {}).setdefault(adapter, []).append(sample)
+        shown = ", ".join(f"{k} {v:.0f}" for k, v in sample.items() if isinstance(v, float))
+        print(f"bench: {workload:4} {adapter:12} {shown}", flush=True)
+
+    # --- one case ---------------------------------------------------------------------------
+
+    def open_bench_page(self, page, wipe: bool) -> None:
+        page.goto(self.base_url + BENCH_PAGE)
+        page.wait_for_function("window.bench !== undefined", timeout=READY_TIMEOUT_MS)
+        if wipe:
+            page.evaluate("window.bench.wipe()")
+
+    def run_stage(self, context, page, spec: dict) -> dict:
+        """Start one stage of a case in the page and poll it, sampling memory meanwhile."""
+        probe = MemoryProbe(context, page)
+        try:
+            if spec["stage"] != "setup":  # after a reload too: the old page's garbage remains
+                probe.collect_garbage()
+            page.evaluate("(spec) => window.bench.start(spec)", spec)
+            deadline = time.monotonic() + CASE_TIMEOUT
+            while (result := page.evaluate("window.bench.poll()")) is None:
+                if time.monotonic() > deadline:
+                    raise CaseFailed(f"{spec} did not finish in {CASE_TIMEOUT} s")
+                probe.sample()
+                time.sleep(POLL_SECONDS)
+            probe.sample()  # a case shorter than one poll still gets a page and worker sample
+            time.sleep(POLL_SECONDS)
+            probe.sample()
+            if not result["ok"]:
+                raise CaseFailed(f"{spec['adapter']} {spec['workload']}: {result['error']}")
+            if spec["stage"] != "setup":
+                result["heapPeak"] = float(probe.peak)
+                wasm = probe.wasm_bytes() if spec["adapter"] == "ours" else None
+                if wasm is not None:
+                    result["wasm"] = float(wasm)
+            return result
+        finally:
+            probe.close()
+
+    def spec(self, adapter: str, workload: str | None, stage: str, store: str) -> dict:
+        return {"adapter": adapter, "store": store, "workload": workload, "stage": stage,
+                "params": asdict(self.sizes)}
+
+    # --- workloads --------------------------------------------------------------------------
+
+    def run_all(self, workloads: list[str], adapters: list[str], reps: int) -> None:
+        steps = with_prerequisites(workloads)
+        seeds_w8 = self.smoke and "W8" in workloads  # a smoke run seeds W8 in the chain's store
+        if seeds_w8 or any(w in steps for w in (*CHAIN, "W6")):
+            page = self.context.new_page()
+            try:
+                for rep in range(reps):
+                    for adapter in adapters:  # interleaved: slow drift hits every adapter
+                        self.chain(page, adapter, f"chain-{rep}-{adapter}", steps, workloads)
+            finally:
+                page.close()
+        if "W8" in workloads:
+            self.run_restart(adapters, reps)
+        if "B1" in workloads and "ours" in adapters:
+            self.run_app_load(reps)
+
+    def chain(self, page, adapter: str, store: str, steps: set[str], record: list[str]) -> None:
+        """One fresh store: the CHAIN workloads in order, then a reload and W6."""
+        def stage(workload: str | None, name: str) -> dict:
+            return self.run_stage(self.context, page, self.spec(adapter, workload, name, store))
+
+        # The smoke profile is fresh, and holds every adapter's store until the W8 restart.
+        self.open_bench_page(page, wipe=not self.smoke)
+        stage("W8" if self.smoke else None, "setup")
+        for workload in CHAIN:
+            if workload in steps:
+                result = stage(workload, "run")
+                if workload in record:
+                    self.record(workload, adapter, pick(result))
+        if "W6" in steps:
+            page.reload()
+            page.wait_for_function("window.bench !== undefined", timeout=READY_TIMEOUT_MS)
+            self.record("W6", adapter, pick(stage("W6", "reopen")))
+
+    def run_restart(self, adapters: list[str], reps: int) -> None:
+        """W8: a disk of manyFiles files, then `reps` browser restarts timed to the first read."""
+        if self.smoke:  # the chains seeded W8 in the smoke profile: restart on it once
+            self.context.close()
+            for adapter in adapters:
+                store = f"chain-0-{adapter}"
+                result = self.in_persistent(self.profile.name, adapter, store, "reopen")
+                self.record("W8", adapter, pick(result))
+            return
+        for adapter in adapters:
+            with tempfile.TemporaryDirectory(prefix="pyvfs-bench-") as profile:
+                store = f"W8-{adapter}"
+                self.in_persistent(profile, adapter, store, "setup")
+                for _ in range(reps):
+                    result = self.in_persistent(profile, adapter, store, "reopen")
+                    self.record("W8", adapter, pick(result))
+
+    def in_persistent(self, profile: str, adapter: str, store: str, stage: str) -> dict:
+        context = self.playwright.chromium.launch_persistent_context(profile, **self.launch)
+        try:
+            page = context.pages[0] if context.pages else context.new_page()
+            self.open_bench_page(page, wipe=stage == "setup")
+            return self.run_stage(context, page, self.spec(adapter, "W8", stage, store))
+        finally:
+            context.close()
+
+    def run_app_load(self, reps: int) -> None:
+        """B1: our app page to a ready prompt, cold (fresh context) then warm (reload)."""
+        for _ in range(reps):
+            context = self.browser.new_context()
+            try:
+                context.add_init_script(READY_PROBE_JS)
+                page = context.new_page()
+                for kind in ("cold", "warm"):
+                    if kind == "cold":
+                        page.goto(self.base_url + APP_PAGE)
+                    else:
+                        page.reload()
+                    page.wait_for_function("window.__readyAt !== undefined",
+                                           timeout=READY_TIMEOUT_MS)
+                    ready_at = float(page.evaluate("window.__readyAt"))
+                    self.record(f"B1 {kind}", "ours", {"ms": ready_at})
+                    if self.smoke:
+                        break
+            finally:
+                context.close()
+
+
+def with_prerequisites(workloads: list[str]) -> set[str]:
+    """The workloads to run so that each selected one has the tree it needs."""
+    steps = set(workloads)
+    while missing := {NEEDS[w] for w in steps if w in NEEDS} - steps:
+        steps |= missing
+    return steps
+
+
+def pick(result: dict) -> dict:
+    """The numbers of a stage's result worth keeping."""
+    keys = ("ms", "openMs", "runMs", "sinceNavigationMs", "heapPeak", "wasm")
+    return {k: float(result[k]) for k in keys if result.get(k) is not None}
+
+
+def summarize(results: dict) -> dict:
+    """Medians per workload and adapter (time, and the heap and wasm peaks)."""
+    summary: dict[str, dict[str, dict]] = {}
+    for workload, by_adapter in results.items():
+        for adapter, samples in by_adapter.items():
+            keys = {k for s in samples for k in s}
+            summary.setdefault(workload, {})[adapter] = {
+                k: statistics.median(s[k] for s in samples if k in s) for k in sorted(keys)
+            } | {"n": len(samples)}
+    return summary
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reps", type=int, default=3, help="repetitions per case (default 3)")
+    parser.add_argument("--only", default=",".join(WORKLOADS), help="workloads, comma-separated")
+    parser.add_argument("--adapters", default=",".join(ADAPTERS), help="comma-separated")
+    parser.add_argument("--json", type=Path, default=ROOT / "docs" / "benchmarks.json")
+    parser.add_argument("--markdown", type=Path, default=ROOT / "docs" / "benchmarks.md")
+    parser.add_argument("--smoke", action="store_true",
+                        help="tiny sizes, once each, nothing written unless --json is given")
+    args = parser.parse_args(argv)
+    if args.smoke:
+        args.reps = 1
+        explicit = "--json" in (argv if argv is not None else sys.argv)
+        args.json = args.json if explicit else None
+        args.markdown = None
+    return args
+
+
+def run(args: argparse.Namespace) -> dict:
+    """Run the selected workloads; return {meta, results, summary}."""
+    workloads = [w for w in args.only.split(",") if w]
+    adapters = [a for a in args.adapters.split(",") if a]
+    sizes = SMOKE_SIZES if args.smoke else Sizes()
+    base_url, server = start_bench_server()
+    started = time.monotonic()
+    try:
+        with sync_playwright() as playwright:
+            bench = Bench(playwright, base_url, sizes, args.smoke)
+            version = bench.browser.version
+            bench.run_all(workloads, adapters, args.reps)
+            bench.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    meta = {"date": time.strftime("%Y-%m-%d %H:%M %Z"), "chromium": version,
+            "sizes": asdict(sizes), "reps": args.reps, "seconds": time.monotonic() - started}
+    return {"meta": meta, "results": bench.results, "summary": summarize(bench.results)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        report = run(args)
+    except CaseFailed as e:
+        print(f"bench: FAILED: {e}", file=sys.stderr)
+        return 1
+    if args.json:
+        write_json(args.json, report)
+    if args.markdown:
+        write_markdown(args.markdown, report)
+    print(f"bench: done in {report['meta']['seconds']:.0f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+// The workloads, the same for every adapter. They run as a chain on one fresh store per adapter
+// and repetition (bench/run.py, CHAIN): W1 writes /w1; W1c writes /t, which W2 reads, W3 lists,
+// W5 renames to /t2 and W7 removes; W4 writes and removes /w4; after a page reload W6 reads /w1
+// back. W8 has its own store, seeded once and read after browser restarts.
+// Each workload has `run` (the timed part) and may have `before` (untimed, just before it),
+// `check` (untimed: throws unless the result is right) and `seed` (W8: fills the store).
+// Sizes come from the runner: {files, dirs, fileSize, bigSize, manyFiles, manyDirs}.
+
+const paths = (root, p) =>
+  Array.from({ length: p.files }, (_, i) => `${root}/d${i % p.dirs}/f${i}.txt`);
+
+// Content that differs per file, so a mix-up between two files fails verification.
+export function content(i, size) {
+  const data = new Uint8Array(size);
+  for (let j = 0; j < size; j++) data[j] = (i * 31 + j * 7 + (j >> 8)) & 255;
+  return data;
+}
+
+// The big file of W4, made once per page in the untimed part, not in the timed one.
+let big = null;
+function bigContent(size) {
+  if (big?.byteLength !== size) big = content(4, size);
+  return big;
+}
+
+function same(a, b) {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let j = 0; j < a.byteLength; j++) if (a[j] !== b[j]) return false;
+  return true;
+}
+
+async function makeDirs(fs, root, p) {
+  await fs.mkdir(root);
+  for (let k = 0; k < p.dirs; k++) await fs.mkdir(`${root}/d${k}`);
+}
+
+async function writeSequential(fs, root, p) {
+  await makeDirs(fs, root, p);
+  const all = paths(root, p);
+  for (let i = 0; i < all.length; i++) await fs.writeFile(all[i], content(i, p.fileSize));
+  await fs.flush();
+}
+
+// Files [start, start + count) of the tree, all in flight; the dirs come with the first batch.
+async function writeConcurrent(fs, root, p, start = 0, count = p.files) {
+  if (start === 0) await makeDirs(fs, root, p);
+  const all = paths(root, p).slice(start, start + count);
+  await Promise.all(all.map((path, k) => fs.writeFile(path, content(start + k, p.fileSize))));
+}
+
+async function readAll(fs, root, p) {
+  const all = paths(root, p);
+  for (let i = 0; i < all.length; i++) {
+    const data = await fs.readFile(all[i]);
+    if (!same(data, content(i, p.fileSize))) throw new Error(`${all[i]}: content differs`);
+  }
+}
+
+async function listAndStat(fs, root, p) {
+  let names = 0;
+  for (let k = 0; k < p.dirs; k++) names += (await fs.readdir(`${root}/d${k}`)).length;
+  let bytes = 0;
+  for (const path of paths(root, p)) bytes += (await fs.stat(path)).size;
+  return { names, bytes };
+}
+
+async function expectGone(fs, path) {
+  if (await fs.exists(path)) throw new Error(`${path} still exists`);
+}
+
+export const WORKLOADS = {
+  W1: {
+    run: (fs, p) => writeSequential(fs, "/w1", p),
+    check: (fs, p) => readAll(fs, "/w1", p),
+  },
+  W1c: {
+    run: async (fs, p) => {
+      await writeConcurrent(fs, "/t", p);
+      await fs.flush();
+    },
+    check: (fs, p) => readAll(fs, "/t", p),
+  },
+  W2: {
+    run: (fs, p) => readAll(fs, "/t", p),
+  },
+  W3: {
+    run: (fs, p) => listAndStat(fs, "/t", p),
+    check: (fs, p, got) => {
+      if (got.names !== p.files || got.bytes !== p.files * p.fileSize) {
+        throw new Error(`readdir/stat saw ${got.names} names, ${got.bytes} bytes`);
+      }
+    },
+  },
+  W5: {
+    run: async (fs) => {
+      await fs.rename("/t", "/t2");
+      await fs.flush();
+    },
+    check: async (fs, p) => {
+      await expectGone(fs, "/t");
+      await readAll(fs, "/t2", p);
+    },
+  },
+  W7: {
+    run: async (fs) => {
+      await fs.rmTree("/t2");
+      await fs.flush();
+    },
+    check: (fs) => expectGone(fs, "/t2"),
+  },
+  W4: {
+    before: async (fs, p) => {
+      await fs.mkdir("/w4");
+      bigContent(p.bigSize);
+    },
+    run: async (fs, p) => {
+      const data = bigContent(p.bigSize);
+      await fs.writeFile("/w4/big.bin", data);
+      await fs.flush();
+      const back = await fs.readFile("/w4/big.bin");
+      if (!same(back, data)) throw new Error("big file differs");
+    },
+    // W6 reopens this store next: leave it holding only /w1, as for every adapter.
+    check: async (fs) => {
+      await fs.rmTree("/w4");
+      await fs.flush();
+    },
+  },
+  W6: {
+    run: (fs, p) => readAll(fs, "/w1", p),
+  },
+  W8: {
+    seed: async (fs, p) => {
+      const many = { ...p, files: p.manyFiles, dirs: p.manyDirs };
+      for (let start = 0; start < many.files; start += 1000) {
+        await writeConcurrent(fs, "/w8", many, start, 1000);
+      }
+      await fs.flush();
+    },
+    run: async (fs, p) => {
+      const data = await fs.readFile("/w8/d0/f0.txt");
+      if (!same(data, content(0, p.fileSize))) throw new Error("first file differs");
+    },
+  },
+};

@@ -1,0 +1,120 @@
+"""Group commit: mutations that wait for the lock at the same time commit in one transaction.
+
+A storage commit costs far more than the change it carries (an IndexedDB transaction is about a
+millisecond; staging a small write in memory, microseconds). When many writes are in flight at
+once (``Promise.all`` over a thousand ``writeFile``), the first to get the lock takes every change
+queued so far, runs each in a transaction of its own (so one that fails undoes only itself and
+gets its own error), folds the successful ones into one transaction and commits that once. Every
+caller resolves only after the commit, so each write is still durable when it resolves, and the
+order of changes is the order of the calls.
+
+If the store rejects the group (ENOSPC, say), the members are committed again one by one, so a
+write that would fit alone is not failed by a neighbour that does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .errors import FsError
+from .step import run_change
+from .sync import Replica, backoff
+from .transaction import Transaction
+
+MAX_ATTEMPTS = 50
+
+Change = Callable[[Transaction], Any]
+
+
+class Waiter:
+    """One queued mutation and, once its group committed (or it failed), its outcome."""
+
+    def __init__(self, change: Change) -> None:
+        self.change = change
+        self.done = False
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+    def settle(self, result: Any = None, error: BaseException | None = None) -> None:
+        self.done, self.result, self.error = True, result, error
+
+    def outcome(self) -> Any:
+        if self.error is not None:
+            raise self.error
+        return self.result
+
+
+class GroupCommit:
+    """The queue of mutations of one VFS. Callers hold the VFS's mutation lock (and the
+    cross-tab turn) around ``commit_pending``."""
+
+    def __init__(self, replica: Replica) -> None:
+        self.replica = replica
+        self._queue: list[Waiter] = []
+
+    def enqueue(self, change: Change) -> Waiter:
+        waiter = Waiter(change)
+        self._queue.append(waiter)
+        return waiter
+
+    async def commit_pending(self, own: Waiter) -> None:
+        """Commit everything queued. Should the caller be interrupted (cancelled), the changes
+        of the others go back to the queue for the next caller; its own is dropped."""
+        batch, self._queue = self._queue, []
+        try:
+            await self._commit(batch)
+        except BaseException:
+            self._queue[:0] = [w for w in batch if not w.done and w is not own]
+            raise
+
+    async def _commit(self, batch: list[Waiter]) -> None:
+        """Run and commit ``batch``; when another tab committed first, catch up and run it
+        again, and re-check errors the same way, so no error comes from a stale view."""
+        checked = False
+        for attempt in range(MAX_ATTEMPTS):
+            await backoff(attempt)
+            group, outcomes = await self._run(batch)
+            if not checked and any(isinstance(error, FsError) for _, error in outcomes):
+                group.rollback()
+                checked = True
+                await self.replica.catch_up()
+                continue
+            try:
+                committed = await self.replica.commit(group)
+            except BaseException as error:  # the store failed; ``group`` is rolled back
+                await self._fail(batch, error)
+                return
+            if committed:
+                for waiter, (result, error) in zip(batch, outcomes, strict=True):
+                    waiter.settle(result, error)
+                return
+            checked = False  # stale: the replica caught up; errors are worth checking again
+        for waiter in batch:
+            waiter.settle(error=FsError.of("EAGAIN", "write", None))
+
+    async def _run(self, batch: list[Waiter]) -> tuple[Transaction, list[tuple[Any, Any]]]:
+        group = Transaction()
+        outcomes: list[tuple[Any, Any]] = []
+        for waiter in batch:
+            tx = Transaction()
+            try:
+                result = await run_change(waiter.change, tx)
+            except Exception as error:  # the caller of this change gets it
+                tx.rollback()
+                outcomes.append((None, error))
+                continue
+            except BaseException:
+                tx.rollback()
+                group.rollback()
+                raise
+            group.merge(tx)
+            outcomes.append((result, None))
+        return group, outcomes
+
+    async def _fail(self, batch: list[Waiter], error: BaseException) -> None:
+        if len(batch) == 1:
+            batch[0].settle(error=error)
+            return
+        for waiter in batch:
+            await self._commit([waiter])

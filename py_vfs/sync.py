@@ -1,0 +1,141 @@
+"""Several tabs (or processes) on one disk: the revision protocol and the change log.
+
+Every commit that changes nodes is conditional: ``Store.commit_logged`` applies it only if the
+disk is still at the revision this replica last saw, and then, in the same storage transaction,
+appends a change-log entry and bumps the revision. A stale commit changes nothing; the replica
+rolls its transaction back in memory, catches up from the log (or reloads every node record if it
+fell further behind than the log keeps) and the caller runs the mutation again on the fresh
+state. So no tab ever overwrites a change it has not seen. Format: docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+
+from .content import Content
+from .index import Index
+from .node import Node
+from .storage import Store
+from .transaction import Transaction
+from .watch import Event, Watchers, derive_events
+
+ENTRY_VERSION = 1
+
+
+def encode_entry(writes: dict[str, str | None], events: list[Event], writer: str) -> str:
+    """One change-log entry: the node records put, the node ids deleted, and the watch events."""
+    puts = {node_id: record for node_id, record in writes.items() if record is not None}
+    deletes = [node_id for node_id, record in writes.items() if record is None]
+    return json.dumps({"v": ENTRY_VERSION, "writer": writer, "time": time.time() * 1000.0,
+                       "puts": puts, "deletes": deletes, "events": events},
+                      separators=(",", ":"), ensure_ascii=False)
+
+
+def decode_entry(text: str) -> tuple[list[Node], list[str], list[Event]]:
+    entry = json.loads(text)
+    puts = [Node.from_record(node_id, record) for node_id, record in entry["puts"].items()]
+    return puts, list(entry["deletes"]), list(entry["events"])
+
+
+async def backoff(attempt: int) -> None:
+    """Before the ``attempt``-th try of a mutation (0: the first). The first retry after a stale
+    commit goes at once (the replica has just caught up); after that a random, growing pause
+    keeps one busy tab from winning every race against another (starvation)."""
+    if attempt >= 2:
+        await asyncio.sleep(random.uniform(0, min(0.05, 0.001 * 2 ** attempt)))
+
+
+class Replica:
+    """This VFS's view of a shared disk: the revision it has applied, and how it moves on.
+
+    Callers hold the VFS's mutation lock around every method (they change the index).
+    """
+
+    def __init__(self, store: Store, index: Index, content: Content, watchers: Watchers) -> None:
+        self.store = store
+        self.index = index
+        self.content = content
+        self.watchers = watchers
+        self.rev = 0
+        self.writer = secrets.token_hex(4)
+
+    @contextlib.asynccontextmanager
+    async def turn(self) -> AsyncIterator[None]:
+        """Hold the store's cross-tab writer lock, if it has one (see ``Lockable``)."""
+        lock = getattr(self.store, "lock", None)
+        release = await lock() if lock is not None else None
+        try:
+            yield
+        finally:
+            if release is not None:
+                release()
+
+    async def load(self) -> list[Node]:
+        """Boot: every node record and the revision they are at, from one snapshot."""
+        self.rev, records = await self.store.load()
+        return [Node.from_record(str(key), str(value)) for key, value in records]
+
+    async def commit(self, tx: Transaction) -> bool:
+        """Commit ``tx`` at this replica's revision. False: the disk had moved on; ``tx`` was
+        rolled back and the replica has caught up, so the caller should run its change again.
+        Raises (after rolling ``tx`` back) when the store failed."""
+        ops = tx.ops()
+        if not ops:
+            return True
+        # Logged even without node writes (a chunk reclaim): a chunk deletion must be checked
+        # against the revision too, or it could drop a chunk another tab just referenced.
+        try:
+            events = derive_events(tx.changes, self._before(tx), self.index.nodes.get)
+            entry = encode_entry(tx.node_writes, events, self.writer)
+            rev = await self.store.commit_logged(self.rev, ops, entry)
+        except BaseException:
+            tx.rollback()
+            raise
+        if rev is None:
+            tx.rollback()
+            await self.catch_up()
+            return False
+        self.rev = rev
+        self.content.committed(tx)
+        self.watchers.fire(events)
+        return True
+
+    def _before(self, tx: Transaction) -> Callable[[str], Node | None]:
+        """Node lookup in the tree as it was before ``tx`` (for the old path of a rename)."""
+        def lookup(node_id: str) -> Node | None:
+            if node_id in tx.changes:
+                return tx.changes[node_id][0]
+            return self.index.nodes.get(node_id)
+
+        return lookup
+
+    async def catch_up(self) -> bool:
+        """Apply what other writers committed since our revision; True if there was any."""
+        current, entries = await self.store.log_since(self.rev)
+        if current == self.rev:
+            return False
+        if entries is None:
+            await self._reload()
+            return True
+        for rev, text in entries:
+            puts, deletes, events = decode_entry(text)
+            self.index.apply(puts, deletes)
+            self.rev = rev
+            self.watchers.fire(events)
+        return True
+
+    async def _reload(self) -> None:
+        """Too far behind for the log: reload every node, and derive the events by comparing."""
+        old = dict(self.index.nodes)
+        nodes = {node.id: node for node in await self.load()}
+        changes = {node_id: (old.get(node_id), nodes.get(node_id))
+                   for node_id in [*old, *(n for n in nodes if n not in old)]
+                   if old.get(node_id) != nodes.get(node_id)}
+        self.index.reset(list(nodes.values()))
+        self.watchers.fire(derive_events(changes, old.get, nodes.get))

@@ -1,0 +1,171 @@
+"""Two tabs on one disk (real Chromium): concurrent writers, watch across tabs, and steps."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from .conftest import assert_no_offsite, open_app
+
+WRITE_SECONDS = 3.0
+
+
+@pytest.fixture(scope="module")
+def tabs(browser, browser_context_args):
+    """Two booted pages (tabs) of one context: the same origin, so the same IndexedDB disk."""
+    context = browser.new_context(**browser_context_args)
+    try:
+        first = open_app(context)
+        second = open_app(context, "/")  # a new page: the first one is no longer blank
+        yield first, second
+    finally:
+        context.close()
+    assert_no_offsite(first.offsite + second.offsite, "the two tabs")
+
+
+def js(page, body: str, *args):
+    return page.evaluate(f"async (args) => {{ const vfs = await window.pyvfs.ready; {body} }}",
+                         list(args))
+
+
+WATCH = """
+  window.__events = [];
+  const unwatch = vfs.watch("/tabs", (e) => window.__events.push(e), {recursive: true});
+  await unwatch.ready;
+  return true;
+"""
+
+START_WRITER = """
+  const [tag, seconds] = args;
+  window.__writer = (async () => {
+    const acked = [], appended = [];
+    const end = Date.now() + seconds * 1000;
+    for (let i = 0; Date.now() < end; i++) {
+      await vfs.writeFile(`/tabs/${tag}/f${i}`, `${tag}${i}`);
+      acked.push(`/tabs/${tag}/f${i}`);
+      await vfs.writeFile(`/tabs/shared/k${i % 4}`, `${tag}${i}`);
+      await vfs.appendFile("/tabs/shared/log", `${tag}${i};`);
+      appended.push(`${tag}${i};`);
+    }
+    return {acked, appended};
+  })();
+  return true;
+"""
+
+SNAPSHOT = """
+  const out = {};
+  for (const dir of ["/tabs/a", "/tabs/b", "/tabs/shared"]) {
+    out[dir] = (await vfs.exists(dir)) ? await vfs.readdir(dir) : [];
+  }
+  const log = "/tabs/shared/log";
+  out.log = (await vfs.exists(log)) ? await vfs.readFile(log, "utf8") : "";
+  out.keys = [];
+  for (let k = 0; k < 4; k++) {
+    const p = `/tabs/shared/k${k}`;
+    out.keys.push((await vfs.exists(p)) ? await vfs.readFile(p, "utf8") : null);
+  }
+  return out;
+"""
+
+
+def wait_until(check, timeout: float = 10.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(0.1)
+
+
+def test_two_tabs_writing_concurrently_lose_nothing_and_see_each_others_events(tabs):
+    first, second = tabs
+    for tab in tabs:  # both listen before either writes
+        js(tab.page, WATCH)
+    js(first.page, START_WRITER, "a", WRITE_SECONDS)
+    js(second.page, START_WRITER, "b", WRITE_SECONDS)
+    a = js(first.page, "return await window.__writer;")
+    b = js(second.page, "return await window.__writer;")
+    assert len(a["acked"]) > 10 and len(b["acked"]) > 10, (len(a["acked"]), len(b["acked"]))
+
+    def converged():
+        views = [js(tab.page, SNAPSHOT) for tab in tabs]
+        return views if views[0] == views[1] else None
+
+    views = wait_until(converged)
+    assert views, "the two tabs did not converge"
+    view = views[0]
+    assert sorted(f"/tabs/a/{n}" for n in view["/tabs/a"]) == sorted(a["acked"])
+    assert sorted(f"/tabs/b/{n}" for n in view["/tabs/b"]) == sorted(b["acked"])
+    pieces = [p + ";" for p in view["log"].split(";") if p]
+    assert sorted(pieces) == sorted(a["appended"] + b["appended"])  # no append lost or doubled
+    for tab_log in (a["appended"], b["appended"]):  # each tab's appends stay in its order
+        assert [p for p in pieces if p in set(tab_log)] == tab_log
+
+    def events(tab):
+        return js(tab.page, "return window.__events;")
+
+    def seen_all():
+        got_a, got_b = events(first), events(second)
+        created_by_b = {e["path"] for e in got_a if e["type"] == "create"}
+        created_by_a = {e["path"] for e in got_b if e["type"] == "create"}
+        return set(b["acked"]) <= created_by_b and set(a["acked"]) <= created_by_a
+
+    assert wait_until(seen_all), "a tab missed create events of the other"
+
+
+def test_a_step_that_throws_leaves_no_trace_even_after_a_reload(tabs):
+    first, second = tabs
+    outcome = js(first.page, """
+      await vfs.mkdir("/steps/kept", {recursive: true});
+      try {
+        await vfs.step(async (tx) => {
+          await tx.writeFile("/steps/kept/x", "1");
+          await tx.rename("/steps/kept", "/steps/moved");
+          await tx.writeFile("/steps/moved/y", "2");
+          throw new Error("halfway");
+        });
+        return "committed";
+      } catch (e) {
+        return [e.message, await vfs.readdir("/steps"), await vfs.readdir("/steps/kept")];
+      }
+    """)
+    assert outcome == ["halfway", ["kept"], []]
+    time.sleep(0.3)
+    listing = 'return [await vfs.readdir("/steps"), await vfs.readdir("/steps/kept")];'
+    assert js(second.page, listing) == [["kept"], []]
+    first.page.reload()
+    first.page.wait_for_function("() => window.pyvfs && window.pyvfs.ready")
+    assert js(first.page, listing) == [["kept"], []]
+
+
+def test_a_committed_step_is_seen_whole_by_the_other_tab(tabs):
+    first, second = tabs
+    js(second.page, """
+      window.__firstSight = null;
+      window.__stepEvents = [];
+      const unwatch = vfs.watch("/whole", async (e) => {
+        window.__stepEvents.push(e);
+        if (window.__firstSight === null) {
+          window.__firstSight = "pending";
+          window.__firstSight = await vfs.readdir("/whole/dir");
+        }
+      }, {recursive: true});
+      await unwatch.ready;
+      return true;
+    """)
+    js(first.page, """
+      await vfs.step(async (tx) => {
+        for (let i = 0; i < 20; i++) await tx.writeFile(`/whole/tmp/f${i}`, `${i}`);
+        await tx.rename("/whole/tmp", "/whole/dir");
+        await tx.writeFile("/whole/dir/done", "yes");
+      });
+      return true;
+    """)
+    sight = wait_until(lambda: (s := js(second.page, "return window.__firstSight;")) not in
+                       (None, "pending") and s)
+    assert sorted(sight) == sorted([f"f{i}" for i in range(20)] + ["done"])
+    step_events = js(second.page, "return window.__stepEvents;")
+    assert sorted((e["type"], e["path"]) for e in step_events) == sorted(
+        [("create", "/whole"), ("create", "/whole/dir")]
+        + [("create", f"/whole/dir/f{i}") for i in range(20)] + [("create", "/whole/dir/done")])

@@ -1,0 +1,88 @@
+"""Group commit: writes in flight together share one store commit, each keeping its own fate."""
+
+from __future__ import annotations
+
+import asyncio
+
+import aio
+import pytest
+
+from py_vfs import VFS, FsError
+from py_vfs.storage.memory import MemoryStore
+from py_vfs.transaction import Op
+
+pytestmark = pytest.mark.skipif(aio.stepping_wanted(),
+                                reason="writes in flight together need a real event loop")
+
+
+class LatentStore(MemoryStore):
+    """A memory store whose commits take a turn of the event loop, as any real I/O does, and
+    that refuses (ENOSPC) a commit holding a chunk larger than ``room``."""
+
+    def __init__(self, room: int = 1 << 30) -> None:
+        super().__init__()
+        self.batches: list[list[Op]] = []
+        self.room = room
+
+    async def commit(self, ops: list[Op]) -> None:
+        await asyncio.sleep(0)
+        if any(space == "chunks" and value is not None and len(value) > self.room
+               for _, space, _, value in ops):
+            raise FsError.of("ENOSPC", "write", None)
+        self.batches.append(ops)
+        await super().commit(ops)
+
+
+def writes_in_flight(store: LatentStore, names: list[str], sizes: dict[str, int] | None = None):
+    async def scenario():
+        vfs = await VFS.open(store)
+        store.batches.clear()
+        sizes_ = sizes or {}
+        outcomes = await asyncio.gather(
+            *(vfs.write_file(name, b"x" * sizes_.get(name, 3)) for name in names),
+            return_exceptions=True)
+        return vfs, outcomes
+
+    return asyncio.run(scenario())
+
+
+def test_a_thousand_writes_in_flight_take_a_few_commits():
+    store = LatentStore()
+    names = [f"/d{i % 10}/f{i}" for i in range(1000)]
+    _, outcomes = writes_in_flight(store, names)
+    assert outcomes == [None] * 1000
+    assert len(store.batches) <= 3
+    # Each write is in the store (durable), not only in memory.
+    reopened = asyncio.run(VFS.open(store))
+    assert sorted(reopened.walk("/")) == sorted(names)
+
+
+def test_a_failing_write_in_a_group_fails_alone():
+    store = LatentStore()
+    names = ["/a", "/a/inside", "/b"]  # /a/inside: /a is a file
+    vfs, outcomes = writes_in_flight(store, names)
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], FsError) and outcomes[1].code == "ENOTDIR"
+    assert vfs.walk("/") == ["/a", "/b"]
+
+
+def test_a_group_the_store_refuses_is_retried_one_by_one():
+    store = LatentStore(room=100)
+    names = ["/small1", "/big", "/small2"]
+    _, outcomes = writes_in_flight(store, names, {"/big": 1000})
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], FsError) and outcomes[1].code == "ENOSPC"
+    reopened = asyncio.run(VFS.open(store))
+    assert reopened.walk("/") == ["/small1", "/small2"]
+
+
+def test_order_of_calls_is_the_order_of_effects():
+    store = LatentStore()
+
+    async def scenario():
+        vfs = await VFS.open(store)
+        await asyncio.gather(vfs.write_file("/f", "1"), vfs.write_file("/f", "2"),
+                             vfs.rename("/f", "/g"), vfs.write_file("/f", "3"))
+        return await vfs.read_file("/g"), await vfs.read_file("/f")
+
+    assert asyncio.run(scenario()) == (b"2", b"3")
