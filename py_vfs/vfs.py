@@ -838,5 +838,5 @@ class VFS(MountsMixin, SearchMixin):
             return node.size
         # The sizes the traversal already has: a mounted folder is listed once per directory,
         # not asked once per file.
-        return sum(child.size for _, child in self._descendants(node, canonical)
+        return sum(child.size for _, child in self._descendants(node, canonical, sizes=True)
                    if not child.is_dir)

@@ -109,11 +109,12 @@ class MountsMixin:
             return self.mount_table.names(directory)
         return self.index.names(directory)
 
-    def _entries(self, directory: Node) -> list[Node]:
+    def _entries(self, directory: Node, *, sizes: bool = False) -> list[Node]:
         """``index.entries``, or a mounted folder's entries as virtual nodes: what walks, find,
-        glob, ls, du and grep descend through."""
+        glob, ls, du and grep descend through. Their sizes and mtimes are there only with
+        ``sizes`` (the browser reads them file by file); without, only names and kinds."""
         if self.mount_table.covers(directory):
-            return self.mount_table.entries(directory)
+            return self.mount_table.entries(directory, sizes=sizes)
         return self.index.entries(directory)
 
     async def _content(self, node: Node) -> bytes:

@@ -275,14 +275,15 @@ class MountTable:
         with translated("scandir", mount.path_of(rel)):
             return sorted(entry.name for entry in mount.backend.list(rel))
 
-    def entries(self, directory: Node) -> list[Node]:
-        """The children of a mounted directory as virtual nodes, sorted by name. A mount that
-        waits for permission looks empty here, so a walk of the disk passes it by."""
+    def entries(self, directory: Node, *, sizes: bool = False) -> list[Node]:
+        """The children of a mounted directory as virtual nodes, sorted by name (with sizes and
+        mtimes only when asked). A mount that waits for permission looks empty here, so a walk
+        of the disk passes it by."""
         mount, rel = self.of(directory)
         if not mount.active:
             return []
         with translated("scandir", mount.path_of(rel)):
-            listed = mount.backend.list(rel, detail=True)
+            listed = mount.backend.list(rel, detail=sizes)
         return [mount.child_vnode(rel, entry) for entry in sorted(listed)]
 
     def read(self, node: Node, start: int = 0, end: int | None = None) -> bytes:
