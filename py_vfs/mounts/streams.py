@@ -64,15 +64,14 @@ class MountWriteStream(WriteStream):
     chunk (or at ``close`` for an empty file), checks made up front as ``WriteStream`` does."""
 
     def __init__(self, vfs: VFS, place: Place, path: str, mode: int | None) -> None:
-        # Not WriteStream.__init__: nothing is stored ahead in the disk's chunk store.
+        # Not WriteStream.__init__: nothing is stored ahead in the disk's chunk store, and a
+        # folder keeps no mode.
         assert place.mount is not None
         self._vfs = vfs
         self._mount = place.mount
         self._rel = place.rel
         self.path = path
-        self._mode = mode
         self._buffer = bytearray()
-        self._keys: list[str] = []
         self.size = 0
         self._done = False
         self._writer: Writer | None = None
