@@ -46,6 +46,7 @@ class FsError(OSError):
     code: str
     syscall: str
     dest: str | None
+    hint: str | None
 
     def __init__(self, code: str, syscall: str, path: str | None = None,
                  dest: str | None = None) -> None:
@@ -54,6 +55,12 @@ class FsError(OSError):
         self.code = code
         self.syscall = syscall
         self.dest = dest
+        self.hint = None  # what the user can do about it, shown after the message
+
+    def with_hint(self, hint: str) -> FsError:
+        """The same error, telling the user what to do (``mount reconnect /w``...)."""
+        self.hint = hint
+        return self
 
     def __str__(self) -> str:
         text = f"{self.code}: {_DESCRIPTIONS.get(self.code, self.strerror.lower())}, {self.syscall}"
@@ -61,6 +68,8 @@ class FsError(OSError):
             text += f" '{self.filename}'"
         if self.dest is not None:
             text += f" -> '{self.dest}'"
+        if self.hint:
+            text += f" ({self.hint})"
         return text
 
     def __reduce__(self):  # keep pickling (and copies) working despite the custom __init__

@@ -31,15 +31,18 @@ class GrepResult:
 
 
 class SearchMixin:
-    """Search operations of ``VFS``; relies on its ``_lookup``, ``index`` and ``content``."""
+    """Search operations of ``VFS``; relies on its ``_lookup``, ``_entries`` and
+    ``_content`` (which reach into mounted folders too)."""
 
-    def _descendants(self, directory: Node, directory_path: str) -> Iterator[tuple[str, Node]]:
-        """Every entry below ``directory``, depth first, in sorted order."""
-        for child in self.index.entries(directory):
+    def _descendants(self, directory: Node, directory_path: str, *,
+                     sizes: bool = False) -> Iterator[tuple[str, Node]]:
+        """Every entry below ``directory``, depth first, in sorted order (``sizes``: the
+        nodes of mounted folders carry sizes too, which costs a call per file there)."""
+        for child in self._entries(directory, sizes=sizes):
             child_path = paths.child(directory_path, child.name)
             yield child_path, child
             if child.is_dir:
-                yield from self._descendants(child, child_path)
+                yield from self._descendants(child, child_path, sizes=sizes)
 
     def ls(self, prefix: str = "/") -> list[str]:
         """Every non-directory at or under ``prefix`` (segment-aware); ``[]`` when it is missing."""
@@ -94,7 +97,7 @@ class SearchMixin:
             if node.size > max_file_size:
                 result.skipped_paths.append(file_path)
                 continue
-            data = await self.content.read(node.chunks)
+            data = await self._content(node)
             if b"\0" in data[:BINARY_SNIFF_BYTES]:
                 result.skipped_binary_paths.append(file_path)
                 continue
@@ -108,7 +111,7 @@ class SearchMixin:
         start = len(canonical.rstrip("/")) + 1
         include_regex = compile_glob(include) if include else None
         found = []
-        for file_path, child in self._descendants(node, canonical):
+        for file_path, child in self._descendants(node, canonical, sizes=True):
             if child.kind != "file":
                 continue
             subject = file_path[start:] if include and "/" in include else child.name

@@ -23,6 +23,7 @@ from .errors import FsError
 from .garbage import DEFAULT_GRACE_MS, collect
 from .group_commit import GroupCommit
 from .index import Index
+from .mounts import MountsMixin, MountTable, routed
 from .node import DIRECTORY, FILE, ROOT_ID, SYMLINK, DirEntry, Node, Stat
 from .search import SearchMixin
 from .step import ACTIVE, Step, current_task
@@ -87,7 +88,7 @@ def _segments(path: str, syscall: str) -> list[str]:
     return [segment for segment in paths.normalize(path, syscall).split("/") if segment]
 
 
-class VFS(SearchMixin):
+class VFS(MountsMixin, SearchMixin):
     """A POSIX-like file system over a ``Store``; open one with ``VFS.open`` or ``VFS.memory``."""
 
     def __init__(self, store: Store, *, cache_bytes: int = DEFAULT_CACHE_BYTES) -> None:
@@ -97,6 +98,7 @@ class VFS(SearchMixin):
         self.watchers = Watchers()
         self._replica = Replica(store, self.index, self.content, self.watchers)
         self._group = GroupCommit(self._replica)
+        self.mount_table = MountTable(self)
         self._lock: asyncio.Lock | None = None
         self._step: Step | None = None
 
@@ -215,6 +217,9 @@ class VFS(SearchMixin):
                 pending.extend(reversed(paths.split_segments(target, syscall)))
                 continue
             stack.append((node, paths.child(dir_path, segment)))
+            if node.id in self.mount_table.points:  # the rest of the path is in a folder
+                return _Found(*self.mount_table.enter(stack, pending, path, syscall, follow,
+                                                      create))
         node, canonical = stack[-1]
         parent = stack[-2][0] if len(stack) > 1 else node
         return _Found(node, canonical, parent, paths.basename(canonical))
@@ -334,14 +339,16 @@ class VFS(SearchMixin):
         node, _ = self._lookup(path, "open")
         if node.is_dir:
             raise FsError.of("EISDIR", "read", path)
-        data = await self.content.read(node.chunks)
+        data = await self._content(node)
         return data.decode(encoding) if encoding else data
 
+    @routed
     async def write_file(self, path: str, data: bytes | str, *, mode: int | None = None) -> None:
         """Replace (or create) a file; missing parent directories are created."""
         payload = _as_bytes(data)
         await self._mutate(lambda tx: self._write(path, payload, mode, tx, parents=True))
 
+    @routed
     async def append_file(self, path: str, data: bytes | str) -> None:
         """Only the file's last, partial chunk is read and rewritten, whatever its size."""
         payload = _as_bytes(data)
@@ -358,6 +365,7 @@ class VFS(SearchMixin):
 
         await self._mutate(change)
 
+    @routed
     async def truncate(self, path: str, length: int = 0) -> None:
         """Reads at most the one chunk the new end falls in."""
         if length < 0:
@@ -417,6 +425,8 @@ class VFS(SearchMixin):
         if node.is_dir:
             raise FsError.of("EISDIR", "open", path)
         text = f"{node.size}:{','.join(node.chunks)}"
+        if self.mount_table.covers(node):  # a folder's file has no chunks: size and mtime
+            text = f"{node.size}:{node.mtime_ms}"
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
     # --------------------------------------------------------------- streaming
@@ -430,8 +440,10 @@ class VFS(SearchMixin):
         node, _ = self._lookup(path, "open")
         if node.is_dir:
             raise FsError.of("EISDIR", "read", path)
-        return ReadStream(self, node.chunks, node.size, start, end)
+        return (self._mounted_stream(node, start, end)
+                or ReadStream(self, node.chunks, node.size, start, end))
 
+    @routed
     def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream:
         """A writer that creates or replaces the file at ``close`` (see ``streams``)."""
         return WriteStream(self, path, mode)
@@ -481,6 +493,7 @@ class VFS(SearchMixin):
 
     # --------------------------------------------------------------- namespace
 
+    @routed
     async def mkdir(self, path: str, *, recursive: bool = False, mode: int | None = None) -> None:
         dir_mode = DEFAULT_DIR_MODE if mode is None else mode
         if recursive:
@@ -520,6 +533,7 @@ class VFS(SearchMixin):
                 raise FsError.of("EEXIST" if last and syscall == "mkdir" else "ENOTDIR",
                                  syscall, shown)
 
+    @routed
     async def rm(self, path: str, *, recursive: bool = False, force: bool = False) -> None:
         def change(tx: Transaction) -> None:
             try:
@@ -542,6 +556,7 @@ class VFS(SearchMixin):
 
         await self._mutate(change)
 
+    @routed
     async def rmdir(self, path: str) -> None:
         def change(tx: Transaction) -> None:
             parent, _, name = self._lookup_parent(path, "rmdir")
@@ -557,6 +572,7 @@ class VFS(SearchMixin):
 
         await self._mutate(change)
 
+    @routed
     async def unlink(self, path: str) -> None:
         def change(tx: Transaction) -> None:
             parent, _, name = self._lookup_parent(path, "unlink")
@@ -572,6 +588,7 @@ class VFS(SearchMixin):
 
         await self._mutate(change)
 
+    @routed
     async def rename(self, old: str, new: str) -> None:
         await self._mutate(lambda tx: self._rename(old, new, tx))
 
@@ -624,6 +641,7 @@ class VFS(SearchMixin):
         if existing.is_dir and not self.index.is_empty(existing):
             raise FsError.of("ENOTEMPTY", "rename", old, new)
 
+    @routed
     async def copy_file(self, src: str, dst: str) -> None:
         def change(tx: Transaction) -> None:
             node, _ = self._lookup(src, "copyfile")
@@ -651,6 +669,7 @@ class VFS(SearchMixin):
             self.index.put(replace(existing, size=node.size, chunks=node.chunks, mtime_ms=now,
                                    ctime_ms=now), tx)
 
+    @routed
     async def cp(self, src: str, dst: str, *, recursive: bool = False) -> None:
         """Copy ``src`` to exactly ``dst``: symlinks stay links, directories need ``recursive``
         and merge into an existing directory, as Node's ``fs.cp`` does. A directory may not go
@@ -710,6 +729,7 @@ class VFS(SearchMixin):
         for child in self.index.entries(node):
             self._copy_tree(child, paths.child(dst_path, child.name), tx)
 
+    @routed
     async def symlink(self, target: str, path: str) -> None:
         """``symlink(2)``: an empty target is ENOENT, an existing ``path`` (even a dangling
         link) EEXIST, and a new name with a trailing slash ENOENT, as on Linux."""
@@ -775,6 +795,7 @@ class VFS(SearchMixin):
             return False
         return True
 
+    @routed
     async def chmod(self, path: str, mode: int) -> None:
         def change(tx: Transaction) -> None:
             node, _ = self._lookup(path, "chmod")
@@ -782,6 +803,7 @@ class VFS(SearchMixin):
 
         await self._mutate(change)
 
+    @routed
     async def utimes(self, path: str, atime_ms: float, mtime_ms: float) -> None:
         def change(tx: Transaction) -> None:
             node, _ = self._lookup(path, "utime")
@@ -790,6 +812,7 @@ class VFS(SearchMixin):
 
         await self._mutate(change)
 
+    @routed
     async def touch(self, path: str) -> None:
         """Create an empty file, or set an existing one's times to now (``touch``)."""
         def change(tx: Transaction) -> None:
@@ -809,9 +832,9 @@ class VFS(SearchMixin):
         if not node.is_dir:
             raise FsError.of("ENOTDIR", "scandir", path)
         if not with_types:
-            return self.index.names(node)
+            return self._names(node)
         return [DirEntry(child.name, paths.child(canonical, child.name), child.kind)
-                for child in self.index.entries(node)]
+                for child in self._entries(node)]
 
     def walk(self, path: str = "/") -> list[str]:
         """Every non-directory below ``path`` (links not followed), sorted by path."""
@@ -823,7 +846,7 @@ class VFS(SearchMixin):
         return sorted(found)
 
     def _collect(self, directory: Node, directory_path: str, found: list[str]) -> None:
-        for child in self.index.entries(directory):
+        for child in self._entries(directory):
             child_path = paths.child(directory_path, child.name)
             if child.is_dir:
                 self._collect(child, child_path, found)
@@ -835,7 +858,10 @@ class VFS(SearchMixin):
         node, canonical = self._lookup(path, "scandir", follow=False)
         if not node.is_dir:
             return node.size
-        return sum(self.lstat(p).size for p in self.walk(canonical))
+        # The sizes the traversal already has: a mounted folder is listed once per directory,
+        # not asked once per file.
+        return sum(child.size for _, child in self._descendants(node, canonical, sizes=True)
+                   if not child.is_dir)
 
     # ------------------------------------------------------------------ health
 

@@ -15,6 +15,8 @@ from typing import Any, TypeVar
 
 from .check import Report
 from .errors import FsError
+from .mounts.fsa import BrowserHost, FsaBackend, NeedsPromising
+from .mounts.host import MountHost
 from .node import DirEntry, Stat
 from .preview import PreviewRequest, respond
 from .search import GrepResult
@@ -31,7 +33,10 @@ T = TypeVar("T")
 # Operations that belong to a step, or must pass while one is open (else they would wait for it).
 _STEP_OPS = frozenset({"stepBegin", "stepOp", "stepEnd", "watch", "unwatch"})
 # Operations a step's tx does not offer: they would run on the outer VFS and wait for the step.
-_NOT_IN_STEP = frozenset({"shell", "preview", "sync", "openWrite", "writeChunk", "finishWrite"})
+# Mounting changes the table, not the disk's content: it has no place in a step (and its mount
+# point's mkdir would wait for the step's own lock).
+_NOT_IN_STEP = frozenset({"shell", "preview", "sync", "openWrite", "writeChunk", "finishWrite",
+                          "mount", "unmount", "reconnect"})
 
 
 def _flag(options: Any, name: str) -> bool:
@@ -61,10 +66,16 @@ def _encoding(options: Any) -> str | None:
 
 
 class WebAPI:
-    def __init__(self, vfs: VFS, *, base_url: str = "/", notify: Notify | None = None) -> None:
+    """``host`` is where the shell's ``mount`` gets folders (the page, in the browser); ``fsa``
+    the web/fsa.mjs module that mounted browser folders work through (None off the browser);
+    ``notify(watchId, event)`` posts a watch event to the page."""
+
+    def __init__(self, vfs: VFS, *, base_url: str = "/", notify: Notify | None = None,
+                 host: MountHost | None = None, fsa: Any = None) -> None:
         self.vfs = vfs
+        self.fsa = fsa
         self.preview_base = base_url + "preview/"
-        self.shell = Shell(vfs, preview_base=self.preview_base)
+        self.shell = Shell(vfs, preview_base=self.preview_base, host=host)
         self._notify = notify
         self._watches: dict[int, Callable[[], None]] = {}
         self._streams: dict[int, ReadStream | WriteStream] = {}
@@ -132,7 +143,37 @@ class WebAPI:
             "check": lambda o=None: v.check(),
             "usage": lambda o=None: v.usage(),
             "gc": lambda o=None: v.gc(**_gc_options(o)),
+            "mount": self._mount,
+            "unmount": v.unmount,
+            "reconnect": v.reconnect,
+            "mounts": v.mounts,
+            "mountInfo": v.mount_info,
         }
+
+    # Mounts: the page picks the folder and keeps its handle (docs/mounts.md, "Persistence");
+    # here the handle becomes a backend.
+
+    def _backend(self, handle: Any) -> FsaBackend:
+        if self.fsa is None:
+            raise FsError.of("EINVAL", "mount", None).with_hint("no File System Access here")
+        return FsaBackend(handle, self.fsa)
+
+    async def _mount(self, path: str, handle: Any, options: Any = None) -> dict[str, Any]:
+        return await self.vfs.mount(path, self._backend(handle),
+                                    read_only=_flag(options, "readOnly"))
+
+    async def restore_mounts(self, records: Any) -> list[dict[str, Any]]:
+        """Boot: bring back the mounts the page kept, ``[{path, handle, readOnly, granted}]``
+        (a JS array); one that fails to come back is skipped, not fatal."""
+        restored = []
+        for record in records:
+            try:
+                restored.append(await self.vfs.restore_mount(
+                    str(record.path), self._backend(record.handle),
+                    read_only=bool(record.readOnly), granted=bool(record.granted)))
+            except FsError:
+                continue
+        return restored
 
     # Streams live here between calls, by id: JS pulls a read stream one chunk per call and
     # pushes a write stream the same way, so neither side ever holds the whole file.
@@ -215,6 +256,8 @@ class WebAPI:
             result = function(*args)
         except FsError as error:
             return _failure(error)
+        except NeedsPromising:
+            return {"promising": True}  # the worker calls again with callPromising
         if inspect.isawaitable(result):
             return asyncio.ensure_future(_settle(result))
         return {"value": _plain(result)}
@@ -324,9 +367,11 @@ def _from_js(value: Any) -> Any:
     return value.to_py()
 
 
-async def open_api(js_store: Any, base_url: str, js_notify: Any = None) -> WebAPI:
+async def open_api(js_store: Any, base_url: str, js_notify: Any = None,
+                   js_host: Any = None) -> WebAPI:
     """Boot from the worker: open the VFS on the IndexedDB store JS has opened.
-    ``js_notify(watchId, event)`` posts a watch event to the page."""
+    ``js_notify(watchId, event)`` posts a watch event to the page; ``js_host`` carries
+    ``request`` (asks the page to pick, unmount, reconnect) and ``fsa`` (web/fsa.mjs)."""
     from js import Object
     from pyodide.ffi import to_js
 
@@ -338,6 +383,10 @@ async def open_api(js_store: Any, base_url: str, js_notify: Any = None) -> WebAP
     vfs = await VFS.open(IndexedDBStore(js_store))
     # Leftovers of streams cut short (a tab closed mid-upload) go once their grace is over; in
     # the background, so the disk is usable at once.
-    api = WebAPI(vfs, base_url=base_url, notify=notify if js_notify is not None else None)
+    mounts: dict[str, Any] = {}
+    if js_host is not None:
+        mounts = {"host": BrowserHost(js_host.request), "fsa": js_host.fsa}
+    api = WebAPI(vfs, base_url=base_url, notify=notify if js_notify is not None else None,
+                 **mounts)
     api.collecting = asyncio.ensure_future(vfs.gc())
     return api

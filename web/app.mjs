@@ -10,6 +10,9 @@ let session = null;     // the TerminalSession, once the VFS is ready
 let currentStage = "";  // the last boot stage reported, named in a boot failure
 let barValue = 0;       // the progress bar only moves forward
 
+// The folder picker of `mount` (pyvfs.mjs calls it); a test replaces it before the page loads.
+window.__pickDirectory ??= (options) => showDirectoryPicker({ mode: "readwrite", ...options });
+
 // Defined before anything is awaited, so that a script can use window.pyvfs at once.
 document.body.dataset.state = "booting";
 const ready = startVFS();
@@ -46,7 +49,37 @@ async function runLine(line) {
   const result = await vfs.shell(line);
   const blocked = (result.open ?? []).filter((url) => !window.open(url, "_blank"));
   session?.setCwd(result.cwd);
+  showMounts(vfs);
   return { ...result, stderr: withBlockedNotes(result.stderr ?? "", blocked) };
+}
+
+// --- waiting mounts ------------------------------------------------------------------------
+// A folder mounted in an earlier visit may need the user's consent again: one button per such
+// mount asks for it (the click is the user activation the browser requires).
+
+async function showMounts(vfs) {
+  const bar = $("mounts");
+  const waiting = (await vfs.mounts().catch(() => [])).filter((m) => m.state === "waiting");
+  bar.replaceChildren(...waiting.map((mount) => reconnectButton(vfs, mount)));
+  bar.hidden = waiting.length === 0;
+}
+
+function reconnectButton(vfs, mount) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.dataset.path = mount.path;
+  button.textContent = `Reconnect folder “${mount.name}” at ${mount.path}`;
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      await vfs.reconnect(mount.path);
+      session?.write(`reconnected '${mount.name}' at ${mount.path}\n`);
+    } catch (error) {
+      button.title = describe(error);
+    }
+    await showMounts(vfs);
+  });
+  return button;
 }
 
 function withBlockedNotes(stderr, urls) {
@@ -62,6 +95,7 @@ async function main() {
   const cwd = await initialCwd(vfs);
   $("boot").hidden = true;
   $("terminal").hidden = false;
+  await showMounts(vfs);
   session = new TerminalSession($("terminal"), { run: runLine, prompt, cwd });
   session.write(WELCOME);
   session.start(cwd);

@@ -1,7 +1,10 @@
 // The embeddable module: `openVFS({name})` gives the JS API of the VFS of that name.
 // Any page served from the same origin as this file can import it. One worker per VFS name owns
 // Pyodide and the disk; this module turns its replies into Node-style values and errors, and
-// answers the preview service worker for the VFSes this page has open.
+// answers the preview service worker for the VFSes this page has open. It also keeps the
+// handles of mounted folders (only a page can pick a folder or ask for permission).
+
+import { MountStore, keptMounts, permissionOf } from "./mount_store.mjs";
 
 const instances = new Map();
 let previewWorker = null;
@@ -32,6 +35,10 @@ class Instance {
       this.worker.onerror = (event) => reject(new Error(event.message || "worker failed to start"));
     });
     this.worker.postMessage({ type: "open", name, base: new URL("./", import.meta.url).href });
+    this.mountStore = MountStore.open(name).catch(() => null);
+    this.mountStore.then(keptMounts).catch(() => []).then((records) => {
+      this.worker.postMessage({ type: "mounts", records });
+    });
     previewWorker ??= registerPreview();
   }
 
@@ -44,7 +51,8 @@ class Instance {
     if (data.type === "progress") {
       this.last = { stage: data.stage, message: data.message, loaded: data.loaded, total: data.total };
       if (data.stage === "ready") {
-        previewWorker.then(() => resolve(new VFS(this)), reject);
+        this.api = new VFS(this);
+        previewWorker.then(() => resolve(this.api), reject);
       }
       for (const listener of this.listeners) listener(this.last);
     } else if (data.type === "failed") {
@@ -59,7 +67,32 @@ class Instance {
       this.calls.delete(data.id);
       if (data.error) pending.reject(toError(data.error));
       else pending.resolve(data.value);
+    } else if (data.type === "request") {
+      this.answer(data);
     }
+  }
+
+  // The shell's mount, unmount and reconnect, done by the JS API of this page.
+  async answer({ id, kind, payload }) {
+    let reply;
+    try {
+      const api = this.api;
+      const { path, readOnly } = payload;
+      const value = kind === "mount" ? await api.mount(path, await pickDirectory({ readOnly }), { readOnly })
+        : kind === "unmount" ? await api.unmount(path)
+        : await api.reconnect(path);
+      reply = { value };
+    } catch (error) {
+      const code = typeof error?.code === "string" ? error.code : codeOfPick(error);
+      reply = { error: { code, message: String(error?.message ?? error), hint: error?.hint } };
+    }
+    this.worker.postMessage({ type: "reply", id, ...reply });
+  }
+
+  async store() {
+    const store = await this.mountStore;
+    if (!store) throw toError({ code: "EIO", message: "EIO: mounts cannot be kept: IndexedDB is not available" });
+    return store;
   }
 
   call(op, args) {
@@ -89,9 +122,10 @@ function cloneable(value) {
   return value === undefined ? null : value;
 }
 
-function toError({ code, message, path, dest, syscall, errno }) {
+function toError({ code, message, path, dest, syscall, errno, hint }) {
   const error = new Error(message);
   error.code = code;
+  if (hint) error.hint = hint;
   if (errno != null) error.errno = errno;
   if (syscall) error.syscall = syscall;
   if (path != null) error.path = path;
@@ -252,6 +286,34 @@ export class VFS {
     }
     await this.#call("finishWrite", id);
   }
+  // Mounts (docs/mounts.md): a FileSystemDirectoryHandle becomes live at `path`, an empty
+  // directory (made when missing). The handle is kept in IndexedDB, so the mount comes back after
+  // a reload: at once when the browser still grants access, else listed as waiting until
+  // reconnect(path), which asks the user (call it from a click).
+  async mount(path, handle, { readOnly = false } = {}) {
+    if (handle?.kind !== "directory") {
+      throw toError({ code: "ENOTDIR", message: `ENOTDIR: mount needs a FileSystemDirectoryHandle, mount '${path}'`, path, syscall: "mount" });
+    }
+    await ensurePermission(handle, readOnly, path);
+    const info = await this.#call("mount", path, handle, { readOnly });
+    await (await this.#instance.store()).put({ path: info.path, handle, readOnly: Boolean(readOnly) });
+    return info;
+  }
+  async unmount(path) {
+    const info = await this.#call("unmount", path);
+    await (await this.#instance.store()).delete(info.path);
+    return info;
+  }
+  mounts() { return this.#call("mounts"); }
+  // Handle operations the worker made on mounted folders so far, by kind (diagnostics, tests).
+  fsaCounters() { return this.#call("fsaCounters"); }
+  async reconnect(path) {
+    const info = await this.#call("mountInfo", path);
+    const record = await (await this.#instance.store()).get(info.path);
+    if (!record) throw toError({ code: "ENOENT", message: `ENOENT: no folder kept for the mount, mount '${path}'`, path, syscall: "mount" });
+    await ensurePermission(record.handle, info.readOnly, path);
+    return this.#call("reconnect", info.path);
+  }
   // The worker's memory: wasmBytes is the size of Pyodide's WebAssembly memory, which only grows,
   // so it is the high-water mark of everything Python held; jsHeapBytes where Chromium tells.
   memoryUsage() { return this.#call("memoryUsage"); }
@@ -280,6 +342,33 @@ export class VFS {
 }
 
 const STREAM_BATCH = 512 * 1024;
+
+// The one way this module gets a folder from the user: window.__pickDirectory when a page (or a
+// test) set it, else the File System Access picker.
+export function pickDirectory({ readOnly = false } = {}) {
+  const mode = readOnly ? "read" : "readwrite";
+  const pick = globalThis.__pickDirectory ?? ((options) => {
+    if (typeof globalThis.showDirectoryPicker !== "function") {
+      throw toError({ code: "ENOTSUP", message: "ENOTSUP: this browser cannot pick folders (no File System Access API)" });
+    }
+    return globalThis.showDirectoryPicker(options);
+  });
+  return pick({ mode });
+}
+
+// A picker the user closed is a cancelled operation, not a failure of the file system.
+function codeOfPick(error) {
+  return error?.name === "AbortError" ? "ECANCELED" : error?.name === "NotAllowedError" || error?.name === "SecurityError" ? "EACCES" : "EIO";
+}
+
+async function ensurePermission(handle, readOnly, path) {
+  if ((await permissionOf(handle, readOnly)) === "granted") return;
+  const mode = readOnly ? "read" : "readwrite";
+  const asked = await handle.requestPermission({ mode }).catch(() => "denied");
+  if (asked !== "granted") {
+    throw toError({ code: "EACCES", message: `EACCES: permission denied, mount '${path}'`, path, syscall: "mount" });
+  }
+}
 
 function isStream(data) {
   return data != null && typeof data === "object" &&

@@ -1,14 +1,31 @@
 // The VFS worker: owns Pyodide and one VFS, so Python never blocks the page.
-// Protocol (docs/architecture.md): {type: "open", name, base} once, then {type: "call", id, op,
-// args} and {type: "preview", request} with a MessagePort; replies {type: "progress"|"result", ...}
-// (preview answers go to the port: web/preview_owner.mjs).
+// Protocol (docs/architecture.md): {type: "open", name, base} and {type: "mounts", records} once,
+// then {type: "call", id, op, args} and {type: "preview", request} with a MessagePort; replies
+// {type: "progress"|"result", ...} (preview answers go to the port: web/preview_owner.mjs). For
+// the shell's mount commands the worker asks the page: {type: "request", id, kind, payload},
+// answered by {type: "reply", id, value | error}.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { IDBStore } from "./idb_store.mjs";
 import { servePreview } from "./preview_owner.mjs";
+import * as fsa from "./fsa.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
 let booted = null;
+let keptMounts;
+const mountsKept = new Promise((resolve) => { keptMounts = resolve; });
+const requests = new Map();
+let nextRequest = 1;
+
+// Only the page can show a folder picker and ask for permission: the shell's mount commands
+// become requests to it (py_vfs/mounts/fsa.py, BrowserHost).
+function askPage(kind, payload) {
+  const id = nextRequest++;
+  return new Promise((resolve) => {
+    requests.set(id, resolve);
+    self.postMessage({ type: "request", id, kind, payload });
+  });
+}
 
 const STAGES = ["download", "compile", "python", "install", "disk", "ready"];
 let stageIndex = 0;
@@ -90,8 +107,9 @@ async function boot({ name, base }) {
   const store = await IDBStore.open(name);
   const webapi = pyodide.pyimport("py_vfs.webapi");
   const notify = (id, event) => self.postMessage({ type: "watch", id, event });
-  const api = await webapi.open_api(store, base, notify);
+  const api = await webapi.open_api(store, base, notify, { request: askPage, fsa });
   store.onRemoteCommit = catchUp;
+  (await api.restore_mounts(await mountsKept))?.destroy?.();
   progress("ready", "Ready");
   return { pyodide, api, dispatch: webapi.dispatch, store };
 }
@@ -117,16 +135,21 @@ async function call(op, args) {
   const { pyodide, api, dispatch, store } = await booted;
   if (op === "memoryUsage") return { value: memoryUsage(pyodide) };
   if (op === "diagnostics") return { value: { reads: { ...store.reads } } };
-  let envelope = dispatch(api, op, args);
-  if (envelope instanceof pyodide.ffi.PyProxy) {
-    const future = envelope;
-    try {
-      envelope = await future;
-    } finally {
-      future.destroy();
-    }
-  }
+  if (op === "fsaCounters") return { value: fsa.counters() };
+  let envelope = await settled(pyodide, dispatch(api, op, args));
+  // A synchronous operation that reached a mounted folder must block on its promises (JSPI),
+  // which needs a promising entry into Python: call it again that way (docs/mounts.md).
+  if (envelope.promising) envelope = await settled(pyodide, await dispatch.callPromising(api, op, args));
   return envelope;
+}
+
+async function settled(pyodide, envelope) {
+  if (!(envelope instanceof pyodide.ffi.PyProxy)) return envelope;
+  try {
+    return await envelope;
+  } finally {
+    envelope.destroy();
+  }
 }
 
 function memoryUsage(pyodide) {
@@ -146,6 +169,16 @@ self.onmessage = async ({ data, ports }) => {
   if (data.type === "open") {
     booted = boot(data);
     booted.catch((error) => self.postMessage({ type: "failed", message: String(error?.message ?? error) }));
+    return;
+  }
+  if (data.type === "mounts") {
+    keptMounts(data.records);
+    return;
+  }
+  if (data.type === "reply") {
+    const resolve = requests.get(data.id);
+    requests.delete(data.id);
+    resolve?.(data.error ? { error: data.error } : { value: data.value });
     return;
   }
   try {

@@ -89,8 +89,9 @@ def describe(exc: BaseException) -> str:
     """The reason part of an error message ("No such file or directory"), as coreutils prints
     it after the operand; FsError and OSError both carry it as strerror."""
     strerror = getattr(exc, "strerror", None)
+    hint = getattr(exc, "hint", None)
     if strerror:
-        return str(strerror)
+        return f"{strerror} ({hint})" if hint else str(strerror)
     number = getattr(exc, "errno", None)
     if isinstance(number, int):
         return os.strerror(number)

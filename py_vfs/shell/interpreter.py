@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from py_vfs.mounts.host import LocalHost, MountHost
 from py_vfs.shell.commands import COMMANDS, UsageError
 from py_vfs.shell.context import (
     Context,
@@ -48,9 +49,11 @@ class _Run:
 class Shell:
     """An sh-like interpreter whose only state between lines is the current directory."""
 
-    def __init__(self, vfs: Any, *, preview_base: str = "/preview/") -> None:
+    def __init__(self, vfs: Any, *, preview_base: str = "/preview/",
+                 host: MountHost | None = None) -> None:
         self.vfs = vfs
         self.preview_base = preview_base
+        self.host: MountHost = host or LocalHost(vfs)  # where `mount` gets its folders
         self.cwd = "/"
 
     async def run(self, line: str) -> ShellResult:

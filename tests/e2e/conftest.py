@@ -24,6 +24,8 @@ Per test module (one booted page shared by all the tests of a module)
                               `app.evaluate("window.pyvfs.ready.then(() => 1)")`.
     Tests in one module share state (the VFS, IndexedDB): write them so order does not matter,
     e.g. each in its own folder.
+    booted_app(browser, browser_context_args, init_script)  the same as a context manager, for
+                              a module fixture of its own (e.g. with an init script).
 
 Restart / persistence
     persistent_browser        PersistentBrowser: `.launch(user_data_dir)` starts a persistent
@@ -203,16 +205,26 @@ def open_app(context, path: str = "/", timeout_ms: int = BOOT_TIMEOUT_MS) -> App
     return session
 
 
-@pytest.fixture(scope="module")
-def app_session(browser, browser_context_args):
-    """ONE context + ONE booted page for the whole test module (see the module docstring)."""
+@contextlib.contextmanager
+def booted_app(browser, browser_context_args, init_script: str | None = None):
+    """A new context with ONE page booted on the app (``init_script`` runs in every page of
+    the context before the app's own scripts); closed at the end, no offsite request allowed."""
     context = browser.new_context(**browser_context_args)
+    if init_script:
+        context.add_init_script(init_script)
     try:
         session = open_app(context)
         yield session
     finally:
         context.close()
     assert_no_offsite(session.offsite, "the module's app context")
+
+
+@pytest.fixture(scope="module")
+def app_session(browser, browser_context_args):
+    """ONE context + ONE booted page for the whole test module (see the module docstring)."""
+    with booted_app(browser, browser_context_args) as session:
+        yield session
 
 
 @pytest.fixture(scope="module")

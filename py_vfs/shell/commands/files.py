@@ -182,10 +182,35 @@ async def _move(ctx: Context, move: _Transfer) -> None:
         raise _Refused(f"cannot move '{move.source}' to a subdirectory of itself, "
                        f"'{move.target}'")
     try:
-        await ctx.vfs.rename(move.source_path, move.target_path)
+        try:
+            await ctx.vfs.rename(move.source_path, move.target_path)
+        except OSError as exc:
+            if getattr(exc, "code", None) != "EXDEV":
+                raise
+            await _move_across(ctx, move)
     except OSError as exc:
         raise _Refused(f"cannot move '{move.source}' to '{move.target}': "
                        f"{describe(exc)}") from exc
+
+
+async def _move_across(ctx: Context, move: _Transfer) -> None:
+    """What coreutils' mv does when rename(2) says EXDEV (another file system, here a mounted
+    folder): refuse what rename would refuse, then copy the tree and remove the source."""
+    source_is_dir = ctx.vfs.lstat(move.source_path).type == "directory"
+    try:
+        existing = ctx.vfs.lstat(move.target_path)
+    except FileNotFoundError:
+        existing = None
+    if existing is not None:
+        if existing.type == "directory" and not source_is_dir:
+            raise _Refused(f"cannot overwrite directory '{move.target}' with non-directory")
+        if source_is_dir and existing.type != "directory":
+            raise _Refused(f"cannot overwrite non-directory '{move.target}' with directory "
+                           f"'{move.source}'")
+        if source_is_dir and ctx.vfs.readdir(move.target_path):
+            raise OSError(errno.ENOTEMPTY, os.strerror(errno.ENOTEMPTY), move.target_path)
+    await ctx.vfs.cp(move.source_path, move.target_path, recursive=True)
+    await ctx.vfs.rm(move.source_path, recursive=True)
 
 
 @command("cp [-r] SRC... DST", "copy files (-r: directories too); into DST if it is a directory")

@@ -1,0 +1,131 @@
+"""The mount operations of ``VFS`` (mount, unmount, mounts, reconnect) and the few read hooks
+the disk code calls so that listings, walks and reads reach into mounted folders."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .. import paths
+from ..errors import FsError
+from ..node import Node
+from .backend import Backend
+from .streams import MountReadStream
+from .table import ACTIVE, WAITING, Mount, MountTable
+
+if TYPE_CHECKING:
+    from ..streams import ReadStream
+
+
+class MountsMixin:
+    """Mounts for ``VFS``; relies on its ``mount_table``, ``index``, ``content``, ``_lookup``
+    and ``mkdir``."""
+
+    mount_table: MountTable
+    index: Any
+    content: Any
+
+    # ---------------------------------------------------------------- the table
+
+    async def mount(self, path: str, backend: Backend, *, read_only: bool = False
+                    ) -> dict[str, Any]:
+        """Mount ``backend`` at ``path``: an empty directory (created when missing), not ``/``,
+        not inside another mount. Nothing is read from the folder now."""
+        canonical, node = await self._mount_point(path, "mount", fresh=True)
+        mount = Mount(canonical, node.id, backend, read_only)
+        self.mount_table.add(mount)
+        return mount.info()
+
+    async def restore_mount(self, path: str, backend: Backend, *, read_only: bool = False,
+                            granted: bool = True) -> dict[str, Any]:
+        """Bring back a mount kept from an earlier session (the browser keeps the handles):
+        active when access is still granted, else waiting for ``reconnect``."""
+        existing = self.mount_table.by_path.get(paths.normalize(path, "mount"))
+        if existing is not None:
+            self.mount_table.discard(existing)
+        canonical, node = await self._mount_point(path, "mount", fresh=False)
+        mount = Mount(canonical, node.id, backend, read_only, ACTIVE if granted else WAITING)
+        self.mount_table.add(mount)
+        return mount.info()
+
+    async def unmount(self, path: str) -> dict[str, Any]:
+        """Remove the mount at ``path``; the empty mount point stays, the folder is untouched.
+        EBUSY while a stream on it is open."""
+        mount = self._mount_at(path, "umount")
+        if mount.streams:
+            raise FsError.of("EBUSY", "umount", path)
+        self.mount_table.discard(mount)
+        return mount.info()
+
+    async def reconnect(self, path: str, backend: Backend | None = None) -> dict[str, Any]:
+        """Make a waiting mount active again, once the browser granted access (the page asks
+        the user); ``backend`` replaces the old one when given."""
+        mount = self._mount_at(path, "mount")
+        if backend is not None:
+            mount.backend = backend
+        mount.state = ACTIVE
+        return mount.info()
+
+    def mounts(self) -> list[dict[str, Any]]:
+        """Every mount: path, folder name, readOnly, state ("active" or "waiting")."""
+        return [self.mount_table.by_path[p].info() for p in sorted(self.mount_table.by_path)]
+
+    def mount_info(self, path: str) -> dict[str, Any]:
+        """The mount at ``path`` (EINVAL if it is not a mount point)."""
+        return self._mount_at(path, "mount").info()
+
+    def _mount_at(self, path: str, syscall: str) -> Mount:
+        place = self.mount_table.locate(path, syscall)
+        if place.mount is None or place.rel:
+            raise FsError.of("EINVAL", syscall, path).with_hint("not a mount point")
+        return place.mount
+
+    async def _mount_point(self, path: str, syscall: str, *, fresh: bool) -> tuple[str, Node]:
+        """The directory to mount on, created when missing; for a new mount it must be empty
+        (ENOTEMPTY) and not a mount point already (EEXIST)."""
+        if paths.normalize(path, syscall) == "/":
+            raise FsError.of("EBUSY", syscall, path)
+        place = self.mount_table.locate(path, syscall)
+        if place.mount is not None:
+            if not place.rel:
+                raise FsError.of("EEXIST", syscall, path)
+            raise FsError.of("EINVAL", syscall, path).with_hint(
+                f"{place.mount.path} is a mounted folder: mounts do not nest")
+        try:
+            node, canonical = self._lookup(path, syscall)  # type: ignore[attr-defined]
+        except FileNotFoundError:
+            await self.mkdir(path, recursive=True)  # type: ignore[attr-defined]
+            node, canonical = self._lookup(path, syscall)  # type: ignore[attr-defined]
+        if not node.is_dir:
+            raise FsError.of("ENOTDIR", syscall, path)
+        if fresh and not self.index.is_empty(node):
+            raise FsError.of("ENOTEMPTY", syscall, path)
+        return canonical, node
+
+    # ------------------------------------------------- read hooks of the disk code
+
+    def _names(self, directory: Node) -> list[str]:
+        """``index.names``, or the listing of a mounted folder."""
+        if self.mount_table.covers(directory):
+            return self.mount_table.names(directory)
+        return self.index.names(directory)
+
+    def _entries(self, directory: Node, *, sizes: bool = False) -> list[Node]:
+        """``index.entries``, or a mounted folder's entries as virtual nodes: what walks, find,
+        glob, ls, du and grep descend through. Their sizes and mtimes are there only with
+        ``sizes`` (the browser reads them file by file); without, only names and kinds."""
+        if self.mount_table.covers(directory):
+            return self.mount_table.entries(directory, sizes=sizes)
+        return self.index.entries(directory)
+
+    async def _content(self, node: Node) -> bytes:
+        """A file's whole content, from its chunks or from its folder."""
+        if self.mount_table.covers(node):
+            return self.mount_table.read(node)
+        return await self.content.read(node.chunks)
+
+    def _mounted_stream(self, node: Node, start: int, end: int | None) -> ReadStream | None:
+        """A read stream over a mounted file (None for a file of the disk)."""
+        if not self.mount_table.covers(node):
+            return None
+        mount, rel = self.mount_table.of(node)
+        return MountReadStream(self, mount, rel, node.size, start, end)  # type: ignore[arg-type]

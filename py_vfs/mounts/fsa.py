@@ -1,0 +1,140 @@
+"""A browser folder (a ``FileSystemDirectoryHandle``) as a mount, and the browser's mount host.
+
+The handle work is done in JS by ``web/fsa.mjs`` (walking handles, mapping DOMExceptions to
+POSIX codes); each backend method is one call into it, whose promise Python blocks on with
+``pyodide.ffi.run_sync`` (JSPI). That works when Python was entered through a promising call or
+runs in an asyncio task (every async operation of the JS API, the shell, the preview). A plain
+synchronous call from JS (``stat``, ``readdir``... of the JS API) cannot block: the backend then
+raises ``NeedsPromising`` before doing anything, ``WebAPI`` answers ``{"promising": true}``, and
+the worker repeats that one call with ``callPromising`` (docs/mounts.md, "Sync calls and JSPI").
+Those calls only read metadata, so the repeat has no side effect.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import FsError
+from .backend import BackendError, Entry, Rel
+from .host import NeedsFolder
+
+
+class NeedsPromising(Exception):
+    """This Python entry cannot block on a promise; the call must be made again with
+    ``callPromising``."""
+
+
+def _js(value: Any) -> Any:
+    from js import Object
+    from pyodide.ffi import to_js
+
+    return to_js(value, dict_converter=Object.fromEntries)
+
+
+class FsaWriter:
+    """A ``createWritable`` stream held by web/fsa.mjs under ``writer_id``."""
+
+    def __init__(self, backend: FsaBackend, writer_id: int) -> None:
+        self._backend = backend
+        self._id = writer_id
+
+    def write(self, data: bytes) -> None:
+        self._backend._call("writeChunk", self._id, _js(data))
+
+    def close(self) -> None:
+        self._backend._call("closeWriter", self._id)
+
+    def abort(self) -> None:
+        self._backend._call("abortWriter", self._id)
+
+
+class FsaBackend:
+    """The folder behind ``handle``; ``fsa`` is the web/fsa.mjs module (a JsProxy)."""
+
+    def __init__(self, handle: Any, fsa: Any) -> None:
+        self.handle = handle
+        self.fsa = fsa
+
+    @property
+    def name(self) -> str:
+        return str(self.handle.name)
+
+    def _call(self, function: str, *args: Any) -> Any:
+        from pyodide.ffi import can_run_sync, run_sync
+
+        if not can_run_sync():
+            raise NeedsPromising(function)
+        answer = run_sync(getattr(self.fsa, function)(*args))
+        code = getattr(answer, "code", None)  # {value} or {code, message}
+        if code is not None:
+            raise BackendError(str(code), str(getattr(answer, "message", "")))
+        return getattr(answer, "value", None)
+
+    def _at(self, function: str, rel: Rel, *args: Any) -> Any:
+        return self._call(function, self.handle, _js(list(rel)), *args)
+
+    def stat(self, rel: Rel) -> Entry:
+        return _entry(self._at("stat", rel), rel[-1] if rel else "")
+
+    def list(self, rel: Rel, *, detail: bool = False) -> list[Entry]:
+        return [_entry(item, str(item.name)) for item in self._at("list", rel, detail)]
+
+    def read(self, rel: Rel, start: int = 0, end: int | None = None) -> bytes:
+        return self._at("read", rel, start, end).to_bytes()
+
+    def open_writer(self, rel: Rel, *, keep: bool = False) -> FsaWriter:
+        return FsaWriter(self, int(self._at("openWriter", rel, keep)))
+
+    def truncate(self, rel: Rel, length: int) -> None:
+        self._at("truncate", rel, length)
+
+    def touch(self, rel: Rel) -> None:
+        self._at("touch", rel)
+
+    def set_times(self, rel: Rel, atime_ms: float, mtime_ms: float) -> None:
+        """The File System Access API cannot set times: the browser's own stay."""
+
+    def mkdir(self, rel: Rel) -> None:
+        self._at("mkdir", rel)
+
+    def remove(self, rel: Rel) -> None:
+        self._at("remove", rel)
+
+    def move(self, src: Rel, dst: Rel) -> None:
+        self._call("move", self.handle, _js(list(src)), _js(list(dst)))
+
+
+def _entry(item: Any, name: str) -> Entry:
+    mtime = getattr(item, "mtime", None)
+    return Entry(name, str(item.kind), int(getattr(item, "size", 0) or 0),
+                 None if mtime is None else float(mtime))
+
+
+class BrowserHost:
+    """The shell's mount host in the browser: the page picks folders and keeps their handles,
+    so ``mount``, ``unmount`` and ``reconnect`` are requests to it (``request`` is the worker's
+    JS function that posts them and resolves with the page's answer)."""
+
+    def __init__(self, request: Any) -> None:
+        self._request = request
+
+    async def mount(self, path: str, *, read_only: bool, folder: str | None) -> dict[str, Any]:
+        if folder is not None:
+            raise NeedsFolder("in the browser the folder is picked, not named: "
+                              "mount [--read-only] PATH")
+        return await self._ask("mount", path, {"path": path, "readOnly": read_only})
+
+    async def unmount(self, path: str) -> dict[str, Any]:
+        return await self._ask("unmount", path, {"path": path})
+
+    async def reconnect(self, path: str) -> dict[str, Any]:
+        return await self._ask("reconnect", path, {"path": path})
+
+    async def _ask(self, kind: str, path: str, payload: dict[str, Any]) -> dict[str, Any]:
+        answer = (await self._request(kind, _js(payload))).to_py()
+        error = answer.get("error")
+        if error:
+            failure = FsError.of(str(error.get("code") or "EIO"), kind, path)
+            hint = error.get("hint")
+            raise failure.with_hint(hint) if hint else failure
+        return dict(answer["value"])

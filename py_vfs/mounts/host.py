@@ -1,0 +1,54 @@
+"""Where the folders to mount come from: the shell asks its host.
+
+In the browser only the page can show a folder picker and keep the handles (the worker that
+runs Python cannot), so the browser's host forwards the shell's ``mount``, ``unmount`` and
+``reconnect`` to the page (``fsa.BrowserHost``). On CPython, and in tests, ``LocalHost`` mounts
+host directories named on the command line.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..errors import FsError
+from .backend import BackendError
+from .local import LocalBackend
+
+if TYPE_CHECKING:
+    from ..vfs import VFS
+
+
+class MountHost(Protocol):
+    async def mount(self, path: str, *, read_only: bool, folder: str | None) -> dict[str, Any]:
+        """Mount a folder at ``path``: the one named ``folder``, or one the user picks."""
+        ...
+
+    async def unmount(self, path: str) -> dict[str, Any]: ...
+
+    async def reconnect(self, path: str) -> dict[str, Any]: ...
+
+
+class NeedsFolder(Exception):
+    """``mount`` on a host with no picker and no folder named."""
+
+
+class LocalHost:
+    """Mounts directories of the machine Python runs on (``mount PATH FOLDER``)."""
+
+    def __init__(self, vfs: VFS) -> None:
+        self.vfs = vfs
+
+    async def mount(self, path: str, *, read_only: bool, folder: str | None) -> dict[str, Any]:
+        if folder is None:
+            raise NeedsFolder("name the host FOLDER to mount: mount [--read-only] PATH FOLDER")
+        try:
+            backend = LocalBackend(folder)
+        except BackendError as error:
+            raise FsError.of(error.code, "mount", folder) from None
+        return await self.vfs.mount(path, backend, read_only=read_only)
+
+    async def unmount(self, path: str) -> dict[str, Any]:
+        return await self.vfs.unmount(path)
+
+    async def reconnect(self, path: str) -> dict[str, Any]:
+        return await self.vfs.reconnect(path)

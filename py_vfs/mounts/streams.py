@@ -1,0 +1,148 @@
+"""Streaming reads and writes of mounted files, with the interface of ``py_vfs.streams``.
+
+A read asks the folder for one chunk's byte range at a time, so a file of any size passes
+through about one chunk of memory, and each range is read live (a folder has no versions to pin:
+a file changed meanwhile is read as it is now). A write hands each chunk to the folder's writer
+(``createWritable`` in the browser), whose new content replaces the file at ``close``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..content import CHUNK_SIZE
+from ..errors import FsError
+from ..streams import ReadStream, WriteStream, _as_chunk
+from .backend import DIRECTORY, Rel, Writer
+from .checks import missing_dirs, stat_or_none
+from .table import Mount, Place, translated
+
+if TYPE_CHECKING:
+    from ..vfs import VFS
+
+
+class MountReadStream(ReadStream):
+    """The bytes ``[start, end)`` of a mounted file, one chunk's range per step."""
+
+    def __init__(self, vfs: VFS, mount: Mount, rel: Rel, size: int, start: int,
+                 end: int | None) -> None:
+        super().__init__(vfs, (), size, start, end)  # no chunks to pin
+        self._mount = mount
+        self._rel = rel
+        mount.streams += 1
+
+    async def __anext__(self) -> bytes:
+        if self.position >= self.end:
+            await self.aclose()
+            raise StopAsyncIteration
+        stop = min(self.end, self.position + CHUNK_SIZE)
+        try:
+            with translated("read", self._mount.path_of(self._rel)):
+                piece = self._mount.backend.read(self._rel, self.position, stop)
+        except BaseException:
+            await self.aclose()
+            raise
+        if not piece:  # the file shrank outside the VFS: end here
+            await self.aclose()
+            raise StopAsyncIteration
+        self.position += len(piece)
+        return piece
+
+    async def aclose(self) -> None:
+        if not self._closed:
+            self._mount.streams -= 1
+        await super().aclose()
+
+    def __del__(self) -> None:
+        if not getattr(self, "_closed", True):
+            self._mount.streams -= 1
+        super().__del__()
+
+
+class MountWriteStream(WriteStream):
+    """Writes a mounted file: parents are created and the folder's writer opened at the first
+    chunk (or at ``close`` for an empty file), checks made up front as ``WriteStream`` does."""
+
+    def __init__(self, vfs: VFS, place: Place, path: str, mode: int | None) -> None:
+        # Not WriteStream.__init__: nothing is stored ahead in the disk's chunk store, and a
+        # folder keeps no mode.
+        assert place.mount is not None
+        self._vfs = vfs
+        self._mount = place.mount
+        self._rel = place.rel
+        self.path = path
+        self._buffer = bytearray()
+        self.size = 0
+        self._done = False
+        self._writer: Writer | None = None
+        self._check(place)
+        self._mount.streams += 1
+
+    def _check(self, place: Place) -> None:
+        """What ``VFS._check_writable`` refuses: the mount's root, a trailing slash, a file on
+        the way to the parent, a directory at the path."""
+        self._mount.check_writable("open", self.path)
+        if not self._rel:
+            raise FsError.of("EISDIR", "open", self.path)
+        missing_dirs(self._mount, self._rel[:-1], "open", self.path)
+        if place.must_be_dir:
+            raise FsError.of("EISDIR", "open", self.path)
+        with translated("open", self.path):
+            entry = stat_or_none(self._mount, self._rel)
+        if entry is not None and entry.kind == DIRECTORY:
+            raise FsError.of("EISDIR", "open", self.path)
+
+    def _open(self) -> Writer:
+        if self._writer is None:
+            with translated("open", self.path):
+                for directory in missing_dirs(self._mount, self._rel[:-1], "open", self.path):
+                    self._mount.backend.mkdir(directory)
+                self._writer = self._mount.backend.open_writer(self._rel)
+        return self._writer
+
+    async def write(self, data: bytes | bytearray | memoryview | str) -> None:
+        if self._done:
+            raise FsError.of("EBADF", "write", self.path)
+        piece = _as_chunk(data)
+        self._buffer += piece
+        self.size += len(piece)
+        if len(self._buffer) >= CHUNK_SIZE:
+            self._flush()
+
+    def _flush(self) -> None:
+        data, self._buffer = bytes(self._buffer), bytearray()
+        try:
+            with translated("write", self.path):
+                writer = self._open()
+                if data:
+                    writer.write(data)
+        except BaseException:
+            self._abandon()
+            raise
+
+    async def close(self) -> None:
+        """From here on the file holds what was written."""
+        if self._done:
+            raise FsError.of("EBADF", "close", self.path)
+        if self._buffer or self._writer is None:
+            self._flush()
+        writer = self._open()
+        self._done = True
+        self._mount.streams -= 1
+        try:
+            with translated("close", self.path):
+                writer.close()
+        except BaseException:
+            writer.abort()
+            raise
+
+    async def abort(self) -> None:
+        self._abandon()
+
+    def _abandon(self) -> None:
+        if not self._done:
+            self._done = True
+            self._mount.streams -= 1
+            self._buffer = bytearray()
+            if self._writer is not None:
+                self._writer.abort()

@@ -1,0 +1,82 @@
+// web/fsa.mjs's error mapping (docs/mounts.md, "Error mapping"), for the browser errors that a
+// real OPFS folder cannot be made to throw in the e2e tier (NotAllowedError, SecurityError,
+// QuotaExceededError...). Node has no File System Access API: the folder here is a handle that
+// throws the DOMException the browser would, so what is tested is fsa.mjs's own answer.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as fsa from "../../web/fsa.mjs";
+
+const fail = (name) => async () => { throw new DOMException(`simulated ${name}`, name); };
+
+// A folder holding "dir/" and "file"; `failing` makes every call of that method throw.
+function folder(failing = {}) {
+  const file = {
+    kind: "file", name: "file",
+    getFile: failing.getFile ?? (async () => new Blob(["abc"])),
+    createWritable: failing.createWritable ?? (async () => ({
+      write: async () => {}, close: async () => {}, abort: async () => {}, seek: async () => {},
+      truncate: async () => {},
+    })),
+    move: failing.move ?? (async () => {}),
+  };
+  const dir = {
+    kind: "directory", name: "dir",
+    async *entries() { yield* []; },
+  };
+  return {
+    kind: "directory", name: "root",
+    getDirectoryHandle: failing.getDirectoryHandle ?? (async (name) => {
+      if (name === "dir") return dir;
+      if (name === "file") throw new DOMException("not a directory", "TypeMismatchError");
+      throw new DOMException("missing", "NotFoundError");
+    }),
+    getFileHandle: failing.getFileHandle ?? (async (name) => {
+      if (name === "file") return file;
+      if (name === "dir") throw new DOMException("not a file", "TypeMismatchError");
+      throw new DOMException("missing", "NotFoundError");
+    }),
+    removeEntry: failing.removeEntry ?? (async () => {}),
+    async *entries() { yield ["dir", dir]; yield ["file", file]; },
+  };
+}
+
+test("a path through a file, a missing name, a directory read as a file", async () => {
+  assert.equal((await fsa.stat(folder(), ["file", "x"])).code, "ENOTDIR");
+  assert.equal((await fsa.stat(folder(), ["missing"])).code, "ENOENT");
+  assert.equal((await fsa.read(folder(), ["dir"], 0)).code, "EISDIR");
+  assert.equal((await fsa.list(folder(), ["file"], false)).code, "ENOTDIR");
+  assert.deepEqual((await fsa.stat(folder(), ["dir"])).value, { name: "dir", kind: "directory", size: 0, mtime: undefined });
+  assert.deepEqual((await fsa.list(folder(), [], true)).value.map((e) => [e.name, e.kind, e.size]),
+    [["dir", "directory", 0], ["file", "file", 3]]);
+});
+
+test("permission and security errors are EACCES", async () => {
+  for (const name of ["NotAllowedError", "SecurityError"]) {
+    assert.equal((await fsa.stat(folder({ getFileHandle: fail(name) }), ["file"])).code, "EACCES");
+    assert.equal((await fsa.list(folder({ getDirectoryHandle: fail(name) }), ["dir"], false)).code, "EACCES");
+  }
+});
+
+test("a full disk is ENOSPC, a non-empty directory ENOTEMPTY, a bad name EINVAL", async () => {
+  const full = folder({ createWritable: fail("QuotaExceededError") });
+  assert.equal((await fsa.openWriter(full, ["file"], false)).code, "ENOSPC");
+  assert.equal((await fsa.remove(folder({ removeEntry: fail("InvalidModificationError") }), ["dir"])).code, "ENOTEMPTY");
+  const badName = folder({ getFileHandle: async () => { throw new TypeError("Name is not allowed."); } });
+  assert.equal((await fsa.stat(badName, ["a\\b"])).code, "EINVAL");
+});
+
+test("NoModificationAllowedError: an entry in use is EBUSY, a folder refusing writes EROFS", async () => {
+  const locked = folder({ removeEntry: fail("NoModificationAllowedError"), move: fail("NoModificationAllowedError") });
+  assert.equal((await fsa.remove(locked, ["file"])).code, "EBUSY");
+  assert.equal((await fsa.move(locked, ["file"], ["other"])).code, "EBUSY");
+  const readOnly = folder({ createWritable: fail("NoModificationAllowedError") });
+  assert.equal((await fsa.openWriter(readOnly, ["file"], false)).code, "EROFS");
+  assert.equal((await fsa.truncate(readOnly, ["file"], 0)).code, "EROFS");
+});
+
+test("anything else is EIO, with the browser's message", async () => {
+  const broken = await fsa.read(folder({ getFile: fail("NotReadableError") }), ["file"], 0);
+  assert.equal(broken.code, "EIO");
+  assert.match(broken.message, /simulated NotReadableError/);
+});
