@@ -18,10 +18,11 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 
+from .check import EXTRA_CHECKS, Report
 from .content import Content
 from .index import Index
 from .node import Node
-from .storage import Store
+from .storage import LOG_KEEP, Store
 from .transaction import Transaction
 from .watch import Event, Watchers, derive_events
 
@@ -41,6 +42,29 @@ def decode_entry(text: str) -> tuple[list[Node], list[str], list[Event]]:
     entry = json.loads(text)
     puts = [Node.from_record(node_id, record) for node_id, record in entry["puts"].items()]
     return puts, list(entry["deletes"]), list(entry["events"])
+
+
+async def check_log(store: Store, nodes: dict[str, Node], report: Report) -> None:
+    """``fsck`` of the change log: the entries kept run without a hole up to ``meta/rev``
+    (the last ``LOG_KEEP`` of them, or all since the log began) and each one decodes."""
+    stored = await store.get("meta", "rev")
+    rev = int(str(stored)) if stored is not None else 0
+    first = max(1, rev - LOG_KEEP + 1)
+    current, entries = await store.log_since(first - 1)
+    if current != rev or entries is None:
+        report.add("log", "log", f"the change log does not lead from revision {first} to {rev}")
+        return
+    for expected, (key, text) in enumerate(entries, start=first):
+        if int(key) != expected:
+            report.add("log", f"log/{key}", f"log entry {key} where {expected} was expected")
+            return
+        try:
+            decode_entry(str(text))
+        except (ValueError, KeyError, TypeError) as error:
+            report.add("log", f"log/{key}", f"log entry {key} does not decode: {error}")
+
+
+EXTRA_CHECKS.append(check_log)
 
 
 async def backoff(attempt: int) -> None:

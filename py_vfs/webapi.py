@@ -368,7 +368,7 @@ def _from_js(value: Any) -> Any:
 
 
 async def open_api(js_store: Any, base_url: str, js_notify: Any = None,
-                   js_host: Any = None) -> WebAPI:
+                   js_host: Any = None, cache_bytes: int | None = None) -> WebAPI:
     """Boot from the worker: open the VFS on the IndexedDB store JS has opened.
     ``js_notify(watchId, event)`` posts a watch event to the page; ``js_host`` carries
     ``request`` (asks the page to pick, unmount, reconnect) and ``fsa`` (web/fsa.mjs)."""
@@ -380,7 +380,8 @@ async def open_api(js_store: Any, base_url: str, js_notify: Any = None,
     def notify(watch_id: int, event: dict[str, str]) -> None:
         js_notify(watch_id, to_js(event, dict_converter=Object.fromEntries))
 
-    vfs = await VFS.open(IndexedDBStore(js_store))
+    cache = {} if cache_bytes is None else {"cache_bytes": int(cache_bytes)}
+    vfs = await VFS.open(IndexedDBStore(js_store), **cache)
     # Leftovers of streams cut short (a tab closed mid-upload) go once their grace is over; in
     # the background, so the disk is usable at once.
     mounts: dict[str, Any] = {}

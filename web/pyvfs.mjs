@@ -10,10 +10,12 @@ const instances = new Map();
 let previewWorker = null;
 const PREVIEW_PROTOCOL = 2; // service_worker/sw.js speaks the same version
 
-export function openVFS({ name = "default", onProgress } = {}) {
+// `cacheBytes` bounds the worker's cache of file chunks (default 32 MiB); it applies when the
+// VFS of that name is first opened in this page.
+export function openVFS({ name = "default", onProgress, cacheBytes } = {}) {
   let instance = instances.get(name);
   if (!instance) {
-    instance = new Instance(name);
+    instance = new Instance(name, cacheBytes);
     instances.set(name, instance);
   }
   if (onProgress) instance.listen(onProgress);
@@ -21,7 +23,7 @@ export function openVFS({ name = "default", onProgress } = {}) {
 }
 
 class Instance {
-  constructor(name) {
+  constructor(name, cacheBytes) {
     this.name = name;
     this.listeners = new Set();
     this.last = null;
@@ -34,7 +36,7 @@ class Instance {
       this.worker.onmessage = ({ data }) => this.receive(data, resolve, reject);
       this.worker.onerror = (event) => reject(new Error(event.message || "worker failed to start"));
     });
-    this.worker.postMessage({ type: "open", name, base: new URL("./", import.meta.url).href });
+    this.worker.postMessage({ type: "open", name, cacheBytes, base: new URL("./", import.meta.url).href });
     this.mountStore = MountStore.open(name).catch(() => null);
     this.mountStore.then(keptMounts).catch(() => []).then((records) => {
       this.worker.postMessage({ type: "mounts", records });

@@ -87,7 +87,7 @@ function reportPythonStart() {
   WebAssembly.instantiate = wrap(originals.instantiate);
 }
 
-async function boot({ name, base }) {
+async function boot({ name, base, cacheBytes }) {
   const manifest = await (await fetch(here("manifest.json"), { cache: "no-cache" })).json();
   progress("download", "Downloading Python");
   const stopReporting = reportDownloads(manifest.downloads);
@@ -107,7 +107,7 @@ async function boot({ name, base }) {
   const store = await IDBStore.open(name);
   const webapi = pyodide.pyimport("py_vfs.webapi");
   const notify = (id, event) => self.postMessage({ type: "watch", id, event });
-  const api = await webapi.open_api(store, base, notify, { request: askPage, fsa });
+  const api = await webapi.open_api(store, base, notify, { request: askPage, fsa }, cacheBytes);
   store.onRemoteCommit = catchUp;
   (await api.restore_mounts(await mountsKept))?.destroy?.();
   progress("ready", "Ready");

@@ -9,14 +9,20 @@ def test_a_foreign_page_opens_its_own_named_vfs(page, offsite_requests):
     result = page.evaluate("""async () => {
       const { openVFS } = await import("/pyvfs.mjs");
       const stages = [];
-      const vfs = await openVFS({ name: "embedded", onProgress: (p) => stages.push(p.stage) });
+      // No chunk cache: every read goes to IndexedDB (counted by the store's diagnostics).
+      const vfs = await openVFS({ name: "embedded", cacheBytes: 0,
+                                  onProgress: (p) => stages.push(p.stage) });
       await vfs.writeFile("/notes/a.txt", "mine");
       let error = null;
       try { await vfs.readFile("/notes/missing.txt"); }
       catch (e) { error = { code: e.code, path: e.path }; }
+      const before = (await vfs.diagnostics()).reads.chunks;
+      await vfs.readFile("/notes/a.txt");
+      await vfs.readFile("/notes/a.txt");
+      const uncached = (await vfs.diagnostics()).reads.chunks - before;
       const again = await openVFS({ name: "embedded" });
       return { stages, same: again === vfs, text: await vfs.readFile("/notes/a.txt", "utf8"),
-               error, names: await vfs.readdir("/notes"), app: typeof window.pyvfs };
+               error, names: await vfs.readdir("/notes"), app: typeof window.pyvfs, uncached };
     }""")
     # flush waits for the calls made before it; close waits too, then stops the worker, and the
     # name opens again on the same disk.
@@ -47,6 +53,7 @@ def test_a_foreign_page_opens_its_own_named_vfs(page, offsite_requests):
     assert result["error"] == {"code": "ENOENT", "path": "/notes/missing.txt"}
     assert result["names"] == ["a.txt"]
     assert result["app"] == "undefined"
+    assert result["uncached"] == 2
     databases = page.evaluate("async () => (await indexedDB.databases()).map((d) => d.name)")
     assert "pyvfs:embedded" in databases
     assert "pyvfs:default" not in databases

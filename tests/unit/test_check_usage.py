@@ -146,6 +146,16 @@ def test_extra_checks_run_with_the_stored_nodes(vfs):
         EXTRA_CHECKS.remove(change_log)
 
 
+
+def test_the_change_log_is_checked(vfs):
+    log = vfs.store.spaces["log"]
+    assert len(log) >= 4 and not run(vfs.check()).problems
+    revs = sorted(log)
+    log[revs[-1]] = "not json"
+    assert kinds(vfs) == [("log", f"log/{revs[-1]}")]
+    del log[revs[1]]
+    assert [kind for kind, _ in kinds(vfs)] == ["log"]
+
 def test_usage_counts_from_the_index_without_reading_content(vfs):
     vfs.store.reads.clear()
     usage = run(vfs.usage())
