@@ -83,15 +83,12 @@ class ReadStream:
 
 
 class WriteStream:
-    """Collects a file's bytes chunk by chunk; ``close`` creates or replaces the file."""
+    """Collects a file's bytes and hands them on a chunk at a time; ``close`` creates or
+    replaces the file. Subclasses say where full chunks go (``_drain``) and how to finish."""
 
-    def __init__(self, vfs: VFS, path: str, mode: int | None) -> None:
-        vfs._check_writable(path)
-        self._vfs = vfs
+    def __init__(self, path: str) -> None:
         self.path = path
-        self._mode = mode
         self._buffer = bytearray()
-        self._keys: list[str] = []
         self.size = 0
         self._done = False
 
@@ -101,6 +98,31 @@ class WriteStream:
         piece = _as_chunk(data)
         self._buffer += piece
         self.size += len(piece)
+        if len(self._buffer) >= CHUNK_SIZE:
+            await self._drain()
+
+    async def _drain(self) -> None:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    async def abort(self) -> None:
+        raise NotImplementedError
+
+
+class DiskWriteStream(WriteStream):
+    """A write stream into the disk's chunk store (see the module docstring)."""
+
+    def __init__(self, vfs: VFS, path: str, mode: int | None) -> None:
+        vfs._check_writable(path)
+        super().__init__(path)
+        self._vfs = vfs
+        self._mode = mode
+        self._keys: list[str] = []
+
+    async def _drain(self) -> None:
+        """Store each full chunk ahead of the node; the partial rest waits for more bytes."""
         try:
             while len(self._buffer) >= CHUNK_SIZE:
                 full = bytes(self._buffer[:CHUNK_SIZE])

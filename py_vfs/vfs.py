@@ -29,7 +29,7 @@ from .search import SearchMixin
 from .step import ACTIVE, Step, current_task
 from .storage import Store
 from .storage.memory import MemoryStore
-from .streams import ReadStream, WriteStream, write_all
+from .streams import DiskWriteStream, ReadStream, WriteStream, write_all
 from .sync import Replica
 from .transaction import Transaction
 from .usage import Usage, measure
@@ -446,7 +446,7 @@ class VFS(MountsMixin, SearchMixin):
     @routed
     def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream:
         """A writer that creates or replaces the file at ``close`` (see ``streams``)."""
-        return WriteStream(self, path, mode)
+        return DiskWriteStream(self, path, mode)
 
     async def write_stream(self, path: str,
                            chunks: Iterable[bytes | str] | AsyncIterable[bytes | str], *,

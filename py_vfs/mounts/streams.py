@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..content import CHUNK_SIZE
 from ..errors import FsError
-from ..streams import ReadStream, WriteStream, _as_chunk
+from ..streams import ReadStream, WriteStream
 from .backend import DIRECTORY, Rel, Writer
 from .checks import missing_dirs, stat_or_none
 from .table import Mount, Place, translated
@@ -64,16 +64,12 @@ class MountWriteStream(WriteStream):
     chunk (or at ``close`` for an empty file), checks made up front as ``WriteStream`` does."""
 
     def __init__(self, vfs: VFS, place: Place, path: str, mode: int | None) -> None:
-        # Not WriteStream.__init__: nothing is stored ahead in the disk's chunk store, and a
-        # folder keeps no mode.
+        # A folder keeps no mode; ``mode`` is accepted for the same signature as the disk's.
         assert place.mount is not None
+        super().__init__(path)
         self._vfs = vfs
         self._mount = place.mount
         self._rel = place.rel
-        self.path = path
-        self._buffer = bytearray()
-        self.size = 0
-        self._done = False
         self._writer: Writer | None = None
         self._check(place)
         self._mount.streams += 1
@@ -100,14 +96,8 @@ class MountWriteStream(WriteStream):
                 self._writer = self._mount.backend.open_writer(self._rel)
         return self._writer
 
-    async def write(self, data: bytes | bytearray | memoryview | str) -> None:
-        if self._done:
-            raise FsError.of("EBADF", "write", self.path)
-        piece = _as_chunk(data)
-        self._buffer += piece
-        self.size += len(piece)
-        if len(self._buffer) >= CHUNK_SIZE:
-            self._flush()
+    async def _drain(self) -> None:
+        self._flush()
 
     def _flush(self) -> None:
         data, self._buffer = bytes(self._buffer), bytearray()
