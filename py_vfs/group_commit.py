@@ -71,15 +71,18 @@ class GroupCommit:
     async def _commit(self, batch: list[Waiter]) -> None:
         """Run and commit ``batch``; when another tab committed first, catch up and run it
         again, and re-check errors the same way, so no error comes from a stale view."""
-        checked = False
-        for attempt in range(MAX_ATTEMPTS):
-            await backoff(attempt)
+        stale = 0  # commits refused because another writer got in first
+        for _ in range(MAX_ATTEMPTS):
+            await backoff(stale)
             group, outcomes = await self._run(batch)
-            if not checked and any(isinstance(error, FsError) for _, error in outcomes):
+            if any(isinstance(error, FsError) for _, error in outcomes):
+                # An error is only trusted from a current view: a writer without a cross-process
+                # lock (two CPython processes on one SQLite file) may have moved the disk on,
+                # even deleted a chunk this run read, since we last caught up.
                 group.rollback()
-                checked = True
-                await self.replica.catch_up()
-                continue
+                if await self.replica.catch_up():
+                    continue
+                group, outcomes = await self._run(batch)
             try:
                 committed = await self.replica.commit(group)
             except BaseException as error:  # the store failed; ``group`` is rolled back
@@ -89,7 +92,7 @@ class GroupCommit:
                 for waiter, (result, error) in zip(batch, outcomes, strict=True):
                     waiter.settle(result, error)
                 return
-            checked = False  # stale: the replica caught up; errors are worth checking again
+            stale += 1
         for waiter in batch:
             waiter.settle(error=FsError.of("EAGAIN", "write", None))
 

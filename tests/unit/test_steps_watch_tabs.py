@@ -302,6 +302,38 @@ def test_shared_chunks_are_not_lost_when_one_tab_deletes_what_another_copies():
     run(scenario())
 
 
+class RacingStore(MemoryStore):
+    """A disk without a cross-process lock: another writer commits while a chunk is being read,
+    as a second CPython process on one SQLite file can."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.interleave: list = []  # coroutine functions, one run before each chunk read
+
+    async def get(self, space: str, key: str) -> object | None:
+        if space == "chunks" and self.interleave:
+            await self.interleave.pop(0)()
+        return await super().get(space, key)
+
+
+def test_an_error_from_a_chunk_another_writer_just_replaced_is_retried_not_reported():
+    async def scenario():
+        store, a, b = await two_tabs(RacingStore())
+        await a.write_file("/shared", "a")
+        await b.sync()
+        await b.append_file("/shared", "b")  # a's view of /shared is now stale
+        # Each of a's next two reads finds its chunk already replaced by one more append of b.
+        store.interleave = [lambda: b.append_file("/shared", "d"),
+                            lambda: b.append_file("/shared", "e")]
+        await a.append_file("/shared", "c")
+        assert not store.interleave
+        assert await a.read_file("/shared") == b"abdec"
+        await b.sync()
+        assert await b.read_file("/shared") == b"abdec"
+
+    run(scenario())
+
+
 def test_two_vfs_on_one_sqlite_file_keep_each_others_entries(tmp_path):
     disk = tmp_path / "disk.db"
 
