@@ -769,13 +769,9 @@ class VFS(MountsMixin, SearchMixin):
     # ---------------------------------------------------------------- metadata
 
     def _stat(self, node: Node, canonical: str) -> Stat:
-        return Stat(type=node.kind, size=self._size(node), mode=node.mode,
+        return Stat(type=node.kind, size=node.stat_size, mode=node.mode,
                     mtime_ms=node.mtime_ms, ctime_ms=node.ctime_ms, atime_ms=node.atime_ms,
                     name=paths.basename(canonical), path=canonical, target=node.target)
-
-    def _size(self, node: Node) -> int:
-        """Directories report 4096 like ext4's one block, so listings look familiar."""
-        return 4096 if node.is_dir else node.size
 
     def stat(self, path: str) -> Stat:
         node, canonical = self._lookup(path, "stat")
@@ -835,6 +831,16 @@ class VFS(MountsMixin, SearchMixin):
             return self._names(node)
         return [DirEntry(child.name, paths.child(canonical, child.name), child.kind)
                 for child in self._entries(node)]
+
+    def scandir(self, path: str) -> tuple[str, list[Node]]:
+        """The canonical path of the directory ``path`` and its entries by name, as nodes, for
+        callers that want every entry's metadata at once (the JS API's stat cache). The node of
+        a mount point, and a mounted folder's entries, are not what lstat reports
+        (``mount_table.covers`` tells them): their stat comes from the folder."""
+        node, canonical = self._lookup(path, "scandir")
+        if not node.is_dir:
+            raise FsError.of("ENOTDIR", "scandir", path)
+        return canonical, self._entries(node)
 
     def walk(self, path: str = "/") -> list[str]:
         """Every non-directory below ``path`` (links not followed), sorted by path."""

@@ -1,9 +1,10 @@
 // The VFS worker: owns Pyodide and one VFS, so Python never blocks the page.
 // Protocol (docs/architecture.md): {type: "open", name, base} and {type: "mounts", records} once,
 // then {type: "call", id, op, args} and {type: "preview", request} with a MessagePort; replies
-// {type: "progress"|"result", ...} (preview answers go to the port: web/preview_owner.mjs). For
-// the shell's mount commands the worker asks the page: {type: "request", id, kind, payload},
-// answered by {type: "reply", id, value | error}.
+// {type: "progress"|"result"|"invalidate", ...} (preview answers go to the port:
+// web/preview_owner.mjs; "invalidate": web/stat_cache.mjs). For the shell's mount commands the
+// worker asks the page: {type: "request", id, kind, payload}, answered by
+// {type: "reply", id, value | error}.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { IDBStore } from "./idb_store.mjs";
@@ -107,7 +108,10 @@ async function boot({ name, base, cacheBytes }) {
   const store = await IDBStore.open(name);
   const webapi = pyodide.pyimport("py_vfs.webapi");
   const notify = (id, event) => self.postMessage({ type: "watch", id, event });
-  const api = await webapi.open_api(store, base, notify, { request: askPage, fsa }, cacheBytes);
+  // Posted the moment the index changes, so the page drops its stat cache before any watch
+  // event or answer computed on the new state reaches it (py_vfs/page_cache.py).
+  const invalidate = (view) => self.postMessage({ type: "invalidate", view });
+  const api = await webapi.open_api(store, base, notify, { request: askPage, fsa }, cacheBytes, invalidate);
   store.onRemoteCommit = catchUp;
   (await api.restore_mounts(await mountsKept))?.destroy?.();
   progress("ready", "Ready");
