@@ -11,7 +11,7 @@ import asyncio
 import hashlib
 import secrets
 import time
-from collections.abc import AsyncIterable, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterable, Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import NamedTuple, TypeVar
 
@@ -343,10 +343,13 @@ class VFS(MountsMixin, SearchMixin):
         return data.decode(encoding) if encoding else data
 
     @routed
-    async def write_file(self, path: str, data: bytes | str, *, mode: int | None = None) -> None:
-        """Replace (or create) a file; missing parent directories are created."""
+    async def write_file(self, path: str, data: bytes | str, *, mode: int | None = None,
+                         digests: Sequence[str] | None = None) -> None:
+        """Replace (or create) a file; missing parent directories are created. ``digests``:
+        the sha256 hex of each chunk of ``data``, when the caller has them (``Content.split``)."""
         payload = _as_bytes(data)
-        await self._mutate(lambda tx: self._write(path, payload, mode, tx, parents=True))
+        await self._mutate(lambda tx: self._write(path, payload, mode, tx, parents=True,
+                                                  digests=digests))
 
     @routed
     async def append_file(self, path: str, data: bytes | str) -> None:
@@ -392,8 +395,8 @@ class VFS(MountsMixin, SearchMixin):
         return node.chunks[:whole], chunk[:partial]
 
     def _write(self, path: str, data: bytes, mode: int | None, tx: Transaction, *,
-               parents: bool) -> None:
-        self._write_chunks(path, self.content.split(data, tx), len(data), mode, tx,
+               parents: bool, digests: Sequence[str] | None = None) -> None:
+        self._write_chunks(path, self.content.split(data, tx, digests), len(data), mode, tx,
                            parents=parents)
 
     def _write_chunks(self, path: str, chunks: tuple[str, ...], size: int, mode: int | None,

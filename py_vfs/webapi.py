@@ -108,8 +108,8 @@ class WebAPI:
         """The JS operations over ``v``: the VFS, or a step's tx (which has the same methods)."""
         return {
             "readFile": lambda p, o=None: v.read_file(p, _encoding(o)),
-            "writeFile": lambda p, d, o=None: v.write_file(
-                p, d, mode=o.get("mode") if isinstance(o, dict) else None),
+            "writeFile": lambda p, d, o=None, digests=None: v.write_file(
+                p, d, mode=o.get("mode") if isinstance(o, dict) else None, digests=digests),
             "appendFile": lambda p, d, o=None: v.append_file(p, d),
             "truncate": lambda p, n=0: v.truncate(p, n or 0),
             "mkdir": lambda p, o=None: v.mkdir(

@@ -6,11 +6,13 @@ tests/e2e/test_stat_cache.py."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from array import array
 
 import pytest
 
 from py_vfs import VFS
+from py_vfs.content import CHUNK_SIZE
 from py_vfs.mounts import LocalBackend
 from py_vfs.storage.memory import MemoryStore
 from py_vfs.webapi import WebAPI
@@ -125,3 +127,18 @@ def test_nothing_that_reaches_a_mounted_folder_is_stamped(tmp_path, posted):
     assert names == ["disk.txt", "mnt", "to-folder"]
     assert numbers[names.index("mnt") * 5] == -1  # the mount point's stat is the folder's
     assert numbers[names.index("disk.txt") * 5] == 1
+
+
+def test_given_digests_name_the_chunks_as_sha256_would():
+    data = bytes(range(256)) * (CHUNK_SIZE // 128 + 3)
+    digests = [hashlib.sha256(data[i:i + CHUNK_SIZE]).hexdigest()
+               for i in range(0, len(data), CHUNK_SIZE)]
+    hashed, given = VFS.memory(), VFS.memory()
+    run(hashed.write_file("/f", data))
+    run(given.write_file("/f", data, digests=digests))
+    run(given.write_file("/g", data, digests=digests[:1]))  # not this data's: ignored
+    assert given.index.child(given.index.root, "f").chunks == tuple(digests)
+    assert hashed.index.child(hashed.index.root, "f").chunks == tuple(digests)
+    assert given.index.child(given.index.root, "g").chunks == tuple(digests)
+    assert run(given.read_file("/f")) == data
+    assert run(given.check()).ok
