@@ -126,7 +126,7 @@ class Instance {
   // worker (readdir as readdirStats, whose entries' stats fill the cache). Resolves to raw data:
   // a readdir to records [name, path, type, ...stat] (py_vfs/page_cache.py).
   cached(op, path) {
-    const known = this.cache.answer(op, path);
+    const known = this.closed ? undefined : this.cache.answer(op, path);
     if (known) return known.error ? Promise.reject(toError(known.error)) : Promise.resolve(known.value);
     const keep = (reply, token) => this.cache.keep(op, path, reply, token);
     return this.call(op === "readdir" ? "readdirStats" : op, [path], keep);
