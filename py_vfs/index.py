@@ -6,6 +6,8 @@ write and the undo step, and keeps content reference counts in step with the nod
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .content import Content
 from .node import DIRECTORY, ROOT_ID, Node
 from .transaction import Transaction
@@ -16,6 +18,13 @@ class Index:
         self.content = content
         self.nodes: dict[str, Node] = {}
         self.children: dict[str, dict[str, str]] = {}
+        # Called on every change, whatever its cause (a mutation, its rollback, another tab's
+        # commit): the page's stat cache must drop what it holds (py_vfs/page_cache.py).
+        self.on_change: Callable[[], None] | None = None
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
 
     def load(self, nodes: list[Node]) -> None:
         """Boot: take committed nodes as they are (no transaction, no storage writes)."""
@@ -34,6 +43,7 @@ class Index:
         self.children.clear()
         self.content.refs.clear()
         self.load(nodes)
+        self._changed()
 
     @property
     def root(self) -> Node:
@@ -66,6 +76,7 @@ class Index:
         if old is None or old.chunks != node.chunks:
             self.content.ref(node.chunks, tx)
         self._link(node)
+        self._changed()
         tx.put_node(node.id, node.to_record())
         tx.track(old, node)
         tx.on_rollback(lambda: self._restore(node, old))
@@ -73,6 +84,7 @@ class Index:
 
     def remove(self, node: Node, tx: Transaction) -> None:
         self._unlink(node)
+        self._changed()
         self.content.unref(node.chunks, tx)
         tx.delete_node(node.id)
         tx.track(node, None)
@@ -98,6 +110,7 @@ class Index:
         for node_id in deletes:  # a directory removed with its entries leaves no empty map
             if node_id not in self.nodes and not self.children.get(node_id):
                 self.children.pop(node_id, None)
+        self._changed()
 
     def _link(self, node: Node) -> None:
         self.nodes[node.id] = node
@@ -120,3 +133,4 @@ class Index:
             self._unlink(current)
         if previous is not None:
             self._link(previous)
+        self._changed()

@@ -38,6 +38,12 @@ class Node:
     def is_link(self) -> bool:
         return self.kind == SYMLINK
 
+    @property
+    def stat_size(self) -> int:
+        """The size stat reports: directories report 4096 like ext4's one block, so listings
+        look familiar."""
+        return 4096 if self.kind == DIRECTORY else self.size
+
     def to_record(self) -> str:
         """The JSON text stored under the node's id in the ``nodes`` keyspace."""
         record = {

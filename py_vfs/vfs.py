@@ -11,7 +11,7 @@ import asyncio
 import hashlib
 import secrets
 import time
-from collections.abc import AsyncIterable, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterable, Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import NamedTuple, TypeVar
 
@@ -351,10 +351,13 @@ class VFS(MountsMixin, SearchMixin):
         return data.decode(encoding) if encoding else data
 
     @routed
-    async def write_file(self, path: str, data: bytes | str, *, mode: int | None = None) -> None:
-        """Replace (or create) a file; missing parent directories are created."""
+    async def write_file(self, path: str, data: bytes | str, *, mode: int | None = None,
+                         digests: Sequence[str] | None = None) -> None:
+        """Replace (or create) a file; missing parent directories are created. ``digests``:
+        the sha256 hex of each chunk of ``data``, when the caller has them (``Content.split``)."""
         payload = _as_bytes(data)
-        await self._mutate(lambda tx: self._write(path, payload, mode, tx, parents=True))
+        await self._mutate(lambda tx: self._write(path, payload, mode, tx, parents=True,
+                                                  digests=digests))
 
     @routed
     async def append_file(self, path: str, data: bytes | str) -> None:
@@ -400,8 +403,8 @@ class VFS(MountsMixin, SearchMixin):
         return node.chunks[:whole], chunk[:partial]
 
     def _write(self, path: str, data: bytes, mode: int | None, tx: Transaction, *,
-               parents: bool) -> None:
-        self._write_chunks(path, self.content.split(data, tx), len(data), mode, tx,
+               parents: bool, digests: Sequence[str] | None = None) -> None:
+        self._write_chunks(path, self.content.split(data, tx, digests), len(data), mode, tx,
                            parents=parents)
 
     def _write_chunks(self, path: str, chunks: tuple[str, ...], size: int, mode: int | None,
@@ -779,13 +782,9 @@ class VFS(MountsMixin, SearchMixin):
     # ---------------------------------------------------------------- metadata
 
     def _stat(self, node: Node, canonical: str) -> Stat:
-        return Stat(type=node.kind, size=self._size(node), mode=node.mode,
+        return Stat(type=node.kind, size=node.stat_size, mode=node.mode,
                     mtime_ms=node.mtime_ms, ctime_ms=node.ctime_ms, atime_ms=node.atime_ms,
                     name=paths.basename(canonical), path=canonical, target=node.target)
-
-    def _size(self, node: Node) -> int:
-        """Directories report 4096 like ext4's one block, so listings look familiar."""
-        return 4096 if node.is_dir else node.size
 
     def stat(self, path: str) -> Stat:
         node, canonical = self._lookup(path, "stat")
@@ -845,6 +844,16 @@ class VFS(MountsMixin, SearchMixin):
             return self._names(node)
         return [DirEntry(child.name, paths.child(canonical, child.name), child.kind)
                 for child in self._entries(node)]
+
+    def scandir(self, path: str) -> tuple[str, list[Node]]:
+        """The canonical path of the directory ``path`` and its entries by name, as nodes, for
+        callers that want every entry's metadata at once (the JS API's stat cache). The node of
+        a mount point, and a mounted folder's entries, are not what lstat reports
+        (``mount_table.covers`` tells them): their stat comes from the folder."""
+        node, canonical = self._lookup(path, "scandir")
+        if not node.is_dir:
+            raise FsError.of("ENOTDIR", "scandir", path)
+        return canonical, self._entries(node)
 
     def walk(self, path: str = "/") -> list[str]:
         """Every non-directory below ``path`` (links not followed), sorted by path."""

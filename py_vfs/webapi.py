@@ -18,6 +18,7 @@ from .errors import FsError
 from .mounts.fsa import BrowserHost, FsaBackend, NeedsPromising
 from .mounts.host import MountHost
 from .node import DirEntry, Stat
+from .page_cache import Views, listing
 from .preview import PreviewRequest, respond
 from .search import GrepResult
 from .shell import Shell
@@ -28,6 +29,7 @@ from .vfs import VFS
 
 Envelope = dict[str, Any]
 Notify = Callable[[int, dict[str, str]], None]
+Invalidate = Callable[[int], None]
 T = TypeVar("T")
 
 # Operations that belong to a step, or must pass while one is open (else they would wait for it).
@@ -68,11 +70,15 @@ def _encoding(options: Any) -> str | None:
 class WebAPI:
     """``host`` is where the shell's ``mount`` gets folders (the page, in the browser); ``fsa``
     the web/fsa.mjs module that mounted browser folders work through (None off the browser);
-    ``notify(watchId, event)`` posts a watch event to the page."""
+    ``notify(watchId, event)`` posts a watch event to the page; ``invalidate(view)`` tells
+    the page's stat cache that the index changed (py_vfs/page_cache.py)."""
 
     def __init__(self, vfs: VFS, *, base_url: str = "/", notify: Notify | None = None,
-                 host: MountHost | None = None, fsa: Any = None) -> None:
+                 host: MountHost | None = None, fsa: Any = None,
+                 invalidate: Invalidate | None = None) -> None:
         self.vfs = vfs
+        self.views = Views(invalidate)
+        vfs.index.on_change = self.views.changed
         self.fsa = fsa
         self.preview_base = base_url + "preview/"
         self.shell = Shell(vfs, preview_base=self.preview_base, host=host)
@@ -102,8 +108,8 @@ class WebAPI:
         """The JS operations over ``v``: the VFS, or a step's tx (which has the same methods)."""
         return {
             "readFile": lambda p, o=None: v.read_file(p, _encoding(o)),
-            "writeFile": lambda p, d, o=None: v.write_file(
-                p, d, mode=o.get("mode") if isinstance(o, dict) else None),
+            "writeFile": lambda p, d, o=None, digests=None: v.write_file(
+                p, d, mode=o.get("mode") if isinstance(o, dict) else None, digests=digests),
             "appendFile": lambda p, d, o=None: v.append_file(p, d),
             "truncate": lambda p, n=0: v.truncate(p, n or 0),
             "mkdir": lambda p, o=None: v.mkdir(
@@ -123,6 +129,7 @@ class WebAPI:
             "lstat": lambda p, o=None: v.lstat(p),
             "exists": v.exists,
             "readdir": lambda p, o=None: v.readdir(p, with_types=_flag(o, "withFileTypes")),
+            "readdirStats": lambda p: listing(v, p),
             "chmod": v.chmod,
             "utimes": v.utimes,
             "walk": lambda p="/": v.walk(p),
@@ -252,15 +259,19 @@ class WebAPI:
         function = self._ops.get(op)
         if function is None:
             return _failure(FsError.of("EINVAL", op, None), f"unknown operation {op!r}")
+        entered = self.vfs.mount_table.entered
         try:
             result = function(*args)
         except FsError as error:
-            return _failure(error)
+            return self._stamp(_failure(error), op, entered)
         except NeedsPromising:
             return {"promising": True}  # the worker calls again with callPromising
         if inspect.isawaitable(result):
             return asyncio.ensure_future(_settle(result))
-        return {"value": _plain(result)}
+        return self._stamp({"value": _plain(result)}, op, entered)
+
+    def _stamp(self, envelope: Envelope, op: str, entered: int) -> Envelope:
+        return self.views.stamp(envelope, op, self.vfs.mount_table.entered != entered)
 
 
 class Steps:
@@ -368,10 +379,12 @@ def _from_js(value: Any) -> Any:
 
 
 async def open_api(js_store: Any, base_url: str, js_notify: Any = None,
-                   js_host: Any = None, cache_bytes: int | None = None) -> WebAPI:
+                   js_host: Any = None, cache_bytes: int | None = None,
+                   js_invalidate: Any = None) -> WebAPI:
     """Boot from the worker: open the VFS on the IndexedDB store JS has opened.
     ``js_notify(watchId, event)`` posts a watch event to the page; ``js_host`` carries
-    ``request`` (asks the page to pick, unmount, reconnect) and ``fsa`` (web/fsa.mjs)."""
+    ``request`` (asks the page to pick, unmount, reconnect) and ``fsa`` (web/fsa.mjs);
+    ``js_invalidate(view)`` posts a stat cache invalidation to the page."""
     from js import Object
     from pyodide.ffi import to_js
 
@@ -388,6 +401,6 @@ async def open_api(js_store: Any, base_url: str, js_notify: Any = None,
     if js_host is not None:
         mounts = {"host": BrowserHost(js_host.request), "fsa": js_host.fsa}
     api = WebAPI(vfs, base_url=base_url, notify=notify if js_notify is not None else None,
-                 **mounts)
+                 invalidate=js_invalidate, **mounts)
     api.collecting = asyncio.ensure_future(vfs.gc())
     return api

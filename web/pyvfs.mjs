@@ -5,6 +5,7 @@
 // handles of mounted folders (only a page can pick a folder or ask for permission).
 
 import { MountStore, keptMounts, permissionOf } from "./mount_store.mjs";
+import { StatCache } from "./stat_cache.mjs";
 
 const instances = new Map();
 let previewWorker = null;
@@ -31,6 +32,11 @@ class Instance {
     this.nextId = 1;
     this.watchers = new Map(); // watch id -> listener
     this.openSteps = 0; // steps whose function is running: other calls wait for them
+    this.sent = 0; // calls posted to the worker (diagnostics: what the stat cache saved)
+    // Dropped on the worker's "invalidate", posted as its index changes (another tab's commit
+    // included). Not on the disk's BroadcastChannel: that also announces this page's own
+    // commits, after they resolved, and would empty the cache just filled after them.
+    this.cache = new StatCache();
     this.worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module", name: `pyvfs:${name}` });
     this.ready = new Promise((resolve, reject) => {
       this.worker.onmessage = ({ data }) => this.receive(data, resolve, reject);
@@ -64,11 +70,16 @@ class Instance {
       if (listener) {
         try { listener(data.event); } catch (error) { console.error("py_vfs watch listener failed", error); }
       }
+    } else if (data.type === "invalidate") {
+      this.cache.invalidate(data.view);
     } else if (data.type === "result") {
       const pending = this.calls.get(data.id);
       this.calls.delete(data.id);
+      // Before the caller resumes: what it does next must not see the cache as it was.
+      if (pending.mutating) this.cache.settle();
+      const value = pending.keep ? pending.keep(data, pending.token) : data.value;
       if (data.error) pending.reject(toError(data.error));
-      else pending.resolve(data.value);
+      else pending.resolve(value);
     } else if (data.type === "request") {
       this.answer(data);
     }
@@ -97,14 +108,28 @@ class Instance {
     return store;
   }
 
-  call(op, args) {
+  // `keep(reply, token)`, when given, sees the reply first and gives the value to resolve with
+  // (the stat cache fills from it).
+  call(op, args, keep) {
     if (this.closed) return Promise.reject(toError({ code: "EBADF", message: `EBADF: VFS "${this.name}" is closed`, syscall: op }));
     const id = this.nextId++;
-    const pending = {};
+    const pending = { keep, ...this.cache.begin(op) };
     pending.promise = new Promise((resolve, reject) => Object.assign(pending, { resolve, reject }));
     this.calls.set(id, pending);
-    this.worker.postMessage({ type: "call", id, op, args: args.map(cloneable) });
+    this.sent++;
+    const sent = args.map(cloneable);
+    this.worker.postMessage({ type: "call", id, op, args: sent }, transferOf(op, sent));
     return pending.promise;
+  }
+
+  // stat, lstat, exists, readdir: from the stat cache when it knows the answer, else from the
+  // worker (readdir as readdirStats, whose entries' stats fill the cache). Resolves to raw data:
+  // a readdir to records [name, path, type, ...stat] (py_vfs/page_cache.py).
+  cached(op, path) {
+    const known = this.closed ? undefined : this.cache.answer(op, path);
+    if (known) return known.error ? Promise.reject(toError(known.error)) : Promise.resolve(known.value);
+    const keep = (reply, token) => this.cache.keep(op, path, reply, token);
+    return this.call(op === "readdir" ? "readdirStats" : op, [path], keep);
   }
 
   // Resolves once every call made before it has settled.
@@ -122,6 +147,22 @@ class Instance {
 
 function cloneable(value) {
   return value === undefined ? null : value;
+}
+
+// The bytes argument of the calls that carry file content, by position.
+const CONTENT_ARG = { writeFile: 1, appendFile: 1, writeChunk: 1 };
+const TRANSFER_MIN = 64 * 1024;
+
+// Large content goes to the worker as a copy whose buffer is transferred: one copy, where a
+// structured clone makes two (serialize, deserialize) and took several times longer for 32 MiB.
+// The caller's own buffer is never detached (as with Node's fs). Replaces the argument in `args`.
+function transferOf(op, args) {
+  const at = CONTENT_ARG[op];
+  const data = args[at];
+  if (at === undefined || !ArrayBuffer.isView(data) || data instanceof DataView || data.byteLength < TRANSFER_MIN) return [];
+  const copy = new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength));
+  args[at] = copy;
+  return [copy.buffer];
 }
 
 function toError({ code, message, path, dest, syscall, errno, hint }) {
@@ -166,7 +207,8 @@ export class Dirent {
   isSymbolicLink() { return this.type === "symlink"; }
 }
 
-// The JS API, in node:fs/promises shape. Every method is one round trip to the worker.
+// The JS API, in node:fs/promises shape. Every method is one round trip to the worker, but
+// stat, lstat, exists and readdir, which the page's stat cache may answer (web/stat_cache.mjs).
 // Inside `vfs.step(fn)`, `fn` gets a VFS bound to the step (same methods), whose calls go to
 // the worker as stepOp messages.
 export class VFS {
@@ -183,12 +225,30 @@ export class VFS {
     if (this.#instance.openSteps > 0) warnIfStuck(pending, op);
     return pending;
   }
+  // A read the page's stat cache may answer (not a step's: those see the step's own changes).
+  #read(op, path) {
+    if (this.#stepId !== null) return this.#call(op, path);
+    const pending = this.#instance.cached(op, path);
+    if (this.#instance.openSteps > 0) warnIfStuck(pending, op);
+    return pending;
+  }
 
   // Runs `fn(tx)`: every operation on `tx` commits together when `fn` resolves (one IndexedDB
   // transaction), or none does when it throws. Other calls on this VFS in this page wait until
   // the step ends, so `fn` must use `tx`, never the outer `vfs` (that would wait for itself).
   async step(fn) {
     if (this.#stepId !== null) throw toError({ code: "EINVAL", message: "EINVAL: steps do not nest", syscall: "step" });
+    // Other calls of this page wait in the worker while the step is open: no cached answer
+    // may overtake them.
+    const cache = this.#instance.cache;
+    cache.hold();
+    try {
+      return await this.#run(fn);
+    } finally {
+      cache.settle();
+    }
+  }
+  async #run(fn) {
     const id = await this.#instance.call("stepBegin", []);
     this.#instance.openSteps++;
     let result;
@@ -245,18 +305,23 @@ export class VFS {
   realpath(path) { return this.#call("realpath", path); }
   chmod(path, mode) { return this.#call("chmod", path, mode).then(() => undefined); }
   utimes(path, atime, mtime) { return this.#call("utimes", path, toMs(atime), toMs(mtime)).then(() => undefined); }
-  exists(path) { return this.#call("exists", path); }
+  exists(path) { return this.#read("exists", path); }
   walk(path = "/") { return this.#call("walk", path); }
   du(path = "/") { return this.#call("du", path); }
   ls(prefix = "/") { return this.#call("ls", prefix); }
   find(directory = "/", pattern = null) { return this.#call("find", directory, pattern); }
   glob(pattern) { return this.#call("glob", pattern); }
   grep(pattern, path = "/", options = {}) { return this.#call("grep", pattern, path, options); }
-  async stat(path) { return new Stats(await this.#call("stat", path)); }
-  async lstat(path) { return new Stats(await this.#call("lstat", path)); }
+  async stat(path) { return new Stats(await this.#read("stat", path)); }
+  async lstat(path) { return new Stats(await this.#read("lstat", path)); }
   async readdir(path, options) {
-    const entries = await this.#call("readdir", path, options);
-    return options?.withFileTypes ? entries.map((raw) => new Dirent(raw)) : entries;
+    const withTypes = options?.withFileTypes;
+    if (this.#stepId !== null) {
+      const entries = await this.#call("readdir", path, options);
+      return withTypes ? entries.map((raw) => new Dirent(raw)) : entries;
+    }
+    const records = await this.#read("readdir", path);
+    return withTypes ? records.map(([name, at, type]) => new Dirent({ name, path: at, type })) : records.map((r) => r[0]);
   }
   // A ReadableStream<Uint8Array> of the bytes from start to end, both inclusive as in Node's
   // fs.createReadStream. It reads the version of the file current when it opens and pulls one
@@ -332,8 +397,14 @@ export class VFS {
   // older than `graceMs` (default 24 h, so that streams in flight in other tabs are safe);
   // resolves to how many. It also runs by itself after every boot.
   gc({ graceMs } = {}) { return this.#call("gc", graceMs === undefined ? {} : { graceMs }); }
-  // Counters for tests and debugging: {reads: {nodes, chunks, meta}} records read since boot.
-  diagnostics() { return this.#call("diagnostics"); }
+  // Counters for tests and debugging: {reads: {nodes, chunks, meta}} records read since boot,
+  // {calls} posted to the worker by this page before this one, {statCache: {hits, entries}}.
+  async diagnostics() {
+    const instance = this.#instance;
+    const calls = instance.sent;
+    const worker = await this.#call("diagnostics");
+    return { ...worker, calls, statCache: { hits: instance.cache.hits, entries: instance.cache.size } };
+  }
   // Runs a shell command line in this VFS's shell session (its cwd carries over between calls).
   shell(line) { return this.#call("shell", line); }
   // The URL under which the preview service worker serves a VFS path.

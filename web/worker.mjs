@@ -1,9 +1,10 @@
 // The VFS worker: owns Pyodide and one VFS, so Python never blocks the page.
 // Protocol (docs/architecture.md): {type: "open", name, base} and {type: "mounts", records} once,
 // then {type: "call", id, op, args} and {type: "preview", request} with a MessagePort; replies
-// {type: "progress"|"result", ...} (preview answers go to the port: web/preview_owner.mjs). For
-// the shell's mount commands the worker asks the page: {type: "request", id, kind, payload},
-// answered by {type: "reply", id, value | error}.
+// {type: "progress"|"result"|"invalidate", ...} (preview answers go to the port:
+// web/preview_owner.mjs; "invalidate": web/stat_cache.mjs). For the shell's mount commands the
+// worker asks the page: {type: "request", id, kind, payload}, answered by
+// {type: "reply", id, value | error}.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { IDBStore } from "./idb_store.mjs";
@@ -109,7 +110,10 @@ async function boot({ name, base, cacheBytes }) {
   const store = await IDBStore.open(name);
   const webapi = pyodide.pyimport("py_vfs.webapi");
   const notify = (id, event) => self.postMessage({ type: "watch", id, event });
-  const api = await webapi.open_api(store, base, notify, { request: askPage, fsa }, cacheBytes);
+  // Posted the moment the index changes, so the page drops its stat cache before any watch
+  // event or answer computed on the new state reaches it (py_vfs/page_cache.py).
+  const invalidate = (view) => self.postMessage({ type: "invalidate", view });
+  const api = await webapi.open_api(store, base, notify, { request: askPage, fsa }, cacheBytes, invalidate);
   store.onRemoteCommit = catchUp;
   (await api.restore_mounts(await mountsKept))?.destroy?.();
   progress("ready", "Ready");
@@ -161,6 +165,35 @@ function memoryUsage(pyodide) {
   };
 }
 
+// Content is cut into chunks of this size, each stored under its sha256 (py_vfs/content.py).
+const CHUNK_SIZE = 512 * 1024;
+
+// A whole-file write of more than a chunk comes with its chunks' sha256, computed here by
+// WebCrypto (native, in parallel) instead of by Python in wasm: about 7x faster, and that was
+// the largest single cost of writing a big file (docs/architecture.md, "Large writes"). Where
+// WebCrypto is missing (a page not in a secure context) or fails, Python hashes as before.
+async function withDigests(op, args) {
+  const data = args[1];
+  const subtle = globalThis.crypto?.subtle;
+  if (op !== "writeFile" || !subtle || !(data instanceof Uint8Array) || data.byteLength <= CHUNK_SIZE) return args;
+  const pieces = [];
+  for (let start = 0; start < data.byteLength; start += CHUNK_SIZE) {
+    pieces.push(subtle.digest("SHA-256", data.subarray(start, start + CHUNK_SIZE)).then(hex));
+  }
+  try {
+    return [args[0], data, args[2] ?? null, await Promise.all(pieces)];
+  } catch {
+    return args;
+  }
+}
+
+function hex(digest) {
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+// Calls reach Python in the order they came, even when an earlier one still hashes.
+let inOrder = Promise.resolve();
+
 function transferables(value) {
   if (value instanceof Uint8Array) return [value.buffer];
   if (value?.body instanceof Uint8Array) return [value.body.buffer];
@@ -185,7 +218,9 @@ self.onmessage = async ({ data, ports }) => {
   }
   try {
     if (data.type === "call") {
-      const envelope = await call(data.op, data.args);
+      const args = inOrder.then(() => withDigests(data.op, data.args));
+      inOrder = args.catch(() => {});
+      const envelope = await call(data.op, await args);
       self.postMessage({ type: "result", id: data.id, ...envelope }, transferables(envelope.value));
     } else if (data.type === "preview") {
       await servePreview(ports[0], data.request, call);

@@ -140,6 +140,10 @@ class MountTable:
         self.by_path: dict[str, Mount] = {}
         self.points: dict[str, Mount] = {}
         self._probing = False
+        # Resolutions that went into a mounted folder so far: an answer computed while this
+        # moved came (partly) from a folder that changes outside the VFS, so the page must not
+        # cache it (py_vfs/page_cache.py).
+        self.entered = 0
 
     def __bool__(self) -> bool:
         return bool(self.by_path)
@@ -181,6 +185,7 @@ class MountTable:
               follow: bool, create: bool) -> tuple[Node | None, str, Node, str]:
         """Finish ``VFS._resolve`` inside the mount whose point is on top of ``stack``: the
         same answer (node, canonical path, parent, name), with virtual nodes."""
+        self.entered += 1
         point, point_path = stack[-1]
         mount = self.points[point.id]
         rel: list[str] = []

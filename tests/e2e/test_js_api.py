@@ -120,3 +120,23 @@ def test_search_from_js(app):
         "ls": ["/api8/src/b/c.py"],
         "grep": [["/api8/src/a.py", 1, "print('hi')"], ["/api8/src/b/c.py", 1, "x = 'HI'"]],
     }
+
+
+def test_a_large_write_leaves_the_callers_buffer_and_stores_sound_chunks(app):
+    # Over 64 KiB the page transfers a copy of the bytes; over a chunk the worker hashes them
+    # with WebCrypto: the caller keeps its buffer, and fsck finds every chunk under its sha256.
+    result = js(app, """
+      const data = new Uint8Array(3 * 512 * 1024 + 9);
+      for (let j = 0; j < data.length; j++) data[j] = (j * 7 + (j >> 9)) & 255;
+      const view = data.subarray(3, data.length - 1);
+      await vfs.writeFile("/api7/big", view);
+      await vfs.writeFile("/api7/small", new Float32Array([1.5, 2.5]));
+      const back = await vfs.readFile("/api7/big");
+      const same = back.length === view.length && back.every((b, i) => b === view[i]);
+      const small = Array.from(new Float32Array((await vfs.readFile("/api7/small")).buffer));
+      const report = await vfs.check();
+      return {same, kept: [data.byteLength, view.byteLength], small, ok: report.ok,
+              problems: report.problems};
+    """)
+    assert result == {"same": True, "kept": [3 * 512 * 1024 + 9, 3 * 512 * 1024 + 5],
+                      "small": [1.5, 2.5], "ok": True, "problems": []}

@@ -1,0 +1,114 @@
+// The page's stat cache (web/stat_cache.mjs) on its own, in Node: what it keeps, when it drops
+// everything, and its bound. In Chromium with the worker: tests/e2e/test_stat_cache.py.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { StatCache, recordsOf } from "../../web/stat_cache.mjs";
+
+const raw = (size, type = "file") => ({ type, size, mode: 0o644, mtimeMs: 1, ctimeMs: 1, atimeMs: 1, name: "x", path: "/x" });
+
+function listing(path, entries) {
+  const numbers = new Float64Array(entries.flatMap(([, , size]) => (size < 0 ? [-1, 0, 0, 0, 0] : [size, 0o644, 5, 6, 7])));
+  return {
+    path,
+    names: entries.map(([name]) => name).join("/"),
+    kinds: entries.map(([, kind]) => kind).join(","),
+    numbers: new Uint8Array(numbers.buffer),
+  };
+}
+
+function kept(cache, op, path, reply) {
+  const { token } = cache.begin(op);
+  return cache.keep(op, path, reply, token);
+}
+
+test("a stamped answer is kept and answers again; an unstamped one is not", () => {
+  const cache = new StatCache();
+  kept(cache, "stat", "/a", { value: raw(3), view: 0 });
+  kept(cache, "stat", "/b", { value: raw(4) });
+  assert.equal(cache.answer("stat", "/a").value.size, 3);
+  assert.equal(cache.answer("stat", "/b"), undefined);
+  assert.equal(cache.answer("lstat", "/a"), undefined, "stat and lstat are different keys");
+});
+
+test("a mutation clears when sent and again when settled, and the cache is unused meanwhile", () => {
+  const cache = new StatCache();
+  kept(cache, "stat", "/a", { value: raw(3), view: 0 });
+  const read = cache.begin("stat"); // a read sent before the mutation...
+  const write = cache.begin("writeFile");
+  assert.equal(write.mutating, true);
+  assert.equal(cache.answer("stat", "/a"), undefined);
+  cache.keep("stat", "/a", { value: raw(3), view: 0 }, read.token); // ...answered meanwhile
+  assert.equal(cache.size, 0);
+  const during = cache.begin("stat");
+  cache.settle();
+  cache.keep("stat", "/a", { value: raw(3), view: 0 }, during.token); // answered after: stale
+  assert.equal(cache.size, 0);
+});
+
+test("a newer view drops everything and older answers are not kept", () => {
+  const cache = new StatCache();
+  kept(cache, "stat", "/a", { value: raw(3), view: 0 });
+  const old = cache.begin("stat");
+  cache.invalidate(1);
+  assert.equal(cache.size, 0);
+  cache.keep("stat", "/b", { value: raw(1), view: 0 }, cache.begin("stat").token);
+  assert.equal(cache.size, 0, "stamped before the change");
+  cache.keep("stat", "/b", { value: raw(1), view: 1 }, old.token);
+  assert.equal(cache.size, 0, "sent before the change");
+  kept(cache, "stat", "/b", { value: raw(1), view: 2 }); // ahead of any announcement: drop
+  assert.equal(cache.size, 0);
+  kept(cache, "stat", "/b", { value: raw(1), view: 2 });
+  assert.equal(cache.answer("stat", "/b").value.size, 1);
+});
+
+test("a listing answers readdir and the lstat of its entries; stat only where no link", () => {
+  const cache = new StatCache();
+  const reply = { value: listing("/real", [["f", "file", 10], ["l", "symlink", 4], ["m", "directory", -1]]), view: 0 };
+  const records = kept(cache, "readdir", "/d", reply);
+  assert.deepEqual(records.map((r) => r.slice(0, 3)), [["f", "/real/f", "file"], ["l", "/real/l", "symlink"], ["m", "/real/m", "directory"]]);
+  assert.equal(cache.answer("readdir", "/d").value, records);
+  const f = cache.answer("lstat", "/d/f").value;
+  assert.deepEqual([f.size, f.path, f.mtimeMs, f.ctimeMs, f.atimeMs], [10, "/real/f", 5, 6, 7]);
+  assert.equal(cache.answer("stat", "/d/f").value.size, 10);
+  assert.equal(cache.answer("lstat", "/d/l").value.type, "symlink");
+  assert.equal(cache.answer("stat", "/d/l"), undefined, "stat follows the link");
+  assert.equal(cache.answer("lstat", "/d/m"), undefined, "a mount point's stat is its folder's");
+  assert.equal(cache.answer("exists", "/d/f").value, true);
+  assert.equal(cache.answer("exists", "/d/l"), undefined);
+});
+
+test("children of a path not spelled plainly are not guessed", () => {
+  for (const dir of ["/d/", "d", "/d/../d", "/d/./e", "//d"]) {
+    const cache = new StatCache();
+    kept(cache, "readdir", dir, { value: listing("/d", [["f", "file", 1]]), view: 0 });
+    assert.equal(cache.size, 1, dir);
+  }
+  assert.deepEqual(recordsOf(listing("/", [])), []);
+});
+
+test("errors are kept as data and exists follows them", () => {
+  const cache = new StatCache();
+  const error = { code: "ENOENT", message: "ENOENT: no such file or directory, stat '/gone'", path: "/gone", syscall: "stat" };
+  kept(cache, "stat", "/gone", { error, view: 0 });
+  assert.deepEqual(cache.answer("stat", "/gone"), { error });
+  assert.equal(cache.answer("exists", "/gone").value, false);
+});
+
+test("the size is bounded: the oldest entries go first", () => {
+  const cache = new StatCache(3);
+  for (const path of ["/a", "/b", "/c", "/d"]) kept(cache, "stat", path, { value: raw(1), view: 0 });
+  assert.equal(cache.size, 3);
+  assert.equal(cache.answer("stat", "/a"), undefined);
+  assert.ok(cache.answer("stat", "/d"));
+});
+
+test("steps and unknown calls count as mutations; reads do not", () => {
+  const cache = new StatCache();
+  for (const op of ["stat", "readdirStats", "readFile", "watch", "diagnostics"]) assert.equal(cache.begin(op).mutating, false, op);
+  for (const op of ["shell", "stepBegin", "stepOp", "mount", "someNewOp"]) {
+    assert.equal(cache.begin(op).mutating, true, op);
+    cache.settle();
+  }
+  assert.equal(cache.usable, true);
+});

@@ -1,0 +1,145 @@
+"""The worker's half of the page's stat cache (py_vfs/page_cache.py): which answers are stamped
+with a view, when the view moves and is posted, and the listing that fills the cache.
+The page's half and the whole in Chromium: tests/pyodide/stat_cache.test.mjs,
+tests/e2e/test_stat_cache.py."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from array import array
+
+import pytest
+
+from py_vfs import VFS
+from py_vfs.content import CHUNK_SIZE
+from py_vfs.mounts import LocalBackend
+from py_vfs.storage.memory import MemoryStore
+from py_vfs.webapi import WebAPI
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+@pytest.fixture
+def posted() -> list[int]:
+    return []
+
+
+@pytest.fixture
+def api(posted) -> WebAPI:
+    vfs = VFS.memory()
+    run(vfs.write_file("/d/a.txt", b"abc"))
+    run(vfs.mkdir("/d/sub"))
+    run(vfs.symlink("/d/a.txt", "/d/link"))
+    return WebAPI(vfs, invalidate=posted.append)
+
+
+def call(api: WebAPI, op: str, *args):
+    """The envelope the worker would post for a synchronous operation (the cacheable ones all
+    are; an async operation's Future never passes through the stamp)."""
+    envelope = api.call(op, list(args))
+    assert isinstance(envelope, dict)
+    return envelope
+
+
+def test_only_reads_the_page_may_keep_are_stamped(api):
+    assert call(api, "stat", "/d/a.txt")["view"] == 0
+    assert call(api, "lstat", "/d/link")["view"] == 0
+    assert call(api, "exists", "/nope") == {"value": False, "view": 0}
+    assert call(api, "readdir", "/d")["view"] == 0
+    assert "view" not in call(api, "realpath", "/d/link")
+    assert "view" not in call(api, "walk", "/d")
+
+
+def test_only_errors_that_follow_from_the_index_are_stamped(api):
+    assert call(api, "stat", "/d/missing")["error"]["code"] == "ENOENT"
+    assert "view" in call(api, "stat", "/d/missing")
+    assert "view" in call(api, "lstat", "/d/a.txt/x")  # ENOTDIR
+    einval = call(api, "stat", "/d/\0")
+    assert einval["error"]["code"] == "EINVAL" and "view" not in einval
+
+
+def test_a_change_after_a_stamp_moves_the_view_once_and_posts_it(api, posted):
+    run(api.vfs.write_file("/d/c.txt", b"1"))
+    assert posted == []  # nothing stamped yet: nothing for the page to drop
+    call(api, "stat", "/d/a.txt")
+    run(api.vfs.rm("/d/sub", recursive=True))
+    run(api.vfs.write_file("/d/c.txt", b"2"))
+    assert posted == [1]
+    assert call(api, "stat", "/d/c.txt")["view"] == 1
+
+
+def test_another_tabs_commit_moves_the_view_when_caught_up(posted):
+    store = MemoryStore()
+    first, second = run(_two(store))
+    api = WebAPI(first, invalidate=posted.append)
+    call(api, "readdirStats", "/")
+    run(second.write_file("/new.txt", b"x"))
+    assert posted == []
+    run(first.sync())
+    assert posted == [1]
+
+
+async def _two(store: MemoryStore) -> tuple[VFS, VFS]:
+    return await VFS.open(store), await VFS.open(store)
+
+
+def test_listing_carries_every_entrys_lstat(api):
+    answer = call(api, "readdirStats", "/d")
+    assert answer["view"] == 0
+    value = answer["value"]
+    assert value["path"] == "/d"
+    assert value["names"].split("/") == ["a.txt", "link", "sub"]
+    assert value["kinds"].split(",") == ["file", "symlink", "directory"]
+    numbers = array("d", value["numbers"])
+    for i, name in enumerate(["a.txt", "link", "sub"]):
+        stat = api.vfs.lstat(f"/d/{name}")
+        assert list(numbers[i * 5:i * 5 + 5]) == [
+            stat.size, stat.mode, stat.mtime_ms, stat.ctime_ms, stat.atime_ms]
+
+
+def test_listing_of_an_empty_directory_and_errors(api):
+    run(api.vfs.mkdir("/empty"))
+    assert call(api, "readdirStats", "/empty")["value"]["names"] == ""
+    assert call(api, "readdirStats", "/d/a.txt")["error"]["code"] == "ENOTDIR"
+
+
+def test_nothing_that_reaches_a_mounted_folder_is_stamped(tmp_path, posted):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "f.txt").write_text("hi")
+    vfs = VFS.memory()
+    run(vfs.write_file("/m/disk.txt", b"d"))
+    run(vfs.mount("/m/mnt", LocalBackend(str(folder))))
+    api = WebAPI(vfs, invalidate=posted.append)
+    for op, path in [("stat", "/m/mnt"), ("stat", "/m/mnt/f.txt"), ("lstat", "/m/mnt/f.txt"),
+                     ("exists", "/m/mnt/f.txt"), ("stat", "/m/mnt/missing"),
+                     ("readdirStats", "/m/mnt")]:
+        assert "view" not in call(api, op, path), (op, path)
+    run(vfs.symlink("/m/mnt/f.txt", "/m/to-folder"))
+    assert "view" not in call(api, "stat", "/m/to-folder")
+    assert "view" in call(api, "lstat", "/m/to-folder")
+    listing = call(api, "readdirStats", "/m")
+    assert "view" in listing
+    numbers = array("d", listing["value"]["numbers"])
+    names = listing["value"]["names"].split("/")
+    assert names == ["disk.txt", "mnt", "to-folder"]
+    assert numbers[names.index("mnt") * 5] == -1  # the mount point's stat is the folder's
+    assert numbers[names.index("disk.txt") * 5] == 1
+
+
+def test_given_digests_name_the_chunks_as_sha256_would():
+    data = bytes(range(256)) * (CHUNK_SIZE // 128 + 3)
+    digests = [hashlib.sha256(data[i:i + CHUNK_SIZE]).hexdigest()
+               for i in range(0, len(data), CHUNK_SIZE)]
+    hashed, given = VFS.memory(), VFS.memory()
+    run(hashed.write_file("/f", data))
+    run(given.write_file("/f", data, digests=digests))
+    run(given.write_file("/g", data, digests=digests[:1]))  # not this data's: ignored
+    assert given.index.child(given.index.root, "f").chunks == tuple(digests)
+    assert hashed.index.child(hashed.index.root, "f").chunks == tuple(digests)
+    assert given.index.child(given.index.root, "g").chunks == tuple(digests)
+    assert run(given.read_file("/f")) == data
+    assert run(given.check()).ok
