@@ -9,6 +9,7 @@ import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { IDBStore } from "./idb_store.mjs";
 import { servePreview } from "./preview_owner.mjs";
 import * as fsa from "./fsa.mjs";
+import { scheduleInMicrotasks } from "./scheduler.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
 let booted = null;
@@ -98,6 +99,7 @@ async function boot({ name, base, cacheBytes }) {
   } finally {
     stopReporting();
   }
+  scheduleInMicrotasks(pyodide);
   progress("install", `Installing py_vfs ${manifest.version}`);
   await pyodide.loadPackage(here(manifest.micropip));
   const micropip = pyodide.pyimport("micropip");
