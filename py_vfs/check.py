@@ -3,9 +3,10 @@
 It reads what is *stored*, not the in-memory index, because the question is whether the disk
 would boot into a correct file system: every node's parent exists and is a directory, the parent
 chains reach the root without a cycle, names are unique per directory, every chunk a file names
-is stored with the right sha256, and the chunk lengths add up to the file's size. Chunks are read
-one at a time straight from the store (never through the cache, which could hide a corrupt copy),
-so the check holds about one chunk in memory whatever the disk's size.
+is stored with the right sha256, and the chunk lengths add up to the file's size (or, for a small
+file inline in its record, its bytes decode to exactly its size and it names no chunk). Chunks
+are read one at a time straight from the store (never through the cache, which could hide a
+corrupt copy), so the check holds about one chunk in memory whatever the disk's size.
 
 Stored chunks that no node references are not problems: a streaming write stores its chunks
 before the node that names them, and a crash can leave some behind. They are counted as
@@ -22,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .node import DIRECTORY, FILE, ROOT_ID, SYMLINK, Node
+from .node import DIRECTORY, FILE, ROOT_ID, SYMLINK, Node, decode_inline
 from .storage import Store
 
 KINDS = (FILE, DIRECTORY, SYMLINK)
@@ -52,6 +53,8 @@ class Report:
     nodes: int = 0
     chunks: int = 0
     chunk_bytes: int = 0
+    inline_files: int = 0
+    inline_bytes: int = 0
     reclaimable_chunks: int = 0
     reclaimable_bytes: int = 0
 
@@ -66,6 +69,7 @@ class Report:
         return {
             "ok": self.ok, "problems": [p.to_dict() for p in self.problems],
             "nodes": self.nodes, "chunks": self.chunks, "chunkBytes": self.chunk_bytes,
+            "inlineFiles": self.inline_files, "inlineBytes": self.inline_bytes,
             "reclaimableChunks": self.reclaimable_chunks,
             "reclaimableBytes": self.reclaimable_bytes,
         }
@@ -184,6 +188,8 @@ def _check_node(tree: _Tree, node: Node, report: Report) -> None:
         report.add("cycle", where, "its parent chain never reaches the root")
     if node.kind != FILE and node.chunks:
         report.add("chunks", where, f"a {node.kind} must not name chunks")
+    if node.inline is not None and (node.kind != FILE or node.chunks):
+        report.add("inline", where, "only a file without chunks may hold inline content")
     if node.kind == SYMLINK and node.size != len(node.target or ""):
         report.add("size", where, f"symlink size {node.size} is not its target's length")
 
@@ -227,8 +233,12 @@ def _valid_chunk(key: str, data: object, report: Report) -> bool:
 
 
 def _check_sizes(tree: _Tree, lengths: dict[str, int], report: Report) -> None:
-    """A file's size is the sum of its chunks' lengths (only when all of them are intact)."""
+    """A file's size is the sum of its chunks' lengths (only when all of them are intact), or
+    the length of its inline bytes."""
     for node in tree.nodes.values():
+        if node.kind == FILE and node.inline is not None:
+            _check_inline(tree, node, report)
+            continue
         if node.kind != FILE or not all(key in lengths for key in node.chunks):
             continue
         actual = sum(lengths[key] for key in node.chunks)
@@ -237,10 +247,24 @@ def _check_sizes(tree: _Tree, lengths: dict[str, int], report: Report) -> None:
                        f"size is {node.size} but its chunks hold {actual} bytes")
 
 
+def _check_inline(tree: _Tree, node: Node, report: Report) -> None:
+    try:
+        actual = len(decode_inline(str(node.inline)))
+    except ValueError as error:
+        report.add("inline", tree.where(node), f"inline content is not base64 ({error})")
+        return
+    report.inline_files += 1
+    report.inline_bytes += actual
+    if actual != node.size:
+        report.add("size", tree.where(node),
+                   f"size is {node.size} but its inline content holds {actual} bytes")
+
+
 def describe(report: Report) -> list[str]:
     """The lines ``fsck`` prints: one per problem, then a summary."""
     lines = [f"{p.where}: {p.kind}: {p.message}" for p in report.problems]
-    summary = (f"{report.nodes} nodes, {report.chunks} chunks ({report.chunk_bytes} bytes) "
+    summary = (f"{report.nodes} nodes, {report.chunks} chunks ({report.chunk_bytes} bytes), "
+               f"{report.inline_files} inline files ({report.inline_bytes} bytes) "
                f"checked: {len(report.problems) or 'no'} problem"
                f"{'' if len(report.problems) == 1 else 's'}")
     lines.append(summary)

@@ -1,8 +1,14 @@
 """File content as sha256-addressed chunks, with reference counts and a bounded read cache.
 
-A file's content is the concatenation of its chunks, each ``CHUNK_SIZE`` bytes except the last, so
-that the chunk holding any offset is known without reading. Identical chunks are stored once; the
-count of references is derived from the node records (never stored), so it cannot drift from them.
+A file of at most ``INLINE_MAX`` bytes has no chunks: its bytes are inline in its node record, so
+writing it stores one record and reading it reads nothing (the node is in the index). Whether a
+file is inline is decided afresh by every write that rewrites its last chunk (``pack``): a file
+that grows past the limit becomes chunked, one truncated or rewritten down to it inline again.
+
+A larger file's content is the concatenation of its chunks, each ``CHUNK_SIZE`` bytes except the
+last, so that the chunk holding any offset is known without reading. Identical chunks are stored
+once; the count of references is derived from the node records (never stored), so it cannot
+drift from them.
 
 Streams hold chunks outside any node for a while: a streaming write stores its full chunks ahead
 of the one commit that creates the file, and a streaming read must keep reading the chunks of the
@@ -16,16 +22,33 @@ import hashlib
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from .errors import FsError
+from .node import encode_inline
 from .storage import Store
 from .transaction import Transaction
 
 CHUNK_SIZE = 512 * 1024
+INLINE_MAX = 2048
+"""The largest file kept inline in its node record: Btrfs's default ``max_inline``. Below it a
+chunk of its own costs a second record, a second key to hash and, on reading, a store round trip
+for a few bytes (most source and config files are that small); above it the record, which boot
+loads for every file, would grow with content that boot does not need."""
 DEFAULT_CACHE_BYTES = 32 * 1024 * 1024
 # A chunk a stream stored ahead of its node is marked in ``meta`` under this prefix, with the time
 # it was written, until the node that references it commits (or the stream gives up).
 AHEAD_PREFIX = "ahead:"
+
+
+class Body(NamedTuple):
+    """A file's content as its node names it: chunk keys, or the bytes inline (base64)."""
+
+    chunks: tuple[str, ...] = ()
+    inline: str | None = None
+
+
+NO_CONTENT = Body()  # a directory's, a symlink's or an empty file's
 
 
 class ChunkCache:
@@ -84,6 +107,15 @@ class Content:
             tx.staged[key] = piece
             keys.append(key)
         return tuple(keys)
+
+    def pack(self, tail: bytes, tx: Transaction, keep: tuple[str, ...] = (),
+             digests: Sequence[str] | None = None) -> Body:
+        """The body of a file made of the whole chunks ``keep`` followed by ``tail``: inline when
+        it is small (an empty file stays without either), else chunks staged in ``tx``
+        (``digests``: the hashes of ``tail``'s chunks, see ``split``)."""
+        if not keep and 0 < len(tail) <= INLINE_MAX:
+            return Body(inline=encode_inline(tail))
+        return Body(keep + self.split(tail, tx, digests))
 
     def count(self, keys: Iterable[str]) -> None:
         """Boot: count references from committed nodes, without touching storage."""

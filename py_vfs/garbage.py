@@ -5,7 +5,9 @@ over comes from streams: a streaming write stores its chunks before the node tha
 so a tab closed or crashed mid-stream leaves chunks nothing references. Each of them carries a
 ``meta`` marker ``ahead:<sha256>`` with the time it was written. A chunk is collected when no
 node references it, no stream of this VFS pins it, and its marker (if any) is older than the
-grace period: a stream in flight in another tab keeps its chunks as long as that.
+grace period: a stream in flight in another tab keeps its chunks as long as that. A small file
+inline in its node references no chunk, so it keeps none alive (a format-2 small file, still one
+chunk until it is next written, counts like any chunked file).
 
 It runs as a mutation, so it sees the latest state of every tab (a stale run is caught up and
 run again) and nothing can reference a chunk between the decision and the delete.

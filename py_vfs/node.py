@@ -2,10 +2,15 @@
 
 Nodes are immutable values: a change makes a new ``Node`` (``dataclasses.replace``), so the undo
 log of a transaction can simply keep the old one.
+
+A small file keeps its bytes in its record (``inline``, base64 text) instead of in chunks. The
+node holds that text as read, and decodes it only when the file is read: boot parses every
+record, and decoding thousands of files nobody reads would be wasted.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 from dataclasses import dataclass
 
@@ -29,6 +34,7 @@ class Node:
     size: int = 0
     target: str | None = None
     chunks: tuple[str, ...] = ()
+    inline: str | None = None  # a small file's bytes, base64; None when it has chunks or none
 
     @property
     def is_dir(self) -> bool:
@@ -44,6 +50,11 @@ class Node:
         look familiar."""
         return 4096 if self.kind == DIRECTORY else self.size
 
+    @property
+    def inline_bytes(self) -> bytes:
+        """The bytes of an inline file (b"" for any other node)."""
+        return decode_inline(self.inline) if self.inline is not None else b""
+
     def to_record(self) -> str:
         """The JSON text stored under the node's id in the ``nodes`` keyspace."""
         record = {
@@ -55,6 +66,8 @@ class Node:
             record["target"] = self.target
         if self.chunks:
             record["chunks"] = list(self.chunks)
+        if self.inline is not None:
+            record["inline"] = self.inline
         return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
 
     @staticmethod
@@ -63,8 +76,20 @@ class Node:
         return Node(
             id=node_id, parent=r["parent"], name=r["name"], kind=r["kind"], mode=r["mode"],
             mtime_ms=r["mtime"], ctime_ms=r["ctime"], atime_ms=r["atime"], size=r["size"],
-            target=r.get("target"), chunks=tuple(r.get("chunks", ())),
+            target=r.get("target"), chunks=tuple(r.get("chunks", ())), inline=r.get("inline"),
         )
+
+
+def encode_inline(data: bytes) -> str:
+    """Base64 keeps the record JSON text (IndexedDB and SQLite store it as a string) at 4/3 of
+    the bytes, whatever they are; JSON escapes of raw bytes could take six times as much."""
+    return base64.b64encode(data).decode("ascii")
+
+
+def decode_inline(text: str) -> bytes:
+    """The bytes of ``inline`` text; a ValueError (``binascii.Error``) when it is not strict
+    base64, so that ``check()`` reports a damaged record rather than reading garbage."""
+    return base64.b64decode(text, validate=True)
 
 
 @dataclass(frozen=True, slots=True)

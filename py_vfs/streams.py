@@ -1,7 +1,8 @@
 """Streaming reads and writes: a large file passes through holding about one chunk in memory.
 
 A ``ReadStream`` reads the version of the file it was opened on, chunk by chunk, even if the file
-is replaced or removed meanwhile: it pins those chunks until it is exhausted or closed.
+is replaced or removed meanwhile: it pins those chunks until it is exhausted or closed. An inline
+file's bytes came with its node, so its stream holds them and reads nothing.
 
 A ``WriteStream`` stores each full chunk as soon as it has one, in a commit of its own, pinned and
 marked in ``meta`` as written ahead (so that garbage collection in another tab leaves it alone for
@@ -37,9 +38,10 @@ class ReadStream:
     """
 
     def __init__(self, vfs: VFS, keys: tuple[str, ...], size: int, start: int,
-                 end: int | None) -> None:
+                 end: int | None, *, inline: bytes | None = None) -> None:
         self._vfs = vfs
         self._keys = keys
+        self._inline = inline
         self.size = size
         self.position = min(start, size)
         self.end = size if end is None else max(self.position, min(end, size))
@@ -55,13 +57,19 @@ class ReadStream:
             raise StopAsyncIteration
         index, offset = divmod(self.position, CHUNK_SIZE)
         try:
-            chunk = await self._vfs.content.read_chunk(self._keys[index], keep=False)
+            chunk = await self._chunk(index)
         except BaseException:
             await self.aclose()
             raise
         piece = chunk[offset:offset + self.end - self.position]
         self.position += len(piece)
         return piece
+
+    async def _chunk(self, index: int) -> bytes:
+        """An inline file is one piece, held since the stream opened; no store read."""
+        if self._inline is not None:
+            return self._inline
+        return await self._vfs.content.read_chunk(self._keys[index], keep=False)
 
     async def aclose(self) -> None:
         if not self._closed:

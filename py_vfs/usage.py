@@ -2,7 +2,8 @@
 
 Everything but the quota comes from the in-memory index, so ``usage()`` reads no content: a
 file's chunks are fixed-size pieces (``CHUNK_SIZE``) but the last, so their lengths follow from
-the node's size. ``stored_bytes`` counts each distinct chunk once: what deduplication leaves.
+the node's size. ``stored_bytes`` counts each distinct chunk once (what deduplication leaves)
+plus the bytes of every inline file (each record holds its own copy).
 The quota is the store's to know (the browser's ``navigator.storage.estimate()``, the free space
 of the SQLite file's file system, nothing in memory).
 """
@@ -25,8 +26,9 @@ class Usage:
     directories: int
     symlinks: int
     content_bytes: int  # the sum of the files' sizes, as `du` would count them
-    stored_bytes: int  # the chunks' bytes, each distinct chunk once
+    stored_bytes: int  # the chunks' bytes, each distinct chunk once, and the inline bytes
     chunks: int
+    inline_files: int  # files whose bytes are in their node record (no chunk)
     store_bytes: int | None = None  # what the backend occupies (origin usage, SQLite file)
     quota_bytes: int | None = None
     available_bytes: int | None = None
@@ -36,7 +38,8 @@ class Usage:
         return {
             "files": self.files, "directories": self.directories, "symlinks": self.symlinks,
             "contentBytes": self.content_bytes, "storedBytes": self.stored_bytes,
-            "chunks": self.chunks, "storeBytes": self.store_bytes,
+            "chunks": self.chunks, "inlineFiles": self.inline_files,
+            "storeBytes": self.store_bytes,
             "quotaBytes": self.quota_bytes, "availableBytes": self.available_bytes,
             "persisted": self.persisted,
         }
@@ -55,17 +58,21 @@ def chunk_lengths(node: Node) -> dict[str, int]:
 def measure(nodes: list[Node], estimate: dict[str, Any] | None) -> Usage:
     """Usage of ``nodes`` (the index), with the store's ``estimate()`` for the quota."""
     kinds = {FILE: 0, DIRECTORY: 0, SYMLINK: 0}
-    content = 0
+    content = inline_bytes = inline_files = 0
     lengths: dict[str, int] = {}
     for node in nodes:
         kinds[node.kind] = kinds.get(node.kind, 0) + 1
         if node.kind == FILE:
             content += node.size
+            if node.inline is not None:  # its size is its inline bytes: nothing to decode
+                inline_files += 1
+                inline_bytes += node.size
             lengths.update(chunk_lengths(node))
     estimate = estimate or {}
     return Usage(
         files=kinds[FILE], directories=kinds[DIRECTORY], symlinks=kinds[SYMLINK],
-        content_bytes=content, stored_bytes=sum(lengths.values()), chunks=len(lengths),
+        content_bytes=content, stored_bytes=sum(lengths.values()) + inline_bytes,
+        chunks=len(lengths), inline_files=inline_files,
         store_bytes=_int_or_none(estimate.get("usage")),
         quota_bytes=_int_or_none(estimate.get("quota")),
         available_bytes=_available(estimate),

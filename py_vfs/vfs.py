@@ -18,7 +18,7 @@ from typing import NamedTuple, TypeVar
 from . import paths
 from .check import Progress, Report
 from .check import check as check_store
-from .content import AHEAD_PREFIX, CHUNK_SIZE, DEFAULT_CACHE_BYTES, Content
+from .content import AHEAD_PREFIX, CHUNK_SIZE, DEFAULT_CACHE_BYTES, NO_CONTENT, Body, Content
 from .errors import FsError
 from .garbage import DEFAULT_GRACE_MS, collect
 from .group_commit import GroupCommit
@@ -40,7 +40,8 @@ DEFAULT_FILE_MODE = 0o644
 DEFAULT_DIR_MODE = 0o755
 SYMLINK_MODE = 0o777
 # 2: the change log (``log`` keyspace, ``meta/rev``); IndexedDB database version 2 as well.
-FORMAT_VERSION = 2
+# 3: small files inline in their node record (``inline``); IndexedDB database version 3.
+FORMAT_VERSION = 3
 # Conditional commits a mutation may lose to other tabs in a row before it gives up (EAGAIN).
 
 T = TypeVar("T")
@@ -129,9 +130,11 @@ class VFS(MountsMixin, SearchMixin):
         return vfs
 
     async def _upgrade_format(self) -> None:
-        """Format 1 lacked the change log and ``meta/rev``, which are created on first use, so
-        upgrading it is recording the new version. A newer format than ours is refused: this
-        code would not know what its records mean."""
+        """Format 1 lacked the change log and ``meta/rev``, which are created on first use, and
+        format 2 inline content, which format 3 only adds (a small file of format 2 keeps its
+        one chunk, read as before, until it is next written), so upgrading either is recording
+        the new version. A newer format than ours is refused: this code would not know what its
+        records mean."""
         stored = await self.store.get("meta", "format")
         version = int(str(stored)) if stored is not None else 1
         if version > FORMAT_VERSION:
@@ -326,12 +329,12 @@ class VFS(MountsMixin, SearchMixin):
         self.index.put(replace(directory, mtime_ms=now, ctime_ms=now), tx)
 
     def _create(self, parent: Node, name: str, kind: str, mode: int, tx: Transaction, *,
-                chunks: tuple[str, ...] = (), size: int = 0, target: str | None = None) -> Node:
+                body: Body = NO_CONTENT, size: int = 0, target: str | None = None) -> Node:
         assert self.index.child(parent, name) is None, "a name is never created twice"
         now = _now()
         node = Node(_new_id(), parent.id, name, kind, mode & 0o7777, now, now, now,
                     size=size if kind == FILE else len(target or ""),
-                    target=target, chunks=chunks)
+                    target=target, chunks=body.chunks, inline=body.inline)
         self.index.put(node, tx)
         self._touch_dir(self.index.get(parent.id), tx, now)
         return node
@@ -370,9 +373,9 @@ class VFS(MountsMixin, SearchMixin):
                 self._write(path, payload, None, tx, parents=False)
             elif payload:  # appending nothing changes nothing, not even the mtime
                 keep, tail = await self._split_at(existing, existing.size)
-                chunks = keep + self.content.split(tail + payload, tx)
-                self._write_chunks(path, chunks, existing.size + len(payload), None, tx,
-                                   parents=False)
+                body = self.content.pack(tail + payload, tx, keep)
+                self._write_body(path, body, existing.size + len(payload), None, tx,
+                                 parents=False)
 
         await self._mutate(change)
 
@@ -388,14 +391,16 @@ class VFS(MountsMixin, SearchMixin):
                 raise FsError.of("EISDIR", "open", path)
             keep, tail = await self._split_at(node, min(length, node.size))
             tail += bytes(max(0, length - node.size))
-            chunks = keep + self.content.split(tail, tx)
-            self._write_chunks(path, chunks, length, None, tx, parents=False)
+            self._write_body(path, self.content.pack(tail, tx, keep), length, None, tx,
+                             parents=False)
 
         await self._mutate(change)
 
     async def _split_at(self, node: Node, offset: int) -> tuple[tuple[str, ...], bytes]:
         """The whole chunks before ``offset`` (kept as they are) and the bytes after them up to
-        ``offset``, which need re-chunking."""
+        ``offset``, which need re-chunking. An inline file is all tail, read from its node."""
+        if node.inline is not None:
+            return (), node.inline_bytes[:offset]
         whole, partial = divmod(offset, CHUNK_SIZE)
         if not partial:
             return node.chunks[:whole], b""
@@ -404,23 +409,23 @@ class VFS(MountsMixin, SearchMixin):
 
     def _write(self, path: str, data: bytes, mode: int | None, tx: Transaction, *,
                parents: bool, digests: Sequence[str] | None = None) -> None:
-        self._write_chunks(path, self.content.split(data, tx, digests), len(data), mode, tx,
-                           parents=parents)
+        self._write_body(path, self.content.pack(data, tx, digests=digests), len(data), mode, tx,
+                         parents=parents)
 
-    def _write_chunks(self, path: str, chunks: tuple[str, ...], size: int, mode: int | None,
-                      tx: Transaction, *, parents: bool) -> None:
+    def _write_body(self, path: str, body: Body, size: int, mode: int | None, tx: Transaction,
+                    *, parents: bool) -> None:
         if parents:
             self._make_dirs(paths.dirname(paths.normalize(path, "open")), "open", tx, path)
         parent, name, existing = self._write_target(path, "open")
         if existing is None:
             self._create(parent, name, FILE, DEFAULT_FILE_MODE if mode is None else mode, tx,
-                         chunks=chunks, size=size)
+                         body=body, size=size)
             return
         if existing.is_dir:
             raise FsError.of("EISDIR", "open", path)
         now = _now()
-        self.index.put(replace(existing, size=size, chunks=chunks, mtime_ms=now,
-                               ctime_ms=now), tx)
+        self.index.put(replace(existing, size=size, chunks=body.chunks, inline=body.inline,
+                               mtime_ms=now, ctime_ms=now), tx)
 
     def _write_target(self, path: str, syscall: str) -> tuple[Node, str, Node | None]:
         """Where a write to ``path`` lands, as with ``open(O_CREAT)``: the directory, the name
@@ -430,12 +435,15 @@ class VFS(MountsMixin, SearchMixin):
         return found.parent, found.name, found.node
 
     def content_id(self, path: str) -> str:
-        """A name for a file's bytes (a hash of its size and chunk keys), without reading them:
-        the preview's ETag, which changes exactly when the content does."""
+        """A name for a file's bytes (a hash of its size and chunk keys, or of its inline bytes),
+        without reading the store: the preview's ETag, which changes exactly when the content
+        does."""
         node, _ = self._lookup(path, "open")
         if node.is_dir:
             raise FsError.of("EISDIR", "open", path)
         text = f"{node.size}:{','.join(node.chunks)}"
+        if node.inline is not None:  # base64 names the bytes exactly, as the chunk keys do
+            text = f"{node.size}:inline:{node.inline}"
         if self.mount_table.covers(node):  # a folder's file has no chunks: size and mtime
             text = f"{node.size}:{node.mtime_ms}"
         return hashlib.sha256(text.encode()).hexdigest()[:32]
@@ -452,7 +460,8 @@ class VFS(MountsMixin, SearchMixin):
         if node.is_dir:
             raise FsError.of("EISDIR", "read", path)
         return (self._mounted_stream(node, start, end)
-                or ReadStream(self, node.chunks, node.size, start, end))
+                or ReadStream(self, node.chunks, node.size, start, end,
+                              inline=node.inline_bytes if node.inline is not None else None))
 
     @routed
     def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream:
@@ -490,8 +499,8 @@ class VFS(MountsMixin, SearchMixin):
     async def _commit_stream(self, path: str, keys: tuple[str, ...], tail: bytes, size: int,
                              mode: int | None) -> None:
         def change(tx: Transaction) -> None:
-            chunks = keys + self.content.split(tail, tx)
-            self._write_chunks(path, chunks, size, mode, tx, parents=True)
+            self._write_body(path, self.content.pack(tail, tx, keys), size, mode, tx,
+                             parents=True)
             for key in keys:
                 tx.delete_meta(AHEAD_PREFIX + key)
 
@@ -665,22 +674,22 @@ class VFS(MountsMixin, SearchMixin):
         await self._mutate(change)
 
     def _copy_content(self, node: Node, dst: str, tx: Transaction) -> None:
-        """Copy a file's content to ``dst`` (followed like a write). Copies share chunks: only
-        the new node record is written. A new file takes the source's mode, an existing one
-        keeps its own, and a file copied onto itself stays as it is (libuv's copyfile, under
-        Node's ``fs.copyFile``, does the same)."""
+        """Copy a file's content to ``dst`` (followed like a write). Copies share chunks (an
+        inline file's bytes go along in the record): only the new node record is written. A
+        new file takes the source's mode, an existing one keeps its own, and a file copied onto
+        itself stays as it is (libuv's copyfile, under Node's ``fs.copyFile``, does the same)."""
         parent, name, existing = self._write_target(dst, "copyfile")
         now = _now()
         if existing is None:
             copy = Node(_new_id(), parent.id, name, FILE, node.mode, now, now, now,
-                        size=node.size, chunks=node.chunks)
+                        size=node.size, chunks=node.chunks, inline=node.inline)
             self.index.put(copy, tx)
             self._touch_dir(self.index.get(parent.id), tx, now)
         elif existing.is_dir:
             raise FsError.of("EISDIR", "copyfile", dst)
         elif existing.id != node.id:
-            self.index.put(replace(existing, size=node.size, chunks=node.chunks, mtime_ms=now,
-                                   ctime_ms=now), tx)
+            self.index.put(replace(existing, size=node.size, chunks=node.chunks,
+                                   inline=node.inline, mtime_ms=now, ctime_ms=now), tx)
 
     @routed
     async def cp(self, src: str, dst: str, *, recursive: bool = False) -> None:

@@ -6,7 +6,8 @@
 
 const SPACES = ["nodes", "chunks", "meta", "log"];
 // IndexedDB database version, kept equal to FORMAT_VERSION in py_vfs/vfs.py. 2: the change log.
-const FORMAT = 2;
+// 3: small files inline in their node records (no new object store; older code refuses it).
+const FORMAT = 3;
 // Change-log entries kept (LOG_KEEP in py_vfs/storage/__init__.py).
 const LOG_KEEP = 1000;
 

@@ -118,9 +118,11 @@ class MountsMixin:
         return self.index.entries(directory)
 
     async def _content(self, node: Node) -> bytes:
-        """A file's whole content, from its chunks or from its folder."""
+        """A file's whole content, from its record (inline), its chunks or its folder."""
         if self.mount_table.covers(node):
             return self.mount_table.read(node)
+        if node.inline is not None:
+            return node.inline_bytes
         return await self.content.read(node.chunks)
 
     def _mounted_stream(self, node: Node, start: int, end: int | None) -> ReadStream | None:

@@ -210,16 +210,19 @@ def test_a_full_quota_is_enospc_rolled_back_whole_and_space_can_be_freed(
 # --- lazy boot ---------------------------------------------------------------------------
 
 # 10,000 files in few commits: 100 written (concurrently), then copied with `cp -r`, each copy
-# one transaction (copies share chunks, which boot must not read either way).
+# one transaction (copies share chunks, which boot must not read either way). They are larger
+# than INLINE_MAX (2048 bytes), so each has a chunk; one small file beside them is inline.
 SEED_JS = """
 await Promise.all(Array.from({ length: 100 }, (_, i) =>
-  vfs.writeFile(`/big/t0/d0/f${i}`, window.diskKit.content(`f${i}`, 2000))));
+  vfs.writeFile(`/big/t0/d0/f${i}`, window.diskKit.content(`f${i}`, 4000))));
 const copies = (from, to) => Array.from({ length: 9 }, (_, i) => `cp -r ${from}0 ${to}${i + 1}`);
 for (const line of [...copies("/big/t0/d", "/big/t0/d"), ...copies("/big/t", "/big/t")]) {
   const result = await vfs.shell(line);
   if (result.code !== 0) throw new Error(`${line}: ${result.stderr}`);
 }
-return (await vfs.usage()).files;
+await vfs.writeFile("/small", window.diskKit.content("small", 300));
+const usage = await vfs.usage();
+return [usage.files, usage.chunks, usage.inlineFiles];
 """
 
 
@@ -230,18 +233,19 @@ def test_booting_a_disk_of_10000_files_reads_no_content(browser, base_url):
         session = open_app(context)
         page = session.page
         started = time.monotonic()
-        assert vfs_eval(page, SEED_JS) == 10_000
+        assert vfs_eval(page, SEED_JS) == [10_001, 100, 1]
         seeded = time.monotonic() - started
         page.reload()
         wait_ready(session)
         reads = vfs_eval(page, "return (await vfs.diagnostics()).reads;")
         assert reads["chunks"] == 0, reads
-        assert reads["nodes"] == 10_000 + 1 + 1 + 10 + 100  # files, /, /big, t*, t*/d*
-        tag = vfs_eval(page, """
-          const bytes = await vfs.readFile("/big/t7/d3/f42");
-          return [window.diskKit.tagOf(bytes), (await vfs.diagnostics()).reads.chunks];
+        assert reads["nodes"] == 10_001 + 1 + 1 + 10 + 100  # files, /, /big, t*, t*/d*
+        tags = vfs_eval(page, """
+          const read = async (path) => [window.diskKit.tagOf(await vfs.readFile(path)),
+                                        (await vfs.diagnostics()).reads.chunks];
+          return [await read("/big/t7/d3/f42"), await read("/small")];
         """)
-        assert tag == ["f42", 1]
+        assert tags == [["f42", 1], ["small", 1]]  # the inline file came with its node record
         print(f"10,000 files seeded in {seeded:.1f} s; boot read {reads}")
     finally:
         context.close()

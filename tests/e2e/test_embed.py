@@ -9,16 +9,19 @@ def test_a_foreign_page_opens_its_own_named_vfs(page, offsite_requests):
     result = page.evaluate("""async () => {
       const { openVFS } = await import("/pyvfs.mjs");
       const stages = [];
-      // No chunk cache: every read goes to IndexedDB (counted by the store's diagnostics).
+      // No chunk cache: every read of a chunked file goes to IndexedDB (counted by the store's
+      // diagnostics); a.txt is inline in its record and reads none.
       const vfs = await openVFS({ name: "embedded", cacheBytes: 0,
                                   onProgress: (p) => stages.push(p.stage) });
       await vfs.writeFile("/notes/a.txt", "mine");
+      await vfs.writeFile("/big.bin", new Uint8Array(3000)); // > INLINE_MAX: one chunk
       let error = null;
       try { await vfs.readFile("/notes/missing.txt"); }
       catch (e) { error = { code: e.code, path: e.path }; }
       const before = (await vfs.diagnostics()).reads.chunks;
       await vfs.readFile("/notes/a.txt");
-      await vfs.readFile("/notes/a.txt");
+      await vfs.readFile("/big.bin");
+      await vfs.readFile("/big.bin");
       const uncached = (await vfs.diagnostics()).reads.chunks - before;
       const again = await openVFS({ name: "embedded" });
       return { stages, same: again === vfs, text: await vfs.readFile("/notes/a.txt", "utf8"),

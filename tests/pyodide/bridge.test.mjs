@@ -2,6 +2,7 @@
 
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { bootPyodide } from "./harness.mjs";
 import { IDBStore } from "../../web/idb_store.mjs";
 
@@ -24,6 +25,7 @@ test("writes survive reopening the IndexedDB store, and boot reads no chunk", as
   assert.deepEqual(await call(first, "mkdir", "/a/b", { recursive: true }), { value: undefined });
   await call(first, "writeFile", "/a/b/t.txt", "text");
   await call(first, "writeFile", "/a/bin", new Uint8Array([0, 1, 2, 255]));
+  await call(first, "writeFile", "/a/big", new Uint8Array(3000).fill(9)); // > INLINE_MAX
   const store = await IDBStore.open("bridge");
   const gets = [];
   const get = store.get.bind(store);
@@ -31,12 +33,14 @@ test("writes survive reopening the IndexedDB store, and boot reads no chunk", as
   const second = await webapi.open_api(store, "http://x/");
   const content = () => gets.filter((space) => space !== "meta"); // boot reads the format
   assert.deepEqual(content(), []);
-  assert.deepEqual((await call(second, "readdir", "/a")).value, ["b", "bin"]);
+  assert.deepEqual((await call(second, "readdir", "/a")).value, ["b", "big", "bin"]);
   assert.equal((await call(second, "readFile", "/a/b/t.txt", "utf8")).value, "text");
   const bytes = (await call(second, "readFile", "/a/bin")).value;
   assert.ok(bytes instanceof Uint8Array);
   assert.deepEqual([...bytes], [0, 1, 2, 255]);
-  assert.deepEqual(content(), ["chunks", "chunks"]);
+  assert.deepEqual(content(), []); // small files are inline: they came with their records
+  assert.equal((await call(second, "readFile", "/a/big")).value.length, 3000);
+  assert.deepEqual(content(), ["chunks"]);
 });
 
 test("errors cross as data with code, path and syscall", async () => {
@@ -125,6 +129,33 @@ test("a format-1 database (no change log) is upgraded in place and keeps its rec
   assert.deepEqual((await call(api, "readdir", "/")).value, ["old.txt"]);
   await call(api, "writeFile", "/new.txt", "n");
   assert.deepEqual((await call(api, "readdir", "/")).value, ["new.txt", "old.txt"]);
-  assert.equal(await store.get("meta", "format"), "2");
+  assert.equal(await store.get("meta", "format"), "3");
   assert.equal((await store.logSince(0)).rev, 1);
+});
+
+test("a format-2 database is upgraded in place and its chunked small file still reads", async () => {
+  const data = new TextEncoder().encode("written by format 2");
+  const key = createHash("sha256").update(data).digest("hex");
+  const req = indexedDB.open("pyvfs:legacy2", 2);
+  req.onupgradeneeded = () => {
+    for (const space of ["nodes", "chunks", "meta", "log"]) req.result.createObjectStore(space);
+    const tx = req.transaction;
+    const node = (parent, name, kind, mode, extra) => JSON.stringify(
+      { parent, name, kind, mode, mtime: 0, ctime: 0, atime: 0, size: 0, ...extra });
+    tx.objectStore("nodes").put(node(null, "", "directory", 0o755), "root");
+    tx.objectStore("nodes").put(
+      node("root", "old.txt", "file", 0o644, { size: data.length, chunks: [key] }), "n1");
+    tx.objectStore("chunks").put(data, key);
+    tx.objectStore("meta").put("2", "format");
+  };
+  const old = await new Promise((resolve, reject) => { req.onsuccess = () => resolve(req.result); req.onerror = reject; });
+  old.close();
+  const store = await IDBStore.open("legacy2");
+  const api = await webapi.open_api(store, "http://x/");
+  assert.equal(await store.get("meta", "format"), "3");
+  assert.equal((await call(api, "readFile", "/old.txt", "utf8")).value, "written by format 2");
+  await call(api, "appendFile", "/old.txt", "!");
+  assert.deepEqual(await store.keys("chunks"), []); // rewritten small: inline now
+  assert.equal((await call(api, "readFile", "/old.txt", "utf8")).value, "written by format 2!");
+  assert.deepEqual((await call(api, "check")).value.problems, []);
 });

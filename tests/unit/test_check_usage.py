@@ -17,6 +17,7 @@ from py_vfs.usage import human
 from py_vfs.webapi import WebAPI, _plain
 
 BIG = b"".join(bytes([i]) * CHUNK_SIZE for i in range(2)) + b"tail"  # three chunks
+SMALL = "small" * 500  # one chunk: larger than INLINE_MAX, so that its copy shares the chunk
 
 
 def run(coro):
@@ -27,7 +28,7 @@ def run(coro):
 def vfs() -> VFS:
     disk = VFS.memory()
     run(disk.write_file("/d/big.bin", BIG))
-    run(disk.write_file("/d/small.txt", "small"))
+    run(disk.write_file("/d/small.txt", SMALL))
     run(disk.copy_file("/d/small.txt", "/copy.txt"))  # shares its chunk
     run(disk.symlink("d/small.txt", "/link"))
     return disk
@@ -58,7 +59,7 @@ def test_a_healthy_disk_has_no_problems(vfs):
     assert report.ok and report.problems == []
     assert report.nodes == 6
     assert report.chunks == 4  # big.bin's three, and the one small.txt and copy.txt share
-    assert report.chunk_bytes == len(BIG) + len("small")
+    assert report.chunk_bytes == len(BIG) + len(SMALL)
     assert report.reclaimable_chunks == 0
     assert run(VFS.memory().check()).ok
 
@@ -161,8 +162,8 @@ def test_usage_counts_from_the_index_without_reading_content(vfs):
     usage = run(vfs.usage())
     assert vfs.store.reads == []
     assert (usage.files, usage.directories, usage.symlinks) == (3, 2, 1)
-    assert usage.content_bytes == len(BIG) + 2 * len("small")
-    assert usage.stored_bytes == len(BIG) + len("small")  # the copy shares its chunk
+    assert usage.content_bytes == len(BIG) + 2 * len(SMALL)
+    assert usage.stored_bytes == len(BIG) + len(SMALL)  # the copy shares its chunk
     assert usage.chunks == 4
     assert usage.quota_bytes is None and usage.persisted is None  # memory has no quota
 
@@ -170,12 +171,12 @@ def test_usage_counts_from_the_index_without_reading_content(vfs):
 def test_usage_of_a_sqlite_disk_reports_its_file_system(tmp_path):
     async def scenario():
         disk = await VFS.open(SQLiteStore(tmp_path / "disk.db"))
-        await disk.write_file("/a", b"x" * 1000)
+        await disk.write_file("/a", b"x" * 3000)  # chunked: larger than INLINE_MAX
         usage = await disk.usage()
-        assert usage.store_bytes > 1000
+        assert usage.store_bytes > 3000
         assert usage.quota_bytes >= usage.store_bytes + usage.available_bytes - 1
         assert (await disk.check()).ok
-        assert await disk.store.keys("chunks") == [hashlib.sha256(b"x" * 1000).hexdigest()]
+        assert await disk.store.keys("chunks") == [hashlib.sha256(b"x" * 3000).hexdigest()]
         disk.close()
 
     run(scenario())
@@ -208,4 +209,4 @@ def test_the_js_api_gets_plain_reports(vfs):
     report = _plain(run(ops["check"]()))
     assert report["ok"] is True and report["problems"] == [] and report["nodes"] == 6
     usage = _plain(run(ops["usage"]()))
-    assert usage["files"] == 3 and usage["storedBytes"] == len(BIG) + len("small")
+    assert usage["files"] == 3 and usage["storedBytes"] == len(BIG) + len(SMALL)

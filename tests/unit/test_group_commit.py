@@ -69,7 +69,7 @@ def test_a_failing_write_in_a_group_fails_alone():
 def test_a_group_the_store_refuses_is_retried_one_by_one():
     store = LatentStore(room=100)
     names = ["/small1", "/big", "/small2"]
-    _, outcomes = writes_in_flight(store, names, {"/big": 1000})
+    _, outcomes = writes_in_flight(store, names, {"/big": 3000})  # a chunk: > INLINE_MAX
     assert outcomes[0] is None and outcomes[2] is None
     assert isinstance(outcomes[1], FsError) and outcomes[1].code == "ENOSPC"
     reopened = asyncio.run(VFS.open(store))

@@ -12,6 +12,7 @@ import aio
 import pytest
 
 from py_vfs import VFS, FsError
+from py_vfs.content import INLINE_MAX
 from py_vfs.storage import LOG_KEEP
 from py_vfs.storage.memory import MemoryStore
 from py_vfs.storage.sqlite import SQLiteStore
@@ -293,10 +294,11 @@ def test_a_tab_further_behind_than_the_log_reloads_and_still_gets_events(monkeyp
 def test_shared_chunks_are_not_lost_when_one_tab_deletes_what_another_copies():
     async def scenario():
         store, a, b = await two_tabs()
-        await a.write_file("/src", "same bytes")
+        same = b"same bytes" * 300  # one chunk: larger than INLINE_MAX
+        await a.write_file("/src", same)
         await b.copy_file("/src", "/copy")
         await a.unlink("/src")  # a must see b's copy before dropping the last reference it knows
-        assert await a.read_file("/copy") == b"same bytes"
+        assert await a.read_file("/copy") == same
         assert len(store.spaces["chunks"]) == 1
 
     run(scenario())
@@ -319,7 +321,8 @@ class RacingStore(MemoryStore):
 def test_an_error_from_a_chunk_another_writer_just_replaced_is_retried_not_reported():
     async def scenario():
         store, a, b = await two_tabs(RacingStore())
-        await a.write_file("/shared", "a")
+        base = "a" * (INLINE_MAX + 1)  # chunked, so that each append reads its last chunk
+        await a.write_file("/shared", base)
         await b.sync()
         await b.append_file("/shared", "b")  # a's view of /shared is now stale
         # Each of a's next two reads finds its chunk already replaced by one more append of b.
@@ -327,9 +330,9 @@ def test_an_error_from_a_chunk_another_writer_just_replaced_is_retried_not_repor
                             lambda: b.append_file("/shared", "e")]
         await a.append_file("/shared", "c")
         assert not store.interleave
-        assert await a.read_file("/shared") == b"abdec"
+        assert await a.read_file("/shared") == (base + "bdec").encode()
         await b.sync()
-        assert await b.read_file("/shared") == b"abdec"
+        assert await b.read_file("/shared") == (base + "bdec").encode()
 
     run(scenario())
 

@@ -28,7 +28,8 @@ async def df(ctx: Context, args: list[str]) -> int:
     ctx.out(f"files: {usage.files}, directories: {usage.directories}, "
             f"symlinks: {usage.symlinks}\n")
     ctx.out(f"content: {size(usage.content_bytes)} in files, {size(usage.stored_bytes)} stored "
-            f"in {usage.chunks} chunks (after deduplication)\n")
+            f"in {usage.chunks} chunks (after deduplication) and {usage.inline_files} inline "
+            f"files\n")
     persisted = "unknown" if usage.persisted is None else str(usage.persisted).lower()
     ctx.out(f"persisted: {persisted}\n")
     return 0
