@@ -224,6 +224,14 @@ class VFS(MountsMixin, SearchMixin):
         parent = stack[-2][0] if len(stack) > 1 else node
         return _Found(node, canonical, parent, paths.basename(canonical))
 
+    def _is_dir(self, path: str, syscall: str) -> bool:
+        """Whether ``path`` leads to a directory (following links); no error for a bad path."""
+        try:
+            node, _ = self._lookup(path, syscall)
+        except FsError:
+            return False
+        return node.is_dir
+
     def _lookup_parent(self, path: str, syscall: str) -> tuple[Node, str, str]:
         """The directory that holds (or would hold) the last segment of ``path``, and that name."""
         segments = _segments(path, syscall)
@@ -515,6 +523,8 @@ class VFS(MountsMixin, SearchMixin):
         non-directory as the last name of a mkdir is EEXIST, even a link that leads nowhere;
         elsewhere a file in the way is ENOTDIR and a dangling or looping link the error of
         looking through it (ENOENT, ELOOP)."""
+        if self._is_dir(path, syscall):  # the common case (every write_file): one resolution
+            return
         segments = _segments(path, syscall)
         current = "/"
         for i, segment in enumerate(segments):

@@ -10,6 +10,7 @@ import { IDBStore } from "./idb_store.mjs";
 import { dropSnapshot, loadSnapshot, snapshotKey, storedKey } from "./runtime_store.mjs";
 import { servePreview } from "./preview_owner.mjs";
 import * as fsa from "./fsa.mjs";
+import { scheduleInMicrotasks } from "./scheduler.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
 let booted = null;
@@ -102,7 +103,10 @@ async function startPython(manifest, message, options = {}) {
   const stopReporting = reportDownloads(manifest.downloads);
   const stopWatching = reportPythonStart(message);
   try {
-    return await loadPyodide({ indexURL: here("pyodide/"), ...options });
+    const pyodide = await loadPyodide({ indexURL: here("pyodide/"), ...options });
+    // After the restore too: a JS function held by Python cannot be in the snapshot.
+    scheduleInMicrotasks(pyodide);
+    return pyodide;
   } finally {
     stopReporting();
     stopWatching();

@@ -1,0 +1,91 @@
+// The worker's asyncio scheduling (web/scheduler.mjs) under the real Pyodide: ready callbacks run
+// as microtasks, so an operation no longer pays a macrotask per await, and a long chain of them
+// still yields to events.
+
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { bootWebAPI } from "./harness.mjs";
+import { IDBStore } from "../../web/idb_store.mjs";
+import { microtaskScheduler, scheduleInMicrotasks } from "../../web/scheduler.mjs";
+
+let pyodide;
+let webapi;
+let call;
+
+before(async () => {
+  ({ pyodide, webapi, call } = await bootWebAPI());
+});
+
+// Runs `work` with Pyodide's event loop scheduling through `wrap(macrotask)` and counts the
+// callbacks that reach the macrotask queue meanwhile.
+async function macrotasksDuring(wrap, work) {
+  const webloop = pyodide.pyimport("pyodide.webloop");
+  const original = webloop.scheduleCallback;
+  let count = 0;
+  const macrotask = (callback, delay) => { if (!delay) count++; return original(callback, delay); };
+  webloop.scheduleCallback = wrap(macrotask);
+  try {
+    await work();
+  } finally {
+    webloop.scheduleCallback = original;
+    webloop.destroy();
+  }
+  return count;
+}
+
+test("a callback due now runs in a microtask, within a slice; later ones and a long slice go to the macrotask queue", async () => {
+  let clock = 0;
+  const queued = [];
+  const schedule = microtaskScheduler((callback, delay) => queued.push([callback, delay]), () => clock);
+  const ran = [];
+  schedule(() => ran.push("a"), 0);
+  schedule(() => ran.push("timer"), 5);
+  assert.deepEqual(queued.map(([, delay]) => delay), [0, 5]); // the slice's end marker, the timer
+  await null;
+  assert.deepEqual(ran, ["a"]);
+  clock = 9; // past the slice: the next callback waits for a macrotask
+  schedule(() => ran.push("b"), 0);
+  await null;
+  assert.deepEqual(ran, ["a"]);
+  assert.equal(queued.length, 3);
+  queued.shift()[0](); // the slice ends
+  schedule(() => ran.push("c"), 0);
+  await null;
+  assert.deepEqual(ran, ["a", "c"]);
+});
+
+test("a write and a read through the dispatch hop once per event they wait for, not once per await", async () => {
+  const api = await webapi.open_api(await IDBStore.open("scheduler"), "http://x/");
+  const hops = await macrotasksDuring((macrotask) => macrotask, () => call(api, "writeFile", "/before", "x"));
+  assert.ok(hops >= 3, `the default loop hops once per await (${hops})`);
+  let read;
+  const write = await macrotasksDuring(microtaskScheduler, () => call(api, "writeFile", "/a", "bytes"));
+  const reading = await macrotasksDuring(microtaskScheduler, async () => {
+    read = await call(api, "readFile", "/a", "utf8");
+  });
+  assert.deepEqual(read, { value: "bytes" });
+  // What is left is one slice per event the call waits for: its start, and for the write the
+  // completion of its IndexedDB transaction.
+  assert.ok(write <= 2 && reading <= 1, `macrotasks: write ${write}, read ${reading}`);
+});
+
+test("a long chain of ready Python callbacks still lets the worker's events run", async () => {
+  scheduleInMicrotasks(pyodide);
+  let events = 0;
+  const tick = () => { events++; if (!stop) setImmediate(tick); };
+  let stop = false;
+  setImmediate(tick);
+  const spun = await pyodide.runPythonAsync(`
+    import asyncio, time
+    async def spin():
+        started, rounds = time.monotonic(), 0
+        while time.monotonic() - started < 0.2:
+            await asyncio.sleep(0)
+            rounds += 1
+        return rounds
+    await spin()
+  `);
+  const during = events;
+  stop = true;
+  assert.ok(spun > 0 && during > 0, `${spun} rounds, ${during} events in between`);
+});
