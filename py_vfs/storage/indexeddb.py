@@ -19,8 +19,6 @@ from . import LogEntries, Rows, gap
 class IndexedDBStore:
     def __init__(self, js_store: JsProxy) -> None:
         self._js = js_store
-        # The log entries a stale commit_logged read for us: (base revision, log_since answer).
-        self._missed: tuple[int, tuple[int, LogEntries | None]] | None = None
 
     async def get_all(self, space: str) -> list[tuple[str, object]]:
         rows = await self._js.getAll(space)
@@ -59,20 +57,12 @@ class IndexedDBStore:
         if getattr(outcome, "rev", None) is not None:
             return int(outcome.rev)
         if getattr(outcome, "stale", None) is not None:
-            self._missed = (base, self._log_answer(base, outcome))
             return None
         raise FsError.of(str(outcome.code), "write", str(outcome.message))
 
     async def log_since(self, rev: int) -> tuple[int, LogEntries | None]:
-        missed, self._missed = self._missed, None
-        if missed is not None and missed[0] == rev:
-            return missed[1]  # read by the stale commit just before: a consistent snapshot
         found = await self._js.logSince(rev)
-        return self._log_answer(rev, found)
-
-    @staticmethod
-    def _log_answer(rev: int, found: JsProxy) -> tuple[int, LogEntries | None]:
-        current = int(found.stale if getattr(found, "stale", None) is not None else found.rev)
+        current = int(found.rev)
         entries = [(int(k), str(v))
                    for k, v in zip(found.keys.to_py(), found.values.to_py(), strict=True)]
         return current, None if gap(rev, current, entries) else entries
