@@ -24,6 +24,7 @@ TITLES = {
     "W8": "restart on 10,000 files: open to first read",
     "B1 cold": "app page to ready prompt, cold",
     "B1 warm": "app page to ready prompt, warm",
+    "B1 snapshot": "app page to ready prompt, from the runtime snapshot",
 }
 # Targets (reported, not asserted): ours <= factor x the reference adapter's time.
 TARGETS = {"W1c": ("lightningfs", 0.25), "W4": ("rawidb", 1.2)}

@@ -10,8 +10,9 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
     pyodide/                     the 5 runtime files of the pyodide npm package
     vendor/                      xterm.mjs, xterm.css, addon-fit.mjs
     wheels/                      our wheel (py_vfs-<version>-py3-none-any.whl) and micropip's
-    manifest.json                {version, wheel, micropip, pyodide, build, downloads}: what the
-                                 worker loads, and the sizes it reports progress against
+    manifest.json                {version, wheel, wheelSha256, micropip, pyodide, build, downloads}:
+                                 what the worker loads, the sizes it reports progress against,
+                                 and what keys the Python memory snapshot (docs/boot.md)
 
 The build is skipped when nothing changed: the sha256 of every input (and of this script) is
 kept in .cache/build-stamp.json together with the list of outputs. It is built in a staging
@@ -197,6 +198,11 @@ def build_wheel(out: Path) -> str:
     return built[0].name
 
 
+def sha256_of(path: Path) -> str:
+    with path.open("rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
 def fetch_micropip(out: Path) -> None:
     cached = WHEEL_CACHE / MICROPIP_WHEEL
     if not cached.is_file():
@@ -208,8 +214,7 @@ def fetch_micropip(out: Path) -> None:
         )
         if not cached.is_file():
             raise BuildError(f"pip download did not produce {rel(cached)}")
-    with cached.open("rb") as f:
-        sha = hashlib.file_digest(f, "sha256").hexdigest()
+    sha = sha256_of(cached)
     if sha != MICROPIP_SHA256:
         cached.unlink()
         raise BuildError(f"{MICROPIP_WHEEL} has sha256 {sha}, expected {MICROPIP_SHA256}")
@@ -258,6 +263,8 @@ def build(out: Path, digest: str) -> dict[str, int]:
     manifest = {
         "version": version,
         "wheel": f"wheels/{wheel}",
+        # Keys the Python memory snapshot: one made with another wheel is stale (docs/boot.md).
+        "wheelSha256": sha256_of(out / "wheels" / wheel),
         "micropip": f"wheels/{MICROPIP_WHEEL}",
         "pyodide": PYODIDE_VERSION,
         "build": digest[:12],

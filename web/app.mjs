@@ -28,8 +28,10 @@ window.pyvfs = {
 main().catch(showError);
 
 // A synchronous throw from openVFS becomes a rejection, so that every failure reaches showError.
+// A test may set window.__pyvfsSnapshot ("off") before the page loads (docs/boot.md).
 function startVFS() {
-  return new Promise((resolve) => resolve(openVFS({ name: "default", onProgress })));
+  const snapshot = window.__pyvfsSnapshot ?? "auto";
+  return new Promise((resolve) => resolve(openVFS({ name: "default", onProgress, snapshot })));
 }
 
 // Asks the browser not to evict the disk under storage pressure (DESIGN section 3, "Quota").

@@ -11,12 +11,14 @@ const instances = new Map();
 let previewWorker = null;
 const PREVIEW_PROTOCOL = 2; // service_worker/sw.js speaks the same version
 
-// `cacheBytes` bounds the worker's cache of file chunks (default 32 MiB); it applies when the
-// VFS of that name is first opened in this page.
-export function openVFS({ name = "default", onProgress, cacheBytes } = {}) {
+// `cacheBytes` bounds the worker's cache of file chunks (default 32 MiB); `snapshot` is "auto"
+// (boot from the origin's Python memory snapshot, and make it when missing) or "off" (always
+// boot Python from its packages; docs/boot.md). Both apply when the VFS of that name is first
+// opened in this page.
+export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "auto" } = {}) {
   let instance = instances.get(name);
   if (!instance) {
-    instance = new Instance(name, cacheBytes);
+    instance = new Instance(name, { cacheBytes, snapshot });
     instances.set(name, instance);
   }
   if (onProgress) instance.listen(onProgress);
@@ -24,7 +26,7 @@ export function openVFS({ name = "default", onProgress, cacheBytes } = {}) {
 }
 
 class Instance {
-  constructor(name, cacheBytes) {
+  constructor(name, { cacheBytes, snapshot }) {
     this.name = name;
     this.listeners = new Set();
     this.last = null;
@@ -42,7 +44,7 @@ class Instance {
       this.worker.onmessage = ({ data }) => this.receive(data, resolve, reject);
       this.worker.onerror = (event) => reject(new Error(event.message || "worker failed to start"));
     });
-    this.worker.postMessage({ type: "open", name, cacheBytes, base: new URL("./", import.meta.url).href });
+    this.worker.postMessage({ type: "open", name, cacheBytes, snapshot, base: new URL("./", import.meta.url).href });
     this.mountStore = MountStore.open(name).catch(() => null);
     this.mountStore.then(keptMounts).catch(() => []).then((records) => {
       this.worker.postMessage({ type: "mounts", records });
@@ -398,6 +400,7 @@ export class VFS {
   // resolves to how many. It also runs by itself after every boot.
   gc({ graceMs } = {}) { return this.#call("gc", graceMs === undefined ? {} : { graceMs }); }
   // Counters for tests and debugging: {reads: {nodes, chunks, meta}} records read since boot,
+  // {boot: {from: "snapshot" | "packages", snapshot}} how Python started (docs/boot.md),
   // {calls} posted to the worker by this page before this one, {statCache: {hits, entries}}.
   async diagnostics() {
     const instance = this.#instance;

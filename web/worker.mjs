@@ -1,5 +1,5 @@
 // The VFS worker: owns Pyodide and one VFS, so Python never blocks the page.
-// Protocol (docs/architecture.md): {type: "open", name, base} and {type: "mounts", records} once,
+// Protocol (docs/architecture.md): {type: "open", name, base, cacheBytes, snapshot} and {type: "mounts", records} once,
 // then {type: "call", id, op, args} and {type: "preview", request} with a MessagePort; replies
 // {type: "progress"|"result"|"invalidate", ...} (preview answers go to the port:
 // web/preview_owner.mjs; "invalidate": web/stat_cache.mjs). For the shell's mount commands the
@@ -8,6 +8,7 @@
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { IDBStore } from "./idb_store.mjs";
+import { dropSnapshot, loadSnapshot, snapshotKey, storedKey } from "./runtime_store.mjs";
 import { servePreview } from "./preview_owner.mjs";
 import * as fsa from "./fsa.mjs";
 import { scheduleInMicrotasks } from "./scheduler.mjs";
@@ -74,38 +75,89 @@ function reportDownloads(sizes) {
 // loadPyodide has no progress hook; the end of its wasm instantiation is where compiling stops
 // and Python's own start-up (the longer part) begins, so report that moment. pyodide.mjs also
 // instantiates a tiny feature probe from a compiled Module, at a moment that depends on load:
-// that one is not Python starting.
-function reportPythonStart() {
+// that one is not Python starting. Returns the undo (also needed when instantiation fails).
+function reportPythonStart(message) {
+  const originals = { instantiateStreaming: WebAssembly.instantiateStreaming, instantiate: WebAssembly.instantiate };
+  const undo = () => Object.assign(WebAssembly, originals);
   const wrap = (original) => async function (...args) {
     const result = await original.apply(WebAssembly, args);
     if (args[0] instanceof WebAssembly.Module) return result;
-    WebAssembly.instantiateStreaming = originals.instantiateStreaming;
-    WebAssembly.instantiate = originals.instantiate;
-    progress("python", "Starting Python");
+    undo();
+    progress("python", message);
     return result;
   };
-  const originals = { instantiateStreaming: WebAssembly.instantiateStreaming, instantiate: WebAssembly.instantiate };
   WebAssembly.instantiateStreaming = wrap(originals.instantiateStreaming);
   WebAssembly.instantiate = wrap(originals.instantiate);
+  return undo;
 }
 
-async function boot({ name, base, cacheBytes }) {
-  const manifest = await (await fetch(here("manifest.json"), { cache: "no-cache" })).json();
-  progress("download", "Downloading Python");
+// How this worker booted, for diagnostics() and the tests: `from` is "snapshot" or "packages";
+// `snapshot` is where the runtime snapshot stands (docs/boot.md).
+const bootInfo = { from: null, snapshot: "off" };
+// The first idle moment after ready with no call for this long makes the snapshot.
+const SNAPSHOT_IDLE_MS = 1500;
+// The Mersenne Twister state is in the restored memory: every tab would draw the same "random"
+// numbers (sync.py's retry jitter), so it gets fresh entropy.
+const RESEED = "import random; random.seed()";
+
+async function startPython(manifest, message, options = {}) {
   const stopReporting = reportDownloads(manifest.downloads);
-  reportPythonStart();
-  let pyodide;
+  const stopWatching = reportPythonStart(message);
   try {
-    pyodide = await loadPyodide({ indexURL: here("pyodide/") });
+    const pyodide = await loadPyodide({ indexURL: here("pyodide/"), ...options });
+    // After the restore too: a JS function held by Python cannot be in the snapshot.
+    scheduleInMicrotasks(pyodide);
+    return pyodide;
   } finally {
     stopReporting();
+    stopWatching();
   }
-  scheduleInMicrotasks(pyodide);
+}
+
+// Python with py_vfs imported, from the stored snapshot; null when there is none or it cannot
+// be used (stale, corrupt): that one is dropped and the caller boots from the packages.
+async function fromSnapshot(manifest, key) {
+  let bytes;
+  try {
+    bytes = await loadSnapshot(key);
+  } catch (error) {
+    console.warn("py_vfs: the runtime snapshot cannot be read", error);
+  }
+  if (!bytes) return null;
+  // Pyodide keeps its options for its lifetime: a thenable that lets go of the 30 MiB once
+  // read makes them collectable after the restore (it copies them into the wasm memory).
+  const once = { then: (resolve) => { resolve(bytes); bytes = null; } };
+  try {
+    const pyodide = await startPython(manifest, "Restoring Python from its snapshot", { _loadSnapshot: once });
+    pyodide.runPython(RESEED);
+    pyodide.pyimport("py_vfs.webapi").destroy();
+    bootInfo.from = "snapshot";
+    bootInfo.snapshot = "used";
+    return pyodide;
+  } catch (error) {
+    console.warn("py_vfs: the runtime snapshot was rejected, booting without it", error);
+    bootInfo.snapshot = "rejected";
+    await dropSnapshot().catch(() => {});
+    return null;
+  }
+}
+
+async function fromPackages(manifest) {
+  const pyodide = await startPython(manifest, "Starting Python");
   progress("install", `Installing py_vfs ${manifest.version}`);
   await pyodide.loadPackage(here(manifest.micropip));
   const micropip = pyodide.pyimport("micropip");
   await micropip.install(here(manifest.wheel));
   micropip.destroy();
+  bootInfo.from = "packages";
+  return pyodide;
+}
+
+async function boot({ name, base, cacheBytes, snapshot = "auto" }) {
+  const manifest = await (await fetch(here("manifest.json"), { cache: "no-cache" })).json();
+  progress("download", "Downloading Python");
+  const key = snapshotKey(manifest);
+  const pyodide = (snapshot !== "off" && await fromSnapshot(manifest, key)) || await fromPackages(manifest);
   progress("disk", `Opening disk "${name}"`);
   const store = await IDBStore.open(name);
   const webapi = pyodide.pyimport("py_vfs.webapi");
@@ -117,7 +169,48 @@ async function boot({ name, base, cacheBytes }) {
   store.onRemoteCommit = catchUp;
   (await api.restore_mounts(await mountsKept))?.destroy?.();
   progress("ready", "Ready");
+  if (snapshot !== "off" && bootInfo.from !== "snapshot") whenIdle(() => makeSnapshot(manifest, key));
   return { pyodide, api, dispatch: webapi.dispatch, store };
+}
+
+// --- making the snapshot ----------------------------------------------------------------------
+// After a boot without one, in a second worker, once this one has had no call for a while (the
+// user's first commands come first). One tab of the origin makes it: the others skip.
+
+let lastCallAt = 0;
+let activeCalls = 0;
+
+function whenIdle(run) {
+  bootInfo.snapshot = "waiting";
+  const check = () => {
+    const quiet = activeCalls ? 0 : performance.now() - lastCallAt;
+    if (quiet >= SNAPSHOT_IDLE_MS) run();
+    else setTimeout(check, SNAPSHOT_IDLE_MS - quiet);
+  };
+  setTimeout(check, SNAPSHOT_IDLE_MS);
+}
+
+async function makeSnapshot(manifest, key) {
+  bootInfo.snapshot = "making";
+  try {
+    // Never a disk's lock: this one only keeps two tabs from making the same snapshot at once.
+    bootInfo.snapshot = await navigator.locks.request("pyvfs-runtime:snapshot", { ifAvailable: true }, async (lock) => {
+      if (!lock) return "made elsewhere";
+      if (await storedKey() === key) return "stored";
+      return runMaker(manifest, key);
+    });
+  } catch (error) {
+    bootInfo.snapshot = `failed: ${error?.message ?? error}`;
+  }
+}
+
+function runMaker(manifest, key) {
+  const maker = new Worker(here("snapshot_maker.mjs"), { type: "module", name: "pyvfs:snapshot" });
+  return new Promise((resolve, reject) => {
+    maker.onmessage = ({ data }) => (data.type === "stored" ? resolve("stored") : reject(new Error(data.message)));
+    maker.onerror = (event) => reject(new Error(event.message || "the snapshot worker failed to start"));
+    maker.postMessage({ manifest, key });
+  }).finally(() => maker.terminate());
 }
 
 // Another tab committed (BroadcastChannel): catch up now, so reads here are fresh and watch
@@ -140,13 +233,21 @@ function catchUp() {
 async function call(op, args) {
   const { pyodide, api, dispatch, store } = await booted;
   if (op === "memoryUsage") return { value: memoryUsage(pyodide) };
-  if (op === "diagnostics") return { value: { reads: { ...store.reads } } };
+  if (op === "diagnostics") return { value: { reads: { ...store.reads }, boot: { ...bootInfo } } };
   if (op === "fsaCounters") return { value: fsa.counters() };
-  let envelope = await settled(pyodide, dispatch(api, op, args));
-  // A synchronous operation that reached a mounted folder must block on its promises (JSPI),
-  // which needs a promising entry into Python: call it again that way (docs/mounts.md).
-  if (envelope.promising) envelope = await settled(pyodide, await dispatch.callPromising(api, op, args));
-  return envelope;
+  // Only real work counts against idleness: a test polling diagnostics must not keep the
+  // snapshot from being made.
+  activeCalls++;
+  try {
+    let envelope = await settled(pyodide, dispatch(api, op, args));
+    // A synchronous operation that reached a mounted folder must block on its promises (JSPI),
+    // which needs a promising entry into Python: call it again that way (docs/mounts.md).
+    if (envelope.promising) envelope = await settled(pyodide, await dispatch.callPromising(api, op, args));
+    return envelope;
+  } finally {
+    activeCalls--;
+    lastCallAt = performance.now();
+  }
 }
 
 async function settled(pyodide, envelope) {

@@ -27,7 +27,8 @@ async function timed(fn) {
   return { value, ms: performance.now() - start };
 }
 
-// stage "setup": open the store (for ours: boot Pyodide), seed it if the workload says so, flush.
+// stage "setup": open the store (for ours: boot Pyodide), seed it if the workload says so, flush,
+// and let the adapter settle (ours: its runtime snapshot is stored).
 // "run": on the open store, the untimed `before`, the timed `run`, the untimed `check`.
 // "reopen" (after a reload or a browser restart): time opening the store plus `run`, then check.
 async function runCase({ adapter, store, workload, stage, params }) {
@@ -44,6 +45,7 @@ async function runCase({ adapter, store, workload, stage, params }) {
   if (stage === "setup") {
     await w?.seed?.(fs, p);
     await fs.flush();
+    await fs.settle?.();
     return { ms: 0 };
   }
   await w.before?.(fs, p);

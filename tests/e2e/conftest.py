@@ -27,6 +27,12 @@ Per test module (one booted page shared by all the tests of a module)
     booted_app(browser, browser_context_args, init_script)  the same as a context manager, for
                               a module fixture of its own (e.g. with an init script).
 
+Python memory snapshot (docs/boot.md)
+    Every context these fixtures make (and pytest-playwright's `context`/`page`) runs
+    NO_SNAPSHOT first: the app boots Python from its packages and never makes a snapshot, so
+    no test spends seconds of CPU on one it does not look at. tests/e2e/test_snapshot.py uses
+    a context without it.
+
 Restart / persistence
     persistent_browser        PersistentBrowser: `.launch(user_data_dir)` starts a persistent
                               Chromium context on that profile folder (same executable and
@@ -65,6 +71,8 @@ CHROMIUM_ARGS = [
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
 ]
 BOOT_TIMEOUT_MS = 120_000
+# Read by web/app.mjs: boot without the runtime snapshot and never make one.
+NO_SNAPSHOT = 'window.__pyvfsSnapshot = "off";'
 LOCAL_HOST = "127.0.0.1"
 IGNORED_SCHEMES = {"data", "blob", "chrome-extension", "about"}
 
@@ -205,11 +213,19 @@ def open_app(context, path: str = "/", timeout_ms: int = BOOT_TIMEOUT_MS) -> App
     return session
 
 
+@pytest.fixture
+def context(context):
+    """pytest-playwright's per-test context, without the runtime snapshot (NO_SNAPSHOT)."""
+    context.add_init_script(NO_SNAPSHOT)
+    return context
+
+
 @contextlib.contextmanager
 def booted_app(browser, browser_context_args, init_script: str | None = None):
     """A new context with ONE page booted on the app (``init_script`` runs in every page of
     the context before the app's own scripts); closed at the end, no offsite request allowed."""
     context = browser.new_context(**browser_context_args)
+    context.add_init_script(NO_SNAPSHOT)
     if init_script:
         context.add_init_script(init_script)
     try:
@@ -253,6 +269,7 @@ class PersistentBrowser:
         Path(user_data_dir).mkdir(parents=True, exist_ok=True)
         options = {**chromium_launch_options(), "base_url": self.base_url, **kwargs}
         context = self.playwright.chromium.launch_persistent_context(str(user_data_dir), **options)
+        context.add_init_script(NO_SNAPSHOT)
         self.contexts.append(context)
         record_offsite(context, self.offsite)
         return context

@@ -6,6 +6,7 @@ Static checks only: no test here waits for Python to boot. The fetches run insid
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -58,7 +59,8 @@ def test_manifest_and_wheels(page, offsite_requests):
     response = page.goto("/manifest.json")
     assert response.header_value("content-type") == "application/json"
     manifest = json.loads(response.text())
-    assert set(manifest) == {"version", "wheel", "micropip", "pyodide", "build", "downloads"}
+    keys = {"version", "wheel", "wheelSha256", "micropip", "pyodide", "build", "downloads"}
+    assert set(manifest) == keys
     assert manifest["pyodide"] == "314.0.7"
     assert manifest["micropip"] == "wheels/micropip-0.11.1-py3-none-any.whl"
     assert manifest["wheel"] == f"wheels/py_vfs-{manifest['version']}-py3-none-any.whl"
@@ -66,6 +68,9 @@ def test_manifest_and_wheels(page, offsite_requests):
         r = fetch(page, manifest[key])
         assert r["status"] == 200, manifest[key]
         assert r["headers"]["content-type"] == "application/zip"
+    # The runtime snapshot is keyed by the served wheel's hash (docs/boot.md).
+    wheel = (ROOT / "dist" / manifest["wheel"]).read_bytes()
+    assert manifest["wheelSha256"] == hashlib.sha256(wheel).hexdigest()
     # Boot reports download progress against these sizes, so they must be the served ones.
     assert set(manifest["downloads"]) == {"pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"}
     for name, size in manifest["downloads"].items():

@@ -1,0 +1,151 @@
+"""Booting from the Python memory snapshot (docs/boot.md), in a context that allows it.
+
+The first boot of the origin starts Python from its packages and then makes the snapshot in a
+second worker; the next boot restores it. Which path a boot took is read from
+`diagnostics().boot`, never from timings. A stale or corrupt snapshot is dropped, the boot
+falls back to the packages, and a new snapshot replaces it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import AppSession, assert_no_offsite, open_app, record_offsite, wait_ready
+
+MAKE_TIMEOUT_S = 240
+BOOT_JS = "async () => (await (await window.pyvfs.ready).diagnostics()).boot"
+# Polls until the snapshot is stored (or making it failed): seconds of CPU on a loaded machine.
+WAIT_STORED_JS = """async (ms) => {
+  const vfs = await window.pyvfs.ready;
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const { boot } = await vfs.diagnostics();
+    if (boot.snapshot !== "waiting" && boot.snapshot !== "making") return boot.snapshot;
+    if (Date.now() > deadline) throw new Error(`no snapshot after ${ms} ms: ${boot.snapshot}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}"""
+# Rewrites the stored record through `change(record)` (a JS function body).
+EDIT_JS = """async (change) => {
+  const db = await new Promise((resolve, reject) => {
+    const request = indexedDB.open("pyvfs-runtime");
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  try {
+    await new Promise((resolve, reject) => {
+      const tx = db.transaction("snapshots", "readwrite");
+      const store = tx.objectStore("snapshots");
+      const get = store.get("python");
+      get.onsuccess = () => {
+        const record = get.result;
+        new Function("record", change)(record);
+        store.put(record, "python");
+      };
+      tx.oncomplete = resolve;
+      tx.onerror = () => reject(tx.error);
+    });
+  } finally {
+    db.close();
+  }
+}"""
+# Stages of a second VFS opened in the page: the app's own boot happened before we listened.
+STAGES_JS = """async () => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  const stages = [];
+  const vfs = await openVFS({ name: "stages", onProgress: (p) => stages.push(p.stage) });
+  const { boot } = await vfs.diagnostics();
+  await vfs.close();
+  return { stages: [...new Set(stages)], from: boot.from };
+}"""
+
+
+@pytest.fixture(scope="module")
+def session(browser, browser_context_args):
+    """The app in a context where the snapshot is on, booted once and its snapshot made."""
+    context = browser.new_context(**browser_context_args)
+    try:
+        app = open_app(context)
+        assert app.page.evaluate(BOOT_JS)["from"] == "packages"
+        app.page.evaluate("async () => (await window.pyvfs.ready).writeFile('/kept.txt', 'kept')")
+        assert app.page.evaluate(WAIT_STORED_JS, MAKE_TIMEOUT_S * 1000) == "stored"
+        yield app
+    finally:
+        context.close()
+    assert_no_offsite(app.offsite, "the snapshot context")
+
+
+def reboot(app) -> dict:
+    app.page.reload()
+    wait_ready(app)
+    return app.page.evaluate(BOOT_JS)
+
+
+def ensure_stored(app) -> None:
+    if reboot(app)["from"] != "snapshot":
+        assert app.page.evaluate(WAIT_STORED_JS, MAKE_TIMEOUT_S * 1000) == "stored"
+
+
+def test_second_boot_restores_the_snapshot_with_files_shell_and_api(session):
+    ensure_stored(session)
+    boot = reboot(session)
+    assert boot == {"from": "snapshot", "snapshot": "used"}
+    page = session.page
+    assert page.evaluate("window.pyvfs.shell('cat /kept.txt')")["stdout"] == "kept"
+    assert page.evaluate("window.pyvfs.shell('mkdir -p /snap && echo hi > /snap/a && ls /snap')")[
+        "stdout"
+    ].split() == ["a"]
+    api = """async () => {
+      const vfs = await window.pyvfs.ready;
+      await vfs.writeFile("/snap/b.txt", "from the api");
+      return [await vfs.readFile("/snap/b.txt", "utf8"), (await vfs.readdir("/snap")).sort()];
+    }"""
+    assert page.evaluate(api) == ["from the api", ["a", "b.txt"]]
+
+
+def test_a_snapshot_boot_reports_no_install_stage(session):
+    ensure_stored(session)
+    result = session.page.evaluate(STAGES_JS)
+    assert result["from"] == "snapshot"
+    assert result["stages"][0] == "download"
+    assert result["stages"][-2:] == ["disk", "ready"]
+    assert "python" in result["stages"]
+    assert "install" not in result["stages"]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "record.bytes[0] ^= 0xff;",  # corrupt: Pyodide finds no snapshot magic
+        "record.key = 'pyodide 0.0.0; an older wheel';",  # stale: another build made it
+    ],
+    ids=["corrupt", "stale"],
+)
+def test_a_bad_snapshot_falls_back_and_is_replaced(session, change):
+    ensure_stored(session)
+    session.page.evaluate(EDIT_JS, change)
+    boot = reboot(session)
+    assert boot["from"] == "packages"
+    assert session.page.evaluate("window.pyvfs.shell('cat /kept.txt')")["stdout"] == "kept"
+    assert session.page.evaluate(WAIT_STORED_JS, MAKE_TIMEOUT_S * 1000) == "stored"
+    assert reboot(session) == {"from": "snapshot", "snapshot": "used"}
+
+
+def test_two_tabs_booting_together_make_one_snapshot(browser, browser_context_args):
+    context = browser.new_context(**browser_context_args)
+    try:
+        tabs = [AppSession(context=context, page=context.new_page()) for _ in range(2)]
+        for tab in tabs:
+            record_offsite(context, tab.offsite)
+            tab.page.goto("/")
+        for tab in tabs:
+            wait_ready(tab)
+        states = [tab.page.evaluate(WAIT_STORED_JS, MAKE_TIMEOUT_S * 1000) for tab in tabs]
+        # The Web Lock lets one tab make it; the other found it stored or skipped.
+        assert "stored" in states
+        assert set(states) <= {"stored", "made elsewhere"}
+        assert reboot(tabs[1])["from"] == "snapshot"
+        assert reboot(tabs[0])["from"] == "snapshot"
+    finally:
+        context.close()
+    assert_no_offsite(tabs[0].offsite + tabs[1].offsite, "the two-tab context")

@@ -1,0 +1,65 @@
+// The Pyodide memory snapshot of this origin (docs/boot.md), in its own IndexedDB database so that
+// no disk's check() or usage() counts it and deleting a disk never touches it. One record: the
+// snapshot of the current build, replaced when the build changes. Every call opens, uses and
+// closes its connection, so nothing here ever blocks a deleteDatabase (the bench's wipe, a user's).
+
+const DATABASE = "pyvfs-runtime";
+const STORE = "snapshots";
+const RECORD = "python";
+
+// What makes a snapshot valid: the Pyodide build it was taken with and the exact wheel imported
+// into it (the hash changes with any source change, the version only with a release).
+export function snapshotKey(manifest) {
+  return `pyodide ${manifest.pyodide}; ${manifest.wheel} sha256 ${manifest.wheelSha256}`;
+}
+
+function open() {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(DATABASE, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+    request.onsuccess = () => {
+      const db = request.result;
+      db.onversionchange = () => db.close();
+      resolve(db);
+    };
+    request.onerror = () => reject(request.error);
+    request.onblocked = () => reject(new Error(`${DATABASE} is blocked by another connection`));
+  });
+}
+
+async function transact(mode, use) {
+  const db = await open();
+  try {
+    return await new Promise((resolve, reject) => {
+      const tx = db.transaction(STORE, mode);
+      const request = use(tx.objectStore(STORE));
+      tx.oncomplete = () => resolve(request.result);
+      tx.onerror = () => reject(tx.error);
+      tx.onabort = () => reject(tx.error ?? new Error("transaction aborted"));
+    });
+  } finally {
+    db.close();
+  }
+}
+
+// The stored snapshot's bytes if it was made for `key` and is whole, else null.
+export async function loadSnapshot(key) {
+  const record = await transact("readonly", (store) => store.get(RECORD));
+  if (record?.key !== key || !(record.bytes instanceof Uint8Array)) return null;
+  return record.bytes.byteLength === record.size ? record.bytes : null;
+}
+
+// Only the key: a tab asking "is there already one?" need not read 30 MiB.
+export async function storedKey() {
+  const record = await transact("readonly", (store) => store.get(RECORD));
+  return record?.key ?? null;
+}
+
+export function saveSnapshot(key, bytes) {
+  const record = { key, bytes, size: bytes.byteLength, created: Date.now() };
+  return transact("readwrite", (store) => store.put(record, RECORD));
+}
+
+export function dropSnapshot() {
+  return transact("readwrite", (store) => store.delete(RECORD));
+}
