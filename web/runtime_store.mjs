@@ -49,7 +49,8 @@ export async function loadSnapshot(key) {
   return record.bytes.byteLength === record.size ? record.bytes : null;
 }
 
-// Only the key: a tab asking "is there already one?" need not read 30 MiB.
+// The stored snapshot's key: "is there already one?". IndexedDB reads the whole record (30 MiB)
+// for it; that happens once per origin and build, before making a snapshot.
 export async function storedKey() {
   const record = await transact("readonly", (store) => store.get(RECORD));
   return record?.key ?? null;
