@@ -226,9 +226,14 @@ def test_another_tabs_commit_invalidates_by_the_time_its_watch_event_fires(tabs)
     warm = run(first, """
       // The listener stats the file the moment the event arrives: the cache must be dropped
       // before the event is delivered.
+      // Armed only once this tab has seen the first write: under load the event of that write
+      // could otherwise arrive after the watch began, and its stat rightly says 1.
       window.__seen = [];
+      window.__armed = false;
       const unwatch = vfs.watch("/sc6", (event) => {
-        if (event.path === "/sc6/f") vfs.stat("/sc6/f").then((s) => window.__seen.push(s.size));
+        if (window.__armed && event.path === "/sc6/f") {
+          vfs.stat("/sc6/f").then((s) => window.__seen.push(s.size));
+        }
       });
       await unwatch.ready;
       await vfs.readdir("/sc6");
@@ -236,6 +241,7 @@ def test_another_tabs_commit_invalidates_by_the_time_its_watch_event_fires(tabs)
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       const [size, trip] = await trips(async () => (await vfs.stat("/sc6/f")).size);
+      window.__armed = true;
       return [size, trip];
     """)
     assert warm == [1, 0]
