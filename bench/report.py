@@ -85,8 +85,9 @@ def split_table(summary: dict) -> list[str]:
 
 
 def memory_table(summary: dict) -> list[str]:
-    lines = ["| workload | ours heap MiB | ours wasm MiB | lightning-fs heap MiB "
-             "| ZenFS heap MiB | raw IDB heap MiB |", "|---|---|---|---|---|---|"]
+    lines = ["| workload | ours heap MiB | ours worker heap MiB | ours wasm MiB "
+             "| lightning-fs heap MiB | ZenFS heap MiB | raw IDB heap MiB |",
+             "|---|---|---|---|---|---|---|"]
     for workload in TITLES:
         row = summary.get(workload)
         if not row or workload.startswith("B1"):
@@ -96,9 +97,18 @@ def memory_table(summary: dict) -> list[str]:
             value = row.get(adapter, {}).get(key)
             return "–" if value is None else f"{value / MIB:.1f}"
 
-        cells = [mib("ours"), mib("ours", "wasm"), mib("lightningfs"), mib("zenfs"), mib("rawidb")]
+        cells = [mib("ours"), mib("ours", "workerHeapPeak"), mib("ours", "wasm"),
+                 mib("lightningfs"), mib("zenfs"), mib("rawidb")]
         lines.append(f"| {workload} | " + " | ".join(cells) + " |")
     return lines
+
+
+def load_text(meta: dict) -> str:
+    """The machine's 1-minute load average before and after the run."""
+    load = meta.get("load")
+    if not load:
+        return "machine load not recorded"
+    return f"load average {load['before']:.1f} before, {load['after']:.1f} after"
 
 
 def generated(report: dict) -> str:
@@ -107,8 +117,8 @@ def generated(report: dict) -> str:
         BEGIN,
         "",
         f"Run of {meta['date']}, Chromium {meta['chromium']} headless, median of "
-        f"{meta['reps']} repetitions, whole run {meta['seconds']:.0f} s. Raw samples: "
-        "`docs/benchmarks.json`.",
+        f"{meta['reps']} repetitions, whole run {meta['seconds']:.0f} s, {load_text(meta)}. "
+        "Raw samples: `docs/benchmarks.json`.",
         "",
         "### Times (median, ms; lower is better)",
         "",

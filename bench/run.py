@@ -23,6 +23,7 @@ case verified: tests/e2e/test_bench_smoke.py runs it so the bench cannot rot.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -32,13 +33,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "build"))
 
+from chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from bench.cdp import CDPError, FlatCDP, debugging_args, free_port  # noqa: E402
 from bench.memory import MemoryProbe  # noqa: E402
 from bench.report import write_json, write_markdown  # noqa: E402
 from bench.server import start_bench_server  # noqa: E402
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from bench.watchdog import Watchdog  # noqa: E402
 
 ADAPTERS = ["ours", "lightningfs", "zenfs", "rawidb"]
 # Run in this order on one store (bench/web/workloads.mjs says which tree each one uses).
@@ -47,7 +51,11 @@ WORKLOADS = [*CHAIN, "W6", "W8", "B1"]
 # What must run before a workload: the tree it reads, renames or removes.
 NEEDS = {"W2": "W1c", "W3": "W1c", "W5": "W1c", "W7": "W5", "W6": "W1"}
 POLL_SECONDS = 0.05
+# Bounds. A case's own polling fails it after CASE_TIMEOUT (smoke: SMOKE_CASE_TIMEOUT); the
+# watchdog ends the run STAGE_SLACK later if a browser call never returns (bench/watchdog.py).
 CASE_TIMEOUT = 600.0
+SMOKE_CASE_TIMEOUT = 150.0
+STAGE_SLACK = 60.0
 READY_TIMEOUT_MS = 180_000
 BENCH_PAGE = "bench/bench.html"
 APP_PAGE = "index.html"
@@ -93,30 +101,57 @@ class CaseFailed(Exception):
 class Bench:
     """One bench run: a browser, the bench server, and the results collected so far."""
 
-    def __init__(self, playwright, base_url: str, sizes: Sizes, smoke: bool):
+    def __init__(self, playwright, base_url: str, sizes: Sizes, smoke: bool, watchdog: Watchdog):
         self.playwright = playwright
         self.base_url = base_url
         self.sizes = sizes
         self.smoke = smoke
-        self.launch = {"executable_path": CHROMIUM, "args": list(CHROMIUM_ARGS), "headless": True}
-        self.browser = playwright.chromium.launch(**self.launch)
-        # One context for the chains: its HTTP cache stays warm, so our set-up boots Pyodide from
-        # cache every time (boot is untimed there; B1 times it). A smoke run makes it persistent
-        # and seeds W8 in the chain's store, which saves a browser launch and a boot per adapter.
-        self.profile = tempfile.TemporaryDirectory(prefix="pyvfs-bench-smoke-") if smoke else None
-        if smoke:
-            self.context = playwright.chromium.launch_persistent_context(
-                self.profile.name, **self.launch
-            )
-        else:
-            self.context = self.browser.new_context()
+        self.watchdog = watchdog
+        self.case_timeout = SMOKE_CASE_TIMEOUT if smoke else CASE_TIMEOUT
+        self.stage_bound = self.case_timeout + STAGE_SLACK
+        with watchdog.stage("launching chromium", self.stage_bound):
+            self.browser, self.cdp = self.launch()
+            # One context for the chains: its HTTP cache stays warm, so our set-up boots Pyodide
+            # from cache every time (boot is untimed there; B1 times it). A smoke run makes it
+            # persistent and seeds W8 in the chain's store, which saves a browser launch and a
+            # boot per adapter.
+            self.profile = None
+            if smoke:
+                self.profile = tempfile.TemporaryDirectory(prefix="pyvfs-bench-smoke-")
+                self.context, self.context_cdp = self.launch_persistent(self.profile.name)
+            else:
+                self.context, self.context_cdp = self.browser.new_context(), self.cdp
         self.results: dict[str, dict[str, list[dict]]] = {}
 
+    def options(self) -> tuple[dict, int]:
+        """Launch options for Debian's Chromium, with a DevTools port of its own for the probe."""
+        port = free_port()
+        args = [*CHROMIUM_ARGS, *debugging_args(port)]
+        return {"executable_path": CHROMIUM, "args": args, "headless": True}, port
+
+    def launch(self):
+        options, port = self.options()
+        self.watchdog.waiting_for(f"chromium to start ({CHROMIUM})")
+        browser = self.playwright.chromium.launch(**options)
+        self.watchdog.waiting_for(f"the DevTools endpoint on port {port}")
+        return browser, FlatCDP(port)
+
+    def launch_persistent(self, profile: str):
+        options, port = self.options()
+        self.watchdog.waiting_for(f"chromium to start on the profile {profile}")
+        context = self.playwright.chromium.launch_persistent_context(profile, **options)
+        self.watchdog.waiting_for(f"the DevTools endpoint on port {port}")
+        return context, FlatCDP(port)
+
     def close(self) -> None:
-        self.context.close()
-        self.browser.close()
-        if self.profile:
-            self.profile.cleanup()
+        with self.watchdog.stage("closing the browsers", self.stage_bound):
+            if self.context_cdp is not self.cdp:
+                self.context_cdp.close()
+            self.context.close()
+            self.cdp.close()
+            self.browser.close()
+            if self.profile:
+                self.profile.cleanup()
 
     def record(self, workload: str, adapter: str, sample: dict) -> None:
         self.results.setdefault(workload, {}).setdefault(adapter, []).append(sample)
@@ -126,37 +161,56 @@ class Bench:
     # --- one case ---------------------------------------------------------------------------
 
     def open_bench_page(self, page, wipe: bool) -> None:
+        self.watchdog.waiting_for("the bench page to load (window.bench)")
         page.goto(self.base_url + BENCH_PAGE)
         page.wait_for_function("window.bench !== undefined", timeout=READY_TIMEOUT_MS)
         if wipe:
+            self.watchdog.waiting_for("the bench page to delete every IndexedDB database")
             page.evaluate("window.bench.wipe()")
 
-    def run_stage(self, context, page, spec: dict) -> dict:
+    def run_stage(self, cdp: FlatCDP, page, spec: dict) -> dict:
         """Start one stage of a case in the page and poll it, sampling memory meanwhile."""
-        probe = MemoryProbe(context, page)
+        label = f"{spec['adapter']} {spec['workload'] or '-'} {spec['stage']}"
+        wait = self.watchdog.waiting_for
         try:
-            if spec["stage"] != "setup":  # after a reload too: the old page's garbage remains
-                probe.collect_garbage()
-            page.evaluate("(spec) => window.bench.start(spec)", spec)
-            deadline = time.monotonic() + CASE_TIMEOUT
-            while (result := page.evaluate("window.bench.poll()")) is None:
-                if time.monotonic() > deadline:
-                    raise CaseFailed(f"{spec} did not finish in {CASE_TIMEOUT} s")
-                probe.sample()
-                time.sleep(POLL_SECONDS)
-            probe.sample()  # a case shorter than one poll still gets a page and worker sample
-            time.sleep(POLL_SECONDS)
-            probe.sample()
-            if not result["ok"]:
-                raise CaseFailed(f"{spec['adapter']} {spec['workload']}: {result['error']}")
-            if spec["stage"] != "setup":
-                result["heapPeak"] = float(probe.peak)
-                wasm = probe.wasm_bytes() if spec["adapter"] == "ours" else None
-                if wasm is not None:
-                    result["wasm"] = float(wasm)
-            return result
-        finally:
-            probe.close()
+            wait("CDP sessions on the page and its worker")
+            probe = MemoryProbe(cdp, page.url)
+            try:
+                if spec["stage"] != "setup":  # after a reload too: the old page's garbage remains
+                    wait("a forced garbage collection in the page and the worker (CDP)")
+                    probe.collect_garbage()
+                wait("the page to start the case (window.bench.start)")
+                page.evaluate("(spec) => window.bench.start(spec)", spec)
+                deadline = time.monotonic() + self.case_timeout
+                wait("the case's result (window.bench.poll) and memory samples (CDP)")
+                while (result := page.evaluate("window.bench.poll()")) is None:
+                    if time.monotonic() > deadline:
+                        raise CaseFailed(f"{label}: no result within {self.case_timeout:.0f} s")
+                    probe.sample()
+                    time.sleep(POLL_SECONDS)
+                probe.sample()  # a case shorter than one poll still gets a page and worker sample
+                if not result["ok"]:
+                    raise CaseFailed(f"{label}: {result['error']}")
+                if spec["stage"] != "setup":
+                    result["heapPeak"] = float(probe.peak)
+                    if probe.worker_peak:
+                        result["workerHeapPeak"] = float(probe.worker_peak)
+                    wait("the worker's wasm memory size (window.bench.wasm)")
+                    wasm = page.evaluate("([a, s]) => window.bench.wasm(a, s)",
+                                         [spec["adapter"], spec["store"]])
+                    if wasm is not None:
+                        result["wasm"] = float(wasm)
+                return result
+            finally:
+                probe.close()
+        except CDPError as e:
+            raise CaseFailed(f"{label}: {e}") from e
+
+    def stage(self, cdp: FlatCDP, page, spec: dict) -> dict:
+        """run_stage under the watchdog's bound."""
+        label = f"{spec['adapter']} {spec['workload'] or '-'} {spec['stage']}"
+        with self.watchdog.stage(label, self.stage_bound):
+            return self.run_stage(cdp, page, spec)
 
     def spec(self, adapter: str, workload: str | None, stage: str, store: str) -> dict:
         return {"adapter": adapter, "store": store, "workload": workload, "stage": stage,
@@ -169,11 +223,10 @@ class Bench:
         seeds_w8 = self.smoke and "W8" in workloads  # a smoke run seeds W8 in the chain's store
         if seeds_w8 or any(w in steps for w in (*CHAIN, "W6")):
             page = self.context.new_page()
-            try:
-                for rep in range(reps):
-                    for adapter in adapters:  # interleaved: slow drift hits every adapter
-                        self.chain(page, adapter, f"chain-{rep}-{adapter}", steps, workloads)
-            finally:
+            for rep in range(reps):
+                for adapter in adapters:  # interleaved: slow drift hits every adapter
+                    self.chain(page, adapter, f"chain-{rep}-{adapter}", steps, workloads)
+            with self.watchdog.stage("closing the chain's page", self.stage_bound):
                 page.close()
         if "W8" in workloads:
             self.run_restart(adapters, reps)
@@ -183,10 +236,11 @@ class Bench:
     def chain(self, page, adapter: str, store: str, steps: set[str], record: list[str]) -> None:
         """One fresh store: the CHAIN workloads in order, then a reload and W6."""
         def stage(workload: str | None, name: str) -> dict:
-            return self.run_stage(self.context, page, self.spec(adapter, workload, name, store))
+            return self.stage(self.context_cdp, page, self.spec(adapter, workload, name, store))
 
         # The smoke profile is fresh, and holds every adapter's store until the W8 restart.
-        self.open_bench_page(page, wipe=not self.smoke)
+        with self.watchdog.stage(f"{adapter} opening the bench page", self.stage_bound):
+            self.open_bench_page(page, wipe=not self.smoke)
         stage("W8" if self.smoke else None, "setup")
         for workload in CHAIN:
             if workload in steps:
@@ -194,14 +248,18 @@ class Bench:
                 if workload in record:
                     self.record(workload, adapter, pick(result))
         if "W6" in steps:
-            page.reload()
-            page.wait_for_function("window.bench !== undefined", timeout=READY_TIMEOUT_MS)
+            with self.watchdog.stage(f"{adapter} W6 reload", self.stage_bound):
+                self.watchdog.waiting_for("the bench page to reload (window.bench)")
+                page.reload()
+                page.wait_for_function("window.bench !== undefined", timeout=READY_TIMEOUT_MS)
             self.record("W6", adapter, pick(stage("W6", "reopen")))
 
     def run_restart(self, adapters: list[str], reps: int) -> None:
         """W8: a disk of manyFiles files, then `reps` browser restarts timed to the first read."""
         if self.smoke:  # the chains seeded W8 in the smoke profile: restart on it once
-            self.context.close()
+            with self.watchdog.stage("closing the smoke profile", self.stage_bound):
+                self.context_cdp.close()
+                self.context.close()
             for adapter in adapters:
                 store = f"chain-0-{adapter}"
                 result = self.in_persistent(self.profile.name, adapter, store, "reopen")
@@ -216,37 +274,47 @@ class Bench:
                     self.record("W8", adapter, pick(result))
 
     def in_persistent(self, profile: str, adapter: str, store: str, stage: str) -> dict:
-        context = self.playwright.chromium.launch_persistent_context(profile, **self.launch)
-        try:
-            page = context.pages[0] if context.pages else context.new_page()
-            self.open_bench_page(page, wipe=stage == "setup")
-            return self.run_stage(context, page, self.spec(adapter, "W8", stage, store))
-        finally:
-            context.close()
+        """Launch Chromium on `profile`, run one W8 stage in its page, close it."""
+        with self.watchdog.stage(f"{adapter} W8 {stage} (browser restart)", self.stage_bound):
+            context, cdp = self.launch_persistent(profile)
+            try:
+                page = context.pages[0] if context.pages else context.new_page()
+                self.open_bench_page(page, wipe=stage == "setup")
+                return self.run_stage(cdp, page, self.spec(adapter, "W8", stage, store))
+            finally:
+                cdp.close()
+                context.close()
 
     def run_app_load(self, reps: int) -> None:
         """B1: our app page to a ready prompt: cold (fresh context), warm (reload at once, before
         the runtime snapshot exists) and snapshot (reload once the first boot stored it)."""
+        wait = self.watchdog.waiting_for
         for _ in range(reps):
             context = self.browser.new_context()
             try:
                 context.add_init_script(READY_PROBE_JS)
                 page = context.new_page()
                 for kind in ("cold", "warm", "snapshot"):
-                    if kind == "cold":
-                        page.goto(self.base_url + APP_PAGE)
-                    else:
-                        if kind == "snapshot":
-                            page.evaluate(SNAPSHOT_SETTLED_JS, READY_TIMEOUT_MS)
-                        page.reload()
-                    page.wait_for_function("window.__readyAt !== undefined",
-                                           timeout=READY_TIMEOUT_MS)
-                    ready_at = float(page.evaluate("window.__readyAt"))
+                    with self.watchdog.stage(f"ours B1 {kind}", self.stage_bound):
+                        if kind == "cold":
+                            wait("the app page to load")
+                            page.goto(self.base_url + APP_PAGE)
+                        else:
+                            if kind == "snapshot":
+                                wait("the app's runtime snapshot to be stored")
+                                page.evaluate(SNAPSHOT_SETTLED_JS, READY_TIMEOUT_MS)
+                            wait("the app page to reload")
+                            page.reload()
+                        wait("the app page's ready prompt (body[data-state=ready])")
+                        page.wait_for_function("window.__readyAt !== undefined",
+                                               timeout=READY_TIMEOUT_MS)
+                        ready_at = float(page.evaluate("window.__readyAt"))
                     self.record(f"B1 {kind}", "ours", {"ms": ready_at})
                     if self.smoke:
                         break
             finally:
-                context.close()
+                with self.watchdog.stage("closing the B1 context", self.stage_bound):
+                    context.close()
 
 
 def with_prerequisites(workloads: list[str]) -> set[str]:
@@ -259,7 +327,7 @@ def with_prerequisites(workloads: list[str]) -> set[str]:
 
 def pick(result: dict) -> dict:
     """The numbers of a stage's result worth keeping."""
-    keys = ("ms", "openMs", "runMs", "sinceNavigationMs", "heapPeak", "wasm")
+    keys = ("ms", "openMs", "runMs", "sinceNavigationMs", "heapPeak", "workerHeapPeak", "wasm")
     return {k: float(result[k]) for k in keys if result.get(k) is not None}
 
 
@@ -300,17 +368,21 @@ def run(args: argparse.Namespace) -> dict:
     sizes = SMOKE_SIZES if args.smoke else Sizes()
     base_url, server = start_bench_server()
     started = time.monotonic()
+    load_before = os.getloadavg()
+    watchdog = Watchdog()
     try:
         with sync_playwright() as playwright:
-            bench = Bench(playwright, base_url, sizes, args.smoke)
+            bench = Bench(playwright, base_url, sizes, args.smoke, watchdog)
             version = bench.browser.version
+            print(f"bench: chromium {version}, load average {load_before[0]:.1f}", flush=True)
             bench.run_all(workloads, adapters, args.reps)
             bench.close()
     finally:
         server.shutdown()
         server.server_close()
     meta = {"date": time.strftime("%Y-%m-%d %H:%M %Z"), "chromium": version,
-            "sizes": asdict(sizes), "reps": args.reps, "seconds": time.monotonic() - started}
+            "sizes": asdict(sizes), "reps": args.reps, "seconds": time.monotonic() - started,
+            "load": {"before": load_before[0], "after": os.getloadavg()[0]}}
     return {"meta": meta, "results": bench.results, "summary": summarize(bench.results)}
 
 

@@ -77,5 +77,11 @@ window.bench = {
     );
   },
   poll: () => current?.result ?? null,
+  // Wasm memory of a store's runtime in bytes (ours: Pyodide's heap, reported by its worker),
+  // or null for an adapter that has none.
+  async wasm(adapter, store) {
+    const fs = opened.get(`${adapter}/${store}`);
+    return fs?.wasmBytes ? fs.wasmBytes() : null;
+  },
 };
 document.body.dataset.state = "ready";
