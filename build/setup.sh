@@ -2,10 +2,12 @@
 # Install what py_vfs needs to build (and, with --test, to test), and only what is missing.
 #
 #   sh build/setup.sh           node_modules (npm ci) and .venv (pinned tools)
-#   sh build/setup.sh --test    the same, plus Debian's chromium when it is not on PATH, and
-#                               the wheels the Pyodide tier runs tests/unit with (.cache/)
+#   sh build/setup.sh --test    the same, plus Debian's chromium when it is not on PATH (then
+#                               checked by build/check_browser.py), and the wheels the
+#                               Pyodide tier runs tests/unit with (.cache/)
 #
-# Fast when nothing is missing: it compares timestamps and a sha256 stamp, nothing else.
+# Fast when nothing is missing: it compares timestamps and a sha256 stamp; with --test it also
+# launches the browser once to check it (a few seconds).
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -14,7 +16,7 @@ want_test=0
 for arg in "$@"; do
     case "$arg" in
         --test) want_test=1 ;;
-        -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
         *) echo "setup: unknown argument: $arg" >&2; exit 2 ;;
     esac
 done
@@ -80,6 +82,8 @@ if [ "$want_test" = 1 ]; then
         command -v chromium >/dev/null 2>&1 || die "chromium still not on PATH after apt-get install"
         say "chromium: $(command -v chromium)"
     fi
+    # Is it a browser the tests can drive? Launches it once, bounded (docs/testing.md).
+    .venv/bin/python build/check_browser.py || die "the browser check failed (see above)"
 fi
 
 # 4. --test: the wheels tests/pyodide/unit.test.mjs loads into Pyodide to run tests/unit there

@@ -47,29 +47,17 @@ Restart / persistence
 from __future__ import annotations
 
 import contextlib
-import os
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from chromium import CHROMIUM, CHROMIUM_ARGS, chromium_version
 from serve import start_server
 
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "dist"
 
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
-]
 BOOT_TIMEOUT_MS = 120_000
 # Read by web/app.mjs: boot without the runtime snapshot and never make one.
 NO_SNAPSHOT = 'window.__pyvfsSnapshot = "off";'
@@ -78,6 +66,15 @@ IGNORED_SCHEMES = {"data", "blob", "chrome-extension", "about"}
 
 
 # --- server and browser ------------------------------------------------------------------
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The browser this run drove, at the end of the tier's output (docs/testing.md), -q too."""
+    try:
+        line = f"e2e ran on Chromium {chromium_version(CHROMIUM)} ({CHROMIUM})"
+    except RuntimeError as e:
+        line = f"e2e browser: {e}"
+    terminalreporter.write_line(line)
 
 
 @pytest.fixture(scope="session")
