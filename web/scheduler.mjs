@@ -11,10 +11,16 @@
 // Microtasks run before any event is handled, so a long chain of them would starve the worker's
 // messages (previews, other calls, progress). After SLICE_MS of back-to-back microtask callbacks
 // the next one goes through the macrotask queue again, which lets the events in.
+//
+// `now` is the clock slices are measured with (milliseconds); the worker uses the default,
+// performance.now. Tests pass their own so that where a slice ends does not depend on how fast
+// the machine runs.
 
-const SLICE_MS = 8;
+export const SLICE_MS = 8;
 
-export function microtaskScheduler(macrotask, now = () => performance.now()) {
+const wallClock = () => performance.now();
+
+export function microtaskScheduler(macrotask, now = wallClock) {
   let sliceStart = null;
   return (callback, delay) => {
     if (delay > 0) return macrotask(callback, delay);
@@ -28,10 +34,10 @@ export function microtaskScheduler(macrotask, now = () => performance.now()) {
 }
 
 // Swap the scheduler of Pyodide's event loop (the module-level name its call_later uses).
-export function scheduleInMicrotasks(pyodide) {
+export function scheduleInMicrotasks(pyodide, now = wallClock) {
   const webloop = pyodide.pyimport("pyodide.webloop");
   try {
-    webloop.scheduleCallback = microtaskScheduler(webloop.scheduleCallback);
+    webloop.scheduleCallback = microtaskScheduler(webloop.scheduleCallback, now);
   } finally {
     webloop.destroy();
   }

@@ -6,7 +6,7 @@ import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { bootWebAPI } from "./harness.mjs";
 import { IDBStore } from "../../web/idb_store.mjs";
-import { microtaskScheduler, scheduleInMicrotasks } from "../../web/scheduler.mjs";
+import { SLICE_MS, microtaskScheduler, scheduleInMicrotasks } from "../../web/scheduler.mjs";
 
 let pyodide;
 let webapi;
@@ -15,6 +15,10 @@ let call;
 before(async () => {
   ({ pyodide, webapi, call } = await bootWebAPI());
 });
+
+// A clock that never moves: no slice ever runs out, so every hop counted is one the code waited
+// for, however slow the machine.
+const frozen = () => 0;
 
 // Runs `work` with Pyodide's event loop scheduling through `wrap(macrotask)` and counts the
 // callbacks that reach the macrotask queue meanwhile.
@@ -59,8 +63,9 @@ test("a write and a read through the dispatch hop once per event they wait for, 
   const hops = await macrotasksDuring((macrotask) => macrotask, () => call(api, "writeFile", "/before", "x"));
   assert.ok(hops >= 3, `the default loop hops once per await (${hops})`);
   let read;
-  const write = await macrotasksDuring(microtaskScheduler, () => call(api, "writeFile", "/a", "bytes"));
-  const reading = await macrotasksDuring(microtaskScheduler, async () => {
+  const inMicrotasks = (macrotask) => microtaskScheduler(macrotask, frozen);
+  const write = await macrotasksDuring(inMicrotasks, () => call(api, "writeFile", "/a", "bytes"));
+  const reading = await macrotasksDuring(inMicrotasks, async () => {
     read = await call(api, "readFile", "/a", "utf8");
   });
   assert.deepEqual(read, { value: "bytes" });
@@ -69,23 +74,41 @@ test("a write and a read through the dispatch hop once per event they wait for, 
   assert.ok(write <= 2 && reading <= 1, `macrotasks: write ${write}, read ${reading}`);
 });
 
-test("a long chain of ready Python callbacks still lets the worker's events run", async () => {
-  scheduleInMicrotasks(pyodide);
+test("a long chain of ready Python callbacks lets the worker's events in once per slice", async () => {
+  // The slices are measured on our clock, which each round of the chain moves by 1 ms: where a
+  // slice ends depends on the rounds run, not on the machine's speed.
+  const ROUNDS = 100;
+  const webloop = pyodide.pyimport("pyodide.webloop");
+  const original = webloop.scheduleCallback;
+  let clock = 0;
   let events = 0;
-  const tick = () => { events++; if (!stop) setImmediate(tick); };
   let stop = false;
-  setImmediate(tick);
-  const spun = await pyodide.runPythonAsync(`
-    import asyncio, time
-    async def spin():
-        started, rounds = time.monotonic(), 0
-        while time.monotonic() - started < 0.2:
-            await asyncio.sleep(0)
-            rounds += 1
-        return rounds
-    await spin()
-  `);
-  const during = events;
-  stop = true;
-  assert.ok(spun > 0 && during > 0, `${spun} rounds, ${during} events in between`);
+  const tick = () => { events++; if (!stop) setImmediate(tick); };
+  globalThis.schedulerTest = { advance: (ms) => { clock += ms; }, events: () => events };
+  scheduleInMicrotasks(pyodide, () => clock);
+  try {
+    setImmediate(tick);
+    const during = await pyodide.runPythonAsync(`
+      import asyncio, js
+      async def spin(rounds):
+          seen = js.schedulerTest.events()
+          for _ in range(rounds):
+              js.schedulerTest.advance(1)
+              await asyncio.sleep(0)
+          return js.schedulerTest.events() - seen
+      await spin(${ROUNDS})
+    `);
+    // A slice holds the rounds of SLICE_MS ms (and the one that crosses the line), then one
+    // macrotask lets the pending event run: 10 with SLICE_MS = 8; one less for a slice cut by
+    // the start or the end of the chain.
+    const least = Math.floor(ROUNDS / (SLICE_MS + 2)) - 1;
+    const most = Math.ceil(ROUNDS / SLICE_MS);
+    assert.ok(during >= least && during <= most,
+      `${during} events during ${ROUNDS} rounds of 1 ms: expected ${least}-${most}`);
+  } finally {
+    stop = true;
+    webloop.scheduleCallback = original;
+    webloop.destroy();
+    delete globalThis.schedulerTest;
+  }
 });
