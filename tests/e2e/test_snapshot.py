@@ -141,9 +141,10 @@ def test_two_tabs_booting_together_make_one_snapshot(browser, browser_context_ar
         for tab in tabs:
             wait_ready(tab)
         states = [tab.page.evaluate(WAIT_STORED_JS, MAKE_TIMEOUT_S * 1000) for tab in tabs]
-        # The Web Lock lets one tab make it; the other found it stored or skipped.
-        assert "stored" in states
-        assert set(states) <= {"stored", "made elsewhere"}
+        # "stored" is the tab that made it; the other either found the Web Lock held ("made
+        # elsewhere") or got it after the first stored the snapshot ("already stored").
+        assert sorted(states) in (["made elsewhere", "stored"], ["already stored", "stored"]), \
+            states
         assert reboot(tabs[1])["from"] == "snapshot"
         assert reboot(tabs[0])["from"] == "snapshot"
     finally:
