@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from .conftest import BOOT_TIMEOUT_MS
+
 
 def js(page, body: str, *args):
     """Run an async function body with `vfs` bound to the default VFS's JS API."""
@@ -90,14 +92,38 @@ def test_calls_in_flight_at_once_all_land(app):
     """) == [50, sum(range(50))]
 
 
-def test_embeddable_module_gives_the_same_disk(app):
-    """Another script on the page imports dist/pyvfs.mjs and sees what the app wrote."""
-    assert js(app, """
-      await vfs.writeFile("/api7/shared.txt", "from app");
-      const { openVFS } = await import(new URL("./pyvfs.mjs", location.href).href);
-      const same = await openVFS({name: "default"});
-      return await same.readFile("/api7/shared.txt", "utf8");
-    """) == "from app"
+# Another page of the origin that is not the app: it imports dist/pyvfs.mjs and opens the VFS
+# "default" in a worker of its own (its own Python, its own caches), bounded by `ms`.
+EMBEDDED_READ_JS = """async ([path, ms]) => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`openVFS did not boot within ${ms} ms`)), ms);
+  });
+  try {
+    const vfs = await Promise.race([openVFS({ name: "default", snapshot: "off" }), late]);
+    try {
+      return [typeof window.pyvfs, await vfs.readFile(path, "utf8")];
+    } finally {
+      await vfs.close();
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}"""
+
+
+def test_embeddable_module_gives_the_same_disk(app_session):
+    """A page that is not the app imports dist/pyvfs.mjs and sees what the app wrote: read
+    through a VFS worker of its own, so only the disk (IndexedDB) connects the two."""
+    js(app_session.page, 'await vfs.writeFile("/api7/shared.txt", "from app");')
+    other = app_session.context.new_page()
+    try:
+        other.goto("/embedding-page-test")  # the server's 404 page: same origin, no app
+        assert other.evaluate(EMBEDDED_READ_JS, ["/api7/shared.txt", BOOT_TIMEOUT_MS]) == [
+            "undefined", "from app"]
+    finally:
+        other.close()
 
 
 def test_search_from_js(app):
