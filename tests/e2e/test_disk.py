@@ -56,6 +56,7 @@ def vfs_eval(page, body: str, arg=None):
 # --- crash -------------------------------------------------------------------------------
 
 CRASHES = 20
+WRITER_TIMEOUT_MS = 60_000  # to the writer's first acknowledged write (or its failure)
 
 # Writes until the page dies. `acks` lists [path, tag] once writeFile resolved: from then on the
 # write must survive. Every 4th write rewrites /crash/shared.bin (1 to 3 chunks), so a torn
@@ -138,10 +139,14 @@ def test_acknowledged_writes_survive_renderer_crashes(persistent_browser, tmp_pa
         if round_ == CRASHES:
             break
         page.evaluate(WRITER_JS, round_)
-        page.wait_for_function("window.acks.length > 0 || window.writerError")
-        time.sleep(rng.uniform(0.0, 0.8))
-        acked = page.evaluate("window.acks.slice()")  # read, then crash at once
+        page.wait_for_function("window.acks.length > 0 || window.writerError",
+                               timeout=WRITER_TIMEOUT_MS)
+        time.sleep(rng.uniform(0.0, 0.8))  # crash at a random point of the writes
+        # Read, then crash at once. Whatever failed the writer by now did so before the crash;
+        # the crash kills the page, so an error it causes the writer is never read.
+        acked, error = page.evaluate("[window.acks.slice(), window.writerError]")
         crash(page)
+        assert error is None, f"round {round_}: the writer failed before the crash: {error}"
         assert acked, "the writer acknowledged nothing before the crash"
         total_acked += len(acked)
     print(f"{CRASHES} crashes, {total_acked} acknowledged writes; boot to ready "
