@@ -8,7 +8,8 @@ import pytest
 
 from .conftest import assert_no_offsite, open_app
 
-WRITE_SECONDS = 3.0
+ROUNDS = 20  # of writes per tab: a count, not a duration, so a slow machine does the same work
+START_TIMEOUT_MS = 30_000
 
 
 @pytest.fixture(scope="module")
@@ -36,12 +37,19 @@ WATCH = """
   return true;
 """
 
+# Arms a writer of ROUNDS rounds that starts when any page of the context posts on the
+# "tabs-go" BroadcastChannel (GO): both tabs then start together and write concurrently.
 START_WRITER = """
-  const [tag, seconds] = args;
+  const [tag, rounds, ms] = args;
+  const go = new BroadcastChannel("tabs-go");
+  const signalled = new Promise((resolve, reject) => {
+    go.onmessage = resolve;
+    setTimeout(() => reject(new Error(`no start signal within ${ms} ms`)), ms);
+  });
   window.__writer = (async () => {
+    try { await signalled; } finally { go.close(); }
     const acked = [], appended = [];
-    const end = Date.now() + seconds * 1000;
-    for (let i = 0; Date.now() < end; i++) {
+    for (let i = 0; i < rounds; i++) {
       await vfs.writeFile(`/tabs/${tag}/f${i}`, `${tag}${i}`);
       acked.push(`/tabs/${tag}/f${i}`);
       await vfs.writeFile(`/tabs/shared/k${i % 4}`, `${tag}${i}`);
@@ -50,6 +58,13 @@ START_WRITER = """
     }
     return {acked, appended};
   })();
+  return true;
+"""
+
+GO = """
+  const go = new BroadcastChannel("tabs-go");
+  go.postMessage("go");
+  go.close();
   return true;
 """
 
@@ -82,11 +97,12 @@ def test_two_tabs_writing_concurrently_lose_nothing_and_see_each_others_events(t
     first, second = tabs
     for tab in tabs:  # both listen before either writes
         js(tab.page, WATCH)
-    js(first.page, START_WRITER, "a", WRITE_SECONDS)
-    js(second.page, START_WRITER, "b", WRITE_SECONDS)
+    js(first.page, START_WRITER, "a", ROUNDS, START_TIMEOUT_MS)
+    js(second.page, START_WRITER, "b", ROUNDS, START_TIMEOUT_MS)
+    js(first.page, GO)  # another channel object of the page: both writers hear it
     a = js(first.page, "return await window.__writer;")
     b = js(second.page, "return await window.__writer;")
-    assert len(a["acked"]) > 10 and len(b["acked"]) > 10, (len(a["acked"]), len(b["acked"]))
+    assert len(a["acked"]) == ROUNDS and len(b["acked"]) == ROUNDS
 
     def converged():
         views = [js(tab.page, SNAPSHOT) for tab in tabs]
