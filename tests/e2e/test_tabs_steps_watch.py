@@ -147,7 +147,11 @@ def test_a_step_that_throws_leaves_no_trace_even_after_a_reload(tabs):
       }
     """)
     assert outcome == ["halfway", ["kept"], []]
-    time.sleep(0.3)
+    # A later commit of the same tab: once the other tab sees it, it has caught up past the
+    # failed step, so anything the step had left would show there now.
+    js(first.page, 'await vfs.writeFile("/steps-marker", "after the step"); return true;')
+    assert wait_until(lambda: js(second.page, 'return await vfs.exists("/steps-marker");')), \
+        "the other tab never saw the write made after the step"
     listing = 'return [await vfs.readdir("/steps"), await vfs.readdir("/steps/kept")];'
     assert js(second.page, listing) == [["kept"], []]
     first.page.reload()
@@ -176,12 +180,18 @@ def test_a_committed_step_is_seen_whole_by_the_other_tab(tabs):
         await tx.rename("/whole/tmp", "/whole/dir");
         await tx.writeFile("/whole/dir/done", "yes");
       });
+      // A marker after the step: once its event arrives, every event of the step has too.
+      await vfs.writeFile("/whole/after", "marker");
       return true;
     """)
     sight = wait_until(lambda: (s := js(second.page, "return window.__firstSight;")) not in
                        (None, "pending") and s)
     assert sorted(sight) == sorted([f"f{i}" for i in range(20)] + ["done"])
-    step_events = js(second.page, "return window.__stepEvents;")
-    assert sorted((e["type"], e["path"]) for e in step_events) == sorted(
+    assert wait_until(lambda: "/whole/after" in [
+        e["path"] for e in js(second.page, "return window.__stepEvents;")]), \
+        "the other tab never got the event of the write made after the step"
+    events = [(e["type"], e["path"]) for e in js(second.page, "return window.__stepEvents;")]
+    assert events[-1] == ("create", "/whole/after")
+    assert sorted(events[:-1]) == sorted(  # the step's, each once: no more, no less
         [("create", "/whole"), ("create", "/whole/dir")]
         + [("create", f"/whole/dir/f{i}") for i in range(20)] + [("create", "/whole/dir/done")])
