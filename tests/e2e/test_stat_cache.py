@@ -236,10 +236,17 @@ def test_another_tabs_commit_invalidates_by_the_time_its_watch_event_fires(tabs)
         }
       });
       await unwatch.ready;
-      await vfs.readdir("/sc6");
-      for (let i = 0; i < 10 && (await vfs.stat("/sc6/f")).size !== 1; i++) {
+      // Until this tab has caught up with the other's writes (a bound, not a timing: it fails).
+      const sizeNow = () => vfs.stat("/sc6/f").then((s) => s.size, (e) => {
+        if (e.code === "ENOENT") return null;
+        throw e;
+      });
+      const deadline = Date.now() + 20000;
+      while ((await sizeNow()) !== 1) {
+        if (Date.now() > deadline) throw new Error("this tab never saw the other's first write");
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+      await vfs.readdir("/sc6");
       const [size, trip] = await trips(async () => (await vfs.stat("/sc6/f")).size);
       window.__armed = true;
       return [size, trip];
