@@ -25,8 +25,9 @@ KILLS = 4  # each round is a browser launch and a boot: about 10-20 s on a loade
 def browser_pid(user_data_dir: Path) -> int:
     """The pid of the Chromium browser process running on `user_data_dir`.
 
-    Chromium's profile lock, ``SingletonLock``, is a symlink to ``<hostname>-<pid>``; the pid is
-    checked against the process's command line before anything is killed."""
+    Chromium's profile lock, ``SingletonLock``, is a symlink to ``<hostname>-<pid>`` (checked on
+    Chromium 156.0.8078.79); the pid is checked against the process's command line before
+    anything is killed."""
     host, _, pid = os.readlink(user_data_dir / "SingletonLock").rpartition("-")
     assert host == os.uname().nodename, f"the profile lock names another host: {host}"
     cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
@@ -47,6 +48,8 @@ def kill_browser(context, user_data_dir: Path) -> None:
     """SIGKILL the browser process of the persistent `context` and every process of its group
     (renderers, the VFS worker, the storage and network services), as one crash."""
     pid = browser_pid(user_data_dir)
+    # Playwright 1.65 starts Chromium in a process group of its own, and Chromium's children
+    # stay in it (checked on Chromium 156.0.8078.79).
     assert os.getpgid(pid) == pid, "Chromium is not the leader of its own process group"
     with context.expect_event("close", timeout=20_000):
         os.killpg(pid, signal.SIGKILL)
