@@ -1,11 +1,12 @@
 """The preview's edges through the real service worker (docs/preview.md): a method other than GET
 and HEAD is 405; an app tab that acks but never starts answering is 504; a tab speaking another
 protocol version is never used; a preview body cancelled half way releases the chunks its stream
-pinned (no timeout needed for that).
+pinned at once, and one left idle (the service worker died) once the VFS worker's idle timeout
+fires.
 
-Two of these need time to pass faster than the service worker's own timers: the test shortens
-`START_TIMEOUT_MS` (60 s) for one request by wrapping the worker's `setTimeout` through the
-DevTools protocol (`sw_start_timeout`), and changes nothing else of it.
+The timeouts are 60 s. The 504 tests shorten the service worker's `START_TIMEOUT_MS` for one
+request, and the idle test the VFS worker's `IDLE_MS`, by wrapping that worker's `setTimeout`
+through the DevTools protocol for that one delay; nothing else of them changes.
 """
 
 from __future__ import annotations
@@ -127,12 +128,13 @@ def sw_start_timeout(context, ms: int):
 
 @pytest.fixture(scope="module")
 def edges(app_session, base_url):
-    """(app session, preview tab, the big file's preview URL)."""
+    """(app session, preview tab, the preview URLs of two big files)."""
     app = app_session.page
-    url = app.evaluate(SETUP_JS, ["/edges/big.bin", BIG_PIECES * PIECE])
+    urls = [app.evaluate(SETUP_JS, [path, BIG_PIECES * PIECE])
+            for path in ("/edges/big.bin", "/edges/idle.bin")]
     tab = app_session.context.new_page()
     tab.goto(base_url + "preview/edges/a.txt")
-    yield app_session, tab, url
+    yield app_session, tab, urls
     tab.close()
 
 
@@ -251,7 +253,7 @@ ABORT_JS = """async () => {
 
 
 def test_a_cancelled_preview_body_releases_its_pinned_chunks(edges):
-    session, tab, url = edges
+    session, tab, (url, _) = edges
     app = session.page
     worker = next(w for w in app.workers if w.url.endswith("/worker.mjs"))
     worker.evaluate(COUNT_PORT_MESSAGES_JS)
@@ -283,3 +285,49 @@ def test_a_cancelled_preview_body_releases_its_pinned_chunks(edges):
     assert report["problems"] == []
     # The removed file's chunks left the store with the last pin.
     assert report["reclaimableChunks"] == 0, report
+
+
+# In the VFS worker: the owner's idle timeout (IDLE_MS in web/preview_owner.mjs, 60 s, module
+# private) becomes `ms`; every other timer keeps its delay.
+SHORT_IDLE_JS = """(ms) => {
+  self.__realSetTimeout ??= self.setTimeout;
+  const real = self.__realSetTimeout;
+  self.setTimeout = (fn, delay, ...rest) => real(fn, delay === 60000 ? ms : delay, ...rest);
+}"""
+# In the preview tab, once the service worker is gone: the body fails (after what the page had
+# buffered).
+DRAIN_JS = """async () => {
+  for (;;) {
+    try { if ((await window.__reader.read()).done) return "ended"; }
+    catch (error) { return error.name; }
+  }
+}"""
+
+
+def test_a_preview_body_left_idle_is_closed_and_releases_its_pins(edges):
+    """The service worker dies mid-body (DevTools stops it): nothing cancels the stream, and the
+    VFS worker's idle timeout, shortened to 0.5 s here, is what closes it."""
+    session, tab, (_, url) = edges
+    app = session.page
+    worker = next(w for w in app.workers if w.url.endswith("/worker.mjs"))
+    worker.evaluate(SHORT_IDLE_JS, 500)
+    try:
+        assert tab.evaluate(START_READ_JS, url)["status"] == 200
+        app.evaluate(HOLD_JS)  # the body stops where it is
+        try:
+            midway = app.evaluate(DIAGNOSTICS_JS)
+            assert midway["streams"] == 1 and midway["pinnedChunks"] == BIG_PIECES, midway
+            cdp = session.context.new_cdp_session(tab)
+            cdp.send("ServiceWorker.enable")
+            cdp.send("ServiceWorker.stopAllWorkers")
+            cdp.detach()
+            # The reader sees the body fail: the service worker is gone, its cancel never sent.
+            assert tab.evaluate(DRAIN_JS) == "TypeError"
+        finally:
+            app.evaluate(RELEASE_JS)
+        wait_for(lambda: app.evaluate(DIAGNOSTICS_JS) == {"streams": 0, "pinnedChunks": 0},
+                 "the idle preview stream to be closed and its pins released")
+    finally:
+        worker.evaluate("() => { self.setTimeout = self.__realSetTimeout; }")
+    got = tab.evaluate(FETCH_JS, ["/preview/edges/a.txt", {"cache": "no-store"}])
+    assert (got["status"], got["text"]) == (200, "alpha\n")  # a new service worker answers
