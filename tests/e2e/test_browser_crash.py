@@ -40,7 +40,7 @@ def gone(pid: int) -> bool:
     """True once `pid` no longer runs (absent, or a zombie waiting to be reaped)."""
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # gone before or while /proc was read
         return True
 
 
