@@ -91,6 +91,12 @@ class WebAPI:
                      "unwatch": self._unwatch, "sync": vfs.sync}
         self.collecting: asyncio.Future[int] | None = None  # the garbage collection at boot
 
+    def held(self) -> dict[str, int]:
+        """Diagnostics: the streams kept between calls (JS read and write streams, preview
+        bodies) and how many distinct chunks streams pin. Both drop back once the streams end,
+        are cancelled or go idle."""
+        return {"streams": len(self._streams), "pinnedChunks": len(self.vfs.content.pins)}
+
     def _watch(self, watch_id: int, path: str, options: Any = None) -> None:
         """Forward the events of a JS ``vfs.watch`` to the page, tagged with its id."""
         notify = self._notify

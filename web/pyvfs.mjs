@@ -401,7 +401,9 @@ export class VFS {
   gc({ graceMs } = {}) { return this.#call("gc", graceMs === undefined ? {} : { graceMs }); }
   // Counters for tests and debugging: {reads: {nodes, chunks, meta}} records read since boot,
   // {boot: {from: "snapshot" | "packages", snapshot}} how Python started (docs/boot.md),
-  // {calls} posted to the worker by this page before this one, {statCache: {hits, entries}}.
+  // {calls} posted to the worker by this page before this one, {statCache: {hits, entries}},
+  // {streams, pinnedChunks}: streams open in the worker (JS streams, preview bodies) and the
+  // distinct chunks they pin (kept in the store until released).
   async diagnostics() {
     const instance = this.#instance;
     const calls = instance.sent;

@@ -234,7 +234,7 @@ function catchUp() {
 async function call(op, args) {
   const { pyodide, api, dispatch, store } = await booted;
   if (op === "memoryUsage") return { value: memoryUsage(pyodide) };
-  if (op === "diagnostics") return { value: { reads: { ...store.reads }, boot: { ...bootInfo } } };
+  if (op === "diagnostics") return { value: { reads: { ...store.reads }, boot: { ...bootInfo }, ...held(api) } };
   if (op === "fsaCounters") return { value: fsa.counters() };
   // Only real work counts against idleness: a test polling diagnostics must not keep the
   // snapshot from being made.
@@ -257,6 +257,16 @@ async function settled(pyodide, envelope) {
     return await envelope;
   } finally {
     envelope.destroy();
+  }
+}
+
+// {streams, pinnedChunks}: what open streams hold in Python (py_vfs/webapi.py, WebAPI.held).
+function held(api) {
+  const proxy = api.held();
+  try {
+    return proxy.toJs({ dict_converter: Object.fromEntries });
+  } finally {
+    proxy.destroy();
   }
 }
 

@@ -237,3 +237,22 @@ def test_200_mib_stream_through_a_disk_file_holds_a_few_chunks(tmp_path):
     assert total == size and same
     assert write_peak < 4 * CHUNK_SIZE, write_peak
     assert read_peak < 4 * CHUNK_SIZE, read_peak
+
+
+def test_webapi_held_counts_open_streams_and_their_pins_until_closed(vfs):
+    """The diagnostic the browser tests read (``vfs.diagnostics()``): a preview body or JS read
+    stream left open shows as a stream pinning its chunks, and closing it gives them back."""
+    from py_vfs.webapi import WebAPI
+
+    async def scenario():
+        api = WebAPI(vfs)
+        await vfs.write_file("/three.bin", pattern(2 * CHUNK_SIZE + 1))
+        before = api.held()
+        opened = api.call("openRead", ["/three.bin"])  # synchronous: an envelope
+        during = api.held()
+        await api._ops["closeStream"](opened["value"])  # what call() runs, without a Future
+        return before, during, api.held()
+
+    before, during, after = run(scenario())
+    assert before == after == {"streams": 0, "pinnedChunks": 0}
+    assert during == {"streams": 1, "pinnedChunks": 3}

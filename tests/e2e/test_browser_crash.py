@@ -1,0 +1,84 @@
+"""A browser crash, not only a renderer crash (docs/storage.md, "Durability"): every write
+acknowledged before the whole Chromium process tree is SIGKILLed is there after a relaunch on the
+same profile, with its bytes; no file is partial; fsck is clean.
+
+test_disk.py's crash test kills the renderer (``Page.crash``), which leaves the browser process,
+where IndexedDB lives, running and able to finish what it was given. Here the browser process
+and all its children die at once: Playwright starts Chromium as the leader of its own process
+group, so one ``killpg`` reaches every process of that browser and nothing else.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import time
+from pathlib import Path
+
+from .conftest import open_app
+from .test_disk import KIT_JS, VERIFY_JS, WRITER_JS, vfs_eval
+
+KILLS = 4  # each round is a browser launch and a boot: about 10-20 s on a loaded machine
+
+
+def browser_pid(user_data_dir: Path) -> int:
+    """The pid of the Chromium browser process running on `user_data_dir`.
+
+    Chromium's profile lock, ``SingletonLock``, is a symlink to ``<hostname>-<pid>`` (checked on
+    Chromium 156.0.8078.79); the pid is checked against the process's command line before
+    anything is killed."""
+    host, _, pid = os.readlink(user_data_dir / "SingletonLock").rpartition("-")
+    assert host == os.uname().nodename, f"the profile lock names another host: {host}"
+    cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    assert f"--user-data-dir={user_data_dir}".encode() in cmdline, cmdline[:3]
+    assert not any(arg.startswith(b"--type=") for arg in cmdline), "not the browser process"
+    return int(pid)
+
+
+def gone(pid: int) -> bool:
+    """True once `pid` no longer runs (absent, or a zombie waiting to be reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (FileNotFoundError, ProcessLookupError):  # gone before or while /proc was read
+        return True
+
+
+def kill_browser(context, user_data_dir: Path) -> None:
+    """SIGKILL the browser process of the persistent `context` and every process of its group
+    (renderers, the VFS worker, the storage and network services), as one crash."""
+    pid = browser_pid(user_data_dir)
+    # Playwright 1.65 starts Chromium in a process group of its own, and Chromium's children
+    # stay in it (checked on Chromium 156.0.8078.79).
+    assert os.getpgid(pid) == pid, "Chromium is not the leader of its own process group"
+    with context.expect_event("close", timeout=20_000):
+        os.killpg(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 20
+    while not gone(pid):
+        assert time.monotonic() < deadline, f"browser process {pid} still runs 20 s after SIGKILL"
+        time.sleep(0.05)
+
+
+def test_acknowledged_writes_survive_killing_the_whole_browser(persistent_browser, tmp_path):
+    profile = tmp_path / "profile"
+    rng = random.Random(11)
+    acked: list[list[str]] = []  # the previous round's acknowledged writes
+    total = 0
+    for round_ in range(KILLS + 1):
+        context = persistent_browser.launch(profile)
+        context.add_init_script(KIT_JS)
+        page = open_app(context).page
+        result = vfs_eval(page, VERIFY_JS, [acked, round_ - 1])
+        assert result["problems"] == [], f"after browser kill {round_}: {result['problems']}"
+        assert result["files"] >= len({path for path, _ in acked})
+        if round_ == KILLS:
+            break
+        page.evaluate(WRITER_JS, round_)
+        page.wait_for_function("window.acks.length > 0 || window.writerError", timeout=60_000)
+        time.sleep(rng.uniform(0.1, 1.0))  # where the kill lands among the writes
+        acked, error = page.evaluate("[window.acks.slice(), window.writerError]")  # then kill
+        kill_browser(context, profile)
+        assert error is None, f"the writer failed before the kill: {error}"
+        assert acked, "the writer acknowledged nothing before the kill"
+        total += len(acked)
+    print(f"{KILLS} browser kills, {total} acknowledged writes checked")
