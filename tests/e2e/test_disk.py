@@ -113,7 +113,8 @@ def crash(page) -> None:
     """Kill the page's renderer (and with it the VFS worker) as a crash would.
 
     ``Page.crash`` never answers (the renderer dies first), so the send gets a short timeout
-    and the page's ``crash`` event is what tells it happened."""
+    and the page's ``crash`` event is what tells it happened (checked on Chromium
+    156.0.8078.79)."""
     crashed: list[bool] = []
     page.on("crash", lambda _: crashed.append(True))
     session = page.context.new_cdp_session(page)
@@ -177,12 +178,13 @@ def write_until_full(page, prefix: str, limit: int = 40) -> tuple[int, dict]:
 def test_a_full_quota_is_enospc_rolled_back_whole_and_space_can_be_freed(
         persistent_browser, tmp_path, base_url):
     # A persistent profile: in an incognito context Chromium keeps IndexedDB in memory and a
-    # delete gives no space back, so writing could never resume there (Chromium 150).
+    # delete gives no space back, so writing could never resume there (seen on Chromium 150;
+    # the test was checked on 156.0.8078.79).
     context = persistent_browser.launch(tmp_path / "profile")
     context.add_init_script(KIT_JS)
-    # In Chromium 150 the override holds only while this CDP session lives, binds only storage
-    # first used after it (so it is set before the app boots), and is enforced although
-    # estimate() keeps reporting the real quota.
+    # The override holds only while this CDP session lives, binds only storage first used after
+    # it (so it is set before the app boots), and is enforced although estimate() keeps
+    # reporting the real quota: seen on Chromium 150, checked again on 156.0.8078.79.
     blank = context.pages[0] if context.pages else context.new_page()
     blank.goto("/manifest.json")
     cdp = context.new_cdp_session(blank)
