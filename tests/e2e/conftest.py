@@ -75,6 +75,10 @@ BOOT_TIMEOUT_MS = 120_000
 NO_SNAPSHOT = 'window.__pyvfsSnapshot = "off";'
 LOCAL_HOST = "127.0.0.1"
 IGNORED_SCHEMES = {"data", "blob", "chrome-extension", "about"}
+# Generous bound for one test (pytest-timeout; pytest.ini sets 120 s for tests/unit): a hung
+# browser call fails its test with a stack instead of hanging the tier. A test that needs more
+# says so with @pytest.mark.timeout(seconds).
+E2E_TIMEOUT_S = 300
 
 
 # --- server and browser ------------------------------------------------------------------
@@ -111,6 +115,14 @@ def chromium_launch_options() -> dict:
 def browser_type_launch_args(browser_type_launch_args):
     """Debian's Chromium, headless (unless --headed), loopback-only host resolution."""
     return {**chromium_launch_options(), **browser_type_launch_args}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Give every e2e test without its own timeout marker E2E_TIMEOUT_S."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(E2E_TIMEOUT_S))
 
 
 # --- offsite requests --------------------------------------------------------------------
