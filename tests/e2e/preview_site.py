@@ -90,11 +90,16 @@ WRITE_JS = """async (files) => {
 
 
 RENDERED_JS = """async () => {
-  const until = async (test) => {
-    for (let i = 0; i < 200 && !test(); i++) await new Promise((r) => setTimeout(r, 25));
+  const until = async (test, what, ms = 30_000) => {
+    const deadline = Date.now() + ms;
+    while (!test()) {
+      if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
   };
   const img = document.getElementById("img");
-  await until(() => img.complete && document.body.dataset.wasm);
+  await until(() => img.complete && document.body.dataset.wasm,
+              "the image loaded and the page's wasm ran (body[data-wasm])");
   await document.fonts.load("16px Pixel");
   await document.fonts.ready;
   const color = (id) => getComputedStyle(document.getElementById(id)).color;

@@ -237,7 +237,8 @@ def test_another_tabs_commit_invalidates_by_the_time_its_watch_event_fires(tabs)
       });
       await unwatch.ready;
       await vfs.readdir("/sc6");
-      for (let i = 0; i < 10 && (await vfs.stat("/sc6/f")).size !== 1; i++) {
+      for (let i = 0; (await vfs.stat("/sc6/f")).size !== 1; i++) {
+        if (i === 200) throw new Error("/sc6/f never had size 1 here (200 tries, 50 ms apart)");
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       const [size, trip] = await trips(async () => (await vfs.stat("/sc6/f")).size);
