@@ -12,11 +12,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 ADAPTERS = {"ours", "lightningfs", "zenfs", "rawidb"}
 WORKLOADS = {"W1", "W1c", "W2", "W3", "W4", "W5", "W6", "W7", "W8"}
 
 
+@pytest.mark.timeout(360)  # above its subprocess timeout (300 s), which says more
 def test_bench_smoke(tmp_path):
     out = tmp_path / "bench.json"
     proc = subprocess.run(
