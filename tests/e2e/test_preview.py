@@ -10,6 +10,7 @@ import base64
 
 import pytest
 
+from .console_errors import expect_failed_load
 from .preview_site import ODD_TEXT, RENDERED_JS, WRITE_JS, site_files
 
 BIG_SIZE = 50 * 1024 * 1024
@@ -103,6 +104,7 @@ def reads(worker) -> int:
                            "return n; }")
 
 
+@expect_failed_load(r"/preview/http/big\.bin", 416, reason="asks for a range past the end")
 def test_ranges_are_206_with_the_right_bytes_and_read_only_their_chunks(preview):
     _, worker, tab = preview
     url = "/preview/http/big.bin"
@@ -213,6 +215,8 @@ def test_a_directory_serves_its_index_or_a_listing(preview):
     tab.goto(tab.url.split("/preview/")[0] + "/preview/http/list/")
 
 
+@expect_failed_load(r"/preview/http/nope\.js", 404, reason="asks for a missing file")
+@expect_failed_load(r"/preview/http/%E0%A4%A", 400, reason="a malformed percent-encoding")
 def test_missing_is_404_malformed_is_400(preview):
     _, _, tab = preview
     missing = get(tab, "/preview/http/nope.js")
@@ -222,6 +226,9 @@ def test_missing_is_404_malformed_is_400(preview):
     assert malformed["status"] == 400 and "malformed percent-encoding" in malformed["text"]
 
 
+@expect_failed_load(r"/preview/http/list/[^/]*a\.txt", 400, reason="an encoded slash is refused")
+@expect_failed_load(r"/preview/(manifest\.json|http/%252e%252e/a\.txt)", 404,
+                    reason="the paths that climb or are double-encoded name no file")
 def test_traversal_never_leaves_the_vfs(preview):
     _, _, tab = preview
     # An encoded slash would step across segments: refused.
