@@ -37,7 +37,8 @@ $line"
 
 tier lint "$PY" -m ruff check py_vfs tests build bench
 tier unit "$PY" -m pytest tests/unit -q
-tier pyodide node --test tests/pyodide/
+# --test-timeout: 300 s for a test that sets no timeout of its own.
+tier pyodide node --test --test-timeout=300000 tests/pyodide/
 tier e2e "$PY" -m pytest tests/e2e -q
 
 echo

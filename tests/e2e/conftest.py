@@ -14,6 +14,12 @@ Per test (pytest-playwright's function-scoped `context`/`page`: a fresh context,
     offsite_requests          list of URLs the test's `context` requested off 127.0.0.1; the
                               test fails at teardown if it is not empty.
 
+Every test
+    is bounded by E2E_TIMEOUT_S (pytest-timeout) unless it has its own timeout marker, and
+    fails at teardown on a console.error or uncaught error of any page or worker of any context
+    (the browser's contexts and persistent ones), unless declared with
+    @pytest.mark.expect_console(pattern, reason=...) or expect_failed_load (console_errors.py).
+
 Per test module (one booted page shared by all the tests of a module)
     app_session               AppSession(context, page, offsite, console): ONE context + ONE
                               page, navigated to base_url and waited until
@@ -55,6 +61,8 @@ import pytest
 from chromium import CHROMIUM, CHROMIUM_ARGS, chromium_version
 from serve import start_server
 
+from .console_errors import MARKER_HELP, ConsoleErrors, failure_text, unexpected
+
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "dist"
 
@@ -63,6 +71,11 @@ BOOT_TIMEOUT_MS = 120_000
 NO_SNAPSHOT = 'window.__pyvfsSnapshot = "off";'
 LOCAL_HOST = "127.0.0.1"
 IGNORED_SCHEMES = {"data", "blob", "chrome-extension", "about"}
+# Generous bound for one test (pytest-timeout; pytest.ini sets 120 s for tests/unit): a hung
+# browser call fails its test with a stack instead of hanging the tier. A test that needs more
+# says so with @pytest.mark.timeout(seconds).
+E2E_TIMEOUT_S = 300
+CONSOLE_ERRORS = ConsoleErrors()
 
 
 # --- server and browser ------------------------------------------------------------------
@@ -108,6 +121,39 @@ def chromium_launch_options() -> dict:
 def browser_type_launch_args(browser_type_launch_args):
     """Debian's Chromium, headless (unless --headed), loopback-only host resolution."""
     return {**chromium_launch_options(), **browser_type_launch_args}
+
+
+@pytest.fixture(scope="session")
+def browser(browser):
+    """pytest-playwright's browser; every context made from it is watched for page errors."""
+    browser.on("context", CONSOLE_ERRORS.watch)
+    return browser
+
+
+# --- hooks: a time bound for every test, page errors fail the test --------------------------
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", MARKER_HELP)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Give every e2e test without its own timeout marker E2E_TIMEOUT_S."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(E2E_TIMEOUT_S))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
+    """After the test's teardown (module fixtures included), fail it on unexpected page errors."""
+    try:
+        return (yield)
+    finally:
+        errors = unexpected(item, CONSOLE_ERRORS.take())
+        if errors:
+            pytest.fail(failure_text(errors), pytrace=False)
 
 
 # --- offsite requests --------------------------------------------------------------------
@@ -266,6 +312,7 @@ class PersistentBrowser:
         Path(user_data_dir).mkdir(parents=True, exist_ok=True)
         options = {**chromium_launch_options(), "base_url": self.base_url, **kwargs}
         context = self.playwright.chromium.launch_persistent_context(str(user_data_dir), **options)
+        CONSOLE_ERRORS.watch(context)
         context.add_init_script(NO_SNAPSHOT)
         self.contexts.append(context)
         record_offsite(context, self.offsite)

@@ -52,6 +52,7 @@ def check_results(results: dict) -> None:
     assert set(b1) == {"ours"} and len(b1["ours"]) == 1 and b1["ours"][0].get("ms", 0) > 0, b1
 
 
+@pytest.mark.timeout(360)  # above its subprocess timeout (300 s), which says more
 def test_bench_smoke(tmp_path):
     out = tmp_path / "bench.json"
     proc = subprocess.run(

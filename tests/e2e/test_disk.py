@@ -10,6 +10,7 @@ import contextlib
 import random
 import time
 
+import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from .conftest import open_app, wait_ready
@@ -125,6 +126,7 @@ def crash(page) -> None:
     page.close()
 
 
+@pytest.mark.timeout(900)  # 21 cold boots: over 300 s on the loaded 2-core machine
 def test_acknowledged_writes_survive_renderer_crashes(persistent_browser, tmp_path):
     rng = random.Random(4)
     context = persistent_browser.launch(tmp_path / "profile")

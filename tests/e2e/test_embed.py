@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from .console_errors import expect_failed_load
 
+
+@expect_failed_load(r"/embedding-page-test", 404, reason="the page is the server's 404 page")
 def test_a_foreign_page_opens_its_own_named_vfs(page, offsite_requests):
     # Any same-origin document will do; the server's 404 page is one the app never touches.
     page.goto("/embedding-page-test")

@@ -74,20 +74,23 @@ window.__folders = {
   },
 };
 
-const denied = () => new Set(JSON.parse(localStorage.getItem("pyvfs-test-deny") || "[]"));
-const query = FileSystemHandle.prototype.queryPermission;
-FileSystemHandle.prototype.queryPermission = function (options) {
-  return denied().has(this.name) ? Promise.resolve("prompt") : query.call(this, options);
-};
-const request = FileSystemHandle.prototype.requestPermission;
-FileSystemHandle.prototype.requestPermission = function (options) {
-  const names = denied();
-  if (!names.has(this.name)) return request.call(this, options);
-  names.delete(this.name);
-  localStorage.setItem("pyvfs-test-deny", JSON.stringify([...names]));
-  window.__permissionRequests = (window.__permissionRequests || 0) + 1;
-  return Promise.resolve("granted");
-};
+// The context's blank pages (about:blank) have no File System Access API: nothing to patch.
+if (typeof FileSystemHandle !== "undefined") {
+  const denied = () => new Set(JSON.parse(localStorage.getItem("pyvfs-test-deny") || "[]"));
+  const query = FileSystemHandle.prototype.queryPermission;
+  FileSystemHandle.prototype.queryPermission = function (options) {
+    return denied().has(this.name) ? Promise.resolve("prompt") : query.call(this, options);
+  };
+  const request = FileSystemHandle.prototype.requestPermission;
+  FileSystemHandle.prototype.requestPermission = function (options) {
+    const names = denied();
+    if (!names.has(this.name)) return request.call(this, options);
+    names.delete(this.name);
+    localStorage.setItem("pyvfs-test-deny", JSON.stringify([...names]));
+    window.__permissionRequests = (window.__permissionRequests || 0) + 1;
+    return Promise.resolve("granted");
+  };
+}
 """
 
 # `F` is window.__folders, `dir` the test's fresh folder (args[0] names it).

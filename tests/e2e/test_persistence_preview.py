@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .conftest import wait_ready
+from .console_errors import expect_failed_load
 
 
 def sh(page, line: str) -> dict:
@@ -18,6 +19,7 @@ SITE = [
 ]
 
 
+@expect_failed_load(r"/preview/workspace/site/nope\.js", 404, reason="fetches a missing file")
 def test_open_shows_the_site_with_its_css_through_the_service_worker(app_session):
     page, context = app_session.page, app_session.context
     for line in SITE:

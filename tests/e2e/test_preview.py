@@ -10,10 +10,14 @@ import base64
 
 import pytest
 
+from .console_errors import expect_failed_load
 from .preview_site import ODD_TEXT, RENDERED_JS, WRITE_JS, site_files
 
 BIG_SIZE = 50 * 1024 * 1024
 PIECE = 512 * 1024
+# Bound of the waits inside the page (a body to end, a media event): far above their usual
+# second or two, below the test's timeout so that the page's own message is the failure.
+WAIT_MS = 120_000
 # Byte i of the big file; the same formula in the app (writing) and the preview tab (checking).
 # Every 1 KiB block gets its own hash, so no two 512 KiB chunks are equal (none deduplicated).
 PATTERN_JS = "const pattern = (i) => (i ^ (Math.imul(i >>> 10, 0x9E3779B1) >>> 24)) & 255;"
@@ -100,6 +104,7 @@ def reads(worker) -> int:
                            "return n; }")
 
 
+@expect_failed_load(r"/preview/http/big\.bin", 416, reason="asks for a range past the end")
 def test_ranges_are_206_with_the_right_bytes_and_read_only_their_chunks(preview):
     _, worker, tab = preview
     url = "/preview/http/big.bin"
@@ -134,25 +139,30 @@ def test_a_large_body_streams_in_pieces_each_chunk_read_once(preview):
     got = tab.evaluate("""async ([url, size]) => {
       PATTERN;
       const started = performance.now();
-      const response = await fetch(url);
-      const reader = response.body.getReader();
-      const first = await reader.read();
-      let total = first.value.length, pieces = 1, largest = first.value.length, wrong = 0;
+      let total = 0, pieces = 0, largest = 0, wrong = 0, timer;
+      const late = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(
+          `${url}: the body did not end within WAIT_MS ms (${total} bytes read)`)), WAIT_MS);
+      });
       const check = (bytes, offset) => {
         for (let k = 0; k < bytes.length; k += 4099) {
           if (bytes[k] !== pattern(offset + k)) wrong++;
         }
       };
-      check(first.value, 0);
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        check(value, total);
-        total += value.length; pieces++; largest = Math.max(largest, value.length);
-      }
-      return { status: response.status, total, pieces, largest, wrong,
-               length: response.headers.get("content-length"), ms: performance.now() - started };
-    }""".replace("PATTERN;", PATTERN_JS), ["/preview/http/big.bin", BIG_SIZE])
+      try {
+        const response = await Promise.race([fetch(url), late]);
+        const reader = response.body.getReader();
+        for (;;) {
+          const { done, value } = await Promise.race([reader.read(), late]);
+          if (done) break;
+          check(value, total);
+          total += value.length; pieces++; largest = Math.max(largest, value.length);
+        }
+        return { status: response.status, total, pieces, largest, wrong,
+                 length: response.headers.get("content-length"), ms: performance.now() - started };
+      } finally { clearTimeout(timer); }
+    }""".replace("PATTERN;", PATTERN_JS).replace("WAIT_MS", str(WAIT_MS)),
+                       ["/preview/http/big.bin", BIG_SIZE])
     assert (got["status"], got["total"], got["wrong"]) == (200, BIG_SIZE, 0)
     assert got["length"] == str(BIG_SIZE)
     # Chrome re-chunks the service worker's 512 KiB pieces (the page reads 64 KiB ones): so at
@@ -207,6 +217,8 @@ def test_a_directory_serves_its_index_or_a_listing(preview):
     tab.goto(tab.url.split("/preview/")[0] + "/preview/http/list/")
 
 
+@expect_failed_load(r"/preview/http/nope\.js", 404, reason="asks for a missing file")
+@expect_failed_load(r"/preview/http/%E0%A4%A", 400, reason="a malformed percent-encoding")
 def test_missing_is_404_malformed_is_400(preview):
     _, _, tab = preview
     missing = get(tab, "/preview/http/nope.js")
@@ -216,6 +228,9 @@ def test_missing_is_404_malformed_is_400(preview):
     assert malformed["status"] == 400 and "malformed percent-encoding" in malformed["text"]
 
 
+@expect_failed_load(r"/preview/http/list/[^/]*a\.txt", 400, reason="an encoded slash is refused")
+@expect_failed_load(r"/preview/(manifest\.json|http/%252e%252e/a\.txt)", 404,
+                    reason="the paths that climb or are double-encoded name no file")
 def test_traversal_never_leaves_the_vfs(preview):
     _, _, tab = preview
     # An encoded slash would step across segments: refused.
@@ -250,9 +265,13 @@ SEEK_JS = """async ([url, at]) => {
   const audio = new Audio();
   audio.preload = "metadata";
   const once = (name) => new Promise((resolve, reject) => {
-    audio.addEventListener(name, resolve, { once: true });
-    audio.addEventListener("error", () => reject(new Error(`media error ${audio.error?.code}`)),
-                           { once: true });
+    const timer = setTimeout(
+      () => reject(new Error(`${url}: no ${name} event within WAIT_MS ms`)), WAIT_MS);
+    audio.addEventListener(name, () => { clearTimeout(timer); resolve(); }, { once: true });
+    audio.addEventListener("error", () => {
+      clearTimeout(timer);
+      reject(new Error(`${url}: media error ${audio.error?.code} awaiting ${name}`));
+    }, { once: true });
   });
   const ready = once("loadedmetadata");
   audio.src = url;
@@ -261,7 +280,7 @@ SEEK_JS = """async ([url, at]) => {
   audio.currentTime = at;
   await seeked;
   return { duration: audio.duration, currentTime: audio.currentTime };
-}"""
+}""".replace("WAIT_MS", str(WAIT_MS))
 
 
 def test_audio_seeks_with_range_requests(preview):

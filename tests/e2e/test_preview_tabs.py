@@ -11,6 +11,7 @@ import pytest
 from serve import start_server
 
 from .conftest import DIST, assert_no_offsite, open_app, record_offsite, wait_ready
+from .console_errors import expect_failed_load
 
 WRITE_JS = """async ([path, text]) => {
   const vfs = await window.pyvfs.ready;
@@ -40,6 +41,7 @@ def origin(browser, browser_context_args, tmp_path_factory):
     assert_no_offsite(offsite, "the module's context")
 
 
+@expect_failed_load(r"/preview/tabs/a\.txt", 503, reason="no app tab is left to answer")
 def test_any_app_tab_answers_and_503_when_none_is_left(origin):
     context, served, _ = origin
     first = open_app(context, served)

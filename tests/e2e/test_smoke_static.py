@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .console_errors import expect_failed_load
+
 ROOT = Path(__file__).resolve().parents[2]
 
 FETCH_JS = """async (url) => {
@@ -94,12 +96,15 @@ def test_module_scripts_import(page, offsite_requests):
     assert r["headers"]["content-type"] == "text/css"
 
 
+@expect_failed_load(r"/(no/such/file\.txt|pyodide/)", 404, reason="asks for what is not served")
 def test_missing_file_is_404(page, offsite_requests):
     page.goto("/manifest.json")
     assert fetch(page, "/no/such/file.txt")["status"] == 404
     assert fetch(page, "/pyodide/")["status"] == 404  # folders are not listed
 
 
+@expect_failed_load(r"//example\.invalid/x", "net::ERR_NAME_NOT_RESOLVED",
+                    reason="a request off 127.0.0.1, which the resolver rules make fail")
 def test_offsite_requests_are_recorded(page, offsite_requests):
     """The recorder sees a request to another host (which the resolver rules make fail)."""
     page.goto("/manifest.json")

@@ -3,24 +3,17 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { bootPyodide } from "./harness.mjs";
+import { BOOT_MS, TEST_MS, bootWebAPI, requestResult } from "./harness.mjs";
 import { IDBStore } from "../../web/idb_store.mjs";
 
-let pyodide;
 let webapi;
+let call;
 
 before(async () => {
-  pyodide = await bootPyodide();
-  webapi = pyodide.pyimport("py_vfs.webapi");
-});
+  ({ webapi, call } = await bootWebAPI());
+}, { timeout: BOOT_MS });
 
-async function call(api, op, ...args) {
-  let envelope = webapi.dispatch(api, op, args);
-  if (envelope instanceof pyodide.ffi.PyProxy) envelope = await envelope;
-  return envelope;
-}
-
-test("writes survive reopening the IndexedDB store, and boot reads no chunk", async () => {
+test("writes survive reopening the IndexedDB store, and boot reads no chunk", { timeout: TEST_MS }, async () => {
   const first = await webapi.open_api(await IDBStore.open("bridge"), "http://x/");
   assert.deepEqual(await call(first, "mkdir", "/a/b", { recursive: true }), { value: undefined });
   await call(first, "writeFile", "/a/b/t.txt", "text");
@@ -43,7 +36,7 @@ test("writes survive reopening the IndexedDB store, and boot reads no chunk", as
   assert.deepEqual(content(), ["chunks"]);
 });
 
-test("errors cross as data with code, path and syscall", async () => {
+test("errors cross as data with code, path and syscall", { timeout: TEST_MS }, async () => {
   const api = await webapi.open_api(await IDBStore.open("errors"), "http://x/");
   const { error } = await call(api, "readFile", "/nope");
   assert.equal(error.code, "ENOENT");
@@ -54,7 +47,7 @@ test("errors cross as data with code, path and syscall", async () => {
   assert.equal(sync.error.code, "ENOENT");
 });
 
-test("a failed IndexedDB transaction is an error and changes nothing", async () => {
+test("a failed IndexedDB transaction is an error and changes nothing", { timeout: TEST_MS }, async () => {
   const store = await IDBStore.open("quota");
   const api = await webapi.open_api(store, "http://x/");
   await call(api, "writeFile", "/kept", "1");
@@ -68,7 +61,7 @@ test("a failed IndexedDB transaction is an error and changes nothing", async () 
   assert.deepEqual((await call(reopened, "readdir", "/")).value, ["kept"]);
 });
 
-test("the shell runs through the same dispatch and keeps its cwd", async () => {
+test("the shell runs through the same dispatch and keeps its cwd", { timeout: TEST_MS }, async () => {
   const api = await webapi.open_api(await IDBStore.open("shell"), "http://x/");
   await call(api, "shell", "mkdir -p /w/s && cd /w/s");
   const out = (await call(api, "shell", "echo hi > f && pwd && cat f")).value;
@@ -76,7 +69,7 @@ test("the shell runs through the same dispatch and keeps its cwd", async () => {
   assert.equal(out.stdout, "/w/s\nhi\n");
 });
 
-test("two tabs on one IndexedDB database: stale commits catch up, nothing is lost", async () => {
+test("two tabs on one IndexedDB database: stale commits catch up, nothing is lost", { timeout: TEST_MS }, async () => {
   const storeA = await IDBStore.open("tabs");
   const storeB = await IDBStore.open("tabs");
   const a = await webapi.open_api(storeA, "http://x/");
@@ -99,7 +92,7 @@ test("two tabs on one IndexedDB database: stale commits catch up, nothing is los
   assert.deepEqual(log.keys, Array.from({ length: log.rev }, (_, i) => i + 1));
 });
 
-test("a JS step through the dispatch commits whole or not at all", async () => {
+test("a JS step through the dispatch commits whole or not at all", { timeout: TEST_MS }, async () => {
   const api = await webapi.open_api(await IDBStore.open("steps"), "http://x/");
   const id = (await call(api, "stepBegin")).value;
   await call(api, "stepOp", id, "writeFile", "/s/a", "1");
@@ -111,7 +104,7 @@ test("a JS step through the dispatch commits whole or not at all", async () => {
   assert.deepEqual((await call(reopened, "readdir", "/")).value, []);
 });
 
-test("a format-1 database (no change log) is upgraded in place and keeps its records", async () => {
+test("a format-1 database (no change log) is upgraded in place and keeps its records", { timeout: TEST_MS }, async () => {
   const req = indexedDB.open("pyvfs:legacy", 1);
   req.onupgradeneeded = () => {
     for (const space of ["nodes", "chunks", "meta"]) req.result.createObjectStore(space);
@@ -122,7 +115,7 @@ test("a format-1 database (no change log) is upgraded in place and keeps its rec
     tx.objectStore("nodes").put(node("root", "old.txt", "file", 0o644), "n1");
     tx.objectStore("meta").put("1", "format");
   };
-  const old = await new Promise((resolve, reject) => { req.onsuccess = () => resolve(req.result); req.onerror = reject; });
+  const old = await requestResult(req, 'indexedDB.open("pyvfs:legacy", 1)');
   old.close();
   const store = await IDBStore.open("legacy");
   const api = await webapi.open_api(store, "http://x/");
@@ -133,7 +126,7 @@ test("a format-1 database (no change log) is upgraded in place and keeps its rec
   assert.equal((await store.logSince(0)).rev, 1);
 });
 
-test("a format-2 database is upgraded in place and its chunked small file still reads", async () => {
+test("a format-2 database is upgraded in place and its chunked small file still reads", { timeout: TEST_MS }, async () => {
   const data = new TextEncoder().encode("written by format 2");
   const key = createHash("sha256").update(data).digest("hex");
   const req = indexedDB.open("pyvfs:legacy2", 2);
@@ -148,7 +141,7 @@ test("a format-2 database is upgraded in place and its chunked small file still 
     tx.objectStore("chunks").put(data, key);
     tx.objectStore("meta").put("2", "format");
   };
-  const old = await new Promise((resolve, reject) => { req.onsuccess = () => resolve(req.result); req.onerror = reject; });
+  const old = await requestResult(req, 'indexedDB.open("pyvfs:legacy2", 2)');
   old.close();
   const store = await IDBStore.open("legacy2");
   const api = await webapi.open_api(store, "http://x/");

@@ -2,7 +2,7 @@
 
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
-import { bootWebAPI } from "./harness.mjs";
+import { BOOT_MS, TEST_MS, bootWebAPI } from "./harness.mjs";
 import { IDBStore } from "../../web/idb_store.mjs";
 
 let webapi;
@@ -10,9 +10,9 @@ let call;
 
 before(async () => {
   ({ webapi, call } = await bootWebAPI());
-});
+}, { timeout: BOOT_MS });
 
-test("check reads every chunk once from IndexedDB and finds a corrupted one", async () => {
+test("check reads every chunk once from IndexedDB and finds a corrupted one", { timeout: TEST_MS }, async () => {
   const store = await IDBStore.open("check");
   const api = await webapi.open_api(store, "http://x/");
   await call(api, "writeFile", "/a/big.bin", new Uint8Array(700 * 1024).fill(7));
@@ -30,7 +30,7 @@ test("check reads every chunk once from IndexedDB and finds a corrupted one", as
   assert.deepEqual(broken.problems.map((p) => [p.kind, p.where]), [["bad-hash", `chunks/${keys[0]}`]]);
 });
 
-test("usage counts from the index; without navigator.storage the quota is unknown", async () => {
+test("usage counts from the index; without navigator.storage the quota is unknown", { timeout: TEST_MS }, async () => {
   const store = await IDBStore.open("usage");
   const api = await webapi.open_api(store, "http://x/");
   await call(api, "writeFile", "/one", new Uint8Array(3000).fill(1));

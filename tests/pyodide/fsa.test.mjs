@@ -6,6 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fsa from "../../web/fsa.mjs";
+import { TEST_MS } from "./harness.mjs";
 
 const fail = (name) => async () => { throw new DOMException(`simulated ${name}`, name); };
 
@@ -41,7 +42,7 @@ function folder(failing = {}) {
   };
 }
 
-test("a path through a file, a missing name, a directory read as a file", async () => {
+test("a path through a file, a missing name, a directory read as a file", { timeout: TEST_MS }, async () => {
   assert.equal((await fsa.stat(folder(), ["file", "x"])).code, "ENOTDIR");
   assert.equal((await fsa.stat(folder(), ["missing"])).code, "ENOENT");
   assert.equal((await fsa.read(folder(), ["dir"], 0)).code, "EISDIR");
@@ -51,14 +52,14 @@ test("a path through a file, a missing name, a directory read as a file", async 
     [["dir", "directory", 0], ["file", "file", 3]]);
 });
 
-test("permission and security errors are EACCES", async () => {
+test("permission and security errors are EACCES", { timeout: TEST_MS }, async () => {
   for (const name of ["NotAllowedError", "SecurityError"]) {
     assert.equal((await fsa.stat(folder({ getFileHandle: fail(name) }), ["file"])).code, "EACCES");
     assert.equal((await fsa.list(folder({ getDirectoryHandle: fail(name) }), ["dir"], false)).code, "EACCES");
   }
 });
 
-test("a full disk is ENOSPC, a non-empty directory ENOTEMPTY, a bad name EINVAL", async () => {
+test("a full disk is ENOSPC, a non-empty directory ENOTEMPTY, a bad name EINVAL", { timeout: TEST_MS }, async () => {
   const full = folder({ createWritable: fail("QuotaExceededError") });
   assert.equal((await fsa.openWriter(full, ["file"], false)).code, "ENOSPC");
   assert.equal((await fsa.remove(folder({ removeEntry: fail("InvalidModificationError") }), ["dir"])).code, "ENOTEMPTY");
@@ -66,7 +67,7 @@ test("a full disk is ENOSPC, a non-empty directory ENOTEMPTY, a bad name EINVAL"
   assert.equal((await fsa.stat(badName, ["a\\b"])).code, "EINVAL");
 });
 
-test("NoModificationAllowedError: an entry in use is EBUSY, a folder refusing writes EROFS", async () => {
+test("NoModificationAllowedError: an entry in use is EBUSY, a folder refusing writes EROFS", { timeout: TEST_MS }, async () => {
   const locked = folder({ removeEntry: fail("NoModificationAllowedError"), move: fail("NoModificationAllowedError") });
   assert.equal((await fsa.remove(locked, ["file"])).code, "EBUSY");
   assert.equal((await fsa.move(locked, ["file"], ["other"])).code, "EBUSY");
@@ -75,7 +76,7 @@ test("NoModificationAllowedError: an entry in use is EBUSY, a folder refusing wr
   assert.equal((await fsa.truncate(readOnly, ["file"], 0)).code, "EROFS");
 });
 
-test("anything else is EIO, with the browser's message", async () => {
+test("anything else is EIO, with the browser's message", { timeout: TEST_MS }, async () => {
   const broken = await fsa.read(folder({ getFile: fail("NotReadableError") }), ["file"], 0);
   assert.equal(broken.code, "EIO");
   assert.match(broken.message, /simulated NotReadableError/);

@@ -9,15 +9,22 @@
 //     synchronous driver that fails loudly if a coroutine suspends (tests/unit/aio.py);
 //   - no time.tzset and $TZ is ignored: local time is Node's, so TZ=UTC is set here;
 //   - no processes, and the "real" file system is MEMFS, not Linux: the tests that need them
-//     skip themselves there (skipif sys.platform == "emscripten"), and -rs prints why.
-// Extra pytest options: PYTEST_ADDOPTS (forwarded), e.g. PYTEST_ADDOPTS="-x -k tree".
+//     skip themselves there (skipif sys.platform == "emscripten"). EXPECTED_SKIPS lists them,
+//     and any other skip fails this test, as does any collected test that did not pass;
+//   - no pytest-timeout (it needs threads or a timer signal): tests/pyodide/unit_plugin.py bounds
+//     each test with the same pytest.ini `timeout`, through a watchdog thread started here that
+//     raises SIGALRM in Python (Pyodide's interrupt buffer). A synchronous runPython cannot be
+//     bounded by node:test's own timeout, which needs this thread's event loop.
+// Extra pytest options: PYTEST_ADDOPTS (forwarded), e.g. PYTEST_ADDOPTS="-x -k tree"; with -k,
+// -m, --lf or --deselect, expected skips left out are not missing, but skips are still checked.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { bootPyodide, root } from "./harness.mjs";
+import { Worker } from "node:worker_threads";
+import { BOOT_MS, bootPyodide, root, within } from "./harness.mjs";
 
 // Emscripten's localtime asks JS's Date, which follows Node's TZ even when set at runtime.
 process.env.TZ = "UTC";
@@ -25,6 +32,35 @@ process.env.TZ = "UTC";
 const WHEELS = join(root, ".cache", "pyodide-wheels");
 const REQUIREMENTS = join(root, "tests", "pyodide", "requirements.txt");
 const PYTEST_ARGS = ["-q", "-rs", "--color=no", "-p", "no:cacheprovider", "tests/unit"];
+// The whole run: far above its usual minute or two. Each test is bounded by the watchdog first.
+const RUN_MS = 900_000;
+// Once a test's alarm has fired, how long it may take to unwind before the process is ended.
+const BACKSTOP_MS = 60_000;
+const SIGALRM = 14;
+
+// The skips tests/unit has under Pyodide: node id (a module that skips itself: its path) -> the
+// reason pytest reports. Any other skip, another reason, or a skip listed here that no longer
+// happens, fails. Checked on Pyodide 314.0.7 (Python 3.14.2) in Node 20.
+const NO_EVENT_LOOP = "writes in flight together need a real event loop"; // no JSPI in Node 20
+const NO_PROCESSES = "Emscripten (Pyodide) has no processes";
+const EXPECTED_SKIPS = new Map([
+  // The oracle is the host kernel's file system; Pyodide's is MEMFS.
+  ["tests/unit/test_differential.py", "differential tests need a real Linux file system"],
+  ["tests/unit/test_group_commit.py::test_a_thousand_writes_in_flight_take_a_few_commits", NO_EVENT_LOOP],
+  ["tests/unit/test_group_commit.py::test_a_failing_write_in_a_group_fails_alone", NO_EVENT_LOOP],
+  ["tests/unit/test_group_commit.py::test_a_group_the_store_refuses_is_retried_one_by_one", NO_EVENT_LOOP],
+  ["tests/unit/test_group_commit.py::test_order_of_calls_is_the_order_of_effects", NO_EVENT_LOOP],
+  ["tests/unit/test_sqlite_store.py::test_command_line_shell", NO_PROCESSES],
+  ["tests/unit/test_steps_watch_tabs.py::test_calling_the_outer_vfs_inside_a_step_is_edeadlk",
+    "needs a real event loop (the current task)"],
+  ["tests/unit/test_steps_watch_tabs.py::test_two_processes_writing_one_sqlite_file_concurrently_lose_nothing",
+    NO_PROCESSES],
+  ["tests/unit/test_steps_watch_tabs.py::test_concurrent_tasks_on_two_tabs_with_a_slow_store_converge",
+    "needs a real event loop"],
+  ["tests/unit/test_streams.py::test_200_mib_stream_through_a_disk_file_holds_a_few_chunks",
+    "Pyodide's files live in memory (MEMFS): the 200 MiB disk itself would fill wasm memory; " +
+    "the browser measures it in the e2e tier"],
+]);
 
 /** file:// URLs of the pinned wheels, checked against Pyodide's platform tag. */
 function wheelUrls() {
@@ -51,39 +87,93 @@ function wheelUrls() {
   });
 }
 
-test("tests/unit passes inside Pyodide (Python 3.14, Emscripten)", { timeout: 600_000 }, async (t) => {
+
+// A worker thread that raises SIGALRM in Python `ms` after each arm(ms) (arm(0) disarms), and
+// ends this process with a message if the test is still running BACKSTOP_MS later (Python
+// stuck where it never checks for signals, or a test that swallowed the failure).
+function startWatchdog(pyodide) {
+  const interrupt = new Uint8Array(new SharedArrayBuffer(1));
+  pyodide.setInterruptBuffer(interrupt);
+  const worker = new Worker(`
+    const { writeSync } = require("node:fs");
+    const { parentPort, workerData: { interrupt, signal, backstop } } = require("node:worker_threads");
+    let alarm, kill;
+    parentPort.on("message", ({ ms, what }) => {
+      clearTimeout(alarm);
+      clearTimeout(kill);
+      if (ms <= 0) return;
+      alarm = setTimeout(() => {
+        interrupt[0] = signal;
+        kill = setTimeout(() => {
+          // writeSync: a worker's process.stderr goes through the main thread, which is stuck.
+          writeSync(2, \`\${what}: still running \${backstop} ms after its timeout: ending the process\\n\`);
+          process.kill(process.pid, "SIGKILL");
+        }, backstop);
+      }, ms);
+    });`, { eval: true, workerData: { interrupt, signal: SIGALRM, backstop: BACKSTOP_MS } });
+  worker.unref();
+  return {
+    arm: (ms, what = "the pytest run") => worker.postMessage({ ms, what }),
+    stop: () => worker.terminate(),
+  };
+}
+
+test("tests/unit passes inside Pyodide (Python 3.14, Emscripten)", { timeout: RUN_MS }, async (t) => {
   const urls = wheelUrls();
   const output = [];
   const pyodide = await bootPyodide({
     stdout: (line) => output.push(line),
     stderr: (line) => output.push(line),
   });
-  await pyodide.loadPackage(urls, {
+  await within(BOOT_MS, "loadPackage(pytest, hypothesis and their dependencies)", pyodide.loadPackage(urls, {
     messageCallback: () => {},
     errorCallback: (message) => output.push(message),
-  });
+  }));
+  const watchdog = startWatchdog(pyodide);
   const scope = pyodide.toPy({ args: PYTEST_ARGS, addopts: process.env.PYTEST_ADDOPTS ?? "" });
-  const code = pyodide.runPython(
-    `
+  scope.set("arm", (ms, what) => watchdog.arm(ms, what));
+  watchdog.arm(RUN_MS, "collecting tests/unit in Pyodide"); // until the first test arms its own
+  let result;
+  try {
+    result = pyodide.runPython(
+      `
 import os, sys
 import pytest
 
 sys.dont_write_bytecode = True  # /src is the repository itself (NODEFS)
+sys.path.insert(0, "/src/tests/pyodide")
+import unit_plugin
+
 if addopts:
     os.environ["PYTEST_ADDOPTS"] = addopts
+outcomes = unit_plugin.Outcomes()
+watchdog = unit_plugin.Watchdog(lambda ms: arm(ms, watchdog.running[0] if watchdog.running else ""))
 home = os.getcwd()
 os.chdir("/src")  # node ids print as tests/unit/..., as on CPython
 try:
-    code = int(pytest.main(list(args)))
+    code = int(pytest.main(list(args), plugins=[watchdog, outcomes]))
 finally:
     os.chdir(home)
-code
+{"code": code, **outcomes.report()}
 `,
-    { globals: scope },
-  );
-  scope.destroy();
+      { globals: scope },
+    ).toJs({ dict_converter: Object.fromEntries });
+  } finally {
+    scope.destroy();
+    watchdog.stop();
+  }
   const text = output.join("\n");
-  assert.equal(code, 0, `pytest in Pyodide exited with ${code}:\n${text}`);
+  assert.equal(result.code, 0, `pytest in Pyodide exited with ${result.code}:\n${text}`);
+  const unexpected = Object.entries(result.skipped).filter(([id, why]) => EXPECTED_SKIPS.get(id) !== why);
+  assert.deepEqual(unexpected, [], `tests/unit skipped in Pyodide, not as EXPECTED_SKIPS says:\n${text}`);
+  const filtered = /(^|\s)(-k|-m|--lf|--deselect)\b/.test(process.env.PYTEST_ADDOPTS ?? "");
+  if (!filtered) {
+    const stale = [...EXPECTED_SKIPS.keys()].filter((id) => !(id in result.skipped));
+    assert.deepEqual(stale, [], "listed in EXPECTED_SKIPS but not skipped (ran or gone): update the list");
+  }
+  const skippedItems = result.collected.filter((id) => id in result.skipped).length;
+  assert.equal(result.passed.length, result.collected.length - skippedItems,
+    `collected ${result.collected.length}, skipped ${skippedItems}, but only ${result.passed.length} passed:\n${text}`);
   for (const line of output) {
     if (/^SKIPPED|^\d+ passed|^=+ .*(passed|skipped)/.test(line)) t.diagnostic(line);
   }
