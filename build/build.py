@@ -4,9 +4,15 @@
 
 dist/ holds everything the page needs, served from its own origin (no CDN):
 
-    index.html, *.mjs, ...       every file of web/, same relative paths
-    sw.js                        service_worker/sw.js (the preview service worker), with the
+    index.html, *.mjs, ...       every file of web/, same relative paths (the app's origin)
+    pyvfs-config.json            {"previewOrigin": null}: where previews are served from; a
+                                 static deployment writes its preview origin here
+                                 (build/serve.py answers it with its own)
+    preview-origin/              the preview site, to serve on ANOTHER origin (docs/preview.md):
+      preview/sw.js              service_worker/sw.js (the preview service worker), with the
                                  build id written into it (a new build is a new SW version)
+      relay.html, relay.mjs      the frame each app tab embeds to talk to that service worker
+      pyvfs-config.json          {"appOrigins": []}: the app origins the relay serves
     pyodide/                     the 5 runtime files of the pyodide npm package
     vendor/                      xterm.mjs, xterm.css, addon-fit.mjs
     wheels/                      our wheel (py_vfs-<version>-py3-none-any.whl) and micropip's
@@ -62,8 +68,11 @@ VENDOR_FILES = [
 ]
 # Files of web/ the site cannot work without.
 REQUIRED_WEB = ["index.html"]
+# The preview site's folder in dist/ and its files from service_worker/ (sw.js goes to preview/).
+PREVIEW_SITE = "preview-origin"
+PREVIEW_FILES = ["sw.js", "relay.html", "relay.mjs"]
 # Names in dist/ that the build itself writes; web/ must not hold them.
-RESERVED = {"pyodide", "vendor", "wheels", "manifest.json", "sw.js"}
+RESERVED = {"pyodide", "vendor", "wheels", "manifest.json", "pyvfs-config.json", PREVIEW_SITE}
 SKIP_NAMES = {"__pycache__", ".DS_Store", "node_modules"}
 
 
@@ -100,7 +109,7 @@ def input_files() -> list[Path]:
     files = [Path(__file__).resolve(), ROOT / "pyproject.toml", ROOT / "README.md"]
     files += walk(ROOT / "py_vfs")
     files += walk(ROOT / "web")
-    files.append(ROOT / "service_worker" / "sw.js")
+    files += [ROOT / "service_worker" / name for name in PREVIEW_FILES]
     files += [NODE / "pyodide" / name for name in PYODIDE_FILES]
     files += [NODE / src for src, _ in VENDOR_FILES]
     return files
@@ -172,8 +181,9 @@ def check_inputs() -> None:
     for name in REQUIRED_WEB:
         if not (ROOT / "web" / name).is_file():
             raise BuildError(f"web/{name} is missing")
-    if not (ROOT / "service_worker" / "sw.js").is_file():
-        raise BuildError("service_worker/sw.js is missing")
+    for name in PREVIEW_FILES:
+        if not (ROOT / "service_worker" / name).is_file():
+            raise BuildError(f"service_worker/{name} is missing")
     for path in walk(ROOT / "web"):
         top = path.relative_to(ROOT / "web").parts[0]
         if top in RESERVED:
@@ -233,6 +243,10 @@ def write_service_worker(dst: Path, build_id: str) -> None:
     dst.write_text(text.replace(SW_BUILD_LINE, f'const BUILD = "{build_id}";'))
 
 
+def write_json(path: Path, value: object) -> None:
+    path.write_text(json.dumps(value, indent=2) + "\n")
+
+
 def build(out: Path, digest: str) -> dict[str, int]:
     if out.exists():
         shutil.rmtree(out)
@@ -254,11 +268,19 @@ def build(out: Path, digest: str) -> dict[str, int]:
         for src, dst in VENDOR_FILES:
             copy(NODE / src, out / dst)
 
-    with step("page (web/, sw.js)"):
+    with step("page (web/)"):
         web = ROOT / "web"
         for path in walk(web):
             copy(path, out / path.relative_to(web))
-        write_service_worker(out / "sw.js", digest[:12])
+        write_json(out / "pyvfs-config.json", {"previewOrigin": None})
+
+    with step(f"preview site ({PREVIEW_SITE}/)"):
+        site = out / PREVIEW_SITE
+        (site / "preview").mkdir(parents=True)
+        write_service_worker(site / "preview" / "sw.js", digest[:12])
+        for name in ("relay.html", "relay.mjs"):
+            copy(ROOT / "service_worker" / name, site / name)
+        write_json(site / "pyvfs-config.json", {"appOrigins": []})
 
     manifest = {
         "version": version,
@@ -273,7 +295,7 @@ def build(out: Path, digest: str) -> dict[str, int]:
         "downloads": {name: (out / name).stat().st_size
                       for name in ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip")},
     }
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    write_json(out / "manifest.json", manifest)
     say(f"manifest: version {version}, wheel {wheel}, build {digest[:12]}")
 
     return {

@@ -1,22 +1,31 @@
-"""Static server for dist/ on 127.0.0.1 (stdlib only).
+"""Static servers for dist/ on 127.0.0.1 (stdlib only): the app and its preview origin.
 
-    .venv/bin/python build/serve.py            # PORT=8000 by default; PORT=0 picks a free port
+    .venv/bin/python build/serve.py    # PORT=8000, PREVIEW_PORT=PORT+1; PORT=0: free ports
 
-Prints `http://127.0.0.1:<port>/` on a line of its own once it listens. Content types come from
-an explicit map (browsers refuse module scripts under a wrong type, and wasm needs
+Serves the app (dist/) on PORT and the preview site (dist/preview-origin/) on PREVIEW_PORT, two
+origins (docs/preview.md). Prints the app's URL `http://127.0.0.1:<port>/` on a line of its
+own once both listen, then `preview origin: http://127.0.0.1:<port>/`. Each answers
+/pyvfs-config.json with the other's origin, so neither file needs editing here. Content types
+come from an explicit map (browsers refuse module scripts under a wrong type, and wasm needs
 application/wasm for streaming compilation), not from the machine's mime.types. Caching:
 `Cache-Control: max-age=3600` under /pyodide/ (large, versioned by the build), `no-cache`
-elsewhere; /sw.js also gets `Service-Worker-Allowed: /`. Quiet unless PYVFS_LOG_REQUESTS=1.
+elsewhere. Headers a deployment must send too: `X-Content-Type-Options: nosniff` everywhere;
+on the app's HTML pages `Cross-Origin-Opener-Policy: same-origin` and APP_CSP; on the preview
+site's relay.html `Content-Security-Policy: frame-ancestors <app origin>`. The app serves no
+service worker and never sends `Service-Worker-Allowed`. Quiet unless PYVFS_LOG_REQUESTS=1.
 
-From Python (tests): `from serve import start_server; base_url, server = start_server(dist)`
-serves in a daemon thread; stop it with `server.shutdown(); server.server_close()`.
+From Python (tests): `from serve import start_site; site = start_site(dist)` serves both in
+daemon threads (`site.app_url`, `site.preview_url`); stop them with `site.stop()`.
+`start_server(directory)` serves one folder as a plain static site (no preview origin).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import threading
+from dataclasses import dataclass
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -44,6 +53,14 @@ MIME_TYPES = {
 }
 DEFAULT_TYPE = "application/octet-stream"
 LONG_CACHE_PREFIXES = ("/pyodide/",)
+PREVIEW_SITE = "preview-origin"  # dist/preview-origin/: served on the preview origin only
+CONFIG = "/pyvfs-config.json"
+# The app page's policy. 'wasm-unsafe-eval' lets Pyodide compile its WebAssembly; nothing else
+# the app runs needs eval or inline script (checked on Chromium 156.0.8078.79). xterm.js sets
+# inline styles, hence style-src 'unsafe-inline'.
+APP_CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
+           "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; object-src 'none'; "
+           "base-uri 'none'; frame-ancestors 'none'; frame-src {preview}")
 
 
 class Handler(SimpleHTTPRequestHandler):
@@ -67,8 +84,7 @@ class Handler(SimpleHTTPRequestHandler):
             self.send_header("Cache-Control", "max-age=3600")
         else:
             self.send_header("Cache-Control", "no-cache")
-        if path == "/sw.js":
-            self.send_header("Service-Worker-Allowed", "/")
+        self.send_header("X-Content-Type-Options", "nosniff")
         super().end_headers()
 
     def log_message(self, format, *args):
@@ -76,8 +92,74 @@ class Handler(SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+class SiteHandler(Handler):
+    """One of the two origins: answers /pyvfs-config.json with what it knows of the other."""
+
+    def config(self) -> dict:
+        raise NotImplementedError
+
+    def do_GET(self):
+        if not self.answer_config(head=False):
+            super().do_GET()
+
+    def do_HEAD(self):
+        if not self.answer_config(head=True):
+            super().do_HEAD()
+
+    def answer_config(self, head: bool) -> bool:
+        if urlsplit(self.path).path != CONFIG:
+            return False
+        body = (json.dumps(self.config()) + "\n").encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if not head:
+            self.wfile.write(body)
+        return True
+
+
+class AppHandler(SiteHandler):
+    """dist/ on the app's origin, without the preview site's folder, with the app's headers."""
+
+    def config(self) -> dict:
+        return {"previewOrigin": self.server.peer_origin}
+
+    def send_head(self):
+        if urlsplit(self.path).path.startswith(f"/{PREVIEW_SITE}/"):
+            self.send_error(404, "Not Found")  # served on the preview origin, never here
+            return None
+        return super().send_head()
+
+    def end_headers(self):
+        error_page = self.__dict__.pop("error_page", False)  # this response only
+        if urlsplit(self.path).path.endswith((".html", "/")) or error_page:
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Content-Security-Policy",
+                             APP_CSP.format(preview=self.server.peer_origin or "'none'"))
+        super().end_headers()
+
+    def send_error(self, code, message=None, explain=None):
+        self.error_page = True  # an HTML page of the app's origin too
+        super().send_error(code, message, explain)
+
+
+class PreviewHandler(SiteHandler):
+    """dist/preview-origin/ on the preview origin: the relay may be framed by the app only."""
+
+    def config(self) -> dict:
+        return {"appOrigins": [self.server.peer_origin]}
+
+    def end_headers(self):
+        if urlsplit(self.path).path == "/relay.html":
+            self.send_header("Content-Security-Policy",
+                             f"frame-ancestors {self.server.peer_origin}; script-src 'self'")
+        super().end_headers()
+
+
 class Server(ThreadingHTTPServer):
     daemon_threads = True
+    peer_origin: str | None = None  # the other origin of the pair, for SiteHandler
 
     def handle_error(self, request, client_address):
         # A browser that drops a connection mid-response is normal; stay quiet about it.
@@ -94,6 +176,57 @@ def make_server(directory: str | os.PathLike = DIST, port: int = 0, host: str = 
     return Server((host, port), partial(Handler, directory=str(directory)))
 
 
+def origin_of(server: Server) -> str:
+    return f"http://{server.server_address[0]}:{server.server_address[1]}"
+
+
+@dataclass
+class Site:
+    """The app and its preview origin, each served by its own server."""
+
+    app: Server
+    preview: Server
+
+    @property
+    def app_url(self) -> str:
+        return origin_of(self.app) + "/"
+
+    @property
+    def preview_url(self) -> str:
+        return origin_of(self.preview) + "/"
+
+    def stop(self) -> None:
+        for server in (self.app, self.preview):
+            server.shutdown()
+            server.server_close()
+
+
+def make_site(directory: str | os.PathLike = DIST, port: int = 0, preview_port: int = 0,
+              host: str = HOST) -> Site:
+    """Bind both servers (port 0: a free one) and tell each the other's origin."""
+    directory = Path(directory).resolve()
+    if not (directory / PREVIEW_SITE).is_dir():
+        raise FileNotFoundError(f"{directory / PREVIEW_SITE} does not exist: run `npm run build`")
+    app = Server((host, port), partial(AppHandler, directory=str(directory)))
+    try:
+        preview = Server((host, preview_port),
+                         partial(PreviewHandler, directory=str(directory / PREVIEW_SITE)))
+    except OSError:
+        app.server_close()
+        raise
+    app.peer_origin, preview.peer_origin = origin_of(preview), origin_of(app)
+    return Site(app, preview)
+
+
+def start_site(directory: str | os.PathLike = DIST, port: int = 0, preview_port: int = 0,
+               host: str = HOST) -> Site:
+    """Serve the app and its preview origin in daemon threads; ``site.stop()`` ends both."""
+    site = make_site(directory, port, preview_port, host)
+    for server in (site.app, site.preview):
+        threading.Thread(target=server.serve_forever, name="serve-dist", daemon=True).start()
+    return site
+
+
 def start_server(
     directory: str | os.PathLike = DIST, port: int = 0, host: str = HOST
 ) -> tuple[str, Server]:
@@ -107,24 +240,29 @@ def start_server(
 def main() -> int:
     try:
         port = int(os.environ.get("PORT", "8000"))
+        preview_port = int(os.environ.get("PREVIEW_PORT", str(port + 1 if port else 0)))
     except ValueError:
-        print(f"serve: PORT must be a number, got {os.environ['PORT']!r}", file=sys.stderr)
+        print("serve: PORT and PREVIEW_PORT must be numbers", file=sys.stderr)
         return 2
     try:
-        server = make_server(DIST, port)
+        site = make_site(DIST, port, preview_port)
     except FileNotFoundError as e:
         print(f"serve: {e}", file=sys.stderr)
         return 1
     except OSError as e:
-        print(f"serve: cannot listen on {HOST}:{port}: {e}", file=sys.stderr)
+        print(f"serve: cannot listen on {HOST}:{port} and {preview_port}: {e}", file=sys.stderr)
         return 1
-    print(f"http://{HOST}:{server.server_address[1]}/", flush=True)
+    print(site.app_url, flush=True)
+    print(f"preview origin: {site.preview_url}", flush=True)
+    threading.Thread(target=site.preview.serve_forever, name="serve-preview", daemon=True).start()
     try:
-        server.serve_forever()
+        site.app.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
-        server.server_close()
+        site.preview.shutdown()
+        site.app.server_close()
+        site.preview.server_close()
     return 0
 
 

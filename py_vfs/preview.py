@@ -1,19 +1,23 @@
-"""HTTP answers for ``/preview/<path>``: what the service worker sends back for a VFS path.
+"""HTTP answers for ``/preview/<token>/<path>``: what the service worker sends back.
 
 The service worker does the HTTP plumbing (docs/preview.md); this module decides status, headers
-and body from the VFS, so that the rules (index.html, listings, 404 naming the path, ETag, Range)
-live with the file system and are tested on CPython. A file's body is either ``body`` alone or
-``body`` followed by ``stream``: the rest of the file read chunk by chunk (``VFS.open_read``),
-never whole; the worker pulls it through ``WebAPI``'s stream operations.
+and body from the VFS, so that the rules (the preview root, index.html, listings, 404 naming the
+path, ETag, Range) live with the file system and are tested on CPython. A token names a preview
+root (a folder or one file); ``resolve_in_root`` maps a URL path to the VFS path it names, and
+nothing outside the root is ever served, whatever ``..`` or symlinks say. A file's body is
+either ``body`` alone or ``body`` followed by ``stream``: the rest of the file read chunk by
+chunk (``VFS.open_read``), never whole; the worker pulls it through ``WebAPI``'s stream
+operations.
 """
 
 from __future__ import annotations
 
 import html
 import mimetypes
+import secrets
 from dataclasses import dataclass, field
 from email.utils import formatdate
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import quote
 
 from . import paths
@@ -31,22 +35,32 @@ _HTML = "text/html; charset=utf-8"
 
 @dataclass
 class PreviewRequest:
-    """What the service worker forwards of a request: the decoded VFS path and the headers that
-    change the answer."""
+    """What the service worker forwards of a request (the decoded path inside the preview root
+    and the headers that change the answer), with what the page found for its token: the root's
+    VFS path and kind ("folder" or "file"). The defaults, root "/" and no token, serve the whole
+    VFS under ``/preview/``."""
 
     path: str
     method: str = "GET"
     range: str | None = None
     if_none_match: str | None = None
     if_range: str | None = None
+    token: str = ""
+    root: str = "/"
+    kind: str = "folder"
 
     @classmethod
     def of(cls, value: str | dict[str, Any]) -> PreviewRequest:
         """From the worker's message: a bare path (older callers) or a dict of the fields."""
         if isinstance(value, str):
             return cls(value)
-        names = ("path", "method", "range", "if_none_match", "if_range")
+        names = ("path", "method", "range", "if_none_match", "if_range", "token", "root", "kind")
         return cls(**{name: value.get(name) for name in names if value.get(name) is not None})
+
+    @property
+    def base_url(self) -> str:
+        """The URL path of the preview root, under which links and redirects are written."""
+        return f"/preview/{self.token}/" if self.token else "/preview/"
 
 
 @dataclass
@@ -55,6 +69,41 @@ class PreviewResponse:
     body: bytes = b""
     headers: dict[str, str] = field(default_factory=dict)
     stream: ReadStream | None = None  # the rest of the body, after ``body``
+
+
+class PreviewHost(Protocol):
+    async def root_url(self, root: str, kind: str) -> str:
+        """Mint a preview root for the VFS path ``root`` (kind "folder" or "file") and give the
+        URL it is served under, ending in "/"; the token must be known to every server of the
+        preview before the URL is handed out."""
+        ...
+
+
+def new_token() -> str:
+    """An unguessable preview token: 128 random bits, URL-safe base64 (22 characters)."""
+    return secrets.token_urlsafe(16)
+
+
+class LocalPreviews:
+    """Preview roots kept in memory, for the shell off the browser and for tests: ``roots``
+    maps each token to (root, kind), as the browser's ``pyvfs-previews`` database does."""
+
+    def __init__(self, base: str = "/preview/") -> None:
+        self.base = base.rstrip("/") + "/"
+        self.roots: dict[str, tuple[str, str]] = {}
+
+    async def root_url(self, root: str, kind: str) -> str:
+        """A fresh token for ``root``; its URL is ``<base><token>/``."""
+        token = new_token()
+        self.roots[token] = (root, kind)
+        return f"{self.base}{token}/"
+
+
+def url_inside(root_url: str, relative: str) -> str:
+    """The URL of ``relative`` (a path inside the root) under ``root_url``; each segment is
+    percent-encoded, so names with spaces, '#' or '?' survive."""
+    segments = [quote(segment, safe="") for segment in relative.split("/") if segment]
+    return root_url + "/".join(segments)
 
 
 def content_type(path: str) -> str:
@@ -66,27 +115,54 @@ def content_type(path: str) -> str:
     return kind
 
 
-async def respond(vfs: VFS, request: PreviewRequest | str,
-                  base_url: str = "/preview/") -> PreviewResponse:
-    """The whole answer to one request; storage errors become 404 (missing) or 500 (the code)."""
+def resolve_in_root(vfs: VFS, root: str, kind: str, relative: str) -> str:
+    """The VFS path that ``relative`` (a URL path inside the preview root, from "/") names.
+
+    A folder root serves what lies below it; a file root serves only itself, under its own name.
+    ``..`` is folded lexically and never climbs above the root; then the VFS resolves every
+    symlink on the way (``realpath``) and the result must still lie in the root's own real
+    path, so a link inside the root that points out of it leads nowhere.
+    Outside the root is ENOENT (a 404), exactly as a missing file."""
+    outside = FsError.of("ENOENT", "preview", relative)
+    inside = paths.normalize(relative, "preview")  # ".." stops at the root's top
+    if kind == "file":
+        if inside != "/" + paths.basename(root):
+            raise outside
+        return root
+    wanted = paths.join(root, inside.lstrip("/"))
+    try:
+        real, real_root = vfs.realpath(wanted), vfs.realpath(root)
+    except FsError as error:
+        raise FsError.of(error.code, "preview", relative) from None
+    if not paths.is_within(real, real_root):
+        raise outside
+    return wanted
+
+
+async def respond(vfs: VFS, request: PreviewRequest | str) -> PreviewResponse:
+    """The whole answer to one request; storage errors become 404 (missing or outside the root)
+    or 500 (the code). Error pages name the path inside the root, never the VFS path."""
     if isinstance(request, str):
         request = PreviewRequest(request)
-    path = request.path
+    relative = request.path
+    base_url = request.base_url
     try:
+        path = resolve_in_root(vfs, request.root, request.kind, relative)
         stat = vfs.stat(path)
-        if stat.is_dir and not path.endswith("/"):
+        if stat.is_dir and not relative.endswith("/"):
             # Relative links in the directory's page resolve against it only with the slash.
-            location = base_url + quote(stat.path.lstrip("/")) + ("/" if stat.path != "/" else "")
+            inside = paths.normalize(relative).lstrip("/")
+            location = base_url + quote(inside) + ("/" if inside else "")
             return PreviewResponse(301, b"", {"location": location, "cache-control": "no-cache"})
         if stat.is_dir:
-            index = paths.child(stat.path, "index.html")
+            index = paths.child(path, "index.html")
             if not vfs.exists(index):
-                return _listing(vfs, stat.path, base_url)
+                return _listing(vfs, path, paths.normalize(relative), base_url)
             path = index
         return await _file(vfs, path, request)
     except FsError as error:
         status = 404 if error.code in ("ENOENT", "ENOTDIR") else 500
-        return _text(status, f"{error}\n")
+        return _text(status, f"{FsError.of(error.code, 'preview', relative)}\n")
 
 
 def _text(status: int, message: str, headers: dict[str, str] | None = None) -> PreviewResponse:
@@ -163,14 +239,15 @@ def parse_range(header: str, size: int) -> tuple[int, int] | str | None:
     return (start, end) if start < size else "unsatisfiable"
 
 
-def _listing(vfs: VFS, directory: str, base_url: str) -> PreviewResponse:
-    """A directory without index.html lists its entries, like ``python -m http.server``."""
+def _listing(vfs: VFS, directory: str, shown: str, base_url: str) -> PreviewResponse:
+    """A directory without index.html lists its entries, like ``python -m http.server``;
+    ``shown`` is its path inside the preview root, which its links and title use."""
     items = []
     for entry in vfs.readdir(directory, with_types=True):
         suffix = "/" if entry.type == "directory" else ""
-        href = base_url + quote(entry.path.lstrip("/")) + suffix
+        href = base_url + quote(paths.child(shown, entry.name).lstrip("/")) + suffix
         items.append(f'<li><a href="{html.escape(href)}">{html.escape(entry.name + suffix)}</a>')
-    title = html.escape(f"Directory listing for {directory}")
+    title = html.escape(f"Directory listing for {shown}")
     page = (f"<!doctype html><meta charset=utf-8><title>{title}</title><h1>{title}</h1>"
             f"<hr><ul>{''.join(items)}</ul><hr>").encode()
     return PreviewResponse(200, page, {"content-type": _HTML, "content-length": str(len(page)),

@@ -19,7 +19,7 @@ from .mounts.fsa import BrowserHost, FsaBackend, NeedsPromising
 from .mounts.host import MountHost
 from .node import DirEntry, Stat
 from .page_cache import Views, listing
-from .preview import PreviewRequest, respond
+from .preview import PreviewHost, PreviewRequest, respond
 from .search import GrepResult
 from .shell import Shell
 from .step import Step
@@ -73,15 +73,14 @@ class WebAPI:
     ``notify(watchId, event)`` posts a watch event to the page; ``invalidate(view)`` tells
     the page's stat cache that the index changed (py_vfs/page_cache.py)."""
 
-    def __init__(self, vfs: VFS, *, base_url: str = "/", notify: Notify | None = None,
+    def __init__(self, vfs: VFS, *, notify: Notify | None = None,
                  host: MountHost | None = None, fsa: Any = None,
-                 invalidate: Invalidate | None = None) -> None:
+                 invalidate: Invalidate | None = None, previews: PreviewHost | None = None) -> None:
         self.vfs = vfs
         self.views = Views(invalidate)
         vfs.index.on_change = self.views.changed
         self.fsa = fsa
-        self.preview_base = base_url + "preview/"
-        self.shell = Shell(vfs, preview_base=self.preview_base, host=host)
+        self.shell = Shell(vfs, previews=previews, host=host)
         self._notify = notify
         self._watches: dict[int, Callable[[], None]] = {}
         self._streams: dict[int, ReadStream | WriteStream] = {}
@@ -243,7 +242,7 @@ class WebAPI:
 
     async def _preview(self, request: str | dict[str, Any]) -> dict[str, Any]:
         """One preview request; a large body's rest stays here as a stream the worker pulls."""
-        answer = await respond(self.vfs, PreviewRequest.of(request), self.preview_base)
+        answer = await respond(self.vfs, PreviewRequest.of(request))
         stream = self._keep(answer.stream) if answer.stream is not None else None
         return {"status": answer.status, "headers": answer.headers, "body": answer.body,
                 "stream": stream}
@@ -384,12 +383,13 @@ def _from_js(value: Any) -> Any:
     return value.to_py()
 
 
-async def open_api(js_store: Any, base_url: str, js_notify: Any = None,
+async def open_api(js_store: Any, js_notify: Any = None,
                    js_host: Any = None, cache_bytes: int | None = None,
                    js_invalidate: Any = None) -> WebAPI:
     """Boot from the worker: open the VFS on the IndexedDB store JS has opened.
     ``js_notify(watchId, event)`` posts a watch event to the page; ``js_host`` carries
-    ``request`` (asks the page to pick, unmount, reconnect) and ``fsa`` (web/fsa.mjs);
+    ``request`` (asks the page to pick, unmount, reconnect, mint preview roots) and ``fsa``
+    (web/fsa.mjs);
     ``js_invalidate(view)`` posts a stat cache invalidation to the page."""
     from js import Object
     from pyodide.ffi import to_js
@@ -405,8 +405,9 @@ async def open_api(js_store: Any, base_url: str, js_notify: Any = None,
     # the background, so the disk is usable at once.
     mounts: dict[str, Any] = {}
     if js_host is not None:
-        mounts = {"host": BrowserHost(js_host.request), "fsa": js_host.fsa}
-    api = WebAPI(vfs, base_url=base_url, notify=notify if js_notify is not None else None,
+        host = BrowserHost(js_host.request)
+        mounts = {"host": host, "fsa": js_host.fsa, "previews": host}
+    api = WebAPI(vfs, notify=notify if js_notify is not None else None,
                  invalidate=js_invalidate, **mounts)
     api.collecting = asyncio.ensure_future(vfs.gc())
     return api

@@ -1,36 +1,85 @@
-// The preview service worker: answers GET and HEAD /preview/<path> from the VFS.
-// It keeps no state (it is stopped when idle). For every request it offers the job to the open
-// app pages at once; the first that owns the VFS acks, gets "go", and its VFS worker answers on
+// The preview service worker, on the PREVIEW origin (never the app's): answers GET and HEAD
+// /preview/<token>/<path> from the VFS. The token names a preview root (a folder or one file of
+// a disk) that an app tab minted; this worker knows nothing of it and holds no VFS data. It keeps
+// no state (it is stopped when idle). For every request it offers the job to the relay frames
+// (relay.html, each embedded in an app tab) at once; a relay hands the offer and its port to its
+// app tab, the first tab that can serve the token acks, gets "go", and its VFS worker answers on
 // the same MessagePort: a "start" message (status, headers, the first piece of the body) and,
 // for a large body, one "chunk" per "pull" until "end". docs/preview.md has the whole protocol;
-// the decisions (status, headers) are made in Python (py_vfs/preview.py), not here.
+// the decisions (status, headers, the root) are made in Python (py_vfs/preview.py), not here.
 
 // build/build.py writes its build id here, so every build is a new service worker version.
 const BUILD = "dev";
-const PROTOCOL = 2;
-const VFS_NAME = "default";
+const PROTOCOL = 3;
+const SCOPE_PATH = "/preview/";
+const RELAY_PATH = "/relay.html";
+const TOKEN = /^[A-Za-z0-9_-]{22,64}$/; // web/preview_roots.mjs mints 128 random bits
 const ACK_TIMEOUT_MS = 1500; // no app page acked within this: 503
 const START_TIMEOUT_MS = 60000; // acked but no "start" within this: 504 (a tab may be booting)
 const IDLE_TIMEOUT_MS = 30000; // a streamed body whose next piece takes longer fails
 const FORWARDED_HEADERS = { range: "range", "if-none-match": "if_none_match", "if-range": "if_range" };
 
-self.addEventListener("install", (event) => event.waitUntil(self.skipWaiting()));
+// Installs only as <preview origin>/preview/, the scope a script at /preview/sw.js gets at most:
+// a copy registered with another scope, or on an origin that the preview site's config names as
+// an app origin (the preview files deployed on the app's origin by mistake), refuses.
+self.addEventListener("install", (event) => event.waitUntil((async () => {
+  const expected = new URL(SCOPE_PATH, self.location.origin).href;
+  if (self.registration.scope !== expected) {
+    throw new Error(`py_vfs preview: refusing scope ${self.registration.scope}, only ${expected}`);
+  }
+  if ((await appOrigins()).includes(self.location.origin)) {
+    throw new Error(`py_vfs preview: ${self.location.origin} is an app origin, not a preview origin`);
+  }
+  await self.skipWaiting();
+})()));
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
 
 self.addEventListener("fetch", (event) => {
-  const scope = new URL(self.registration.scope);
   const url = new URL(event.request.url);
-  if (url.origin !== scope.origin) return;
-  if (url.pathname.startsWith(scope.pathname)) {
+  if (url.origin !== self.location.origin) return;
+  const scope = self.registration.scope;
+  if (url.href.startsWith(scope)) {
     const finished = deferred();
     event.waitUntil(finished.promise); // stay alive while a body streams
-    event.respondWith(answer(event.request, url.pathname.slice(scope.pathname.length), finished.resolve));
+    event.respondWith(answer(event.request, url, finished.resolve));
   } else if (event.request.mode !== "navigate") {
     // Only a preview page is controlled by this worker, so this is one of its subresources with
-    // a root-relative URL: "/" means the preview root (docs/preview.md, "Root-relative URLs").
-    event.respondWith(Response.redirect(new URL(url.pathname.slice(1) + url.search, scope).href, 308));
+    // a root-relative URL: "/" means its preview root (docs/preview.md, "Root-relative URLs").
+    event.respondWith(rootRelative(event.clientId, url));
   }
 });
+
+async function appOrigins() {
+  try {
+    const config = await (await fetch("/pyvfs-config.json", { cache: "no-cache" })).json();
+    return Array.isArray(config.appOrigins) ? config.appOrigins : [];
+  } catch {
+    return [];
+  }
+}
+
+// The token of a preview page's URL, or null.
+function tokenOf(href) {
+  const scope = self.registration.scope;
+  if (!href?.startsWith(scope)) return null;
+  const token = href.slice(scope.length).split(/[/?#]/, 1)[0];
+  return TOKEN.test(token) ? token : null;
+}
+
+// "/style.css" asked by the page /preview/<token>/x.html is /preview/<token>/style.css. Every
+// leading slash goes, so "//host/x" stays a path on this origin, and the target is checked to
+// be inside the token's root before the redirect is sent.
+async function rootRelative(clientId, url) {
+  const client = clientId ? await self.clients.get(clientId) : null;
+  const token = tokenOf(client?.url);
+  if (!token) return text(404, "Not Found: not asked by a preview page\n");
+  const root = `${self.registration.scope}${token}/`;
+  const target = new URL(url.pathname.replace(/^\/+/, "") + url.search, root);
+  if (target.origin !== self.location.origin || !target.href.startsWith(root)) {
+    return text(404, "Not Found: outside the preview root\n");
+  }
+  return Response.redirect(target.href, 308);
+}
 
 function deferred() {
   let resolve;
@@ -38,8 +87,10 @@ function deferred() {
   return { promise, resolve };
 }
 
+// nosniff: a previewed file is never run as a script or a style sheet of another type than the
+// one its name gives it.
 function headersOf(extra) {
-  return { "Cache-Control": "no-cache", "X-Preview-Build": BUILD, ...extra };
+  return { "Cache-Control": "no-cache", "X-Preview-Build": BUILD, "X-Content-Type-Options": "nosniff", ...extra };
 }
 
 function text(status, message) {
@@ -51,9 +102,14 @@ function page(status, title, text, extra = "") {
   return new Response(body, { status, headers: headersOf({ "Content-Type": "text/html; charset=utf-8" }) });
 }
 
+function escapeHtml(value) {
+  return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 // Percent-decodes each segment. A segment that decodes to something holding "/" or NUL (say
 // "..%2f..%2fx") can only be an attempt to step across segments, so it is refused; "." and ".."
-// segments were already resolved by the browser's URL parser, and the VFS never climbs above /.
+// segments were already resolved by the browser's URL parser, and Python folds any ".." at the
+// top of the preview root.
 function vfsPath(relative) {
   const segments = relative.split("/").map((segment) => {
     try {
@@ -68,15 +124,26 @@ function vfsPath(relative) {
   return "/" + segments.join("/");
 }
 
-async function answer(request, relative, finished) {
+async function answer(request, url, finished) {
   try {
     if (request.method !== "GET" && request.method !== "HEAD") {
       finished();
       return new Response("Method Not Allowed\n", { status: 405, headers: headersOf({ Allow: "GET, HEAD" }) });
     }
+    const inScope = url.pathname.slice(SCOPE_PATH.length);
+    const slash = inScope.indexOf("/");
+    const token = slash < 0 ? inScope : inScope.slice(0, slash);
+    if (!TOKEN.test(token)) {
+      finished();
+      return text(404, "Not Found: no such preview\n");
+    }
+    if (slash < 0) {
+      finished(); // the root itself: relative links need the slash
+      return Response.redirect(`${self.registration.scope}${token}/${url.search}`, 301);
+    }
     let path;
     try {
-      path = vfsPath(relative);
+      path = vfsPath(inScope.slice(slash + 1));
     } catch (error) {
       finished();
       return text(400, `Bad Request: ${error.message}\n`);
@@ -85,30 +152,33 @@ async function answer(request, relative, finished) {
     for (const [header, field] of Object.entries(FORWARDED_HEADERS)) {
       if (request.headers.has(header)) wanted[field] = request.headers.get(header);
     }
-    const message = { type: "pyvfs:preview", protocol: PROTOCOL, vfs: VFS_NAME, request: wanted };
+    const message = { type: "pyvfs:preview", protocol: PROTOCOL, token, request: wanted };
     const port = await offer(message);
     if (port) return await receive(port, request.method, finished);
     finished();
-    const app = new URL("../", self.registration.scope).href;
-    return page(503, "Preview unavailable", "No py_vfs app tab is open to serve this file.",
-      `<p><a href="${app}">Open the app</a>, then reload this page.</p>`);
+    const app = (await appOrigins())[0];
+    const link = app ? `<p><a href="${escapeHtml(new URL("/", app).href)}">Open the app</a>, then reload this page.</p>` : "";
+    return page(503, "Preview unavailable", "No py_vfs app tab is open to serve this file.", link);
   } catch (error) {
     finished();
     return text(500, `Internal Server Error: ${error?.message ?? error}\n`);
   }
 }
 
-// Offers the request to every app page at once (pages inside the preview scope are previews,
-// not owners); resolves with the port of the first that acks, or null after ACK_TIMEOUT_MS.
+// Offers the request to every relay frame at once (preview pages and anything else of this
+// origin are not asked); resolves with the port of the first app tab that acks, or null after
+// ACK_TIMEOUT_MS.
 async function offer(message) {
-  const scope = self.registration.scope;
   const all = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-  const owners = all.filter((client) => !client.url.startsWith(scope));
-  if (!owners.length) return null;
+  const relays = all.filter((client) => {
+    const at = new URL(client.url);
+    return at.origin === self.location.origin && at.pathname === RELAY_PATH;
+  });
+  if (!relays.length) return null;
   return new Promise((resolve) => {
     let chosen = null;
     const timer = setTimeout(() => resolve(null), ACK_TIMEOUT_MS);
-    for (const client of owners) {
+    for (const client of relays) {
       const channel = new MessageChannel();
       channel.port1.onmessage = ({ data }) => {
         if (data?.type !== "ack" || chosen) return channel.port1.close();

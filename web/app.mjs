@@ -49,7 +49,7 @@ async function askPersistence() {
 async function runLine(line) {
   const vfs = await ready;
   const result = await vfs.shell(line);
-  const blocked = (result.open ?? []).filter((url) => !window.open(url, "_blank"));
+  const blocked = (result.open ?? []).filter((url) => !openPreview(url));
   session?.setCwd(result.cwd);
   showMounts(vfs);
   return { ...result, stderr: withBlockedNotes(result.stderr ?? "", blocked) };
@@ -82,6 +82,17 @@ function reconnectButton(vfs, mount) {
     await showMounts(vfs);
   });
   return button;
+}
+
+// Opens a preview in a new tab with no opener: the previewed page gets `window.opener === null`
+// (COOP same-origin on the app severs it too). Opening about:blank first, then navigating it,
+// keeps a way to tell a blocked popup (null) from an opened one, which "noopener" would hide.
+function openPreview(url) {
+  const tab = window.open("", "_blank");
+  if (!tab) return false;
+  tab.opener = null;
+  tab.location.href = url;
+  return true;
 }
 
 function withBlockedNotes(stderr, urls) {

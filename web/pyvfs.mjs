@@ -1,21 +1,25 @@
 // The embeddable module: `openVFS({name})` gives the JS API of the VFS of that name.
 // Any page served from the same origin as this file can import it. One worker per VFS name owns
 // Pyodide and the disk; this module turns its replies into Node-style values and errors, and
-// answers the preview service worker for the VFSes this page has open. It also keeps the
+// answers preview requests for the VFSes this page has open: they come from the preview
+// origin's service worker through a hidden relay frame (docs/preview.md). It also keeps the
 // handles of mounted folders (only a page can pick a folder or ask for permission).
 
 import { MountStore, keptMounts, permissionOf } from "./mount_store.mjs";
 import { StatCache } from "./stat_cache.mjs";
+import { mintRoot } from "./preview_roots.mjs";
+import { connectRelay } from "./preview_relay.mjs";
 
 const instances = new Map();
-let previewWorker = null;
-const PREVIEW_PROTOCOL = 2; // service_worker/sw.js speaks the same version
+let previewRelay = null;
 
 // `cacheBytes` bounds the worker's cache of file chunks (default 32 MiB); `snapshot` is "auto"
 // (boot from the origin's Python memory snapshot, and make it when missing) or "off" (always
 // boot Python from its packages; docs/boot.md). Both apply when the VFS of that name is first
-// opened in this page.
-export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "auto" } = {}) {
+// opened in this page. `previewOrigin` is the origin previews are served from (another origin
+// than the app's); without it, the one in ./pyvfs-config.json; it applies to the first openVFS.
+export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "auto", previewOrigin } = {}) {
+  previewRelay ??= connectRelay(previewOrigin, (name) => instances.get(name)?.worker);
   let instance = instances.get(name);
   if (!instance) {
     instance = new Instance(name, { cacheBytes, snapshot });
@@ -44,12 +48,11 @@ class Instance {
       this.worker.onmessage = ({ data }) => this.receive(data, resolve, reject);
       this.worker.onerror = (event) => reject(new Error(event.message || "worker failed to start"));
     });
-    this.worker.postMessage({ type: "open", name, cacheBytes, snapshot, base: new URL("./", import.meta.url).href });
+    this.worker.postMessage({ type: "open", name, cacheBytes, snapshot });
     this.mountStore = MountStore.open(name).catch(() => null);
     this.mountStore.then(keptMounts).catch(() => []).then((records) => {
       this.worker.postMessage({ type: "mounts", records });
     });
-    previewWorker ??= registerPreview();
   }
 
   listen(listener) {
@@ -62,7 +65,7 @@ class Instance {
       this.last = { stage: data.stage, message: data.message, loaded: data.loaded, total: data.total };
       if (data.stage === "ready") {
         this.api = new VFS(this);
-        previewWorker.then(() => resolve(this.api), reject);
+        previewRelay.then(() => resolve(this.api), reject);
       }
       for (const listener of this.listeners) listener(this.last);
     } else if (data.type === "failed") {
@@ -87,7 +90,8 @@ class Instance {
     }
   }
 
-  // The shell's mount, unmount and reconnect, done by the JS API of this page.
+  // The shell's mount, unmount and reconnect, done by the JS API of this page, and its preview
+  // roots (`open`, `serve`).
   async answer({ id, kind, payload }) {
     let reply;
     try {
@@ -95,6 +99,7 @@ class Instance {
       const { path, readOnly } = payload;
       const value = kind === "mount" ? await api.mount(path, await pickDirectory({ readOnly }), { readOnly })
         : kind === "unmount" ? await api.unmount(path)
+        : kind === "preview" ? { url: await this.rootUrl(payload.root, payload.kind) }
         : await api.reconnect(path);
       reply = { value };
     } catch (error) {
@@ -102,6 +107,16 @@ class Instance {
       reply = { error: { code, message: String(error?.message ?? error), hint: error?.hint } };
     }
     this.worker.postMessage({ type: "reply", id, ...reply });
+  }
+
+  // Mints (or finds) the token of a preview root of this disk; resolves once it is stored.
+  async rootUrl(root, kind) {
+    const relay = await previewRelay;
+    if (!relay) {
+      throw toError({ code: "ENOTSUP", message: "ENOTSUP: no preview origin: set previewOrigin in pyvfs-config.json or pass openVFS({previewOrigin})", path: root, syscall: "preview" });
+    }
+    const token = await mintRoot({ disk: this.name, root, kind });
+    return `${relay.origin}/preview/${token}/`;
   }
 
   async store() {
@@ -412,14 +427,43 @@ export class VFS {
   }
   // Runs a shell command line in this VFS's shell session (its cwd carries over between calls).
   shell(line) { return this.#call("shell", line); }
-  // The URL under which the preview service worker serves a VFS path.
-  previewUrl(path) {
-    const encoded = String(path).split("/").filter(Boolean).map(encodeURIComponent).join("/");
-    return new URL(`./preview/${encoded}`, import.meta.url).href;
+  // Resolves to a URL on the preview origin that serves `path` and nothing outside its root. By
+  // default the root is `path` itself (a folder: everything below it, the URL ends in "/"; a
+  // file: that file alone, under its own name), as the shell's `open`. With `{root}`, a folder
+  // holding `path`, the URL serves `path` inside that root: `{root: "/"}` exposes the whole
+  // disk to the previewed page, so ask for it only for content you trust.
+  async previewUrl(path, { root } = {}) {
+    if (this.#stepId !== null) throw toError({ code: "EINVAL", message: "EINVAL: previewUrl outside the step", syscall: "preview" });
+    const target = normalize(path);
+    if (root === undefined) {
+      const kind = (await this.stat(target)).isDirectory() ? "folder" : "file";
+      const url = await this.#instance.rootUrl(target, kind);
+      return kind === "folder" ? url : url + encodeURIComponent(target.split("/").pop());
+    }
+    const top = normalize(root);
+    if (!(await this.stat(top)).isDirectory()) {
+      throw toError({ code: "ENOTDIR", message: `ENOTDIR: not a directory, preview '${root}'`, path: root, syscall: "preview" });
+    }
+    const inside = top === "/" ? target : target.startsWith(top + "/") ? target.slice(top.length) : target === top ? "/" : null;
+    if (inside === null) {
+      throw toError({ code: "EINVAL", message: `EINVAL: '${path}' is not inside the root '${root}'`, path, syscall: "preview" });
+    }
+    const url = await this.#instance.rootUrl(top, "folder");
+    return url + inside.split("/").filter(Boolean).map(encodeURIComponent).join("/");
   }
 }
 
 const STREAM_BATCH = 512 * 1024;
+
+// "/a/./b/../c" -> "/a/c", as the core folds paths (never above "/").
+function normalize(path) {
+  const parts = [];
+  for (const segment of String(path).split("/")) {
+    if (segment === "..") parts.pop();
+    else if (segment && segment !== ".") parts.push(segment);
+  }
+  return "/" + parts.join("/");
+}
 
 // The one way this module gets a folder from the user: window.__pickDirectory when a page (or a
 // test) set it, else the File System Access picker.
@@ -523,44 +567,4 @@ function warnIfStuck(pending, op) {
 // Node's utimes takes seconds or Dates; the core keeps milliseconds.
 function toMs(time) {
   return time instanceof Date ? time.getTime() : Number(time) * 1000;
-}
-
-// The preview service worker asks window clients for files; a page answers for the VFSes it has
-// open (docs/architecture.md, "Preview"). Resolves once the worker is active, so that a preview
-// opened right after boot is already served by it.
-async function registerPreview() {
-  if (!("serviceWorker" in navigator)) return null;
-  navigator.serviceWorker.addEventListener("message", answerPreview);
-  navigator.serviceWorker.startMessages();
-  const registration = await navigator.serviceWorker.register(new URL("./sw.js", import.meta.url), {
-    scope: new URL("./preview/", import.meta.url).href,
-  });
-  // A new build's sw.js differs (it carries the build id): install it now rather than at the
-  // next navigation into the scope; it takes over the open previews (skipWaiting + claim).
-  registration.update().catch(() => {});
-  const worker = registration.installing ?? registration.waiting ?? registration.active;
-  if (worker.state !== "activated") {
-    await new Promise((resolve) => {
-      const check = () => worker.state === "activated" && resolve();
-      worker.addEventListener("statechange", check);
-      check();
-    });
-  }
-  return registration;
-}
-
-// Acks an offer for a VFS this page has open; on "go" hands the port to the VFS worker, which
-// answers the service worker directly (docs/preview.md). Other pages offered the same request
-// also ack; the service worker picks one and closes the others' ports.
-function answerPreview(event) {
-  const message = event.data;
-  if (message?.type !== "pyvfs:preview" || message.protocol !== PREVIEW_PROTOCOL) return;
-  if (!instances.has(message.vfs)) return;
-  const [port] = event.ports;
-  port.onmessage = ({ data }) => {
-    if (data?.type !== "go") return;
-    port.onmessage = null;
-    instances.get(message.vfs).worker.postMessage({ type: "preview", request: message.request }, [port]);
-  };
-  port.postMessage({ type: "ack" });
 }

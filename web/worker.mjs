@@ -1,5 +1,5 @@
 // The VFS worker: owns Pyodide and one VFS, so Python never blocks the page.
-// Protocol (docs/architecture.md): {type: "open", name, base, cacheBytes, snapshot} and {type: "mounts", records} once,
+// Protocol (docs/architecture.md): {type: "open", name, cacheBytes, snapshot} and {type: "mounts", records} once,
 // then {type: "call", id, op, args} and {type: "preview", request} with a MessagePort; replies
 // {type: "progress"|"result"|"invalidate", ...} (preview answers go to the port:
 // web/preview_owner.mjs; "invalidate": web/stat_cache.mjs). For the shell's mount commands the
@@ -153,7 +153,7 @@ async function fromPackages(manifest) {
   return pyodide;
 }
 
-async function boot({ name, base, cacheBytes, snapshot = "auto" }) {
+async function boot({ name, cacheBytes, snapshot = "auto" }) {
   const manifest = await (await fetch(here("manifest.json"), { cache: "no-cache" })).json();
   progress("download", "Downloading Python");
   const key = snapshotKey(manifest);
@@ -165,7 +165,7 @@ async function boot({ name, base, cacheBytes, snapshot = "auto" }) {
   // Posted the moment the index changes, so the page drops its stat cache before any watch
   // event or answer computed on the new state reaches it (py_vfs/page_cache.py).
   const invalidate = (view) => self.postMessage({ type: "invalidate", view });
-  const api = await webapi.open_api(store, base, notify, { request: askPage, fsa }, cacheBytes, invalidate);
+  const api = await webapi.open_api(store, notify, { request: askPage, fsa }, cacheBytes, invalidate);
   store.onRemoteCommit = catchUp;
   (await api.restore_mounts(await mountsKept))?.destroy?.();
   progress("ready", "Ready");

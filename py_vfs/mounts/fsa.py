@@ -130,6 +130,11 @@ class BrowserHost:
     async def reconnect(self, path: str) -> dict[str, Any]:
         return await self._ask("reconnect", path, {"path": path})
 
+    async def root_url(self, root: str, kind: str) -> str:
+        """A preview root minted by the page (web/preview_roots.mjs): it keeps the token where
+        every app tab finds it, then gives the root's URL on the preview origin."""
+        return str((await self._ask("preview", root, {"root": root, "kind": kind}))["url"])
+
     async def _ask(self, kind: str, path: str, payload: dict[str, Any]) -> dict[str, Any]:
         answer = (await self._request(kind, _js(payload))).to_py()
         error = answer.get("error")

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from py_vfs.mounts.host import LocalHost, MountHost
+from py_vfs.preview import LocalPreviews, PreviewHost
 from py_vfs.shell.commands import COMMANDS, UsageError
 from py_vfs.shell.context import (
     Context,
@@ -49,10 +50,11 @@ class _Run:
 class Shell:
     """An sh-like interpreter whose only state between lines is the current directory."""
 
-    def __init__(self, vfs: Any, *, preview_base: str = "/preview/",
+    def __init__(self, vfs: Any, *, previews: PreviewHost | None = None,
                  host: MountHost | None = None) -> None:
         self.vfs = vfs
-        self.preview_base = preview_base
+        # Mints the preview roots of `open` and `serve` (the page, in the browser).
+        self.previews: PreviewHost = previews or LocalPreviews()
         self.host: MountHost = host or LocalHost(vfs)  # where `mount` gets its folders
         self.cwd = "/"
 

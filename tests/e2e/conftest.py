@@ -4,9 +4,12 @@ Recipe and pitfalls: shared/TOOLCHAIN.md section 1. dist/ must be built first
 (`.venv/bin/python build/build.py`; `npm test` does it).
 
 Session-wide
-    site_server               (base_url, server): build/serve.py's server on dist/, a free port.
+    site_server               (base_url, site): build/serve.py's two servers (serve.Site), free
+                              ports: the app on dist/ and its preview origin on
+                              dist/preview-origin/, each told the other's origin.
     base_url                  overrides pytest-playwright's: "http://127.0.0.1:<port>/", so
                               `page.goto("/")` and `page.request.get("/x")` work.
+    preview_origin            "http://127.0.0.1:<other port>": where previews are served.
     browser_type_launch_args  Debian's chromium ($CHROMIUM or `chromium` on PATH), headless,
                               with CHROMIUM_ARGS (every non-loopback host fails to resolve).
 
@@ -59,7 +62,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from chromium import CHROMIUM, CHROMIUM_ARGS, chromium_version
-from serve import start_server
+from serve import start_site
 
 from .console_errors import MARKER_HELP, ConsoleErrors, failure_text, unexpected
 
@@ -92,13 +95,19 @@ def pytest_terminal_summary(terminalreporter) -> None:
 
 @pytest.fixture(scope="session")
 def site_server():
-    """(base_url, server): dist/ served by build/serve.py on 127.0.0.1, a free port."""
+    """(base_url, site): dist/ served by build/serve.py on 127.0.0.1 with its preview origin,
+    each on a free port."""
     if not (DIST / "manifest.json").is_file():
         pytest.exit("dist/ is not built: run `.venv/bin/python build/build.py` first", returncode=1)
-    base_url, server = start_server(DIST, port=0)
-    yield base_url, server
-    server.shutdown()
-    server.server_close()
+    site = start_site(DIST)
+    yield site.app_url, site
+    site.stop()
+
+
+@pytest.fixture(scope="session")
+def preview_origin(site_server) -> str:
+    """The origin previews are served from (no trailing slash)."""
+    return site_server[1].preview_url.rstrip("/")
 
 
 @pytest.fixture(scope="session")

@@ -28,7 +28,7 @@ INDEX_HTML = """<!doctype html>
 <meta charset="utf-8">
 <title>preview site</title>
 <link rel="stylesheet" href="css/relative.css">
-<link rel="stylesheet" href="/site/root.css">
+<link rel="stylesheet" href="/root.css">
 <h1 id="relative">relative css</h1>
 <p id="root">root-relative css</p>
 <p id="font">Pixel font</p>

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .conftest import wait_ready
 from .console_errors import expect_failed_load
 
@@ -19,18 +21,18 @@ SITE = [
 ]
 
 
-@expect_failed_load(r"/preview/workspace/site/nope\.js", 404, reason="fetches a missing file")
-def test_open_shows_the_site_with_its_css_through_the_service_worker(app_session):
+@expect_failed_load(r"/preview/[^/]+/nope\.js", 404, reason="fetches a missing file")
+def test_serve_shows_the_site_with_its_css_on_the_preview_origin(app_session, preview_origin):
     page, context = app_session.page, app_session.context
     for line in SITE:
         sh(page, line)
     with context.expect_page() as opened:
-        result = sh(page, "open index.html")
-    assert result["stdout"].startswith("index.html -> http://127.0.0.1:")
-    assert result["stdout"].rstrip().endswith("/preview/workspace/site/index.html")
+        result = sh(page, "serve")
+    url = result["stdout"].removeprefix("Serving /workspace/site at ").rstrip("\n")
+    assert re.fullmatch(re.escape(preview_origin) + r"/preview/[\w-]{22}/index\.html", url), url
     tab = opened.value
+    tab.wait_for_url(url)
     tab.wait_for_load_state()
-    assert tab.url.endswith("/preview/workspace/site/index.html")
     color = tab.evaluate("getComputedStyle(document.querySelector('h1')).color")
     assert color == "rgb(200, 0, 0)"
     css = tab.evaluate("""async () => {
@@ -38,12 +40,29 @@ def test_open_shows_the_site_with_its_css_through_the_service_worker(app_session
       return [r.status, r.headers.get('content-type'), await r.text()];
     }""")
     assert css == [200, "text/css; charset=utf-8", "h1 { color: rgb(200, 0, 0) }\n"]
+    # Root-relative: "/" is the preview root, /workspace/site.
     missing = tab.evaluate("""async () => {
-      const r = await fetch('/preview/workspace/site/nope.js');
-      return [r.status, await r.text()];
+      const r = await fetch('/nope.js');
+      return [r.status, r.url, await r.text()];
     }""")
-    assert missing[0] == 404
-    assert "ENOENT" in missing[1] and "/workspace/site/nope.js" in missing[1]
+    assert missing[0] == 404 and missing[1] == url.replace("index.html", "nope.js")
+    assert "ENOENT" in missing[2] and "'/nope.js'" in missing[2]
+    tab.close()
+
+
+@expect_failed_load(r"/preview/[^/]+/b\.txt", 404, reason="a file's neighbour is outside its root")
+def test_open_shows_one_file_alone(app_session):
+    page, context = app_session.page, app_session.context
+    sh(page, "mkdir -p /alone && echo '<p>solo</p>' > /alone/a.html && echo x > /alone/b.txt")
+    with context.expect_page() as opened:
+        result = sh(page, "open /alone/a.html")
+    url = result["stdout"].split(" -> ")[1].strip()
+    assert url.endswith("/a.html")
+    tab = opened.value
+    tab.wait_for_url(url)
+    assert tab.inner_text("p") == "solo"
+    # A file's preview root is the file: its neighbour is not served.
+    assert tab.evaluate("fetch('b.txt').then((r) => r.status)") == 404
     tab.close()
 
 
@@ -51,6 +70,7 @@ def test_a_new_write_shows_on_the_next_preview_request(app_session):
     page = app_session.page
     sh(page, "mkdir -p /fresh && echo v1 > /fresh/a.txt")
     url = page.evaluate("async () => (await window.pyvfs.ready).previewUrl('/fresh/a.txt')")
+    assert url.endswith("/a.txt")
     tab = app_session.context.new_page()
     tab.goto(url)
     assert tab.inner_text("body").strip() == "v1"

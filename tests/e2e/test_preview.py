@@ -2,11 +2,13 @@
 a new tab with every resource applied (`serve`, `open`); HTTP semantics: Range/206/416 on a
 50 MiB file read chunk by chunk, an audio seek, HEAD, ETag/304, fresh bytes after a write, index
 and listing, 404, 400 and traversal attempts. Requests are made with fetch() from a page under
-/preview/, the only kind of page the service worker controls."""
+/preview/ on the preview origin, the only kind of page the service worker controls; the files
+live under /http, which the module's preview root (a token) serves."""
 
 from __future__ import annotations
 
 import base64
+import re
 
 import pytest
 
@@ -80,17 +82,22 @@ RANGE_JS = """async ([url, range]) => {
 }""".replace("PATTERN;", PATTERN_JS)
 
 
+ROOT_URL_JS = "async (path) => (await window.pyvfs.ready).previewUrl(path)"
+
+
 @pytest.fixture(scope="module")
-def preview(app_session, base_url):
-    """(app page, VFS worker, preview tab): the files written, the tab on a /preview/ page."""
+def preview(app_session):
+    """(app page, VFS worker, preview tab, root URL): the files written, /http minted as a
+    preview root, the tab on a page of it."""
     app = app_session.page
     write_ms = app.evaluate(SETUP_JS, BIG_SIZE)
     print(f"\nwriting 50 MiB through the JS API: {write_ms:.0f} ms")
     worker = next(w for w in app.workers if w.url.endswith("/worker.mjs"))
     worker.evaluate(COUNT_READS_JS)
+    root = app.evaluate(ROOT_URL_JS, "/http")
     tab = app_session.context.new_page()
-    tab.goto(base_url + "preview/http/list/")
-    yield app, worker, tab
+    tab.goto(root + "list/")
+    yield app, worker, tab, root
     tab.close()
 
 
@@ -104,10 +111,10 @@ def reads(worker) -> int:
                            "return n; }")
 
 
-@expect_failed_load(r"/preview/http/big\.bin", 416, reason="asks for a range past the end")
+@expect_failed_load(r"/preview/[^/]+/big\.bin", 416, reason="asks for a range past the end")
 def test_ranges_are_206_with_the_right_bytes_and_read_only_their_chunks(preview):
-    _, worker, tab = preview
-    url = "/preview/http/big.bin"
+    _, worker, tab, root = preview
+    url = root + "big.bin"
     reads(worker)
     # The last 64 chunks written are still in the 32 MiB chunk cache; these ranges are below.
     boundary = 20 * PIECE
@@ -133,7 +140,7 @@ MEMORY_JS = "async () => (await (await window.pyvfs.ready).memoryUsage()).wasmBy
 
 
 def test_a_large_body_streams_in_pieces_each_chunk_read_once(preview):
-    app, worker, tab = preview
+    app, worker, tab, root = preview
     reads(worker)
     before = app.evaluate(MEMORY_JS)
     got = tab.evaluate("""async ([url, size]) => {
@@ -162,7 +169,7 @@ def test_a_large_body_streams_in_pieces_each_chunk_read_once(preview):
                  length: response.headers.get("content-length"), ms: performance.now() - started };
       } finally { clearTimeout(timer); }
     }""".replace("PATTERN;", PATTERN_JS).replace("WAIT_MS", str(WAIT_MS)),
-                       ["/preview/http/big.bin", BIG_SIZE])
+                       [root + "big.bin", BIG_SIZE])
     assert (got["status"], got["total"], got["wrong"]) == (200, BIG_SIZE, 0)
     assert got["length"] == str(BIG_SIZE)
     # Chrome re-chunks the service worker's 512 KiB pieces (the page reads 64 KiB ones): so at
@@ -177,74 +184,80 @@ def test_a_large_body_streams_in_pieces_each_chunk_read_once(preview):
 
 
 def test_head_has_the_headers_and_no_body(preview):
-    _, _, tab = preview
-    got = get(tab, "/preview/http/big.bin", method="HEAD")
+    _, _, tab, root = preview
+    got = get(tab, root + "big.bin", method="HEAD")
     assert (got["status"], got["length"]) == (200, 0)
     headers = got["headers"]
     assert headers["content-length"] == str(BIG_SIZE)
     assert headers["content-type"] == "application/octet-stream"
     assert headers["etag"] and headers["last-modified"].endswith(" GMT")
     assert headers["accept-ranges"] == "bytes" and headers["cache-control"] == "no-cache"
+    assert headers["x-content-type-options"] == "nosniff"
 
 
 def test_etag_gives_304_and_a_write_shows_on_the_next_request(preview):
-    app, _, tab = preview
-    first = get(tab, "/preview/http/a.txt")
+    app, _, tab, root = preview
+    first = get(tab, root + "a.txt")
     etag = first["headers"]["etag"]
     assert (first["status"], first["text"]) == (200, "alpha\n")
     assert first["headers"]["content-type"] == "text/plain; charset=utf-8"
-    same = get(tab, "/preview/http/a.txt", headers={"If-None-Match": etag})
+    same = get(tab, root + "a.txt", headers={"If-None-Match": etag})
     assert (same["status"], same["length"]) == (304, 0)
     app.evaluate("async () => (await window.pyvfs.ready).writeFile('/http/a.txt', 'beta\\n')")
-    fresh = get(tab, "/preview/http/a.txt", headers={"If-None-Match": etag})
+    fresh = get(tab, root + "a.txt", headers={"If-None-Match": etag})
     assert (fresh["status"], fresh["text"]) == (200, "beta\n")
     assert fresh["headers"]["etag"] != etag
 
 
 def test_a_directory_serves_its_index_or_a_listing(preview):
-    _, _, tab = preview
-    index = get(tab, "/preview/http/withindex")
-    assert index["redirected"] and index["url"].endswith("/preview/http/withindex/")
+    _, _, tab, root = preview
+    index = get(tab, root + "withindex")
+    assert index["redirected"] and index["url"] == root + "withindex/"
     assert index["text"] == "<title>index</title><p>the index</p>"
-    tab.goto(tab.url)  # the listing of /http/list/
-    assert tab.title() == "Directory listing for /http/list"
+    tab.goto(tab.url)  # the listing of /http/list/, named inside the root
+    assert tab.title() == "Directory listing for /list"
     assert tab.locator("a").all_inner_texts() == ["one.txt", "sub/"]
     tab.click("text=sub/")
-    tab.wait_for_url("**/preview/http/list/sub/")
+    tab.wait_for_url(root + "list/sub/")
     tab.click("text=two.txt")
-    tab.wait_for_url("**/preview/http/list/sub/two.txt")
+    tab.wait_for_url(root + "list/sub/two.txt")
     assert tab.inner_text("body") == "2"
-    tab.goto(tab.url.split("/preview/")[0] + "/preview/http/list/")
+    tab.goto(root + "list/")
 
 
-@expect_failed_load(r"/preview/http/nope\.js", 404, reason="asks for a missing file")
-@expect_failed_load(r"/preview/http/%E0%A4%A", 400, reason="a malformed percent-encoding")
+@expect_failed_load(r"/preview/[^/]+/nope\.js", 404, reason="asks for a missing file")
+@expect_failed_load(r"/preview/[^/]+/%E0%A4%A", 400, reason="a malformed percent-encoding")
 def test_missing_is_404_malformed_is_400(preview):
-    _, _, tab = preview
-    missing = get(tab, "/preview/http/nope.js")
+    _, _, tab, root = preview
+    missing = get(tab, root + "nope.js")
     assert missing["status"] == 404
-    assert "ENOENT" in missing["text"] and "/http/nope.js" in missing["text"]
-    malformed = get(tab, "/preview/http/%E0%A4%A")
+    assert "ENOENT" in missing["text"] and "'/nope.js'" in missing["text"]
+    assert missing["headers"]["x-content-type-options"] == "nosniff"
+    malformed = get(tab, root + "%E0%A4%A")
     assert malformed["status"] == 400 and "malformed percent-encoding" in malformed["text"]
 
 
-@expect_failed_load(r"/preview/http/list/[^/]*a\.txt", 400, reason="an encoded slash is refused")
-@expect_failed_load(r"/preview/(manifest\.json|http/%252e%252e/a\.txt)", 404,
+@expect_failed_load(r"/preview/[^/]+/list/[^/]*a\.txt", 400, reason="an encoded slash is refused")
+@expect_failed_load(r"/preview/[^/]+/(manifest\.json|%252e%252e/a\.txt|evil\.invalid/a\.txt)", 404,
                     reason="the paths that climb or are double-encoded name no file")
-def test_traversal_never_leaves_the_vfs(preview):
-    _, _, tab = preview
+def test_traversal_never_leaves_the_preview_root(preview):
+    _, _, tab, root = preview
     # An encoded slash would step across segments: refused.
-    assert get(tab, "/preview/http/list/..%2f..%2fa.txt")["status"] == 400
-    assert get(tab, "/preview/http/list/%2e%2e%2Fa.txt")["status"] == 400
+    assert get(tab, root + "list/..%2f..%2fa.txt")["status"] == 400
+    assert get(tab, root + "list/%2e%2e%2Fa.txt")["status"] == 400
     # %2e%2e is "..", resolved by the browser before the service worker sees the URL; climbing
-    # above /preview/ lands on the preview root (root-relative), never on the app's own files.
-    escaped = get(tab, "/preview/http/%2e%2e/%2e%2e/%2e%2e/manifest.json")
-    assert escaped["url"].endswith("/preview/manifest.json")
+    # above the token lands back in the preview root (root-relative), never elsewhere.
+    escaped = get(tab, root + "%2e%2e/%2e%2e/%2e%2e/manifest.json")
+    assert escaped["url"] == root + "manifest.json"
     assert escaped["status"] == 404 and "ENOENT" in escaped["text"]
-    inside = get(tab, "/preview/http/list/%2e%2e/%2e%2e/http/a.txt")
-    assert inside["status"] == 200 and inside["url"].endswith("/preview/http/a.txt")
+    inside = get(tab, root + "list/%2e%2e/a.txt")
+    assert inside["status"] == 200 and inside["url"] == root + "a.txt"
     # Double encoding names a file called "%2e%2e", which does not exist.
-    assert get(tab, "/preview/http/%252e%252e/a.txt")["status"] == 404
+    assert get(tab, root + "%252e%252e/a.txt")["status"] == 404
+    # A path that starts with "//" names a host if resolved carelessly: it stays in the root.
+    origin = root.split("/preview/")[0]
+    hosty = get(tab, origin + "/.//evil.invalid/a.txt")
+    assert hosty["url"] == root + "evil.invalid/a.txt" and hosty["status"] == 404
 
 
 WAV_JS = """async (seconds) => {
@@ -284,13 +297,13 @@ SEEK_JS = """async ([url, at]) => {
 
 
 def test_audio_seeks_with_range_requests(preview):
-    app, _, tab = preview
+    app, _, tab, root = preview
     seconds = 20 * 60  # 9.6 MB at 8 kHz, 8-bit mono
     app.evaluate(WAV_JS, seconds)
     ranges: list[str] = []
     tab.on("request", lambda request: ranges.append(request.headers.get("range") or "")
            if request.url.endswith("/tone.wav") else None)
-    got = tab.evaluate(SEEK_JS, ["/preview/http/tone.wav", 1000])
+    got = tab.evaluate(SEEK_JS, [root + "tone.wav", 1000])
     assert got["duration"] == pytest.approx(seconds, abs=1)
     assert got["currentTime"] == pytest.approx(1000, abs=1)
     # The seek was a Range request far into the file (answered 206 by the service worker). The
@@ -300,13 +313,13 @@ def test_audio_seeks_with_range_requests(preview):
 
 
 def test_names_with_hash_question_mark_and_percent(preview):
-    app, _, tab = preview
+    app, _, tab, _ = preview
     url = app.evaluate("""async () => {
       const vfs = await window.pyvfs.ready;
       await vfs.writeFile("/http/odd #1?x=%41.txt", "odd");
       return vfs.previewUrl("/http/odd #1?x=%41.txt");
     }""")
-    assert url.endswith("/preview/http/odd%20%231%3Fx%3D%2541.txt")
+    assert re.search(r"/preview/[\w-]{22}/odd%20%231%3Fx%3D%2541\.txt$", url), url
     got = get(tab, url)
     assert (got["status"], got["text"]) == (200, "odd")
 
@@ -330,10 +343,11 @@ def sh(page, line: str) -> dict:
 def test_serve_renders_the_site_with_every_resource_applied(site):
     with site.context.expect_page() as opened:
         result = sh(site.page, "serve /site")
-    assert result["stdout"].startswith("Serving /site at http://127.0.0.1:")
+    url = result["stdout"].removeprefix("Serving /site at ").rstrip("\n")
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/preview/[\w-]{22}/index\.html", url), url
     tab = opened.value
+    tab.wait_for_url(url)
     tab.wait_for_load_state()
-    assert tab.url.endswith("/preview/site/index.html")
     rendered = tab.evaluate(RENDERED_JS)
     assert rendered == {
         "relative": "rgb(1, 2, 3)", "root": "rgb(4, 5, 6)",
@@ -343,7 +357,7 @@ def test_serve_renders_the_site_with_every_resource_applied(site):
     types = tab.evaluate("""async () => {
       const kinds = {};
       for (const path of ["img/dot.png", "fonts/pixel.woff2", "wasm/add.wasm", "js/main.mjs",
-                          "/site/root.css"]) {
+                          "/root.css"]) {
         const response = await fetch(path);
         kinds[path] = [response.status, response.headers.get("content-type"), response.url];
       }
@@ -355,8 +369,8 @@ def test_serve_renders_the_site_with_every_resource_applied(site):
         "fonts/pixel.woff2": [200, "font/woff2", f"{base}/fonts/pixel.woff2"],
         "wasm/add.wasm": [200, "application/wasm", f"{base}/wasm/add.wasm"],
         "js/main.mjs": [200, "text/javascript; charset=utf-8", f"{base}/js/main.mjs"],
-        # Root-relative: "/" is the preview root, so /site/root.css is redirected into it.
-        "/site/root.css": [200, "text/css; charset=utf-8", f"{base}/root.css"],
+        # Root-relative: "/" is the preview root, /site, so /root.css is redirected into it.
+        "/root.css": [200, "text/css; charset=utf-8", f"{base}/root.css"],
     }
     tab.close()
 
@@ -365,17 +379,18 @@ def test_names_with_spaces_and_non_ascii_letters(site):
     with site.context.expect_page() as opened:
         result = sh(site.page, "open '/site/dir with space/ünï cödé.txt'")
     url = result["stdout"].rstrip("\n").split(" -> ")[-1]
-    assert url.endswith("/preview/site/dir%20with%20space/%C3%BCn%C3%AF%20c%C3%B6d%C3%A9.txt")
+    odd = "dir%20with%20space/%C3%BCn%C3%AF%20c%C3%B6d%C3%A9.txt"
+    assert url.endswith("/%C3%BCn%C3%AF%20c%C3%B6d%C3%A9.txt")  # a file root: the file alone
     assert result["stdout"] == f"/site/dir with space/ünï cödé.txt -> {url}\n"
     tab = opened.value
-    tab.wait_for_load_state()
+    tab.wait_for_url(url)
     assert tab.inner_text("body") == ODD_TEXT
     preview_url = site.page.evaluate(
         "async () => (await window.pyvfs.ready).previewUrl('/site/dir with space/ünï cödé.txt')")
-    assert preview_url == url
-    # The link in index.html, percent-encoded by hand, reaches the same file.
-    tab.goto(url.split("/site/")[0] + "/site/index.html")
+    assert preview_url == url  # the same root gets the same token
+    # The link in index.html, percent-encoded by hand, reaches the file in the site's root.
+    tab.goto(site.page.evaluate(ROOT_URL_JS, "/site") + "index.html")
     tab.click("#odd")
-    tab.wait_for_url(url)
+    tab.wait_for_url(f"**/{odd}")
     assert tab.inner_text("body") == ODD_TEXT
     tab.close()

@@ -8,7 +8,7 @@ import json
 import shutil
 
 import pytest
-from serve import start_server
+from serve import start_site
 
 from .conftest import DIST, assert_no_offsite, open_app, record_offsite, wait_ready
 from .console_errors import expect_failed_load
@@ -27,17 +27,17 @@ PROBE_JS = """async (url) => {
 
 @pytest.fixture(scope="module")
 def origin(browser, browser_context_args, tmp_path_factory):
-    """(context, base URL, dist copy): dist/ copied and served on another port, so a test may
-    rebuild its sw.js, and one context for the module, so the app boots cold only once."""
+    """(context, app URL, dist copy): dist/ copied and served with its preview origin on other
+    ports, so a test may rebuild its sw.js, and one context for the module, so the app boots
+    cold only once."""
     copy = tmp_path_factory.mktemp("preview-tabs") / "dist"
     shutil.copytree(DIST, copy)
-    served, server = start_server(copy, port=0)
+    site = start_site(copy)
     context = browser.new_context(**browser_context_args)
     offsite = record_offsite(context, [])
-    yield context, served, copy
+    yield context, site.app_url, copy
     context.close()
-    server.shutdown()
-    server.server_close()
+    site.stop()
     assert_no_offsite(offsite, "the module's context")
 
 
@@ -62,7 +62,7 @@ def test_any_app_tab_answers_and_503_when_none_is_left(origin):
     assert response.status == 503
     assert preview.title() == "Preview unavailable"
     assert "No py_vfs app tab is open" in preview.inner_text("body")
-    assert preview.get_attribute("a", "href") == served
+    assert preview.get_attribute("a", "href") == served  # the app's origin, not the preview's
     assert preview.evaluate(PROBE_JS, url)[0] == 503  # subresources too
     preview.close()
 
@@ -70,7 +70,8 @@ def test_any_app_tab_answers_and_503_when_none_is_left(origin):
 def test_a_new_build_takes_over_an_open_preview_without_reload(origin):
     context, served, copy = origin
     build = json.loads((copy / "manifest.json").read_text())["build"]
-    sw = (copy / "sw.js").read_text()
+    sw_file = copy / "preview-origin" / "preview" / "sw.js"
+    sw = sw_file.read_text()
     assert f'const BUILD = "{build}";' in sw  # the build stamps every sw.js it writes
 
     app = open_app(context, served)
@@ -79,9 +80,9 @@ def test_a_new_build_takes_over_an_open_preview_without_reload(origin):
     preview.goto(url)
     assert preview.evaluate(PROBE_JS, url) == [200, build, "one"]
 
-    (copy / "sw.js").write_text(sw.replace(f'const BUILD = "{build}";', 'const BUILD = "next";'))
+    sw_file.write_text(sw.replace(f'const BUILD = "{build}";', 'const BUILD = "next";'))
     app.page.evaluate(WRITE_JS, ["/v/a.txt", "two"])
-    app.page.reload()  # the app registers its service worker again and asks for an update
+    app.page.reload()  # the app's relay registers the service worker again, asks for an update
     wait_ready(app)
     preview.wait_for_function("""async (url) => {
       const response = await fetch(url, { cache: "no-store" });

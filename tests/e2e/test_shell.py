@@ -35,7 +35,15 @@ def test_boot_shows_each_stage_then_a_prompt(page, offsite_requests):
     page.context.on("request", lambda r: runtime.append(r.url) if "/pyodide/" in r.url else None)
     page.add_init_script(RECORD_BOOT_MESSAGES)
     page.goto("/")
-    page.wait_for_function("document.body.dataset.state === 'ready'", timeout=BOOT_TIMEOUT_MS)
+    # Polled with evaluate, not wait_for_function: Playwright evaluates a string predicate with
+    # eval, which the app's CSP (script-src without 'unsafe-eval') refuses.
+    page.evaluate("""async (ms) => {
+      const deadline = Date.now() + ms;
+      while (document.body.dataset.state !== "ready") {
+        if (Date.now() > deadline) throw new Error(`the app was not ready within ${ms} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }""", BOOT_TIMEOUT_MS)
     messages = page.evaluate("window.__bootMessages")
     joined = "\n".join(messages)
     for expected in ("Downloading Python", " MB", "Compiling", "Starting Python",

@@ -1,4 +1,5 @@
-"""dist/ as Chromium sees it through build/serve.py: files, content types, cache headers.
+"""dist/ as Chromium sees it through build/serve.py: files, content types, cache headers, and
+the headers that keep the app and its preview origin apart.
 
 Static checks only: no test here waits for Python to boot. The fetches run inside the page
 (the browser's own network stack), from /manifest.json so that index.html's scripts do not run.
@@ -28,11 +29,16 @@ def fetch(page, url: str) -> dict:
     return page.evaluate(FETCH_JS, url)
 
 
-def test_index_html(page, offsite_requests):
+def test_index_html(page, offsite_requests, preview_origin):
     response = page.goto("/")
     assert response.status == 200
     assert response.header_value("content-type") == "text/html; charset=utf-8"
     assert response.header_value("cache-control") == "no-cache"
+    assert response.header_value("cross-origin-opener-policy") == "same-origin"
+    csp = response.header_value("content-security-policy")
+    assert "frame-ancestors 'none'" in csp and f"frame-src {preview_origin}" in csp
+    assert "script-src 'self' 'wasm-unsafe-eval'" in csp
+    assert response.header_value("x-content-type-options") == "nosniff"
 
 
 def test_pyodide_wasm_served_as_wasm(page, offsite_requests):
@@ -48,13 +54,26 @@ def test_pyodide_wasm_served_as_wasm(page, offsite_requests):
     )
 
 
-def test_sw_js_headers(page, offsite_requests):
+def test_the_app_serves_no_service_worker_the_preview_origin_does(page, offsite_requests,
+                                                                    base_url, preview_origin):
     page.goto("/manifest.json")
-    r = fetch(page, "/sw.js")
+    assert fetch(page, "/pyvfs-config.json")["status"] == 200
+    assert page.evaluate("fetch('/pyvfs-config.json').then((r) => r.json())") == {
+        "previewOrigin": preview_origin}
+    for path in ("/sw.js", "/preview/sw.js", "/preview-origin/preview/sw.js"):
+        assert fetch(page, path)["status"] == 404, path
+    page.goto(preview_origin + "/pyvfs-config.json")
+    assert page.evaluate("fetch('/pyvfs-config.json').then((r) => r.json())") == {
+        "appOrigins": [base_url.rstrip("/")]}
+    r = fetch(page, "/preview/sw.js")
     assert r["status"] == 200
     assert r["headers"]["content-type"] == "text/javascript"
-    assert r["headers"]["service-worker-allowed"] == "/"
+    assert "service-worker-allowed" not in r["headers"]
     assert r["headers"]["cache-control"] == "no-cache"
+    relay = fetch(page, "/relay.html")["headers"]
+    assert f"frame-ancestors {base_url.rstrip('/')}" in relay["content-security-policy"]
+    assert relay["x-content-type-options"] == "nosniff"
+    assert fetch(page, "/manifest.json")["status"] == 404  # no app file on the preview origin
 
 
 def test_manifest_and_wheels(page, offsite_requests):
@@ -114,7 +133,8 @@ def test_offsite_requests_are_recorded(page, offsite_requests):
 
 
 def test_serve_cli_prints_url():
-    """`PORT=0 build/serve.py` prints its URL on a line of its own and serves dist/."""
+    """`PORT=0 build/serve.py` prints its URL on a line of its own and serves dist/, then the
+    preview origin's URL, which serves the preview site."""
     env = {**os.environ, "PORT": "0"}
     proc = subprocess.Popen(
         [sys.executable, str(ROOT / "build/serve.py")],
@@ -126,10 +146,14 @@ def test_serve_cli_prints_url():
     try:
         line = proc.stdout.readline().strip()
         assert line.startswith("http://127.0.0.1:") and line.endswith("/"), line
+        preview = proc.stdout.readline().strip().removeprefix("preview origin: ")
+        assert preview.startswith("http://127.0.0.1:") and preview != line, preview
         from urllib.request import urlopen
 
         with urlopen(line + "manifest.json", timeout=10) as r:
             assert r.headers["Content-Type"] == "application/json"
+        with urlopen(preview + "pyvfs-config.json", timeout=10) as r:
+            assert json.load(r) == {"appOrigins": [line.rstrip("/")]}
     finally:
         proc.terminate()
         proc.wait(timeout=10)

@@ -14,7 +14,7 @@ before(async () => {
 }, { timeout: BOOT_MS });
 
 test("writes survive reopening the IndexedDB store, and boot reads no chunk", { timeout: TEST_MS }, async () => {
-  const first = await webapi.open_api(await IDBStore.open("bridge"), "http://x/");
+  const first = await webapi.open_api(await IDBStore.open("bridge"));
   assert.deepEqual(await call(first, "mkdir", "/a/b", { recursive: true }), { value: undefined });
   await call(first, "writeFile", "/a/b/t.txt", "text");
   await call(first, "writeFile", "/a/bin", new Uint8Array([0, 1, 2, 255]));
@@ -23,7 +23,7 @@ test("writes survive reopening the IndexedDB store, and boot reads no chunk", { 
   const gets = [];
   const get = store.get.bind(store);
   store.get = (space, key) => { gets.push(space); return get(space, key); };
-  const second = await webapi.open_api(store, "http://x/");
+  const second = await webapi.open_api(store);
   const content = () => gets.filter((space) => space !== "meta"); // boot reads the format
   assert.deepEqual(content(), []);
   assert.deepEqual((await call(second, "readdir", "/a")).value, ["b", "big", "bin"]);
@@ -37,7 +37,7 @@ test("writes survive reopening the IndexedDB store, and boot reads no chunk", { 
 });
 
 test("errors cross as data with code, path and syscall", { timeout: TEST_MS }, async () => {
-  const api = await webapi.open_api(await IDBStore.open("errors"), "http://x/");
+  const api = await webapi.open_api(await IDBStore.open("errors"));
   const { error } = await call(api, "readFile", "/nope");
   assert.equal(error.code, "ENOENT");
   assert.equal(error.path, "/nope");
@@ -49,7 +49,7 @@ test("errors cross as data with code, path and syscall", { timeout: TEST_MS }, a
 
 test("a failed IndexedDB transaction is an error and changes nothing", { timeout: TEST_MS }, async () => {
   const store = await IDBStore.open("quota");
-  const api = await webapi.open_api(store, "http://x/");
+  const api = await webapi.open_api(store);
   await call(api, "writeFile", "/kept", "1");
   const commitLogged = store.commitLogged.bind(store);
   store.commitLogged = async () => ({ code: "ENOSPC", message: "QuotaExceededError: full" });
@@ -57,12 +57,12 @@ test("a failed IndexedDB transaction is an error and changes nothing", { timeout
   assert.equal(error.code, "ENOSPC");
   assert.deepEqual((await call(api, "readdir", "/")).value, ["kept"]);
   store.commitLogged = commitLogged;
-  const reopened = await webapi.open_api(await IDBStore.open("quota"), "http://x/");
+  const reopened = await webapi.open_api(await IDBStore.open("quota"));
   assert.deepEqual((await call(reopened, "readdir", "/")).value, ["kept"]);
 });
 
 test("the shell runs through the same dispatch and keeps its cwd", { timeout: TEST_MS }, async () => {
-  const api = await webapi.open_api(await IDBStore.open("shell"), "http://x/");
+  const api = await webapi.open_api(await IDBStore.open("shell"));
   await call(api, "shell", "mkdir -p /w/s && cd /w/s");
   const out = (await call(api, "shell", "echo hi > f && pwd && cat f")).value;
   assert.equal(out.code, 0);
@@ -72,8 +72,8 @@ test("the shell runs through the same dispatch and keeps its cwd", { timeout: TE
 test("two tabs on one IndexedDB database: stale commits catch up, nothing is lost", { timeout: TEST_MS }, async () => {
   const storeA = await IDBStore.open("tabs");
   const storeB = await IDBStore.open("tabs");
-  const a = await webapi.open_api(storeA, "http://x/");
-  const b = await webapi.open_api(storeB, "http://x/");
+  const a = await webapi.open_api(storeA);
+  const b = await webapi.open_api(storeB);
   for (let i = 0; i < 5; i++) {
     await Promise.all([call(a, "writeFile", `/t/a${i}`, "a"), call(b, "writeFile", `/t/b${i}`, "b"),
       call(a, "appendFile", "/t/shared", "a"), call(b, "appendFile", "/t/shared", "b")]);
@@ -93,14 +93,14 @@ test("two tabs on one IndexedDB database: stale commits catch up, nothing is los
 });
 
 test("a JS step through the dispatch commits whole or not at all", { timeout: TEST_MS }, async () => {
-  const api = await webapi.open_api(await IDBStore.open("steps"), "http://x/");
+  const api = await webapi.open_api(await IDBStore.open("steps"));
   const id = (await call(api, "stepBegin")).value;
   await call(api, "stepOp", id, "writeFile", "/s/a", "1");
   const waiting = call(api, "readdir", "/"); // waits until the step ends
   assert.deepEqual((await call(api, "stepOp", id, "readdir", "/s")).value, ["a"]);
   await call(api, "stepEnd", id, false);
   assert.deepEqual((await waiting).value, []);
-  const reopened = await webapi.open_api(await IDBStore.open("steps"), "http://x/");
+  const reopened = await webapi.open_api(await IDBStore.open("steps"));
   assert.deepEqual((await call(reopened, "readdir", "/")).value, []);
 });
 
@@ -118,7 +118,7 @@ test("a format-1 database (no change log) is upgraded in place and keeps its rec
   const old = await requestResult(req, 'indexedDB.open("pyvfs:legacy", 1)');
   old.close();
   const store = await IDBStore.open("legacy");
-  const api = await webapi.open_api(store, "http://x/");
+  const api = await webapi.open_api(store);
   assert.deepEqual((await call(api, "readdir", "/")).value, ["old.txt"]);
   await call(api, "writeFile", "/new.txt", "n");
   assert.deepEqual((await call(api, "readdir", "/")).value, ["new.txt", "old.txt"]);
@@ -144,7 +144,7 @@ test("a format-2 database is upgraded in place and its chunked small file still 
   const old = await requestResult(req, 'indexedDB.open("pyvfs:legacy2", 2)');
   old.close();
   const store = await IDBStore.open("legacy2");
-  const api = await webapi.open_api(store, "http://x/");
+  const api = await webapi.open_api(store);
   assert.equal(await store.get("meta", "format"), "3");
   assert.equal((await call(api, "readFile", "/old.txt", "utf8")).value, "written by format 2");
   await call(api, "appendFile", "/old.txt", "!");

@@ -14,7 +14,7 @@ before(async () => {
 
 test("check reads every chunk once from IndexedDB and finds a corrupted one", { timeout: TEST_MS }, async () => {
   const store = await IDBStore.open("check");
-  const api = await webapi.open_api(store, "http://x/");
+  const api = await webapi.open_api(store);
   await call(api, "writeFile", "/a/big.bin", new Uint8Array(700 * 1024).fill(7));
   await call(api, "writeFile", "/a/small.txt", "small");
   const keys = await store.keys("chunks");
@@ -32,7 +32,7 @@ test("check reads every chunk once from IndexedDB and finds a corrupted one", { 
 
 test("usage counts from the index; without navigator.storage the quota is unknown", { timeout: TEST_MS }, async () => {
   const store = await IDBStore.open("usage");
-  const api = await webapi.open_api(store, "http://x/");
+  const api = await webapi.open_api(store);
   await call(api, "writeFile", "/one", new Uint8Array(3000).fill(1));
   await call(api, "copyFile", "/one", "/two"); // shares the chunk
   await call(api, "writeFile", "/three", "12345"); // inline

@@ -59,7 +59,7 @@ test("a callback due now runs in a microtask, within a slice; later ones and a l
 });
 
 test("a write and a read through the dispatch hop once per event they wait for, not once per await", async () => {
-  const api = await webapi.open_api(await IDBStore.open("scheduler"), "http://x/");
+  const api = await webapi.open_api(await IDBStore.open("scheduler"));
   const hops = await macrotasksDuring((macrotask) => macrotask, () => call(api, "writeFile", "/before", "x"));
   assert.ok(hops >= 3, `the default loop hops once per await (${hops})`);
   let read;

@@ -8,7 +8,13 @@ import pytest
 
 from py_vfs import VFS
 from py_vfs.content import CHUNK_SIZE
-from py_vfs.preview import PreviewRequest, PreviewResponse, parse_range, respond
+from py_vfs.preview import (
+    PreviewRequest,
+    PreviewResponse,
+    parse_range,
+    resolve_in_root,
+    respond,
+)
 
 BIG = bytes(range(256)) * (5 * 1024)  # 1.25 MiB: three pieces
 
@@ -189,3 +195,64 @@ def test_a_body_sent_whole_leaves_nothing_pinned(vfs):
     assert answer.stream is None and not vfs.content.pins
     ranged = ask(vfs, "/big.bin", range="bytes=10-20")
     assert ranged.stream is None and not vfs.content.pins
+
+
+# --- preview roots: nothing outside the root is served --------------------------------------
+
+
+def in_root(vfs: VFS, root: str, kind: str, relative: str) -> str:
+    return resolve_in_root(vfs, root, kind, relative)
+
+
+def test_a_folder_root_serves_below_it_and_dot_dot_stops_at_its_top(vfs):
+    assert in_root(vfs, "/site", "folder", "/a b/ü.css") == "/site/a b/ü.css"
+    assert in_root(vfs, "/site", "folder", "/") == "/site"
+    # ".." folds lexically and never climbs above the root: /docs is out of reach.
+    assert in_root(vfs, "/site", "folder", "/../../index.html") == "/site/index.html"
+    with pytest.raises(FileNotFoundError):
+        in_root(vfs, "/site", "folder", "/../docs/readme.txt")  # is /site/docs/readme.txt
+    # A name that only starts like the root is not inside it.
+    asyncio.run(vfs.write_file("/site2/x.txt", "x"))
+    with pytest.raises(FileNotFoundError):
+        in_root(vfs, "/site", "folder", "/../site2/x.txt")
+
+
+def test_a_symlink_out_of_the_root_is_not_followed_one_inside_is(vfs):
+    async def links() -> None:
+        await vfs.symlink("/docs/readme.txt", "/site/out.txt")
+        await vfs.symlink("/docs", "/site/outdir")
+        await vfs.symlink("../index.html", "/site/a b/up.html")
+        await vfs.symlink("/site", "/docs/site-link")
+
+    asyncio.run(links())
+    for relative in ("/out.txt", "/outdir/readme.txt", "/outdir/"):
+        with pytest.raises(FileNotFoundError):
+            in_root(vfs, "/site", "folder", relative)
+        answer = ask_in(vfs, "/site", "folder", relative)
+        assert answer.status == 404 and b"read me" not in answer.body
+    assert in_root(vfs, "/site", "folder", "/a b/up.html") == "/site/a b/up.html"
+    assert ask_in(vfs, "/site", "folder", "/a b/up.html").body == b"<h1>hi</h1>"
+    # A root reached through a link is its target: its own files are inside.
+    assert ask_in(vfs, "/docs/site-link", "folder", "/index.html").body == b"<h1>hi</h1>"
+
+
+def test_a_file_root_serves_only_itself_under_its_own_name(vfs):
+    assert ask_in(vfs, "/docs/readme.txt", "file", "/readme.txt").body == b"read me"
+    for relative in ("/", "/other.txt", "/readme.txt/x", "/../readme.txt/../index.html"):
+        assert ask_in(vfs, "/docs/readme.txt", "file", relative).status == 404, relative
+
+
+def test_a_token_roots_links_redirects_and_errors_in_its_own_url(vfs):
+    listing = ask_in(vfs, "/site", "folder", "/a b/")
+    assert b'href="/preview/tok/a%20b/%C3%BC.css"' in listing.body
+    assert b"Directory listing for /a b" in listing.body
+    redirect = ask_in(vfs, "/site", "folder", "/a b")
+    assert (redirect.status, redirect.headers["location"]) == (301, "/preview/tok/a%20b/")
+    missing = ask_in(vfs, "/site", "folder", "/nope.js")
+    # The error names the path inside the root, not where the root lives in the VFS.
+    assert b"'/nope.js'" in missing.body and b"/site" not in missing.body
+
+
+def ask_in(vfs: VFS, root: str, kind: str, relative: str) -> PreviewResponse:
+    request = PreviewRequest(relative, token="tok", root=root, kind=kind)
+    return asyncio.run(respond(vfs, request))

@@ -10,6 +10,7 @@ import time
 import pytest
 
 from py_vfs import VFS
+from py_vfs.preview import LocalPreviews
 from py_vfs.shell import Shell, ShellResult
 
 LONG_LINE = re.compile(
@@ -21,11 +22,21 @@ LONG_LINE = re.compile(
 class Session:
     """One VFS and one shell, driven on a single event loop (pytest-asyncio is not installed)."""
 
-    def __init__(self, preview_base: str | None = None) -> None:
+    def __init__(self, preview_base: str = "/preview/") -> None:
         self.vfs = VFS.memory()
-        self.shell = Shell(self.vfs) if preview_base is None else Shell(
-            self.vfs, preview_base=preview_base)
+        self.previews = LocalPreviews(preview_base)
+        self.shell = Shell(self.vfs, previews=self.previews)
         self.runner = asyncio.Runner()
+
+    def opened(self, result: ShellResult) -> list[tuple[str, str, str]]:
+        """What each URL `open`/`serve` handed out names: (root, kind, path inside the root),
+        checking that its token is a fresh unguessable one under the preview base."""
+        named = []
+        for url in result.open_urls:
+            token, _, inside = url.removeprefix(self.previews.base).partition("/")
+            assert url.startswith(self.previews.base) and re.fullmatch(r"[\w-]{22}", token), url
+            named.append((*self.previews.roots[token], inside))
+        return named
 
     def __call__(self, line: str) -> ShellResult:
         return self.runner.run(self.shell.run(line))
@@ -104,8 +115,8 @@ def test_the_session_from_the_issue(sh, utc):
 
     assert sh.ok("cat index.html") == html + "\n"
     result = sh("open index.html")
-    assert result.stdout == "index.html -> /preview/workspace/site/index.html\n"
-    assert result.open_urls == ["/preview/workspace/site/index.html"]
+    assert result.stdout == f"index.html -> {result.open_urls[0]}\n"
+    assert sh.opened(result) == [("/workspace/site/index.html", "file", "index.html")]
     assert (result.code, result.stderr, result.cwd) == (0, "", "/workspace/site")
     assert sh.text("/workspace/site/style.css") == "h1 { color: rgb(200, 0, 0) }\n"
 
@@ -802,16 +813,17 @@ def test_tree_errors(sh):
 def test_open_prints_and_returns_preview_urls(sh):
     sh.ok("mkdir -p 'my site' && touch 'my site/a#1.html' index.html")
     result = sh("open index.html 'my site/a#1.html'")
-    assert result.open_urls == ["/preview/index.html", "/preview/my%20site/a%231.html"]
-    assert result.stdout == ("index.html -> /preview/index.html\n"
-                             "my site/a#1.html -> /preview/my%20site/a%231.html\n")
+    assert sh.opened(result) == [("/index.html", "file", "index.html"),
+                                 ("/my site/a#1.html", "file", "a%231.html")]
+    first, second = result.open_urls
+    assert result.stdout == f"index.html -> {first}\nmy site/a#1.html -> {second}\n"
 
 
 def test_open_of_a_missing_file_fails_without_url(sh):
     sh.ok("touch a")
     result = sh("open nope a")
     fail(result, 1, "open: nope: No such file or directory\n")
-    assert result.open_urls == ["/preview/a"]
+    assert sh.opened(result) == [("/a", "file", "a")]
     fail(sh("open"), 2, "open: missing operand\n")
 
 
@@ -820,14 +832,15 @@ def test_open_uses_the_configured_preview_base():
     try:
         session.ok("mkdir d && cd d && touch x.html")
         result = session("open x.html")
-        assert result.open_urls == ["https://example.test/preview/d/x.html"]
+        assert result.open_urls[0].startswith("https://example.test/preview/")
+        assert session.opened(result) == [("/d/x.html", "file", "x.html")]
     finally:
         session.runner.close()
 
 
 def test_open_urls_are_collected_per_run(sh):
     sh.ok("touch a b")
-    assert sh("open a; open b").open_urls == ["/preview/a", "/preview/b"]
+    assert sh.opened(sh("open a; open b")) == [("/a", "file", "a"), ("/b", "file", "b")]
     assert sh("echo nothing").open_urls == []
 
 

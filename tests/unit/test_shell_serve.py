@@ -1,4 +1,5 @@
-"""`serve` and `open`: the shell's way into the preview (URLs printed and handed to the page)."""
+"""`serve` and `open`: the shell's way into the preview (URLs printed and handed to the page),
+each URL under a fresh token naming its preview root."""
 
 from __future__ import annotations
 
@@ -17,15 +18,15 @@ def sh():
 def test_serve_opens_the_index_of_the_current_directory(sh):
     result = sh("serve")
     assert (result.code, result.stderr) == (0, "")
-    assert result.open_urls == ["/preview/w/my%20site/index.html"]
-    assert result.stdout == "Serving /w/my site at /preview/w/my%20site/index.html\n"
+    assert sh.opened(result) == [("/w/my site", "folder", "index.html")]
+    assert result.stdout == f"Serving /w/my site at {result.open_urls[0]}\n"
 
 
 def test_serve_takes_a_directory_and_an_entry(sh):
-    assert sh("cd / && serve --entry pages/ü.html 'w/my site'").open_urls == [
-        "/preview/w/my%20site/pages/%C3%BC.html"]
+    assert sh.opened(sh("cd / && serve --entry pages/ü.html 'w/my site'")) == [
+        ("/w/my site", "folder", "pages/%C3%BC.html")]
     assert sh("serve --entry=pages/ü.html /w/my\\ site").code == 0
-    assert sh("serve /w/my\\ site --entry pages").open_urls == ["/preview/w/my%20site/pages"]
+    assert sh.opened(sh("serve /w/my\\ site --entry pages")) == [("/w/my site", "folder", "pages")]
 
 
 @pytest.mark.parametrize(("line", "message"), [
@@ -54,10 +55,11 @@ def test_serve_fails_clearly_for_a_missing_dir_or_entry(sh):
     assert sh("serve /nope").open_urls == []
 
 
-def test_open_prints_each_path_with_its_url_and_a_directory_ends_in_a_slash(sh):
+def test_open_roots_each_preview_at_its_path_and_a_directory_ends_in_a_slash(sh):
     result = sh("open index.html pages /")
-    assert result.stdout == ("index.html -> /preview/w/my%20site/index.html\n"
-                             "pages -> /preview/w/my%20site/pages/\n"
-                             "/ -> /preview/\n")
-    assert result.open_urls == ["/preview/w/my%20site/index.html",
-                                "/preview/w/my%20site/pages/", "/preview/"]
+    file, pages, root = result.open_urls
+    assert result.stdout == f"index.html -> {file}\npages -> {pages}\n/ -> {root}\n"
+    assert sh.opened(result) == [("/w/my site/index.html", "file", "index.html"),
+                                 ("/w/my site/pages", "folder", ""), ("/", "folder", "")]
+    assert pages.endswith("/") and root.endswith("/")
+    assert len(set(result.open_urls)) == 3  # every root has its own token

@@ -4,8 +4,9 @@ false."""
 from __future__ import annotations
 
 import re
-from urllib.parse import quote
 
+from py_vfs import paths
+from py_vfs.preview import url_inside
 from py_vfs.shell.commands.registry import COMMANDS, command, parse_flags, require_operands
 from py_vfs.shell.context import HOME, Context, describe, each_operand
 
@@ -65,27 +66,23 @@ async def echo(ctx: Context, args: list[str]) -> int:
     return 0
 
 
-@command("open PATH...", "show files in the preview (served under the preview URL)")
+@command("open PATH...", "show files in the preview (each PATH alone: a file, or a folder)")
 async def open_(ctx: Context, args: list[str]) -> int:
     _, operands = parse_flags(args, "")
     require_operands(operands)
 
     async def show(name: str) -> None:
         path = ctx.resolve(name)
-        is_dir = ctx.vfs.stat(path).is_dir
-        # A directory's page needs the trailing slash for its relative links to resolve.
-        url = preview_url(ctx.shell.preview_base, path) + ("/" if is_dir and path != "/" else "")
+        # The preview root is PATH itself: a folder serves what is below it (its URL ends in
+        # "/", so relative links resolve), a file only itself, under its own name.
+        if ctx.vfs.stat(path).is_dir:
+            url = await ctx.shell.previews.root_url(path, "folder")
+        else:
+            url = url_inside(await ctx.shell.previews.root_url(path, "file"), paths.basename(path))
         ctx.open_urls.append(url)
         ctx.out(f"{name} -> {url}\n")
 
     return await each_operand(ctx, operands, show, "{name}")
-
-
-def preview_url(base: str, path: str) -> str:
-    """The URL the service worker answers for an absolute VFS path; each segment is
-    percent-encoded so names with spaces, '#' or '?' survive."""
-    encoded = "/".join(quote(segment, safe="") for segment in path.lstrip("/").split("/"))
-    return base.rstrip("/") + "/" + encoded
 
 
 @command("clear", "clear the terminal")

@@ -1,10 +1,11 @@
-"""`serve`: a folder of the VFS as a site in the preview, opened at its entry page."""
+"""`serve`: a folder of the VFS as a site in the preview, opened at its entry page; the folder
+is the preview root, so "/" in the site's URLs means DIR."""
 
 from __future__ import annotations
 
 import posixpath
 
-from py_vfs.shell.commands.builtins import preview_url
+from py_vfs.preview import url_inside
 from py_vfs.shell.commands.registry import UsageError, command
 from py_vfs.shell.context import Context, describe
 
@@ -34,7 +35,7 @@ async def serve(ctx: Context, args: list[str]) -> int:
         hint = "" if entry != DEFAULT_ENTRY else " (choose another with --entry FILE)"
         ctx.err(f"no {entry} in {directory}{hint}")
         return 1
-    url = preview_url(ctx.shell.preview_base, page)
+    url = url_inside(await ctx.shell.previews.root_url(directory, "folder"), entry)
     ctx.open_urls.append(url)
     ctx.out(f"Serving {directory} at {url}\n")
     return 0

@@ -1,0 +1,56 @@
+// The preview relay, on the PREVIEW origin, embedded as a hidden frame by each app tab
+// (web/pyvfs.mjs). It registers the preview service worker (scope /preview/) and hands each of
+// its offers, with the transferred MessagePort, to the app tab that embeds it; from there the
+// app tab's VFS worker talks to the service worker directly on that port (docs/preview.md).
+// It serves only app origins listed in this site's pyvfs-config.json ({"appOrigins": [...]}),
+// and build/serve.py also sends it with `Content-Security-Policy: frame-ancestors <app origin>`.
+
+const PROTOCOL = 3; // service_worker/sw.js and web/pyvfs.mjs speak the same version
+
+async function appOrigins() {
+  const response = await fetch("./pyvfs-config.json", { cache: "no-cache" });
+  const config = await response.json();
+  return Array.isArray(config.appOrigins) ? config.appOrigins : [];
+}
+
+async function activated(registration) {
+  const worker = registration.installing ?? registration.waiting ?? registration.active;
+  if (!worker) throw new Error("the preview service worker did not install");
+  if (worker.state === "activated") return;
+  await new Promise((resolve, reject) => {
+    const check = () => {
+      if (worker.state === "activated") resolve();
+      else if (worker.state === "redundant") reject(new Error("the preview service worker was refused"));
+    };
+    worker.addEventListener("statechange", check);
+    check();
+  });
+}
+
+async function relay() {
+  const app = location.ancestorOrigins?.[0];
+  if (window.parent === window || !app || !(await appOrigins()).includes(app)) {
+    document.getElementById("state").textContent = `Not embedded by a py_vfs app origin of this preview site (${app ?? "none"}).`;
+    return;
+  }
+  const tell = (message, ports = []) => window.parent.postMessage(message, app, ports);
+  try {
+    navigator.serviceWorker.addEventListener("message", (event) => {
+      if (event.data?.type === "pyvfs:preview") tell(event.data, [...event.ports]);
+    });
+    navigator.serviceWorker.startMessages();
+    const registration = await navigator.serviceWorker.register(new URL("./preview/sw.js", location.href), {
+      scope: new URL("./preview/", location.href).href,
+      updateViaCache: "none",
+    });
+    // A new build's sw.js differs (it carries the build id): install it now rather than at the
+    // next navigation into the scope; it takes over the open previews (skipWaiting + claim).
+    registration.update().catch(() => {});
+    await activated(registration);
+    tell({ type: "pyvfs:relay-ready", protocol: PROTOCOL });
+  } catch (error) {
+    tell({ type: "pyvfs:relay-failed", protocol: PROTOCOL, message: String(error?.message ?? error) });
+  }
+}
+
+relay();

@@ -1,0 +1,67 @@
+// Preview roots: each preview URL carries a token, 128 random bits, that names {disk, root,
+// kind} ("folder": everything below root; "file": that file alone). Kept in the app origin's
+// IndexedDB database "pyvfs-previews", written before the URL is handed out, so every app tab
+// of the origin can serve it (a preview outlives the tab that opened it). The preview origin
+// never sees this table: it only forwards the token (docs/preview.md).
+
+const DB_NAME = "pyvfs-previews";
+const STORE = "roots";
+let opened = null;
+const known = new Map(); // token -> record; records never change, so a hit is final
+
+function request(req) {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+function database() {
+  opened ??= new Promise((resolve, reject) => {
+    const req = indexedDB.open(DB_NAME, 1);
+    req.onupgradeneeded = () => {
+      const store = req.result.createObjectStore(STORE, { keyPath: "token" });
+      store.createIndex("key", "key", { unique: true });
+    };
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  return opened;
+}
+
+export function newToken() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+// The token of {disk, root, kind}: the one already minted for it, or a new one, stored before
+// this resolves. One readwrite transaction, so two tabs minting the same root agree on one.
+export async function mintRoot({ disk, root, kind }) {
+  const db = await database();
+  const tx = db.transaction(STORE, "readwrite");
+  const store = tx.objectStore(STORE);
+  const key = JSON.stringify([disk, kind, root]);
+  let record;
+  const lookup = store.index("key").get(key);
+  lookup.onsuccess = () => {
+    // Within the request's own event, so the transaction is still active for the put.
+    record = lookup.result ?? { token: newToken(), key, disk, root, kind };
+    if (!lookup.result) store.put(record);
+  };
+  await new Promise((resolve, reject) => {
+    tx.oncomplete = resolve;
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error ?? new Error("the preview root was not stored"));
+  });
+  known.set(record.token, record);
+  return record.token;
+}
+
+// {disk, root, kind} of a token, or null when no tab of this origin minted it.
+export async function findRoot(token) {
+  if (known.has(token)) return known.get(token);
+  const db = await database();
+  const record = await request(db.transaction(STORE).objectStore(STORE).get(token));
+  if (record) known.set(token, record);
+  return record ?? null;
+}
