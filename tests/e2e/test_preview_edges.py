@@ -1,6 +1,6 @@
 """The preview's edges through the real service worker (docs/preview.md): a method other than GET
-and HEAD is 405; an app tab that acks but never starts answering is 504; a tab speaking another
-protocol version is never used; a preview body cancelled half way releases the chunks its stream
+and HEAD is 405; an app tab that acks but never starts answering is 504; an offer of another
+protocol version is never acked; a preview body cancelled half way releases the chunks its stream
 pinned at once, and one left idle (the service worker died) once the VFS worker's idle timeout
 fires.
 
@@ -16,14 +16,7 @@ import time
 
 import pytest
 
-from .conftest import (
-    NO_SNAPSHOT,
-    AppSession,
-    assert_no_offsite,
-    record_offsite,
-    wait_ready,
-    watch_console,
-)
+from .console_errors import expect_failed_load
 
 PIECE = 512 * 1024
 BIG_PIECES = 40  # 20 MiB: Chromium buffers a fetch body ahead of its reader (docs/preview.md)
@@ -53,7 +46,7 @@ SETUP_JS = """async ([path, size]) => {
       controller.enqueue(piece);
     },
   }));
-  return vfs.previewUrl(path);
+  return vfs.previewUrl(path, { root: "/edges" });
 }"""
 
 DIAGNOSTICS_JS = """async () => {
@@ -127,114 +120,82 @@ def sw_start_timeout(context, ms: int):
 
 
 @pytest.fixture(scope="module")
-def edges(app_session, base_url):
-    """(app session, preview tab, the preview URLs of two big files)."""
+def edges(app_session):
+    """(app session, preview tab on /edges/a.txt, the preview URLs of two big files), all in
+    the preview root /edges."""
     app = app_session.page
     urls = [app.evaluate(SETUP_JS, [path, BIG_PIECES * PIECE])
             for path in ("/edges/big.bin", "/edges/idle.bin")]
     tab = app_session.context.new_page()
-    tab.goto(base_url + "preview/edges/a.txt")
+    tab.goto(small_url(urls))
     yield app_session, tab, urls
     tab.close()
 
 
+def small_url(urls: list[str]) -> str:
+    """The preview URL of /edges/a.txt, beside the big files in the same root."""
+    return urls[0].rsplit("/", 1)[0] + "/a.txt"
+
+
+@expect_failed_load(r"/preview/[^/]+/a\.txt", 405, reason="sends methods other than GET and HEAD")
 def test_methods_other_than_get_and_head_are_405(edges):
-    _, tab, _ = edges
+    _, tab, urls = edges
     for method in ("POST", "PUT", "DELETE", "PATCH"):
         init = {"method": method, "body": "x"} if method != "DELETE" else {"method": method}
-        got = tab.evaluate(FETCH_JS, ["/preview/edges/a.txt", init])
+        got = tab.evaluate(FETCH_JS, [small_url(urls), init])
         assert (got["status"], got["allow"]) == (405, "GET, HEAD"), method
     # Nothing reached the file, and GET still answers.
-    got = tab.evaluate(FETCH_JS, ["/preview/edges/a.txt", {}])
+    got = tab.evaluate(FETCH_JS, [small_url(urls), {}])
     assert (got["status"], got["text"]) == (200, "alpha\n")
 
 
+@expect_failed_load(r"/preview/[^/]+/a\.txt", 504, reason="the app tab is held from answering")
 def test_an_app_tab_that_does_not_start_answering_is_504_and_recovers(edges):
-    session, tab, _ = edges
+    session, tab, urls = edges
     session.page.evaluate(HOLD_JS)  # the tab acks (its page is free), its worker is held
     try:
         with sw_start_timeout(session.context, 500):
-            got = tab.evaluate(FETCH_JS, ["/preview/edges/a.txt", {"cache": "no-store"}])
+            got = tab.evaluate(FETCH_JS, [small_url(urls), {"cache": "no-store"}])
     finally:
         session.page.evaluate(RELEASE_JS)
     assert got["status"] == 504 and "Gateway Timeout" in got["text"], got
-    got = tab.evaluate(FETCH_JS, ["/preview/edges/a.txt", {"cache": "no-store"}])
+    got = tab.evaluate(FETCH_JS, [small_url(urls), {"cache": "no-store"}])
     assert (got["status"], got["text"]) == (200, "alpha\n")
 
 
-# What an offer from a service worker of another protocol version looks like to the page, and
-# which of the two offers gets an ack. The page's own listener sees it as it would a real one.
-OFFERS_JS = """async () => {
+# Offers of protocol 2 and 4 (a relay or service worker of another build), then of the current
+# protocol 3, each as a message from the page's own relay frame (the origin and source the page
+# checks). The page drops another version before any await, so when the dispatch returns nothing
+# of theirs is pending; the current offer's ack is the marker that the listener ran.
+OFFERS_JS = """async ([token, ms]) => {
   await window.pyvfs.ready;
+  const frame = document.querySelector("iframe[src$='/relay.html']");
+  const origin = new URL(frame.src).origin;
   const acked = {};
-  for (const protocol of [1, 2, 3]) {
+  for (const protocol of [2, 4, 3]) {
     const { port1, port2 } = new MessageChannel();
     const posted = [];
-    port2.postMessage = (message) => posted.push(message?.type);
-    const request = { path: "/edges/a.txt", method: "GET" };
-    navigator.serviceWorker.dispatchEvent(new MessageEvent("message", {
-      data: { type: "pyvfs:preview", protocol, vfs: "default", request }, ports: [port2] }));
-    acked[protocol] = posted;  // the listener runs during dispatchEvent: nothing is pending
-    port1.close();
+    port1.onmessage = ({ data }) => posted.push(data?.type);
+    const request = { path: "/a.txt", method: "GET" };
+    window.dispatchEvent(new MessageEvent("message", {
+      data: { type: "pyvfs:preview", protocol, token, request },
+      origin, source: frame.contentWindow, ports: [port2] }));
+    acked[protocol] = posted;
+  }
+  const deadline = Date.now() + ms;
+  while (!acked[3].length) {
+    if (Date.now() > deadline) throw new Error(`no ack of the protocol-3 offer within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
   }
   return acked;
 }"""
 
 
 def test_an_offer_of_another_protocol_version_is_ignored(edges):
-    session, _, _ = edges
-    assert session.page.evaluate(OFFERS_JS) == {"1": [], "2": ["ack"], "3": []}
-
-
-# An app tab loaded before a deploy, speaking protocol 1 (web/pyvfs.mjs at 24fc81a): it acked
-# every offer for its VFS name at once and answered {type: "response"} on the port, with no
-# "go" and no "start". The current service worker must time it out (504), not hang or serve it.
-OLD_TAB_JS = """async (scope) => {
-  window.__offers = [];
-  navigator.serviceWorker.addEventListener("message", (event) => {
-    const message = event.data;
-    if (message?.type !== "pyvfs:preview" || message.vfs !== "default") return;
-    window.__offers.push(message.protocol);
-    const [port] = event.ports;
-    port.postMessage({ type: "ack" });
-    const body = new TextEncoder().encode("from the old tab");
-    port.postMessage({ type: "response", status: 200, headers: {}, body }, [body.buffer]);
-  });
-  navigator.serviceWorker.startMessages();
-  const registration = await navigator.serviceWorker.register("/sw.js", { scope });
-  const worker = registration.installing ?? registration.waiting ?? registration.active;
-  while (worker.state !== "activated") await new Promise((r) => setTimeout(r, 50));
-}"""
-
-
-def test_an_app_tab_of_an_older_protocol_gets_504_until_it_is_reloaded(browser, base_url):
-    context = browser.new_context(base_url=base_url)
-    context.add_init_script(NO_SNAPSHOT)
-    offsite = record_offsite(context, [])
-    try:
-        old = context.new_page()
-        old.goto("/manifest.json")  # any page of the app's origin outside /preview/
-        old.evaluate(OLD_TAB_JS, base_url + "preview/")
-        preview = context.new_page()
-        with sw_start_timeout(context, 500):
-            response = preview.goto("/preview/old.txt")
-        assert response.status == 504
-        assert "Gateway Timeout" in preview.inner_text("body")
-        assert old.evaluate("window.__offers") == [2]  # it was asked, acked, and not believed
-
-        session = AppSession(context, old)  # the old tab, reloaded: now the current app
-        watch_console(old, session.console)
-        old.goto("/")
-        wait_ready(session)
-        old.evaluate("""async () => {
-          await (await window.pyvfs.ready).writeFile("/old.txt", "served by the new tab");
-        }""")
-        response = preview.goto("/preview/old.txt")
-        assert response.status == 200
-        assert preview.inner_text("body") == "served by the new tab"
-    finally:
-        context.close()
-    assert_no_offsite(offsite, "the old-tab context")
+    session, _, urls = edges
+    token = urls[0].split("/preview/")[1].split("/")[0]
+    got = session.page.evaluate(OFFERS_JS, [token, WAIT_MS])
+    assert got == {"2": [], "4": [], "3": ["ack"]}
 
 
 # In the preview tab: start reading the big file, read its first piece, keep the reader.
@@ -329,5 +290,5 @@ def test_a_preview_body_left_idle_is_closed_and_releases_its_pins(edges):
                  "the idle preview stream to be closed and its pins released")
     finally:
         worker.evaluate("() => { self.setTimeout = self.__realSetTimeout; }")
-    got = tab.evaluate(FETCH_JS, ["/preview/edges/a.txt", {"cache": "no-store"}])
+    got = tab.evaluate(FETCH_JS, [small_url(edges[2]), {"cache": "no-store"}])
     assert (got["status"], got["text"]) == (200, "alpha\n")  # a new service worker answers
