@@ -37,12 +37,19 @@ class SearchMixin:
     def _descendants(self, directory: Node, directory_path: str, *,
                      sizes: bool = False) -> Iterator[tuple[str, Node]]:
         """Every entry below ``directory``, depth first, in sorted order (``sizes``: the
-        nodes of mounted folders carry sizes too, which costs a call per file there)."""
-        for child in self._entries(directory, sizes=sizes):
-            child_path = paths.child(directory_path, child.name)
+        nodes of mounted folders carry sizes too, which costs a call per file there). An
+        explicit stack, not recursion: a tree may be deeper than Python's recursion limit."""
+        stack = [(directory_path, iter(self._entries(directory, sizes=sizes)))]
+        while stack:
+            parent_path, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                continue
+            child_path = paths.child(parent_path, child.name)
             yield child_path, child
             if child.is_dir:
-                yield from self._descendants(child, child_path, sizes=sizes)
+                stack.append((child_path, iter(self._entries(child, sizes=sizes))))
 
     def ls(self, prefix: str = "/") -> list[str]:
         """Every non-directory at or under ``prefix`` (segment-aware); ``[]`` when it is missing."""

@@ -183,6 +183,7 @@ class VFS(MountsMixin, SearchMixin):
         and a trailing slash after the last name is EISDIR, whether it exists or not.
         """
         pending = list(reversed(_segments(path, syscall)))
+        names_left = len(pending)  # in ``pending``, not counting _MUST_BE_DIR markers
         if paths.has_trailing_slash(path):
             pending.insert(0, _MUST_BE_DIR)
         stack: list[tuple[Node, str]] = [(self.index.root, "/")]
@@ -193,6 +194,7 @@ class VFS(MountsMixin, SearchMixin):
                 if not stack[-1][0].is_dir:
                     raise FsError.of("ENOTDIR", syscall, path)
                 continue
+            names_left -= 1
             if segment == "..":
                 if len(stack) > 1:
                     stack.pop()
@@ -200,7 +202,7 @@ class VFS(MountsMixin, SearchMixin):
             directory, dir_path = stack[-1]
             if not directory.is_dir:
                 raise FsError.of("ENOTDIR", syscall, path)
-            last = all(s == _MUST_BE_DIR for s in pending)
+            last = names_left == 0  # only trailing-slash markers may follow
             if create and last and pending:
                 raise FsError.of("EISDIR", syscall, path)
             node = self.index.child(directory, segment)
@@ -217,7 +219,9 @@ class VFS(MountsMixin, SearchMixin):
                     stack = [(self.index.root, "/")]
                 if target.endswith("/"):
                     pending.append(_MUST_BE_DIR)
-                pending.extend(reversed(paths.split_segments(target, syscall)))
+                more = paths.split_segments(target, syscall)
+                pending.extend(reversed(more))
+                names_left += len(more)
                 continue
             stack.append((node, paths.child(dir_path, segment)))
             if node.id in self.mount_table.points:  # the rest of the path is in a folder
@@ -340,9 +344,17 @@ class VFS(MountsMixin, SearchMixin):
         return node
 
     def _remove_tree(self, node: Node, tx: Transaction) -> None:
-        for child in self.index.entries(node) if node.is_dir else []:
-            self._remove_tree(child, tx)
-        self.index.remove(node, tx)
+        """Remove ``node`` and everything below it, each entry before its directory (an explicit
+        stack: a tree may be deeper than Python's recursion limit)."""
+        stack = [(node, iter(self.index.entries(node) if node.is_dir else ()))]
+        while stack:
+            current, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                self.index.remove(current, tx)
+            else:
+                stack.append((child, iter(self.index.entries(child) if child.is_dir else ())))
 
     # ----------------------------------------------------------------- content
 
@@ -522,12 +534,12 @@ class VFS(MountsMixin, SearchMixin):
 
         await self._mutate(lambda tx: self._make_dir(path, "mkdir", dir_mode, tx))
 
-    def _make_dir(self, path: str, syscall: str, mode: int, tx: Transaction) -> None:
+    def _make_dir(self, path: str, syscall: str, mode: int, tx: Transaction) -> Node:
         """``mkdir(2)``: any entry at ``path``, even a dangling link, is EEXIST."""
         parent, _, name = self._lookup_parent(path, syscall)
         if self.index.child(parent, name) is not None:
             raise FsError.of("EEXIST", syscall, path)
-        self._create(parent, name, DIRECTORY, mode, tx)
+        return self._create(parent, name, DIRECTORY, mode, tx)
 
     def _make_dirs(self, path: str, syscall: str, tx: Transaction, shown: str,
                    mode: int = DEFAULT_DIR_MODE) -> None:
@@ -715,12 +727,43 @@ class VFS(MountsMixin, SearchMixin):
         return paths.child(parent_path, name)
 
     def _copy_tree(self, node: Node, dst: str, tx: Transaction) -> None:
+        """Copy ``node``, and everything below a directory, to ``dst``, depth first. Below the
+        top, each entry is looked up in the directory of the copy that receives it: a missing
+        one is created there, a directory merges into an existing directory, and only a file or
+        link that lands on an existing entry goes by path (a write follows a link there). So a
+        tree of any depth copies, unless such a replacement lies beyond PATH_MAX
+        (ENAMETOOLONG). An explicit stack, not recursion: a tree may be deeper than Python's
+        recursion limit."""
+        # (what to copy, its destination path, the directory of the copy that receives it)
+        pending: list[tuple[Node, str, Node | None]] = [(node, dst, None)]
+        while pending:
+            source, target, into = pending.pop()
+            existing = self.index.child(into, source.name) if into is not None else None
+            if into is not None and existing is None:
+                directory = self._copy_fresh(source, into, tx)
+            elif source.is_dir:
+                directory = self._copy_dir(source, target, existing, tx)
+            elif source.is_link:
+                self._copy_link(source, target, tx)
+                continue
+            else:
+                self._copy_content(source, target, tx)
+                continue
+            if not source.is_dir:
+                continue
+            base = paths.normalize(target, "cp") if into is None else target
+            for child in reversed(self.index.entries(source)):
+                pending.append((child, paths.child(base, child.name), directory))
+
+    def _copy_fresh(self, node: Node, parent: Node, tx: Transaction) -> Node:
+        """A copy of ``node`` (its entries not included) under the name it has, in ``parent``,
+        where nothing has that name: links stay links, files share chunks or inline bytes."""
+        if node.is_dir:
+            return self._create(parent, node.name, DIRECTORY, node.mode, tx)
         if node.is_link:
-            self._copy_link(node, dst, tx)
-        elif not node.is_dir:
-            self._copy_content(node, dst, tx)
-        else:
-            self._copy_dir(node, dst, tx)
+            return self._create(parent, node.name, SYMLINK, SYMLINK_MODE, tx, target=node.target)
+        return self._create(parent, node.name, FILE, node.mode, tx,
+                            body=Body(node.chunks, node.inline), size=node.size)
 
     def _existing(self, path: str, syscall: str) -> Node | None:
         """The entry at ``path`` (a final link not followed, unless by a trailing slash)."""
@@ -741,15 +784,15 @@ class VFS(MountsMixin, SearchMixin):
             self.index.remove(existing, tx)
         self._make_link(node.target or "", dst, "cp", tx)
 
-    def _copy_dir(self, node: Node, dst: str, tx: Transaction) -> None:
-        target = self._existing(dst, "cp")
+    def _copy_dir(self, node: Node, dst: str, existing: Node | None, tx: Transaction) -> Node:
+        """The directory a copy of ``node`` fills: ``existing`` (the entry already there, found
+        by the caller below the top), else the one at ``dst``, else a new one."""
+        target = existing if existing is not None else self._existing(dst, "cp")
         if target is None:
-            self._make_dir(dst, "cp", node.mode, tx)
-        elif not target.is_dir:
+            return self._make_dir(dst, "cp", node.mode, tx)
+        if not target.is_dir:
             raise FsError.of("ENOTDIR", "cp", dst)
-        dst_path = paths.normalize(dst, "cp")
-        for child in self.index.entries(node):
-            self._copy_tree(child, paths.child(dst_path, child.name), tx)
+        return target
 
     @routed
     async def symlink(self, target: str, path: str) -> None:
@@ -869,17 +912,7 @@ class VFS(MountsMixin, SearchMixin):
         node, canonical = self._lookup(path, "scandir")
         if not node.is_dir:
             return [canonical]
-        found: list[str] = []
-        self._collect(node, canonical, found)
-        return sorted(found)
-
-    def _collect(self, directory: Node, directory_path: str, found: list[str]) -> None:
-        for child in self._entries(directory):
-            child_path = paths.child(directory_path, child.name)
-            if child.is_dir:
-                self._collect(child, child_path, found)
-            else:
-                found.append(child_path)
+        return sorted(p for p, child in self._descendants(node, canonical) if not child.is_dir)
 
     def du(self, path: str = "/") -> int:
         """Bytes of file content at or below ``path`` (links count their own size)."""

@@ -33,6 +33,15 @@ class ShellResult:
     cwd: str = "/"
 
 
+def _internal_error(state: _Run, exc: Exception) -> int:
+    """An exception no command expected (a bug): one line on stderr and status 1, instead of a
+    traceback on CPython or a bare EIO in the page; the rest of the line still runs."""
+    first = (str(exc).splitlines() or [""])[0]
+    state.stderr.write(f"sh: internal error: {type(exc).__name__}"
+                       f"{': ' + first if first else ''}\n")
+    return 1
+
+
 class _RedirectError(Exception):
     """A redirection that cannot be set up; sh then skips the command with status 1."""
 
@@ -63,13 +72,18 @@ class Shell:
         except ParseError as exc:
             state.stderr.write(f"sh: {exc}\n")
             return self._result(state, exc.code)
+        except Exception as exc:  # a bug, not the user's line: say so, do not die
+            return self._result(state, _internal_error(state, exc))
         status = 0
         for step in steps:
             # sh's AND-OR list: a skipped command leaves the status as it was, so in
             # `false && a || b`, b runs.
             if (step.connector == "&&" and status != 0) or (step.connector == "||" and status == 0):
                 continue
-            status = await self._execute(step.command, state)
+            try:
+                status = await self._execute(step.command, state)
+            except Exception as exc:
+                status = _internal_error(state, exc)
         return self._result(state, status)
 
     def _result(self, state: _Run, code: int) -> ShellResult:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import os
 import posixpath
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,8 +17,10 @@ from py_vfs.shell.context import Context, describe, each_operand
 
 def _target(ctx: Context, path: str, node: Any) -> str | None:
     """The target shown after `->` for a symlink, None for anything else."""
-    if node.type != "symlink":
-        return None
+    return _link_target(ctx, path) if node.type == "symlink" else None
+
+
+def _link_target(ctx: Context, path: str) -> str:
     try:
         return str(ctx.vfs.readlink(path))
     except OSError:
@@ -124,7 +127,7 @@ async def tree(ctx: Context, args: list[str]) -> int:
             status = 1
             continue
         ctx.out(f"{name}\n")
-        _tree_below(ctx, path, "", counts, show_all="a" in flags)
+        _tree_below(ctx, path, counts, show_all="a" in flags)
         shown = True
     if shown:
         ctx.out(f"\n{counts.summary()}\n")
@@ -142,30 +145,40 @@ class _TreeCounts:
         return f"{self.dirs} {dirs}, {self.files} {files}"
 
 
-def _tree_below(ctx: Context, path: str, indent: str, counts: _TreeCounts, *,
-                show_all: bool) -> None:
-    """Print the entries of one directory, then recurse; symlinks are shown, not followed, so
-    a link to an ancestor cannot loop."""
-    try:
-        names = [name for name in ctx.vfs.readdir(path) if show_all or not name.startswith(".")]
-    except OSError:
-        return
-    for index, name in enumerate(names):
-        last = index == len(names) - 1
-        child = posixpath.join(path, name)
-        try:
-            node = ctx.vfs.lstat(child)
-        except OSError:
+def _tree_below(ctx: Context, path: str, counts: _TreeCounts, *, show_all: bool) -> None:
+    """Print everything below one directory, depth first; symlinks are shown, not followed, so
+    a link to an ancestor cannot loop. An explicit stack of (directory, indent, entries left),
+    not recursion: a tree may be deeper than Python's recursion limit."""
+    stack = [(path, "", _tree_entries(ctx, path, show_all))]
+    while stack:
+        directory, indent, entries = stack[-1]
+        entry = next(entries, None)
+        if entry is None:
+            stack.pop()
             continue
-        target = _target(ctx, child, node)
+        (name, kind), last = entry
+        child = posixpath.join(directory, name)
+        target = _link_target(ctx, child) if kind == "symlink" else None
         ctx.out(f"{indent}{'└── ' if last else '├── '}{name}"
                 f"{'' if target is None else ' -> ' + target}\n")
-        if node.type == "directory":
+        if kind == "directory":
             counts.dirs += 1
-            _tree_below(ctx, child, indent + ("    " if last else "│   "), counts,
-                        show_all=show_all)
+            stack.append((child, indent + ("    " if last else "│   "),
+                          _tree_entries(ctx, child, show_all)))
         else:
             counts.files += 1
+
+
+def _tree_entries(ctx: Context, path: str,
+                  show_all: bool) -> Iterator[tuple[tuple[str, str], bool]]:
+    """The (name, type) of what ``tree`` shows in a directory, each with whether it is the
+    last one (one readdir per directory: nothing is looked up by path per entry)."""
+    try:
+        entries = [(entry.name, entry.type) for entry in ctx.vfs.readdir(path, with_types=True)
+                   if show_all or not entry.name.startswith(".")]
+    except OSError:
+        entries = []
+    return ((entry, index == len(entries) - 1) for index, entry in enumerate(entries))
 
 
 @command("stat PATH...", "show a node's type, size, mode and times")
