@@ -18,11 +18,20 @@ from typing import NamedTuple, TypeVar
 from . import paths
 from .check import Progress, Report
 from .check import check as check_store
-from .content import AHEAD_PREFIX, CHUNK_SIZE, DEFAULT_CACHE_BYTES, NO_CONTENT, Body, Content
+from .content import (
+    AHEAD_PREFIX,
+    CHUNK_SIZE,
+    DEFAULT_CACHE_BYTES,
+    NO_CONTENT,
+    Body,
+    Content,
+    zero_chunk,
+)
 from .errors import FsError
 from .garbage import DEFAULT_GRACE_MS, collect
 from .group_commit import GroupCommit
 from .index import Index
+from .limits import check_length, check_mode, check_time
 from .mounts import MountsMixin, MountTable, routed
 from .node import DIRECTORY, FILE, ROOT_ID, SYMLINK, DirEntry, Node, Stat
 from .search import SearchMixin
@@ -36,6 +45,7 @@ from .usage import Usage, measure
 from .watch import Listener, Watchers
 
 MAX_SYMLINK_HOPS = 40
+MAX_READ_SIZE = 2**31 - 1  # read_file, like Node's readFile (ERR_FS_FILE_TOO_LARGE); streams: any
 DEFAULT_FILE_MODE = 0o644
 DEFAULT_DIR_MODE = 0o755
 SYMLINK_MODE = 0o777
@@ -59,9 +69,13 @@ def _new_id() -> str:
     return secrets.token_hex(8)
 
 
-def _as_bytes(data: bytes | bytearray | memoryview | str) -> bytes:
+def _as_bytes(data: bytes | bytearray | memoryview | str, path: str | None = None) -> bytes:
     if isinstance(data, str):
-        return data.encode("utf-8")
+        try:
+            return data.encode("utf-8")
+        except UnicodeEncodeError:
+            raise FsError.of("EINVAL", "write", path).with_hint(
+                "the text holds a lone surrogate, which UTF-8 cannot encode") from None
     if isinstance(data, bytes | bytearray | memoryview):
         return bytes(data)
     raise TypeError(f"data must be str or bytes-like, not {type(data).__name__}")
@@ -362,6 +376,9 @@ class VFS(MountsMixin, SearchMixin):
         node, _ = self._lookup(path, "open")
         if node.is_dir:
             raise FsError.of("EISDIR", "read", path)
+        if node.size > MAX_READ_SIZE:
+            raise FsError.of("EFBIG", "read", path).with_hint(
+                f"a file over {MAX_READ_SIZE} bytes is read as a stream, with open_read")
         data = await self._content(node)
         return data.decode(encoding) if encoding else data
 
@@ -370,20 +387,22 @@ class VFS(MountsMixin, SearchMixin):
                          digests: Sequence[str] | None = None) -> None:
         """Replace (or create) a file; missing parent directories are created. ``digests``:
         the sha256 hex of each chunk of ``data``, when the caller has them (``Content.split``)."""
-        payload = _as_bytes(data)
+        payload = _as_bytes(data, path)
+        mode = None if mode is None else check_mode(mode, "open", path)
         await self._mutate(lambda tx: self._write(path, payload, mode, tx, parents=True,
                                                   digests=digests))
 
     @routed
     async def append_file(self, path: str, data: bytes | str) -> None:
         """Only the file's last, partial chunk is read and rewritten, whatever its size."""
-        payload = _as_bytes(data)
+        payload = _as_bytes(data, path)
 
         async def change(tx: Transaction) -> None:
             _, _, existing = self._write_target(path, "open")
             if existing is None or existing.is_dir:
                 self._write(path, payload, None, tx, parents=False)
             elif payload:  # appending nothing changes nothing, not even the mtime
+                check_length(existing.size + len(payload), "write", path)
                 keep, tail = await self._split_at(existing, existing.size)
                 body = self.content.pack(tail + payload, tx, keep)
                 self._write_body(path, body, existing.size + len(payload), None, tx,
@@ -393,16 +412,23 @@ class VFS(MountsMixin, SearchMixin):
 
     @routed
     async def truncate(self, path: str, length: int = 0) -> None:
-        """Reads at most the one chunk the new end falls in."""
-        if length < 0:
-            raise FsError.of("EINVAL", "open", path)
+        """Reads at most the one chunk the new end falls in. Growing a file fills the last
+        chunk with zeros and then references the one all-zero chunk as many times as needed:
+        no gap is ever allocated, whatever its size (up to ``MAX_FILE_SIZE``, else EFBIG)."""
+        length = check_length(length, "open", path)
 
         async def change(tx: Transaction) -> None:
             node, _ = self._lookup(path, "open")
             if node.is_dir:
                 raise FsError.of("EISDIR", "open", path)
             keep, tail = await self._split_at(node, min(length, node.size))
-            tail += bytes(max(0, length - node.size))
+            gap = max(0, length - node.size)
+            fill = min(gap, -len(tail) % CHUNK_SIZE if keep or len(tail) else CHUNK_SIZE)
+            tail += bytes(fill)
+            whole, rest = divmod(gap - fill, CHUNK_SIZE)
+            if whole or rest:  # tail is a whole chunk now: zero chunks, then a partial one
+                keep += self.content.split(tail, tx) + (zero_chunk(tx) * whole if whole else ())
+                tail = bytes(rest)
             self._write_body(path, self.content.pack(tail, tx, keep), length, None, tx,
                              parents=False)
 
@@ -478,7 +504,7 @@ class VFS(MountsMixin, SearchMixin):
     @routed
     def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream:
         """A writer that creates or replaces the file at ``close`` (see ``streams``)."""
-        return DiskWriteStream(self, path, mode)
+        return DiskWriteStream(self, path, None if mode is None else check_mode(mode, "open", path))
 
     async def write_stream(self, path: str,
                            chunks: Iterable[bytes | str] | AsyncIterable[bytes | str], *,
@@ -527,7 +553,7 @@ class VFS(MountsMixin, SearchMixin):
 
     @routed
     async def mkdir(self, path: str, *, recursive: bool = False, mode: int | None = None) -> None:
-        dir_mode = DEFAULT_DIR_MODE if mode is None else mode
+        dir_mode = DEFAULT_DIR_MODE if mode is None else check_mode(mode, "mkdir", path)
         if recursive:
             await self._mutate(lambda tx: self._make_dirs(path, "mkdir", tx, path, dir_mode))
             return
@@ -798,7 +824,7 @@ class VFS(MountsMixin, SearchMixin):
     async def symlink(self, target: str, path: str) -> None:
         """``symlink(2)``: an empty target is ENOENT, an existing ``path`` (even a dangling
         link) EEXIST, and a new name with a trailing slash ENOENT, as on Linux."""
-        if "\0" in target:
+        if "\0" in target or paths.has_lone_surrogate(target):
             raise FsError.of("EINVAL", "symlink", target, path)
         if paths.too_long(target):
             raise FsError.of("ENAMETOOLONG", "symlink", target, path)
@@ -858,6 +884,8 @@ class VFS(MountsMixin, SearchMixin):
 
     @routed
     async def chmod(self, path: str, mode: int) -> None:
+        mode = check_mode(mode, "chmod", path)
+
         def change(tx: Transaction) -> None:
             node, _ = self._lookup(path, "chmod")
             self.index.put(replace(node, mode=mode & 0o7777, ctime_ms=_now()), tx)
@@ -866,6 +894,9 @@ class VFS(MountsMixin, SearchMixin):
 
     @routed
     async def utimes(self, path: str, atime_ms: float, mtime_ms: float) -> None:
+        atime_ms = check_time(atime_ms, "utime", path)
+        mtime_ms = check_time(mtime_ms, "utime", path)
+
         def change(tx: Transaction) -> None:
             node, _ = self._lookup(path, "utime")
             self.index.put(replace(node, atime_ms=float(atime_ms), mtime_ms=float(mtime_ms),
