@@ -309,7 +309,7 @@ def test_glob_expands_sorted_matches(sh):
 
 def test_a_glob_without_match_stays_literal(sh):
     result = sh("cat *.nothing")
-    fail(result, 1, "cat: *.nothing: No such file or directory\n")
+    fail(result, 1, "cat: '*.nothing': No such file or directory\n")  # GNU quotes it too
 
 
 def test_hidden_files_need_an_explicit_dot(sh):
@@ -506,7 +506,7 @@ def test_cat_replaces_invalid_utf8(sh):
 
 
 def test_cat_of_an_empty_name(sh):
-    fail(sh("cat ''"), 1, "cat: : No such file or directory\n")
+    fail(sh("cat ''"), 1, "cat: '': No such file or directory\n")  # as GNU cat
 
 
 # --------------------------------------------------------------------- mkdir
@@ -804,7 +804,7 @@ def test_open_prints_and_returns_preview_urls(sh):
     result = sh("open index.html 'my site/a#1.html'")
     assert result.open_urls == ["/preview/index.html", "/preview/my%20site/a%231.html"]
     assert result.stdout == ("index.html -> /preview/index.html\n"
-                             "my site/a#1.html -> /preview/my%20site/a%231.html\n")
+                             "'my site/a#1.html' -> /preview/my%20site/a%231.html\n")
 
 
 def test_open_of_a_missing_file_fails_without_url(sh):

@@ -8,6 +8,7 @@ from urllib.parse import quote
 
 from py_vfs.shell.commands.registry import COMMANDS, command, parse_flags, require_operands
 from py_vfs.shell.context import HOME, Context, describe, each_operand
+from py_vfs.shell.format import quote_name, visible
 
 HELP_FOOTER = """\
 Between commands: a && b (b if a succeeded), a || b (b if a failed), a ; b.
@@ -29,7 +30,7 @@ async def help_(ctx: Context, args: list[str]) -> int:
 @command("pwd", "print the current directory")
 async def pwd(ctx: Context, args: list[str]) -> int:
     parse_flags(args, "")
-    ctx.out(f"{ctx.cwd}\n")
+    ctx.out(f"{visible(ctx.cwd)}\n")
     return 0
 
 
@@ -44,10 +45,10 @@ async def cd(ctx: Context, args: list[str]) -> int:
         path = ctx.resolve(name)
         node = ctx.vfs.stat(path)
     except OSError as exc:
-        ctx.err(f"{name}: {describe(exc)}")
+        ctx.err(f"{quote_name(name)}: {describe(exc)}")
         return 1
     if node.type != "directory":
-        ctx.err(f"{name}: Not a directory")
+        ctx.err(f"{quote_name(name)}: Not a directory")
         return 1
     # The logical path, as sh keeps it: `cd link/..` returns to where the link is.
     ctx.shell.cwd = path
@@ -76,7 +77,7 @@ async def open_(ctx: Context, args: list[str]) -> int:
         # A directory's page needs the trailing slash for its relative links to resolve.
         url = preview_url(ctx.shell.preview_base, path) + ("/" if is_dir and path != "/" else "")
         ctx.open_urls.append(url)
-        ctx.out(f"{name} -> {url}\n")
+        ctx.out(f"{quote_name(name)} -> {url}\n")
 
     return await each_operand(ctx, operands, show, "{name}")
 

@@ -13,6 +13,7 @@ from typing import Any
 from py_vfs.shell import format as fmt
 from py_vfs.shell.commands.registry import command, parse_flags, require_operands
 from py_vfs.shell.context import Context, describe, each_operand
+from py_vfs.shell.format import quote_arg, quote_name
 
 
 def _target(ctx: Context, path: str, node: Any) -> str | None:
@@ -41,14 +42,14 @@ async def ls(ctx: Context, args: list[str]) -> int:
             path = ctx.resolve(name)
             (dirs if listing.lists_contents(path) else files).append((name, path))
         except OSError as exc:
-            ctx.err(f"cannot access '{name}': {describe(exc)}")
+            ctx.err(f"cannot access {quote_arg(name)}: {describe(exc)}")
             status = 1
     listing.show_files(sorted(files))
     for name, path in sorted(dirs):
         if listing.printed:
             ctx.out("\n")
         if len(names) > 1:
-            ctx.out(f"{name}:\n")
+            ctx.out(f"{quote_name(name)}:\n")
         listing.printed = True
         if not listing.show_dir(name, path):
             status = 1
@@ -86,7 +87,7 @@ class _Listing:
         try:
             names = self.ctx.vfs.readdir(path)
         except OSError as exc:
-            self.ctx.err(f"cannot open directory '{name}': {describe(exc)}")
+            self.ctx.err(f"cannot open directory {quote_arg(name)}: {describe(exc)}")
             return False
         entries = [(child, posixpath.join(path, child)) for child in names
                    if self.show_all or not child.startswith(".")]
@@ -97,7 +98,7 @@ class _Listing:
 
     def _show(self, entries: list[tuple[str, str]], *, total: bool) -> None:
         if not self.long:
-            self.ctx.out("".join(f"{name}\n" for name, _ in entries))
+            self.ctx.out("".join(f"{quote_name(name)}\n" for name, _ in entries))
             return
         rows = []
         for name, path in entries:
@@ -105,7 +106,8 @@ class _Listing:
                 node = self.ctx.vfs.lstat(path)
             except OSError:
                 continue  # removed since readdir; nothing to show
-            rows.append((name, node, _target(self.ctx, path, node)))
+            target = _target(self.ctx, path, node)
+            rows.append((quote_name(name), node, None if target is None else quote_name(target)))
         if total:
             self.ctx.out(f"total {fmt.total_blocks([node for _, node, _ in rows])}\n")
         self.ctx.out("".join(f"{line}\n" for line in fmt.long_lines(rows)))
@@ -123,10 +125,10 @@ async def tree(ctx: Context, args: list[str]) -> int:
             if ctx.vfs.stat(path).type != "directory":
                 raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), path)
         except OSError as exc:
-            ctx.err(f"{name}: {describe(exc)}")
+            ctx.err(f"{quote_name(name)}: {describe(exc)}")
             status = 1
             continue
-        ctx.out(f"{name}\n")
+        ctx.out(f"{quote_name(name)}\n")
         _tree_below(ctx, path, counts, show_all="a" in flags)
         shown = True
     if shown:
@@ -159,8 +161,8 @@ def _tree_below(ctx: Context, path: str, counts: _TreeCounts, *, show_all: bool)
         (name, kind), last = entry
         child = posixpath.join(directory, name)
         target = _link_target(ctx, child) if kind == "symlink" else None
-        ctx.out(f"{indent}{'└── ' if last else '├── '}{name}"
-                f"{'' if target is None else ' -> ' + target}\n")
+        ctx.out(f"{indent}{'└── ' if last else '├── '}{quote_name(name)}"
+                f"{'' if target is None else ' -> ' + quote_name(target)}\n")
         if kind == "directory":
             counts.dirs += 1
             stack.append((child, indent + ("    " if last else "│   "),
@@ -189,7 +191,9 @@ async def stat(ctx: Context, args: list[str]) -> int:
     async def show(name: str) -> None:
         path = ctx.resolve(name)
         node = ctx.vfs.lstat(path)
-        lines = fmt.stat_lines(name, node, _target(ctx, path, node))
+        target = _target(ctx, path, node)
+        lines = fmt.stat_lines(fmt.quote_name(name), node,
+                               None if target is None else fmt.quote_name(target))
         ctx.out("".join(f"{line}\n" for line in lines))
 
-    return await each_operand(ctx, operands, show, "cannot stat '{name}'")
+    return await each_operand(ctx, operands, show, "cannot stat {arg}")
