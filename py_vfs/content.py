@@ -18,6 +18,7 @@ chunk that no node references is *loose*, and it is deleted only once no stream 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 from collections import Counter, OrderedDict
@@ -49,6 +50,20 @@ class Body(NamedTuple):
 
 
 NO_CONTENT = Body()  # a directory's, a symlink's or an empty file's
+
+
+@functools.cache
+def _zero() -> tuple[str, bytes]:
+    data = bytes(CHUNK_SIZE)
+    return hashlib.sha256(data).hexdigest(), data
+
+
+def zero_chunk(tx: Transaction) -> tuple[str]:
+    """The key of the all-zero chunk, staged in ``tx``: every run of zeros a file grows by
+    (``truncate``) references this one chunk, stored once, instead of allocating the run."""
+    key, data = _zero()
+    tx.staged[key] = data
+    return (key,)
 
 
 class ChunkCache:

@@ -28,6 +28,7 @@ _DESCRIPTIONS = {
     "EIO": "i/o error",
     "EAGAIN": "resource temporarily unavailable",
     "EDEADLK": "resource deadlock would occur",
+    "EFBIG": "file too large",
 }
 
 _CLASSES: dict[str, type[OSError]] = {

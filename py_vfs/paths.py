@@ -18,12 +18,29 @@ def too_long(path: str) -> bool:
     return len(path.encode("utf-8", "surrogatepass")) >= PATH_MAX
 
 
+def has_lone_surrogate(text: str) -> bool:
+    """True when ``text`` is not valid Unicode text (Python strings, and JS strings handed over
+    by Pyodide, may hold surrogates that UTF-8, hence storage, cannot encode)."""
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def split_segments(path: str, syscall: str = "open") -> list[str]:
     """The segments of ``path`` after validation, without resolving ``.`` or ``..``."""
     if not isinstance(path, str):
         raise TypeError(f"path must be a string, not {type(path).__name__}")
+    if not path:  # as Linux and Node: the empty path names nothing (it is not "/")
+        raise FsError.of("ENOENT", syscall, path)
     if "\0" in path:
         raise FsError.of("EINVAL", syscall, path)
+    if has_lone_surrogate(path):
+        raise FsError.of("EINVAL", syscall, path).with_hint(
+            "a name holds a lone surrogate, which UTF-8 cannot encode")
     if too_long(path):
         raise FsError.of("ENAMETOOLONG", syscall, path)
     segments = [s for s in path.split("/") if s and s != "."]

@@ -230,13 +230,21 @@ def parse_range(header: str, size: int) -> tuple[int, int] | str | None:
     if not dash or not (first.isdigit() or last.isdigit()) or (first + last).strip("0123456789"):
         return None
     if not first:  # the last N bytes
-        length = int(last)
+        length = _position(last)
         return (max(0, size - length), size) if length and size else "unsatisfiable"
-    start = int(first)
-    end = min(int(last) + 1, size) if last else size
-    if last and int(last) < start:
+    start = _position(first)
+    end = min(_position(last) + 1, size) if last else size
+    if last and _position(last) < start:
         return None
     return (start, end) if start < size else "unsatisfiable"
+
+
+def _position(digits: str) -> int:
+    """A byte position of a Range header. Past 18 digits it is beyond any file (and ``int``
+    refuses strings of more than 4,300 digits), so it reads as 10**18: the header still means
+    what it says (a start past the end is 416, an end past it is the end)."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 18 else 10**18
 
 
 def _listing(vfs: VFS, directory: str, shown: str, base_url: str) -> PreviewResponse:

@@ -1,18 +1,20 @@
 """Search over the index: ``ls``, ``find``, ``glob`` (metadata only) and ``grep`` (content).
 
 Traversal never follows symlinks, as ``find`` and ripgrep do by default, so a link cycle cannot
-loop and a tree is never reported twice.
+loop and a tree is never reported twice. Glob patterns (``globs.py``) and grep's regular
+expressions (``grep_pattern.py``) are matched by automata in linear time, never by backtracking:
+patterns come from users and agents, and a hostile one must not block the worker.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from . import paths
 from .errors import FsError
 from .globs import compile_glob, has_magic
+from .grep_pattern import LineMatcher, compile_pattern
 from .node import Node
 
 BINARY_SNIFF_BYTES = 8192
@@ -37,12 +39,19 @@ class SearchMixin:
     def _descendants(self, directory: Node, directory_path: str, *,
                      sizes: bool = False) -> Iterator[tuple[str, Node]]:
         """Every entry below ``directory``, depth first, in sorted order (``sizes``: the
-        nodes of mounted folders carry sizes too, which costs a call per file there)."""
-        for child in self._entries(directory, sizes=sizes):
-            child_path = paths.child(directory_path, child.name)
+        nodes of mounted folders carry sizes too, which costs a call per file there). An
+        explicit stack, not recursion: a tree may be deeper than Python's recursion limit."""
+        stack = [(directory_path, iter(self._entries(directory, sizes=sizes)))]
+        while stack:
+            parent_path, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                continue
+            child_path = paths.child(parent_path, child.name)
             yield child_path, child
             if child.is_dir:
-                yield from self._descendants(child, child_path, sizes=sizes)
+                stack.append((child_path, iter(self._entries(child, sizes=sizes))))
 
     def ls(self, prefix: str = "/") -> list[str]:
         """Every non-directory at or under ``prefix`` (segment-aware); ``[]`` when it is missing."""
@@ -61,7 +70,7 @@ class SearchMixin:
         node, canonical = self._lookup(directory, "scandir")
         if not node.is_dir:
             raise FsError.of("ENOTDIR", "scandir", directory)
-        regex = compile_glob(pattern) if pattern else None
+        regex = compile_glob(pattern, "find") if pattern else None
         start = len(canonical.rstrip("/")) + 1
         return [{"path": p, "type": child.kind}
                 for p, child in self._descendants(node, canonical)
@@ -80,7 +89,7 @@ class SearchMixin:
         if not node.is_dir:
             return []
         # Results keep the pattern's own spelling of the base, even through a symlink.
-        regex = compile_glob(absolute)
+        regex = compile_glob(absolute, "glob")
         return [p for p, _ in self._descendants(node, base) if regex.match(p)]
 
     async def grep(self, pattern: str, path: str = "/", *, regex: bool = True,
@@ -88,8 +97,7 @@ class SearchMixin:
                    max_results: int | None = None,
                    max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> GrepResult:
         """Lines matching ``pattern`` in the files at or under ``path``, in path order."""
-        flags = re.IGNORECASE if ignore_case else 0
-        matcher = re.compile(pattern if regex else re.escape(pattern), flags)
+        matcher = compile_pattern(pattern, regex=regex, ignore_case=ignore_case)
         result = GrepResult()
         for file_path, node in self._grep_candidates(path, include):
             if max_results is not None and len(result.matches) >= max_results:
@@ -109,7 +117,7 @@ class SearchMixin:
         if not node.is_dir:
             return [(canonical, node)]
         start = len(canonical.rstrip("/")) + 1
-        include_regex = compile_glob(include) if include else None
+        include_regex = compile_glob(include, "grep") if include else None
         found = []
         for file_path, child in self._descendants(node, canonical, sizes=True):
             if child.kind != "file":
@@ -120,10 +128,10 @@ class SearchMixin:
         return found
 
 
-def _match_lines(path: str, data: bytes, matcher: re.Pattern[str], result: GrepResult,
+def _match_lines(path: str, data: bytes, matcher: LineMatcher, result: GrepResult,
                  max_results: int | None) -> None:
     for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), start=1):
-        if matcher.search(line):
+        if matcher.match(line):
             result.matches.append({"path": path, "line": number, "text": line})
             if max_results is not None and len(result.matches) >= max_results:
                 return

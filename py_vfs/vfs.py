@@ -18,11 +18,20 @@ from typing import NamedTuple, TypeVar
 from . import paths
 from .check import Progress, Report
 from .check import check as check_store
-from .content import AHEAD_PREFIX, CHUNK_SIZE, DEFAULT_CACHE_BYTES, NO_CONTENT, Body, Content
+from .content import (
+    AHEAD_PREFIX,
+    CHUNK_SIZE,
+    DEFAULT_CACHE_BYTES,
+    NO_CONTENT,
+    Body,
+    Content,
+    zero_chunk,
+)
 from .errors import FsError
 from .garbage import DEFAULT_GRACE_MS, collect
 from .group_commit import GroupCommit
 from .index import Index
+from .limits import check_length, check_mode, check_time
 from .mounts import MountsMixin, MountTable, routed
 from .node import DIRECTORY, FILE, ROOT_ID, SYMLINK, DirEntry, Node, Stat
 from .search import SearchMixin
@@ -36,6 +45,7 @@ from .usage import Usage, measure
 from .watch import Listener, Watchers
 
 MAX_SYMLINK_HOPS = 40
+MAX_READ_SIZE = 2**31 - 1  # read_file, like Node's readFile (ERR_FS_FILE_TOO_LARGE); streams: any
 DEFAULT_FILE_MODE = 0o644
 DEFAULT_DIR_MODE = 0o755
 SYMLINK_MODE = 0o777
@@ -59,9 +69,13 @@ def _new_id() -> str:
     return secrets.token_hex(8)
 
 
-def _as_bytes(data: bytes | bytearray | memoryview | str) -> bytes:
+def _as_bytes(data: bytes | bytearray | memoryview | str, path: str | None = None) -> bytes:
     if isinstance(data, str):
-        return data.encode("utf-8")
+        try:
+            return data.encode("utf-8")
+        except UnicodeEncodeError:
+            raise FsError.of("EINVAL", "write", path).with_hint(
+                "the text holds a lone surrogate, which UTF-8 cannot encode") from None
     if isinstance(data, bytes | bytearray | memoryview):
         return bytes(data)
     raise TypeError(f"data must be str or bytes-like, not {type(data).__name__}")
@@ -183,6 +197,7 @@ class VFS(MountsMixin, SearchMixin):
         and a trailing slash after the last name is EISDIR, whether it exists or not.
         """
         pending = list(reversed(_segments(path, syscall)))
+        names_left = len(pending)  # in ``pending``, not counting _MUST_BE_DIR markers
         if paths.has_trailing_slash(path):
             pending.insert(0, _MUST_BE_DIR)
         stack: list[tuple[Node, str]] = [(self.index.root, "/")]
@@ -193,6 +208,7 @@ class VFS(MountsMixin, SearchMixin):
                 if not stack[-1][0].is_dir:
                     raise FsError.of("ENOTDIR", syscall, path)
                 continue
+            names_left -= 1
             if segment == "..":
                 if len(stack) > 1:
                     stack.pop()
@@ -200,7 +216,7 @@ class VFS(MountsMixin, SearchMixin):
             directory, dir_path = stack[-1]
             if not directory.is_dir:
                 raise FsError.of("ENOTDIR", syscall, path)
-            last = all(s == _MUST_BE_DIR for s in pending)
+            last = names_left == 0  # only trailing-slash markers may follow
             if create and last and pending:
                 raise FsError.of("EISDIR", syscall, path)
             node = self.index.child(directory, segment)
@@ -217,7 +233,9 @@ class VFS(MountsMixin, SearchMixin):
                     stack = [(self.index.root, "/")]
                 if target.endswith("/"):
                     pending.append(_MUST_BE_DIR)
-                pending.extend(reversed(paths.split_segments(target, syscall)))
+                more = paths.split_segments(target, syscall)
+                pending.extend(reversed(more))
+                names_left += len(more)
                 continue
             stack.append((node, paths.child(dir_path, segment)))
             if node.id in self.mount_table.points:  # the rest of the path is in a folder
@@ -340,9 +358,17 @@ class VFS(MountsMixin, SearchMixin):
         return node
 
     def _remove_tree(self, node: Node, tx: Transaction) -> None:
-        for child in self.index.entries(node) if node.is_dir else []:
-            self._remove_tree(child, tx)
-        self.index.remove(node, tx)
+        """Remove ``node`` and everything below it, each entry before its directory (an explicit
+        stack: a tree may be deeper than Python's recursion limit)."""
+        stack = [(node, iter(self.index.entries(node) if node.is_dir else ()))]
+        while stack:
+            current, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                self.index.remove(current, tx)
+            else:
+                stack.append((child, iter(self.index.entries(child) if child.is_dir else ())))
 
     # ----------------------------------------------------------------- content
 
@@ -350,6 +376,9 @@ class VFS(MountsMixin, SearchMixin):
         node, _ = self._lookup(path, "open")
         if node.is_dir:
             raise FsError.of("EISDIR", "read", path)
+        if node.size > MAX_READ_SIZE:
+            raise FsError.of("EFBIG", "read", path).with_hint(
+                f"a file over {MAX_READ_SIZE} bytes is read as a stream, with open_read")
         data = await self._content(node)
         return data.decode(encoding) if encoding else data
 
@@ -358,20 +387,22 @@ class VFS(MountsMixin, SearchMixin):
                          digests: Sequence[str] | None = None) -> None:
         """Replace (or create) a file; missing parent directories are created. ``digests``:
         the sha256 hex of each chunk of ``data``, when the caller has them (``Content.split``)."""
-        payload = _as_bytes(data)
+        payload = _as_bytes(data, path)
+        mode = None if mode is None else check_mode(mode, "open", path)
         await self._mutate(lambda tx: self._write(path, payload, mode, tx, parents=True,
                                                   digests=digests))
 
     @routed
     async def append_file(self, path: str, data: bytes | str) -> None:
         """Only the file's last, partial chunk is read and rewritten, whatever its size."""
-        payload = _as_bytes(data)
+        payload = _as_bytes(data, path)
 
         async def change(tx: Transaction) -> None:
             _, _, existing = self._write_target(path, "open")
             if existing is None or existing.is_dir:
                 self._write(path, payload, None, tx, parents=False)
             elif payload:  # appending nothing changes nothing, not even the mtime
+                check_length(existing.size + len(payload), "write", path)
                 keep, tail = await self._split_at(existing, existing.size)
                 body = self.content.pack(tail + payload, tx, keep)
                 self._write_body(path, body, existing.size + len(payload), None, tx,
@@ -381,16 +412,23 @@ class VFS(MountsMixin, SearchMixin):
 
     @routed
     async def truncate(self, path: str, length: int = 0) -> None:
-        """Reads at most the one chunk the new end falls in."""
-        if length < 0:
-            raise FsError.of("EINVAL", "open", path)
+        """Reads at most the one chunk the new end falls in. Growing a file fills the last
+        chunk with zeros and then references the one all-zero chunk as many times as needed:
+        no gap is ever allocated, whatever its size (up to ``MAX_FILE_SIZE``, else EFBIG)."""
+        length = check_length(length, "open", path)
 
         async def change(tx: Transaction) -> None:
             node, _ = self._lookup(path, "open")
             if node.is_dir:
                 raise FsError.of("EISDIR", "open", path)
             keep, tail = await self._split_at(node, min(length, node.size))
-            tail += bytes(max(0, length - node.size))
+            gap = max(0, length - node.size)
+            fill = min(gap, -len(tail) % CHUNK_SIZE if keep or len(tail) else CHUNK_SIZE)
+            tail += bytes(fill)
+            whole, rest = divmod(gap - fill, CHUNK_SIZE)
+            if whole or rest:  # tail is a whole chunk now: zero chunks, then a partial one
+                keep += self.content.split(tail, tx) + (zero_chunk(tx) * whole if whole else ())
+                tail = bytes(rest)
             self._write_body(path, self.content.pack(tail, tx, keep), length, None, tx,
                              parents=False)
 
@@ -466,7 +504,7 @@ class VFS(MountsMixin, SearchMixin):
     @routed
     def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream:
         """A writer that creates or replaces the file at ``close`` (see ``streams``)."""
-        return DiskWriteStream(self, path, mode)
+        return DiskWriteStream(self, path, None if mode is None else check_mode(mode, "open", path))
 
     async def write_stream(self, path: str,
                            chunks: Iterable[bytes | str] | AsyncIterable[bytes | str], *,
@@ -515,19 +553,19 @@ class VFS(MountsMixin, SearchMixin):
 
     @routed
     async def mkdir(self, path: str, *, recursive: bool = False, mode: int | None = None) -> None:
-        dir_mode = DEFAULT_DIR_MODE if mode is None else mode
+        dir_mode = DEFAULT_DIR_MODE if mode is None else check_mode(mode, "mkdir", path)
         if recursive:
             await self._mutate(lambda tx: self._make_dirs(path, "mkdir", tx, path, dir_mode))
             return
 
         await self._mutate(lambda tx: self._make_dir(path, "mkdir", dir_mode, tx))
 
-    def _make_dir(self, path: str, syscall: str, mode: int, tx: Transaction) -> None:
+    def _make_dir(self, path: str, syscall: str, mode: int, tx: Transaction) -> Node:
         """``mkdir(2)``: any entry at ``path``, even a dangling link, is EEXIST."""
         parent, _, name = self._lookup_parent(path, syscall)
         if self.index.child(parent, name) is not None:
             raise FsError.of("EEXIST", syscall, path)
-        self._create(parent, name, DIRECTORY, mode, tx)
+        return self._create(parent, name, DIRECTORY, mode, tx)
 
     def _make_dirs(self, path: str, syscall: str, tx: Transaction, shown: str,
                    mode: int = DEFAULT_DIR_MODE) -> None:
@@ -715,12 +753,43 @@ class VFS(MountsMixin, SearchMixin):
         return paths.child(parent_path, name)
 
     def _copy_tree(self, node: Node, dst: str, tx: Transaction) -> None:
+        """Copy ``node``, and everything below a directory, to ``dst``, depth first. Below the
+        top, each entry is looked up in the directory of the copy that receives it: a missing
+        one is created there, a directory merges into an existing directory, and only a file or
+        link that lands on an existing entry goes by path (a write follows a link there). So a
+        tree of any depth copies, unless such a replacement lies beyond PATH_MAX
+        (ENAMETOOLONG). An explicit stack, not recursion: a tree may be deeper than Python's
+        recursion limit."""
+        # (what to copy, its destination path, the directory of the copy that receives it)
+        pending: list[tuple[Node, str, Node | None]] = [(node, dst, None)]
+        while pending:
+            source, target, into = pending.pop()
+            existing = self.index.child(into, source.name) if into is not None else None
+            if into is not None and existing is None:
+                directory = self._copy_fresh(source, into, tx)
+            elif source.is_dir:
+                directory = self._copy_dir(source, target, existing, tx)
+            elif source.is_link:
+                self._copy_link(source, target, tx)
+                continue
+            else:
+                self._copy_content(source, target, tx)
+                continue
+            if not source.is_dir:
+                continue
+            base = paths.normalize(target, "cp") if into is None else target
+            for child in reversed(self.index.entries(source)):
+                pending.append((child, paths.child(base, child.name), directory))
+
+    def _copy_fresh(self, node: Node, parent: Node, tx: Transaction) -> Node:
+        """A copy of ``node`` (its entries not included) under the name it has, in ``parent``,
+        where nothing has that name: links stay links, files share chunks or inline bytes."""
+        if node.is_dir:
+            return self._create(parent, node.name, DIRECTORY, node.mode, tx)
         if node.is_link:
-            self._copy_link(node, dst, tx)
-        elif not node.is_dir:
-            self._copy_content(node, dst, tx)
-        else:
-            self._copy_dir(node, dst, tx)
+            return self._create(parent, node.name, SYMLINK, SYMLINK_MODE, tx, target=node.target)
+        return self._create(parent, node.name, FILE, node.mode, tx,
+                            body=Body(node.chunks, node.inline), size=node.size)
 
     def _existing(self, path: str, syscall: str) -> Node | None:
         """The entry at ``path`` (a final link not followed, unless by a trailing slash)."""
@@ -741,21 +810,21 @@ class VFS(MountsMixin, SearchMixin):
             self.index.remove(existing, tx)
         self._make_link(node.target or "", dst, "cp", tx)
 
-    def _copy_dir(self, node: Node, dst: str, tx: Transaction) -> None:
-        target = self._existing(dst, "cp")
+    def _copy_dir(self, node: Node, dst: str, existing: Node | None, tx: Transaction) -> Node:
+        """The directory a copy of ``node`` fills: ``existing`` (the entry already there, found
+        by the caller below the top), else the one at ``dst``, else a new one."""
+        target = existing if existing is not None else self._existing(dst, "cp")
         if target is None:
-            self._make_dir(dst, "cp", node.mode, tx)
-        elif not target.is_dir:
+            return self._make_dir(dst, "cp", node.mode, tx)
+        if not target.is_dir:
             raise FsError.of("ENOTDIR", "cp", dst)
-        dst_path = paths.normalize(dst, "cp")
-        for child in self.index.entries(node):
-            self._copy_tree(child, paths.child(dst_path, child.name), tx)
+        return target
 
     @routed
     async def symlink(self, target: str, path: str) -> None:
         """``symlink(2)``: an empty target is ENOENT, an existing ``path`` (even a dangling
         link) EEXIST, and a new name with a trailing slash ENOENT, as on Linux."""
-        if "\0" in target:
+        if "\0" in target or paths.has_lone_surrogate(target):
             raise FsError.of("EINVAL", "symlink", target, path)
         if paths.too_long(target):
             raise FsError.of("ENAMETOOLONG", "symlink", target, path)
@@ -815,6 +884,8 @@ class VFS(MountsMixin, SearchMixin):
 
     @routed
     async def chmod(self, path: str, mode: int) -> None:
+        mode = check_mode(mode, "chmod", path)
+
         def change(tx: Transaction) -> None:
             node, _ = self._lookup(path, "chmod")
             self.index.put(replace(node, mode=mode & 0o7777, ctime_ms=_now()), tx)
@@ -823,6 +894,9 @@ class VFS(MountsMixin, SearchMixin):
 
     @routed
     async def utimes(self, path: str, atime_ms: float, mtime_ms: float) -> None:
+        atime_ms = check_time(atime_ms, "utime", path)
+        mtime_ms = check_time(mtime_ms, "utime", path)
+
         def change(tx: Transaction) -> None:
             node, _ = self._lookup(path, "utime")
             self.index.put(replace(node, atime_ms=float(atime_ms), mtime_ms=float(mtime_ms),
@@ -869,17 +943,7 @@ class VFS(MountsMixin, SearchMixin):
         node, canonical = self._lookup(path, "scandir")
         if not node.is_dir:
             return [canonical]
-        found: list[str] = []
-        self._collect(node, canonical, found)
-        return sorted(found)
-
-    def _collect(self, directory: Node, directory_path: str, found: list[str]) -> None:
-        for child in self._entries(directory):
-            child_path = paths.child(directory_path, child.name)
-            if child.is_dir:
-                self._collect(child, child_path, found)
-            else:
-                found.append(child_path)
+        return sorted(p for p, child in self._descendants(node, canonical) if not child.is_dir)
 
     def du(self, path: str = "/") -> int:
         """Bytes of file content at or below ``path`` (links count their own size)."""

@@ -20,6 +20,7 @@ from .node import Node
 Event = dict[str, str]
 Listener = Callable[[Event], object]
 Lookup = Callable[[str], "Node | None"]
+PathOf = Callable[[str], "str | None"]
 Changes = dict[str, tuple["Node | None", "Node | None"]]
 
 _log = logging.getLogger(__name__)
@@ -27,16 +28,30 @@ _pending: set[asyncio.Future] = set()  # async listeners in flight (kept from th
 _TOUCH_ONLY = ("mtime_ms", "ctime_ms")
 
 
-def path_of(node_id: str, lookup: Lookup) -> str | None:
-    """The path of a node in the tree ``lookup`` describes (None if it is not attached)."""
-    names: list[str] = []
-    node = lookup(node_id)
-    while node is not None and node.parent is not None:
-        names.append(node.name)
-        node = lookup(node.parent)
-    if node is None:
-        return None
-    return "/" + "/".join(reversed(names))
+def path_of(node_id: str, lookup: Lookup, known: dict[str, str | None] | None = None) -> str | None:
+    """The path of a node in the tree ``lookup`` describes (None if it is not attached).
+    ``known`` caches the paths found so far (for this ``lookup``), so that the paths of a whole
+    tree, however deep, cost one step per node rather than one per node and level."""
+    known = {} if known is None else known
+    chain: list[tuple[str, str]] = []  # (id, name), from the node up
+    current: str | None = node_id
+    while True:
+        if current in known:
+            path = known[current]
+            break
+        node = lookup(current) if current is not None else None
+        if node is None:
+            path = None
+            break
+        if node.parent is None:
+            path = known[node.id] = "/"
+            break
+        chain.append((node.id, node.name))
+        current = node.parent
+    for chained_id, name in reversed(chain):
+        path = None if path is None else paths.child(path, name)
+        known[chained_id] = path
+    return path
 
 
 def derive_events(changes: Changes, before: Lookup, after: Lookup) -> list[Event]:
@@ -46,9 +61,18 @@ def derive_events(changes: Changes, before: Lookup, after: Lookup) -> list[Event
     no "modify" of its own: the entry's create/delete/rename already says what happened.
     """
     moved_in = _parents_of_entry_changes(changes)
+    known_before: dict[str, str | None] = {}
+    known_after: dict[str, str | None] = {}
+
+    def before_path(node_id: str) -> str | None:
+        return path_of(node_id, before, known_before)
+
+    def after_path(node_id: str) -> str | None:
+        return path_of(node_id, after, known_after)
+
     events: list[Event] = []
     for node_id, (old, new) in changes.items():
-        event = _event(node_id, old, new, before, after, moved_in)
+        event = _event(node_id, old, new, before_path, after_path, moved_in)
         if event is not None:
             events.append(event)
     return events
@@ -62,23 +86,23 @@ def _parents_of_entry_changes(changes: Changes) -> set[str]:
     return parents
 
 
-def _event(node_id: str, old: Node | None, new: Node | None, before: Lookup, after: Lookup,
+def _event(node_id: str, old: Node | None, new: Node | None, before: PathOf, after: PathOf,
            moved_in: set[str]) -> Event | None:
     if old is None and new is None:
         return None  # created and removed inside one step
     if old is None:
-        return _make("create", path_of(node_id, after), new)
+        return _make("create", after(node_id), new)
     if new is None:
-        return _make("delete", path_of(node_id, before), old)
+        return _make("delete", before(node_id), old)
     if (old.parent, old.name) != (new.parent, new.name):
-        event = _make("rename", path_of(node_id, after), new)
-        old_path = path_of(node_id, before)
+        event = _make("rename", after(node_id), new)
+        old_path = before(node_id)
         if event is not None and old_path is not None:
             event["oldPath"] = old_path
         return event
     if old == new or (new.is_dir and node_id in moved_in and _touched_only(old, new)):
         return None
-    return _make("modify", path_of(node_id, after), new)
+    return _make("modify", after(node_id), new)
 
 
 def _touched_only(old: Node, new: Node) -> bool:

@@ -71,26 +71,29 @@ class Copier:
 
     async def _check_tree(self, source: Stat, dst: str, *, fresh: bool) -> None:
         """The dry run: every check the copy will make, nothing changed. Below a directory
-        that does not exist yet (``fresh``) only a link into a folder can fail."""
-        if source.is_symlink:
-            existing = None if fresh else self._lstat_or_none(dst)
-            if existing is not None and existing.is_dir:
-                raise FsError.of("EISDIR", "cp", dst)
-            if existing is None or existing.path != source.path:
-                self._refuse_link_into_mount(dst)
-        elif not source.is_dir:
-            if not fresh:
-                await self.copy_file(source.path, dst, dry=True)
-        else:
-            existing = None if fresh else self._lstat_or_none(dst)
-            if existing is not None and not existing.is_dir:
-                raise FsError.of("ENOTDIR", "cp", dst)
-            dst_path = paths.normalize(dst, "cp")
-            for name in self.vfs.readdir(source.path):
-                child = paths.child(source.path, str(name))
-                await self._check_tree(self._stat(child, "cp", follow=False),
-                                       paths.child(dst_path, str(name)),
-                                       fresh=existing is None)
+        that does not exist yet (``fresh``) only a link into a folder can fail. An explicit
+        stack, not recursion: a tree may be deeper than Python's recursion limit."""
+        pending = [(source, dst, fresh)]
+        while pending:
+            source, dst, fresh = pending.pop()
+            if source.is_symlink:
+                existing = None if fresh else self._lstat_or_none(dst)
+                if existing is not None and existing.is_dir:
+                    raise FsError.of("EISDIR", "cp", dst)
+                if existing is None or existing.path != source.path:
+                    self._refuse_link_into_mount(dst)
+            elif not source.is_dir:
+                if not fresh:
+                    await self.copy_file(source.path, dst, dry=True)
+            else:
+                existing = None if fresh else self._lstat_or_none(dst)
+                if existing is not None and not existing.is_dir:
+                    raise FsError.of("ENOTDIR", "cp", dst)
+                dst_path = paths.normalize(dst, "cp")
+                for name in reversed(self.vfs.readdir(source.path)):
+                    child = paths.child(source.path, str(name))
+                    pending.append((self._stat(child, "cp", follow=False),
+                                    paths.child(dst_path, str(name)), existing is None))
 
     def _refuse_link_into_mount(self, dst: str) -> None:
         if self.vfs.mount_table.locate_entry(dst, "cp").mount is not None:
@@ -98,12 +101,21 @@ class Copier:
                 "a mounted folder cannot hold symbolic links")
 
     async def _copy_tree(self, src: str, source: Stat, dst: str) -> None:
-        if source.is_symlink:
-            await self._copy_link(source, dst)
-        elif not source.is_dir:
-            await self.copy_file(src, dst)
-        else:
-            await self._copy_dir(src, source, dst)
+        """Copy depth first, each directory before its entries (an explicit stack)."""
+        pending = [(src, source, dst)]
+        while pending:
+            src, source, dst = pending.pop()
+            if source.is_symlink:
+                await self._copy_link(source, dst)
+            elif not source.is_dir:
+                await self.copy_file(src, dst)
+            else:
+                await self._copy_dir(source, dst)
+                dst_path = paths.normalize(dst, "cp")
+                for name in reversed(self.vfs.readdir(source.path)):
+                    child = paths.child(source.path, str(name))
+                    pending.append((child, self._stat(child, "cp", follow=False),
+                                    paths.child(dst_path, str(name))))
 
     async def _copy_link(self, source: Stat, dst: str) -> None:
         existing = self._lstat_or_none(dst)
@@ -117,14 +129,9 @@ class Copier:
             await self.vfs.unlink(dst)
         await self.vfs.symlink(source.target or "", dst)
 
-    async def _copy_dir(self, src: str, source: Stat, dst: str) -> None:
+    async def _copy_dir(self, source: Stat, dst: str) -> None:
         existing = self._lstat_or_none(dst)
         if existing is None:
             await self.vfs.mkdir(dst, mode=source.mode)
         elif not existing.is_dir:
             raise FsError.of("ENOTDIR", "cp", dst)
-        dst_path = paths.normalize(dst, "cp")
-        for name in self.vfs.readdir(source.path):
-            child = paths.child(source.path, str(name))
-            await self._copy_tree(child, self._stat(child, "cp", follow=False),
-                                  paths.child(dst_path, str(name)))

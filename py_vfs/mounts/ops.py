@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import paths
 from ..errors import FsError
+from ..limits import check_length, check_mode, check_time
 from ..node import Node
 from ..streams import _as_chunk
 from .backend import DIRECTORY, Entry, Rel
@@ -114,11 +115,10 @@ class MountOps:
         return None
 
     async def truncate(self, path: str, length: int = 0) -> Any:
+        length = check_length(length, "open", path)
         place = self.table.locate(path, "open")
         if place.mount is None:
             return ON_DISK
-        if length < 0:
-            raise FsError.of("EINVAL", "open", path)
         mount, rel, entry = self._existing(path, "open")
         if entry.is_dir:
             raise FsError.of("EISDIR", "open", path)
@@ -128,6 +128,8 @@ class MountOps:
         return None
 
     def stream_writer(self, path: str, *, mode: int | None = None) -> Any:
+        if mode is not None:
+            check_mode(mode, "open", path)
         place = self.table.locate(path, "open", create=True)
         if place.mount is None:
             return ON_DISK
@@ -327,6 +329,7 @@ class MountOps:
 
     async def chmod(self, path: str, mode: int) -> Any:
         """A folder keeps no permission bits: the mode is checked and dropped."""
+        check_mode(mode, "chmod", path)
         if self.table.locate(path, "chmod").mount is None:
             return ON_DISK
         mount, _, _ = self._existing(path, "chmod")
@@ -334,6 +337,8 @@ class MountOps:
         return None
 
     async def utimes(self, path: str, atime_ms: float, mtime_ms: float) -> Any:
+        atime_ms = check_time(atime_ms, "utime", path)
+        mtime_ms = check_time(mtime_ms, "utime", path)
         if self.table.locate(path, "utime").mount is None:
             return ON_DISK
         mount, rel, _ = self._existing(path, "utime")

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from py_vfs import paths
+from py_vfs.shell.format import quote_arg, quote_name, visible
 
 if TYPE_CHECKING:
     from py_vfs.shell.interpreter import Shell
@@ -67,8 +68,9 @@ class Context:
         self.stdout.write(text)
 
     def err(self, message: str) -> None:
-        """Report one failure the way coreutils does: `cmd: message`."""
-        self.stderr.write(f"{self.name}: {message}\n")
+        """Report one failure the way coreutils does: `cmd: message`. Names in ``message`` are
+        quoted already (``quote_arg``); ``visible`` is the net for anything else."""
+        self.stderr.write(visible(f"{quote_name(self.name)}: {message}") + "\n")
 
     def resolve(self, path: str) -> str:
         return resolve(self.cwd, path)
@@ -91,24 +93,25 @@ def describe(exc: BaseException) -> str:
     strerror = getattr(exc, "strerror", None)
     hint = getattr(exc, "hint", None)
     if strerror:
-        return f"{strerror} ({hint})" if hint else str(strerror)
+        return f"{strerror} ({visible(hint)})" if hint else str(strerror)
     number = getattr(exc, "errno", None)
     if isinstance(number, int):
         return os.strerror(number)
-    return str(exc) or type(exc).__name__
+    return visible(str(exc)) or type(exc).__name__
 
 
 async def each_operand(ctx: Context, operands: list[str],
                        action: Callable[[str], Awaitable[None]], failure: str) -> int:
     """Apply ``action`` to every operand as coreutils does: a failing operand is reported as
-    ``failure`` (formatted with ``name``) plus the reason, the rest still run, and the status is
-    1 when any failed."""
+    ``failure`` (formatted with ``name``, the operand as ls shows it, or ``arg``, always quoted)
+    plus the reason, the rest still run, and the status is 1 when any failed."""
     status = 0
     for name in operands:
         try:
             await action(name)
         except OSError as exc:
-            ctx.err(f"{failure.format(name=name)}: {describe(exc)}")
+            shown = failure.format(name=quote_name(name), arg=quote_arg(name))
+            ctx.err(f"{shown}: {describe(exc)}")
             status = 1
     return status
 

@@ -66,3 +66,77 @@ def stat_lines(name: str, node: Any, target: str | None) -> list[str]:
         f"Modify: {stat_time(node.mtime_ms)}",
         f"Change: {stat_time(node.ctime_ms)}",
     ]
+
+
+# ------------------------------------------------------------------ names on a terminal
+# Names and messages reach the terminal (xterm.js) as they are, so a control character in a
+# name could erase lines, retitle the window or make the terminal answer a query into the
+# prompt. Every name the shell prints goes through ``quote_name`` (or ``quote_arg`` inside a
+# message), GNU ls's `--quoting-style=shell-escape` (coreutils 9.1's quotearg, without the bug
+# that doubles a leading '' when a name holds both ' and a control character): a name that the
+# shell would read as it is stays bare, others are single-quoted, and a character the terminal
+# would interpret becomes $'\033' (\a \b \f \n \r \t \v by name, others as the octal of their
+# UTF-8 bytes). "Printable" is Python's str.isprintable(), stricter than glibc's: format
+# characters (U+202E...) and non-ASCII spaces are escaped too, where GNU ls shows them raw.
+
+_LETTERS = {"\a": "a", "\b": "b", "\f": "f", "\n": "n", "\r": "r", "\t": "t", "\v": "v"}
+_SHELL_SPECIAL = set(" !\"$&()*;<=>[^`|?\\'")
+_BARE_SAFE = set("%+,-./0123456789:ABCDEFGHIJKLMNOPQRSTUVWXYZ]_abcdefghijklmnopqrstuvwxyz@")
+
+
+def _printable(char: str) -> bool:
+    return char.isprintable() or char == " "
+
+
+def _needs_quotes(name: str) -> bool:
+    if not name or name[0] in "#~" or name in ("{", "}"):
+        return True
+    return any(char in _SHELL_SPECIAL or not _printable(char) for char in name)
+
+
+def quote_name(name: str) -> str:
+    """``name`` as GNU ls shows it on a terminal (shell-escape): bare when safe."""
+    if not _needs_quotes(name):
+        return name
+    return quote_arg(name)
+
+
+def quote_arg(name: str) -> str:
+    """``name`` always quoted (shell-escape-always), as coreutils' messages quote operands:
+    ``'plain'``, ``"it's"``, ``'a'$'\\033''b'``."""
+    if "'" in name and all(_printable(char) and char not in '?\\!"$&()*;<=>[^`|'
+                           and (char not in "{}" or name == char)
+                           and (char not in "#~" or index == 0)
+                           for index, char in enumerate(name)):
+        return f'"{name}"'
+    out = ["'"]
+    escaping = False  # inside a $'...' section
+    for char in name:
+        if char == "'":
+            out.append("'\\''")
+            escaping = False
+        elif char in _LETTERS or not _printable(char):
+            if not escaping:
+                out.append("'$'")
+                escaping = True
+            if char in _LETTERS:
+                out.append("\\" + _LETTERS[char])
+            else:
+                out.extend(f"\\{byte:03o}" for byte in char.encode("utf-8", "surrogatepass"))
+        else:
+            if escaping:
+                out.append("''")
+                escaping = False
+            out.append(char)
+    out.append("'")
+    return "".join(out)
+
+
+def visible(text: str) -> str:
+    """Free text (a message, a hint) with every character a terminal would interpret written
+    as ``\\ooo`` octal of its UTF-8 bytes, newlines included: one line, nothing hidden."""
+    if all(_printable(char) for char in text):
+        return text
+    return "".join(char if _printable(char) else
+                   "".join(f"\\{byte:03o}" for byte in char.encode("utf-8", "surrogatepass"))
+                   for char in text)

@@ -18,6 +18,7 @@ from py_vfs.shell.context import (
     resolve,
 )
 from py_vfs.shell.expand import expand_word
+from py_vfs.shell.format import quote_name, visible
 from py_vfs.shell.parser import Command, ParseError, Redirect, parse
 
 NOT_FOUND = 127
@@ -32,6 +33,15 @@ class ShellResult:
     code: int
     open_urls: list[str] = field(default_factory=list)
     cwd: str = "/"
+
+
+def _internal_error(state: _Run, exc: Exception) -> int:
+    """An exception no command expected (a bug): one line on stderr and status 1, instead of a
+    traceback on CPython or a bare EIO in the page; the rest of the line still runs."""
+    first = (str(exc).splitlines() or [""])[0]
+    state.stderr.write(visible(f"sh: internal error: {type(exc).__name__}"
+                               f"{': ' + first if first else ''}") + "\n")
+    return 1
 
 
 class _RedirectError(Exception):
@@ -63,15 +73,20 @@ class Shell:
         try:
             steps = parse(line)
         except ParseError as exc:
-            state.stderr.write(f"sh: {exc}\n")
+            state.stderr.write(visible(f"sh: {exc}") + "\n")
             return self._result(state, exc.code)
+        except Exception as exc:  # a bug, not the user's line: say so, do not die
+            return self._result(state, _internal_error(state, exc))
         status = 0
         for step in steps:
             # sh's AND-OR list: a skipped command leaves the status as it was, so in
             # `false && a || b`, b runs.
             if (step.connector == "&&" and status != 0) or (step.connector == "||" and status == 0):
                 continue
-            status = await self._execute(step.command, state)
+            try:
+                status = await self._execute(step.command, state)
+            except Exception as exc:
+                status = _internal_error(state, exc)
         return self._result(state, status)
 
     def _result(self, state: _Run, code: int) -> ShellResult:
@@ -86,7 +101,7 @@ class Shell:
             for redirect in command.redirects:
                 streams[redirect.fd] = self._open(redirect, streams, files)
         except _RedirectError as exc:
-            state.stderr.write(f"sh: {exc}\n")
+            state.stderr.write(visible(f"sh: {exc}") + "\n")
             return 1
         status = 0
         if words:
@@ -96,7 +111,8 @@ class Shell:
             try:
                 await sink.flush(self.vfs)
             except OSError as exc:
-                state.stderr.write(f"sh: {sink.display}: {describe(exc)}\n")
+                state.stderr.write(visible(f"sh: {quote_name(sink.display)}: {describe(exc)}")
+                                   + "\n")
                 status = 1
         return status
 
@@ -108,15 +124,15 @@ class Shell:
         assert redirect.target is not None
         names = expand_word(self.vfs, self.cwd, redirect.target)
         if len(names) != 1:
-            raise _RedirectError(f"{redirect.target.text}: ambiguous redirect")
+            raise _RedirectError(f"{redirect.target.text}: ambiguous redirect")  # bash: as typed
         name = names[0]
         try:
             path = resolve(self.cwd, name)
             ensure_parent_dir(self.vfs, path)
         except OSError as exc:
-            raise _RedirectError(f"{name}: {describe(exc)}") from exc
+            raise _RedirectError(f"{quote_name(name)}: {describe(exc)}") from exc
         if is_dir(self.vfs, path):
-            raise _RedirectError(f"{name}: Is a directory")
+            raise _RedirectError(f"{quote_name(name)}: Is a directory")
         sink = FileSink(path, name, append=redirect.append)
         files.append(sink)
         return sink
@@ -124,7 +140,8 @@ class Shell:
     async def _dispatch(self, context: Context, args: list[str]) -> int:
         spec = COMMANDS.get(context.name)
         if spec is None:
-            context.stderr.write(f"sh: {context.name}: command not found\n")
+            context.stderr.write(visible(f"sh: {quote_name(context.name)}: command not found")
+                                 + "\n")
             return NOT_FOUND
         try:
             return await spec.run(context, args)

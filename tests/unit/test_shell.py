@@ -320,7 +320,7 @@ def test_glob_expands_sorted_matches(sh):
 
 def test_a_glob_without_match_stays_literal(sh):
     result = sh("cat *.nothing")
-    fail(result, 1, "cat: *.nothing: No such file or directory\n")
+    fail(result, 1, "cat: '*.nothing': No such file or directory\n")  # GNU quotes it too
 
 
 def test_hidden_files_need_an_explicit_dot(sh):
@@ -517,7 +517,7 @@ def test_cat_replaces_invalid_utf8(sh):
 
 
 def test_cat_of_an_empty_name(sh):
-    fail(sh("cat ''"), 1, "cat: : No such file or directory\n")
+    fail(sh("cat ''"), 1, "cat: '': No such file or directory\n")  # as GNU cat
 
 
 # --------------------------------------------------------------------- mkdir
@@ -816,7 +816,7 @@ def test_open_prints_and_returns_preview_urls(sh):
     assert sh.opened(result) == [("/index.html", "file", "index.html"),
                                  ("/my site/a#1.html", "file", "a%231.html")]
     first, second = result.open_urls
-    assert result.stdout == f"index.html -> {first}\nmy site/a#1.html -> {second}\n"
+    assert result.stdout == f"index.html -> {first}\n'my site/a#1.html' -> {second}\n"
 
 
 def test_open_of_a_missing_file_fails_without_url(sh):

@@ -19,7 +19,7 @@ def test_serve_opens_the_index_of_the_current_directory(sh):
     result = sh("serve")
     assert (result.code, result.stderr) == (0, "")
     assert sh.opened(result) == [("/w/my site", "folder", "index.html")]
-    assert result.stdout == f"Serving /w/my site at {result.open_urls[0]}\n"
+    assert result.stdout == f"Serving '/w/my site' at {result.open_urls[0]}\n"
 
 
 def test_serve_takes_a_directory_and_an_entry(sh):
@@ -49,9 +49,9 @@ def test_serve_refuses_an_entry_outside_dir_and_bad_usage(sh, line, message):
 def test_serve_fails_clearly_for_a_missing_dir_or_entry(sh):
     fail(sh("serve /nope"), 1, "serve: /nope: No such file or directory\n")
     fail(sh("serve index.html"), 1, "serve: index.html: Not a directory\n")
-    fail(sh("serve --entry nope.html"), 1, "serve: no nope.html in /w/my site\n")
+    fail(sh("serve --entry nope.html"), 1, "serve: no nope.html in '/w/my site'\n")
     fail(sh("serve pages"), 1,
-         "serve: no index.html in /w/my site/pages (choose another with --entry FILE)\n")
+         "serve: no index.html in '/w/my site/pages' (choose another with --entry FILE)\n")
     assert sh("serve /nope").open_urls == []
 
 

@@ -9,6 +9,7 @@ from py_vfs import paths
 from py_vfs.preview import url_inside
 from py_vfs.shell.commands.registry import COMMANDS, command, parse_flags, require_operands
 from py_vfs.shell.context import HOME, Context, describe, each_operand
+from py_vfs.shell.format import quote_name, visible
 
 HELP_FOOTER = """\
 Between commands: a && b (b if a succeeded), a || b (b if a failed), a ; b.
@@ -30,7 +31,7 @@ async def help_(ctx: Context, args: list[str]) -> int:
 @command("pwd", "print the current directory")
 async def pwd(ctx: Context, args: list[str]) -> int:
     parse_flags(args, "")
-    ctx.out(f"{ctx.cwd}\n")
+    ctx.out(f"{visible(ctx.cwd)}\n")
     return 0
 
 
@@ -45,10 +46,10 @@ async def cd(ctx: Context, args: list[str]) -> int:
         path = ctx.resolve(name)
         node = ctx.vfs.stat(path)
     except OSError as exc:
-        ctx.err(f"{name}: {describe(exc)}")
+        ctx.err(f"{quote_name(name)}: {describe(exc)}")
         return 1
     if node.type != "directory":
-        ctx.err(f"{name}: Not a directory")
+        ctx.err(f"{quote_name(name)}: Not a directory")
         return 1
     # The logical path, as sh keeps it: `cd link/..` returns to where the link is.
     ctx.shell.cwd = path
@@ -80,7 +81,7 @@ async def open_(ctx: Context, args: list[str]) -> int:
         else:
             url = url_inside(await ctx.shell.previews.root_url(path, "file"), paths.basename(path))
         ctx.open_urls.append(url)
-        ctx.out(f"{name} -> {url}\n")
+        ctx.out(f"{quote_name(name)} -> {url}\n")
 
     return await each_operand(ctx, operands, show, "{name}")
 

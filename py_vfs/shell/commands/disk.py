@@ -5,6 +5,7 @@ from __future__ import annotations
 from py_vfs.check import describe
 from py_vfs.shell.commands.registry import command, parse_flags
 from py_vfs.shell.context import Context
+from py_vfs.shell.format import visible
 from py_vfs.usage import Usage, human
 
 DF_HEADER = ("Filesystem", "Size", "Used", "Avail", "Use%", "Mounted on")
@@ -15,7 +16,7 @@ async def fsck(ctx: Context, args: list[str]) -> int:
     parse_flags(args, "")
     report = await ctx.vfs.check()
     for line in describe(report):
-        ctx.out(line + "\n")
+        ctx.out(visible(line) + "\n")  # a problem names its path: no control characters
     return 0 if report.ok else 1
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from py_vfs.shell.commands.registry import UsageError, command, parse_flags, require_operands
 from py_vfs.shell.context import Context, describe, each_operand, is_dir
+from py_vfs.shell.format import quote_arg
 
 
 class _Refused(Exception):
@@ -43,7 +44,7 @@ async def mkdir(ctx: Context, args: list[str]) -> int:
         elif not is_dir(ctx.vfs, path):
             await ctx.vfs.mkdir(path, recursive=True)
 
-    return await each_operand(ctx, operands, make, "cannot create directory '{name}'")
+    return await each_operand(ctx, operands, make, "cannot create directory {arg}")
 
 
 @command("rm [-r] [-f] PATH...", "remove files (-r: directories too; -f: ignore missing)")
@@ -59,10 +60,10 @@ async def rm(ctx: Context, args: list[str]) -> int:
             await _remove(ctx, name, recursive=recursive)
         except FileNotFoundError as exc:
             if not force:
-                ctx.err(f"cannot remove '{name}': {describe(exc)}")
+                ctx.err(f"cannot remove {quote_arg(name)}: {describe(exc)}")
                 status = 1
         except OSError as exc:
-            ctx.err(f"cannot remove '{name}': {describe(exc)}")
+            ctx.err(f"cannot remove {quote_arg(name)}: {describe(exc)}")
             status = 1
         except _Refused as exc:
             ctx.err(str(exc))
@@ -75,7 +76,7 @@ async def _remove(ctx: Context, name: str, *, recursive: bool) -> None:
     if recursive and path == "/":
         raise _Refused("it is dangerous to operate recursively on '/'")
     if recursive and posixpath.basename(name.rstrip("/")) in (".", ".."):
-        raise _Refused(f"refusing to remove '.' or '..' directory: skipping '{name}'")
+        raise _Refused(f"refusing to remove '.' or '..' directory: skipping {quote_arg(name)}")
     node = ctx.vfs.lstat(path)  # lstat: a symlink is removed itself, never what it points to
     if node.type != "directory":
         await ctx.vfs.unlink(path)
@@ -90,7 +91,7 @@ async def rmdir(ctx: Context, args: list[str]) -> int:
     _, operands = parse_flags(args, "")
     require_operands(operands)
     return await each_operand(ctx, operands, lambda name: ctx.vfs.rmdir(ctx.resolve(name)),
-                              "failed to remove '{name}'")
+                              "failed to remove {arg}")
 
 
 @command("touch FILE...", "create empty files, or set their times to now")
@@ -98,7 +99,7 @@ async def touch(ctx: Context, args: list[str]) -> int:
     _, operands = parse_flags(args, "")
     require_operands(operands)
     return await each_operand(ctx, operands, lambda name: ctx.vfs.touch(ctx.resolve(name)),
-                              "cannot touch '{name}'")
+                              "cannot touch {arg}")
 
 
 @dataclass(frozen=True)
@@ -124,21 +125,21 @@ def _transfers(ctx: Context, operands: list[str]) -> list[_Transfer]:
     if not operands:
         raise UsageError("missing file operand")
     if len(operands) == 1:
-        raise UsageError(f"missing destination file operand after '{operands[0]}'")
+        raise UsageError(f"missing destination file operand after {quote_arg(operands[0])}")
     *sources, target = operands
     try:
         target_path = ctx.resolve(target)
     except OSError as exc:
-        raise _Refused(f"target '{target}': {describe(exc)}") from exc
+        raise _Refused(f"target {quote_arg(target)}: {describe(exc)}") from exc
     into = is_dir(ctx.vfs, target_path)
     if len(sources) > 1 and not into:
-        raise _Refused(f"target '{target}' is not a directory")
+        raise _Refused(f"target {quote_arg(target)} is not a directory")
     transfers = []
     for source in sources:
         try:
             source_path = ctx.resolve(source)
         except OSError as exc:
-            raise _Refused(f"cannot stat '{source}': {describe(exc)}") from exc
+            raise _Refused(f"cannot stat {quote_arg(source)}: {describe(exc)}") from exc
         if into:
             base = posixpath.basename(source_path)
             shown = target if target.endswith("/") else target + "/"
@@ -175,12 +176,12 @@ async def _move(ctx: Context, move: _Transfer) -> None:
     try:
         ctx.vfs.lstat(move.source_path)
     except OSError as exc:
-        raise _Refused(f"cannot stat '{move.source}': {describe(exc)}") from exc
+        raise _Refused(f"cannot stat {quote_arg(move.source)}: {describe(exc)}") from exc
     if move.target_path == move.source_path:
-        raise _Refused(f"'{move.source}' and '{move.target}' are the same file")
+        raise _Refused(f"{quote_arg(move.source)} and {quote_arg(move.target)} are the same file")
     if move.into_itself:
-        raise _Refused(f"cannot move '{move.source}' to a subdirectory of itself, "
-                       f"'{move.target}'")
+        raise _Refused(f"cannot move {quote_arg(move.source)} to a subdirectory of itself, "
+                       f"{quote_arg(move.target)}")
     try:
         try:
             await ctx.vfs.rename(move.source_path, move.target_path)
@@ -189,7 +190,7 @@ async def _move(ctx: Context, move: _Transfer) -> None:
                 raise
             await _move_across(ctx, move)
     except OSError as exc:
-        raise _Refused(f"cannot move '{move.source}' to '{move.target}': "
+        raise _Refused(f"cannot move {quote_arg(move.source)} to {quote_arg(move.target)}: "
                        f"{describe(exc)}") from exc
 
 
@@ -203,10 +204,11 @@ async def _move_across(ctx: Context, move: _Transfer) -> None:
         existing = None
     if existing is not None:
         if existing.type == "directory" and not source_is_dir:
-            raise _Refused(f"cannot overwrite directory '{move.target}' with non-directory")
+            raise _Refused(f"cannot overwrite directory {quote_arg(move.target)} "
+                           "with non-directory")
         if source_is_dir and existing.type != "directory":
-            raise _Refused(f"cannot overwrite non-directory '{move.target}' with directory "
-                           f"'{move.source}'")
+            raise _Refused(f"cannot overwrite non-directory {quote_arg(move.target)} "
+                           f"with directory {quote_arg(move.source)}")
         if source_is_dir and ctx.vfs.readdir(move.target_path):
             raise OSError(errno.ENOTEMPTY, os.strerror(errno.ENOTEMPTY), move.target_path)
     await ctx.vfs.cp(move.source_path, move.target_path, recursive=True)
@@ -229,21 +231,21 @@ async def _copy(ctx: Context, copy: _Transfer, *, recursive: bool) -> None:
         # Without -r a symlink is copied as the file it points to; with -r as a link (cp -P).
         node = (ctx.vfs.lstat if recursive else ctx.vfs.stat)(copy.source_path)
     except OSError as exc:
-        raise _Refused(f"cannot stat '{copy.source}': {describe(exc)}") from exc
+        raise _Refused(f"cannot stat {quote_arg(copy.source)}: {describe(exc)}") from exc
     if node.type == "directory" and not recursive:
-        raise _Refused(f"-r not specified; omitting directory '{copy.source}'")
+        raise _Refused(f"-r not specified; omitting directory {quote_arg(copy.source)}")
     if node.type == "directory" and (copy.into_itself or copy.target_path == copy.source_path):
-        raise _Refused(f"cannot copy a directory, '{copy.source}', into itself, "
-                       f"'{copy.target}'")
+        raise _Refused(f"cannot copy a directory, {quote_arg(copy.source)}, into itself, "
+                       f"{quote_arg(copy.target)}")
     if node.type != "directory" and _same_file(ctx, copy):
-        raise _Refused(f"'{copy.source}' and '{copy.target}' are the same file")
+        raise _Refused(f"{quote_arg(copy.source)} and {quote_arg(copy.target)} are the same file")
     try:
         if recursive:
             await ctx.vfs.cp(copy.source_path, copy.target_path, recursive=True)
         else:
             await ctx.vfs.copy_file(copy.source_path, copy.target_path)
     except OSError as exc:
-        raise _Refused(f"cannot copy '{copy.source}' to '{copy.target}': "
+        raise _Refused(f"cannot copy {quote_arg(copy.source)} to {quote_arg(copy.target)}: "
                        f"{describe(exc)}") from exc
 
 

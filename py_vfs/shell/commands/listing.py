@@ -6,18 +6,22 @@ from __future__ import annotations
 import errno
 import os
 import posixpath
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from py_vfs.shell import format as fmt
 from py_vfs.shell.commands.registry import command, parse_flags, require_operands
 from py_vfs.shell.context import Context, describe, each_operand
+from py_vfs.shell.format import quote_arg, quote_name
 
 
 def _target(ctx: Context, path: str, node: Any) -> str | None:
     """The target shown after `->` for a symlink, None for anything else."""
-    if node.type != "symlink":
-        return None
+    return _link_target(ctx, path) if node.type == "symlink" else None
+
+
+def _link_target(ctx: Context, path: str) -> str:
     try:
         return str(ctx.vfs.readlink(path))
     except OSError:
@@ -38,14 +42,14 @@ async def ls(ctx: Context, args: list[str]) -> int:
             path = ctx.resolve(name)
             (dirs if listing.lists_contents(path) else files).append((name, path))
         except OSError as exc:
-            ctx.err(f"cannot access '{name}': {describe(exc)}")
+            ctx.err(f"cannot access {quote_arg(name)}: {describe(exc)}")
             status = 1
     listing.show_files(sorted(files))
     for name, path in sorted(dirs):
         if listing.printed:
             ctx.out("\n")
         if len(names) > 1:
-            ctx.out(f"{name}:\n")
+            ctx.out(f"{quote_name(name)}:\n")
         listing.printed = True
         if not listing.show_dir(name, path):
             status = 1
@@ -83,7 +87,7 @@ class _Listing:
         try:
             names = self.ctx.vfs.readdir(path)
         except OSError as exc:
-            self.ctx.err(f"cannot open directory '{name}': {describe(exc)}")
+            self.ctx.err(f"cannot open directory {quote_arg(name)}: {describe(exc)}")
             return False
         entries = [(child, posixpath.join(path, child)) for child in names
                    if self.show_all or not child.startswith(".")]
@@ -94,7 +98,7 @@ class _Listing:
 
     def _show(self, entries: list[tuple[str, str]], *, total: bool) -> None:
         if not self.long:
-            self.ctx.out("".join(f"{name}\n" for name, _ in entries))
+            self.ctx.out("".join(f"{quote_name(name)}\n" for name, _ in entries))
             return
         rows = []
         for name, path in entries:
@@ -102,7 +106,8 @@ class _Listing:
                 node = self.ctx.vfs.lstat(path)
             except OSError:
                 continue  # removed since readdir; nothing to show
-            rows.append((name, node, _target(self.ctx, path, node)))
+            target = _target(self.ctx, path, node)
+            rows.append((quote_name(name), node, None if target is None else quote_name(target)))
         if total:
             self.ctx.out(f"total {fmt.total_blocks([node for _, node, _ in rows])}\n")
         self.ctx.out("".join(f"{line}\n" for line in fmt.long_lines(rows)))
@@ -120,11 +125,11 @@ async def tree(ctx: Context, args: list[str]) -> int:
             if ctx.vfs.stat(path).type != "directory":
                 raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), path)
         except OSError as exc:
-            ctx.err(f"{name}: {describe(exc)}")
+            ctx.err(f"{quote_name(name)}: {describe(exc)}")
             status = 1
             continue
-        ctx.out(f"{name}\n")
-        _tree_below(ctx, path, "", counts, show_all="a" in flags)
+        ctx.out(f"{quote_name(name)}\n")
+        _tree_below(ctx, path, counts, show_all="a" in flags)
         shown = True
     if shown:
         ctx.out(f"\n{counts.summary()}\n")
@@ -142,30 +147,40 @@ class _TreeCounts:
         return f"{self.dirs} {dirs}, {self.files} {files}"
 
 
-def _tree_below(ctx: Context, path: str, indent: str, counts: _TreeCounts, *,
-                show_all: bool) -> None:
-    """Print the entries of one directory, then recurse; symlinks are shown, not followed, so
-    a link to an ancestor cannot loop."""
-    try:
-        names = [name for name in ctx.vfs.readdir(path) if show_all or not name.startswith(".")]
-    except OSError:
-        return
-    for index, name in enumerate(names):
-        last = index == len(names) - 1
-        child = posixpath.join(path, name)
-        try:
-            node = ctx.vfs.lstat(child)
-        except OSError:
+def _tree_below(ctx: Context, path: str, counts: _TreeCounts, *, show_all: bool) -> None:
+    """Print everything below one directory, depth first; symlinks are shown, not followed, so
+    a link to an ancestor cannot loop. An explicit stack of (directory, indent, entries left),
+    not recursion: a tree may be deeper than Python's recursion limit."""
+    stack = [(path, "", _tree_entries(ctx, path, show_all))]
+    while stack:
+        directory, indent, entries = stack[-1]
+        entry = next(entries, None)
+        if entry is None:
+            stack.pop()
             continue
-        target = _target(ctx, child, node)
-        ctx.out(f"{indent}{'└── ' if last else '├── '}{name}"
-                f"{'' if target is None else ' -> ' + target}\n")
-        if node.type == "directory":
+        (name, kind), last = entry
+        child = posixpath.join(directory, name)
+        target = _link_target(ctx, child) if kind == "symlink" else None
+        ctx.out(f"{indent}{'└── ' if last else '├── '}{quote_name(name)}"
+                f"{'' if target is None else ' -> ' + quote_name(target)}\n")
+        if kind == "directory":
             counts.dirs += 1
-            _tree_below(ctx, child, indent + ("    " if last else "│   "), counts,
-                        show_all=show_all)
+            stack.append((child, indent + ("    " if last else "│   "),
+                          _tree_entries(ctx, child, show_all)))
         else:
             counts.files += 1
+
+
+def _tree_entries(ctx: Context, path: str,
+                  show_all: bool) -> Iterator[tuple[tuple[str, str], bool]]:
+    """The (name, type) of what ``tree`` shows in a directory, each with whether it is the
+    last one (one readdir per directory: nothing is looked up by path per entry)."""
+    try:
+        entries = [(entry.name, entry.type) for entry in ctx.vfs.readdir(path, with_types=True)
+                   if show_all or not entry.name.startswith(".")]
+    except OSError:
+        entries = []
+    return ((entry, index == len(entries) - 1) for index, entry in enumerate(entries))
 
 
 @command("stat PATH...", "show a node's type, size, mode and times")
@@ -176,7 +191,9 @@ async def stat(ctx: Context, args: list[str]) -> int:
     async def show(name: str) -> None:
         path = ctx.resolve(name)
         node = ctx.vfs.lstat(path)
-        lines = fmt.stat_lines(name, node, _target(ctx, path, node))
+        target = _target(ctx, path, node)
+        lines = fmt.stat_lines(fmt.quote_name(name), node,
+                               None if target is None else fmt.quote_name(target))
         ctx.out("".join(f"{line}\n" for line in lines))
 
-    return await each_operand(ctx, operands, show, "cannot stat '{name}'")
+    return await each_operand(ctx, operands, show, "cannot stat {arg}")

@@ -12,6 +12,7 @@ from typing import Any
 from py_vfs.mounts.host import NeedsFolder
 from py_vfs.shell.commands.registry import UsageError, command, parse_flags, require_operands
 from py_vfs.shell.context import Context, describe, each_operand
+from py_vfs.shell.format import quote_arg, quote_name
 
 READ_ONLY_FLAGS = ("--read-only", "-r")
 
@@ -29,7 +30,7 @@ async def mount(ctx: Context, args: list[str]) -> int:
         _, operands = parse_flags(args[1:], "")
         require_operands(operands)
         return await each_operand(ctx, operands, lambda name: _reconnect(ctx, name),
-                                  "cannot reconnect '{name}'")
+                                  "cannot reconnect {arg}")
     return await _mount(ctx, args)
 
 
@@ -41,7 +42,7 @@ async def umount(ctx: Context, args: list[str]) -> int:
     async def unmount(name: str) -> None:
         await ctx.shell.host.unmount(ctx.resolve(name))
 
-    return await each_operand(ctx, operands, unmount, "cannot unmount '{name}'")
+    return await each_operand(ctx, operands, unmount, "cannot unmount {arg}")
 
 
 async def _mount(ctx: Context, args: list[str]) -> int:
@@ -49,7 +50,7 @@ async def _mount(ctx: Context, args: list[str]) -> int:
     _, operands = parse_flags([a for a in args if a not in READ_ONLY_FLAGS], "")
     require_operands(operands)
     if len(operands) > 2:
-        raise UsageError(f"extra operand '{operands[2]}'")
+        raise UsageError(f"extra operand {quote_arg(operands[2])}")
     path = ctx.resolve(operands[0])
     folder = operands[1] if len(operands) == 2 else None
     try:
@@ -58,15 +59,16 @@ async def _mount(ctx: Context, args: list[str]) -> int:
         ctx.err(str(exc))
         return 2
     except OSError as exc:
-        ctx.err(f"cannot mount '{operands[0]}': {describe(exc)}")
+        ctx.err(f"cannot mount {quote_arg(operands[0])}: {describe(exc)}")
         return 1
-    ctx.out(f"mounted '{info['name']}' at {info['path']} ({_mode(info)})\n")
+    ctx.out(f"mounted {quote_arg(info['name'])} at {quote_name(info['path'])} "
+            f"({_mode(info)})\n")
     return 0
 
 
 async def _reconnect(ctx: Context, name: str) -> None:
     info = await ctx.shell.host.reconnect(ctx.resolve(name))
-    ctx.out(f"reconnected '{info['name']}' at {info['path']}\n")
+    ctx.out(f"reconnected {quote_arg(info['name'])} at {quote_name(info['path'])}\n")
 
 
 def _mode(info: dict[str, Any]) -> str:
@@ -79,8 +81,9 @@ def _list(ctx: Context) -> None:
     if not mounts:
         ctx.out("no mounts\n")
         return
-    rows = [(m["path"], m["name"], _mode(m),
-             m["state"] if m["state"] == "active" else f"waiting: mount reconnect {m['path']}")
+    rows = [(quote_name(m["path"]), quote_name(m["name"]), _mode(m),
+             m["state"] if m["state"] == "active"
+             else f"waiting: mount reconnect {quote_name(m['path'])}")
             for m in mounts]
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     for row in rows:

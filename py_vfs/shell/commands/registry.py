@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from py_vfs.shell.context import Context
+from py_vfs.shell.format import quote_arg
 
 Run = Callable[[Context, list[str]], Awaitable[int]]
 
@@ -49,11 +50,11 @@ def parse_flags(args: list[str], allowed: str) -> tuple[set[str], list[str]]:
         elif arg == "--":
             options_ended = True
         elif arg.startswith("--"):
-            raise UsageError(f"unrecognized option '{arg}'")
+            raise UsageError(f"unrecognized option {quote_arg(arg)}")
         else:
             for flag in arg[1:]:
                 if flag not in allowed:
-                    raise UsageError(f"invalid option -- '{flag}'")
+                    raise UsageError(f"invalid option -- {quote_arg(flag)}")
                 flags.add(flag)
     return flags, operands
 

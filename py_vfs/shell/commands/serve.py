@@ -8,6 +8,7 @@ import posixpath
 from py_vfs.preview import url_inside
 from py_vfs.shell.commands.registry import UsageError, command
 from py_vfs.shell.context import Context, describe
+from py_vfs.shell.format import quote_arg, quote_name
 
 DEFAULT_ENTRY = "index.html"
 
@@ -17,7 +18,7 @@ DEFAULT_ENTRY = "index.html"
 async def serve(ctx: Context, args: list[str]) -> int:
     entry, operands = parse_serve_args(args)
     if len(operands) > 1:
-        raise UsageError(f"extra operand '{operands[1]}'")
+        raise UsageError(f"extra operand {quote_arg(operands[1])}")
     refusal = entry_refusal(entry)
     if refusal:
         raise UsageError(refusal)
@@ -25,19 +26,19 @@ async def serve(ctx: Context, args: list[str]) -> int:
     directory = ctx.resolve(name)
     try:
         if not ctx.vfs.stat(directory).is_dir:
-            ctx.err(f"{name}: Not a directory")
+            ctx.err(f"{quote_name(name)}: Not a directory")
             return 1
     except OSError as exc:
-        ctx.err(f"{name}: {describe(exc)}")
+        ctx.err(f"{quote_name(name)}: {describe(exc)}")
         return 1
     page = posixpath.join(directory, entry)
     if not ctx.vfs.exists(page):
         hint = "" if entry != DEFAULT_ENTRY else " (choose another with --entry FILE)"
-        ctx.err(f"no {entry} in {directory}{hint}")
+        ctx.err(f"no {quote_name(entry)} in {quote_name(directory)}{hint}")
         return 1
     url = url_inside(await ctx.shell.previews.root_url(directory, "folder"), entry)
     ctx.open_urls.append(url)
-    ctx.out(f"Serving {directory} at {url}\n")
+    ctx.out(f"Serving {quote_name(directory)} at {url}\n")
     return 0
 
 
@@ -57,7 +58,7 @@ def parse_serve_args(args: list[str]) -> tuple[str, list[str]]:
         elif arg.startswith("--entry="):
             entry = arg.removeprefix("--entry=")
         elif arg.startswith("-") and arg != "-":
-            raise UsageError(f"unrecognized option '{arg}'")
+            raise UsageError(f"unrecognized option {quote_arg(arg)}")
         else:
             operands.append(arg)
     return entry, operands
@@ -69,7 +70,7 @@ def entry_refusal(entry: str) -> str | None:
     if not entry:
         return "the entry must not be empty"
     if entry.startswith("/"):
-        return f"--entry '{entry}': must be relative to DIR, not absolute"
+        return f"--entry {quote_arg(entry)}: must be relative to DIR, not absolute"
     if ".." in entry.split("/"):
-        return f"--entry '{entry}': must stay inside DIR ('..' is not allowed)"
+        return f"--entry {quote_arg(entry)}: must stay inside DIR ('..' is not allowed)"
     return None
