@@ -14,6 +14,7 @@ const RELAY_TIMEOUT_MS = 20000; // boot goes on without previews after this (a w
 // when no preview origin is configured.
 export async function connectRelay(option, workerOf) {
   if (typeof document === "undefined") return null;
+  retireAppOriginWorker();
   const origin = option ? new URL(option).origin : await configuredPreviewOrigin();
   if (!origin) return null;
   if (origin === location.origin) {
@@ -45,6 +46,16 @@ export async function connectRelay(option, workerOf) {
   (document.body ?? document.documentElement).append(frame);
   await ready;
   return { origin };
+}
+
+// Builds before the preview origin registered their service worker on the app's own origin,
+// scope ./preview/, where it would go on serving previews with the app's rights. It is removed
+// here; any other registration of the origin (an embedding app's own) is left alone.
+function retireAppOriginWorker() {
+  const scope = new URL("./preview/", import.meta.url).href;
+  navigator.serviceWorker?.getRegistration(scope).then((registration) => {
+    if (registration?.scope === scope) return registration.unregister();
+  }).catch((error) => console.warn("py_vfs: could not remove the old preview service worker", error));
 }
 
 async function configuredPreviewOrigin() {

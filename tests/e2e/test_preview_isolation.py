@@ -10,6 +10,24 @@ import json
 
 import pytest
 
+from .console_errors import expect_failed_load
+
+# The attacks run as the hostile page loads, so the browser's complaints about them can arrive
+# during any test of the module: each is declared for all of them, with what causes it.
+pytestmark = [
+    pytest.mark.expect_console(
+        r"The path of the provided scope \('/'\) is not under the max scope",
+        reason="the page registers a service worker over the whole origin"),
+    pytest.mark.expect_console(
+        r"A bad HTTP response code \(404\) was received when fetching the script",
+        reason="the page registers a script it wrote into the VFS"),
+    expect_failed_load(r"/preview/[^/]+(/secret|/out)?/s\.txt", 404,
+                       reason="the page reads outside its root, by path, symlink and guessed token"),
+    pytest.mark.expect_console(r"Framing 'http://127\.0\.0\.1:\d+/' violates the following Content "
+                               r"Security Policy directive: \"frame-ancestors 'none'\"",
+                               reason="the page frames the app, which refuses to be framed"),
+]
+
 ATTACK_MJS = r"""
 const results = {};
 const attempt = async (name, fn) => {
