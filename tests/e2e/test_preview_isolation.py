@@ -22,7 +22,7 @@ pytestmark = [
         r"A bad HTTP response code \(404\) was received when fetching the script",
         reason="the page registers a script it wrote into the VFS"),
     expect_failed_load(r"/preview/[^/]+(/secret|/out)?/s\.txt", 404,
-                       reason="the page reads outside its root, by path, symlink and guessed token"),
+                       reason="the page reads outside its root: by path, symlink, guessed token"),
     pytest.mark.expect_console(r"Framing 'http://127\.0\.0\.1:\d+/' violates the following Content "
                                r"Security Policy directive: \"frame-ancestors 'none'\"",
                                reason="the page frames the app, which refuses to be framed"),
