@@ -73,7 +73,7 @@ def shell() -> Shell:
     vfs = VFS.memory()
     run(vfs.write_file(f"/d/{TITLE}", "x"))
     run(vfs.symlink(TITLE, f"/d/link-{TITLE}"))
-    return Shell(vfs, preview_base="/preview/")
+    return Shell(vfs)
 
 
 @pytest.mark.parametrize("line", [
