@@ -56,6 +56,7 @@ Restart / persistence
 from __future__ import annotations
 
 import contextlib
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -231,6 +232,20 @@ WAIT_READY_JS = """async (ms) => {
   try { await Promise.race([window.pyvfs.ready, late]); } finally { clearTimeout(timer); }
   return true;
 }"""
+
+
+def poll_page(page, expression: str, what: str, timeout_ms: int = 60_000):
+    """Wait until `expression` is truthy in `page`, checked every 50 ms; fail naming `what`.
+
+    For app pages instead of `wait_for_function`: Playwright's polling evaluates its predicate
+    with `new Function`, which the app's CSP (no 'unsafe-eval') refuses."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        if page.evaluate(expression):
+            return
+        if time.monotonic() > deadline:
+            pytest.fail(f"waited {timeout_ms} ms for {what}", pytrace=False)
+        time.sleep(0.05)
 
 
 def watch_console(page, sink: list[str]) -> None:

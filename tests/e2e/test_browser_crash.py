@@ -16,7 +16,7 @@ import signal
 import time
 from pathlib import Path
 
-from .conftest import open_app
+from .conftest import open_app, poll_page
 from .test_disk import KIT_JS, VERIFY_JS, WRITER_JS, vfs_eval
 
 KILLS = 4  # each round is a browser launch and a boot: about 10-20 s on a loaded machine
@@ -74,7 +74,8 @@ def test_acknowledged_writes_survive_killing_the_whole_browser(persistent_browse
         if round_ == KILLS:
             break
         page.evaluate(WRITER_JS, round_)
-        page.wait_for_function("window.acks.length > 0 || window.writerError", timeout=60_000)
+        poll_page(page, "window.acks.length > 0 || window.writerError",
+                  "the writer's first ack", 60_000)
         time.sleep(rng.uniform(0.1, 1.0))  # where the kill lands among the writes
         acked, error = page.evaluate("[window.acks.slice(), window.writerError]")  # then kill
         kill_browser(context, profile)

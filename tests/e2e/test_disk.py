@@ -13,7 +13,7 @@ import time
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from .conftest import open_app, wait_ready
+from .conftest import open_app, poll_page, wait_ready
 
 # Helpers every page of these tests gets before its own scripts run. A file's content names
 # itself: "tag|size|" then bytes that follow from the tag, so any file found later can be
@@ -142,8 +142,8 @@ def test_acknowledged_writes_survive_renderer_crashes(persistent_browser, tmp_pa
         if round_ == CRASHES:
             break
         page.evaluate(WRITER_JS, round_)
-        page.wait_for_function("window.acks.length > 0 || window.writerError",
-                               timeout=WRITER_TIMEOUT_MS)
+        poll_page(page, "window.acks.length > 0 || window.writerError",
+                  "the writer's first ack", WRITER_TIMEOUT_MS)
         time.sleep(rng.uniform(0.0, 0.8))  # crash at a random point of the writes
         # Read, then crash at once. Whatever failed the writer by now did so before the crash;
         # the crash kills the page, so an error it causes the writer is never read.

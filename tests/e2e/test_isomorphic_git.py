@@ -5,6 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from .conftest import booted_app
+
 NODE_MODULES = Path(__file__).resolve().parents[2] / "node_modules"
 ISOMORPHIC_GIT = NODE_MODULES / "isomorphic-git" / "index.umd.min.js"
 # isomorphic-git needs a global Buffer in browsers (its docs say to add the `buffer` package);
@@ -20,6 +24,15 @@ const load = (name) => {
 };
 window.Buffer = load("buffer").Buffer;
 """
+
+
+@pytest.fixture(scope="module")
+def app(browser, browser_context_args):
+    """The booted app in a context that lets the test inject isomorphic-git and its Buffer
+    loader: the app's CSP refuses inline scripts and eval, and these are the test's own harness,
+    not the product (the CSP itself is tested in test_preview_isolation and test_smoke_static)."""
+    with booted_app(browser, {**browser_context_args, "bypass_csp": True}) as session:
+        yield session.page
 
 
 def test_git_workflow_on_the_vfs(app):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import BOOT_TIMEOUT_MS
+from .console_errors import expect_failed_load
 
 
 def js(page, body: str, *args):
@@ -113,6 +114,7 @@ EMBEDDED_READ_JS = """async ([path, ms]) => {
 }"""
 
 
+@expect_failed_load(r"/embedding-page-test", 404, reason="the 404 page stands for a non-app page")
 def test_embeddable_module_gives_the_same_disk(app_session):
     """A page that is not the app imports dist/pyvfs.mjs and sees what the app wrote: read
     through a VFS worker of its own, so only the disk (IndexedDB) connects the two."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import booted_app, wait_ready
+from .conftest import booted_app, poll_page, wait_ready
 from .test_js_api import js, js_error
 
 HELPERS = """
@@ -515,7 +515,7 @@ def test_mounts_survive_a_reload_and_waiting_ones_reconnect(app, mount_session):
     assert result["denied"][0] == "EACCES" and "mount reconnect /mnt/asks" in result["denied"][1]
     app.wait_for_selector('#mounts button[data-path="/mnt/asks"]')
     app.click('#mounts button[data-path="/mnt/asks"]')
-    app.wait_for_function("document.getElementById('mounts').hidden")
+    poll_page(app, "document.getElementById('mounts').hidden", "the mounts bar to hide")
     after = js(app, """
       return [window.__permissionRequests, await vfs.readFile("/mnt/asks/a.txt", "utf8"),
               (await vfs.mounts()).find((m) => m.path === "/mnt/asks").state];

@@ -13,6 +13,7 @@ RECORD_BOOT_MESSAGES = """
 window.__bootMessages = [];
 document.addEventListener("DOMContentLoaded", () => {
   const target = document.getElementById("boot-message");
+  if (!target) return;  // another frame of the page (the preview relay)
   new MutationObserver(() => window.__bootMessages.push(target.textContent))
     .observe(target, {childList: true, characterData: true, subtree: true});
 });

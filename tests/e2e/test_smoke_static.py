@@ -54,6 +54,9 @@ def test_pyodide_wasm_served_as_wasm(page, offsite_requests):
     )
 
 
+@expect_failed_load(r"/(preview-origin/)?(preview/)?sw\.js", 404,
+                    reason="probes the app origin for a service worker script")
+@expect_failed_load(r"/manifest\.json", 404, reason="probes the preview origin for an app file")
 def test_the_app_serves_no_service_worker_the_preview_origin_does(page, offsite_requests,
                                                                     base_url, preview_origin):
     page.goto("/manifest.json")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import assert_no_offsite, open_app
+from .conftest import assert_no_offsite, open_app, poll_page
 from .test_js_api import js
 
 # `trips(fn)`: [what fn returned, how many calls it posted to the worker]. `fields(s)`: the
@@ -253,7 +253,7 @@ def test_another_tabs_commit_invalidates_by_the_time_its_watch_event_fires(tabs)
     """)
     assert warm == [1, 0]
     run(second, 'await vfs.writeFile("/sc6/f", "12345");')
-    first.wait_for_function("window.__seen.length > 0", timeout=20_000)
+    poll_page(first, "window.__seen.length > 0", "the other tab's write event", 20_000)
     seen = first.evaluate("window.__seen")
     assert seen[0] == 5
     assert run(first, 'return (await vfs.stat("/sc6/f")).size;') == 5

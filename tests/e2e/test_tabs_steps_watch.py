@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from .conftest import assert_no_offsite, open_app
+from .conftest import assert_no_offsite, open_app, poll_page
 
 ROUNDS = 20  # of writes per tab: a count, not a duration, so a slow machine does the same work
 START_TIMEOUT_MS = 30_000
@@ -155,7 +155,7 @@ def test_a_step_that_throws_leaves_no_trace_even_after_a_reload(tabs):
     listing = 'return [await vfs.readdir("/steps"), await vfs.readdir("/steps/kept")];'
     assert js(second.page, listing) == [["kept"], []]
     first.page.reload()
-    first.page.wait_for_function("() => window.pyvfs && window.pyvfs.ready")
+    poll_page(first.page, "!!(window.pyvfs && window.pyvfs.ready)", "window.pyvfs after the reload")
     assert js(first.page, listing) == [["kept"], []]
 
 
