@@ -27,7 +27,7 @@ async def _shell(disk: str, line: str | None) -> int:
     vfs = await VFS.open(SQLiteStore(disk))
     try:
         await vfs.gc()
-        session = Shell(vfs)
+        session = Shell(vfs, host_mounts=True)  # the user's own terminal: host folders allowed
         if line is not None:
             return await _run(session, line)
         return await _interact(session)

@@ -3,7 +3,8 @@
 In the browser only the page can show a folder picker and keep the handles (the worker that
 runs Python cannot), so the browser's host forwards the shell's ``mount``, ``unmount`` and
 ``reconnect`` to the page (``fsa.BrowserHost``). On CPython, and in tests, ``LocalHost`` mounts
-host directories named on the command line.
+host directories named on the command line, once enabled (``Shell(vfs, host_mounts=True)``, as
+``python -m py_vfs shell`` does): by default a shell cannot mount any host path.
 """
 
 from __future__ import annotations
@@ -33,12 +34,19 @@ class NeedsFolder(Exception):
 
 
 class LocalHost:
-    """Mounts directories of the machine Python runs on (``mount PATH FOLDER``)."""
+    """Mounts directories of the machine Python runs on (``mount PATH FOLDER``), only when
+    ``enabled``: a shell that runs untrusted lines (an agent's tool calls, a script from an
+    archive) must not reach ``/etc`` by mounting it. ``python -m py_vfs shell`` enables it."""
 
-    def __init__(self, vfs: VFS) -> None:
+    def __init__(self, vfs: VFS, *, enabled: bool = False) -> None:
         self.vfs = vfs
+        self.enabled = enabled
 
     async def mount(self, path: str, *, read_only: bool, folder: str | None) -> dict[str, Any]:
+        if not self.enabled:
+            raise FsError.of("EACCES", "mount", folder or path).with_hint(
+                "this shell cannot mount host folders: only `python -m py_vfs shell` enables "
+                "them (Shell(vfs, host_mounts=True))")
         if folder is None:
             raise NeedsFolder("name the host FOLDER to mount: mount [--read-only] PATH FOLDER")
         try:

@@ -61,11 +61,13 @@ class Shell:
     """An sh-like interpreter whose only state between lines is the current directory."""
 
     def __init__(self, vfs: Any, *, previews: PreviewHost | None = None,
-                 host: MountHost | None = None) -> None:
+                 host: MountHost | None = None, host_mounts: bool = False) -> None:
         self.vfs = vfs
         # Mints the preview roots of `open` and `serve` (the page, in the browser).
         self.previews: PreviewHost = previews or LocalPreviews()
-        self.host: MountHost = host or LocalHost(vfs)  # where `mount` gets its folders
+        # Where `mount` gets its folders. Without a host, host directories: only when
+        # `host_mounts` (python -m py_vfs shell), else `mount` answers EACCES.
+        self.host: MountHost = host or LocalHost(vfs, enabled=host_mounts)
         self.cwd = "/"
 
     async def run(self, line: str) -> ShellResult:

@@ -270,7 +270,7 @@ def test_a_waiting_mount_answers_eacces_until_reconnected(folder):
 
 def test_shell_mount_commands(tmp_path, folder):
     vfs = VFS.memory()
-    shell = Shell(vfs)
+    shell = Shell(vfs, host_mounts=True)
     result = run(shell.run(f"mount /p {folder} && ls /p && mount"))
     assert result.code == 0, result.stderr
     assert "mounted" in result.stdout and "README.md\nsrc\n" in result.stdout
