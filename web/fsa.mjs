@@ -269,6 +269,16 @@ export function move(root, src, dst) {
   }, "entry");
 }
 
+// Whether two names lead to one entry: "a" and "A" in a folder of a case-insensitive host
+// (py_vfs/mounts/ops.py then renames through a temporary name instead of replacing).
+export function sameEntry(root, a, b) {
+  return answer(async () => {
+    const first = await entryAt(root, a);
+    const second = await entryAt(root, b);
+    return first.handle.isSameEntry(second.handle);
+  }, "entry", root);
+}
+
 async function moveDirectory(dir, target, name) {
   const copy = await child(target, name, "directory", true);
   const entries = [];

@@ -97,3 +97,8 @@ class Backend(Protocol):
     def move(self, src: Rel, dst: Rel) -> None:
         """Move an entry to a free name (or onto a file, which it replaces)."""
         ...
+
+    def same_entry(self, a: Rel, b: Rel) -> bool:
+        """Whether two existing names lead to one entry (``a`` and ``A`` on a case-insensitive
+        folder): a rename between them must not remove the "other" one first."""
+        ...

@@ -103,6 +103,10 @@ class FsaBackend:
     def move(self, src: Rel, dst: Rel) -> None:
         self._call("move", self.handle, _js(list(src)), _js(list(dst)))
 
+    def same_entry(self, a: Rel, b: Rel) -> bool:
+        """``isSameEntry`` of the two handles (a case-insensitive folder of the host)."""
+        return bool(self._call("sameEntry", self.handle, _js(list(a)), _js(list(b))))
+
 
 def _entry(item: Any, name: str) -> Entry:
     mtime = getattr(item, "mtime", None)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -247,11 +248,27 @@ class MountOps:
         if existing is not None:
             if src.rel == dst.rel:
                 return
+            if mount.backend.same_entry(src.rel, dst.rel):
+                self._rename_same_entry(mount, src.rel, dst.rel, old)
+                return
             self._check_replace(mount, entry, existing, dst.rel, old, new)
         mount.check_writable("rename", old)
         if existing is not None and existing.kind == DIRECTORY:
             mount.backend.remove(dst.rel)
         mount.backend.move(src.rel, dst.rel)
+
+    @staticmethod
+    def _rename_same_entry(mount: Mount, src: Rel, dst: Rel, old: str) -> None:
+        """Two names of one entry: on a case-insensitive host ``a`` and ``A`` (removing the
+        "existing" ``A`` would remove ``a`` itself), elsewhere two hard links. Names that differ
+        only in case are renamed through a free temporary name, so that the host takes the new
+        spelling; hard links are left as they are, as POSIX rename(2) does."""
+        if src[-1].casefold() != dst[-1].casefold():
+            return
+        mount.check_writable("rename", old)
+        temp = (*src[:-1], f".pyvfs-rename-{secrets.token_hex(8)}")
+        mount.backend.move(src, temp)
+        mount.backend.move(temp, dst)
 
     @staticmethod
     def _check_replace(mount: Mount, entry: Entry, existing: Entry, rel: Rel, old: str,
