@@ -32,8 +32,13 @@ function applyOps(tx, ops) {
   }
 }
 
+// The durabilities IndexedDB offers a readwrite transaction: "default" (the browser's choice,
+// "relaxed" in Chromium since 121), "strict" (complete only once flushed to the disk), "relaxed".
+export const DURABILITIES = ["default", "strict", "relaxed"];
+
 export class IDBStore {
-  static async open(name) {
+  // `durability` is given to every commit's readwrite transaction (docs/storage.md, "Durability").
+  static async open(name, { durability = "default" } = {}) {
     const req = indexedDB.open(`pyvfs:${name}`, FORMAT);
     req.onupgradeneeded = (event) => {
       for (const space of SPACES) {
@@ -42,11 +47,15 @@ export class IDBStore {
       // An existing disk keeps its data; it is now at revision 0 with an empty change log.
       if (event.oldVersion > 0) req.transaction.objectStore("meta").put(String(FORMAT), "format");
     };
-    return new IDBStore(await request(req), name);
+    return new IDBStore(await request(req), name, durability);
   }
 
-  constructor(db, name) {
+  constructor(db, name, durability = "default") {
     this.db = db;
+    this.durability = durability;
+    // The durability the browser reports for the last commit's transaction (tx.durability):
+    // what diagnostics() shows, so a test sees the option reach the transactions.
+    this.lastDurability = null;
     this.lockName = `pyvfs:${name}`;
     // Records read per keyspace since open: a diagnostic (tests assert that boot reads no chunk).
     this.reads = Object.fromEntries(SPACES.map((space) => [space, 0]));
@@ -108,7 +117,7 @@ export class IDBStore {
       let tx;
       let stale = null;
       try {
-        tx = this.db.transaction(spaces, "readwrite");
+        tx = this.#writing(spaces);
         const meta = tx.objectStore("meta");
         const check = meta.get("rev");
         check.onsuccess = () => {
@@ -133,6 +142,13 @@ export class IDBStore {
       };
       tx.onabort = () => resolve(stale ?? failureOf(tx.error));
     });
+  }
+
+  // A readwrite transaction with this store's durability.
+  #writing(spaces) {
+    const tx = this.db.transaction(spaces, "readwrite", { durability: this.durability });
+    this.lastDurability = tx.durability ?? null;
+    return tx;
   }
 
   async getAll(space) {
@@ -172,7 +188,7 @@ export class IDBStore {
     return new Promise((resolve) => {
       let tx;
       try {
-        tx = this.db.transaction(spaces, "readwrite");
+        tx = this.#writing(spaces);
         applyOps(tx, ops);
       } catch (error) {
         tx?.abort();

@@ -5,6 +5,7 @@
 // origin's service worker through a hidden relay frame (docs/preview.md). It also keeps the
 // handles of mounted folders (only a page can pick a folder or ask for permission).
 
+import { DURABILITIES } from "./idb_store.mjs";
 import { MountStore, keptMounts, permissionOf } from "./mount_store.mjs";
 import { StatCache } from "./stat_cache.mjs";
 import { mintRoot } from "./preview_roots.mjs";
@@ -18,11 +19,18 @@ let previewRelay = null;
 // boot Python from its packages; docs/boot.md). Both apply when the VFS of that name is first
 // opened in this page. `previewOrigin` is the origin previews are served from (another origin
 // than the app's); without it, the one in ./pyvfs-config.json; it applies to the first openVFS.
-export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "auto", previewOrigin } = {}) {
+// `durability` ("default", "strict" or "relaxed") is given to the IndexedDB transaction of every
+// commit: "strict" makes a resolved write survive an OS crash or power loss too, at a cost per
+// commit (docs/storage.md, "Durability"); it applies when the VFS of that name is first opened.
+export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "auto", previewOrigin,
+                          durability = "default" } = {}) {
+  if (!DURABILITIES.includes(durability)) {
+    return Promise.reject(new TypeError(`openVFS: durability must be one of ${DURABILITIES.join(", ")}, not ${durability}`));
+  }
   previewRelay ??= connectRelay(previewOrigin, (name) => instances.get(name)?.worker);
   let instance = instances.get(name);
   if (!instance) {
-    instance = new Instance(name, { cacheBytes, snapshot });
+    instance = new Instance(name, { cacheBytes, snapshot, durability });
     instances.set(name, instance);
   }
   if (onProgress) instance.listen(onProgress);
@@ -30,7 +38,7 @@ export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "
 }
 
 class Instance {
-  constructor(name, { cacheBytes, snapshot }) {
+  constructor(name, { cacheBytes, snapshot, durability }) {
     this.name = name;
     this.listeners = new Set();
     this.last = null;
@@ -48,7 +56,7 @@ class Instance {
       this.worker.onmessage = ({ data }) => this.receive(data, resolve, reject);
       this.worker.onerror = (event) => reject(new Error(event.message || "worker failed to start"));
     });
-    this.worker.postMessage({ type: "open", name, cacheBytes, snapshot });
+    this.worker.postMessage({ type: "open", name, cacheBytes, snapshot, durability });
     this.mountStore = MountStore.open(name).catch(() => null);
     this.mountStore.then(keptMounts).catch(() => []).then((records) => {
       this.worker.postMessage({ type: "mounts", records });
@@ -416,6 +424,8 @@ export class VFS {
   gc({ graceMs } = {}) { return this.#call("gc", graceMs === undefined ? {} : { graceMs }); }
   // Counters for tests and debugging: {reads: {nodes, chunks, meta}} records read since boot,
   // {boot: {from: "snapshot" | "packages", snapshot}} how Python started (docs/boot.md),
+  // {durability: {asked, lastCommit}}: the openVFS option, and the durability the browser reports
+  // for the last commit's transaction (null before the first commit; docs/storage.md),
   // {calls} posted to the worker by this page before this one, {statCache: {hits, entries}},
   // {streams, pinnedChunks}: streams open in the worker (JS streams, preview bodies) and the
   // distinct chunks they pin (kept in the store until released).

@@ -1,5 +1,5 @@
 // The VFS worker: owns Pyodide and one VFS, so Python never blocks the page.
-// Protocol (docs/architecture.md): {type: "open", name, cacheBytes, snapshot} and {type: "mounts", records} once,
+// Protocol (docs/architecture.md): {type: "open", name, cacheBytes, snapshot, durability} and {type: "mounts", records} once,
 // then {type: "call", id, op, args} and {type: "preview", request} with a MessagePort; replies
 // {type: "progress"|"result"|"invalidate", ...} (preview answers go to the port:
 // web/preview_owner.mjs; "invalidate": web/stat_cache.mjs). For the shell's mount commands the
@@ -153,13 +153,13 @@ async function fromPackages(manifest) {
   return pyodide;
 }
 
-async function boot({ name, cacheBytes, snapshot = "auto" }) {
+async function boot({ name, cacheBytes, snapshot = "auto", durability = "default" }) {
   const manifest = await (await fetch(here("manifest.json"), { cache: "no-cache" })).json();
   progress("download", "Downloading Python");
   const key = snapshotKey(manifest);
   const pyodide = (snapshot !== "off" && await fromSnapshot(manifest, key)) || await fromPackages(manifest);
   progress("disk", `Opening disk "${name}"`);
-  const store = await IDBStore.open(name);
+  const store = await IDBStore.open(name, { durability });
   const webapi = pyodide.pyimport("py_vfs.webapi");
   const notify = (id, event) => self.postMessage({ type: "watch", id, event });
   // Posted the moment the index changes, so the page drops its stat cache before any watch
@@ -234,7 +234,10 @@ function catchUp() {
 async function call(op, args) {
   const { pyodide, api, dispatch, store } = await booted;
   if (op === "memoryUsage") return { value: memoryUsage(pyodide) };
-  if (op === "diagnostics") return { value: { reads: { ...store.reads }, boot: { ...bootInfo }, ...held(api) } };
+  if (op === "diagnostics") {
+    const durability = { asked: store.durability, lastCommit: store.lastDurability };
+    return { value: { reads: { ...store.reads }, boot: { ...bootInfo }, durability, ...held(api) } };
+  }
   if (op === "fsaCounters") return { value: fsa.counters() };
   // Only real work counts against idleness: a test polling diagnostics must not keep the
   // snapshot from being made.

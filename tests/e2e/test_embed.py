@@ -64,3 +64,35 @@ def test_a_foreign_page_opens_its_own_named_vfs(page, offsite_requests):
     assert "pyvfs:embedded" in databases
     assert "pyvfs:default" not in databases
 
+
+
+@expect_failed_load(r"/embedding-page-test", 404, reason="the page is the server's 404 page")
+def test_strict_durability_reaches_the_commits_and_a_write_persists(page):
+    page.goto("/embedding-page-test")
+    opened = page.evaluate("""async () => {
+      const { openVFS } = await import("/pyvfs.mjs");
+      let refused = null;
+      try { await openVFS({ name: "sometimes", durability: "sometimes" }); }
+      catch (e) { refused = e.name; }
+      const strict = await openVFS({ name: "strict", durability: "strict" });
+      await strict.writeFile("/kept.txt", "written strictly");
+      await strict.writeFile("/big.bin", new Uint8Array(3000).fill(7)); // chunked: two stores
+      const plain = await openVFS({ name: "plain" });
+      await plain.writeFile("/a.txt", "a");
+      return { refused, strict: (await strict.diagnostics()).durability,
+               plain: (await plain.diagnostics()).durability };
+    }""")
+    # lastCommit is IDBTransaction.durability of the last commit as the browser reports it:
+    # "default" when none was asked (checked on Chromium 156.0.8078.79).
+    assert opened == {"refused": "TypeError",
+                      "strict": {"asked": "strict", "lastCommit": "strict"},
+                      "plain": {"asked": "default", "lastCommit": "default"}}
+    page.reload()  # ends the page's workers: what was acknowledged is read back from IndexedDB
+    again = page.evaluate("""async () => {
+      const { openVFS } = await import("/pyvfs.mjs");
+      const strict = await openVFS({ name: "strict", durability: "strict" });
+      const big = await strict.readFile("/big.bin");
+      return { text: await strict.readFile("/kept.txt", "utf8"), big: [big.length, big[2999]],
+               asked: (await strict.diagnostics()).durability.asked };
+    }""")
+    assert again == {"text": "written strictly", "big": [3000, 7], "asked": "strict"}
