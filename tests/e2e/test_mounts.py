@@ -202,6 +202,26 @@ def test_writes_land_in_the_folder(app):
     assert (result["keep"], result["t"], result["moved"]) == ("keep+more", "0123", "new")
 
 
+def test_renames_onto_existing_names_ask_if_they_are_one_entry(app):
+    # Before replacing, the mount asks the folder whether both names are one entry (web/fsa.mjs
+    # sameEntry: FileSystemHandle.isSameEntry), as "a" and "A" are on a case-insensitive host;
+    # in OPFS they are two entries, so these renames replace, and "x" -> "X" is a plain rename.
+    result = js(app, WITH_FOLDER + """
+      await F.write(dir, "old.txt", "old");
+      await F.write(dir, "new.txt", "replaced");
+      await dir.getDirectoryHandle("empty", {create: true});
+      await F.write(dir, "tree/f", "f");
+      await F.write(dir, "x", "case");
+      await vfs.mount("/mnt/same", dir);
+      await vfs.rename("/mnt/same/old.txt", "/mnt/same/new.txt");
+      await vfs.rename("/mnt/same/tree", "/mnt/same/empty");
+      await vfs.rename("/mnt/same/x", "/mnt/same/X");
+      return { tree: await F.tree(dir), text: await F.text(dir, "new.txt") };
+    """, "same")
+    assert result["tree"] == ["X:4", "empty/", "empty/f:1", "new.txt:3"]
+    assert result["text"] == "old"
+
+
 def test_errors_under_a_mount_are_posix_codes(app):
     js(app, WITH_FOLDER + """
       await F.write(dir, "f.txt", "f");
