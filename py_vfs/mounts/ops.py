@@ -263,9 +263,9 @@ class MountOps:
         "existing" ``A`` would remove ``a`` itself), elsewhere two hard links. Names that differ
         only in case are renamed through a free temporary name, so that the host takes the new
         spelling; hard links are left as they are, as POSIX rename(2) does."""
+        mount.check_writable("rename", old)
         if src[-1].casefold() != dst[-1].casefold():
             return
-        mount.check_writable("rename", old)
         temp = (*src[:-1], f".pyvfs-rename-{secrets.token_hex(8)}")
         mount.backend.move(src, temp)
         mount.backend.move(temp, dst)

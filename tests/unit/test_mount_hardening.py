@@ -204,3 +204,10 @@ def test_a_case_only_rename_renames_on_a_case_insensitive_host(folder):
     assert sorted(os.listdir(folder)) == ["EMPTY", "Src", "readme.md"]
     assert (folder / "readme.md").read_text() == "# project\n"
     assert os.listdir(folder / "Src") == ["main.py"]
+
+
+def test_a_case_only_rename_on_a_read_only_mount_is_erofs(folder):
+    vfs = VFS.memory()
+    run(vfs.mount("/h", CaseInsensitiveFolder(folder), read_only=True))
+    assert code_of(lambda: vfs.rename("/h/README.md", "/h/readme.md")) == "EROFS"
+    assert sorted(os.listdir(folder)) == ["README.md", "src"]
