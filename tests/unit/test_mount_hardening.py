@@ -8,14 +8,14 @@ and in Pyodide (MEMFS).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 from pathlib import Path
 
 import pytest
+from host_folder import code_of, make_folder, run
 
-from py_vfs import VFS, FsError
+from py_vfs import VFS
 from py_vfs.__main__ import main
 from py_vfs.content import CHUNK_SIZE
 from py_vfs.mounts import BackendError, LocalBackend
@@ -23,25 +23,9 @@ from py_vfs.mounts.local import check_name
 from py_vfs.shell import Shell
 
 
-def run(coro):
-    return asyncio.run(coro)
-
-
-def code_of(call) -> str:
-    with pytest.raises(FsError) as info:
-        result = call()
-        if asyncio.iscoroutine(result):
-            run(result)
-    return info.value.code
-
-
 @pytest.fixture
 def folder(tmp_path) -> Path:
-    root = tmp_path / "folder"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "main.py").write_text("print('hi')\n")
-    (root / "README.md").write_text("# project\n")
-    return root
+    return make_folder(tmp_path)
 
 
 def mounted(backend: LocalBackend) -> VFS:

@@ -7,11 +7,11 @@ test_mount_differential.py checks that every operation answers as on the disk.
 
 from __future__ import annotations
 
-import asyncio
 import os
 from pathlib import Path
 
 import pytest
+from host_folder import code_of, make_folder, run
 
 from py_vfs import VFS, FsError
 from py_vfs.content import CHUNK_SIZE
@@ -21,25 +21,9 @@ from py_vfs.shell import Shell
 from py_vfs.webapi import WebAPI
 
 
-def run(coro):
-    return asyncio.run(coro)
-
-
-def code_of(call) -> str:
-    with pytest.raises(FsError) as info:
-        result = call()
-        if asyncio.iscoroutine(result):
-            run(result)
-    return info.value.code
-
-
 @pytest.fixture
 def folder(tmp_path) -> str:
-    root = tmp_path / "folder"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "main.py").write_text("print('hi')\n")
-    (root / "README.md").write_text("# project\n")
-    return str(root)
+    return str(make_folder(tmp_path))
 
 
 @pytest.fixture
