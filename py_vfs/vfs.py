@@ -96,6 +96,12 @@ class _Found(NamedTuple):
     name: str
 
 
+def link_size(target: str) -> int:
+    """What ``lstat`` reports as a symlink's size: its target's length in UTF-8 bytes (Linux's
+    ``st_size``), not in characters (``/é`` is 3)."""
+    return len(target.encode("utf-8"))
+
+
 def _segments(path: str, syscall: str) -> list[str]:
     """A path's names after lexical normalization: ``..`` in a path given by the user folds
     before lookup (as Node's ``path.resolve`` does); ``..`` inside a symlink target is resolved
@@ -351,7 +357,7 @@ class VFS(MountsMixin, SearchMixin):
         assert self.index.child(parent, name) is None, "a name is never created twice"
         now = _now()
         node = Node(_new_id(), parent.id, name, kind, mode & 0o7777, now, now, now,
-                    size=size if kind == FILE else len(target or ""),
+                    size=size if kind == FILE else link_size(target or ""),
                     target=target, chunks=body.chunks, inline=body.inline)
         self.index.put(node, tx)
         self._touch_dir(self.index.get(parent.id), tx, now)
@@ -860,7 +866,10 @@ class VFS(MountsMixin, SearchMixin):
     # ---------------------------------------------------------------- metadata
 
     def _stat(self, node: Node, canonical: str) -> Stat:
-        return Stat(type=node.kind, size=node.stat_size, mode=node.mode,
+        # A link's size is its target's length in bytes, as Linux reports; records written
+        # before that counted characters, so it is taken from the target itself.
+        size = link_size(node.target or "") if node.is_link else node.stat_size
+        return Stat(type=node.kind, size=size, mode=node.mode,
                     mtime_ms=node.mtime_ms, ctime_ms=node.ctime_ms, atime_ms=node.atime_ms,
                     name=paths.basename(canonical), path=canonical, target=node.target)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 
 import pytest
@@ -356,3 +357,17 @@ def test_rm_r_through_a_link_inside_the_tree_removes_the_named_directory(vfs):
     run(vfs.symlink("..", "/c/up"))
     run(vfs.rm("/c/up/c", recursive=True, force=True))
     assert vfs.readdir("/") == []
+
+
+def test_lstat_of_a_symlink_reports_its_target_length_in_bytes(vfs, tmp_path):
+    """Linux's ``st_size`` of a link is the byte length of its target: ``/é`` is 3 bytes, 2
+    characters (found by the differential test against the kernel)."""
+    run(vfs.symlink("/é", "/accent"))
+    run(vfs.mkdir("/d"))
+    run(vfs.cp("/accent", "/d/copy"))
+    assert vfs.lstat("/accent").size == 3
+    assert vfs.lstat("/d/copy").size == 3
+    assert vfs.du("/accent") == 3
+    if hasattr(os, "symlink") and os.name == "posix":  # the kernel says the same
+        os.symlink("/é", tmp_path / "accent")
+        assert os.lstat(tmp_path / "accent").st_size == 3
