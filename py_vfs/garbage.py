@@ -16,25 +16,22 @@ run again) and nothing can reference a chunk between the decision and the delete
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
-from .content import AHEAD_PREFIX
+from .content import AHEAD_PREFIX, Content
+from .storage import Store
 from .transaction import Transaction
-
-if TYPE_CHECKING:
-    from .vfs import VFS
 
 # Long enough for any stream still in flight in another tab; a crash's leftovers wait that long.
 DEFAULT_GRACE_MS = 24 * 60 * 60 * 1000
 
 
-async def collect(vfs: VFS, tx: Transaction, grace_ms: float) -> int:
+async def collect(store: Store, content: Content, tx: Transaction, grace_ms: float) -> int:
     """Stage the deletes in ``tx``; returns how many chunks go."""
-    keys = await vfs.store.keys("chunks")
+    keys = await store.keys("chunks")
     markers = {key[len(AHEAD_PREFIX):]: int(value)
-               for key, value in await vfs.store.get_all("meta")
+               for key, value in await store.get_all("meta")
                if key.startswith(AHEAD_PREFIX)}
-    content, now = vfs.content, time.time() * 1000.0
+    now = time.time() * 1000.0
     collected = 0
     for key in keys:
         if content.refs[key] or content.pins[key]:

@@ -14,17 +14,13 @@ write that would fit alone is not failed by a neighbour that does not.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from .errors import FsError
-from .step import run_change
 from .sync import Replica, backoff
-from .transaction import Transaction
+from .transaction import Change, Transaction, run_change
 
 MAX_ATTEMPTS = 50
-
-Change = Callable[[Transaction], Any]
 
 
 class Waiter:
@@ -37,9 +33,11 @@ class Waiter:
         self.error: BaseException | None = None
 
     def settle(self, result: Any = None, error: BaseException | None = None) -> None:
+        """Record the outcome: the caller's result, or the error it gets."""
         self.done, self.result, self.error = True, result, error
 
     def outcome(self) -> Any:
+        """The change's result, or raise its error."""
         if self.error is not None:
             raise self.error
         return self.result
@@ -47,13 +45,14 @@ class Waiter:
 
 class GroupCommit:
     """The queue of mutations of one VFS. Callers hold the VFS's mutation lock (and the
-    cross-tab turn) around ``commit_pending``."""
+    cross-tab turn) around ``commit_pending`` (``engine.py``)."""
 
     def __init__(self, replica: Replica) -> None:
         self.replica = replica
         self._queue: list[Waiter] = []
 
     def enqueue(self, change: Change) -> Waiter:
+        """Queue ``change`` for the next group; the waiter tells its outcome."""
         waiter = Waiter(change)
         self._queue.append(waiter)
         return waiter

@@ -8,7 +8,6 @@ patterns come from users and agents, and a hostile one must not block the worker
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from . import paths
@@ -16,6 +15,8 @@ from .errors import FsError
 from .globs import compile_glob, has_magic
 from .grep_pattern import LineMatcher, compile_pattern
 from .node import Node
+from .resolver import Resolver
+from .tree import Tree
 
 BINARY_SNIFF_BYTES = 8192
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
@@ -23,74 +24,64 @@ DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 
 @dataclass
 class GrepResult:
+    """What ``grep`` found: the matching lines, and the files it passed over (too large,
+    binary)."""
+
     matches: list[dict] = field(default_factory=list)
     skipped_paths: list[str] = field(default_factory=list)
     skipped_binary_paths: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
+        """The result as the JS API returns it."""
         return {"matches": self.matches, "skipped_paths": self.skipped_paths,
                 "skipped_binary_paths": self.skipped_binary_paths}
 
 
-class SearchMixin:
-    """Search operations of ``VFS``; relies on its ``_lookup``, ``_entries`` and
-    ``_content`` (which reach into mounted folders too)."""
+class Search:
+    """``ls``, ``find``, ``glob`` and ``grep`` over the tree (mounted folders included)."""
 
-    def _descendants(self, directory: Node, directory_path: str, *,
-                     sizes: bool = False) -> Iterator[tuple[str, Node]]:
-        """Every entry below ``directory``, depth first, in sorted order (``sizes``: the
-        nodes of mounted folders carry sizes too, which costs a call per file there). An
-        explicit stack, not recursion: a tree may be deeper than Python's recursion limit."""
-        stack = [(directory_path, iter(self._entries(directory, sizes=sizes)))]
-        while stack:
-            parent_path, children = stack[-1]
-            child = next(children, None)
-            if child is None:
-                stack.pop()
-                continue
-            child_path = paths.child(parent_path, child.name)
-            yield child_path, child
-            if child.is_dir:
-                stack.append((child_path, iter(self._entries(child, sizes=sizes))))
+    def __init__(self, resolver: Resolver, tree: Tree) -> None:
+        self.resolver = resolver
+        self.tree = tree
 
     def ls(self, prefix: str = "/") -> list[str]:
         """Every non-directory at or under ``prefix`` (segment-aware); ``[]`` when it is missing."""
         try:
-            node, canonical = self._lookup(prefix, "scandir", follow=False)
+            node, canonical = self.resolver.lookup(prefix, "scandir", follow=False)
         except FsError as error:
             if error.code in ("ENOENT", "ENOTDIR"):
                 return []
             raise
         if not node.is_dir:
             return [canonical]
-        return [p for p, child in self._descendants(node, canonical) if not child.is_dir]
+        return [p for p, child in self.tree.descendants(node, canonical) if not child.is_dir]
 
     def find(self, directory: str = "/", pattern: str | None = None) -> list[dict]:
         """Entries below ``directory`` whose path relative to it matches ``pattern``."""
-        node, canonical = self._lookup(directory, "scandir")
+        node, canonical = self.resolver.lookup(directory, "scandir")
         if not node.is_dir:
             raise FsError.of("ENOTDIR", "scandir", directory)
         regex = compile_glob(pattern, "find") if pattern else None
         start = len(canonical.rstrip("/")) + 1
         return [{"path": p, "type": child.kind}
-                for p, child in self._descendants(node, canonical)
+                for p, child in self.tree.descendants(node, canonical)
                 if regex is None or regex.match(p[start:])]
 
     def glob(self, pattern: str) -> list[str]:
         """Absolute paths matching ``pattern`` (relative patterns are taken from ``/``)."""
         absolute = pattern if pattern.startswith("/") else "/" + pattern
         if not has_magic(absolute):
-            return [paths.normalize(absolute)] if self.exists(absolute) else []
+            return [paths.normalize(absolute)] if self.resolver.exists(absolute) else []
         base = paths.normalize(_static_prefix(absolute))
         try:
-            node, _ = self._lookup(base, "scandir")
+            node, _ = self.resolver.lookup(base, "scandir")
         except FsError:
             return []
         if not node.is_dir:
             return []
         # Results keep the pattern's own spelling of the base, even through a symlink.
         regex = compile_glob(absolute, "glob")
-        return [p for p, _ in self._descendants(node, base) if regex.match(p)]
+        return [p for p, _ in self.tree.descendants(node, base) if regex.match(p)]
 
     async def grep(self, pattern: str, path: str = "/", *, regex: bool = True,
                    ignore_case: bool = False, include: str | None = None,
@@ -105,7 +96,7 @@ class SearchMixin:
             if node.size > max_file_size:
                 result.skipped_paths.append(file_path)
                 continue
-            data = await self._content(node)
+            data = await self.tree.read(node)
             if b"\0" in data[:BINARY_SNIFF_BYTES]:
                 result.skipped_binary_paths.append(file_path)
                 continue
@@ -113,13 +104,13 @@ class SearchMixin:
         return result
 
     def _grep_candidates(self, path: str, include: str | None) -> list[tuple[str, Node]]:
-        node, canonical = self._lookup(path, "scandir")
+        node, canonical = self.resolver.lookup(path, "scandir")
         if not node.is_dir:
             return [(canonical, node)]
         start = len(canonical.rstrip("/")) + 1
         include_regex = compile_glob(include, "grep") if include else None
         found = []
-        for file_path, child in self._descendants(node, canonical, sizes=True):
+        for file_path, child in self.tree.descendants(node, canonical, sizes=True):
             if child.kind != "file":
                 continue
             subject = file_path[start:] if include and "/" in include else child.name

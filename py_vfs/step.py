@@ -7,77 +7,102 @@ step may go on). At the end the whole step is one conditional commit; if another
 the meantime, the step's operations are run again, in order, on the fresh state (their effects,
 not the reads the step made, are what is replayed: see docs/semantics.md). If the body raises,
 the step is rolled back in memory and nothing reaches the disk.
+
+The step drives the commit engine (``engine.py``) through its public interface only; ``StepTx``
+is the explicit type of ``tx``, over the operations of a ``StepHost`` (the VFS facade).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import inspect
-from collections.abc import Callable
-from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import AsyncIterable, Awaitable, Callable, Iterable, Sequence
+from typing import Any, Protocol, TypeVar
 
+from .check import Progress, Report
+from .engine import STEP_RUNNING, CommitEngine, current_task
 from .errors import FsError
-from .transaction import Transaction
-
-if TYPE_CHECKING:
-    from .vfs import VFS
+from .garbage import DEFAULT_GRACE_MS
+from .mounts.backend import Backend
+from .node import DirEntry, Node, Stat
+from .search import DEFAULT_MAX_FILE_SIZE, GrepResult
+from .streams import ReadStream, WriteStream
+from .transaction import Change, Transaction, run_change
+from .usage import Usage
 
 T = TypeVar("T")
-Change = Callable[[Transaction], Any]
-
-# The step whose ``tx`` is running the current operation (set only around a ``tx`` call).
-ACTIVE: ContextVar[Step | None] = ContextVar("py_vfs_step", default=None)
 MAX_REPLAYS = 20
-# Methods of the VFS that make no sense on a step's ``tx``.
-_NOT_ON_TX = frozenset({"step", "watch", "sync", "close", "open", "memory"})
 
 
-async def run_change(change: Change, tx: Transaction) -> Any:
-    """Run a mutation's change function, sync or async, against ``tx``."""
-    result = change(tx)
-    if inspect.isawaitable(result):
-        result = await result
-    return result
+class StepHost(Protocol):
+    """The operations a step's ``tx`` offers, as the VFS facade implements them."""
 
+    engine: CommitEngine
 
-def current_task() -> asyncio.Task | None:
-    try:
-        return asyncio.current_task()
-    except RuntimeError:  # no running loop (the synchronous test driver in Pyodide)
-        return None
+    async def read_file(self, path: str, encoding: str | None = None) -> bytes | str: ...
+    async def write_file(self, path: str, data: bytes | str, *, mode: int | None = None,
+                         digests: Sequence[str] | None = None) -> None: ...
+    async def append_file(self, path: str, data: bytes | str) -> None: ...
+    async def truncate(self, path: str, length: int = 0) -> None: ...
+    async def write_stream(self, path: str,
+                           chunks: Iterable[bytes | str] | AsyncIterable[bytes | str], *,
+                           mode: int | None = None) -> None: ...
+    async def mkdir(self, path: str, *, recursive: bool = False,
+                    mode: int | None = None) -> None: ...
+    async def rm(self, path: str, *, recursive: bool = False, force: bool = False) -> None: ...
+    async def rmdir(self, path: str) -> None: ...
+    async def unlink(self, path: str) -> None: ...
+    async def rename(self, old: str, new: str) -> None: ...
+    async def copy_file(self, src: str, dst: str) -> None: ...
+    async def cp(self, src: str, dst: str, *, recursive: bool = False) -> None: ...
+    async def symlink(self, target: str, path: str) -> None: ...
+    async def chmod(self, path: str, mode: int) -> None: ...
+    async def utimes(self, path: str, atime_ms: float, mtime_ms: float) -> None: ...
+    async def touch(self, path: str) -> None: ...
+    async def grep(self, pattern: str, path: str = "/", *, regex: bool = True,
+                   ignore_case: bool = False, include: str | None = None,
+                   max_results: int | None = None,
+                   max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> GrepResult: ...
+    async def check(self, progress: Progress | None = None) -> Report: ...
+    async def usage(self) -> Usage: ...
+    async def gc(self, grace_ms: float = DEFAULT_GRACE_MS) -> int: ...
+    async def unmount(self, path: str) -> dict[str, Any]: ...
+    async def reconnect(self, path: str, backend: Backend | None = None) -> dict[str, Any]: ...
+    def readlink(self, path: str) -> str: ...
+    def realpath(self, path: str) -> str: ...
+    def stat(self, path: str) -> Stat: ...
+    def lstat(self, path: str) -> Stat: ...
+    def exists(self, path: str) -> bool: ...
+    def readdir(self, path: str, with_types: bool = False) -> list[str] | list[DirEntry]: ...
+    def scandir(self, path: str) -> tuple[str, list[Node]]: ...
+    def walk(self, path: str = "/") -> list[str]: ...
+    def du(self, path: str = "/") -> int: ...
+    def ls(self, prefix: str = "/") -> list[str]: ...
+    def find(self, directory: str = "/", pattern: str | None = None) -> list[dict]: ...
+    def glob(self, pattern: str) -> list[str]: ...
+    def open_read(self, path: str, start: int = 0, end: int | None = None) -> ReadStream: ...
+    def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream: ...
+    def content_id(self, path: str) -> str: ...
+    def mounts(self) -> list[dict[str, Any]]: ...
+    def mount_info(self, path: str) -> dict[str, Any]: ...
 
 
 class Step:
     """One step of one VFS; use it as ``async with``, or ``begin``/``end`` (the JS bridge)."""
 
-    def __init__(self, vfs: VFS) -> None:
+    def __init__(self, vfs: StepHost) -> None:
         self.vfs = vfs
+        self.engine = vfs.engine
         self.tx = Transaction()
         self.changes: list[Change] = []
         self.owner: asyncio.Task | None = None
         self.open = False
-        self._turn = contextlib.AsyncExitStack()  # the cross-tab writer lock, held throughout
 
     async def begin(self, *, owned: bool = True) -> StepTx:
         """Take the mutation lock and start from the disk's latest state. ``owned``: the
         current task runs the body, so its calls on the outer VFS can be caught (EDEADLK)."""
-        await self._turn.enter_async_context(self.vfs._replica.turn())  # same order as _mutate
-        try:
-            await self.vfs._mutex.acquire()
-        except BaseException:
-            await self._turn.aclose()
-            raise
-        try:
-            await self.vfs._replica.catch_up()
-        except BaseException:
-            self.vfs._mutex.release()
-            await self._turn.aclose()
-            raise
+        await self.engine.open_step(self)
         self.owner = current_task() if owned else None
         self.open = True
-        self.vfs._step = self
         return StepTx(self.vfs, self)
 
     async def run(self, change: Change) -> Any:
@@ -91,7 +116,7 @@ class Step:
             inner.rollback()
             raise
         self.tx.merge(inner)
-        self.vfs.content.pending.update(inner.staged)
+        self.engine.stage(inner)
         self.changes.append(change)
         return result
 
@@ -106,14 +131,11 @@ class Step:
                 self.tx.rollback()
         finally:
             self.open = False
-            self.vfs.content.pending.clear()
-            self.vfs._step = None
-            self.vfs._mutex.release()
-            await self._turn.aclose()
+            await self.engine.close_step()
 
     async def _commit(self) -> None:
         for _ in range(MAX_REPLAYS):
-            if await self.vfs._replica.commit(self.tx):
+            if await self.engine.commit(self.tx):
                 return
             await self._replay()
         raise FsError.of("EAGAIN", "step", None)
@@ -130,7 +152,7 @@ class Step:
                 self.tx.rollback()
                 raise
             self.tx.merge(inner)
-            self.vfs.content.pending.update(inner.staged)
+            self.engine.stage(inner)
 
     async def __aenter__(self) -> StepTx:
         return await self.begin()
@@ -140,27 +162,196 @@ class Step:
 
 
 class StepTx:
-    """What a step body gets: the VFS's operations, run inside the step. Async operations are
-    wrapped so the VFS routes their mutation into the step; synchronous reads (stat, readdir)
-    see the step's own changes because the index already holds them."""
+    """What a step body gets: the VFS's operations, run inside the step. An async operation
+    runs with the step marked as running, so the commit engine folds its change into the step;
+    synchronous reads (stat, readdir) see the step's own changes because the index holds them.
+    Lifecycle operations (step, watch, sync, close, mount) are not offered: inside a step they
+    would wait for the step itself."""
 
-    def __init__(self, vfs: VFS, step: Step) -> None:
+    def __init__(self, vfs: StepHost, step: Step) -> None:
         self._vfs = vfs
         self._step = step
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_") or name in _NOT_ON_TX:
-            raise AttributeError(f"{name!r} is not available inside a step")
-        attribute = getattr(self._vfs, name)
-        if not inspect.iscoroutinefunction(attribute):
-            return attribute
-        step = self._step
+    async def _run(self, call: Callable[[], Awaitable[T]]) -> T:
+        """Run ``call`` with the step marked as running: the commit engine folds its change
+        into the step instead of committing it."""
+        token = STEP_RUNNING.set(self._step)
+        try:
+            return await call()
+        finally:
+            STEP_RUNNING.reset(token)
 
-        async def in_step(*args: Any, **kwargs: Any) -> Any:
-            token = ACTIVE.set(step)
-            try:
-                return await attribute(*args, **kwargs)
-            finally:
-                ACTIVE.reset(token)
+    # ----------------------------------------------------------- content
 
-        return in_step
+    async def read_file(self, path: str, encoding: str | None = None) -> bytes | str:
+        """``VFS.read_file``, seeing the step's own writes."""
+        return await self._run(lambda: self._vfs.read_file(path, encoding))
+
+    async def write_file(self, path: str, data: bytes | str, *, mode: int | None = None,
+                         digests: Sequence[str] | None = None) -> None:
+        """``VFS.write_file``, as part of the step."""
+        await self._run(lambda: self._vfs.write_file(path, data, mode=mode, digests=digests))
+
+    async def append_file(self, path: str, data: bytes | str) -> None:
+        """``VFS.append_file``, as part of the step."""
+        await self._run(lambda: self._vfs.append_file(path, data))
+
+    async def truncate(self, path: str, length: int = 0) -> None:
+        """``VFS.truncate``, as part of the step."""
+        await self._run(lambda: self._vfs.truncate(path, length))
+
+    async def write_stream(self, path: str,
+                           chunks: Iterable[bytes | str] | AsyncIterable[bytes | str], *,
+                           mode: int | None = None) -> None:
+        """``VFS.write_stream``, as part of the step."""
+        await self._run(lambda: self._vfs.write_stream(path, chunks, mode=mode))
+
+    def open_read(self, path: str, start: int = 0, end: int | None = None) -> ReadStream:
+        """``VFS.open_read``: the version current now, the step's writes included."""
+        return self._vfs.open_read(path, start, end)
+
+    def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream:
+        """``VFS.stream_writer`` (its commit at ``close`` is not part of the step)."""
+        return self._vfs.stream_writer(path, mode=mode)
+
+    def content_id(self, path: str) -> str:
+        """``VFS.content_id``."""
+        return self._vfs.content_id(path)
+
+    # ----------------------------------------------------------- namespace
+
+    async def mkdir(self, path: str, *, recursive: bool = False,
+                    mode: int | None = None) -> None:
+        """``VFS.mkdir``, as part of the step."""
+        await self._run(lambda: self._vfs.mkdir(path, recursive=recursive, mode=mode))
+
+    async def rm(self, path: str, *, recursive: bool = False, force: bool = False) -> None:
+        """``VFS.rm``, as part of the step."""
+        await self._run(lambda: self._vfs.rm(path, recursive=recursive, force=force))
+
+    async def rmdir(self, path: str) -> None:
+        """``VFS.rmdir``, as part of the step."""
+        await self._run(lambda: self._vfs.rmdir(path))
+
+    async def unlink(self, path: str) -> None:
+        """``VFS.unlink``, as part of the step."""
+        await self._run(lambda: self._vfs.unlink(path))
+
+    async def rename(self, old: str, new: str) -> None:
+        """``VFS.rename``, as part of the step."""
+        await self._run(lambda: self._vfs.rename(old, new))
+
+    async def copy_file(self, src: str, dst: str) -> None:
+        """``VFS.copy_file``, as part of the step."""
+        await self._run(lambda: self._vfs.copy_file(src, dst))
+
+    async def cp(self, src: str, dst: str, *, recursive: bool = False) -> None:
+        """``VFS.cp``, as part of the step."""
+        await self._run(lambda: self._vfs.cp(src, dst, recursive=recursive))
+
+    async def symlink(self, target: str, path: str) -> None:
+        """``VFS.symlink``, as part of the step."""
+        await self._run(lambda: self._vfs.symlink(target, path))
+
+    def readlink(self, path: str) -> str:
+        """``VFS.readlink``."""
+        return self._vfs.readlink(path)
+
+    def realpath(self, path: str) -> str:
+        """``VFS.realpath``."""
+        return self._vfs.realpath(path)
+
+    # ----------------------------------------------------------- metadata
+
+    def stat(self, path: str) -> Stat:
+        """``VFS.stat``."""
+        return self._vfs.stat(path)
+
+    def lstat(self, path: str) -> Stat:
+        """``VFS.lstat``."""
+        return self._vfs.lstat(path)
+
+    def exists(self, path: str) -> bool:
+        """``VFS.exists``."""
+        return self._vfs.exists(path)
+
+    async def chmod(self, path: str, mode: int) -> None:
+        """``VFS.chmod``, as part of the step."""
+        await self._run(lambda: self._vfs.chmod(path, mode))
+
+    async def utimes(self, path: str, atime_ms: float, mtime_ms: float) -> None:
+        """``VFS.utimes``, as part of the step."""
+        await self._run(lambda: self._vfs.utimes(path, atime_ms, mtime_ms))
+
+    async def touch(self, path: str) -> None:
+        """``VFS.touch``, as part of the step."""
+        await self._run(lambda: self._vfs.touch(path))
+
+    # ----------------------------------------------------------- listing and search
+
+    def readdir(self, path: str, with_types: bool = False) -> list[str] | list[DirEntry]:
+        """``VFS.readdir``."""
+        return self._vfs.readdir(path, with_types)
+
+    def scandir(self, path: str) -> tuple[str, list[Node]]:
+        """``VFS.scandir``."""
+        return self._vfs.scandir(path)
+
+    def walk(self, path: str = "/") -> list[str]:
+        """``VFS.walk``."""
+        return self._vfs.walk(path)
+
+    def du(self, path: str = "/") -> int:
+        """``VFS.du``."""
+        return self._vfs.du(path)
+
+    def ls(self, prefix: str = "/") -> list[str]:
+        """``VFS.ls``."""
+        return self._vfs.ls(prefix)
+
+    def find(self, directory: str = "/", pattern: str | None = None) -> list[dict]:
+        """``VFS.find``."""
+        return self._vfs.find(directory, pattern)
+
+    def glob(self, pattern: str) -> list[str]:
+        """``VFS.glob``."""
+        return self._vfs.glob(pattern)
+
+    async def grep(self, pattern: str, path: str = "/", *, regex: bool = True,
+                   ignore_case: bool = False, include: str | None = None,
+                   max_results: int | None = None,
+                   max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> GrepResult:
+        """``VFS.grep``, seeing the step's own writes."""
+        return await self._run(lambda: self._vfs.grep(
+            pattern, path, regex=regex, ignore_case=ignore_case, include=include,
+            max_results=max_results, max_file_size=max_file_size))
+
+    # ----------------------------------------------------------- disk and mounts
+
+    async def check(self, progress: Progress | None = None) -> Report:
+        """``VFS.check``, inside the step."""
+        return await self._run(lambda: self._vfs.check(progress))
+
+    async def usage(self) -> Usage:
+        """``VFS.usage``."""
+        return await self._run(lambda: self._vfs.usage())
+
+    async def gc(self, grace_ms: float = DEFAULT_GRACE_MS) -> int:
+        """``VFS.gc``, as part of the step."""
+        return await self._run(lambda: self._vfs.gc(grace_ms))
+
+    async def unmount(self, path: str) -> dict[str, Any]:
+        """``VFS.unmount`` (the JS API does not offer it in a step)."""
+        return await self._run(lambda: self._vfs.unmount(path))
+
+    async def reconnect(self, path: str, backend: Backend | None = None) -> dict[str, Any]:
+        """``VFS.reconnect`` (the JS API does not offer it in a step)."""
+        return await self._run(lambda: self._vfs.reconnect(path, backend))
+
+    def mounts(self) -> list[dict[str, Any]]:
+        """``VFS.mounts``."""
+        return self._vfs.mounts()
+
+    def mount_info(self, path: str) -> dict[str, Any]:
+        """``VFS.mount_info``."""
+        return self._vfs.mount_info(path)

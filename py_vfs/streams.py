@@ -13,16 +13,19 @@ and garbage collection reclaims.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, Iterable
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterable, Awaitable, Callable, Iterable
 
 from .content import CHUNK_SIZE
+from .engine import CommitEngine
 from .errors import FsError
 
-if TYPE_CHECKING:
-    from .vfs import VFS
+# How a finished disk stream becomes a file: (path, chunk keys, tail bytes, size, mode), run as
+# one change by the operations layer.
+Finish = Callable[[str, tuple[str, ...], bytes, int, "int | None"], Awaitable[None]]
 
-def _as_chunk(data: object) -> bytes:
+
+def as_chunk(data: object) -> bytes:
+    """A stream's piece as bytes (text as UTF-8)."""
     if isinstance(data, str):
         return data.encode("utf-8")
     if isinstance(data, bytes | bytearray | memoryview):
@@ -37,16 +40,16 @@ class ReadStream:
     ``async with``) so its chunks are released at once rather than when it is collected.
     """
 
-    def __init__(self, vfs: VFS, keys: tuple[str, ...], size: int, start: int,
+    def __init__(self, engine: CommitEngine, keys: tuple[str, ...], size: int, start: int,
                  end: int | None, *, inline: bytes | None = None) -> None:
-        self._vfs = vfs
+        self._engine = engine
         self._keys = keys
         self._inline = inline
         self.size = size
         self.position = min(start, size)
         self.end = size if end is None else max(self.position, min(end, size))
         self._closed = False
-        vfs.content.pin(keys)
+        engine.content.pin(keys)
 
     def __aiter__(self) -> ReadStream:
         return self
@@ -69,12 +72,12 @@ class ReadStream:
         """An inline file is one piece, held since the stream opened; no store read."""
         if self._inline is not None:
             return self._inline
-        return await self._vfs.content.read_chunk(self._keys[index], keep=False)
+        return await self._engine.content.read_chunk(self._keys[index], keep=False)
 
     async def aclose(self) -> None:
         if not self._closed:
             self._closed = True
-            await self._vfs._reclaim(self._vfs.content.unpin(self._keys))
+            await self._engine.reclaim(self._engine.content.unpin(self._keys))
 
     async def __aenter__(self) -> ReadStream:
         return self
@@ -87,7 +90,7 @@ class ReadStream:
         alone kept then waits for the next garbage collection."""
         if not getattr(self, "_closed", True):
             self._closed = True
-            self._vfs.content.unpin(self._keys)
+            self._engine.content.unpin(self._keys)
 
 
 class WriteStream:
@@ -103,7 +106,7 @@ class WriteStream:
     async def write(self, data: bytes | bytearray | memoryview | str) -> None:
         if self._done:
             raise FsError.of("EBADF", "write", self.path)
-        piece = _as_chunk(data)
+        piece = as_chunk(data)
         self._buffer += piece
         self.size += len(piece)
         if len(self._buffer) >= CHUNK_SIZE:
@@ -122,11 +125,14 @@ class WriteStream:
 class DiskWriteStream(WriteStream):
     """A write stream into the disk's chunk store (see the module docstring)."""
 
-    def __init__(self, vfs: VFS, path: str, mode: int | None) -> None:
-        vfs._check_writable(path)
+    def __init__(self, engine: CommitEngine, path: str, mode: int | None,
+                 finish: Finish) -> None:
+        """The caller has checked that ``path`` can be written (a stream that could never be
+        committed fails at once, not at ``close``)."""
         super().__init__(path)
-        self._vfs = vfs
+        self._engine = engine
         self._mode = mode
+        self._finish = finish
         self._keys: list[str] = []
 
     async def _drain(self) -> None:
@@ -135,7 +141,7 @@ class DiskWriteStream(WriteStream):
             while len(self._buffer) >= CHUNK_SIZE:
                 full = bytes(self._buffer[:CHUNK_SIZE])
                 del self._buffer[:CHUNK_SIZE]
-                self._keys.append(await self._vfs.content.store_ahead(full))
+                self._keys.append(await self._engine.content.store_ahead(full))
         except BaseException:
             await self.abort()
             raise
@@ -147,8 +153,7 @@ class DiskWriteStream(WriteStream):
         self._done = True
         tail, self._buffer = bytes(self._buffer), bytearray()
         try:
-            await self._vfs._commit_stream(self.path, tuple(self._keys), tail, self.size,
-                                           self._mode)
+            await self._finish(self.path, tuple(self._keys), tail, self.size, self._mode)
         finally:
             await self._release()
 
@@ -161,7 +166,7 @@ class DiskWriteStream(WriteStream):
 
     async def _release(self) -> None:
         keys, self._keys = self._keys, []
-        await self._vfs._reclaim(self._vfs.content.unpin(keys))
+        await self._engine.reclaim(self._engine.content.unpin(keys))
 
 
 async def write_all(stream: WriteStream, chunks: Iterable[object] | AsyncIterable[object]) -> None:
@@ -169,10 +174,10 @@ async def write_all(stream: WriteStream, chunks: Iterable[object] | AsyncIterabl
     try:
         if isinstance(chunks, AsyncIterable):
             async for data in chunks:
-                await stream.write(_as_chunk(data))
+                await stream.write(as_chunk(data))
         else:
             for data in chunks:
-                await stream.write(_as_chunk(data))
+                await stream.write(as_chunk(data))
     except BaseException:
         await stream.abort()
         raise

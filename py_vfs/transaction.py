@@ -7,13 +7,25 @@ restores memory exactly, so a failed write changes nothing.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .node import Node
 
 Op = tuple[str, str, str, object]
+# A mutation: a function that stages its writes in a transaction (sync or async), its result
+# the operation's.
+Change = Callable[["Transaction"], Any]
+
+
+async def run_change(change: Change, tx: Transaction) -> Any:
+    """Run a mutation's change function, sync or async, against ``tx``."""
+    result = change(tx)
+    if inspect.isawaitable(result):
+        result = await result
+    return result
 
 
 class Transaction:

@@ -3,19 +3,18 @@
 - ``backend``: the primitives a folder offers (``Backend``, ``Entry``, ``BackendError``);
 - ``local``: a host directory through ``os`` (CPython, and the unit tests);
 - ``fsa``: a browser folder through the File System Access API (``web/fsa.mjs``, via JSPI);
-- ``table``: the mount table and path lookup inside a mount (virtual nodes);
+- ``table``: the mount table and the virtual nodes of a folder's entries;
+- ``checks``: the questions a mounted operation asks its backend before changing anything;
 - ``ops``: the VFS's mutations under mounts, and the ``routed`` decorator that sends them there;
 - ``copies``, ``streams``: copies by content and streaming reads and writes of mounted files;
-- ``api``: ``VFS.mount``/``unmount``/``mounts``/``reconnect`` and the read hooks.
+- ``api``: ``VFS.mount``/``unmount``/``mounts``/``reconnect``.
 
-docs/mounts.md describes the design.
+Path resolution across mount points is ``py_vfs/resolver.py``. This package's face exports the
+backend side only, so that importing a low module of it (``table``, ``backend``) does not pull in
+the operations, which sit above the resolver. docs/mounts.md describes the design.
 """
 
-from .api import MountsMixin
 from .backend import Backend, BackendError, Entry
 from .local import LocalBackend
-from .ops import MountOps, routed
-from .table import MountTable
 
-__all__ = ["Backend", "BackendError", "Entry", "LocalBackend", "MountOps", "MountTable",
-           "MountsMixin", "routed"]
+__all__ = ["Backend", "BackendError", "Entry", "LocalBackend"]

@@ -1,28 +1,32 @@
-"""The mount operations of ``VFS`` (mount, unmount, mounts, reconnect) and the few read hooks
-the disk code calls so that listings, walks and reads reach into mounted folders."""
+"""The mount operations of ``VFS``: mount, restore_mount, unmount, mounts, mount_info,
+reconnect (the table itself is ``table.py``; reads reach into folders through ``tree.py``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from .. import paths
 from ..errors import FsError
+from ..index import Index
 from ..node import Node
+from ..resolver import Resolver
 from .backend import Backend
-from .streams import MountReadStream
 from .table import ACTIVE, WAITING, Mount, MountTable
 
-if TYPE_CHECKING:
-    from ..streams import ReadStream
+# ``mkdir -p`` of a mount point that does not exist yet (the VFS's own, routed ``mkdir``).
+MakeDirs = Callable[[str], Awaitable[None]]
 
 
-class MountsMixin:
-    """Mounts for ``VFS``; relies on its ``mount_table``, ``index``, ``content``, ``_lookup``
-    and ``mkdir``."""
+class Mounts:
+    """Mounting and unmounting folders of one VFS."""
 
-    mount_table: MountTable
-    index: Any
-    content: Any
+    def __init__(self, resolver: Resolver, index: Index, table: MountTable,
+                 make_dirs: MakeDirs) -> None:
+        self.resolver = resolver
+        self.index = index
+        self.mount_table = table
+        self.make_dirs = make_dirs
 
     # ---------------------------------------------------------------- the table
 
@@ -74,7 +78,7 @@ class MountsMixin:
         return self._mount_at(path, "mount").info()
 
     def _mount_at(self, path: str, syscall: str) -> Mount:
-        place = self.mount_table.locate(path, syscall)
+        place = self.resolver.locate(path, syscall)
         if place.mount is None or place.rel:
             raise FsError.of("EINVAL", syscall, path).with_hint("not a mount point")
         return place.mount
@@ -84,50 +88,19 @@ class MountsMixin:
         (ENOTEMPTY) and not a mount point already (EEXIST)."""
         if paths.normalize(path, syscall) == "/":
             raise FsError.of("EBUSY", syscall, path)
-        place = self.mount_table.locate(path, syscall)
+        place = self.resolver.locate(path, syscall)
         if place.mount is not None:
             if not place.rel:
                 raise FsError.of("EEXIST", syscall, path)
             raise FsError.of("EINVAL", syscall, path).with_hint(
                 f"{place.mount.path} is a mounted folder: mounts do not nest")
         try:
-            node, canonical = self._lookup(path, syscall)  # type: ignore[attr-defined]
+            node, canonical = self.resolver.lookup(path, syscall)
         except FileNotFoundError:
-            await self.mkdir(path, recursive=True)  # type: ignore[attr-defined]
-            node, canonical = self._lookup(path, syscall)  # type: ignore[attr-defined]
+            await self.make_dirs(path)
+            node, canonical = self.resolver.lookup(path, syscall)
         if not node.is_dir:
             raise FsError.of("ENOTDIR", syscall, path)
         if fresh and not self.index.is_empty(node):
             raise FsError.of("ENOTEMPTY", syscall, path)
         return canonical, node
-
-    # ------------------------------------------------- read hooks of the disk code
-
-    def _names(self, directory: Node) -> list[str]:
-        """``index.names``, or the listing of a mounted folder."""
-        if self.mount_table.covers(directory):
-            return self.mount_table.names(directory)
-        return self.index.names(directory)
-
-    def _entries(self, directory: Node, *, sizes: bool = False) -> list[Node]:
-        """``index.entries``, or a mounted folder's entries as virtual nodes: what walks, find,
-        glob, ls, du and grep descend through. Their sizes and mtimes are there only with
-        ``sizes`` (the browser reads them file by file); without, only names and kinds."""
-        if self.mount_table.covers(directory):
-            return self.mount_table.entries(directory, sizes=sizes)
-        return self.index.entries(directory)
-
-    async def _content(self, node: Node) -> bytes:
-        """A file's whole content, from its record (inline), its chunks or its folder."""
-        if self.mount_table.covers(node):
-            return self.mount_table.read(node)
-        if node.inline is not None:
-            return node.inline_bytes
-        return await self.content.read(node.chunks)
-
-    def _mounted_stream(self, node: Node, start: int, end: int | None) -> ReadStream | None:
-        """A read stream over a mounted file (None for a file of the disk)."""
-        if not self.mount_table.covers(node):
-            return None
-        mount, rel = self.mount_table.of(node)
-        return MountReadStream(self, mount, rel, node.size, start, end)  # type: ignore[arg-type]

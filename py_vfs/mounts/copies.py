@@ -11,20 +11,38 @@ folder) changes nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterable, Awaitable
+from typing import Protocol
 
 from .. import paths
 from ..errors import FsError
-from ..node import Stat
-from ..streams import write_all
+from ..node import DirEntry, Stat
+from ..resolver import Resolver
+from ..streams import WriteStream, write_all
 
-if TYPE_CHECKING:
-    from ..vfs import VFS
+
+class CopyHost(Protocol):
+    """The public operations a copy by content goes through (the VFS facade), so that each
+    of its steps is routed to the disk or the folder it touches."""
+
+    def stat(self, path: str) -> Stat: ...
+    def lstat(self, path: str) -> Stat: ...
+    def readdir(self, path: str, with_types: bool = False) -> list[str] | list[DirEntry]: ...
+    def open_read(self, path: str, start: int = 0,
+                  end: int | None = None) -> AsyncIterable[bytes]: ...
+    def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream: ...
+    def unlink(self, path: str) -> Awaitable[None]: ...
+    def symlink(self, target: str, path: str) -> Awaitable[None]: ...
+    def mkdir(self, path: str, *, recursive: bool = False,
+              mode: int | None = None) -> Awaitable[None]: ...
 
 
 class Copier:
-    def __init__(self, vfs: VFS) -> None:
+    """``copy_file`` and ``cp`` by content, for copies that reach into a mount."""
+
+    def __init__(self, vfs: CopyHost, resolver: Resolver) -> None:
         self.vfs = vfs
+        self.resolver = resolver
 
     def _stat(self, path: str, syscall: str, *, follow: bool) -> Stat:
         try:
@@ -45,7 +63,7 @@ class Copier:
         source = self._stat(src, "copyfile", follow=True)
         if source.is_dir:
             raise FsError.of("EISDIR", "copyfile", src, dst)
-        found = self.vfs._resolve(dst, "copyfile", create=True)
+        found = self.resolver.resolve(dst, "copyfile", create=True)
         if found.node is not None:
             if found.node.is_dir:
                 raise FsError.of("EISDIR", "copyfile", dst)
@@ -63,7 +81,7 @@ class Copier:
         if source.is_dir:
             if not recursive:
                 raise FsError.of("EISDIR", "cp", src, dst)
-            if paths.is_within(self.vfs._destination(dst, "cp"), source.path):
+            if paths.is_within(self.resolver.destination(dst, "cp"), source.path):
                 raise FsError.of("EINVAL", "cp", src, dst)
         if source.is_dir:
             await self._check_tree(source, dst, fresh=False)
@@ -96,7 +114,7 @@ class Copier:
                                     paths.child(dst_path, str(name)), existing is None))
 
     def _refuse_link_into_mount(self, dst: str) -> None:
-        if self.vfs.mount_table.locate_entry(dst, "cp").mount is not None:
+        if self.resolver.locate_entry(dst, "cp").mount is not None:
             raise FsError.of("EPERM", "cp", dst).with_hint(
                 "a mounted folder cannot hold symbolic links")
 

@@ -9,14 +9,20 @@ host directories named on the command line, once enabled (``Shell(vfs, host_moun
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from ..errors import FsError
-from .backend import BackendError
+from .backend import Backend, BackendError
 from .local import LocalBackend
 
-if TYPE_CHECKING:
-    from ..vfs import VFS
+
+class Mountable(Protocol):
+    """What a host mounts into: the VFS's mount operations."""
+
+    async def mount(self, path: str, backend: Backend, *,
+                    read_only: bool = False) -> dict[str, Any]: ...
+    async def unmount(self, path: str) -> dict[str, Any]: ...
+    async def reconnect(self, path: str, backend: Backend | None = None) -> dict[str, Any]: ...
 
 
 class MountHost(Protocol):
@@ -24,9 +30,13 @@ class MountHost(Protocol):
         """Mount a folder at ``path``: the one named ``folder``, or one the user picks."""
         ...
 
-    async def unmount(self, path: str) -> dict[str, Any]: ...
+    async def unmount(self, path: str) -> dict[str, Any]:
+        """Unmount the folder at ``path``."""
+        ...
 
-    async def reconnect(self, path: str) -> dict[str, Any]: ...
+    async def reconnect(self, path: str) -> dict[str, Any]:
+        """Make the waiting mount at ``path`` active again."""
+        ...
 
 
 class NeedsFolder(Exception):
@@ -38,11 +48,12 @@ class LocalHost:
     ``enabled``: a shell that runs untrusted lines (an agent's tool calls, a script from an
     archive) must not reach ``/etc`` by mounting it. ``python -m py_vfs shell`` enables it."""
 
-    def __init__(self, vfs: VFS, *, enabled: bool = False) -> None:
+    def __init__(self, vfs: Mountable, *, enabled: bool = False) -> None:
         self.vfs = vfs
         self.enabled = enabled
 
     async def mount(self, path: str, *, read_only: bool, folder: str | None) -> dict[str, Any]:
+        """Mount the host directory ``folder`` at ``path`` (EACCES unless enabled)."""
         if not self.enabled:
             raise FsError.of("EACCES", "mount", folder or path).with_hint(
                 "this shell cannot mount host folders: only `python -m py_vfs shell` enables "
@@ -56,7 +67,9 @@ class LocalHost:
         return await self.vfs.mount(path, backend, read_only=read_only)
 
     async def unmount(self, path: str) -> dict[str, Any]:
+        """Unmount the folder at ``path``."""
         return await self.vfs.unmount(path)
 
     async def reconnect(self, path: str) -> dict[str, Any]:
+        """Make the waiting mount at ``path`` active again."""
         return await self.vfs.reconnect(path)

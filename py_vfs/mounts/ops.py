@@ -1,16 +1,17 @@
 """Mutations under mount points, and the decorator that routes the VFS's mutations to them.
 
-Every mutating method of ``VFS`` is decorated with ``routed``: when any mount exists, the method
-of the same name here runs first. It locates the operands without touching a backend
-(``MountTable.locate``); when all of them stay on the disk it answers ``ON_DISK`` and the disk
-code runs as if mounts did not exist. Otherwise it performs the operation in the folder itself.
+Every mutating method of the operations (``files``, ``namespace``, ``copies``, ``metadata``) is
+decorated with ``routed``: when any mount exists, the method of the same name here runs first.
+It locates the operands without touching a backend (``Resolver.locate``); when all of them stay
+on the disk it answers ``ON_DISK`` and the disk code runs as if mounts did not exist. Otherwise
+it performs the operation in the folder itself.
 
 The POSIX rules are checked here, with the same codes and in the same order as the disk code in
-``vfs.py``, by asking the backend first (``stat``, ``list``) and only then making the one change:
-the backends stay small and both answer alike. A folder has no transactions, so a change that
-takes several backend calls (``mkdir -p``, a directory rename in the browser, a copy of a tree)
-is not atomic there; every check is made before the first change, so a refused operation changes
-nothing.
+``namespace.py``, ``files.py`` and ``copies.py``, by asking the backend first (``stat``,
+``list``) and only then making the one change: the backends stay small and both answer alike. A
+folder has no transactions, so a change that takes several backend calls (``mkdir -p``, a
+directory rename in the browser, a copy of a tree) is not atomic there; every check is made
+before the first change, so a refused operation changes nothing.
 """
 
 from __future__ import annotations
@@ -19,35 +20,43 @@ import functools
 import inspect
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from .. import paths
 from ..errors import FsError
+from ..index import Index
 from ..limits import check_length, check_mode, check_time
 from ..node import Node
-from ..streams import _as_chunk
+from ..resolver import Resolver
+from ..streams import as_chunk
 from .backend import DIRECTORY, Entry, Rel
 from .checks import missing_dirs, require_parent, stat_or_none
 from .copies import Copier
 from .streams import MountWriteStream
 from .table import DISK, Mount, MountTable, Place, translated
 
-if TYPE_CHECKING:
-    from ..vfs import VFS
-
 F = TypeVar("F", bound=Callable[..., Any])
 
 ON_DISK: Any = object()  # "all operands are on the disk: run the disk's own code"
 
 
+class Routed(Protocol):
+    """An operations object whose methods ``routed`` wraps: its mount table, and the
+    ``MountOps`` that answers for mounted paths."""
+
+    table: MountTable
+    mounted: MountOps
+
+
 def routed(method: F) -> F:
-    """Let ``MountOps`` handle the call first whenever the VFS has mounts."""
+    """Let ``MountOps`` handle the call first whenever the VFS has mounts (with none, the
+    table is empty and the disk's code runs at once)."""
     name = method.__name__
     if inspect.iscoroutinefunction(method):
         @functools.wraps(method)
-        async def run_async(self: VFS, *args: Any, **kwargs: Any) -> Any:
-            if self.mount_table:
-                result = await getattr(self.mount_table.ops, name)(*args, **kwargs)
+        async def run_async(self: Routed, *args: Any, **kwargs: Any) -> Any:
+            if self.table:
+                result = await getattr(self.mounted, name)(*args, **kwargs)
                 if result is not ON_DISK:
                     return result
             return await method(self, *args, **kwargs)
@@ -55,9 +64,9 @@ def routed(method: F) -> F:
         return run_async  # type: ignore[return-value]
 
     @functools.wraps(method)
-    def run(self: VFS, *args: Any, **kwargs: Any) -> Any:
-        if self.mount_table:
-            result = getattr(self.mount_table.ops, name)(*args, **kwargs)
+    def run(self: Routed, *args: Any, **kwargs: Any) -> Any:
+        if self.table:
+            result = getattr(self.mounted, name)(*args, **kwargs)
             if result is not ON_DISK:
                 return result
         return method(self, *args, **kwargs)
@@ -68,20 +77,22 @@ def routed(method: F) -> F:
 class MountOps:
     """The mutations of ``VFS`` for operands inside mounts (same names, same arguments)."""
 
-    def __init__(self, vfs: VFS, table: MountTable) -> None:
-        self.vfs = vfs
+    def __init__(self, resolver: Resolver, index: Index, table: MountTable,
+                 copier: Copier) -> None:
+        self.resolver = resolver
+        self.index = index
         self.table = table
-        self.copier = Copier(vfs)
+        self.copier = copier
 
     # ------------------------------------------------------------------ content
 
     async def write_file(self, path: str, data: Any, *, mode: int | None = None,
                          digests: Any = None) -> Any:
         """``digests`` (of disk chunks) mean nothing to a folder."""
-        place = self.table.locate(path, "open", create=True)
+        place = self.resolver.locate(path, "open", create=True)
         if place.mount is None:
             return ON_DISK
-        payload = _as_chunk(data)
+        payload = as_chunk(data)
         if place.mount.active and place.rel:  # write_file checks the way before the name
             missing_dirs(place.mount, place.rel[:-1], "open", path)
         writer = self.stream_writer(path, mode=mode)
@@ -90,10 +101,10 @@ class MountOps:
         return None
 
     async def append_file(self, path: str, data: Any) -> Any:
-        place = self.table.locate(path, "open", create=True)
+        place = self.resolver.locate(path, "open", create=True)
         if place.mount is None:
             return ON_DISK
-        mount, rel, payload = place.mount, place.rel, _as_chunk(data)
+        mount, rel, payload = place.mount, place.rel, as_chunk(data)
         mount.check_writable("open", path)
         if not rel:
             raise FsError.of("EISDIR", "open", path)
@@ -117,7 +128,7 @@ class MountOps:
 
     async def truncate(self, path: str, length: int = 0) -> Any:
         length = check_length(length, "open", path)
-        place = self.table.locate(path, "open")
+        place = self.resolver.locate(path, "open")
         if place.mount is None:
             return ON_DISK
         mount, rel, entry = self._existing(path, "open")
@@ -131,15 +142,15 @@ class MountOps:
     def stream_writer(self, path: str, *, mode: int | None = None) -> Any:
         if mode is not None:
             check_mode(mode, "open", path)
-        place = self.table.locate(path, "open", create=True)
+        place = self.resolver.locate(path, "open", create=True)
         if place.mount is None:
             return ON_DISK
-        return MountWriteStream(self.vfs, place, path, mode)
+        return MountWriteStream(place, path)  # a folder keeps no mode
 
     # ---------------------------------------------------------------- namespace
 
     async def mkdir(self, path: str, *, recursive: bool = False, mode: int | None = None) -> Any:
-        place = self.table.locate_entry(path, "mkdir")
+        place = self.resolver.locate_entry(path, "mkdir")
         if place.mount is None:
             return ON_DISK
         mount, rel = place.mount, place.rel
@@ -160,7 +171,7 @@ class MountOps:
         return None
 
     async def rm(self, path: str, *, recursive: bool = False, force: bool = False) -> Any:
-        place = self.table.locate_entry(path, "rm")
+        place = self.resolver.locate_entry(path, "rm")
         if place.mount is None:
             self._check_not_busy(path, "rm")
             return ON_DISK
@@ -181,7 +192,7 @@ class MountOps:
         return None
 
     async def rmdir(self, path: str) -> Any:
-        place = self.table.locate_entry(path, "rmdir")
+        place = self.resolver.locate_entry(path, "rmdir")
         if place.mount is None:
             self._check_not_busy(path, "rmdir")
             return ON_DISK
@@ -197,7 +208,7 @@ class MountOps:
         return None
 
     async def unlink(self, path: str) -> Any:
-        place = self.table.locate_entry(path, "unlink")
+        place = self.resolver.locate_entry(path, "unlink")
         if place.mount is None:
             return ON_DISK
         mount, rel = place.mount, place.rel
@@ -212,15 +223,15 @@ class MountOps:
         return None
 
     async def rename(self, old: str, new: str) -> Any:
-        src = self.table.locate_entry(old, "rename")
-        dst = self.table.locate_entry(new, "rename")
+        src = self.resolver.locate_entry(old, "rename")
+        dst = self.resolver.locate_entry(new, "rename")
         if src.mount is None and dst.mount is None:
             self._check_not_busy(old, "rename", old, new)
             self._check_not_busy(new, "rename", old, new)
             return ON_DISK
         if src.mount is not dst.mount:
             try:
-                self.vfs.lstat(old)
+                self.resolver.lookup(old, "lstat", follow=False)
             except FsError as error:
                 again = FsError.of(error.code, "rename", old, new)
                 raise again.with_hint(error.hint) if error.hint else again from None
@@ -232,7 +243,7 @@ class MountOps:
         return None
 
     def _rename_within(self, mount: Mount, src: Place, dst: Place, old: str, new: str) -> None:
-        """``VFS._rename``'s checks in its order, then one move (the old entry at ``new``, an
+        """``Namespace._rename``'s checks in its order, then one move (the old entry at ``new``, an
         empty directory, goes first: a folder cannot move onto a directory)."""
         require_parent(mount, src.rel)
         require_parent(mount, dst.rel)
@@ -285,18 +296,18 @@ class MountOps:
         point or holds one: removing or replacing it would drop a folder out of the tree, or
         (``rm -r``) delete inside it."""
         try:
-            parent, parent_path, name = self.vfs._lookup_parent(path, syscall)
+            parent, parent_path, name = self.resolver.lookup_parent(path, syscall)
         except FsError:
             return  # the disk's own code reports it
-        node = self.vfs.index.child(parent, name)
+        node = self.index.child(parent, name)
         if node is not None and node.is_dir and self.table.within(paths.child(parent_path, name)):
             raise FsError.of("EBUSY", syscall, *(shown or (path,)))
 
     # ------------------------------------------------------------------- copies
 
     async def copy_file(self, src: str, dst: str) -> Any:
-        if (self.table.locate(src, "copyfile").mount is None
-                and self.table.locate(dst, "copyfile", create=True).mount is None):
+        if (self.resolver.locate(src, "copyfile").mount is None
+                and self.resolver.locate(dst, "copyfile", create=True).mount is None):
             return ON_DISK
         await self.copier.copy_file(src, dst)
         return None
@@ -310,13 +321,13 @@ class MountOps:
     def _cp_needs_copier(self, src: str, dst: str) -> bool:
         """The disk's ``cp`` copies nodes of the index; a tree that reaches into a mount (at
         either end, or below either end) needs copying by content."""
-        if self.table.locate(src, "cp", follow=False).mount is not None:
+        if self.resolver.locate(src, "cp", follow=False).mount is not None:
             return True
-        if self.table.locate(dst, "cp", create=True).mount is not None:
+        if self.resolver.locate(dst, "cp", create=True).mount is not None:
             return True
         for path, follow in ((src, False), (dst, True)):
             try:
-                _, canonical = self.vfs._lookup(path, "cp", follow=follow)
+                _, canonical = self.resolver.lookup(path, "cp", follow=follow)
             except FsError:
                 continue
             if self.table.within(canonical):
@@ -326,7 +337,7 @@ class MountOps:
     # -------------------------------------------------------------------- links
 
     async def symlink(self, target: str, path: str) -> Any:
-        place = self.table.locate_entry(path, "symlink")
+        place = self.resolver.locate_entry(path, "symlink")
         if place.mount is None or "\0" in target or paths.too_long(target):
             return ON_DISK  # the disk code reports a bad target first
         mount, rel = place.mount, place.rel
@@ -347,7 +358,7 @@ class MountOps:
     async def chmod(self, path: str, mode: int) -> Any:
         """A folder keeps no permission bits: the mode is checked and dropped."""
         check_mode(mode, "chmod", path)
-        if self.table.locate(path, "chmod").mount is None:
+        if self.resolver.locate(path, "chmod").mount is None:
             return ON_DISK
         mount, _, _ = self._existing(path, "chmod")
         mount.check_writable("chmod", path)
@@ -356,7 +367,7 @@ class MountOps:
     async def utimes(self, path: str, atime_ms: float, mtime_ms: float) -> Any:
         atime_ms = check_time(atime_ms, "utime", path)
         mtime_ms = check_time(mtime_ms, "utime", path)
-        if self.table.locate(path, "utime").mount is None:
+        if self.resolver.locate(path, "utime").mount is None:
             return ON_DISK
         mount, rel, _ = self._existing(path, "utime")
         mount.check_writable("utime", path)
@@ -365,7 +376,7 @@ class MountOps:
         return None
 
     async def touch(self, path: str) -> Any:
-        place = self.table.locate(path, "utime", create=True)
+        place = self.resolver.locate(path, "utime", create=True)
         if place.mount is None:
             return ON_DISK
         mount, rel = place.mount, place.rel
@@ -388,7 +399,7 @@ class MountOps:
     def _existing(self, path: str, syscall: str) -> tuple[Mount, Rel, Node]:
         """The mounted entry ``path`` leads to (links followed), looked up as the disk looks up
         its own: ENOENT, ENOTDIR for a trailing slash on a file, EACCES while waiting."""
-        node, _ = self.vfs._lookup(path, syscall)
+        node, _ = self.resolver.lookup(path, syscall)
         mount, rel = self.table.of(node)
         return mount, rel, node
 

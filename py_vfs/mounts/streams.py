@@ -8,25 +8,21 @@ a file changed meanwhile is read as it is now). A write hands each chunk to the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..content import CHUNK_SIZE
+from ..engine import CommitEngine
 from ..errors import FsError
 from ..streams import ReadStream, WriteStream
 from .backend import DIRECTORY, Rel, Writer
 from .checks import missing_dirs, stat_or_none
 from .table import Mount, Place, translated
 
-if TYPE_CHECKING:
-    from ..vfs import VFS
-
 
 class MountReadStream(ReadStream):
     """The bytes ``[start, end)`` of a mounted file, one chunk's range per step."""
 
-    def __init__(self, vfs: VFS, mount: Mount, rel: Rel, size: int, start: int,
+    def __init__(self, engine: CommitEngine, mount: Mount, rel: Rel, size: int, start: int,
                  end: int | None) -> None:
-        super().__init__(vfs, (), size, start, end)  # no chunks to pin
+        super().__init__(engine, (), size, start, end)  # no chunks to pin
         self._mount = mount
         self._rel = rel
         mount.streams += 1
@@ -63,11 +59,9 @@ class MountWriteStream(WriteStream):
     """Writes a mounted file: parents are created and the folder's writer opened at the first
     chunk (or at ``close`` for an empty file), checks made up front as ``WriteStream`` does."""
 
-    def __init__(self, vfs: VFS, place: Place, path: str, mode: int | None) -> None:
-        # A folder keeps no mode; ``mode`` is accepted for the same signature as the disk's.
+    def __init__(self, place: Place, path: str) -> None:
         assert place.mount is not None
         super().__init__(path)
-        self._vfs = vfs
         self._mount = place.mount
         self._rel = place.rel
         self._writer: Writer | None = None

@@ -1,15 +1,15 @@
-"""The mount table, and how a path lookup continues inside a mounted folder.
+"""The mount table: the mounted folders, and the virtual nodes that stand for their entries.
 
 A mount point is an ordinary (empty) directory of the disk; the table maps its node id to the
-``Mount``. ``VFS._resolve`` walks the disk as usual and, the moment it steps onto a mount point,
-hands the rest of the path to ``MountTable.enter``: inside a folder there are no symlinks, so the
-remaining names are folded lexically and looked up with one backend call.
+``Mount``. The resolver (``py_vfs/resolver.py``) walks the disk as usual and, the moment it steps
+onto a mount point, folds the rest of the path into a ``Place`` inside the folder: there are no
+symlinks there, so the remaining names fold lexically and are looked up with one backend call.
 
 What a lookup inside a mount answers is a *virtual node*: a ``Node`` built from the backend's
 answer, never stored in the index, whose id names the mount and the path inside it. Read-only
 operations of the VFS (stat, readdir, walk, find, glob, grep, read_file...) then work on it
 unchanged; the few places that read children or content ask the table (``covers``). Mutations
-never see virtual nodes: ``ops`` routes them before they reach the disk code.
+never see virtual nodes: ``mounts/ops.py`` routes them before they reach the disk code.
 
 Nothing read from a folder is kept: each lookup and listing asks the backend again, so changes
 made outside the VFS show at once.
@@ -18,25 +18,19 @@ made outside the VFS show at once.
 from __future__ import annotations
 
 import contextlib
-import functools
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import paths
+from ..engine import STEP_RUNNING
 from ..errors import FsError
 from ..node import DIRECTORY, Node
-from ..step import ACTIVE as STEP_RUNNING
 from .backend import Backend, BackendError, Entry, Rel
-
-if TYPE_CHECKING:
-    from ..vfs import VFS
-    from .ops import MountOps
 
 # Ids of virtual nodes start with NUL, which no stored id (hex) contains.
 MARK = "\0"
-_MUST_BE_DIR = "/"  # vfs._MUST_BE_DIR: a trailing slash still pending
 FILE_MODE, DIR_MODE = 0o644, 0o755
 READ_ONLY_MASK = 0o555
 ACTIVE, WAITING = "active", "waiting"
@@ -110,16 +104,6 @@ class Mount:
         return self.vnode((*rel, entry.name), entry, self.node_id_of(rel))
 
 
-class Crossing(Exception):
-    """Raised while probing (``MountTable.locate``): the path continues inside ``mount``."""
-
-    def __init__(self, mount: Mount, rel: Rel, must_be_dir: bool) -> None:
-        super().__init__(mount.path)
-        self.mount = mount
-        self.rel = rel
-        self.must_be_dir = must_be_dir
-
-
 @dataclass(frozen=True)
 class Place:
     """Where a path leads: inside ``mount`` at ``rel`` (``mount`` None: on the disk)."""
@@ -135,11 +119,9 @@ DISK = Place()
 class MountTable:
     """The mounts of one VFS, by canonical path and by the node id of their mount point."""
 
-    def __init__(self, vfs: VFS) -> None:
-        self.vfs = vfs
+    def __init__(self) -> None:
         self.by_path: dict[str, Mount] = {}
         self.points: dict[str, Mount] = {}
-        self._probing = False
         # Resolutions that went into a mounted folder so far: an answer computed while this
         # moved came (partly) from a folder that changes outside the VFS, so the page must not
         # cache it (py_vfs/page_cache.py).
@@ -147,13 +129,6 @@ class MountTable:
 
     def __bool__(self) -> bool:
         return bool(self.by_path)
-
-    @functools.cached_property
-    def ops(self) -> MountOps:
-        """The mutations under mounts (built on first use: ``ops`` imports this module)."""
-        from .ops import MountOps
-
-        return MountOps(self.vfs, self)
 
     def add(self, mount: Mount) -> None:
         self.by_path[mount.path] = mount
@@ -178,98 +153,6 @@ class MountTable:
             return self.points[node.id], ()
         _, point, rel = node.id.split(MARK, 2)
         return self.points[point], tuple(rel.split("/")) if rel else ()
-
-    # -------------------------------------------------------------- resolution
-
-    def enter(self, stack: list[tuple[Node, str]], pending: list[str], path: str, syscall: str,
-              follow: bool, create: bool) -> tuple[Node | None, str, Node, str]:
-        """Finish ``VFS._resolve`` inside the mount whose point is on top of ``stack``: the
-        same answer (node, canonical path, parent, name), with virtual nodes."""
-        self.entered += 1
-        point, point_path = stack[-1]
-        mount = self.points[point.id]
-        rel: list[str] = []
-        must_be_dir = False
-        while pending:
-            segment = pending.pop()
-            if segment == _MUST_BE_DIR:
-                must_be_dir = not pending
-            elif segment != "..":
-                rel.append(segment)
-            elif rel:
-                rel.pop()
-            else:  # a link's ``..`` climbed out of the folder: go on from the disk
-                return tuple(self._leave(point_path, pending, path, syscall, follow, create))
-        if self._probing:
-            raise Crossing(mount, tuple(rel), must_be_dir)
-        mount.check_active(syscall, path)
-        return self._lookup(mount, tuple(rel), stack, path, syscall, must_be_dir, create)
-
-    def _leave(self, point_path: str, pending: list[str], path: str, syscall: str,
-               follow: bool, create: bool) -> Any:
-        rest = [s for s in reversed(pending) if s != _MUST_BE_DIR]
-        again = "/".join([paths.dirname(point_path).rstrip("/"), *rest]) or "/"
-        if pending and pending[0] == _MUST_BE_DIR:
-            again += "/"
-        return self.vfs._resolve(again, syscall, follow=follow, create=create)
-
-    def _lookup(self, mount: Mount, rel: Rel, stack: list[tuple[Node, str]], path: str,
-                syscall: str, must_be_dir: bool, create: bool) -> tuple[Any, str, Node, str]:
-        canonical = mount.path_of(rel)
-        outside = stack[-2][0]  # the disk directory that holds the mount point
-
-        def vnode(at: Rel, entry: Entry) -> Node:
-            return mount.vnode(at, entry, mount.node_id_of(at[:-1]) if at else outside.id)
-
-        if not rel:
-            return vnode((), Entry("", DIRECTORY)), canonical, outside, paths.basename(canonical)
-        parent = vnode(rel[:-1], Entry(rel[-2] if len(rel) > 1 else "", DIRECTORY))
-        if create and must_be_dir:  # as the disk: the way first, then the trailing slash
-            with translated(syscall, path):
-                self._require_dir(mount, rel[:-1])
-            raise FsError.of("EISDIR", syscall, path)
-        try:
-            entry = mount.backend.stat(rel)
-        except BackendError as error:
-            if not (create and error.code == "ENOENT"):
-                raise FsError.of(error.code, syscall, path) from None
-            with translated(syscall, path):
-                self._require_dir(mount, rel[:-1])
-            return None, canonical, parent, rel[-1]
-        if must_be_dir and entry.kind != DIRECTORY:
-            raise FsError.of("ENOTDIR", syscall, path)
-        return vnode(rel, entry), canonical, parent, rel[-1]
-
-    @staticmethod
-    def _require_dir(mount: Mount, rel: Rel) -> None:
-        if rel and mount.backend.stat(rel).kind != DIRECTORY:
-            raise BackendError("ENOTDIR")
-
-    def locate(self, path: str, syscall: str, *, follow: bool = True,
-               create: bool = False) -> Place:
-        """Where ``path`` leads, without asking any backend: the mount and the names below its
-        root (the disk's own errors, and paths that stay on the disk, give ``DISK``)."""
-        self._probing = True
-        try:
-            self.vfs._resolve(path, syscall, follow=follow, create=create)
-        except Crossing as crossing:
-            return Place(crossing.mount, crossing.rel, crossing.must_be_dir)
-        except FsError:
-            return DISK
-        finally:
-            self._probing = False
-        return DISK
-
-    def locate_entry(self, path: str, syscall: str) -> Place:
-        """Where the last name of ``path`` lives (what rm, mkdir, rename act on): its parent is
-        followed, the name itself is not. A mount point itself is on the disk."""
-        segments = [s for s in paths.normalize(path, syscall).split("/") if s]
-        if not segments:
-            return DISK
-        parent = self.locate("/" + "/".join(segments[:-1]), syscall)
-        if parent.mount is None:
-            return DISK
-        return Place(parent.mount, (*parent.rel, segments[-1]), paths.has_trailing_slash(path))
 
     # -------------------------------------------------------------- children and content
 

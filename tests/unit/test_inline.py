@@ -39,7 +39,7 @@ def chunks(vfs: VFS) -> dict:
 
 
 def record(vfs: VFS, path: str) -> dict:
-    node, _ = vfs._lookup(path, "open")
+    node, _ = vfs.resolver.lookup(path, "open")
     return json.loads(vfs.store.spaces["nodes"][node.id])
 
 
@@ -245,7 +245,7 @@ def test_check_usage_and_gc_count_inline_bytes_and_no_chunks(vfs):
 
 
 def edit(vfs: VFS, path: str, **changes) -> None:
-    node, _ = vfs._lookup(path, "open")
+    node, _ = vfs.resolver.lookup(path, "open")
     nodes = vfs.store.spaces["nodes"]
     nodes[node.id] = json.dumps({**json.loads(nodes[node.id]), **changes})
 

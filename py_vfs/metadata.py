@@ -1,0 +1,133 @@
+"""Metadata and listings: stat, lstat, exists, chmod, utimes, touch, readdir, scandir, walk, du.
+
+Reads are synchronous: the index is in memory, and JS calls into synchronous Python are far
+cheaper than async ones. The mutations are one change each, run by the commit engine; a path
+inside a mounted folder is routed to ``mounts/ops.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from . import paths
+from .disk import Disk, link_size, now
+from .engine import CommitEngine
+from .errors import FsError
+from .limits import check_mode, check_time
+from .mounts.ops import MountOps, routed
+from .mounts.table import MountTable
+from .node import DirEntry, Node, Stat
+from .resolver import Resolver
+from .transaction import Transaction
+from .tree import Tree
+
+
+def stat_of(node: Node, canonical: str) -> Stat:
+    """What ``stat`` reports of ``node`` found at ``canonical``."""
+    # A link's size is its target's length in bytes, as Linux reports; records written
+    # before that counted characters, so it is taken from the target itself.
+    size = link_size(node.target or "") if node.is_link else node.stat_size
+    return Stat(type=node.kind, size=size, mode=node.mode,
+                mtime_ms=node.mtime_ms, ctime_ms=node.ctime_ms, atime_ms=node.atime_ms,
+                name=paths.basename(canonical), path=canonical, target=node.target)
+
+
+class Metadata:
+    """The metadata operations and listings of the VFS."""
+
+    def __init__(self, engine: CommitEngine, resolver: Resolver, disk: Disk, tree: Tree,
+                 table: MountTable, mounted: MountOps) -> None:
+        self.engine = engine
+        self.resolver = resolver
+        self.disk = disk
+        self.index = disk.index
+        self.tree = tree
+        self.table = table  # read by ``routed``
+        self.mounted = mounted
+
+    def stat(self, path: str) -> Stat:
+        """``stat(2)``: links followed."""
+        node, canonical = self.resolver.lookup(path, "stat")
+        return stat_of(node, canonical)
+
+    def lstat(self, path: str) -> Stat:
+        """``lstat(2)``: a final link is reported itself."""
+        node, canonical = self.resolver.lookup(path, "lstat", follow=False)
+        return stat_of(node, canonical)
+
+    @routed
+    async def chmod(self, path: str, mode: int) -> None:
+        """``chmod(2)``: the permission bits (links followed)."""
+        mode = check_mode(mode, "chmod", path)
+
+        def change(tx: Transaction) -> None:
+            node, _ = self.resolver.lookup(path, "chmod")
+            self.index.put(replace(node, mode=mode & 0o7777, ctime_ms=now()), tx)
+
+        await self.engine.run(change)
+
+    @routed
+    async def utimes(self, path: str, atime_ms: float, mtime_ms: float) -> None:
+        """``utimes``: access and modification times, in milliseconds."""
+        atime_ms = check_time(atime_ms, "utime", path)
+        mtime_ms = check_time(mtime_ms, "utime", path)
+
+        def change(tx: Transaction) -> None:
+            node, _ = self.resolver.lookup(path, "utime")
+            self.index.put(replace(node, atime_ms=float(atime_ms), mtime_ms=float(mtime_ms),
+                                   ctime_ms=now()), tx)
+
+        await self.engine.run(change)
+
+    @routed
+    async def touch(self, path: str) -> None:
+        """Create an empty file, or set an existing one's times to now (``touch``)."""
+        def change(tx: Transaction) -> None:
+            if self.resolver.exists(path):
+                node, _ = self.resolver.lookup(path, "utime")
+                stamp = now()
+                self.index.put(replace(node, atime_ms=stamp, mtime_ms=stamp, ctime_ms=stamp), tx)
+            else:
+                self.disk.write(path, b"", None, tx, parents=False)
+
+        await self.engine.run(change)
+
+    # ----------------------------------------------------------------- listing
+
+    def readdir(self, path: str, with_types: bool = False) -> list[str] | list[DirEntry]:
+        """The names in a directory, sorted (``with_types``: as ``DirEntry``)."""
+        node, canonical = self.resolver.lookup(path, "scandir")
+        if not node.is_dir:
+            raise FsError.of("ENOTDIR", "scandir", path)
+        if not with_types:
+            return self.tree.names(node)
+        return [DirEntry(child.name, paths.child(canonical, child.name), child.kind)
+                for child in self.tree.entries(node)]
+
+    def scandir(self, path: str) -> tuple[str, list[Node]]:
+        """The canonical path of the directory ``path`` and its entries by name, as nodes, for
+        callers that want every entry's metadata at once (the JS API's stat cache). The node of
+        a mount point, and a mounted folder's entries, are not what lstat reports
+        (``mount_table.covers`` tells them): their stat comes from the folder."""
+        node, canonical = self.resolver.lookup(path, "scandir")
+        if not node.is_dir:
+            raise FsError.of("ENOTDIR", "scandir", path)
+        return canonical, self.tree.entries(node)
+
+    def walk(self, path: str = "/") -> list[str]:
+        """Every non-directory below ``path`` (links not followed), sorted by path."""
+        node, canonical = self.resolver.lookup(path, "scandir")
+        if not node.is_dir:
+            return [canonical]
+        return sorted(p for p, child in self.tree.descendants(node, canonical)
+                      if not child.is_dir)
+
+    def du(self, path: str = "/") -> int:
+        """Bytes of file content at or below ``path`` (links count their own size)."""
+        node, canonical = self.resolver.lookup(path, "scandir", follow=False)
+        if not node.is_dir:
+            return node.size
+        # The sizes the traversal already has: a mounted folder is listed once per directory,
+        # not asked once per file.
+        return sum(child.size for _, child in self.tree.descendants(node, canonical, sizes=True)
+                   if not child.is_dir)
