@@ -13,6 +13,7 @@ from .vfs import VFS
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line: ``python -m py_vfs shell [--disk FILE]``; returns the exit status."""
     parser = argparse.ArgumentParser(prog="python -m py_vfs")
     commands = parser.add_subparsers(dest="command", required=True)
     shell = commands.add_parser("shell", help="run the py_vfs shell on a disk file")

@@ -41,6 +41,7 @@ class Builder:
         self.conditional = False  # any empty edge requires a context
 
     def state(self) -> int:
+        """A new state; its number."""
         if len(self.edges) >= self.max_states:
             raise TooComplex(f"more than {self.max_states} states")
         self.empties.append([])
@@ -48,6 +49,7 @@ class Builder:
         return len(self.edges) - 1
 
     def empty(self, source: int, target: int, context: int = 0) -> None:
+        """An epsilon transition from ``source`` to ``target``."""
         self.empties[source].append((target, context))
         self.conditional = self.conditional or bool(context)
 
@@ -78,6 +80,7 @@ class Automaton:
         self.work = 0  # NFA states visited so far: what matching costs, for tests to bound
 
     def match(self, subject: str) -> bool:
+        """Whether the whole of ``text`` is accepted (linear time, no backtracking)."""
         state = self._number(self._close({self._start}, self._context(subject, 0)))
         accepting, moves, search = self._accepting, self._moves, self._search
         if search and accepting[state]:

@@ -42,6 +42,7 @@ class Problem:
     message: str
 
     def to_dict(self) -> dict[str, str]:
+        """The problem as the JS API and the shell report it."""
         return {"kind": self.kind, "where": self.where, "message": self.message}
 
 
@@ -60,12 +61,15 @@ class Report:
 
     @property
     def ok(self) -> bool:
+        """True when no problem was found."""
         return not self.problems
 
     def add(self, kind: str, where: str, message: str) -> None:
+        """Record one problem of ``kind`` at ``where``."""
         self.problems.append(Problem(kind, where, message))
 
     def to_dict(self) -> dict[str, Any]:
+        """The report as the JS API and the shell show it."""
         return {
             "ok": self.ok, "problems": [p.to_dict() for p in self.problems],
             "nodes": self.nodes, "chunks": self.chunks, "chunkBytes": self.chunk_bytes,

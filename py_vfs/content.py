@@ -75,12 +75,14 @@ class ChunkCache:
         self._bytes = 0
 
     def get(self, key: str) -> bytes | None:
+        """A cached chunk (made the most recent), or None."""
         data = self._items.get(key)
         if data is not None:
             self._items.move_to_end(key)
         return data
 
     def put(self, key: str, data: bytes) -> None:
+        """Keep ``data`` under ``key``, dropping the least recent chunks beyond the budget."""
         if len(data) > self.max_bytes:
             return
         if key in self._items:
@@ -93,12 +95,16 @@ class ChunkCache:
             self._bytes -= len(old)
 
     def discard(self, key: str) -> None:
+        """Forget ``key`` (its chunk was deleted)."""
         data = self._items.pop(key, None)
         if data is not None:
             self._bytes -= len(data)
 
 
 class Content:
+    """The chunks of one disk: reference counts, pins, the chunks staged by a transaction,
+    and the cache."""
+
     def __init__(self, store: Store, cache_bytes: int = DEFAULT_CACHE_BYTES) -> None:
         self.store = store
         self.refs: Counter[str] = Counter()
@@ -144,6 +150,7 @@ class Content:
                 self.cache.discard(key)
 
     def ref(self, keys: Iterable[str], tx: Transaction) -> None:
+        """One more reference to each of ``keys`` (undone with ``tx``)."""
         for key in keys:
             self.refs[key] += 1
             if self.refs[key] == 1:
@@ -155,6 +162,8 @@ class Content:
             tx.on_rollback(lambda key=key: self._unref_in_memory(key))
 
     def unref(self, keys: Iterable[str], tx: Transaction) -> None:
+        """One reference fewer to each of ``keys``; a chunk left without any is deleted in
+        ``tx`` (unless pinned: then it stays, loose)."""
         for key in keys:
             self._unref_in_memory(key)
             if key not in self.refs:
@@ -192,6 +201,7 @@ class Content:
     # ----------------------------------------------------------------- streams
 
     def pin(self, keys: Iterable[str]) -> None:
+        """Keep ``keys`` stored while a stream reads or writes them."""
         self.pins.update(keys)
 
     def unpin(self, keys: Iterable[str]) -> list[str]:
@@ -231,4 +241,5 @@ class Content:
                 tx.on_rollback(lambda key=key: self.loose.add(key))
 
     async def read(self, keys: Iterable[str]) -> bytes:
+        """The bytes of ``keys``, concatenated (a file's content)."""
         return b"".join([await self.read_chunk(key) for key in keys])

@@ -55,6 +55,7 @@ def compile_glob(pattern: str, syscall: str = "glob") -> Automaton:
 
 
 def has_magic(pattern: str) -> bool:
+    """Whether ``pattern`` holds a wildcard (``*``, ``?``, ``[``, ``{``)."""
     return any(char in pattern for char in "*?[{")
 
 

@@ -87,6 +87,7 @@ class LineMatcher:
         self.exact = exact
 
     def match(self, line: str) -> bool:
+        """Whether ``line`` holds a match."""
         if self.literal not in line:
             return False
         return self.exact or self.automaton.match(line)

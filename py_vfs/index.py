@@ -14,6 +14,9 @@ from .transaction import Transaction
 
 
 class Index:
+    """Every node of the disk in memory, by id and by (directory, name), with an undo log per
+    transaction."""
+
     def __init__(self, content: Content) -> None:
         self.content = content
         self.nodes: dict[str, Node] = {}
@@ -47,23 +50,29 @@ class Index:
 
     @property
     def root(self) -> Node:
+        """The root directory."""
         return self.nodes[ROOT_ID]
 
     def get(self, node_id: str) -> Node:
+        """The node with ``node_id`` (KeyError when there is none)."""
         return self.nodes[node_id]
 
     def child(self, directory: Node, name: str) -> Node | None:
+        """The entry ``name`` of ``directory``, or None."""
         node_id = self.children.get(directory.id, {}).get(name)
         return None if node_id is None else self.nodes[node_id]
 
     def names(self, directory: Node) -> list[str]:
+        """The names in ``directory``, sorted."""
         return sorted(self.children.get(directory.id, {}))
 
     def entries(self, directory: Node) -> list[Node]:
+        """The entries of ``directory``, sorted by name."""
         kids = self.children.get(directory.id, {})
         return [self.nodes[kids[name]] for name in sorted(kids)]
 
     def is_empty(self, directory: Node) -> bool:
+        """Whether ``directory`` has no entries."""
         return not self.children.get(directory.id)
 
     def put(self, node: Node, tx: Transaction) -> Node:
@@ -83,6 +92,7 @@ class Index:
         return node
 
     def remove(self, node: Node, tx: Transaction) -> None:
+        """Delete ``node`` (undone with ``tx``); its chunks lose a reference."""
         self._unlink(node)
         self._changed()
         self.content.unref(node.chunks, tx)

@@ -1,4 +1,4 @@
-"""Metadata and listings: stat, lstat, exists, chmod, utimes, touch, readdir, scandir, walk, du.
+"""Metadata and listings: what stat reports, chmod, utimes, touch, readdir, scandir, walk, du.
 
 Reads are synchronous: the index is in memory, and JS calls into synchronous Python are far
 cheaper than async ones. The mutations are one change each, run by the commit engine; a path
@@ -44,16 +44,6 @@ class Metadata:
         self.tree = tree
         self.table = table  # read by ``routed``
         self.mounted = mounted
-
-    def stat(self, path: str) -> Stat:
-        """``stat(2)``: links followed."""
-        node, canonical = self.resolver.lookup(path, "stat")
-        return stat_of(node, canonical)
-
-    def lstat(self, path: str) -> Stat:
-        """``lstat(2)``: a final link is reported itself."""
-        node, canonical = self.resolver.lookup(path, "lstat", follow=False)
-        return stat_of(node, canonical)
 
     @routed
     async def chmod(self, path: str, mode: int) -> None:

@@ -1,23 +1,24 @@
 """The namespace: mkdir, rm, rmdir, unlink, rename, symlink, readlink, realpath.
 
-The checks of each call are the kernel's, in its order (docs/semantics.md); each mutation is one
-change run by the commit engine. A path inside a mounted folder is routed to ``mounts/ops.py``.
+Each call finds where its operands are (the resolver's ``locate_entry``: the disk, or a mount
+and the path inside it) and applies the rule of ``rules.py`` to that side: on the disk inside one
+change run by the commit engine, in a folder through its backend. Only ``mkdir -p`` of a folder
+(``MountOps.make_dirs``) is the folder's own.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
 
-from . import paths
-from .disk import DEFAULT_DIR_MODE, Disk, now
+from . import paths, rules
+from .disk import DEFAULT_DIR_MODE, Disk, DiskSide
 from .engine import CommitEngine
 from .errors import FsError
 from .limits import check_mode
-from .mounts.ops import MountOps, routed
-from .mounts.table import MountTable
-from .node import Node
+from .mounts.ops import MountOps
+from .mounts.side import MountSide, side_of
+from .mounts.table import DISK, MountTable, Place
 from .resolver import Resolver
-from .transaction import Transaction
 
 
 class Namespace:
@@ -29,140 +30,108 @@ class Namespace:
         self.resolver = resolver
         self.disk = disk
         self.index = disk.index
-        self.table = table  # read by ``routed``
+        self.table = table
         self.mounted = mounted
 
-    @routed
+    def _place(self, path: str, syscall: str) -> Place:
+        """Where the last name of ``path`` lives; with no mounts, on the disk at once."""
+        return self.resolver.locate_entry(path, syscall) if self.table else DISK
+
+    async def _on_disk(self, rule: Callable[[DiskSide], None], syscall: str,
+                       *shown: str) -> None:
+        """Apply ``rule`` to the disk, as one change run by the commit engine."""
+        await self.engine.run(lambda tx: rule(DiskSide(self.disk, tx, syscall, *shown)))
+
     async def mkdir(self, path: str, *, recursive: bool = False, mode: int | None = None) -> None:
         """``mkdir(2)``, or ``mkdir -p`` with ``recursive``."""
+        place = self._place(path, "mkdir")
+        if place.mount is not None:  # a folder keeps no mode
+            if recursive:
+                self.mounted.make_dirs(place, path)
+            else:
+                rules.mkdir(side_of(place, "mkdir", path), path, DEFAULT_DIR_MODE)
+            return
         dir_mode = DEFAULT_DIR_MODE if mode is None else check_mode(mode, "mkdir", path)
         if recursive:
             await self.engine.run(lambda tx: self.disk.make_dirs(path, "mkdir", tx, path,
                                                                  dir_mode))
             return
-        await self.engine.run(lambda tx: self.disk.make_dir(path, "mkdir", dir_mode, tx))
+        await self._on_disk(lambda side: rules.mkdir(side, path, dir_mode), "mkdir", path)
 
-    @routed
     async def rm(self, path: str, *, recursive: bool = False, force: bool = False) -> None:
         """``rm``: a directory needs ``recursive`` unless empty; ``force``: no ENOENT."""
-        def change(tx: Transaction) -> None:
-            try:
-                parent, _, name = self.resolver.lookup_parent(path, "rm")
-            except FsError as error:
-                if force and error.code == "ENOENT":
-                    return
-                raise
-            node = self.index.child(parent, name)
-            if node is None:
-                if force:
-                    return
-                raise FsError.of("ENOENT", "rm", path)
-            if paths.has_trailing_slash(path) and not node.is_dir:
-                raise FsError.of("ENOTDIR", "rm", path)
-            if node.is_dir and not recursive and not self.index.is_empty(node):
-                raise FsError.of("ENOTEMPTY", "rm", path)
-            self.disk.remove_tree(node, tx)
-            self.disk.touch_dir(self.index.get(parent.id), tx, now())
+        place = self._place(path, "rm")
+        if place.mount is not None:
+            rules.rm(side_of(place, "rm", path), path, recursive=recursive, force=force)
+            return
+        self._check_not_busy(path, "rm")
+        await self._on_disk(lambda side: rules.rm(side, path, recursive=recursive, force=force),
+                            "rm", path)
 
-        await self.engine.run(change)
-
-    @routed
     async def rmdir(self, path: str) -> None:
         """``rmdir(2)``: an empty directory only."""
-        def change(tx: Transaction) -> None:
-            parent, _, name = self.resolver.lookup_parent(path, "rmdir")
-            node = self.index.child(parent, name)
-            if node is None:
-                raise FsError.of("ENOENT", "rmdir", path)
-            if not node.is_dir:
-                raise FsError.of("ENOTDIR", "rmdir", path)
-            if not self.index.is_empty(node):
-                raise FsError.of("ENOTEMPTY", "rmdir", path)
-            self.index.remove(node, tx)
-            self.disk.touch_dir(self.index.get(parent.id), tx, now())
+        place = self._place(path, "rmdir")
+        if place.mount is not None:
+            rules.rmdir(side_of(place, "rmdir", path), path)
+            return
+        self._check_not_busy(path, "rmdir")
+        await self._on_disk(lambda side: rules.rmdir(side, path), "rmdir", path)
 
-        await self.engine.run(change)
-
-    @routed
     async def unlink(self, path: str) -> None:
         """``unlink(2)``: a file or a link (the link itself), never a directory."""
-        def change(tx: Transaction) -> None:
-            parent, _, name = self.resolver.lookup_parent(path, "unlink")
-            node = self.index.child(parent, name)
-            if node is None:
-                raise FsError.of("ENOENT", "unlink", path)
-            if node.is_dir:
-                raise FsError.of("EISDIR", "unlink", path)
-            if paths.has_trailing_slash(path):
-                raise FsError.of("ENOTDIR", "unlink", path)
-            self.index.remove(node, tx)
-            self.disk.touch_dir(self.index.get(parent.id), tx, now())
+        place = self._place(path, "unlink")
+        if place.mount is not None:
+            rules.unlink(side_of(place, "unlink", path), path)
+            return
+        await self._on_disk(lambda side: rules.unlink(side, path), "unlink", path)
 
-        await self.engine.run(change)
-
-    @routed
     async def rename(self, old: str, new: str) -> None:
-        """``rename(2)``: atomic, replacing what it may replace."""
-        await self.engine.run(lambda tx: self._rename(old, new, tx))
+        """``rename(2)``: atomic on the disk, replacing what it may replace; EXDEV across a
+        mount's boundary (after the source is known to exist)."""
+        src, dst = self._place(old, "rename"), self._place(new, "rename")
+        if src.mount is None and dst.mount is None:
+            if self.table:
+                self._check_not_busy(old, "rename", old, new)
+                self._check_not_busy(new, "rename", old, new)
+            await self._on_disk(lambda side: rules.rename(side, old, new), "rename", old, new)
+            return
+        if src.mount is not dst.mount:
+            try:
+                self.resolver.lookup(old, "lstat", follow=False)
+            except FsError as error:
+                again = FsError.of(error.code, "rename", old, new)
+                raise again.with_hint(error.hint) if error.hint else again from None
+            raise FsError.of("EXDEV", "rename", old, new)
+        places = {old: src.rel, new: dst.rel}
+        rules.rename(MountSide(src.mount, places, "rename", old, old, new), old, new)
 
-    def _rename(self, old: str, new: str, tx: Transaction) -> None:
-        """``rename(2)``, its checks in the kernel's order: both parents, ``/`` (EPERM here,
-        EBUSY on Linux), the source, a trailing slash on a non-directory, a directory into
-        itself, a target that holds the source, a no-op onto itself, what may replace what."""
-        src = self._rename_parent(old, old, new)
-        dst = self._rename_parent(new, old, new)
-        if src is None or dst is None:
-            raise FsError.of("EPERM", "rename", old, new)
-        (src_parent, src_dir, src_name), (dst_parent, dst_dir, dst_name) = src, dst
-        node = self.index.child(src_parent, src_name)
-        if node is None:
-            raise FsError.of("ENOENT", "rename", old, new)
-        if not node.is_dir and (paths.has_trailing_slash(old) or paths.has_trailing_slash(new)):
-            raise FsError.of("ENOTDIR", "rename", old, new)
-        src_path, dst_path = paths.child(src_dir, src_name), paths.child(dst_dir, dst_name)
-        if src_path != dst_path:
-            if paths.is_within(dst_path, src_path):
-                raise FsError.of("EINVAL", "rename", old, new)
-            if paths.is_within(src_path, dst_path):
-                raise FsError.of("ENOTEMPTY", "rename", old, new)
-        existing = self.index.child(dst_parent, dst_name)
-        if existing is not None:
-            if existing.id == node.id:
-                return
-            self._check_replace(node, existing, old, new)
-            self.index.remove(existing, tx)
-        stamp = now()
-        self.index.put(replace(node, parent=dst_parent.id, name=dst_name, ctime_ms=stamp), tx)
-        self.disk.touch_dir(self.index.get(src_parent.id), tx, stamp)
-        if dst_parent.id != src_parent.id:
-            self.disk.touch_dir(self.index.get(dst_parent.id), tx, stamp)
-
-    def _rename_parent(self, path: str, old: str, new: str) -> tuple[Node, str, str] | None:
-        """``lookup_parent`` for one end of a rename (None for ``/``); errors name both ends."""
-        if paths.normalize(path, "rename") == "/":
-            return None
-        try:
-            return self.resolver.lookup_parent(path, "rename")
-        except FsError as error:
-            raise FsError.of(error.code, "rename", old, new) from None
-
-    def _check_replace(self, node: Node, existing: Node, old: str, new: str) -> None:
-        if existing.is_dir and not node.is_dir:
-            raise FsError.of("EISDIR", "rename", old, new)
-        if node.is_dir and not existing.is_dir:
-            raise FsError.of("ENOTDIR", "rename", old, new)
-        if existing.is_dir and not self.index.is_empty(existing):
-            raise FsError.of("ENOTEMPTY", "rename", old, new)
-
-    @routed
     async def symlink(self, target: str, path: str) -> None:
         """``symlink(2)``: an empty target is ENOENT, an existing ``path`` (even a dangling
-        link) EEXIST, and a new name with a trailing slash ENOENT, as on Linux."""
+        link) EEXIST, and a new name with a trailing slash ENOENT, as on Linux; a mounted
+        folder holds no links (EPERM)."""
         if "\0" in target or paths.has_lone_surrogate(target):
             raise FsError.of("EINVAL", "symlink", target, path)
         if paths.too_long(target):
             raise FsError.of("ENAMETOOLONG", "symlink", target, path)
-        await self.engine.run(lambda tx: self.disk.make_link(target, path, "symlink", tx))
+        place = self._place(path, "symlink")
+        if place.mount is not None:
+            rules.symlink(side_of(place, "symlink", path, target, path), target, path)
+            return
+        await self._on_disk(lambda side: rules.symlink(side, target, path), "symlink", path)
+
+    def _check_not_busy(self, path: str, syscall: str, *shown: str) -> None:
+        """EBUSY (naming ``shown``, else ``path``) when the disk entry ``path`` names is a mount
+        point or holds one: removing or replacing it would drop a folder out of the tree, or
+        (``rm -r``) delete inside it."""
+        if not self.table:
+            return
+        try:
+            parent, parent_path, name = self.resolver.lookup_parent(path, syscall)
+        except FsError:
+            return  # the rule reports it
+        node = self.index.child(parent, name)
+        if node is not None and node.is_dir and self.table.within(paths.child(parent_path, name)):
+            raise FsError.of("EBUSY", syscall, *(shown or (path,)))
 
     def readlink(self, path: str) -> str:
         """A link's target (EINVAL for anything else)."""

@@ -77,15 +77,18 @@ def has_trailing_slash(path: str) -> bool:
 
 
 def dirname(path: str) -> str:
+    """The directory part of a normalized path (``/`` for ``/a``)."""
     head = path.rsplit("/", 1)[0]
     return head or "/"
 
 
 def basename(path: str) -> str:
+    """The last name of a path (empty for ``/``)."""
     return path.rsplit("/", 1)[-1]
 
 
 def child(parent: str, name: str) -> str:
+    """The path of ``name`` in the directory ``parent``."""
     return parent.rstrip("/") + "/" + name
 
 

@@ -78,12 +78,16 @@ class Resolver:
 
     # ------------------------------------------------------------------ the walk
 
-    def _walk(self, path: str, syscall: str, follow: bool,
-              create: bool) -> Found | _Crossing:
-        outcome = self._walk_once(path, syscall, follow, create)
-        while isinstance(outcome, _Again):  # rare: a link's ``..`` left a mounted folder
+    def _beyond(self, outcome: Found | _Crossing | _Again, path: str, syscall: str,
+                follow: bool, create: bool) -> Found:
+        """The rare rest of a walk: a link's ``..`` that left a folder goes on from the disk;
+        a crossing is looked up inside its mount."""
+        while isinstance(outcome, _Again):
             outcome = self._walk_once(outcome.path, syscall, follow, create)
-        return outcome
+        if isinstance(outcome, Found):
+            return outcome
+        outcome.mount.check_active(syscall, path)
+        return self._inside(outcome, path, syscall, create)
 
     def _walk_once(self, path: str, syscall: str, follow: bool,
                    create: bool) -> Found | _Crossing | _Again:
@@ -166,7 +170,9 @@ class Resolver:
         """Where ``path`` leads, without asking any backend: the mount and the names below its
         root (the disk's own errors, and paths that stay on the disk, give ``DISK``)."""
         try:
-            outcome = self._walk(path, syscall, follow, create)
+            outcome = self._walk_once(path, syscall, follow, create)
+            while isinstance(outcome, _Again):
+                outcome = self._walk_once(outcome.path, syscall, follow, create)
         except FsError:
             return DISK
         if isinstance(outcome, _Crossing):
@@ -192,11 +198,10 @@ class Resolver:
         ENOENT, also at the end of a dangling link, so that the write creates the link's target;
         and a trailing slash after the last name is EISDIR, whether it exists or not.
         """
-        outcome = self._walk(path, syscall, follow, create)
-        if isinstance(outcome, Found):
+        outcome = self._walk_once(path, syscall, follow, create)
+        if isinstance(outcome, Found):  # the disk: no more calls
             return outcome
-        outcome.mount.check_active(syscall, path)
-        return self._inside(outcome, path, syscall, create)
+        return self._beyond(outcome, path, syscall, follow, create)
 
     def _inside(self, crossing: _Crossing, path: str, syscall: str, create: bool) -> Found:
         """The answer inside a mount: virtual nodes, one ``stat`` of the folder."""
@@ -228,7 +233,9 @@ class Resolver:
 
     def lookup(self, path: str, syscall: str, *, follow: bool = True) -> tuple[Node, str]:
         """The node at ``path`` and its canonical path (see ``resolve``)."""
-        found = self.resolve(path, syscall, follow=follow)
+        found = self._walk_once(path, syscall, follow, False)  # ``resolve``, one call less
+        if not isinstance(found, Found):
+            found = self._beyond(found, path, syscall, follow, False)
         assert found.node is not None
         return found.node, found.path
 

@@ -38,52 +38,129 @@ class StepHost(Protocol):
 
     engine: CommitEngine
 
-    async def read_file(self, path: str, encoding: str | None = None) -> bytes | str: ...
+    async def read_file(self, path: str, encoding: str | None = None) -> bytes | str:
+        """``VFS.read_file``."""
+
     async def write_file(self, path: str, data: bytes | str, *, mode: int | None = None,
-                         digests: Sequence[str] | None = None) -> None: ...
-    async def append_file(self, path: str, data: bytes | str) -> None: ...
-    async def truncate(self, path: str, length: int = 0) -> None: ...
+                         digests: Sequence[str] | None = None) -> None:
+        """``VFS.write_file``."""
+
+    async def append_file(self, path: str, data: bytes | str) -> None:
+        """``VFS.append_file``."""
+
+    async def truncate(self, path: str, length: int = 0) -> None:
+        """``VFS.truncate``."""
+
     async def write_stream(self, path: str,
                            chunks: Iterable[bytes | str] | AsyncIterable[bytes | str], *,
-                           mode: int | None = None) -> None: ...
+                           mode: int | None = None) -> None:
+        """``VFS.write_stream``."""
+
     async def mkdir(self, path: str, *, recursive: bool = False,
-                    mode: int | None = None) -> None: ...
-    async def rm(self, path: str, *, recursive: bool = False, force: bool = False) -> None: ...
-    async def rmdir(self, path: str) -> None: ...
-    async def unlink(self, path: str) -> None: ...
-    async def rename(self, old: str, new: str) -> None: ...
-    async def copy_file(self, src: str, dst: str) -> None: ...
-    async def cp(self, src: str, dst: str, *, recursive: bool = False) -> None: ...
-    async def symlink(self, target: str, path: str) -> None: ...
-    async def chmod(self, path: str, mode: int) -> None: ...
-    async def utimes(self, path: str, atime_ms: float, mtime_ms: float) -> None: ...
-    async def touch(self, path: str) -> None: ...
+                    mode: int | None = None) -> None:
+        """``VFS.mkdir``."""
+
+    async def rm(self, path: str, *, recursive: bool = False, force: bool = False) -> None:
+        """``VFS.rm``."""
+
+    async def rmdir(self, path: str) -> None:
+        """``VFS.rmdir``."""
+
+    async def unlink(self, path: str) -> None:
+        """``VFS.unlink``."""
+
+    async def rename(self, old: str, new: str) -> None:
+        """``VFS.rename``."""
+
+    async def copy_file(self, src: str, dst: str) -> None:
+        """``VFS.copy_file``."""
+
+    async def cp(self, src: str, dst: str, *, recursive: bool = False) -> None:
+        """``VFS.cp``."""
+
+    async def symlink(self, target: str, path: str) -> None:
+        """``VFS.symlink``."""
+
+    async def chmod(self, path: str, mode: int) -> None:
+        """``VFS.chmod``."""
+
+    async def utimes(self, path: str, atime_ms: float, mtime_ms: float) -> None:
+        """``VFS.utimes``."""
+
+    async def touch(self, path: str) -> None:
+        """``VFS.touch``."""
+
     async def grep(self, pattern: str, path: str = "/", *, regex: bool = True,
                    ignore_case: bool = False, include: str | None = None,
                    max_results: int | None = None,
-                   max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> GrepResult: ...
-    async def check(self, progress: Progress | None = None) -> Report: ...
-    async def usage(self) -> Usage: ...
-    async def gc(self, grace_ms: float = DEFAULT_GRACE_MS) -> int: ...
-    async def unmount(self, path: str) -> dict[str, Any]: ...
-    async def reconnect(self, path: str, backend: Backend | None = None) -> dict[str, Any]: ...
-    def readlink(self, path: str) -> str: ...
-    def realpath(self, path: str) -> str: ...
-    def stat(self, path: str) -> Stat: ...
-    def lstat(self, path: str) -> Stat: ...
-    def exists(self, path: str) -> bool: ...
-    def readdir(self, path: str, with_types: bool = False) -> list[str] | list[DirEntry]: ...
-    def scandir(self, path: str) -> tuple[str, list[Node]]: ...
-    def walk(self, path: str = "/") -> list[str]: ...
-    def du(self, path: str = "/") -> int: ...
-    def ls(self, prefix: str = "/") -> list[str]: ...
-    def find(self, directory: str = "/", pattern: str | None = None) -> list[dict]: ...
-    def glob(self, pattern: str) -> list[str]: ...
-    def open_read(self, path: str, start: int = 0, end: int | None = None) -> ReadStream: ...
-    def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream: ...
-    def content_id(self, path: str) -> str: ...
-    def mounts(self) -> list[dict[str, Any]]: ...
-    def mount_info(self, path: str) -> dict[str, Any]: ...
+                   max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> GrepResult:
+        """``VFS.grep``."""
+
+    async def check(self, progress: Progress | None = None) -> Report:
+        """``VFS.check``."""
+
+    async def usage(self) -> Usage:
+        """``VFS.usage``."""
+
+    async def gc(self, grace_ms: float = DEFAULT_GRACE_MS) -> int:
+        """``VFS.gc``."""
+
+    async def unmount(self, path: str) -> dict[str, Any]:
+        """``VFS.unmount``."""
+
+    async def reconnect(self, path: str, backend: Backend | None = None) -> dict[str, Any]:
+        """``VFS.reconnect``."""
+
+    def readlink(self, path: str) -> str:
+        """``VFS.readlink``."""
+
+    def realpath(self, path: str) -> str:
+        """``VFS.realpath``."""
+
+    def stat(self, path: str) -> Stat:
+        """``VFS.stat``."""
+
+    def lstat(self, path: str) -> Stat:
+        """``VFS.lstat``."""
+
+    def exists(self, path: str) -> bool:
+        """``VFS.exists``."""
+
+    def readdir(self, path: str, with_types: bool = False) -> list[str] | list[DirEntry]:
+        """``VFS.readdir``."""
+
+    def scandir(self, path: str) -> tuple[str, list[Node]]:
+        """``VFS.scandir``."""
+
+    def walk(self, path: str = "/") -> list[str]:
+        """``VFS.walk``."""
+
+    def du(self, path: str = "/") -> int:
+        """``VFS.du``."""
+
+    def ls(self, prefix: str = "/") -> list[str]:
+        """``VFS.ls``."""
+
+    def find(self, directory: str = "/", pattern: str | None = None) -> list[dict]:
+        """``VFS.find``."""
+
+    def glob(self, pattern: str) -> list[str]:
+        """``VFS.glob``."""
+
+    def open_read(self, path: str, start: int = 0, end: int | None = None) -> ReadStream:
+        """``VFS.open_read``."""
+
+    def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream:
+        """``VFS.stream_writer``."""
+
+    def content_id(self, path: str) -> str:
+        """``VFS.content_id``."""
+
+    def mounts(self) -> list[dict[str, Any]]:
+        """``VFS.mounts``."""
+
+    def mount_info(self, path: str) -> dict[str, Any]:
+        """``VFS.mount_info``."""
 
 
 class Step:

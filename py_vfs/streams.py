@@ -75,6 +75,7 @@ class ReadStream:
         return await self._engine.content.read_chunk(self._keys[index], keep=False)
 
     async def aclose(self) -> None:
+        """Release the stream's chunks (a chunk only it kept is reclaimed now)."""
         if not self._closed:
             self._closed = True
             await self._engine.reclaim(self._engine.content.unpin(self._keys))
@@ -104,6 +105,7 @@ class WriteStream:
         self._done = False
 
     async def write(self, data: bytes | bytearray | memoryview | str) -> None:
+        """Add ``data``; each full chunk is handed on at once."""
         if self._done:
             raise FsError.of("EBADF", "write", self.path)
         piece = as_chunk(data)
@@ -116,9 +118,11 @@ class WriteStream:
         raise NotImplementedError
 
     async def close(self) -> None:
+        """Finish the file: it exists, whole, from here on."""
         raise NotImplementedError
 
     async def abort(self) -> None:
+        """Give up: the file stays as it was."""
         raise NotImplementedError
 
 

@@ -29,6 +29,8 @@ async def run_change(change: Change, tx: Transaction) -> Any:
 
 
 class Transaction:
+    """The writes of one mutation, and how to undo them in memory."""
+
     def __init__(self) -> None:
         self._undo: list[Callable[[], None]] = []
         self._nodes: dict[str, str | None] = {}
@@ -40,12 +42,15 @@ class Transaction:
         self.changes: dict[str, tuple[Node | None, Node | None]] = {}
 
     def on_rollback(self, undo: Callable[[], None]) -> None:
+        """Run ``undo`` (newest first) if the transaction is rolled back."""
         self._undo.append(undo)
 
     def put_node(self, node_id: str, record: str) -> None:
+        """Store ``record`` under ``node_id``."""
         self._nodes[node_id] = record
 
     def delete_node(self, node_id: str) -> None:
+        """Delete the record of ``node_id``."""
         self._nodes[node_id] = None
 
     def track(self, before: Node | None, after: Node | None) -> None:
@@ -83,15 +88,18 @@ class Transaction:
             self._chunks[key] = data
 
     def delete_chunk(self, key: str) -> None:
+        """Delete the chunk ``key``."""
         if key in self._chunks and self._chunks[key] is not None:
             del self._chunks[key]
         else:
             self._chunks[key] = None
 
     def put_meta(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key`` in ``meta``."""
         self._meta[key] = value
 
     def delete_meta(self, key: str) -> None:
+        """Delete ``key`` from ``meta``."""
         self._meta[key] = None
 
     def ops(self) -> list[Op]:
@@ -110,12 +118,15 @@ class Transaction:
 
     @property
     def written_chunks(self) -> dict[str, bytes]:
+        """The chunks this transaction stores, by key."""
         return {k: v for k, v in self._chunks.items() if v is not None}
 
     @property
     def deleted_chunks(self) -> list[str]:
+        """The chunks this transaction deletes."""
         return [k for k, v in self._chunks.items() if v is None]
 
     def rollback(self) -> None:
+        """Undo every change in memory, newest first."""
         while self._undo:
             self._undo.pop()()

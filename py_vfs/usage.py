@@ -35,6 +35,7 @@ class Usage:
     persisted: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """The usage as the JS API returns it."""
         return {
             "files": self.files, "directories": self.directories, "symlinks": self.symlinks,
             "contentBytes": self.content_bytes, "storedBytes": self.stored_bytes,

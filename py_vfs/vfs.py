@@ -16,7 +16,7 @@ that may touch storage (content reads, every mutation) is async.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterable, Callable, Coroutine, Iterable, Sequence
 from typing import Any
 
 from .check import Progress, Report
@@ -29,7 +29,7 @@ from .errors import FsError
 from .files import Files
 from .garbage import DEFAULT_GRACE_MS, collect
 from .index import Index
-from .metadata import Metadata
+from .metadata import Metadata, stat_of
 from .mounts.api import Mounts
 from .mounts.backend import Backend
 from .mounts.copies import Copier
@@ -160,15 +160,18 @@ class VFS:
 
     # ----------------------------------------------------------------- content
 
-    async def read_file(self, path: str, encoding: str | None = None) -> bytes | str:
-        """The whole file (decoded with ``encoding`` when given)."""
-        return await self.files.read_file(path, encoding)
+    # The two hottest calls hand back the operation's own coroutine (awaited exactly as an
+    # ``async def``), so the facade adds no coroutine of its own per call.
 
-    async def write_file(self, path: str, data: bytes | str, *, mode: int | None = None,
-                         digests: Sequence[str] | None = None) -> None:
+    def read_file(self, path: str, encoding: str | None = None) -> Coroutine[Any, Any, bytes | str]:
+        """The whole file (decoded with ``encoding`` when given)."""
+        return self.files.read_file(path, encoding)
+
+    def write_file(self, path: str, data: bytes | str, *, mode: int | None = None,
+                   digests: Sequence[str] | None = None) -> Coroutine[Any, Any, None]:
         """Replace (or create) a file; missing parent directories are created. ``digests``:
         the sha256 hex of each chunk of ``data``, when the caller has them (``Content.split``)."""
-        await self.files.write_file(path, data, mode=mode, digests=digests)
+        return self.files.write_file(path, data, mode=mode, digests=digests)
 
     async def append_file(self, path: str, data: bytes | str) -> None:
         """Append to a file (created when missing)."""
@@ -243,11 +246,13 @@ class VFS:
 
     def stat(self, path: str) -> Stat:
         """``stat(2)``: links followed."""
-        return self.metadata.stat(path)
+        node, canonical = self.resolver.lookup(path, "stat")
+        return stat_of(node, canonical)
 
     def lstat(self, path: str) -> Stat:
         """``lstat(2)``: a final link is reported itself."""
-        return self.metadata.lstat(path)
+        node, canonical = self.resolver.lookup(path, "lstat", follow=False)
+        return stat_of(node, canonical)
 
     def exists(self, path: str) -> bool:
         """Follows links, like ``os.path.exists``: a dangling link does not exist."""

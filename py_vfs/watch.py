@@ -140,6 +140,7 @@ class Watchers:
         self._watchers: list[_Watcher] = []
 
     def add(self, path: str, listener: Listener, recursive: bool = False) -> Callable[[], None]:
+        """Subscribe ``listener`` to ``path``; returns the function that unsubscribes."""
         watcher = _Watcher(paths.normalize(path, "watch"), recursive, listener)
         self._watchers.append(watcher)
 
@@ -153,6 +154,7 @@ class Watchers:
         return bool(self._watchers)
 
     def fire(self, events: list[Event]) -> None:
+        """Call the listeners of each event's paths."""
         for event in events:
             for watcher in list(self._watchers):
                 if watcher.wants(event):

@@ -44,11 +44,14 @@ class Writer(Protocol):
     """A file being written. Its new content replaces the old one at ``close``; ``abort`` keeps
     the old one (and removes the file if the writer created it)."""
 
-    def write(self, data: bytes) -> None: ...
+    def write(self, data: bytes) -> None:
+        """Append ``data`` to the file being written."""
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """The file now holds what was written."""
 
-    def abort(self) -> None: ...
+    def abort(self) -> None:
+        """Give up: the file stays as it was."""
 
 
 class Backend(Protocol):
@@ -76,7 +79,8 @@ class Backend(Protocol):
         current content and writes after it (append)."""
         ...
 
-    def truncate(self, rel: Rel, length: int) -> None: ...
+    def truncate(self, rel: Rel, length: int) -> None:
+        """Cut or extend (with zeros) the file at ``rel`` to ``length`` bytes."""
 
     def touch(self, rel: Rel) -> None:
         """Set an existing entry's mtime to now, where the folder allows it."""

@@ -25,16 +25,31 @@ class CopyHost(Protocol):
     """The public operations a copy by content goes through (the VFS facade), so that each
     of its steps is routed to the disk or the folder it touches."""
 
-    def stat(self, path: str) -> Stat: ...
-    def lstat(self, path: str) -> Stat: ...
-    def readdir(self, path: str, with_types: bool = False) -> list[str] | list[DirEntry]: ...
+    def stat(self, path: str) -> Stat:
+        """``VFS.stat``."""
+
+    def lstat(self, path: str) -> Stat:
+        """``VFS.lstat``."""
+
+    def readdir(self, path: str, with_types: bool = False) -> list[str] | list[DirEntry]:
+        """``VFS.readdir``."""
+
     def open_read(self, path: str, start: int = 0,
-                  end: int | None = None) -> AsyncIterable[bytes]: ...
-    def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream: ...
-    def unlink(self, path: str) -> Awaitable[None]: ...
-    def symlink(self, target: str, path: str) -> Awaitable[None]: ...
+                  end: int | None = None) -> AsyncIterable[bytes]:
+        """``VFS.open_read``."""
+
+    def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream:
+        """``VFS.stream_writer``."""
+
+    def unlink(self, path: str) -> Awaitable[None]:
+        """``VFS.unlink``."""
+
+    def symlink(self, target: str, path: str) -> Awaitable[None]:
+        """``VFS.symlink``."""
+
     def mkdir(self, path: str, *, recursive: bool = False,
-              mode: int | None = None) -> Awaitable[None]: ...
+              mode: int | None = None) -> Awaitable[None]:
+        """``VFS.mkdir``."""
 
 
 class Copier:

@@ -39,12 +39,15 @@ class FsaWriter:
         self._id = writer_id
 
     def write(self, data: bytes) -> None:
+        """``Writer.write``, through the handle's writable."""
         self._backend._call("writeChunk", self._id, _js(data))
 
     def close(self) -> None:
+        """``Writer.close``: the writable is closed, the file replaced."""
         self._backend._call("closeWriter", self._id)
 
     def abort(self) -> None:
+        """``Writer.abort``: the writable is aborted, the file untouched."""
         self._backend._call("abortWriter", self._id)
 
 
@@ -57,6 +60,7 @@ class FsaBackend:
 
     @property
     def name(self) -> str:
+        """The folder's name, as the browser shows it."""
         return str(self.handle.name)
 
     def _call(self, function: str, *args: Any) -> Any:
@@ -74,33 +78,42 @@ class FsaBackend:
         return self._call(function, self.handle, _js(list(rel)), *args)
 
     def stat(self, rel: Rel) -> Entry:
+        """``Backend.stat``."""
         return _entry(self._at("stat", rel), rel[-1] if rel else "")
 
     def list(self, rel: Rel, *, detail: bool = False) -> list[Entry]:
+        """``Backend.list``."""
         return [_entry(item, str(item.name)) for item in self._at("list", rel, detail)]
 
     def read(self, rel: Rel, start: int = 0, end: int | None = None) -> bytes:
+        """``Backend.read``."""
         return self._at("read", rel, start, end).to_bytes()
 
     def open_writer(self, rel: Rel, *, keep: bool = False) -> FsaWriter:
+        """``Backend.open_writer``."""
         return FsaWriter(self, int(self._at("openWriter", rel, keep)))
 
     def truncate(self, rel: Rel, length: int) -> None:
+        """``Backend.truncate``."""
         self._at("truncate", rel, length)
 
     def touch(self, rel: Rel) -> None:
+        """``Backend.touch``."""
         self._at("touch", rel)
 
     def set_times(self, rel: Rel, atime_ms: float, mtime_ms: float) -> None:
         """The File System Access API cannot set times: the browser's own stay."""
 
     def mkdir(self, rel: Rel) -> None:
+        """``Backend.mkdir``."""
         self._at("mkdir", rel)
 
     def remove(self, rel: Rel) -> None:
+        """``Backend.remove``."""
         self._at("remove", rel)
 
     def move(self, src: Rel, dst: Rel) -> None:
+        """``Backend.move``."""
         self._call("move", self.handle, _js(list(src)), _js(list(dst)))
 
     def same_entry(self, a: Rel, b: Rel) -> bool:
@@ -123,15 +136,18 @@ class BrowserHost:
         self._request = request
 
     async def mount(self, path: str, *, read_only: bool, folder: str | None) -> dict[str, Any]:
+        """Ask the page to mount a folder at ``path`` (its picker, or a kept handle)."""
         if folder is not None:
             raise NeedsFolder("in the browser the folder is picked, not named: "
                               "mount [--read-only] PATH")
         return await self._ask("mount", path, {"path": path, "readOnly": read_only})
 
     async def unmount(self, path: str) -> dict[str, Any]:
+        """Ask the page to unmount ``path`` (and forget its handle)."""
         return await self._ask("unmount", path, {"path": path})
 
     async def reconnect(self, path: str) -> dict[str, Any]:
+        """Ask the page to ask the user for permission again, then reconnect ``path``."""
         return await self._ask("reconnect", path, {"path": path})
 
     async def root_url(self, root: str, kind: str) -> str:

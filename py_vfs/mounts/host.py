@@ -20,12 +20,19 @@ class Mountable(Protocol):
     """What a host mounts into: the VFS's mount operations."""
 
     async def mount(self, path: str, backend: Backend, *,
-                    read_only: bool = False) -> dict[str, Any]: ...
-    async def unmount(self, path: str) -> dict[str, Any]: ...
-    async def reconnect(self, path: str, backend: Backend | None = None) -> dict[str, Any]: ...
+                    read_only: bool = False) -> dict[str, Any]:
+        """``VFS.mount``."""
+
+    async def unmount(self, path: str) -> dict[str, Any]:
+        """``VFS.unmount``."""
+
+    async def reconnect(self, path: str, backend: Backend | None = None) -> dict[str, Any]:
+        """``VFS.reconnect``."""
 
 
 class MountHost(Protocol):
+    """Where the shell's ``mount``, ``unmount`` and ``reconnect`` go."""
+
     async def mount(self, path: str, *, read_only: bool, folder: str | None) -> dict[str, Any]:
         """Mount a folder at ``path``: the one named ``folder``, or one the user picks."""
         ...

@@ -82,16 +82,19 @@ class LocalWriter:
             raise
 
     def write(self, data: bytes) -> None:
+        """``Writer.write``, into a temporary file beside the target."""
         with _mapped():
             self._file.write(data)
 
     def close(self) -> None:
+        """``Writer.close``: the temporary file replaces the target."""
         with _mapped():
             self._file.close()
             os.replace(self._temp, self._target)
         self._in_flight.discard(self._temp)
 
     def abort(self) -> None:
+        """``Writer.abort``: the temporary file goes."""
         self._file.close()
         with contextlib.suppress(OSError):
             os.unlink(self._temp)
@@ -112,6 +115,7 @@ class LocalBackend:
 
     @property
     def name(self) -> str:
+        """The host directory's name."""
         return os.path.basename(self.root) or self.root
 
     def _inside(self, path: str) -> bool:
@@ -135,10 +139,12 @@ class LocalBackend:
             return action()
 
     def stat(self, rel: Rel) -> Entry:
+        """``Backend.stat``."""
         path = self.host(rel)
         return _entry(rel[-1] if rel else "", self._call(lambda: os.stat(path)))
 
     def list(self, rel: Rel, *, detail: bool = False) -> list[Entry]:
+        """``Backend.list``."""
         with _mapped(), os.scandir(self.host(rel)) as listing:
             return [self._listed(item, detail) for item in listing
                     if item.path not in self._in_flight]
@@ -152,32 +158,39 @@ class LocalBackend:
         return Entry(item.name, DIRECTORY if item.is_dir() else FILE)
 
     def read(self, rel: Rel, start: int = 0, end: int | None = None) -> bytes:
+        """``Backend.read``."""
         path = self.host(rel)
         with _mapped(), open(path, "rb") as f:
             f.seek(start)
             return f.read() if end is None else f.read(max(0, end - start))
 
     def open_writer(self, rel: Rel, *, keep: bool = False) -> LocalWriter:
+        """``Backend.open_writer``."""
         return LocalWriter(self.host(rel), keep, self._in_flight)
 
     def truncate(self, rel: Rel, length: int) -> None:
+        """``Backend.truncate``."""
         path = self.host(rel)
         self._call(lambda: os.truncate(path, length))
 
     def touch(self, rel: Rel) -> None:
+        """``Backend.touch``."""
         path = self.host(rel)
         self._call(lambda: os.utime(path))
 
     def set_times(self, rel: Rel, atime_ms: float, mtime_ms: float) -> None:
+        """``Backend.set_times``."""
         path = self.host(rel)
         times = (int(atime_ms * 1e6), int(mtime_ms * 1e6))
         self._call(lambda: os.utime(path, ns=times))
 
     def mkdir(self, rel: Rel) -> None:
+        """``Backend.mkdir``."""
         path = self.host(rel)
         self._call(lambda: os.mkdir(path))
 
     def remove(self, rel: Rel) -> None:
+        """``Backend.remove``."""
         path = self.host(rel)
         with _mapped():
             if os.path.isdir(path) and not os.path.islink(path):
@@ -186,6 +199,7 @@ class LocalBackend:
                 os.unlink(path)
 
     def move(self, src: Rel, dst: Rel) -> None:
+        """``Backend.move``."""
         old, new = self.host(src), self.host(dst)
         self._call(lambda: os.replace(old, new))
 

@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import functools
 import inspect
-import secrets
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
-from .. import paths
 from ..errors import FsError
 from ..index import Index
 from ..limits import check_length, check_mode, check_time
@@ -101,6 +99,7 @@ class MountOps:
         return None
 
     async def append_file(self, path: str, data: Any) -> Any:
+        """``VFS.append_file`` inside a folder (``ON_DISK`` for a disk path)."""
         place = self.resolver.locate(path, "open", create=True)
         if place.mount is None:
             return ON_DISK
@@ -127,6 +126,7 @@ class MountOps:
         return None
 
     async def truncate(self, path: str, length: int = 0) -> Any:
+        """``VFS.truncate`` inside a folder (``ON_DISK`` for a disk path)."""
         length = check_length(length, "open", path)
         place = self.resolver.locate(path, "open")
         if place.mount is None:
@@ -140,6 +140,7 @@ class MountOps:
         return None
 
     def stream_writer(self, path: str, *, mode: int | None = None) -> Any:
+        """``VFS.stream_writer`` inside a folder (``ON_DISK`` for a disk path)."""
         if mode is not None:
             check_mode(mode, "open", path)
         place = self.resolver.locate(path, "open", create=True)
@@ -149,163 +150,23 @@ class MountOps:
 
     # ---------------------------------------------------------------- namespace
 
-    async def mkdir(self, path: str, *, recursive: bool = False, mode: int | None = None) -> Any:
-        place = self.resolver.locate_entry(path, "mkdir")
-        if place.mount is None:
-            return ON_DISK
+    def make_dirs(self, place: Place, path: str) -> None:
+        """``mkdir -p`` inside a folder: what is missing, outermost first (the one rule of the
+        namespace a folder answers on its own: it has no links to follow on the way)."""
+        assert place.mount is not None
         mount, rel = place.mount, place.rel
         mount.check_active("mkdir", path)
-        if recursive:
-            plan = missing_dirs(mount, rel, "mkdir", path, last_exists_error="EEXIST")
-        else:
-            with translated("mkdir", path):
-                if stat_or_none(mount, rel) is not None:
-                    raise FsError.of("EEXIST", "mkdir", path)
-                require_parent(mount, rel)
-            plan = [rel]
+        plan = missing_dirs(mount, rel, "mkdir", path, last_exists_error="EEXIST")
         if plan:
             mount.check_writable("mkdir", path)
         with translated("mkdir", path):
             for directory in plan:
                 mount.backend.mkdir(directory)
-        return None
-
-    async def rm(self, path: str, *, recursive: bool = False, force: bool = False) -> Any:
-        place = self.resolver.locate_entry(path, "rm")
-        if place.mount is None:
-            self._check_not_busy(path, "rm")
-            return ON_DISK
-        mount, rel = place.mount, place.rel
-        mount.check_active("rm", path)
-        with translated("rm", path):
-            entry = stat_or_none(mount, rel)
-            if entry is None:
-                if force:
-                    return None
-                raise FsError.of("ENOENT", "rm", path)
-            if place.must_be_dir and entry.kind != DIRECTORY:
-                raise FsError.of("ENOTDIR", "rm", path)
-            if entry.kind == DIRECTORY and not recursive and mount.backend.list(rel):
-                raise FsError.of("ENOTEMPTY", "rm", path)
-            mount.check_writable("rm", path)
-            mount.backend.remove(rel)
-        return None
-
-    async def rmdir(self, path: str) -> Any:
-        place = self.resolver.locate_entry(path, "rmdir")
-        if place.mount is None:
-            self._check_not_busy(path, "rmdir")
-            return ON_DISK
-        mount, rel = place.mount, place.rel
-        mount.check_active("rmdir", path)
-        with translated("rmdir", path):
-            if mount.backend.stat(rel).kind != DIRECTORY:
-                raise FsError.of("ENOTDIR", "rmdir", path)
-            if mount.backend.list(rel):
-                raise FsError.of("ENOTEMPTY", "rmdir", path)
-            mount.check_writable("rmdir", path)
-            mount.backend.remove(rel)
-        return None
-
-    async def unlink(self, path: str) -> Any:
-        place = self.resolver.locate_entry(path, "unlink")
-        if place.mount is None:
-            return ON_DISK
-        mount, rel = place.mount, place.rel
-        mount.check_active("unlink", path)
-        with translated("unlink", path):
-            if mount.backend.stat(rel).kind == DIRECTORY:
-                raise FsError.of("EISDIR", "unlink", path)
-            if place.must_be_dir:
-                raise FsError.of("ENOTDIR", "unlink", path)
-            mount.check_writable("unlink", path)
-            mount.backend.remove(rel)
-        return None
-
-    async def rename(self, old: str, new: str) -> Any:
-        src = self.resolver.locate_entry(old, "rename")
-        dst = self.resolver.locate_entry(new, "rename")
-        if src.mount is None and dst.mount is None:
-            self._check_not_busy(old, "rename", old, new)
-            self._check_not_busy(new, "rename", old, new)
-            return ON_DISK
-        if src.mount is not dst.mount:
-            try:
-                self.resolver.lookup(old, "lstat", follow=False)
-            except FsError as error:
-                again = FsError.of(error.code, "rename", old, new)
-                raise again.with_hint(error.hint) if error.hint else again from None
-            raise FsError.of("EXDEV", "rename", old, new)
-        assert src.mount is not None
-        src.mount.check_active("rename", old)
-        with translated("rename", old, new):
-            self._rename_within(src.mount, src, dst, old, new)
-        return None
-
-    def _rename_within(self, mount: Mount, src: Place, dst: Place, old: str, new: str) -> None:
-        """``Namespace._rename``'s checks in its order, then one move (the old entry at ``new``, an
-        empty directory, goes first: a folder cannot move onto a directory)."""
-        require_parent(mount, src.rel)
-        require_parent(mount, dst.rel)
-        entry = mount.backend.stat(src.rel)
-        if entry.kind != DIRECTORY and (src.must_be_dir or dst.must_be_dir):
-            raise FsError.of("ENOTDIR", "rename", old, new)
-        if src.rel != dst.rel:
-            if dst.rel[:len(src.rel)] == src.rel:
-                raise FsError.of("EINVAL", "rename", old, new)
-            if src.rel[:len(dst.rel)] == dst.rel:
-                raise FsError.of("ENOTEMPTY", "rename", old, new)
-        existing = stat_or_none(mount, dst.rel)
-        if existing is not None:
-            if src.rel == dst.rel:
-                return
-            if mount.backend.same_entry(src.rel, dst.rel):
-                self._rename_same_entry(mount, src.rel, dst.rel, old)
-                return
-            self._check_replace(mount, entry, existing, dst.rel, old, new)
-        mount.check_writable("rename", old)
-        if existing is not None and existing.kind == DIRECTORY:
-            mount.backend.remove(dst.rel)
-        mount.backend.move(src.rel, dst.rel)
-
-    @staticmethod
-    def _rename_same_entry(mount: Mount, src: Rel, dst: Rel, old: str) -> None:
-        """Two names of one entry: on a case-insensitive host ``a`` and ``A`` (removing the
-        "existing" ``A`` would remove ``a`` itself), elsewhere two hard links. Names that differ
-        only in case are renamed through a free temporary name, so that the host takes the new
-        spelling; hard links are left as they are, as POSIX rename(2) does."""
-        mount.check_writable("rename", old)
-        if src[-1].casefold() != dst[-1].casefold():
-            return
-        temp = (*src[:-1], f".pyvfs-rename-{secrets.token_hex(8)}")
-        mount.backend.move(src, temp)
-        mount.backend.move(temp, dst)
-
-    @staticmethod
-    def _check_replace(mount: Mount, entry: Entry, existing: Entry, rel: Rel, old: str,
-                       new: str) -> None:
-        if existing.kind == DIRECTORY and entry.kind != DIRECTORY:
-            raise FsError.of("EISDIR", "rename", old, new)
-        if entry.kind == DIRECTORY and existing.kind != DIRECTORY:
-            raise FsError.of("ENOTDIR", "rename", old, new)
-        if existing.kind == DIRECTORY and mount.backend.list(rel):
-            raise FsError.of("ENOTEMPTY", "rename", old, new)
-
-    def _check_not_busy(self, path: str, syscall: str, *shown: str) -> None:
-        """EBUSY (naming ``shown``, else ``path``) when the disk entry ``path`` names is a mount
-        point or holds one: removing or replacing it would drop a folder out of the tree, or
-        (``rm -r``) delete inside it."""
-        try:
-            parent, parent_path, name = self.resolver.lookup_parent(path, syscall)
-        except FsError:
-            return  # the disk's own code reports it
-        node = self.index.child(parent, name)
-        if node is not None and node.is_dir and self.table.within(paths.child(parent_path, name)):
-            raise FsError.of("EBUSY", syscall, *(shown or (path,)))
 
     # ------------------------------------------------------------------- copies
 
     async def copy_file(self, src: str, dst: str) -> Any:
+        """``VFS.copy_file`` by content when either end is in a folder (else ``ON_DISK``)."""
         if (self.resolver.locate(src, "copyfile").mount is None
                 and self.resolver.locate(dst, "copyfile", create=True).mount is None):
             return ON_DISK
@@ -313,6 +174,7 @@ class MountOps:
         return None
 
     async def cp(self, src: str, dst: str, *, recursive: bool = False) -> Any:
+        """``VFS.cp`` by content when the copy reaches into a folder (else ``ON_DISK``)."""
         if not self._cp_needs_copier(src, dst):
             return ON_DISK
         await self.copier.cp(src, dst, recursive=recursive)
@@ -334,25 +196,6 @@ class MountOps:
                 return True
         return False
 
-    # -------------------------------------------------------------------- links
-
-    async def symlink(self, target: str, path: str) -> Any:
-        place = self.resolver.locate_entry(path, "symlink")
-        if place.mount is None or "\0" in target or paths.too_long(target):
-            return ON_DISK  # the disk code reports a bad target first
-        mount, rel = place.mount, place.rel
-        mount.check_active("symlink", path)
-        if not target:
-            raise FsError.of("ENOENT", "symlink", target, path)
-        with translated("symlink", target, path):
-            require_parent(mount, rel)
-            if stat_or_none(mount, rel) is not None:
-                raise FsError.of("EEXIST", "symlink", target, path)
-        if place.must_be_dir:
-            raise FsError.of("ENOENT", "symlink", target, path)
-        raise FsError.of("EPERM", "symlink", target, path).with_hint(
-            "a mounted folder cannot hold symbolic links")
-
     # ----------------------------------------------------------------- metadata
 
     async def chmod(self, path: str, mode: int) -> Any:
@@ -365,6 +208,7 @@ class MountOps:
         return None
 
     async def utimes(self, path: str, atime_ms: float, mtime_ms: float) -> Any:
+        """``VFS.utimes`` inside a folder (``ON_DISK`` for a disk path)."""
         atime_ms = check_time(atime_ms, "utime", path)
         mtime_ms = check_time(mtime_ms, "utime", path)
         if self.resolver.locate(path, "utime").mount is None:
@@ -376,6 +220,7 @@ class MountOps:
         return None
 
     async def touch(self, path: str) -> Any:
+        """``VFS.touch`` inside a folder (``ON_DISK`` for a disk path)."""
         place = self.resolver.locate(path, "utime", create=True)
         if place.mount is None:
             return ON_DISK

@@ -45,6 +45,7 @@ class MountReadStream(ReadStream):
         return piece
 
     async def aclose(self) -> None:
+        """Close the stream; the mount may be unmounted again."""
         if not self._closed:
             self._mount.streams -= 1
         await super().aclose()
@@ -121,6 +122,7 @@ class MountWriteStream(WriteStream):
             raise
 
     async def abort(self) -> None:
+        """Give up: the file stays as it was."""
         self._abandon()
 
     def _abandon(self) -> None:

@@ -29,15 +29,23 @@ LogEntries = list[tuple[int, str]]
 
 
 class Store(Protocol):
-    async def get_all(self, space: str) -> Rows: ...
+    """A durable key-value store of four keyspaces (docs/architecture.md, "Storage interface")."""
 
-    async def get(self, space: str, key: str) -> object | None: ...
+    async def get_all(self, space: str) -> Rows:
+        """Every ``(key, value)`` of ``space``."""
 
-    async def keys(self, space: str) -> list[str]: ...
+    async def get(self, space: str, key: str) -> object | None:
+        """The value under ``key`` in ``space``, or None."""
 
-    async def estimate(self) -> dict[str, object] | None: ...
+    async def keys(self, space: str) -> list[str]:
+        """Every key of ``space``, without the values."""
 
-    async def commit(self, ops: list[Op]) -> None: ...
+    async def estimate(self) -> dict[str, object] | None:
+        """The room used and left, as far as the store knows (``usage``, ``quota``; None:
+        unknown)."""
+
+    async def commit(self, ops: list[Op]) -> None:
+        """Apply ``ops`` atomically and durably: all or nothing."""
 
     async def load(self) -> tuple[int, Rows]:
         """The revision and every node record, read as one consistent snapshot."""
@@ -53,7 +61,8 @@ class Store(Protocol):
         the entries when some were already trimmed (the caller must reload)."""
         ...
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """Release the store."""
 
 
 class Lockable(Protocol):
@@ -61,7 +70,8 @@ class Lockable(Protocol):
     Optional: without it the revision check alone keeps commits correct, but a busy tab can
     make another lose the race over and over."""
 
-    async def lock(self) -> Callable[[], None]: ...
+    async def lock(self) -> Callable[[], None]:
+        """Wait for the writer lock shared by every tab; returns the function that releases it."""
 
 
 def gap(rev: int, current: int, entries: LogEntries) -> bool:

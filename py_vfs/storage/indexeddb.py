@@ -17,17 +17,22 @@ from . import LogEntries, Rows, gap
 
 
 class IndexedDBStore:
+    """A ``Store`` over IndexedDB: each call is one transaction of ``web/idb_store.mjs``."""
+
     def __init__(self, js_store: JsProxy) -> None:
         self._js = js_store
 
     async def get_all(self, space: str) -> list[tuple[str, object]]:
+        """``Store.get_all``."""
         rows = await self._js.getAll(space)
         return [(str(key), _to_py(value)) for key, value in rows]
 
     async def get(self, space: str, key: str) -> object | None:
+        """``Store.get``."""
         return _to_py(await self._js.get(space, key))
 
     async def keys(self, space: str) -> list[str]:
+        """``Store.keys``."""
         return [str(key) for key in await self._js.keys(space)]
 
     async def estimate(self) -> dict[str, object] | None:
@@ -38,6 +43,7 @@ class IndexedDBStore:
         return {k: v for k, v in answer.to_py().items() if isinstance(v, int | float | bool)}
 
     async def commit(self, ops: list[Op]) -> None:
+        """``Store.commit``."""
         failure = await self._js.commit(to_js([list(op) for op in ops]))
         if failure is not None:
             raise FsError.of(str(failure.code), "write", str(failure.message))
@@ -48,11 +54,13 @@ class IndexedDBStore:
         return lambda: release()
 
     async def load(self) -> tuple[int, Rows]:
+        """``Store.load``."""
         snapshot = await self._js.load()
         rows = zip(snapshot.keys.to_py(), snapshot.values.to_py(), strict=True)
         return int(snapshot.rev), [(str(key), value) for key, value in rows]
 
     async def commit_logged(self, base: int, ops: list[Op], entry: str) -> int | None:
+        """``Store.commit_logged``."""
         outcome = await self._js.commitLogged(base, to_js([list(op) for op in ops]), entry)
         if getattr(outcome, "rev", None) is not None:
             return int(outcome.rev)
@@ -61,6 +69,7 @@ class IndexedDBStore:
         raise FsError.of(str(outcome.code), "write", str(outcome.message))
 
     async def log_since(self, rev: int) -> tuple[int, LogEntries | None]:
+        """``Store.log_since``."""
         found = await self._js.logSince(rev)
         current = int(found.rev)
         entries = [(int(k), str(v))
@@ -68,6 +77,7 @@ class IndexedDBStore:
         return current, None if gap(rev, current, entries) else entries
 
     def close(self) -> None:
+        """``Store.close``."""
         self._js.close()
 
 

@@ -10,20 +10,26 @@ from . import LOG_KEEP, SPACES, LogEntries, Rows, gap
 
 
 class MemoryStore:
+    """A ``Store`` in dicts: nothing persists; two VFSes on one ``MemoryStore`` behave as two
+    tabs."""
+
     def __init__(self) -> None:
         self.spaces: dict[str, dict] = {space: {} for space in SPACES}
         self.reads: list[tuple[str, str | None]] = []
         self.commits = 0
 
     async def get_all(self, space: str) -> Rows:
+        """``Store.get_all``."""
         self.reads.append((space, None))
         return list(self.spaces[space].items())
 
     async def get(self, space: str, key: str) -> object | None:
+        """``Store.get``."""
         self.reads.append((space, key))
         return self.spaces[space].get(key)
 
     async def keys(self, space: str) -> list[str]:
+        """``Store.keys``."""
         return list(self.spaces[space])
 
     async def estimate(self) -> dict[str, object] | None:
@@ -31,6 +37,7 @@ class MemoryStore:
         return None
 
     async def commit(self, ops: list[Op]) -> None:
+        """``Store.commit``."""
         self.commits += 1
         for action, space, key, value in ops:
             if action == "put":
@@ -40,13 +47,16 @@ class MemoryStore:
 
     @property
     def rev(self) -> int:
+        """The disk's revision."""
         return int(self.spaces["meta"].get("rev", 0))
 
     async def load(self) -> tuple[int, Rows]:
+        """``Store.load``."""
         self.reads.append(("nodes", None))
         return self.rev, list(self.spaces["nodes"].items())
 
     async def commit_logged(self, base: int, ops: list[Op], entry: str) -> int | None:
+        """``Store.commit_logged``."""
         if self.rev != base:
             return None
         rev = base + 1
@@ -57,9 +67,11 @@ class MemoryStore:
         return rev
 
     async def log_since(self, rev: int) -> tuple[int, LogEntries | None]:
+        """``Store.log_since``."""
         current = self.rev
         entries = sorted((key, value) for key, value in self.spaces["log"].items() if key > rev)
         return current, None if gap(rev, current, entries) else entries
 
     def close(self) -> None:
+        """``Store.close``."""
         pass

@@ -21,6 +21,8 @@ BUSY_TIMEOUT_S = 30.0
 
 
 class SQLiteStore:
+    """A ``Store`` in one SQLite file; several processes may share it."""
+
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
@@ -32,14 +34,17 @@ class SQLiteStore:
                              f"value {_VALUE_TYPES[space]} NOT NULL)")
 
     async def get_all(self, space: str) -> Rows:
+        """``Store.get_all``."""
         return list(self._db.execute(f"SELECT key, value FROM {_space(space)}"))
 
     async def get(self, space: str, key: str) -> object | None:
+        """``Store.get``."""
         row = self._db.execute(f"SELECT value FROM {_space(space)} WHERE key = ?",
                                (key,)).fetchone()
         return None if row is None else row[0]
 
     async def keys(self, space: str) -> list[str]:
+        """``Store.keys``."""
         return [key for (key,) in self._db.execute(f"SELECT key FROM {_space(space)}")]
 
     async def estimate(self) -> dict[str, object] | None:
@@ -53,6 +58,7 @@ class SQLiteStore:
         return [self.path, *(self.path.with_name(self.path.name + s) for s in ("-wal", "-shm"))]
 
     async def commit(self, ops: list[Op]) -> None:
+        """``Store.commit``."""
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._apply(ops)
@@ -70,11 +76,13 @@ class SQLiteStore:
         return 0 if row is None else int(row[0])
 
     async def load(self) -> tuple[int, Rows]:
+        """``Store.load``."""
         with self._db:
             self._db.execute("BEGIN")  # one read snapshot for the revision and the nodes
             return self._rev(), list(self._db.execute("SELECT key, value FROM nodes"))
 
     async def commit_logged(self, base: int, ops: list[Op], entry: str) -> int | None:
+        """``Store.commit_logged``."""
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
             if self._rev() != base:
@@ -86,6 +94,7 @@ class SQLiteStore:
             return rev
 
     async def log_since(self, rev: int) -> tuple[int, LogEntries | None]:
+        """``Store.log_since``."""
         with self._db:
             self._db.execute("BEGIN")
             current = self._rev()
@@ -94,6 +103,7 @@ class SQLiteStore:
         return current, None if gap(rev, current, entries) else entries
 
     def close(self) -> None:
+        """``Store.close``."""
         self._db.close()
 
 

@@ -28,8 +28,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("mounted folders", ("mounts", "mounts.backend", "mounts.local", "mounts.host",
                          "mounts.fsa", "mounts.table", "mounts.checks", "mounts.streams")),
     ("resolver", ("resolver",)),
-    ("operations", ("disk", "tree", "search", "mounts.copies", "mounts.ops", "mounts.api",
-                    "files", "namespace", "metadata", "copies", "step")),
+    ("operations", ("rules", "disk", "mounts.side", "tree", "search", "mounts.copies",
+                    "mounts.ops", "mounts.api", "files", "namespace", "metadata", "copies",
+                    "step")),
     ("facade", ("vfs", "")),
     ("surfaces", ("shell.*", "webapi", "preview", "page_cache", "__main__")),
 ]
