@@ -35,6 +35,9 @@ class Node:
     target: str | None = None
     chunks: tuple[str, ...] = ()
     inline: str | None = None  # a small file's bytes, base64; None when it has chunks or none
+    # On a directory: the name of the folder mounted there (docs/mounts.md, "Several tabs"). It
+    # is disk state, so every tab knows the mount point, even one that has not attached it.
+    mount: str | None = None
 
     @property
     def is_dir(self) -> bool:
@@ -68,6 +71,8 @@ class Node:
             record["chunks"] = list(self.chunks)
         if self.inline is not None:
             record["inline"] = self.inline
+        if self.mount is not None:
+            record["mount"] = self.mount
         return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
 
     @staticmethod
@@ -77,6 +82,7 @@ class Node:
             id=node_id, parent=r["parent"], name=r["name"], kind=r["kind"], mode=r["mode"],
             mtime_ms=r["mtime"], ctime_ms=r["ctime"], atime_ms=r["atime"], size=r["size"],
             target=r.get("target"), chunks=tuple(r.get("chunks", ())), inline=r.get("inline"),
+            mount=r.get("mount"),
         )
 
 

@@ -611,6 +611,8 @@ class VFS(MountsMixin, SearchMixin):
                 raise FsError.of("ENOTDIR", "rm", path)
             if node.is_dir and not recursive and not self.index.is_empty(node):
                 raise FsError.of("ENOTEMPTY", "rm", path)
+            if self.index.holds_mark(node):
+                raise FsError.of("EBUSY", "rm", path)
             self._remove_tree(node, tx)
             self._touch_dir(self.index.get(parent.id), tx, _now())
 
@@ -627,6 +629,8 @@ class VFS(MountsMixin, SearchMixin):
                 raise FsError.of("ENOTDIR", "rmdir", path)
             if not self.index.is_empty(node):
                 raise FsError.of("ENOTEMPTY", "rmdir", path)
+            if self.index.holds_mark(node):
+                raise FsError.of("EBUSY", "rmdir", path)
             self.index.remove(node, tx)
             self._touch_dir(self.index.get(parent.id), tx, _now())
 
@@ -673,9 +677,12 @@ class VFS(MountsMixin, SearchMixin):
             if paths.is_within(src_path, dst_path):
                 raise FsError.of("ENOTEMPTY", "rename", old, new)
         existing = self.index.child(dst_parent, dst_name)
+        if existing is not None and existing.id == node.id:
+            return
+        if self.index.holds_mark(node) or (existing is not None
+                                           and self.index.holds_mark(existing)):
+            raise FsError.of("EBUSY", "rename", old, new)
         if existing is not None:
-            if existing.id == node.id:
-                return
             self._check_replace(node, existing, old, new)
             self.index.remove(existing, tx)
         now = _now()

@@ -58,22 +58,37 @@ class Mount:
 
     path: str
     node_id: str
-    backend: Backend
+    # None: the disk records a mount here (another tab, or an earlier session, made it) that
+    # this VFS has not attached yet; it waits for ``reconnect`` with the folder.
+    backend: Backend | None
     read_only: bool = False
     state: str = ACTIVE
     mounted_ms: float = field(default_factory=lambda: time.time() * 1000.0)
     streams: int = 0  # open read and write streams: unmount is EBUSY meanwhile
+    label: str = ""  # the folder's name as the disk records it (shown while not attached)
 
     @property
     def active(self) -> bool:
-        return self.state == ACTIVE
+        """True when the folder can be used now."""
+        return self.state == ACTIVE and self.backend is not None
+
+    @property
+    def name(self) -> str:
+        """The folder's name."""
+        return self.backend.name if self.backend is not None else self.label
 
     def info(self) -> dict[str, Any]:
         """What ``mounts()`` reports, in the JS API's spelling."""
-        return {"path": self.path, "name": self.backend.name, "readOnly": self.read_only,
+        return {"path": self.path, "name": self.name, "readOnly": self.read_only,
                 "state": self.state}
 
     def check_active(self, syscall: str, path: str | None) -> None:
+        """EACCES, naming ``mount reconnect``, unless the folder can be used now."""
+        if self.backend is None:
+            raise FsError.of("EACCES", syscall, path).with_hint(
+                f"a folder is mounted at {self.path} on this disk but not attached here "
+                f"(another tab or an earlier session mounted it): run `mount reconnect "
+                f"{self.path}`, or `umount {self.path}`")
         if not self.active:
             raise FsError.of("EACCES", syscall, path).with_hint(
                 f"the folder mounted at {self.path} is waiting for permission: "
@@ -144,6 +159,29 @@ class MountTable:
         # moved came (partly) from a folder that changes outside the VFS, so the page must not
         # cache it (py_vfs/page_cache.py).
         self.entered = 0
+        vfs.index.on_marks = self.follow_marks
+
+    def follow_marks(self) -> None:
+        """Bring the table in line with the mount points the disk records (``Index.marks``),
+        whoever changed them: a mount another tab (or an earlier session) made appears here as
+        waiting, not attached, so no write of this tab lands below its mount point; one
+        unmounted elsewhere goes from here too."""
+        marks = self.vfs.index.marks
+        for mount in list(self.points.values()):
+            if mount.node_id not in marks:
+                self.discard(mount)
+        for node_id, name in marks.items():
+            if node_id not in self.points:
+                self.add(Mount(self._disk_path(node_id), node_id, None, state=WAITING,
+                               label=name))
+
+    def _disk_path(self, node_id: str) -> str:
+        names = []
+        node = self.vfs.index.get(node_id)
+        while node.parent is not None:
+            names.append(node.name)
+            node = self.vfs.index.get(node.parent)
+        return "/" + "/".join(reversed(names))
 
     def __bool__(self) -> bool:
         return bool(self.by_path)
