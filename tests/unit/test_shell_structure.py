@@ -1,6 +1,7 @@
 """The shell's structure, read from its source with ``ast``: its modules form no import cycle,
 it reaches the file system only through the ``Disk`` protocol (no ``py_vfs.vfs`` import, no
-private member of another object), and every public function has a docstring."""
+private member of another object), every public function has a docstring, and every command
+it registers is in its reference, docs/shell.md."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from py_vfs.shell.commands import COMMANDS
 from py_vfs.shell.disk import Disk
 from py_vfs.vfs import VFS
 
@@ -177,3 +179,14 @@ def test_disk_lists_the_methods_the_shell_calls() -> None:
     assert called, "no vfs.<method> call found: the scan is broken"
     assert called <= set(DISK_METHODS)
 
+
+
+def test_every_command_is_in_the_shell_reference() -> None:
+    """docs/shell.md has a section per command, headed by its usage line exactly as `help`
+    prints it, so a new command or option cannot ship undocumented."""
+    reference = (ROOT / "docs" / "shell.md").read_text(encoding="utf-8")
+    # The real table, every command module imported (one command of each).
+    assert {"cd", "mkdir", "ls", "fsck", "mount", "serve"} <= set(COMMANDS)
+    missing = [spec.usage for spec in COMMANDS.values()
+               if f"### `{spec.usage}`" not in reference]
+    assert missing == []
