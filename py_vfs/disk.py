@@ -213,6 +213,11 @@ class DiskSide:
         before, after = self.entry(src), self.entry(dst)
         return before is not None and after is not None and before.id == after.id
 
+    def in_use(self, at: DiskAt) -> bool:
+        """A recorded mount point, or a directory above one (``Index.holds_mark``)."""
+        node = self.entry(at)
+        return node is not None and self.index.holds_mark(node)
+
     def writable(self) -> None:
         """The disk takes every change (its quota is the store's: ENOSPC at commit)."""
 

@@ -20,7 +20,7 @@ from .mounts.table import MountTable
 from .node import Node
 from .resolver import Resolver
 from .streams import DiskWriteStream, ReadStream, WriteStream, write_all
-from .transaction import Transaction
+from .transaction import Change, Transaction
 from .tree import Tree
 
 MAX_READ_SIZE = 2**31 - 1  # read_file, like Node's readFile (ERR_FS_FILE_TOO_LARGE); streams: any
@@ -52,26 +52,23 @@ class Files:
         self.mounted = mounted
         self.content = disk.content
 
-    async def read_file(self, path: str, encoding: str | None = None) -> bytes | str:
-        """The whole file (decoded with ``encoding`` when given); EFBIG over 2 GiB."""
+    def file_node(self, path: str) -> Node:
+        """The file ``read_file`` reads: EISDIR for a directory, EFBIG over 2 GiB."""
         node, _ = self.resolver.lookup(path, "open")
         if node.is_dir:
             raise FsError.of("EISDIR", "read", path)
         if node.size > MAX_READ_SIZE:
             raise FsError.of("EFBIG", "read", path).with_hint(
                 f"a file over {MAX_READ_SIZE} bytes is read as a stream, with open_read")
-        data = await self.tree.read(node)
-        return data.decode(encoding) if encoding else data
+        return node
 
-    @routed
-    async def write_file(self, path: str, data: bytes | str, *, mode: int | None = None,
-                         digests: Sequence[str] | None = None) -> None:
-        """Replace (or create) a file; missing parent directories are created. ``digests``:
-        the sha256 hex of each chunk of ``data``, when the caller has them (``Content.split``)."""
+    def write_change(self, path: str, data: bytes | str, mode: int | None,
+                     digests: Sequence[str] | None) -> Change:
+        """The change that replaces (or creates) the file at ``path`` on the disk, its parents
+        created; ``data`` and ``mode`` are checked now."""
         payload = as_bytes(data, path)
         mode = None if mode is None else check_mode(mode, "open", path)
-        await self.engine.run(lambda tx: self.disk.write(path, payload, mode, tx, parents=True,
-                                                         digests=digests))
+        return lambda tx: self.disk.write(path, payload, mode, tx, parents=True, digests=digests)
 
     @routed
     async def append_file(self, path: str, data: bytes | str) -> None:

@@ -24,26 +24,45 @@ class Index:
         # Called on every change, whatever its cause (a mutation, its rollback, another tab's
         # commit): the page's stat cache must drop what it holds (py_vfs/page_cache.py).
         self.on_change: Callable[[], None] | None = None
+        # Mount points recorded on the disk (node id -> folder name), whoever made them, and
+        # who follows them (the mount table): called after any change of this map, whatever its
+        # cause, so a tab learns of another tab's mount and unmount with its commit.
+        self.marks: dict[str, str] = {}
+        self.on_marks: Callable[[], None] | None = None
+        self._marks_moved = False
 
     def _changed(self) -> None:
         if self.on_change is not None:
             self.on_change()
+        self._follow_marks()
+
+    def _follow_marks(self) -> None:
+        if self._marks_moved:
+            self._marks_moved = False
+            if self.on_marks is not None:
+                self.on_marks()
 
     def load(self, nodes: list[Node]) -> None:
         """Boot: take committed nodes as they are (no transaction, no storage writes)."""
         for node in nodes:
             self.nodes[node.id] = node
+            if node.mount is not None:
+                self.marks[node.id] = node.mount
+                self._marks_moved = True
             if node.is_dir:
                 self.children.setdefault(node.id, {})
             self.content.count(node.chunks)
         for node in nodes:
             if node.parent is not None:
                 self.children.setdefault(node.parent, {})[node.name] = node.id
+        self._follow_marks()
 
     def reset(self, nodes: list[Node]) -> None:
         """Forget everything and load ``nodes`` (a tab that fell too far behind reloads)."""
         self.nodes.clear()
         self.children.clear()
+        self._marks_moved = bool(self.marks)
+        self.marks.clear()
         self.content.refs.clear()
         self.load(nodes)
         self._changed()
@@ -74,6 +93,17 @@ class Index:
     def is_empty(self, directory: Node) -> bool:
         """Whether ``directory`` has no entries."""
         return not self.children.get(directory.id)
+
+    def holds_mark(self, node: Node) -> bool:
+        """True when ``node`` is a recorded mount point or a directory above one: removing or
+        moving it would take a mounted folder out of the tree (EBUSY), in any tab."""
+        for node_id in self.marks:
+            current: Node | None = self.nodes.get(node_id)
+            while current is not None:
+                if current.id == node.id:
+                    return True
+                current = self.nodes.get(current.parent) if current.parent is not None else None
+        return False
 
     def put(self, node: Node, tx: Transaction) -> Node:
         """Insert or replace ``node`` (a move is a put with a new parent or name)."""
@@ -124,6 +154,9 @@ class Index:
 
     def _link(self, node: Node) -> None:
         self.nodes[node.id] = node
+        if node.mount is not None:
+            self.marks[node.id] = node.mount
+            self._marks_moved = True
         if node.kind == DIRECTORY:
             self.children.setdefault(node.id, {})
         if node.parent is not None:
@@ -131,6 +164,8 @@ class Index:
 
     def _unlink(self, node: Node) -> None:
         self.nodes.pop(node.id, None)
+        if self.marks.pop(node.id, None) is not None:
+            self._marks_moved = True
         if node.parent is not None:
             siblings = self.children.get(node.parent, {})
             if siblings.get(node.name) == node.id:

@@ -23,6 +23,9 @@ ROOT_ID = "root"
 
 @dataclass(frozen=True, slots=True)
 class Node:
+    """One file, directory or symlink, as the ``nodes`` keyspace stores it
+    (docs/architecture.md, "Nodes and content")."""
+
     id: str
     parent: str | None
     name: str
@@ -35,13 +38,18 @@ class Node:
     target: str | None = None
     chunks: tuple[str, ...] = ()
     inline: str | None = None  # a small file's bytes, base64; None when it has chunks or none
+    # On a directory: the name of the folder mounted there (docs/mounts.md, "Several tabs"). It
+    # is disk state, so every tab knows the mount point, even one that has not attached it.
+    mount: str | None = None
 
     @property
     def is_dir(self) -> bool:
+        """True for a directory."""
         return self.kind == DIRECTORY
 
     @property
     def is_link(self) -> bool:
+        """True for a symlink."""
         return self.kind == SYMLINK
 
     @property
@@ -68,15 +76,19 @@ class Node:
             record["chunks"] = list(self.chunks)
         if self.inline is not None:
             record["inline"] = self.inline
+        if self.mount is not None:
+            record["mount"] = self.mount
         return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
 
     @staticmethod
     def from_record(node_id: str, text: str) -> Node:
+        """The node stored as ``record`` under ``node_id``."""
         r = json.loads(text)
         return Node(
             id=node_id, parent=r["parent"], name=r["name"], kind=r["kind"], mode=r["mode"],
             mtime_ms=r["mtime"], ctime_ms=r["ctime"], atime_ms=r["atime"], size=r["size"],
             target=r.get("target"), chunks=tuple(r.get("chunks", ())), inline=r.get("inline"),
+            mount=r.get("mount"),
         )
 
 
@@ -108,17 +120,21 @@ class Stat:
 
     @property
     def is_file(self) -> bool:
+        """True for a regular file."""
         return self.type == FILE
 
     @property
     def is_dir(self) -> bool:
+        """True for a directory."""
         return self.type == DIRECTORY
 
     @property
     def is_symlink(self) -> bool:
+        """True for a symlink."""
         return self.type == SYMLINK
 
     def to_dict(self) -> dict:
+        """The stat as the JS API returns it."""
         return {
             "type": self.type, "size": self.size, "mode": self.mode, "mtimeMs": self.mtime_ms,
             "ctimeMs": self.ctime_ms, "atimeMs": self.atime_ms, "name": self.name,
@@ -128,9 +144,12 @@ class Stat:
 
 @dataclass(frozen=True, slots=True)
 class DirEntry:
+    """One entry of ``readdir(path, with_types=True)``: its name, path and kind."""
+
     name: str
     path: str
     type: str
 
     def to_dict(self) -> dict:
+        """The entry as the JS API returns it."""
         return {"name": self.name, "path": self.path, "type": self.type}

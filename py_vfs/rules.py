@@ -57,6 +57,10 @@ class Side(Protocol[At]):
     def same(self, src: At, dst: At) -> bool:
         """Whether two places are one entry (the same name, or two names of one entry)."""
 
+    def in_use(self, at: At) -> bool:
+        """Whether the entry at ``at`` is a mount point or holds one (EBUSY to remove or move
+        it: a folder would drop out of the tree, in every tab)."""
+
     def writable(self) -> None:
         """Just before the one change: may this side be changed?"""
 
@@ -115,6 +119,8 @@ def rm(side: Side[At], path: str, *, recursive: bool, force: bool) -> None:
         raise FsError.of("ENOTDIR", "rm", path)
     if entry.kind == DIRECTORY and not recursive and not side.is_empty(at):
         raise FsError.of("ENOTEMPTY", "rm", path)
+    if side.in_use(at):
+        raise FsError.of("EBUSY", "rm", path)
     side.writable()
     side.remove(at)
 
@@ -132,6 +138,8 @@ def rmdir(side: Side[At], path: str) -> None:
         raise FsError.of("ENOTDIR", "rmdir", path)
     if not side.is_empty(at):
         raise FsError.of("ENOTEMPTY", "rmdir", path)
+    if side.in_use(at):
+        raise FsError.of("EBUSY", "rmdir", path)
     side.writable()
     side.remove(at)
 
@@ -173,7 +181,8 @@ def symlink(side: Side[At], target: str, path: str) -> None:
 def rename(side: Side[At], old: str, new: str) -> None:
     """``rename(2)``, its checks in the kernel's order: both parents, ``/`` (EPERM here, EBUSY
     on Linux), the source, a trailing slash on a non-directory, a directory into itself, a
-    target that holds the source, a no-op onto one entry, what may replace what."""
+    target that holds the source, a no-op onto one entry, a mount point in the way (EBUSY), what
+    may replace what."""
     side.enter()
     src, dst = side.locate(old), side.locate(new)
     if src is None or dst is None:
@@ -193,10 +202,12 @@ def rename(side: Side[At], old: str, new: str) -> None:
         if _within(src_key, dst_key):
             raise FsError.of("ENOTEMPTY", "rename", old, new)
     existing = side.entry(dst)
+    if existing is not None and side.same(src, dst):
+        side.rename_same(src, dst)
+        return
+    if side.in_use(src) or (existing is not None and side.in_use(dst)):
+        raise FsError.of("EBUSY", "rename", old, new)
     if existing is not None:
-        if side.same(src, dst):
-            side.rename_same(src, dst)
-            return
         replaced_dir = existing.kind == DIRECTORY
         if replaced_dir and not is_dir:
             raise FsError.of("EISDIR", "rename", old, new)

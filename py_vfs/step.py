@@ -108,7 +108,8 @@ class StepHost(Protocol):
     async def unmount(self, path: str) -> dict[str, Any]:
         """``VFS.unmount``."""
 
-    async def reconnect(self, path: str, backend: Backend | None = None) -> dict[str, Any]:
+    async def reconnect(self, path: str, backend: Backend | None = None, *,
+                        read_only: bool | None = None) -> dict[str, Any]:
         """``VFS.reconnect``."""
 
     def readlink(self, path: str) -> str:
@@ -421,9 +422,10 @@ class StepTx:
         """``VFS.unmount`` (the JS API does not offer it in a step)."""
         return await self._run(lambda: self._vfs.unmount(path))
 
-    async def reconnect(self, path: str, backend: Backend | None = None) -> dict[str, Any]:
+    async def reconnect(self, path: str, backend: Backend | None = None, *,
+                        read_only: bool | None = None) -> dict[str, Any]:
         """``VFS.reconnect`` (the JS API does not offer it in a step)."""
-        return await self._run(lambda: self._vfs.reconnect(path, backend))
+        return await self._run(lambda: self._vfs.reconnect(path, backend, read_only=read_only))
 
     def mounts(self) -> list[dict[str, Any]]:
         """``VFS.mounts``."""

@@ -39,6 +39,7 @@ def encode_entry(writes: dict[str, str | None], events: list[Event], writer: str
 
 
 def decode_entry(text: str) -> tuple[list[Node], list[str], list[Event]]:
+    """A change-log entry's node records put, node ids deleted, and watch events."""
     entry = json.loads(text)
     puts = [Node.from_record(node_id, record) for node_id, record in entry["puts"].items()]
     return puts, list(entry["deletes"]), list(entry["events"])

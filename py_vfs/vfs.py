@@ -16,7 +16,7 @@ that may touch storage (content reads, every mutation) is async.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, Callable, Coroutine, Iterable, Sequence
+from collections.abc import AsyncIterable, Callable, Iterable, Sequence
 from typing import Any
 
 from .check import Progress, Report
@@ -33,7 +33,7 @@ from .metadata import Metadata, stat_of
 from .mounts.api import Mounts
 from .mounts.backend import Backend
 from .mounts.copies import Copier
-from .mounts.ops import MountOps
+from .mounts.ops import ON_DISK, MountOps
 from .mounts.table import MountTable
 from .namespace import Namespace
 from .node import ROOT_ID, DirEntry, Node, Stat
@@ -62,18 +62,18 @@ class VFS:
         self.index = Index(self.content)
         self.watchers = Watchers()
         self.engine = CommitEngine(store, self.index, self.content, self.watchers)
-        self.mount_table = MountTable()
+        self.mount_table = MountTable(self.index)
         self.resolver = Resolver(self.index, self.mount_table)
         self.tree = Tree(self.index, self.content, self.mount_table, self.engine)
         disk = Disk(self.index, self.content, self.resolver)
         table, resolver, engine = self.mount_table, self.resolver, self.engine
-        mounted = MountOps(resolver, self.index, table, Copier(self, resolver))
+        mounted = self.mounted = MountOps(resolver, table, Copier(self, resolver))
         self.files = Files(engine, resolver, disk, self.tree, table, mounted)
         self.namespace = Namespace(engine, resolver, disk, table, mounted)
         self.metadata = Metadata(engine, resolver, disk, self.tree, table, mounted)
         self.copies = Copies(engine, resolver, disk, table, mounted)
         self.search = Search(resolver, self.tree)
-        self.mounting = Mounts(resolver, self.index, table,
+        self.mounting = Mounts(engine, resolver, self.index, table,
                                lambda path: self.mkdir(path, recursive=True))
 
     # ----------------------------------------------------------------- opening
@@ -160,18 +160,23 @@ class VFS:
 
     # ----------------------------------------------------------------- content
 
-    # The two hottest calls hand back the operation's own coroutine (awaited exactly as an
-    # ``async def``), so the facade adds no coroutine of its own per call.
+    # The two hottest calls await no coroutine of the operations layer: only the content read
+    # or the commit, as before the split (one coroutine each per call, no more).
 
-    def read_file(self, path: str, encoding: str | None = None) -> Coroutine[Any, Any, bytes | str]:
+    async def read_file(self, path: str, encoding: str | None = None) -> bytes | str:
         """The whole file (decoded with ``encoding`` when given)."""
-        return self.files.read_file(path, encoding)
+        data = await self.tree.read(self.files.file_node(path))
+        return data.decode(encoding) if encoding else data
 
-    def write_file(self, path: str, data: bytes | str, *, mode: int | None = None,
-                   digests: Sequence[str] | None = None) -> Coroutine[Any, Any, None]:
+    async def write_file(self, path: str, data: bytes | str, *, mode: int | None = None,
+                         digests: Sequence[str] | None = None) -> None:
         """Replace (or create) a file; missing parent directories are created. ``digests``:
         the sha256 hex of each chunk of ``data``, when the caller has them (``Content.split``)."""
-        return self.files.write_file(path, data, mode=mode, digests=digests)
+        if self.mount_table:  # a path in a mounted folder is written there (``mounts/ops.py``)
+            done = await self.mounted.write_file(path, data, mode=mode, digests=digests)
+            if done is not ON_DISK:
+                return
+        await self.engine.run(self.files.write_change(path, data, mode, digests))
 
     async def append_file(self, path: str, data: bytes | str) -> None:
         """Append to a file (created when missing)."""
@@ -326,9 +331,11 @@ class VFS:
         """Remove the mount at ``path``; the folder is untouched."""
         return await self.mounting.unmount(path)
 
-    async def reconnect(self, path: str, backend: Backend | None = None) -> dict[str, Any]:
-        """Make a waiting mount active again."""
-        return await self.mounting.reconnect(path, backend)
+    async def reconnect(self, path: str, backend: Backend | None = None, *,
+                        read_only: bool | None = None) -> dict[str, Any]:
+        """Make a waiting mount active again (``backend``: attach this folder, also to a mount
+        another tab made)."""
+        return await self.mounting.reconnect(path, backend, read_only=read_only)
 
     def mounts(self) -> list[dict[str, Any]]:
         """Every mount: path, folder name, readOnly, state."""

@@ -157,7 +157,7 @@ class WebAPI:
             "gc": lambda o=None: v.gc(**_gc_options(o)),
             "mount": self._mount,
             "unmount": v.unmount,
-            "reconnect": v.reconnect,
+            "reconnect": self._reconnect,
             "mounts": v.mounts,
             "mountInfo": v.mount_info,
         }
@@ -173,6 +173,15 @@ class WebAPI:
     async def _mount(self, path: str, handle: Any, options: Any = None) -> dict[str, Any]:
         return await self.vfs.mount(path, self._backend(handle),
                                     read_only=_flag(options, "readOnly"))
+
+    async def _reconnect(self, path: str, handle: Any = None, options: Any = None
+                         ) -> dict[str, Any]:
+        """``reconnect``, with the kept folder's handle when the page has one: it attaches a
+        mount another tab made (the disk records it) in this tab too."""
+        if handle is None:
+            return await self.vfs.reconnect(path)
+        return await self.vfs.reconnect(path, self._backend(handle),
+                                        read_only=_flag(options, "readOnly"))
 
     async def restore_mounts(self, records: Any) -> list[dict[str, Any]]:
         """Boot: bring back the mounts the page kept, ``[{path, handle, readOnly, granted}]``

@@ -185,11 +185,23 @@ export function openWriter(root, rel, keep) {
       existed = false;
     }
     const handle = await child(parent, name, "file", true);
-    const writable = await rewritable(handle, keep);
+    let writable;
+    try {
+      writable = await rewritable(handle, keep);
+    } catch (error) {
+      if (!existed) await forget(parent, name);
+      throw error;
+    }
     const id = nextWriter++;
     writers.set(id, { writable, parent, name, existed });
     return id;
   }, "file", root);
+}
+
+// A file this writer created goes again when the write fails, so a failed write leaves no empty
+// file behind; a removal that fails too leaves the first error to report.
+async function forget(parent, name) {
+  await parent.removeEntry(name).catch(() => {});
 }
 
 export function writeChunk(id, data) {
@@ -198,9 +210,14 @@ export function writeChunk(id, data) {
 
 export function closeWriter(id) {
   return answer(async () => {
-    const { writable } = writers.get(id);
+    const { writable, parent, name, existed } = writers.get(id);
     writers.delete(id);
-    await writable.close();
+    try {
+      await writable.close(); // the content becomes the file's only here (a swap file before)
+    } catch (error) {
+      if (!existed) await forget(parent, name);
+      throw error;
+    }
   }, "file");
 }
 
@@ -211,7 +228,7 @@ export function abortWriter(id) {
     if (!writer) return;
     writers.delete(id);
     await writer.writable.abort().catch(() => {});
-    if (!writer.existed) await writer.parent.removeEntry(writer.name).catch(() => {});
+    if (!writer.existed) await forget(writer.parent, writer.name);
   }, "file");
 }
 

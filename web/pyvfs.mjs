@@ -403,8 +403,8 @@ export class VFS {
     const info = await this.#call("mountInfo", path);
     const record = await (await this.#instance.store()).get(info.path);
     if (!record) throw toError({ code: "ENOENT", message: `ENOENT: no folder kept for the mount, mount '${path}'`, path, syscall: "mount" });
-    await ensurePermission(record.handle, info.readOnly, path);
-    return this.#call("reconnect", info.path);
+    await ensurePermission(record.handle, record.readOnly, path);
+    return this.#call("reconnect", info.path, record.handle, { readOnly: Boolean(record.readOnly) });
   }
   // The worker's memory: wasmBytes is the size of Pyodide's WebAssembly memory, which only grows,
   // so it is the high-water mark of everything Python held; jsHeapBytes where Chromium tells.

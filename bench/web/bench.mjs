@@ -7,6 +7,8 @@ import { WORKLOADS } from "./workloads.mjs";
 
 const ADAPTERS = {
   ours: () => import("./adapters/ours.mjs"),
+  // The same, opened with openVFS({durability: "strict"}): what surviving power loss costs.
+  strict: async () => ({ open: (await import("./adapters/ours.mjs")).openStrict }),
   lightningfs: () => import("./adapters/lightningfs.mjs"),
   zenfs: () => import("./adapters/zenfs.mjs"),
   rawidb: () => import("./adapters/rawidb.mjs"),

@@ -4,13 +4,16 @@ reconnect (the table itself is ``table.py``; reads reach into folders through ``
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from .. import paths
+from ..engine import CommitEngine
 from ..errors import FsError
 from ..index import Index
 from ..node import Node
 from ..resolver import Resolver
+from ..transaction import Transaction
 from .backend import Backend
 from .table import ACTIVE, WAITING, Mount, MountTable
 
@@ -21,8 +24,9 @@ MakeDirs = Callable[[str], Awaitable[None]]
 class Mounts:
     """Mounting and unmounting folders of one VFS."""
 
-    def __init__(self, resolver: Resolver, index: Index, table: MountTable,
-                 make_dirs: MakeDirs) -> None:
+    def __init__(self, engine: CommitEngine, resolver: Resolver, index: Index,
+                 table: MountTable, make_dirs: MakeDirs) -> None:
+        self.engine = engine
         self.resolver = resolver
         self.index = index
         self.mount_table = table
@@ -35,6 +39,7 @@ class Mounts:
         """Mount ``backend`` at ``path``: an empty directory (created when missing), not ``/``,
         not inside another mount. Nothing is read from the folder now."""
         canonical, node = await self._mount_point(path, "mount", fresh=True)
+        await self._mark(node.id, backend.name, canonical, fresh=True)
         mount = Mount(canonical, node.id, backend, read_only)
         self.mount_table.add(mount)
         return mount.info()
@@ -47,6 +52,7 @@ class Mounts:
         if existing is not None:
             self.mount_table.discard(existing)
         canonical, node = await self._mount_point(path, "mount", fresh=False)
+        await self._mark(node.id, backend.name, canonical, fresh=False)
         mount = Mount(canonical, node.id, backend, read_only, ACTIVE if granted else WAITING)
         self.mount_table.add(mount)
         return mount.info()
@@ -57,15 +63,24 @@ class Mounts:
         mount = self._mount_at(path, "umount")
         if mount.streams:
             raise FsError.of("EBUSY", "umount", path)
+        info = mount.info()
+        await self._mark(mount.node_id, None, mount.path, fresh=False)
         self.mount_table.discard(mount)
-        return mount.info()
+        return info
 
-    async def reconnect(self, path: str, backend: Backend | None = None) -> dict[str, Any]:
+    async def reconnect(self, path: str, backend: Backend | None = None, *,
+                        read_only: bool | None = None) -> dict[str, Any]:
         """Make a waiting mount active again, once the browser granted access (the page asks
-        the user); ``backend`` replaces the old one when given."""
+        the user); ``backend`` replaces the old one when given, and attaches a mount the disk
+        records but this VFS did not make (ENOENT without it: no folder to attach)."""
         mount = self._mount_at(path, "mount")
+        if backend is None and mount.backend is None:
+            raise FsError.of("ENOENT", "mount", path).with_hint(
+                "this tab has no folder for the mount: give the folder to reconnect")
         if backend is not None:
             mount.backend = backend
+        if read_only is not None:
+            mount.read_only = read_only
         mount.state = ACTIVE
         return mount.info()
 
@@ -104,3 +119,21 @@ class Mounts:
         if fresh and not self.index.is_empty(node):
             raise FsError.of("ENOTEMPTY", syscall, path)
         return canonical, node
+
+    async def _mark(self, node_id: str, name: str | None, path: str, *, fresh: bool) -> None:
+        """Record on the disk that a folder named ``name`` is mounted on the directory
+        ``node_id`` (None: no longer), in one commit, so every tab routes its paths alike."""
+        known = self.index.nodes.get(node_id)
+        if not fresh and known is not None and known.mount == name:
+            return  # recorded already (a restore, a second tab): no commit, no lock
+
+        def change(tx: Transaction) -> None:
+            node = self.index.nodes.get(node_id)
+            if node is None or not node.is_dir:
+                raise FsError.of("ENOENT", "mount", path)
+            if fresh and not self.index.is_empty(node):
+                raise FsError.of("ENOTEMPTY", "mount", path)
+            if node.mount != name:
+                self.index.put(replace(node, mount=name), tx)
+
+        await self.engine.run(change)

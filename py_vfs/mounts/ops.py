@@ -1,17 +1,18 @@
-"""Mutations under mount points, and the decorator that routes the VFS's mutations to them.
+"""Content, metadata and copies under mount points, and the decorator that routes them there.
 
-Every mutating method of the operations (``files``, ``namespace``, ``copies``, ``metadata``) is
-decorated with ``routed``: when any mount exists, the method of the same name here runs first.
-It locates the operands without touching a backend (``Resolver.locate``); when all of them stay
-on the disk it answers ``ON_DISK`` and the disk code runs as if mounts did not exist. Otherwise
-it performs the operation in the folder itself.
+The mutating methods of ``files``, ``metadata`` and ``copies`` are decorated with ``routed``:
+when any mount exists, the method of the same name here runs first. It locates the operands
+without touching a backend (``Resolver.locate``); when all of them stay on the disk it answers
+``ON_DISK`` and the disk code runs as if mounts did not exist. Otherwise it performs the
+operation in the folder itself. (The namespace calls need no routing of this kind: their rules
+are written once, ``rules.py``, and applied to a ``MountSide``; only ``mkdir -p`` is here.)
 
-The POSIX rules are checked here, with the same codes and in the same order as the disk code in
-``namespace.py``, ``files.py`` and ``copies.py``, by asking the backend first (``stat``,
+The POSIX rules are checked here with the same codes and in the same order as the disk code in
+``files.py``, ``metadata.py`` and ``copies.py``, by asking the backend first (``stat``,
 ``list``) and only then making the one change: the backends stay small and both answer alike. A
-folder has no transactions, so a change that takes several backend calls (``mkdir -p``, a
-directory rename in the browser, a copy of a tree) is not atomic there; every check is made
-before the first change, so a refused operation changes nothing.
+folder has no transactions, so a change that takes several backend calls (``mkdir -p``, a copy
+of a tree) is not atomic there; every check is made before the first change, so a refused
+operation changes nothing.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 from ..errors import FsError
-from ..index import Index
 from ..limits import check_length, check_mode, check_time
 from ..node import Node
 from ..resolver import Resolver
@@ -75,10 +75,8 @@ def routed(method: F) -> F:
 class MountOps:
     """The mutations of ``VFS`` for operands inside mounts (same names, same arguments)."""
 
-    def __init__(self, resolver: Resolver, index: Index, table: MountTable,
-                 copier: Copier) -> None:
+    def __init__(self, resolver: Resolver, table: MountTable, copier: Copier) -> None:
         self.resolver = resolver
-        self.index = index
         self.table = table
         self.copier = copier
 

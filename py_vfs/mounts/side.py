@@ -68,6 +68,10 @@ class MountSide:
         with translated(self.syscall, *self.shown):
             return self.mount.backend.same_entry(src, dst)
 
+    def in_use(self, at: Rel) -> bool:
+        """Mounts do not nest: nothing in a folder is a mount point."""
+        return False
+
     def writable(self) -> None:
         """EROFS on a read-only mount (EACCES while waiting, ENOTSUP inside a step)."""
         self.mount.check_writable(self.syscall, self.path)

@@ -26,6 +26,7 @@ from typing import Any
 from .. import paths
 from ..engine import STEP_RUNNING
 from ..errors import FsError
+from ..index import Index
 from ..node import DIRECTORY, Node
 from .backend import Backend, BackendError, Entry, Rel
 
@@ -52,22 +53,37 @@ class Mount:
 
     path: str
     node_id: str
-    backend: Backend
+    # None: the disk records a mount here (another tab, or an earlier session, made it) that
+    # this VFS has not attached yet; it waits for ``reconnect`` with the folder.
+    backend: Backend | None
     read_only: bool = False
     state: str = ACTIVE
     mounted_ms: float = field(default_factory=lambda: time.time() * 1000.0)
     streams: int = 0  # open read and write streams: unmount is EBUSY meanwhile
+    label: str = ""  # the folder's name as the disk records it (shown while not attached)
 
     @property
     def active(self) -> bool:
-        return self.state == ACTIVE
+        """True when the folder can be used now."""
+        return self.state == ACTIVE and self.backend is not None
+
+    @property
+    def name(self) -> str:
+        """The folder's name."""
+        return self.backend.name if self.backend is not None else self.label
 
     def info(self) -> dict[str, Any]:
         """What ``mounts()`` reports, in the JS API's spelling."""
-        return {"path": self.path, "name": self.backend.name, "readOnly": self.read_only,
+        return {"path": self.path, "name": self.name, "readOnly": self.read_only,
                 "state": self.state}
 
     def check_active(self, syscall: str, path: str | None) -> None:
+        """EACCES, naming ``mount reconnect``, unless the folder can be used now."""
+        if self.backend is None:
+            raise FsError.of("EACCES", syscall, path).with_hint(
+                f"a folder is mounted at {self.path} on this disk but not attached here "
+                f"(another tab or an earlier session mounted it): run `mount reconnect "
+                f"{self.path}`, or `umount {self.path}`")
         if not self.active:
             raise FsError.of("EACCES", syscall, path).with_hint(
                 f"the folder mounted at {self.path} is waiting for permission: "
@@ -84,9 +100,11 @@ class Mount:
                 "a mounted folder cannot take part in a step: change it outside the step")
 
     def path_of(self, rel: Rel) -> str:
+        """The VFS path of ``rel`` inside this mount."""
         return self.path if not rel else paths.child(self.path, "/".join(rel))
 
     def node_id_of(self, rel: Rel) -> str:
+        """The id of the virtual node of ``rel`` (never stored: it starts with NUL)."""
         return MARK + self.node_id + MARK + "/".join(rel)
 
     def vnode(self, rel: Rel, entry: Entry, parent_id: str) -> Node:
@@ -101,6 +119,7 @@ class Mount:
                     entry.kind, mode, mtime, mtime, mtime, size=0 if is_dir else entry.size)
 
     def child_vnode(self, rel: Rel, entry: Entry) -> Node:
+        """The virtual node of ``entry``, listed in the directory ``rel``."""
         return self.vnode((*rel, entry.name), entry, self.node_id_of(rel))
 
 
@@ -119,22 +138,48 @@ DISK = Place()
 class MountTable:
     """The mounts of one VFS, by canonical path and by the node id of their mount point."""
 
-    def __init__(self) -> None:
+    def __init__(self, index: Index) -> None:
+        self.index = index
         self.by_path: dict[str, Mount] = {}
         self.points: dict[str, Mount] = {}
         # Resolutions that went into a mounted folder so far: an answer computed while this
         # moved came (partly) from a folder that changes outside the VFS, so the page must not
         # cache it (py_vfs/page_cache.py).
         self.entered = 0
+        index.on_marks = self.follow_marks
+
+    def follow_marks(self) -> None:
+        """Bring the table in line with the mount points the disk records (``Index.marks``),
+        whoever changed them: a mount another tab (or an earlier session) made appears here as
+        waiting, not attached, so no write of this tab lands below its mount point; one
+        unmounted elsewhere goes from here too."""
+        marks = self.index.marks
+        for mount in list(self.points.values()):
+            if mount.node_id not in marks:
+                self.discard(mount)
+        for node_id, name in marks.items():
+            if node_id not in self.points:
+                self.add(Mount(self._disk_path(node_id), node_id, None, state=WAITING,
+                               label=name))
+
+    def _disk_path(self, node_id: str) -> str:
+        names = []
+        node = self.index.get(node_id)
+        while node.parent is not None:
+            names.append(node.name)
+            node = self.index.get(node.parent)
+        return "/" + "/".join(reversed(names))
 
     def __bool__(self) -> bool:
         return bool(self.by_path)
 
     def add(self, mount: Mount) -> None:
+        """Enter ``mount`` in the table."""
         self.by_path[mount.path] = mount
         self.points[mount.node_id] = mount
 
     def discard(self, mount: Mount) -> None:
+        """Take ``mount`` out of the table."""
         self.by_path.pop(mount.path, None)
         self.points.pop(mount.node_id, None)
 
@@ -157,6 +202,7 @@ class MountTable:
     # -------------------------------------------------------------- children and content
 
     def names(self, directory: Node) -> list[str]:
+        """The sorted names in a mounted directory (none while the mount waits)."""
         mount, rel = self.of(directory)
         if not mount.active:
             return []
@@ -175,6 +221,7 @@ class MountTable:
         return [mount.child_vnode(rel, entry) for entry in sorted(listed)]
 
     def read(self, node: Node, start: int = 0, end: int | None = None) -> bytes:
+        """The bytes ``[start, end)`` of a mounted file."""
         mount, rel = self.of(node)
         mount.check_active("read", mount.path_of(rel))
         with translated("read", mount.path_of(rel)):

@@ -1,4 +1,10 @@
-"""What a command sees while it runs: the VFS, the shell's state, and where its output goes."""
+"""What a command sees while it runs: the disk, the session's state, and where its output goes.
+
+This module sits below the interpreter and the commands: it imports neither. A command reaches
+the shell that runs it only through ``Session``, the few things that outlive one command (the
+current directory, where preview URLs and mounted folders come from), so the commands never
+import the interpreter and the interpreter imports the commands without a cycle.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +13,26 @@ import os
 import posixpath
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol, cast
 
 from py_vfs import paths
 from py_vfs.shell.format import quote_arg, quote_name, visible
 
 if TYPE_CHECKING:
-    from py_vfs.shell.interpreter import Shell
+    from py_vfs.mounts.host import MountHost
+    from py_vfs.node import DirEntry
+    from py_vfs.preview import PreviewHost
+    from py_vfs.shell.disk import Disk
 
 HOME = "/"  # where `cd` with no argument and `~` lead; the VFS has no users
+
+
+class Session(Protocol):
+    """What commands may read and change of the shell running them (``Shell`` is one)."""
+
+    cwd: str  # the current directory, absolute; `cd` sets it
+    previews: PreviewHost  # mints the preview roots of `open` and `serve`
+    host: MountHost  # where `mount` gets its folders
 
 
 class Sink:
@@ -26,12 +43,15 @@ class Sink:
         self.data = bytearray()
 
     def write(self, text: str) -> None:
+        """Add text, encoded as UTF-8 (a lone surrogate becomes "?")."""
         self.data += text.encode("utf-8", "replace")
 
     def write_bytes(self, data: bytes) -> None:
+        """Add bytes unchanged (file content from `cat`)."""
         self.data += data
 
     def text(self) -> str:
+        """Everything written, decoded for display (invalid UTF-8 replaced)."""
         return self.data.decode("utf-8", "replace")
 
 
@@ -44,7 +64,8 @@ class FileSink(Sink):
         self.display = display
         self.append = append
 
-    async def flush(self, vfs: Any) -> None:
+    async def flush(self, vfs: Disk) -> None:
+        """Write what was collected to the file (appending for `>>`)."""
         if self.append:
             await vfs.append_file(self.path, bytes(self.data))
         else:
@@ -53,18 +74,22 @@ class FileSink(Sink):
 
 @dataclass
 class Context:
-    vfs: Any
-    shell: Shell
+    """One command's run: its name, the disk, the session and its two output streams."""
+
+    vfs: Disk
+    session: Session
     name: str  # the command's name, which prefixes its error messages
     stdout: Sink
     stderr: Sink
-    open_urls: list[str] = field(default_factory=list)
+    open_urls: list[str] = field(default_factory=list)  # for the page to open (open, serve)
 
     @property
     def cwd(self) -> str:
-        return self.shell.cwd
+        """The session's current directory."""
+        return self.session.cwd
 
     def out(self, text: str) -> None:
+        """Write text to the command's standard output."""
         self.stdout.write(text)
 
     def err(self, message: str) -> None:
@@ -73,6 +98,7 @@ class Context:
         self.stderr.write(visible(f"{quote_name(self.name)}: {message}") + "\n")
 
     def resolve(self, path: str) -> str:
+        """The absolute path of an operand, relative to the current directory."""
         return resolve(self.cwd, path)
 
 
@@ -116,7 +142,7 @@ async def each_operand(ctx: Context, operands: list[str],
     return status
 
 
-def is_dir(vfs: Any, path: str) -> bool:
+def is_dir(vfs: Disk, path: str) -> bool:
     """True for a directory or a symlink to one, which is what "into a directory" means for
     mv, cp and cd."""
     try:
@@ -125,7 +151,17 @@ def is_dir(vfs: Any, path: str) -> bool:
         return False
 
 
-def lexists(vfs: Any, path: str) -> bool:
+def list_names(vfs: Disk, path: str) -> list[str]:
+    """The names in a directory: ``readdir`` without types gives names only."""
+    return cast("list[str]", vfs.readdir(path))
+
+
+def list_entries(vfs: Disk, path: str) -> list[DirEntry]:
+    """The entries of a directory with their types, from one ``readdir``."""
+    return cast("list[DirEntry]", vfs.readdir(path, with_types=True))
+
+
+def lexists(vfs: Disk, path: str) -> bool:
     """Like os.path.lexists: a dangling symlink still exists as a name."""
     try:
         vfs.lstat(path)
@@ -134,7 +170,7 @@ def lexists(vfs: Any, path: str) -> bool:
     return True
 
 
-def ensure_parent_dir(vfs: Any, path: str) -> None:
+def ensure_parent_dir(vfs: Disk, path: str) -> None:
     """Fail like open(2) when the parent is missing: the VFS's write_file would create it,
     but `echo hi > nope/f` and `touch nope/f` must fail in a shell."""
     parent = posixpath.dirname(path)

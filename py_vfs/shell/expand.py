@@ -9,15 +9,20 @@ kept as the literal word.
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
-from typing import Any
+from typing import TYPE_CHECKING
 
-from py_vfs.shell.context import HOME, is_dir, lexists, resolve
+from py_vfs.shell.context import HOME, is_dir, lexists, list_names, resolve
 from py_vfs.shell.parser import GLOB_CHARS, Word
+
+if TYPE_CHECKING:
+    from py_vfs.shell.disk import Disk
 
 Segment = list[tuple[str, bool]]  # (char, quoted)
 
 
-def expand_word(vfs: Any, cwd: str, word: Word) -> list[str]:
+def expand_word(vfs: Disk, cwd: str, word: Word) -> list[str]:
+    """The arguments one word becomes: itself with `~` expanded, or the sorted names its
+    glob matches (the word as typed when nothing matches)."""
     word = _expand_tilde(word)
     if not word.has_glob:
         return [word.text]
@@ -35,7 +40,7 @@ def _expand_tilde(word: Word) -> Word:
     return word
 
 
-def _glob(vfs: Any, cwd: str, word: Word) -> list[str]:
+def _glob(vfs: Disk, cwd: str, word: Word) -> list[str]:
     text = word.text
     prefixes = ["/" if text.startswith("/") else ""]  # matches so far, each ending in "/"
     for segment in _segments(word):
@@ -76,14 +81,14 @@ def _visible(name: str, literal: str) -> bool:
     return not name.startswith(".") or literal.startswith(".")
 
 
-def _names(vfs: Any, cwd: str, prefix: str) -> list[str]:
+def _names(vfs: Disk, cwd: str, prefix: str) -> list[str]:
     try:
-        return list(vfs.readdir(resolve(cwd, prefix or ".")))
+        return list_names(vfs, resolve(cwd, prefix or "."))
     except OSError:
         return []
 
 
-def _exists(vfs: Any, cwd: str, prefix: str, *, dirs_only: bool) -> bool:
+def _exists(vfs: Disk, cwd: str, prefix: str, *, dirs_only: bool) -> bool:
     path = resolve(cwd, prefix)
     return is_dir(vfs, path) if dirs_only else lexists(vfs, path)
 

@@ -8,7 +8,10 @@ from __future__ import annotations
 import stat as stat_module
 import time
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from py_vfs.node import Stat
 
 OWNER = "user"
 TYPE_BITS = {
@@ -22,12 +25,12 @@ LINKS_WIDTH = 2
 SIZE_WIDTH = 8
 
 
-def mode_string(node: Any) -> str:
+def mode_string(node: Stat) -> str:
     """`drwxr-xr-x`: the type letter comes from the node's type, the rest from its mode."""
     return stat_module.filemode(TYPE_BITS.get(node.type, 0) | (node.mode & 0o7777))
 
 
-def long_lines(entries: list[tuple[str, Any, str | None]]) -> list[str]:
+def long_lines(entries: list[tuple[str, Stat, str | None]]) -> list[str]:
     """One `ls -l` line per (name, node, symlink target) with the size column aligned."""
     width = max([SIZE_WIDTH, *(len(str(node.size)) for _, node, _ in entries)])
     lines = []
@@ -38,12 +41,13 @@ def long_lines(entries: list[tuple[str, Any, str | None]]) -> list[str]:
     return lines
 
 
-def total_blocks(nodes: list[Any]) -> int:
+def total_blocks(nodes: list[Stat]) -> int:
     """The `total` line of `ls -l`: space used, in 1 KiB blocks."""
     return sum(-(-node.size // 1024) for node in nodes)
 
 
 def ls_time(ms: float) -> str:
+    """`Nov 21 18:43`: the time column of `ls -l`, in local time, always with the hour."""
     return time.strftime("%b %d %H:%M", time.localtime(ms / 1000))
 
 
@@ -53,7 +57,8 @@ def stat_time(ms: float) -> str:
     return f"{moment:%Y-%m-%d %H:%M:%S}.{int(ms) % 1000:03d} {moment:%z}"
 
 
-def stat_lines(name: str, node: Any, target: str | None) -> list[str]:
+def stat_lines(name: str, node: Stat, target: str | None) -> list[str]:
+    """The lines `stat` prints for one node; ``name`` and ``target`` come quoted already."""
     kind = TYPE_NAMES.get(node.type, node.type)
     if node.type == "file" and node.size == 0:
         kind = "regular empty file"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from py_vfs.mounts.host import LocalHost, MountHost
 from py_vfs.preview import LocalPreviews, PreviewHost
@@ -20,6 +20,9 @@ from py_vfs.shell.context import (
 from py_vfs.shell.expand import expand_word
 from py_vfs.shell.format import quote_name, visible
 from py_vfs.shell.parser import Command, ParseError, Redirect, parse
+
+if TYPE_CHECKING:
+    from py_vfs.shell.disk import Disk
 
 NOT_FOUND = 127
 
@@ -58,9 +61,12 @@ class _Run:
 
 
 class Shell:
-    """An sh-like interpreter whose only state between lines is the current directory."""
+    """An sh-like interpreter whose only state between lines is the current directory.
 
-    def __init__(self, vfs: Any, *, previews: PreviewHost | None = None,
+    It is the ``Session`` its commands see (``context.Session``): ``cwd``, ``previews`` and
+    ``host``; the language it reads is described in docs/shell.md."""
+
+    def __init__(self, vfs: Disk, *, previews: PreviewHost | None = None,
                  host: MountHost | None = None, host_mounts: bool = False) -> None:
         self.vfs = vfs
         # Mints the preview roots of `open` and `serve` (the page, in the browser).
@@ -71,6 +77,8 @@ class Shell:
         self.cwd = "/"
 
     async def run(self, line: str) -> ShellResult:
+        """Parse and run one line; never raises: a syntax error is status 2 with nothing run,
+        an unexpected exception is `sh: internal error: ...` with status 1."""
         state = _Run()
         try:
             steps = parse(line)

@@ -44,20 +44,24 @@ class Word:
 
     @property
     def text(self) -> str:
+        """The word as typed, quotes removed."""
         return "".join(text for text, _ in self.parts)
 
     def chars(self) -> Iterator[tuple[str, bool]]:
+        """Each character with whether it was quoted."""
         for text, quoted in self.parts:
             for char in text:
                 yield char, quoted
 
     @property
     def has_glob(self) -> bool:
+        """Whether an unquoted *, ? or [ makes this word a pattern."""
         return any(char in GLOB_CHARS and not quoted for char, quoted in self.chars())
 
 
 @dataclass(frozen=True)
 class Operator:
+    """An operator token (`&&`, `>`, a newline...), with its IO number if any."""
     text: str
     fd: int | None = None  # the IO number written before a redirection, as in "2>"
 
@@ -74,11 +78,13 @@ class Redirect:
 
 @dataclass
 class Command:
+    """One simple command: its words and its redirections, in order."""
     words: list[Word] = field(default_factory=list)
     redirects: list[Redirect] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
+        """True when nothing was written between two separators."""
         return not self.words and not self.redirects
 
 
@@ -213,6 +219,7 @@ class _Tokenizer:
 
 
 def tokenize(line: str) -> list[Word | Operator]:
+    """The line as words and operators (no parsing yet); ParseError on a bad quote."""
     return _Tokenizer(line).run()
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import booted_app, poll_page, wait_ready
+from .conftest import booted_app, open_app, poll_page, wait_ready
 from .test_js_api import js, js_error
 
 HELPERS = """
@@ -503,6 +503,49 @@ def test_preview_serves_a_mounted_site(app, mount_session):
     assert tab.evaluate("getComputedStyle(document.querySelector('h1')).color") == \
         "rgb(0, 0, 255)"
     tab.close()
+
+
+def test_a_tab_opened_before_the_mount_cannot_write_below_it(app, mount_session):
+    """The mount point is disk state: the other tab (open before the mount) refuses writes below
+    it and offers the mount as waiting; reconnect attaches the folder kept by the first tab, and
+    unmount in the first tab frees the directory in both."""
+    other = open_app(mount_session.context)
+    try:
+        js(app, WITH_FOLDER + """
+          await F.write(dir, "a.txt", "A");
+          await vfs.mount("/mnt/shared", dir);
+        """, "shared")
+        refused = js(other.page, """
+          const codes = [];
+          for (const call of [() => vfs.writeFile("/mnt/shared/b.txt", "lost"),
+                              () => vfs.rmdir("/mnt/shared"),
+                              () => vfs.rm("/mnt", {recursive: true})]) {
+            try { await call(); codes.push("ok"); } catch (e) { codes.push(e.code); }
+          }
+          return {codes, mounts: (await vfs.mounts()).filter((m) => m.path === "/mnt/shared")};
+        """)
+        assert refused["codes"][0] == "EACCES"
+        assert refused["codes"][1] in ("EBUSY", "EACCES") and refused["codes"][2] == "EBUSY"
+        assert refused["mounts"] == [{"path": "/mnt/shared", "name": "shared", "readOnly": False,
+                                      "state": "waiting"}]
+        js(other.page, """
+          await vfs.reconnect("/mnt/shared");
+          await vfs.writeFile("/mnt/shared/b.txt", "B");
+        """)
+        assert js(app, """const F = window.__folders; const dir = await F.open("shared");
+                          return [await F.text(dir, "a.txt"), await F.text(dir, "b.txt"),
+                                  await vfs.readFile("/mnt/shared/b.txt", "utf8")];""") == \
+            ["A", "B", "B"]
+        js(app, 'await vfs.unmount("/mnt/shared");')
+        poll_page(other.page, "window.pyvfs.ready.then((v) => v.mounts()).then((m) => "
+                  "!m.some((x) => x.path === '/mnt/shared'))", "the unmount to reach the tab")
+        js(other.page, 'await vfs.writeFile("/mnt/shared/disk.txt", "disk");')
+        assert js(app, """return [await vfs.readFile("/mnt/shared/disk.txt", "utf8"),
+                                  await window.__folders.exists(
+                                      await window.__folders.open("shared"), "disk.txt")];""") \
+            == ["disk", False]
+    finally:
+        other.page.close()
 
 
 # ---------------------------------------------------------------- persistence (last: reloads)

@@ -81,3 +81,49 @@ test("anything else is EIO, with the browser's message", { timeout: TEST_MS }, a
   assert.equal(broken.code, "EIO");
   assert.match(broken.message, /simulated NotReadableError/);
 });
+
+// A folder where "new" does not exist until a writer creates it, and whose writables fail to
+// close (a full disk at close: the browser moves the swap file into place only then).
+function folderWithFailingClose() {
+  const removed = [];
+  let created = false;
+  const writable = { write: async () => {}, abort: async () => {}, close: fail("QuotaExceededError") };
+  const file = { kind: "file", name: "new", createWritable: async () => writable };
+  const existing = { kind: "file", name: "old", createWritable: async () => writable };
+  return {
+    removed,
+    root: {
+      kind: "directory", name: "root",
+      getFileHandle: async (name, { create } = {}) => {
+        if (name === "old") return existing;
+        if (name === "new" && (created || create)) { created = true; return file; }
+        throw new DOMException("missing", "NotFoundError");
+      },
+      removeEntry: async (name) => { removed.push(name); created = false; },
+    },
+  };
+}
+
+test("a failed close removes the file the writer created, and keeps one that was there", { timeout: TEST_MS }, async () => {
+  const { root, removed } = folderWithFailingClose();
+  const fresh = await fsa.openWriter(root, ["new"], false);
+  assert.equal((await fsa.closeWriter(fresh.value)).code, "ENOSPC");
+  assert.deepEqual(removed, ["new"]);
+  const old = await fsa.openWriter(root, ["old"], false);
+  assert.equal((await fsa.closeWriter(old.value)).code, "ENOSPC");
+  assert.deepEqual(removed, ["new"]);
+});
+
+test("a writer that cannot open removes the file it created", { timeout: TEST_MS }, async () => {
+  const removed = [];
+  const root = {
+    kind: "directory", name: "root",
+    getFileHandle: async (name, { create } = {}) => {
+      if (!create) throw new DOMException("missing", "NotFoundError");
+      return { kind: "file", name, createWritable: fail("QuotaExceededError") };
+    },
+    removeEntry: async (name) => { removed.push(name); },
+  };
+  assert.equal((await fsa.openWriter(root, ["new"], false)).code, "ENOSPC");
+  assert.deepEqual(removed, ["new"]);
+});

@@ -1,5 +1,6 @@
 // py_vfs through its JS API (dist/pyvfs.mjs), as an application would use it.
 // Durability: every write resolves after its IndexedDB transaction completed, so flush is a no-op.
+// `openStrict` is the bench's "strict" adapter: the same with {durability: "strict"}.
 
 import { openVFS } from "/pyvfs.mjs";
 import { nodeLike } from "./common.mjs";
@@ -7,8 +8,22 @@ import { nodeLike } from "./common.mjs";
 const SETTLE_POLL_MS = 100;
 const SETTLE_TIMEOUT_MS = 120_000;
 
-export async function open(store) {
-  const vfs = await openVFS({ name: store });
+export function open(store) {
+  return openWith({ name: store });
+}
+
+// Strict durability (docs/storage.md): each commit's transaction completes only once the
+// browser flushed it to disk, so an acknowledged write survives an OS crash or power loss.
+export function openStrict(store) {
+  return openWith({ name: store, durability: "strict" });
+}
+
+async function openWith(options) {
+  const vfs = await openVFS(options);
+  const { asked } = (await vfs.diagnostics()).durability;
+  if (asked !== (options.durability ?? "default")) {
+    throw new Error(`the VFS was opened with durability ${asked}, not ${options.durability}`);
+  }
   return nodeLike(vfs, {
     exists: (path) => vfs.exists(path),
     settle: () => snapshotSettled(vfs),

@@ -20,6 +20,7 @@ Quoting: 'literal', "with \\" escapes", \\x. Globs: * ? [abc].
 
 @command("help", "list the commands")
 async def help_(ctx: Context, args: list[str]) -> int:
+    """Print every command's usage line and summary, then the syntax reminder."""
     width = max(len(spec.usage) for spec in COMMANDS.values())
     for name in sorted(COMMANDS):
         spec = COMMANDS[name]
@@ -30,6 +31,7 @@ async def help_(ctx: Context, args: list[str]) -> int:
 
 @command("pwd", "print the current directory")
 async def pwd(ctx: Context, args: list[str]) -> int:
+    """Print the current directory (the logical path `cd` kept)."""
     parse_flags(args, "")
     ctx.out(f"{visible(ctx.cwd)}\n")
     return 0
@@ -37,6 +39,7 @@ async def pwd(ctx: Context, args: list[str]) -> int:
 
 @command("cd [DIR]", "change the current directory (no DIR: /)")
 async def cd(ctx: Context, args: list[str]) -> int:
+    """Change the current directory; no operand goes to HOME ("/")."""
     _, operands = parse_flags(args, "")
     if len(operands) > 1:
         ctx.err("too many arguments")
@@ -52,12 +55,13 @@ async def cd(ctx: Context, args: list[str]) -> int:
         ctx.err(f"{quote_name(name)}: Not a directory")
         return 1
     # The logical path, as sh keeps it: `cd link/..` returns to where the link is.
-    ctx.shell.cwd = path
+    ctx.session.cwd = path
     return 0
 
 
 @command("echo [-n] [ARG...]", "print the arguments (-n: without the final newline)")
 async def echo(ctx: Context, args: list[str]) -> int:
+    """Print the arguments joined by spaces; leading -n words drop the newline."""
     # Not parse_flags: echo prints anything that is not exactly -n, -nn..., like coreutils.
     newline = True
     while args and re.fullmatch(r"-n+", args[0]):
@@ -69,6 +73,7 @@ async def echo(ctx: Context, args: list[str]) -> int:
 
 @command("open PATH...", "show files in the preview (each PATH alone: a file, or a folder)")
 async def open_(ctx: Context, args: list[str]) -> int:
+    """Mint a preview root per operand and hand its URL to the page."""
     _, operands = parse_flags(args, "")
     require_operands(operands)
 
@@ -76,10 +81,11 @@ async def open_(ctx: Context, args: list[str]) -> int:
         path = ctx.resolve(name)
         # The preview root is PATH itself: a folder serves what is below it (its URL ends in
         # "/", so relative links resolve), a file only itself, under its own name.
+        previews = ctx.session.previews
         if ctx.vfs.stat(path).is_dir:
-            url = await ctx.shell.previews.root_url(path, "folder")
+            url = await previews.root_url(path, "folder")
         else:
-            url = url_inside(await ctx.shell.previews.root_url(path, "file"), paths.basename(path))
+            url = url_inside(await previews.root_url(path, "file"), paths.basename(path))
         ctx.open_urls.append(url)
         ctx.out(f"{quote_name(name)} -> {url}\n")
 
@@ -88,6 +94,7 @@ async def open_(ctx: Context, args: list[str]) -> int:
 
 @command("clear", "clear the terminal")
 async def clear(ctx: Context, args: list[str]) -> int:
+    """Write the xterm sequence that homes the cursor and erases the screen."""
     parse_flags(args, "")
     ctx.out("\x1b[H\x1b[2J")  # what `clear` writes on an xterm; the terminal interprets it
     return 0
@@ -95,9 +102,11 @@ async def clear(ctx: Context, args: list[str]) -> int:
 
 @command("true", "do nothing, successfully")
 async def true(ctx: Context, args: list[str]) -> int:
+    """Exit 0."""
     return 0
 
 
 @command("false", "do nothing, unsuccessfully")
 async def false(ctx: Context, args: list[str]) -> int:
+    """Exit 1."""
     return 1

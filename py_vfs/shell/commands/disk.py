@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from py_vfs.check import describe
 from py_vfs.shell.commands.registry import command, parse_flags
 from py_vfs.shell.context import Context
@@ -13,6 +15,7 @@ DF_HEADER = ("Filesystem", "Size", "Used", "Avail", "Use%", "Mounted on")
 
 @command("fsck", "check the disk: every entry, chunk, hash and size (status 1 on problems)")
 async def fsck(ctx: Context, args: list[str]) -> int:
+    """Print the integrity report of the whole store; status 1 if it found problems."""
     parse_flags(args, "")
     report = await ctx.vfs.check()
     for line in describe(report):
@@ -22,6 +25,7 @@ async def fsck(ctx: Context, args: list[str]) -> int:
 
 @command("df [-h]", "show the disk's size, use and quota (-h: sizes like 1.5M)")
 async def df(ctx: Context, args: list[str]) -> int:
+    """Print the store's size against its quota, then counts and content sizes."""
     flags, _ = parse_flags(args, "h")
     usage: Usage = await ctx.vfs.usage()
     size = human if "h" in flags else _kilobytes
@@ -41,7 +45,7 @@ def _kilobytes(size: int | None) -> str:
     return "-" if size is None else str(-(-size // 1024))
 
 
-def _table(usage: Usage, size) -> str:
+def _table(usage: Usage, size: Callable[[int | None], str]) -> str:
     """The two lines of df: what the store occupies against the quota it may grow to."""
     used = usage.store_bytes if usage.store_bytes is not None else usage.stored_bytes
     percent = "-" if not usage.quota_bytes else f"{-(-used * 100 // usage.quota_bytes)}%"

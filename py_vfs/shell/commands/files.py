@@ -23,6 +23,7 @@ class _Refused(Exception):
 
 @command("cat [FILE...]", "print the contents of files, one after another")
 async def cat(ctx: Context, args: list[str]) -> int:
+    """Write each file's bytes to stdout unchanged (binary content included)."""
     _, operands = parse_flags(args, "")
 
     async def show(name: str) -> None:
@@ -34,6 +35,7 @@ async def cat(ctx: Context, args: list[str]) -> int:
 
 @command("mkdir [-p] DIR...", "create directories (-p: with their parents, no error if present)")
 async def mkdir(ctx: Context, args: list[str]) -> int:
+    """Create each directory; with -p, parents too and no error if present."""
     flags, operands = parse_flags(args, "p")
     require_operands(operands)
 
@@ -49,6 +51,7 @@ async def mkdir(ctx: Context, args: list[str]) -> int:
 
 @command("rm [-r] [-f] PATH...", "remove files (-r: directories too; -f: ignore missing)")
 async def rm(ctx: Context, args: list[str]) -> int:
+    """Remove each operand (a symlink itself); -r for directories, -f for missing."""
     flags, operands = parse_flags(args, "rRf")
     recursive = bool(flags & {"r", "R"})
     force = "f" in flags
@@ -88,6 +91,7 @@ async def _remove(ctx: Context, name: str, *, recursive: bool) -> None:
 
 @command("rmdir DIR...", "remove empty directories")
 async def rmdir(ctx: Context, args: list[str]) -> int:
+    """Remove each empty directory."""
     _, operands = parse_flags(args, "")
     require_operands(operands)
     return await each_operand(ctx, operands, lambda name: ctx.vfs.rmdir(ctx.resolve(name)),
@@ -96,6 +100,7 @@ async def rmdir(ctx: Context, args: list[str]) -> int:
 
 @command("touch FILE...", "create empty files, or set their times to now")
 async def touch(ctx: Context, args: list[str]) -> int:
+    """Create each missing file empty, or set an existing one's times to now."""
     _, operands = parse_flags(args, "")
     require_operands(operands)
     return await each_operand(ctx, operands, lambda name: ctx.vfs.touch(ctx.resolve(name)),
@@ -168,6 +173,7 @@ async def _each_transfer(ctx: Context, operands: list[str], run: TransferRun) ->
 
 @command("mv SRC... DST", "move or rename; into DST if it is a directory")
 async def mv(ctx: Context, args: list[str]) -> int:
+    """Rename, or move into a directory; across a mount, copy then remove."""
     _, operands = parse_flags(args, "")
     return await _each_transfer(ctx, operands, _move)
 
@@ -217,6 +223,7 @@ async def _move_across(ctx: Context, move: _Transfer) -> None:
 
 @command("cp [-r] SRC... DST", "copy files (-r: directories too); into DST if it is a directory")
 async def cp(ctx: Context, args: list[str]) -> int:
+    """Copy files, or trees with -r; a symlink is followed without -r."""
     flags, operands = parse_flags(args, "rR")
     recursive = bool(flags & {"r", "R"})
 

@@ -8,15 +8,18 @@ import os
 import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from py_vfs.shell import format as fmt
 from py_vfs.shell.commands.registry import command, parse_flags, require_operands
-from py_vfs.shell.context import Context, describe, each_operand
+from py_vfs.shell.context import Context, describe, each_operand, list_entries, list_names
 from py_vfs.shell.format import quote_arg, quote_name
 
+if TYPE_CHECKING:
+    from py_vfs.node import Stat
 
-def _target(ctx: Context, path: str, node: Any) -> str | None:
+
+def _target(ctx: Context, path: str, node: Stat) -> str | None:
     """The target shown after `->` for a symlink, None for anything else."""
     return _link_target(ctx, path) if node.type == "symlink" else None
 
@@ -31,6 +34,7 @@ def _link_target(ctx: Context, path: str) -> str:
 @command("ls [-l] [-a] [-d] [-1] [PATH...]",
          "list directory contents (-l: long; -a: hidden too; -d: directories themselves)")
 async def ls(ctx: Context, args: list[str]) -> int:
+    """List operands: files first, then each directory's contents."""
     flags, operands = parse_flags(args, "lad1")
     listing = _Listing(ctx, long="l" in flags, show_all="a" in flags, itself="d" in flags)
     names = operands or ["."]
@@ -85,7 +89,7 @@ class _Listing:
 
     def show_dir(self, name: str, path: str) -> bool:
         try:
-            names = self.ctx.vfs.readdir(path)
+            names = list_names(self.ctx.vfs, path)
         except OSError as exc:
             self.ctx.err(f"cannot open directory {quote_arg(name)}: {describe(exc)}")
             return False
@@ -115,6 +119,7 @@ class _Listing:
 
 @command("tree [-a] [DIR...]", "show a directory and everything below it as a tree")
 async def tree(ctx: Context, args: list[str]) -> int:
+    """Print each directory and everything below it, then the counts."""
     flags, operands = parse_flags(args, "a")
     counts = _TreeCounts()
     status = 0
@@ -176,7 +181,7 @@ def _tree_entries(ctx: Context, path: str,
     """The (name, type) of what ``tree`` shows in a directory, each with whether it is the
     last one (one readdir per directory: nothing is looked up by path per entry)."""
     try:
-        entries = [(entry.name, entry.type) for entry in ctx.vfs.readdir(path, with_types=True)
+        entries = [(entry.name, entry.type) for entry in list_entries(ctx.vfs, path)
                    if show_all or not entry.name.startswith(".")]
     except OSError:
         entries = []
@@ -185,6 +190,7 @@ def _tree_entries(ctx: Context, path: str,
 
 @command("stat PATH...", "show a node's type, size, mode and times")
 async def stat(ctx: Context, args: list[str]) -> int:
+    """Print each node's details, a symlink itself (like GNU stat)."""
     _, operands = parse_flags(args, "")
     require_operands(operands)
 

@@ -21,6 +21,7 @@ READ_ONLY_FLAGS = ("--read-only", "-r")
          "mount a folder at PATH (browser: pick it); also: mount list, mount unmount PATH, "
          "mount reconnect PATH")
 async def mount(ctx: Context, args: list[str]) -> int:
+    """Mount a folder, or list, unmount or reconnect mounts (subcommands)."""
     if not args or args == ["list"]:
         _list(ctx)
         return 0
@@ -36,11 +37,12 @@ async def mount(ctx: Context, args: list[str]) -> int:
 
 @command("umount PATH...", "unmount folders (the same as mount unmount)")
 async def umount(ctx: Context, args: list[str]) -> int:
+    """Unmount each mount point."""
     _, operands = parse_flags(args, "")
     require_operands(operands)
 
     async def unmount(name: str) -> None:
-        await ctx.shell.host.unmount(ctx.resolve(name))
+        await ctx.session.host.unmount(ctx.resolve(name))
 
     return await each_operand(ctx, operands, unmount, "cannot unmount {arg}")
 
@@ -54,7 +56,7 @@ async def _mount(ctx: Context, args: list[str]) -> int:
     path = ctx.resolve(operands[0])
     folder = operands[1] if len(operands) == 2 else None
     try:
-        info = await ctx.shell.host.mount(path, read_only=read_only, folder=folder)
+        info = await ctx.session.host.mount(path, read_only=read_only, folder=folder)
     except NeedsFolder as exc:
         ctx.err(str(exc))
         return 2
@@ -67,7 +69,7 @@ async def _mount(ctx: Context, args: list[str]) -> int:
 
 
 async def _reconnect(ctx: Context, name: str) -> None:
-    info = await ctx.shell.host.reconnect(ctx.resolve(name))
+    info = await ctx.session.host.reconnect(ctx.resolve(name))
     ctx.out(f"reconnected {quote_arg(info['name'])} at {quote_name(info['path'])}\n")
 
 

@@ -17,6 +17,7 @@ class UsageError(Exception):
 
 @dataclass(frozen=True)
 class CommandSpec:
+    """A registered command: its name, usage line and summary for `help`, and its code."""
     name: str
     usage: str
     summary: str
@@ -60,5 +61,6 @@ def parse_flags(args: list[str], allowed: str) -> tuple[set[str], list[str]]:
 
 
 def require_operands(operands: list[str]) -> None:
+    """Refuse a command with no operand (status 2, like coreutils)."""
     if not operands:
         raise UsageError("missing operand")

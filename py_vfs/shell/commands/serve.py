@@ -16,6 +16,7 @@ DEFAULT_ENTRY = "index.html"
 @command("serve [--entry FILE] [DIR]",
          "open DIR (default: .) in the preview at its entry page (default: index.html)")
 async def serve(ctx: Context, args: list[str]) -> int:
+    """Open DIR as a site in the preview at its entry page."""
     entry, operands = parse_serve_args(args)
     if len(operands) > 1:
         raise UsageError(f"extra operand {quote_arg(operands[1])}")
@@ -36,7 +37,7 @@ async def serve(ctx: Context, args: list[str]) -> int:
         hint = "" if entry != DEFAULT_ENTRY else " (choose another with --entry FILE)"
         ctx.err(f"no {quote_name(entry)} in {quote_name(directory)}{hint}")
         return 1
-    url = url_inside(await ctx.shell.previews.root_url(directory, "folder"), entry)
+    url = url_inside(await ctx.session.previews.root_url(directory, "folder"), entry)
     ctx.open_urls.append(url)
     ctx.out(f"Serving {quote_name(directory)} at {url}\n")
     return 0
