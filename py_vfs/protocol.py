@@ -135,7 +135,9 @@ OPS: tuple[Op, ...] = (
     _op("exists", "path:path", cached=True),
     _op("readdir", "path:path options:options?", cached=True,
         options={"withFileTypes": "truthy", "encoding": "utf8", "recursive": "false"}),
-    _op("readdirStats", "path:path"),
+    # The page's readdir when it may fill its stat cache: names with their stats
+    # (py_vfs/page_cache.py, `listing`).
+    _op("readdirStats", "path:path", cached=True),
     _op("chmod", "path:path mode:mode", mutating=True),
     _op("utimes", "path:path atime:time mtime:time", mutating=True),
     _op("walk", "path:path?"),

@@ -31,7 +31,7 @@ export const OPS = Object.freeze({
   lstat: {"args": [["path", "path", false], ["options", "options", true]], "mutating": false, "cached": true, "inStep": true, "options": {"bigint": "false"}, "content": -1, "home": "python"},
   exists: {"args": [["path", "path", false]], "mutating": false, "cached": true, "inStep": true, "options": {}, "content": -1, "home": "python"},
   readdir: {"args": [["path", "path", false], ["options", "options", true]], "mutating": false, "cached": true, "inStep": true, "options": {"withFileTypes": "truthy", "encoding": "utf8", "recursive": "false"}, "content": -1, "home": "python"},
-  readdirStats: {"args": [["path", "path", false]], "mutating": false, "cached": false, "inStep": true, "options": {}, "content": -1, "home": "python"},
+  readdirStats: {"args": [["path", "path", false]], "mutating": false, "cached": true, "inStep": true, "options": {}, "content": -1, "home": "python"},
   chmod: {"args": [["path", "path", false], ["mode", "mode", false]], "mutating": true, "cached": false, "inStep": true, "options": {}, "content": -1, "home": "python"},
   utimes: {"args": [["path", "path", false], ["atime", "time", false], ["mtime", "time", false]], "mutating": true, "cached": false, "inStep": true, "options": {}, "content": -1, "home": "python"},
   walk: {"args": [["path", "path", true]], "mutating": false, "cached": false, "inStep": true, "options": {}, "content": -1, "home": "python"},
