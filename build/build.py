@@ -11,7 +11,9 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
     preview-origin/              the preview site, to serve on ANOTHER origin (docs/preview.md):
       preview/sw.js              service_worker/sw.js (the preview service worker), with the
                                  build id written into it (a new build is a new SW version)
+                                 and PREVIEW_PROTOCOL of py_vfs/protocol.py
       relay.html, relay.mjs      the frame each app tab embeds to talk to that service worker
+      protocol.mjs               web/protocol.mjs, which relay.mjs imports
       pyvfs-config.json          {"appOrigins": []}: the app origins the relay serves
     pyodide/                     the 5 runtime files of the pyodide npm package
     vendor/                      xterm.mjs, xterm.css, addon-fit.mjs
@@ -19,6 +21,9 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
     manifest.json                {version, wheel, wheelSha256, micropip, pyodide, build, downloads}:
                                  what the worker loads, the sizes it reports progress against,
                                  and what keys the Python memory snapshot (docs/boot.md)
+
+web/protocol.mjs is generated from py_vfs/protocol.py (``python -m py_vfs.protocol``) and
+committed; the build refuses to run while it is stale (see that module for why).
 
 The build is skipped when nothing changed: the sha256 of every input (and of this script) is
 kept in .cache/build-stamp.json together with the list of outputs. It is built in a staging
@@ -58,7 +63,8 @@ PYODIDE_FILES = [
 ]
 MICROPIP_VERSION = "0.11.1"
 MICROPIP_WHEEL = f"micropip-{MICROPIP_VERSION}-py3-none-any.whl"
-# PyPI's wheel (not the one pyodide-lock.json describes: that hash differs, see TOOLCHAIN.md 3).
+# PyPI's wheel, not the one pyodide-lock.json describes: Pyodide rebuilds micropip for its own
+# distribution, so the lock file's sha256 is of another file than PyPI's wheel of that version.
 MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"
 # (source under node_modules, destination under dist/)
 VENDOR_FILES = [
@@ -188,6 +194,7 @@ def check_inputs() -> None:
         top = path.relative_to(ROOT / "web").parts[0]
         if top in RESERVED:
             raise BuildError(f"web/{top} clashes with a name the build writes into dist/")
+    check_protocol()
 
 
 def build_wheel(out: Path) -> str:
@@ -232,15 +239,35 @@ def fetch_micropip(out: Path) -> None:
 
 
 SW_BUILD_LINE = 'const BUILD = "dev";'
+SW_PROTOCOL_LINE = "const PROTOCOL = 0;"
 
 
 def write_service_worker(dst: Path, build_id: str) -> None:
     """sw.js with this build's id in it: a new build is a byte-different script, so browsers
-    install it as a new version (which takes over open previews) instead of keeping the old."""
+    install it as a new version (which takes over open previews) instead of keeping the old.
+    The preview protocol's version is written in too (a classic script imports nothing)."""
     text = (ROOT / "service_worker" / "sw.js").read_text()
-    if text.count(SW_BUILD_LINE) != 1:
-        raise BuildError(f"service_worker/sw.js must hold the line {SW_BUILD_LINE} exactly once")
-    dst.write_text(text.replace(SW_BUILD_LINE, f'const BUILD = "{build_id}";'))
+    for line in (SW_BUILD_LINE, SW_PROTOCOL_LINE):
+        if text.count(line) != 1:
+            raise BuildError(f"service_worker/sw.js must hold the line {line} exactly once")
+    text = text.replace(SW_BUILD_LINE, f'const BUILD = "{build_id}";')
+    dst.write_text(text.replace(SW_PROTOCOL_LINE, f"const PROTOCOL = {preview_protocol()};"))
+
+
+def preview_protocol() -> int:
+    """PREVIEW_PROTOCOL of py_vfs/protocol.py, read without importing the package."""
+    for line in (ROOT / "py_vfs" / "protocol.py").read_text().splitlines():
+        if line.startswith("PREVIEW_PROTOCOL = "):
+            return int(line.split("=", 1)[1])
+    raise BuildError("py_vfs/protocol.py has no PREVIEW_PROTOCOL")
+
+
+def check_protocol() -> None:
+    """web/protocol.mjs must be what py_vfs/protocol.py renders (run in the venv's Python)."""
+    proc = subprocess.run([sys.executable, "-m", "py_vfs.protocol", "--check"], cwd=ROOT,
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BuildError(proc.stderr.strip() or "web/protocol.mjs is stale")
 
 
 def write_json(path: Path, value: object) -> None:
@@ -280,6 +307,7 @@ def build(out: Path, digest: str) -> dict[str, int]:
         write_service_worker(site / "preview" / "sw.js", digest[:12])
         for name in ("relay.html", "relay.mjs"):
             copy(ROOT / "service_worker" / name, site / name)
+        copy(ROOT / "web" / "protocol.mjs", site / "protocol.mjs")
         write_json(site / "pyvfs-config.json", {"appOrigins": []})
 
     manifest = {

@@ -17,10 +17,12 @@ from array import array
 from collections.abc import Callable
 from typing import Any
 
+from .protocol import OPS
 from .vfs import VFS
 
-# The operations whose answers the page may keep (all synchronous reads of the index).
-CACHEABLE = frozenset({"stat", "lstat", "exists", "readdir", "readdirStats"})
+# The operations whose answers the page may keep (all synchronous reads of the index), as
+# py_vfs/protocol.py declares them.
+CACHEABLE = frozenset(op.name for op in OPS if op.cached)
 # Errors that follow from the index alone, so they stay right until it changes.
 CACHEABLE_ERRORS = frozenset({"ENOENT", "ENOTDIR"})
 

@@ -20,6 +20,14 @@ from .mounts.host import MountHost
 from .node import DirEntry, Stat
 from .page_cache import Views, listing
 from .preview import PreviewHost, PreviewRequest, respond
+from .protocol import (
+    COPYFILE_EXCL,
+    COPYFILE_FICLONE_FORCE,
+    NOT_IN_STEP,
+    PYTHON_OPS,
+    STEP_OPS,
+    error_envelope,
+)
 from .search import GrepResult
 from .shell import Shell
 from .step import Step
@@ -32,13 +40,6 @@ Notify = Callable[[int, dict[str, str]], None]
 Invalidate = Callable[[int], None]
 T = TypeVar("T")
 
-# Operations that belong to a step, or must pass while one is open (else they would wait for it).
-_STEP_OPS = frozenset({"stepBegin", "stepOp", "stepEnd", "watch", "unwatch"})
-# Operations a step's tx does not offer: they would run on the outer VFS and wait for the step.
-# Mounting changes the table, not the disk's content: it has no place in a step (and its mount
-# point's mkdir would wait for the step's own lock).
-_NOT_IN_STEP = frozenset({"shell", "preview", "sync", "openWrite", "writeChunk", "finishWrite",
-                          "mount", "unmount", "reconnect"})
 
 
 def _flag(options: Any, name: str) -> bool:
@@ -60,11 +61,31 @@ def _gc_options(options: Any) -> dict[str, Any]:
 
 
 def _encoding(options: Any) -> str | None:
-    if isinstance(options, str):
-        return options
-    if isinstance(options, dict):
-        return options.get("encoding")
-    return None
+    """Node's encoding name to Python's codec; the page refused any not in protocol.ENCODINGS."""
+    name = options if isinstance(options, str) else (
+        options.get("encoding") if isinstance(options, dict) else None)
+    return "latin-1" if name == "binary" else name
+
+
+def _mode(options: Any) -> int | None:
+    return options.get("mode") if isinstance(options, dict) else None
+
+
+def _copy_file(v: Any, src: str, dst: str, mode: int | None = None) -> Any:
+    """Node's copyFile with its mode flags: COPYFILE_EXCL fails with EEXIST when ``dst`` exists
+    (checked as the call starts), COPYFILE_FICLONE_FORCE with ENOTSUP (no reflinks here, as
+    Node answers on a file system without them); COPYFILE_FICLONE falls back to a copy."""
+    flags = int(mode or 0)
+    if flags & COPYFILE_FICLONE_FORCE:
+        raise FsError.of("ENOTSUP", "copyfile", src, dst)
+    if flags & COPYFILE_EXCL:
+        try:
+            v.lstat(dst)
+        except FileNotFoundError:
+            pass
+        else:
+            raise FsError.of("EEXIST", "copyfile", src, dst)
+    return v.copy_file(src, dst)
 
 
 class WebAPI:
@@ -88,6 +109,8 @@ class WebAPI:
         self._steps = Steps(self)
         self._ops = {**self._table(vfs), **self._steps.table(), "watch": self._watch,
                      "unwatch": self._unwatch, "sync": vfs.sync}
+        if set(self._ops) != PYTHON_OPS:  # py_vfs/protocol.py declares every operation
+            raise AssertionError(f"WebAPI and protocol.OPS differ: {set(self._ops) ^ PYTHON_OPS}")
         self.collecting: asyncio.Future[int] | None = None  # the garbage collection at boot
 
     def held(self) -> dict[str, int]:
@@ -113,19 +136,18 @@ class WebAPI:
         """The JS operations over ``v``: the VFS, or a step's tx (which has the same methods)."""
         return {
             "readFile": lambda p, o=None: v.read_file(p, _encoding(o)),
-            "writeFile": lambda p, d, o=None, digests=None: v.write_file(
-                p, d, mode=o.get("mode") if isinstance(o, dict) else None, digests=digests),
+            # The worker adds the chunks' sha256 to the options as "digests" (web/worker.mjs).
+            "writeFile": lambda p, d, o=None: v.write_file(
+                p, d, mode=_mode(o), digests=o.get("digests") if isinstance(o, dict) else None),
             "appendFile": lambda p, d, o=None: v.append_file(p, d),
             "truncate": lambda p, n=0: v.truncate(p, n or 0),
-            "mkdir": lambda p, o=None: v.mkdir(
-                p, recursive=_flag(o, "recursive"),
-                mode=o.get("mode") if isinstance(o, dict) else None),
+            "mkdir": lambda p, o=None: v.mkdir(p, recursive=_flag(o, "recursive"), mode=_mode(o)),
             "rm": lambda p, o=None: v.rm(p, recursive=_flag(o, "recursive"),
                                          force=_flag(o, "force")),
             "rmdir": lambda p, o=None: v.rmdir(p),
             "unlink": v.unlink,
             "rename": v.rename,
-            "copyFile": lambda s, d, m=None: v.copy_file(s, d),
+            "copyFile": lambda s, d, m=None: _copy_file(v, s, d, m),
             "cp": lambda s, d, o=None: v.cp(s, d, recursive=_flag(o, "recursive")),
             "symlink": lambda t, p, kind=None: v.symlink(t, p),
             "readlink": lambda p, o=None: v.readlink(p),
@@ -147,8 +169,7 @@ class WebAPI:
             "preview": self._preview,
             "openRead": lambda p, start=0, end=None: self._keep(v.open_read(p, start or 0, end)),
             "readChunk": self._read_chunk,
-            "openWrite": lambda p, o=None: self._keep(v.stream_writer(
-                p, mode=o.get("mode") if isinstance(o, dict) else None)),
+            "openWrite": lambda p, o=None: self._keep(v.stream_writer(p, mode=_mode(o))),
             "writeChunk": self._write_chunk,
             "finishWrite": self._finish_write,
             "closeStream": self._close_stream,
@@ -260,7 +281,7 @@ class WebAPI:
         """Synchronous operations answer at once; others return a Future of the envelope.
         While a step is open, everything else waits for it (it must not see the step's
         uncommitted changes, and its mutations would wait anyway)."""
-        if self._steps.busy and op not in _STEP_OPS:
+        if self._steps.busy and op not in STEP_OPS:
             return asyncio.ensure_future(self._after_steps(op, args))
         return self._call_now(op, args)
 
@@ -314,7 +335,7 @@ class Steps:
         step = Step(self._api.vfs)
         tx = await step.begin(owned=False)
         step_id, self._next = self._next, self._next + 1
-        ops = {name: f for name, f in self._api._table(tx).items() if name not in _NOT_IN_STEP}
+        ops = {name: f for name, f in self._api._table(tx).items() if name not in NOT_IN_STEP}
         self._open[step_id] = (step, ops)
         return step_id
 
@@ -348,9 +369,8 @@ async def _settle(awaitable: Any) -> Envelope:
 
 
 def _failure(error: FsError, message: str | None = None) -> Envelope:
-    return {"error": {"code": error.code, "message": message or str(error),
-                      "path": error.filename, "dest": error.dest, "syscall": error.syscall,
-                      "errno": -error.errno if error.errno else None}}
+    return {"error": error_envelope(error.code, message or str(error), syscall=error.syscall,
+                                    path=error.filename, dest=error.dest, hint=error.hint)}
 
 
 def _plain(value: Any) -> Any:

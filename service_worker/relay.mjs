@@ -5,7 +5,9 @@
 // It serves only app origins listed in this site's pyvfs-config.json ({"appOrigins": [...]}),
 // and build/serve.py also sends it with `Content-Security-Policy: frame-ancestors <app origin>`.
 
-const PROTOCOL = 3; // service_worker/sw.js and web/pyvfs.mjs speak the same version
+// The version of the preview messages, shared with sw.js and web/preview_relay.mjs: build/build.py
+// copies web/protocol.mjs (generated from py_vfs/protocol.py) next to this file.
+import { PREVIEW_PROTOCOL as PROTOCOL } from "./protocol.mjs";
 
 async function appOrigins() {
   const response = await fetch("./pyvfs-config.json", { cache: "no-cache" });

@@ -10,7 +10,9 @@
 
 // build/build.py writes its build id here, so every build is a new service worker version.
 const BUILD = "dev";
-const PROTOCOL = 3;
+// build/build.py writes PREVIEW_PROTOCOL of py_vfs/protocol.py here (the version of the preview
+// messages, shared with relay.mjs and web/preview_relay.mjs).
+const PROTOCOL = 0;
 const SCOPE_PATH = "/preview/";
 const RELAY_PATH = "/relay.html";
 const TOKEN = /^[A-Za-z0-9_-]{22,64}$/; // web/preview_roots.mjs mints 128 random bits

@@ -34,7 +34,7 @@ function startVFS() {
   return new Promise((resolve) => resolve(openVFS({ name: "default", onProgress, snapshot })));
 }
 
-// Asks the browser not to evict the disk under storage pressure (DESIGN section 3, "Quota").
+// Asks the browser not to evict the disk under storage pressure (docs/storage.md, "Quota").
 // The answer is kept by the browser; `df` and usage() report it as `persisted`.
 async function askPersistence() {
   try {

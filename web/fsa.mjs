@@ -1,10 +1,12 @@
 // The JS half of a mounted browser folder (py_vfs/mounts/fsa.py calls these from Python).
 // Every function takes the folder's root FileSystemDirectoryHandle and a path inside it as an
 // array of names, does the whole handle walk in one go (one Python->JS crossing per operation),
-// and never rejects: it resolves to {value} or {code, message}, with the DOMException mapped to
-// a POSIX code (docs/mounts.md, "Error mapping"). No entry, listing or content is cached: every
+// and never rejects: it resolves to {value} or the protocol's error envelope (web/errors.mjs,
+// {code, errno, message, ...}), with the DOMException mapped to a POSIX code (docs/mounts.md, "Error mapping"). No entry, listing or content is cached: every
 // call asks the folder again, so changes made outside the VFS show at once. Only the directory
 // handles met on the way are kept (see dirAt): a handle is a path, not an inode.
+
+import { failure } from "./errors.mjs";
 
 // Handle operations done so far, by kind: tests read them to prove what an operation touched
 // (mounting a folder of 5,000 files must not list it).
@@ -65,7 +67,7 @@ async function answer(work, expect, root) {
         dirs.delete(root);
         continue;
       }
-      return { code, message: String(error?.message ?? error) };
+      return failure(code, String(error?.message ?? error));
     }
   }
 }

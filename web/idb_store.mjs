@@ -4,24 +4,20 @@
 // transaction (docs/architecture.md, "Several tabs"), and announces each commit on a
 // BroadcastChannel so the other tabs catch up at once.
 
+import { failure } from "./errors.mjs";
+import { openDatabase, request } from "./idb.mjs";
+// The IndexedDB database version is the storage format's version (FORMAT_VERSION in
+// py_vfs/vfs.py). 2: the change log. 3: small files inline in their node records (no new
+// object store; older code refuses it).
+import { FORMAT_VERSION as FORMAT, LOG_KEEP } from "./protocol.mjs";
+
 const SPACES = ["nodes", "chunks", "meta", "log"];
-// IndexedDB database version, kept equal to FORMAT_VERSION in py_vfs/vfs.py. 2: the change log.
-// 3: small files inline in their node records (no new object store; older code refuses it).
-const FORMAT = 3;
-// Change-log entries kept (LOG_KEEP in py_vfs/storage/__init__.py).
-const LOG_KEEP = 1000;
 
-function request(req) {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
-}
-
+// A failed transaction as the protocol's error envelope (py_vfs/storage/indexeddb.py reads it).
 function failureOf(error) {
   const name = error?.name ?? "";
   const code = name === "QuotaExceededError" ? "ENOSPC" : "EIO";
-  return { code, message: `${name || "Error"}: ${error?.message ?? "transaction failed"}` };
+  return failure(code, `${name || "Error"}: ${error?.message ?? "transaction failed"}`, { syscall: "write" });
 }
 
 function applyOps(tx, ops) {
@@ -39,15 +35,14 @@ export const DURABILITIES = ["default", "strict", "relaxed"];
 export class IDBStore {
   // `durability` is given to every commit's readwrite transaction (docs/storage.md, "Durability").
   static async open(name, { durability = "default" } = {}) {
-    const req = indexedDB.open(`pyvfs:${name}`, FORMAT);
-    req.onupgradeneeded = (event) => {
+    const db = await openDatabase(`pyvfs:${name}`, FORMAT, (created, event, tx) => {
       for (const space of SPACES) {
-        if (!req.result.objectStoreNames.contains(space)) req.result.createObjectStore(space);
+        if (!created.objectStoreNames.contains(space)) created.createObjectStore(space);
       }
       // An existing disk keeps its data; it is now at revision 0 with an empty change log.
-      if (event.oldVersion > 0) req.transaction.objectStore("meta").put(String(FORMAT), "format");
-    };
-    return new IDBStore(await request(req), name, durability);
+      if (event.oldVersion > 0) tx.objectStore("meta").put(String(FORMAT), "format");
+    });
+    return new IDBStore(db, name, durability);
   }
 
   constructor(db, name, durability = "default") {
@@ -59,8 +54,7 @@ export class IDBStore {
     this.lockName = `pyvfs:${name}`;
     // Records read per keyspace since open: a diagnostic (tests assert that boot reads no chunk).
     this.reads = Object.fromEntries(SPACES.map((space) => [space, 0]));
-    // Another tab upgrading the format must not be blocked by us.
-    db.onversionchange = () => db.close();
+    // Another tab upgrading the format must not be blocked by us (openDatabase closes it).
     // Set by the owner (web/worker.mjs): called with the revision another tab just committed.
     this.onRemoteCommit = null;
     this.channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(`pyvfs:${name}`) : null;

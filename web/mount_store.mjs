@@ -2,27 +2,21 @@
 // database `pyvfs-mounts:<vfs name>` (a database of its own, so the disk's database can change
 // its version without touching these). A FileSystemDirectoryHandle survives structured clone,
 // so the handle itself is stored; whether the browser still lets us use it is asked again at
-// every boot (docs/mounts.md, "Persistence").
+// every boot (docs/mounts.md, "Persistence"). Also how the page gets a folder and its
+// permission (only a page can pick a folder or ask the user).
+
+import { fsError } from "./errors.mjs";
+import { openDatabase, request } from "./idb.mjs";
 
 const STORE = "mounts";
 
-function request(req) {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
-}
-
 export class MountStore {
   static async open(name) {
-    const req = indexedDB.open(`pyvfs-mounts:${name}`, 1);
-    req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: "path" });
-    return new MountStore(await request(req));
+    return new MountStore(await openDatabase(`pyvfs-mounts:${name}`, 1, (db) => db.createObjectStore(STORE, { keyPath: "path" })));
   }
 
   constructor(db) {
     this.db = db;
-    db.onversionchange = () => db.close();
   }
 
   #store(mode) {
@@ -62,3 +56,31 @@ export async function keptMounts(store) {
     path, handle, readOnly, granted: (await permissionOf(handle, readOnly)) === "granted",
   })));
 }
+
+// The one way this module gets a folder from the user: window.__pickDirectory when a page (or a
+// test) set it, else the File System Access picker.
+export function pickDirectory({ readOnly = false } = {}) {
+  const mode = readOnly ? "read" : "readwrite";
+  const pick = globalThis.__pickDirectory ?? ((options) => {
+    if (typeof globalThis.showDirectoryPicker !== "function") {
+      throw fsError("ENOTSUP", "ENOTSUP: this browser cannot pick folders (no File System Access API)");
+    }
+    return globalThis.showDirectoryPicker(options);
+  });
+  return pick({ mode });
+}
+
+// A picker the user closed is a cancelled operation, not a failure of the file system.
+export function codeOfPick(error) {
+  return error?.name === "AbortError" ? "ECANCELED" : error?.name === "NotAllowedError" || error?.name === "SecurityError" ? "EACCES" : "EIO";
+}
+
+export async function ensurePermission(handle, readOnly, path) {
+  if ((await permissionOf(handle, readOnly)) === "granted") return;
+  const mode = readOnly ? "read" : "readwrite";
+  const asked = await handle.requestPermission({ mode }).catch(() => "denied");
+  if (asked !== "granted") {
+    throw fsError("EACCES", `EACCES: permission denied, mount '${path}'`, { path, syscall: "mount" });
+  }
+}
+

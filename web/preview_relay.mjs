@@ -3,8 +3,8 @@
 // and hands this page each request the service worker offers, with the port to answer on.
 
 import { findRoot } from "./preview_roots.mjs";
-
-const PREVIEW_PROTOCOL = 3; // service_worker/sw.js and relay.mjs speak the same version
+// The version of the preview messages, shared with service_worker/sw.js and relay.mjs.
+import { PREVIEW_PROTOCOL } from "./protocol.mjs";
 const RELAY_TIMEOUT_MS = 20000; // boot goes on without previews after this (a warning says so)
 
 // Served from another origin, a previewed page can reach none of the app's storage, locks or

@@ -4,27 +4,16 @@
 // of the origin can serve it (a preview outlives the tab that opened it). The preview origin
 // never sees this table: it only forwards the token (docs/preview.md).
 
+import { done, openDatabase, request } from "./idb.mjs";
+
 const DB_NAME = "pyvfs-previews";
 const STORE = "roots";
 let opened = null;
 const known = new Map(); // token -> record; records never change, so a hit is final
 
-function request(req) {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
-}
-
 function database() {
-  opened ??= new Promise((resolve, reject) => {
-    const req = indexedDB.open(DB_NAME, 1);
-    req.onupgradeneeded = () => {
-      const store = req.result.createObjectStore(STORE, { keyPath: "token" });
-      store.createIndex("key", "key", { unique: true });
-    };
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
+  opened ??= openDatabase(DB_NAME, 1, (db) => {
+    db.createObjectStore(STORE, { keyPath: "token" }).createIndex("key", "key", { unique: true });
   });
   return opened;
 }
@@ -48,11 +37,7 @@ export async function mintRoot({ disk, root, kind }) {
     record = lookup.result ?? { token: newToken(), key, disk, root, kind };
     if (!lookup.result) store.put(record);
   };
-  await new Promise((resolve, reject) => {
-    tx.oncomplete = resolve;
-    tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error ?? new Error("the preview root was not stored"));
-  });
+  await done(tx);
   known.set(record.token, record);
   return record.token;
 }

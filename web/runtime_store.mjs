@@ -3,6 +3,8 @@
 // snapshot of the current build, replaced when the build changes. Every call opens, uses and
 // closes its connection, so nothing here ever blocks a deleteDatabase (the bench's wipe, a user's).
 
+import { done, openDatabase } from "./idb.mjs";
+
 const DATABASE = "pyvfs-runtime";
 const STORE = "snapshots";
 const RECORD = "python";
@@ -13,30 +15,13 @@ export function snapshotKey(manifest) {
   return `pyodide ${manifest.pyodide}; ${manifest.wheel} sha256 ${manifest.wheelSha256}`;
 }
 
-function open() {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DATABASE, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
-    request.onsuccess = () => {
-      const db = request.result;
-      db.onversionchange = () => db.close();
-      resolve(db);
-    };
-    request.onerror = () => reject(request.error);
-    request.onblocked = () => reject(new Error(`${DATABASE} is blocked by another connection`));
-  });
-}
-
 async function transact(mode, use) {
-  const db = await open();
+  const db = await openDatabase(DATABASE, 1, (created) => created.createObjectStore(STORE), { rejectBlocked: true });
   try {
-    return await new Promise((resolve, reject) => {
-      const tx = db.transaction(STORE, mode);
-      const request = use(tx.objectStore(STORE));
-      tx.oncomplete = () => resolve(request.result);
-      tx.onerror = () => reject(tx.error);
-      tx.onabort = () => reject(tx.error ?? new Error("transaction aborted"));
-    });
+    const tx = db.transaction(STORE, mode);
+    const request = use(tx.objectStore(STORE));
+    await done(tx);
+    return request.result;
   } finally {
     db.close();
   }

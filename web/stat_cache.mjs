@@ -12,12 +12,9 @@
 //   view is the latest the page has heard of;
 // - hits are rebuilt into new objects (callers may change what they get).
 
-// Calls that change nothing the cache holds; every other call counts as a mutation.
-const READ_ONLY = new Set([
-  "readFile", "readlink", "realpath", "stat", "lstat", "exists", "readdir", "readdirStats",
-  "walk", "du", "ls", "find", "glob", "grep", "openRead", "readChunk", "mounts", "mountInfo",
-  "fsaCounters", "memoryUsage", "check", "usage", "diagnostics", "watch", "unwatch",
-]);
+// Calls that change nothing the cache holds (declared in py_vfs/protocol.py: the operations
+// that are not "mutating"); every other call counts as a mutation.
+import { READ_ONLY } from "./protocol.mjs";
 
 // Entries kept at most (a stat is a few hundred bytes): the oldest go first.
 const LIMIT = 4096;

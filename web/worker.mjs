@@ -1,10 +1,11 @@
 // The VFS worker: owns Pyodide and one VFS, so Python never blocks the page.
-// Protocol (docs/architecture.md): {type: "open", name, cacheBytes, snapshot, durability} and {type: "mounts", records} once,
-// then {type: "call", id, op, args} and {type: "preview", request} with a MessagePort; replies
-// {type: "progress"|"result"|"invalidate", ...} (preview answers go to the port:
-// web/preview_owner.mjs; "invalidate": web/stat_cache.mjs). For the shell's mount commands the
-// worker asks the page: {type: "request", id, kind, payload}, answered by
-// {type: "reply", id, value | error}.
+// Messages (docs/architecture.md): {type: "open", name, cacheBytes, snapshot, durability} and
+// {type: "mounts", records} once, then {type: "call", id, op, args} (op and args as declared in
+// py_vfs/protocol.py) and {type: "preview", request} with a MessagePort; replies
+// {type: "progress"|"result"|"invalidate", ...}, a result being {value} or {error: envelope}
+// (web/errors.mjs; preview answers go to the port: web/preview_owner.mjs; "invalidate":
+// web/stat_cache.mjs). For the shell's mount commands the worker asks the page:
+// {type: "request", id, kind, payload}, answered by {type: "reply", id, value | error}.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { IDBStore } from "./idb_store.mjs";
@@ -12,6 +13,8 @@ import { dropSnapshot, loadSnapshot, snapshotKey, storedKey } from "./runtime_st
 import { servePreview } from "./preview_owner.mjs";
 import * as fsa from "./fsa.mjs";
 import { scheduleInMicrotasks } from "./scheduler.mjs";
+import { CHUNK_SIZE, OPS } from "./protocol.mjs";
+import { failure } from "./errors.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
 let booted = null;
@@ -231,14 +234,20 @@ function catchUp() {
   })().finally(() => { catchingUp = null; });
 }
 
-async function call(op, args) {
-  const { pyodide, api, dispatch, store } = await booted;
-  if (op === "memoryUsage") return { value: memoryUsage(pyodide) };
-  if (op === "diagnostics") {
+// The operations py_vfs/protocol.py says this worker answers itself (home: "worker").
+const OWN = {
+  memoryUsage: ({ pyodide }) => memoryUsage(pyodide),
+  diagnostics: ({ api, store }) => {
     const durability = { asked: store.durability, lastCommit: store.lastDurability };
-    return { value: { reads: { ...store.reads }, boot: { ...bootInfo }, durability, ...held(api) } };
-  }
-  if (op === "fsaCounters") return { value: fsa.counters() };
+    return { reads: { ...store.reads }, boot: { ...bootInfo }, durability, ...held(api) };
+  },
+  fsaCounters: () => fsa.counters(),
+};
+
+async function call(op, args) {
+  const booting = await booted;
+  if (OPS[op]?.home === "worker") return { value: OWN[op](booting) };
+  const { pyodide, api, dispatch } = booting;
   // Only real work counts against idleness: a test polling diagnostics must not keep the
   // snapshot from being made.
   activeCalls++;
@@ -280,15 +289,14 @@ function memoryUsage(pyodide) {
   };
 }
 
-// Content is cut into chunks of this size, each stored under its sha256 (py_vfs/content.py).
-const CHUNK_SIZE = 512 * 1024;
-
 // A whole-file write of more than a chunk comes with its chunks' sha256, computed here by
 // WebCrypto (native, in parallel) instead of by Python in wasm: about 7x faster, and that was
 // the largest single cost of writing a big file (docs/architecture.md, "Large writes"). Where
 // WebCrypto is missing (a page not in a secure context) or fails, Python hashes as before.
+// The digests go in writeFile's options, as "digests" (py_vfs/webapi.py reads them there).
+const OPTIONS_AT = OPS.writeFile.args.findIndex(([, kind]) => kind === "options");
 async function withDigests(op, args) {
-  const data = args[1];
+  const data = args[OPS.writeFile.content];
   const subtle = globalThis.crypto?.subtle;
   if (op !== "writeFile" || !subtle || !(data instanceof Uint8Array) || data.byteLength <= CHUNK_SIZE) return args;
   const pieces = [];
@@ -296,7 +304,10 @@ async function withDigests(op, args) {
     pieces.push(subtle.digest("SHA-256", data.subarray(start, start + CHUNK_SIZE)).then(hex));
   }
   try {
-    return [args[0], data, args[2] ?? null, await Promise.all(pieces)];
+    const digests = await Promise.all(pieces);
+    const sent = [...args];
+    sent[OPTIONS_AT] = { ...(args[OPTIONS_AT] ?? {}), digests };
+    return sent;
   } catch {
     return args;
   }
@@ -341,8 +352,8 @@ self.onmessage = async ({ data, ports }) => {
       await servePreview(ports[0], data.request, call);
     }
   } catch (error) {
-    const failure = { code: "EIO", message: String(error?.message ?? error) };
-    if (data.type === "call") self.postMessage({ type: "result", id: data.id, error: failure });
-    else ports[0]?.postMessage({ type: "start", status: 500, headers: {}, body: new TextEncoder().encode(failure.message), more: false });
+    const envelope = failure("EIO", String(error?.message ?? error), { syscall: data.op });
+    if (data.type === "call") self.postMessage({ type: "result", id: data.id, error: envelope });
+    else ports[0]?.postMessage({ type: "start", status: 500, headers: {}, body: new TextEncoder().encode(envelope.message), more: false });
   }
 };

@@ -1,7 +1,11 @@
 """Fixtures for the browser tier: dist/ served on 127.0.0.1, driven in Debian's Chromium.
 
-Recipe and pitfalls: shared/TOOLCHAIN.md section 1. dist/ must be built first
-(`.venv/bin/python build/build.py`; `npm test` does it).
+dist/ must be built first (`.venv/bin/python build/build.py`; `npm test` does it). The browser
+is Debian's chromium launched by path (build/chromium.py: never `playwright install`, and no
+`--browser-channel`, which would look for Playwright's own download); its flags include a
+`--host-resolver-rules` that makes any non-loopback fetch fail, so nothing a test does can leave
+127.0.0.1. The static server has an explicit MIME map (.mjs as text/javascript, .wasm as
+application/wasm): Chromium refuses module scripts served under another type.
 
 Session-wide
     site_server               (base_url, site): build/serve.py's two servers (serve.Site), free

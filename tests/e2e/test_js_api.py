@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from .conftest import BOOT_TIMEOUT_MS
@@ -168,3 +170,66 @@ def test_a_large_write_leaves_the_callers_buffer_and_stores_sound_chunks(app):
     """)
     assert result == {"same": True, "kept": [3 * 512 * 1024 + 9, 3 * 512 * 1024 + 5],
                       "small": [1.5, 2.5], "ok": True, "problems": []}
+
+
+def test_every_method_of_the_api_object_is_documented(app):
+    """docs/api.md documents every export of pyvfs.mjs and every method of the real object
+    openVFS() gives (enumerated in the browser, so a new method cannot go undocumented)."""
+    names = js(app, """
+      const module = await import("/pyvfs.mjs");
+      const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(vfs))
+        .filter((name) => name !== "constructor" && typeof vfs[name] === "function");
+      return [...Object.keys(module), ...methods];
+    """)
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    headings = [line for line in doc.splitlines() if line.startswith("#")]
+    missing = [name for name in names
+               if not any(f"`{name}(" in line or f"`{name}`" in line for line in headings)]
+    assert len(names) > 40
+    assert missing == []
+
+
+def test_a_call_without_its_path_rejects_in_the_page_as_node_does(app):
+    """isomorphic-git probes fs.readFile() with no argument: it must reject with Node's
+    TypeError, without a round trip to the worker and without a console error (the fixture
+    fails the test on any)."""
+    result = js(app, """
+      const before = (await vfs.diagnostics()).calls;
+      const outcomes = [];
+      for (const call of [() => vfs.readFile(), () => vfs.stat(5), () => vfs.writeFile("/x", 5),
+                          () => vfs.rename("/a"), () => vfs.mkdir("/m", {recursive: "yes"})]) {
+        try { await call(); outcomes.push("resolved"); }
+        catch (e) { outcomes.push([e instanceof TypeError, e.code]); }
+      }
+      const after = (await vfs.diagnostics()).calls;
+      return {outcomes, sent: after - before - 1};
+    """)
+    assert result == {"outcomes": [[True, "ERR_INVALID_ARG_TYPE"]] * 5, "sent": 0}
+
+
+def test_options_we_cannot_honour_are_refused_and_flags_we_can_work(app):
+    result = js(app, """
+      const C = {EXCL: 1, FICLONE: 2, FICLONE_FORCE: 4};  // node:fs constants
+      const code = async (call) => {
+        try { await call(); return "ok"; } catch (e) { return e.code; }
+      };
+      await vfs.writeFile("/api9/a", "A");
+      await vfs.writeFile("/api9/b", "B");
+      await vfs.writeFile("/api9/b", "+", {flag: "a"});
+      return {
+        excl: await code(() => vfs.copyFile("/api9/a", "/api9/b", C.EXCL)),
+        b: await vfs.readFile("/api9/b", "utf8"),
+        exclNew: await code(() => vfs.copyFile("/api9/a", "/api9/c", C.EXCL)),
+        force: await code(() => vfs.copyFile("/api9/a", "/api9/d", C.FICLONE_FORCE)),
+        clone: await code(() => vfs.copyFile("/api9/a", "/api9/e", C.FICLONE)),
+        names: await vfs.readdir("/api9"),
+        wx: await code(() => vfs.writeFile("/api9/a", "x", {flag: "wx"})),
+        hex: await code(() => vfs.readFile("/api9/a", "hex")),
+        unknown: await code(() => vfs.mkdir("/api9/m", {recursive: true, signal: null, bogus: 1})),
+        latin1: await vfs.readFile("/api9/a", "latin1"),
+      };
+    """)
+    assert result == {"excl": "EEXIST", "b": "B+", "exclNew": "ok", "force": "ENOTSUP",
+                      "clone": "ok", "names": ["a", "b", "c", "e"],
+                      "wx": "ERR_INVALID_ARG_VALUE", "hex": "ERR_INVALID_ARG_VALUE",
+                      "unknown": "ERR_INVALID_ARG_VALUE", "latin1": "A"}

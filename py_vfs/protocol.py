@@ -1,0 +1,250 @@
+"""The JS<->Python protocol, declared once: every operation the page can send and the shared
+constants.
+
+Each ``Op`` says its name, its arguments (name, kind, optional), which argument carries file
+content (its buffer is transferred to the worker, never cloned), whether it changes the disk
+(the page's stat cache drops its answers for those), whether the stat cache may answer it,
+whether it may run inside a step, which option keys it honours (any other key is refused, not
+ignored), and where it is answered (``python``: ``WebAPI``; ``worker``: web/worker.mjs itself).
+
+The JS side is generated from this module: ``python -m py_vfs.protocol`` writes
+``web/protocol.mjs``, which web/pyvfs.mjs, web/worker.mjs, web/stat_cache.mjs and
+web/validate.mjs import, and build/build.py refuses to build while that file differs from what
+this module renders (``tests/unit/test_protocol.py`` fails on it too). Why a committed,
+checked file rather than one written only into dist/ at build time: the JS modules are also
+imported straight from web/ (the Pyodide tier imports web/idb_store.mjs, web/stat_cache.mjs,
+web/validate.mjs into Node), so the generated module must exist in the source tree; and a
+reviewer sees a protocol change in the diff of both languages. Adding an operation is one entry
+in ``OPS`` (plus its Python function in ``WebAPI``); the regeneration is mechanical.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .content import CHUNK_SIZE
+from .storage import LOG_KEEP
+from .vfs import FORMAT_VERSION
+
+# The version of the messages between the app page, the preview relay frame and the preview
+# service worker (docs/preview.md). A new version when their shape changes.
+PREVIEW_PROTOCOL = 3
+# Content arguments at least this large go to the worker as one copy whose buffer is
+# transferred (a structured clone makes two copies).
+TRANSFER_MIN = 64 * 1024
+# fs.constants of Node that copyFile's mode may hold.
+COPYFILE_EXCL = 1
+COPYFILE_FICLONE = 2
+COPYFILE_FICLONE_FORCE = 4
+# readFile/readlink/... encodings we honour (Node's names; "binary" is Node's alias of latin1).
+# Any other encoding, even one Node knows ("hex", "base64"), is refused.
+ENCODINGS = ("utf8", "utf-8", "latin1", "binary")
+# The codes an error envelope may carry, with the errno Node gives them on Linux (negative, as
+# libuv's). Written out, not taken from the errno module: under Pyodide that is Emscripten's
+# numbering (ENOENT is 44 there), which no JS caller expects.
+ERRNO = {"EPERM": -1, "ENOENT": -2, "EIO": -5, "EBADF": -9, "EAGAIN": -11, "EACCES": -13,
+         "EBUSY": -16, "EEXIST": -17, "EXDEV": -18, "ENOTDIR": -20, "EISDIR": -21, "EINVAL": -22,
+         "EFBIG": -27, "ENOSPC": -28, "EROFS": -30, "EDEADLK": -35, "ENAMETOOLONG": -36,
+         "ENOSYS": -38, "ENOTEMPTY": -39, "ELOOP": -40, "ENOTSUP": -95, "ECANCELED": -125}
+# The fields of an error envelope, the same in every reply that crosses a boundary (WebAPI,
+# the worker, web/fsa.mjs, web/idb_store.mjs, the page's answers to the worker).
+ERROR_FIELDS = ("code", "errno", "syscall", "path", "dest", "message", "hint")
+
+# Argument kinds (web/validate.mjs checks them as Node does, in the page): "path" (a string),
+# "content" (a string, TypedArray or DataView), "options" (an object; a string is
+# {encoding}), "number", "string", "bool", "mode" (an integer or an octal string), "time" (a
+# Date or seconds), "copymode" (copyFile's COPYFILE_* flags), "linktype" (symlink's type),
+# "any". Option kinds: "bool", "truthy" (any value, read as a boolean, as Node reads it),
+# "number", "mode", "any", "encoding" (one of ENCODINGS), "utf8"
+# (utf8 only: the text is stored as UTF-8), "flag" (the file-open flag, only the one the call
+# means: "r" to read, "w" or "a" to write, "a" to append), "false" (Node's option, honoured
+# only at its default, false).
+
+
+@dataclass(frozen=True)
+class Op:
+    """One operation of the protocol; see the module docstring."""
+
+    name: str
+    args: tuple[tuple[str, str, bool], ...]
+    mutating: bool = False
+    cached: bool = False
+    in_step: bool = True
+    options: dict[str, str] = field(default_factory=dict)
+    home: str = "python"
+
+    @property
+    def content(self) -> int:
+        """The position of the argument that carries file content, or -1."""
+        kinds = [kind for _, kind, _ in self.args]
+        return kinds.index("content") if "content" in kinds else -1
+
+    def to_js(self) -> dict[str, Any]:
+        """The entry of this operation in web/protocol.mjs's OPS."""
+        return {"args": [list(arg) for arg in self.args], "mutating": self.mutating,
+                "cached": self.cached, "inStep": self.in_step, "options": self.options,
+                "content": self.content, "home": self.home}
+
+
+def _args(spec: str) -> tuple[tuple[str, str, bool], ...]:
+    """``"path:path options:options?"`` -> ((name, kind, optional), ...)."""
+    out = []
+    for word in spec.split():
+        name, kind = word.split(":")
+        out.append((name, kind.rstrip("?"), kind.endswith("?")))
+    return tuple(out)
+
+
+def _op(name: str, spec: str = "", **rest: Any) -> Op:
+    return Op(name, _args(spec), **rest)
+
+
+_READ_OPTIONS = {"encoding": "encoding", "flag": "flag"}
+_WRITE_OPTIONS = {"encoding": "utf8", "mode": "mode", "flag": "flag"}
+_ENCODING_ONLY = {"encoding": "utf8"}
+_NOT_IN_STEP = {"in_step": False}
+
+OPS: tuple[Op, ...] = (
+    _op("readFile", "path:path options:options?", options=_READ_OPTIONS),
+    _op("writeFile", "path:path data:content options:options?", mutating=True,
+        options=_WRITE_OPTIONS),
+    _op("appendFile", "path:path data:content options:options?", mutating=True,
+        options={"encoding": "utf8", "flag": "flag"}),
+    _op("truncate", "path:path len:number?", mutating=True),
+    _op("mkdir", "path:path options:options?", mutating=True,
+        options={"recursive": "bool", "mode": "mode"}),
+    _op("rm", "path:path options:options?", mutating=True,
+        options={"recursive": "bool", "force": "bool", "maxRetries": "number",
+                 "retryDelay": "number"}),
+    _op("rmdir", "path:path options:options?", mutating=True,
+        options={"recursive": "false", "maxRetries": "number", "retryDelay": "number"}),
+    _op("unlink", "path:path", mutating=True),
+    _op("rename", "oldPath:path newPath:path", mutating=True),
+    _op("copyFile", "src:path dest:path mode:copymode?", mutating=True),
+    _op("cp", "src:path dest:path options:options?", mutating=True,
+        options={"recursive": "bool"}),
+    _op("symlink", "target:path path:path type:linktype?", mutating=True),
+    _op("readlink", "path:path options:options?", options=_ENCODING_ONLY),
+    _op("realpath", "path:path options:options?", options=_ENCODING_ONLY),
+    _op("stat", "path:path options:options?", cached=True, options={"bigint": "false"}),
+    _op("lstat", "path:path options:options?", cached=True, options={"bigint": "false"}),
+    _op("exists", "path:path", cached=True),
+    _op("readdir", "path:path options:options?", cached=True,
+        options={"withFileTypes": "truthy", "encoding": "utf8", "recursive": "false"}),
+    # The page's readdir when it may fill its stat cache: names with their stats
+    # (py_vfs/page_cache.py, `listing`).
+    _op("readdirStats", "path:path", cached=True),
+    _op("chmod", "path:path mode:mode", mutating=True),
+    _op("utimes", "path:path atime:time mtime:time", mutating=True),
+    _op("walk", "path:path?"),
+    _op("du", "path:path?"),
+    _op("ls", "prefix:path?"),
+    _op("find", "directory:path? pattern:string?"),
+    _op("glob", "pattern:string"),
+    _op("grep", "pattern:string path:path? options:options?",
+        options={"regex": "bool", "ignoreCase": "bool", "include": "any",
+                 "maxResults": "number", "maxFileSize": "number"}),
+    _op("shell", "line:string", mutating=True, **_NOT_IN_STEP),
+    _op("preview", "request:any", **_NOT_IN_STEP),
+    _op("openRead", "path:path start:number? end:number?"),
+    _op("readChunk", "stream:number"),
+    _op("openWrite", "path:path options:options?", mutating=True, options=_WRITE_OPTIONS,
+        **_NOT_IN_STEP),
+    _op("writeChunk", "stream:number data:content", mutating=True, **_NOT_IN_STEP),
+    _op("finishWrite", "stream:number", mutating=True, **_NOT_IN_STEP),
+    _op("closeStream", "stream:number", mutating=True),
+    _op("check", "options:options?"),
+    _op("usage", "options:options?"),
+    _op("gc", "options:options?", mutating=True, options={"graceMs": "number"}),
+    _op("mount", "path:path handle:any options:options?", mutating=True,
+        options={"readOnly": "bool"}, **_NOT_IN_STEP),
+    _op("unmount", "path:path", mutating=True, **_NOT_IN_STEP),
+    _op("reconnect", "path:path handle:any? options:options?", mutating=True,
+        options={"readOnly": "bool"}, **_NOT_IN_STEP),
+    _op("mounts", ""),
+    _op("mountInfo", "path:path"),
+    # A step: begin, its operations (by name), end; watch and unwatch pass while one is open.
+    _op("stepBegin", "", mutating=True),
+    _op("stepOp", "step:number op:string args:any", mutating=True),
+    _op("stepEnd", "step:number commit:bool", mutating=True),
+    _op("watch", "watch:number path:path options:options?", options={"recursive": "bool"}),
+    _op("unwatch", "watch:number"),
+    # Another tab committed: catch up (the worker sends it, never the page).
+    _op("sync", "", mutating=True, **_NOT_IN_STEP),
+    # Answered by the worker without Python.
+    _op("memoryUsage", "", home="worker", **_NOT_IN_STEP),
+    _op("diagnostics", "", home="worker", **_NOT_IN_STEP),
+    _op("fsaCounters", "", home="worker", **_NOT_IN_STEP),
+)
+BY_NAME: dict[str, Op] = {op.name: op for op in OPS}
+# Operations that belong to a step, or must pass while one is open (else they would wait for it).
+STEP_OPS = frozenset({"stepBegin", "stepOp", "stepEnd", "watch", "unwatch"})
+# Operations a step's tx does not offer: they would run on the outer VFS and wait for the step.
+NOT_IN_STEP = frozenset(op.name for op in OPS if not op.in_step)
+# Operations WebAPI answers (the rest are the worker's own).
+PYTHON_OPS = frozenset(op.name for op in OPS if op.home == "python")
+
+
+def error_envelope(code: str, message: str, *, syscall: str | None = None,
+                   path: str | None = None, dest: str | None = None,
+                   hint: str | None = None) -> dict[str, Any]:
+    """The one error shape: ``{code, errno, syscall, path, dest, message, hint}`` (web/errors.mjs
+    builds and reads the same)."""
+    return {"code": code, "errno": ERRNO.get(code), "syscall": syscall, "path": path,
+            "dest": dest, "message": message, "hint": hint}
+
+
+CONSTANTS = {"CHUNK_SIZE": CHUNK_SIZE, "FORMAT_VERSION": FORMAT_VERSION, "LOG_KEEP": LOG_KEEP,
+             "PREVIEW_PROTOCOL": PREVIEW_PROTOCOL, "TRANSFER_MIN": TRANSFER_MIN,
+             "COPYFILE_EXCL": COPYFILE_EXCL, "COPYFILE_FICLONE": COPYFILE_FICLONE,
+             "COPYFILE_FICLONE_FORCE": COPYFILE_FICLONE_FORCE}
+
+JS_PATH = Path(__file__).resolve().parent.parent / "web" / "protocol.mjs"
+
+
+def render_js() -> str:
+    """The text of web/protocol.mjs."""
+    lines = ["// GENERATED from py_vfs/protocol.py by `python -m py_vfs.protocol`: do not edit.",
+             "// The JS<->Python protocol: operations and shared constants (see that module).",
+             ""]
+    for name, value in CONSTANTS.items():
+        lines.append(f"export const {name} = {json.dumps(value)};")
+    lines.append(f"export const ENCODINGS = Object.freeze({json.dumps(list(ENCODINGS))});")
+    lines.append(f"export const ERRNO = Object.freeze({json.dumps(ERRNO)});")
+    lines.append(f"export const ERROR_FIELDS = Object.freeze({json.dumps(list(ERROR_FIELDS))});")
+    lines.append("export const OPS = Object.freeze({")
+    for op in OPS:
+        lines.append(f"  {op.name}: {json.dumps(op.to_js())},")
+    lines.append("});")
+    lines.append("// Operations that change nothing the page's stat cache holds.")
+    lines.append("export const READ_ONLY = new Set(")
+    lines.append("  Object.keys(OPS).filter((op) => !OPS[op].mutating));")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def stale() -> bool:
+    """True when web/protocol.mjs is not what ``render_js`` gives (or is missing)."""
+    try:
+        return JS_PATH.read_text() != render_js()
+    except OSError:
+        return True
+
+
+def main(argv: list[str]) -> int:
+    """``python -m py_vfs.protocol [--check]``: write web/protocol.mjs, or only check it."""
+    if "--check" in argv:
+        if stale():
+            print(f"{JS_PATH} is stale: run `python -m py_vfs.protocol`", file=sys.stderr)
+            return 1
+        return 0
+    JS_PATH.write_text(render_js())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

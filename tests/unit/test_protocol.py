@@ -1,0 +1,101 @@
+"""The JS<->Python protocol (py_vfs/protocol.py): one declaration, which the JS side and WebAPI's
+dispatch both follow, and Node's copyFile mode flags."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+from pathlib import Path
+
+import pytest
+
+from py_vfs import protocol
+from py_vfs.content import CHUNK_SIZE
+from py_vfs.vfs import VFS
+from py_vfs.webapi import WebAPI
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def api_with(files: dict[str, bytes]) -> tuple[VFS, WebAPI]:
+    vfs = VFS.memory()
+    for path, data in files.items():
+        run(vfs.write_file(path, data))
+    return vfs, WebAPI(vfs)
+
+
+def test_web_protocol_mjs_is_what_protocol_py_renders():
+    assert not protocol.stale(), "web/protocol.mjs is stale: run `python -m py_vfs.protocol`"
+
+
+def test_webapi_answers_exactly_the_operations_the_protocol_gives_python():
+    api = WebAPI(VFS.memory())
+    assert set(api._ops) == protocol.PYTHON_OPS
+    unknown = api.call("nope", [])
+    assert unknown["error"]["code"] == "EINVAL"
+
+
+def test_no_js_file_keeps_its_own_copy_of_a_shared_constant():
+    """CHUNK_SIZE, the format version, LOG_KEEP and the preview protocol's version come from
+    web/protocol.mjs; a literal copy in a JS file would drift the day one side changes."""
+    sources = [*ROOT.glob("web/*.mjs"), *ROOT.glob("service_worker/*")]
+    copies = re.compile(r"const (CHUNK_SIZE|FORMAT|LOG_KEEP|PREVIEW_PROTOCOL|PROTOCOL) = [1-9]"
+                        r"|512 \* 1024")
+    found = [f"{path.name}: {line.strip()}" for path in sources if path.name != "protocol.mjs"
+             for line in path.read_text().splitlines() if copies.search(line)]
+    assert found == []
+    assert protocol.CONSTANTS["CHUNK_SIZE"] == CHUNK_SIZE
+
+
+def test_error_envelope_has_every_field_in_every_error():
+    api = WebAPI(VFS.memory())
+    error = api.call("stat", ["/missing"])["error"]
+    assert list(error) == list(protocol.ERROR_FIELDS)
+    assert error == {"code": "ENOENT", "errno": -2, "syscall": "stat", "path": "/missing",
+                     "dest": None, "hint": None,
+                     "message": "ENOENT: no such file or directory, stat '/missing'"}
+
+
+def test_copyfile_excl_refuses_an_existing_destination_as_node_does():
+    vfs, api = api_with({"/a": b"A", "/b": b"B"})
+    error = api.call("copyFile", ["/a", "/b", protocol.COPYFILE_EXCL])["error"]
+    assert (error["code"], error["errno"], error["syscall"], error["path"], error["dest"]) == (
+        "EEXIST", -17, "copyfile", "/a", "/b")
+    assert run(vfs.read_file("/b")) == b"B"
+    run(api._ops["copyFile"]("/a", "/c", protocol.COPYFILE_EXCL))
+    assert run(vfs.read_file("/c")) == b"A"
+
+
+@pytest.mark.parametrize("mode", [protocol.COPYFILE_FICLONE_FORCE,
+                                  protocol.COPYFILE_FICLONE_FORCE | protocol.COPYFILE_EXCL])
+def test_copyfile_ficlone_force_is_not_supported_and_copies_nothing(mode):
+    vfs, api = api_with({"/a": b"A"})
+    assert api.call("copyFile", ["/a", "/e", mode])["error"]["code"] == "ENOTSUP"
+    assert not vfs.exists("/e")
+
+
+def test_copyfile_ficlone_falls_back_to_a_copy():
+    vfs, api = api_with({"/a": b"A"})
+    run(api._ops["copyFile"]("/a", "/f", protocol.COPYFILE_FICLONE))
+    assert run(vfs.read_file("/f")) == b"A"
+
+
+def test_binary_is_latin1_as_in_node():
+    _, api = api_with({"/l": bytes([65, 233, 255])})
+    assert run(api._ops["readFile"]("/l", "binary")) == "Aéÿ"
+    assert run(api._ops["readFile"]("/l", {"encoding": "latin1"})) == "Aéÿ"
+
+
+def test_write_digests_ride_in_the_options():
+    """The worker hashes big writes with WebCrypto and adds the digests to the options."""
+    data = bytes(range(256)) * (CHUNK_SIZE // 256 + 1)
+    digests = [hashlib.sha256(data[i:i + CHUNK_SIZE]).hexdigest()
+               for i in range(0, len(data), CHUNK_SIZE)]
+    vfs, api = api_with({})
+    run(api._ops["writeFile"]("/big", data, {"digests": digests}))
+    assert vfs.index.child(vfs.index.root, "big").chunks == tuple(digests)

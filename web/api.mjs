@@ -1,0 +1,310 @@
+// The JS API object that openVFS() resolves to (web/pyvfs.mjs), in node:fs/promises shape, and
+// its Stats and Dirent. Every method is one round trip to the worker, but stat, lstat, exists
+// and readdir, which the page's stat cache may answer (web/stat_cache.mjs). Arguments are
+// checked here, as Node checks them, before anything is sent (web/validate.mjs). Every method
+// is documented in docs/api.md (tests/e2e/test_js_api.py fails on one that is not).
+
+import { fsError } from "./errors.mjs";
+import { ensurePermission } from "./mount_store.mjs";
+import { CHUNK_SIZE, OPS } from "./protocol.mjs";
+import { checkCall, invalidArgType, KINDS } from "./validate.mjs";
+import { batches, isStream } from "./write_batches.mjs";
+
+export class Stats {
+  constructor(raw) {
+    Object.assign(this, {
+      type: raw.type, size: raw.size, mode: raw.mode | modeType(raw.type),
+      mtimeMs: raw.mtimeMs, ctimeMs: raw.ctimeMs, atimeMs: raw.atimeMs, birthtimeMs: raw.ctimeMs,
+      name: raw.name, path: raw.path,
+      mtime: new Date(raw.mtimeMs), ctime: new Date(raw.ctimeMs), atime: new Date(raw.atimeMs),
+      uid: 1000, gid: 1000, nlink: 1, dev: 1, ino: 0,
+    });
+  }
+  isFile() { return this.type === "file"; }
+  isDirectory() { return this.type === "directory"; }
+  isSymbolicLink() { return this.type === "symlink"; }
+}
+
+function modeType(type) {
+  return { file: 0o100000, directory: 0o040000, symlink: 0o120000 }[type] ?? 0;
+}
+
+export class Dirent {
+  constructor(raw) {
+    this.name = raw.name;
+    this.path = raw.path;
+    this.parentPath = raw.path.slice(0, raw.path.length - raw.name.length - 1) || "/";
+    this.type = raw.type;
+  }
+  isFile() { return this.type === "file"; }
+  isDirectory() { return this.type === "directory"; }
+  isSymbolicLink() { return this.type === "symlink"; }
+}
+
+// The JS API, in node:fs/promises shape. Every method is one round trip to the worker, but
+// stat, lstat, exists and readdir, which the page's stat cache may answer (web/stat_cache.mjs).
+// Inside `vfs.step(fn)`, `fn` gets a VFS bound to the step (same methods), whose calls go to
+// the worker as stepOp messages.
+export class VFS {
+  #instance;
+  #stepId;
+  constructor(instance, stepId = null) {
+    this.#instance = instance;
+    this.#stepId = stepId;
+    this.name = instance.name;
+  }
+  // Checks the arguments of `op` (declared in py_vfs/protocol.py) and sends it; a bad argument
+  // rejects at once, and nothing reaches the worker.
+  #call(op, ...args) {
+    let sent;
+    try {
+      sent = checkCall(op, args);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#send(op, sent);
+  }
+  #send(op, args) {
+    if (this.#stepId !== null) return this.#instance.call("stepOp", [this.#stepId, op, ...args]);
+    // A read the page's stat cache may answer (not a step's: those see the step's own changes).
+    const pending = OPS[op].cached ? this.#instance.cached(op, args[0]) : this.#instance.call(op, args);
+    if (this.#instance.openSteps > 0) warnIfStuck(pending, op);
+    return pending;
+  }
+
+  // Runs `fn(tx)`: every operation on `tx` commits together when `fn` resolves (one IndexedDB
+  // transaction), or none does when it throws. Other calls on this VFS in this page wait until
+  // the step ends, so `fn` must use `tx`, never the outer `vfs` (that would wait for itself).
+  async step(fn) {
+    if (this.#stepId !== null) throw fsError("EINVAL", "EINVAL: steps do not nest", { syscall: "step" });
+    if (typeof fn !== "function") throw invalidArgType("fn", "of type function", fn);
+    // Other calls of this page wait in the worker while the step is open: no cached answer
+    // may overtake them.
+    const cache = this.#instance.cache;
+    cache.hold();
+    try {
+      return await this.#run(fn);
+    } finally {
+      cache.settle();
+    }
+  }
+  async #run(fn) {
+    const id = await this.#instance.call("stepBegin", []);
+    this.#instance.openSteps++;
+    let result;
+    try {
+      result = await fn(new VFS(this.#instance, id));
+    } catch (error) {
+      this.#instance.openSteps--;
+      await this.#instance.call("stepEnd", [id, false]).catch(() => {});
+      throw error;
+    }
+    this.#instance.openSteps--;
+    await this.#instance.call("stepEnd", [id, true]);
+    return result;
+  }
+
+  // Calls `listener({type, path, oldPath?, kind})` for changes at `path` (a directory: also its
+  // entries; `recursive`: everything below), made in this tab, in other tabs, or by steps.
+  // Returns the unsubscribe function; its `ready` promise resolves once the worker listens.
+  watch(path, listener, options) {
+    if (this.#stepId !== null) throw fsError("EINVAL", "EINVAL: watch outside the step", { syscall: "watch" });
+    if (typeof listener !== "function") throw invalidArgType("listener", "of type function", listener);
+    const [, checked, watchOptions = {}] = checkCall("watch", [0, path, options]);
+    const instance = this.#instance;
+    const id = instance.nextId++;
+    instance.watchers.set(id, listener);
+    const ready = instance.call("watch", [id, checked, watchOptions]).catch((error) => {
+      instance.watchers.delete(id);
+      console.error("py_vfs watch failed", error);
+    });
+    const unsubscribe = () => {
+      if (!instance.watchers.delete(id)) return Promise.resolve();
+      return instance.call("unwatch", [id]).then(() => undefined);
+    };
+    unsubscribe.ready = ready.then(() => undefined);
+    return unsubscribe;
+  }
+
+  readFile(path, options) { return this.#call("readFile", path, options); }
+  // data may also be a ReadableStream (or any async iterable) of bytes or strings: it is sent
+  // on in pieces of about one chunk, and the file appears whole when the stream ends.
+  // flag "a" appends (an appendFile); no other flag but "w" is honoured.
+  async writeFile(path, data, options) {
+    if (isStream(data)) return this.#writeStream(path, data, options);
+    await this.#call(options?.flag === "a" ? "appendFile" : "writeFile", path, data, options);
+  }
+  appendFile(path, data, options) { return this.#call("appendFile", path, data, options).then(() => undefined); }
+  truncate(path, length = 0) { return this.#call("truncate", path, length).then(() => undefined); }
+  mkdir(path, options) { return this.#call("mkdir", path, options).then(() => undefined); }
+  rm(path, options) { return this.#call("rm", path, options).then(() => undefined); }
+  rmdir(path, options) { return this.#call("rmdir", path, options).then(() => undefined); }
+  unlink(path) { return this.#call("unlink", path).then(() => undefined); }
+  rename(oldPath, newPath) { return this.#call("rename", oldPath, newPath).then(() => undefined); }
+  // mode: fs.constants.COPYFILE_EXCL (EEXIST when dst exists), COPYFILE_FICLONE (a copy),
+  // COPYFILE_FICLONE_FORCE (ENOTSUP: no reflinks here).
+  copyFile(src, dst, mode) { return this.#call("copyFile", src, dst, mode).then(() => undefined); }
+  cp(src, dst, options) { return this.#call("cp", src, dst, options).then(() => undefined); }
+  symlink(target, path, type) { return this.#call("symlink", target, path, type).then(() => undefined); }
+  readlink(path, options) { return this.#call("readlink", path, options); }
+  realpath(path, options) { return this.#call("realpath", path, options); }
+  chmod(path, mode) { return this.#call("chmod", path, mode).then(() => undefined); }
+  utimes(path, atime, mtime) { return this.#call("utimes", path, atime, mtime).then(() => undefined); }
+  exists(path) { return this.#call("exists", path); }
+  walk(path = "/") { return this.#call("walk", path); }
+  du(path = "/") { return this.#call("du", path); }
+  ls(prefix = "/") { return this.#call("ls", prefix); }
+  find(directory = "/", pattern = null) { return this.#call("find", directory, pattern); }
+  glob(pattern) { return this.#call("glob", pattern); }
+  grep(pattern, path = "/", options = {}) { return this.#call("grep", pattern, path, options); }
+  async stat(path, options) { return new Stats(await this.#call("stat", path, options)); }
+  async lstat(path, options) { return new Stats(await this.#call("lstat", path, options)); }
+  async readdir(path, options) {
+    const withTypes = options?.withFileTypes;
+    if (this.#stepId !== null) {
+      const entries = await this.#call("readdir", path, options);
+      return withTypes ? entries.map((raw) => new Dirent(raw)) : entries;
+    }
+    const records = await this.#call("readdir", path, options);
+    return withTypes ? records.map(([name, at, type]) => new Dirent({ name, path: at, type })) : records.map((r) => r[0]);
+  }
+  // A ReadableStream<Uint8Array> of the bytes from start to end, both inclusive as in Node's
+  // fs.createReadStream. It reads the version of the file current when it opens and pulls one
+  // chunk (at most 512 KiB) per read, so a file of any size passes through a few chunks at a time.
+  createReadStream(path, { start = 0, end } = {}) {
+    KINDS.path(path, "path");
+    const call = (op, ...args) => this.#call(op, ...args);
+    let id = null;
+    return new ReadableStream({
+      async start() {
+        id = await call("openRead", path, start, ...(end === undefined || end === Infinity ? [] : [end + 1]));
+      },
+      async pull(controller) {
+        const chunk = await call("readChunk", id);
+        if (chunk == null) controller.close();
+        else controller.enqueue(chunk);
+      },
+      cancel() {
+        return id === null ? undefined : call("closeStream", id);
+      },
+    });
+  }
+  async #writeStream(path, source, options) {
+    const id = await this.#call("openWrite", path, options);
+    try {
+      for await (const piece of batches(source, CHUNK_SIZE)) await this.#call("writeChunk", id, piece);
+    } catch (error) {
+      await this.#call("closeStream", id).catch(() => {});
+      throw error;
+    }
+    await this.#call("finishWrite", id);
+  }
+  // Mounts (docs/mounts.md): a FileSystemDirectoryHandle becomes live at `path`, an empty
+  // directory (made when missing). The handle is kept in IndexedDB, so the mount comes back after
+  // a reload: at once when the browser still grants access, else listed as waiting until
+  // reconnect(path), which asks the user (call it from a click).
+  async mount(path, handle, { readOnly = false } = {}) {
+    KINDS.path(path, "path");
+    if (handle?.kind !== "directory") {
+      throw fsError("ENOTDIR", `ENOTDIR: mount needs a FileSystemDirectoryHandle, mount '${path}'`, { path, syscall: "mount" });
+    }
+    await ensurePermission(handle, readOnly, path);
+    const info = await this.#call("mount", path, handle, { readOnly });
+    await (await this.#instance.store()).put({ path: info.path, handle, readOnly: Boolean(readOnly) });
+    return info;
+  }
+  async unmount(path) {
+    const info = await this.#call("unmount", path);
+    await (await this.#instance.store()).delete(info.path);
+    return info;
+  }
+  mounts() { return this.#call("mounts"); }
+  // Handle operations the worker made on mounted folders so far, by kind (diagnostics, tests).
+  fsaCounters() { return this.#call("fsaCounters"); }
+  async reconnect(path) {
+    const info = await this.#call("mountInfo", path);
+    const record = await (await this.#instance.store()).get(info.path);
+    if (!record) throw fsError("ENOENT", `ENOENT: no folder kept for the mount, mount '${path}'`, { path, syscall: "mount" });
+    await ensurePermission(record.handle, record.readOnly, path);
+    return this.#call("reconnect", info.path, record.handle, { readOnly: Boolean(record.readOnly) });
+  }
+  // The worker's memory: wasmBytes is the size of Pyodide's WebAssembly memory, which only grows,
+  // so it is the high-water mark of everything Python held; jsHeapBytes where Chromium tells.
+  memoryUsage() { return this.#call("memoryUsage"); }
+  // Every write is durable when it resolves, so there is nothing to flush: this only waits for
+  // the calls made before it (a barrier, for code written against file systems that buffer).
+  async flush() { await this.#instance.settled(); }
+  // Waits for the calls in flight, then stops this VFS's worker; `openVFS` opens it again.
+  async close() { await this.#instance.close(); }
+  // The integrity check: {ok, problems: [{kind, where, message}], nodes, chunks, reclaimable...}.
+  check() { return this.#call("check"); }
+  // {files, directories, symlinks, contentBytes, storedBytes, storeBytes, quotaBytes, persisted...}
+  usage() { return this.#call("usage"); }
+  // Deletes stored chunks no file references (what streams cut short leave behind) once they are
+  // older than `graceMs` (default 24 h, so that streams in flight in other tabs are safe);
+  // resolves to how many. It also runs by itself after every boot.
+  gc({ graceMs } = {}) { return this.#call("gc", graceMs === undefined ? {} : { graceMs }); }
+  // Counters for tests and debugging: {reads: {nodes, chunks, meta}} records read since boot,
+  // {boot: {from: "snapshot" | "packages", snapshot}} how Python started (docs/boot.md),
+  // {durability: {asked, lastCommit}}: the openVFS option, and the durability the browser reports
+  // for the last commit's transaction (null before the first commit; docs/storage.md),
+  // {calls} posted to the worker by this page before this one, {statCache: {hits, entries}},
+  // {streams, pinnedChunks}: streams open in the worker (JS streams, preview bodies) and the
+  // distinct chunks they pin (kept in the store until released).
+  async diagnostics() {
+    const instance = this.#instance;
+    const calls = instance.sent;
+    const worker = await this.#call("diagnostics");
+    return { ...worker, calls, statCache: { hits: instance.cache.hits, entries: instance.cache.size } };
+  }
+  // Runs a shell command line in this VFS's shell session (its cwd carries over between calls).
+  shell(line) { return this.#call("shell", line); }
+  // Resolves to a URL on the preview origin that serves `path` and nothing outside its root. By
+  // default the root is `path` itself (a folder: everything below it, the URL ends in "/"; a
+  // file: that file alone, under its own name), as the shell's `open`. With `{root}`, a folder
+  // holding `path`, the URL serves `path` inside that root: `{root: "/"}` exposes the whole
+  // disk to the previewed page, so ask for it only for content you trust.
+  async previewUrl(path, { root } = {}) {
+    if (this.#stepId !== null) throw fsError("EINVAL", "EINVAL: previewUrl outside the step", { syscall: "preview" });
+    const target = normalize(KINDS.path(path, "path"));
+    if (root === undefined) {
+      const kind = (await this.stat(target)).isDirectory() ? "folder" : "file";
+      const url = await this.#instance.rootUrl(target, kind);
+      return kind === "folder" ? url : url + encodeURIComponent(target.split("/").pop());
+    }
+    const top = normalize(root);
+    if (!(await this.stat(top)).isDirectory()) {
+      throw fsError("ENOTDIR", `ENOTDIR: not a directory, preview '${root}'`, { path: root, syscall: "preview" });
+    }
+    const inside = top === "/" ? target : target.startsWith(top + "/") ? target.slice(top.length) : target === top ? "/" : null;
+    if (inside === null) {
+      throw fsError("EINVAL", `EINVAL: '${path}' is not inside the root '${root}'`, { path, syscall: "preview" });
+    }
+    const url = await this.#instance.rootUrl(top, "folder");
+    return url + inside.split("/").filter(Boolean).map(encodeURIComponent).join("/");
+  }
+}
+
+
+// "/a/./b/../c" -> "/a/c", as the core folds paths (never above "/").
+function normalize(path) {
+  const parts = [];
+  for (const segment of String(path).split("/")) {
+    if (segment === "..") parts.pop();
+    else if (segment && segment !== ".") parts.push(segment);
+  }
+  return "/" + parts.join("/");
+}
+
+// A call made while a step is open waits for the step to end. If it is still waiting after a
+// while, the likely cause is the step's own function calling the outer vfs instead of its `tx`,
+// which can never end (JS cannot tell that call from another caller's): say so on the console.
+const STUCK_MS = 5000;
+function warnIfStuck(pending, op) {
+  let done = false;
+  const timer = setTimeout(() => {
+    if (!done) console.warn(`py_vfs: ${op} has waited ${STUCK_MS} ms for an open step; inside vfs.step(fn), use fn's tx, not the outer vfs (that deadlocks)`);
+  }, STUCK_MS);
+  const settle = () => { done = true; clearTimeout(timer); };
+  pending.then(settle, settle);
+}
