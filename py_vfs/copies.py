@@ -1,6 +1,6 @@
 """Copies on the disk: ``copy_file`` and ``cp``, sharing chunks instead of copying bytes.
 
-A copy that reaches into a mounted folder is routed to ``mounts/ops.py`` (copies by content).
+A copy that reaches into a mounted folder is routed to ``mount_ops.py`` (copies by content).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from .content import Body
 from .disk import SYMLINK_MODE, Disk, new_id, now
 from .engine import CommitEngine
 from .errors import FsError
-from .mounts.ops import MountOps, routed
+from .mount_ops import MountOps, routed
 from .mounts.table import MountTable
 from .node import DIRECTORY, FILE, SYMLINK, Node
 from .resolver import Resolver

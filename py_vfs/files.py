@@ -1,7 +1,7 @@
 """File content: whole reads and writes, appends, truncation, streams, the content's name.
 
 Each mutation is one change run by the commit engine (one durable commit, grouped with the
-writes in flight); a path inside a mounted folder is routed to ``mounts/ops.py`` first.
+writes in flight); a path inside a mounted folder is routed to ``mount_ops.py`` first.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from .disk import Disk
 from .engine import CommitEngine
 from .errors import FsError
 from .limits import check_length, check_mode
-from .mounts.ops import MountOps, routed
+from .mount_ops import MountOps, routed
 from .mounts.table import MountTable
 from .node import Node
 from .resolver import Resolver

@@ -2,7 +2,7 @@
 
 Reads are synchronous: the index is in memory, and JS calls into synchronous Python are far
 cheaper than async ones. The mutations are one change each, run by the commit engine; a path
-inside a mounted folder is routed to ``mounts/ops.py``.
+inside a mounted folder is routed to ``mount_ops.py``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from .disk import Disk, link_size, now
 from .engine import CommitEngine
 from .errors import FsError
 from .limits import check_mode, check_time
-from .mounts.ops import MountOps, routed
+from .mount_ops import MountOps, routed
 from .mounts.table import MountTable
 from .node import DirEntry, Node, Stat
 from .resolver import Resolver

@@ -15,8 +15,8 @@ from .disk import DEFAULT_DIR_MODE, Disk, DiskSide
 from .engine import CommitEngine
 from .errors import FsError
 from .limits import check_mode
-from .mounts.ops import MountOps
-from .mounts.side import MountSide, side_of
+from .mount_ops import MountOps
+from .mount_side import MountSide, side_of
 from .mounts.table import DISK, MountTable, Place
 from .resolver import Resolver
 

@@ -2,7 +2,7 @@
 
 Each rule is the kernel's checks in the kernel's order, over a ``Side``: a small protocol of
 look up / list / change that both the disk (``disk.DiskSide``, in one transaction) and a mounted
-folder (``mounts/side.MountSide``, through its backend) satisfy, the way zen-fs puts every
+folder (``mount_side.MountSide``, through its backend) satisfy, the way zen-fs puts every
 backend behind one ``FileSystem`` contract. A side names an entry by an *at* of its own (the
 disk: the parent node, its canonical path and the name; a folder: the path inside it), found by
 ``locate``; the rules never look inside one.

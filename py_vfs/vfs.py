@@ -30,10 +30,10 @@ from .files import Files
 from .garbage import DEFAULT_GRACE_MS, collect
 from .index import Index
 from .metadata import Metadata, stat_of
-from .mounts.api import Mounts
+from .mount_copies import Copier
+from .mount_ops import ON_DISK, MountOps
+from .mounting import Mounts
 from .mounts.backend import Backend
-from .mounts.copies import Copier
-from .mounts.ops import ON_DISK, MountOps
 from .mounts.table import MountTable
 from .namespace import Namespace
 from .node import ROOT_ID, DirEntry, Node, Stat
@@ -172,7 +172,7 @@ class VFS:
                          digests: Sequence[str] | None = None) -> None:
         """Replace (or create) a file; missing parent directories are created. ``digests``:
         the sha256 hex of each chunk of ``data``, when the caller has them (``Content.split``)."""
-        if self.mount_table:  # a path in a mounted folder is written there (``mounts/ops.py``)
+        if self.mount_table:  # a path in a mounted folder is written there (``mount_ops.py``)
             done = await self.mounted.write_file(path, data, mode=mode, digests=digests)
             if done is not ON_DISK:
                 return
@@ -318,7 +318,7 @@ class VFS:
 
     async def mount(self, path: str, backend: Backend, *, read_only: bool = False
                     ) -> dict[str, Any]:
-        """Mount ``backend`` at ``path`` (see ``mounts/api.py``)."""
+        """Mount ``backend`` at ``path`` (see ``mounting.py``)."""
         return await self.mounting.mount(path, backend, read_only=read_only)
 
     async def restore_mount(self, path: str, backend: Backend, *, read_only: bool = False,

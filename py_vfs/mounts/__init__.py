@@ -4,14 +4,16 @@
 - ``local``: a host directory through ``os`` (CPython, and the unit tests);
 - ``fsa``: a browser folder through the File System Access API (``web/fsa.mjs``, via JSPI);
 - ``table``: the mount table and the virtual nodes of a folder's entries;
+- ``host``: where the shell's folders come from;
 - ``checks``: the questions a mounted operation asks its backend before changing anything;
-- ``ops``: the VFS's mutations under mounts, and the ``routed`` decorator that sends them there;
-- ``copies``, ``streams``: copies by content and streaming reads and writes of mounted files;
-- ``api``: ``VFS.mount``/``unmount``/``mounts``/``reconnect``.
+- ``streams``: streaming reads and writes of mounted files.
 
-Path resolution across mount points is ``py_vfs/resolver.py``. This package's face exports the
-backend side only, so that importing a low module of it (``table``, ``backend``) does not pull in
-the operations, which sit above the resolver. docs/mounts.md describes the design.
+This package is the folders' side, below the resolver (``py_vfs/resolver.py``, which walks
+paths across mount points). The operations on mounted paths sit above the resolver, beside the
+disk's: ``py_vfs/mount_ops.py`` (content, metadata, and the ``routed`` decorator),
+``py_vfs/mount_side.py`` (a folder as a side of the namespace rules), ``py_vfs/mount_copies.py``
+(copies by content) and ``py_vfs/mounting.py`` (``VFS.mount``/``unmount``/``reconnect``).
+docs/mounts.md describes the design.
 """
 
 from .backend import Backend, BackendError, Entry

@@ -9,7 +9,7 @@ What a lookup inside a mount answers is a *virtual node*: a ``Node`` built from 
 answer, never stored in the index, whose id names the mount and the path inside it. Read-only
 operations of the VFS (stat, readdir, walk, find, glob, grep, read_file...) then work on it
 unchanged; the few places that read children or content ask the table (``covers``). Mutations
-never see virtual nodes: ``mounts/ops.py`` routes them before they reach the disk code.
+never see virtual nodes: ``mount_ops.py`` routes them before they reach the disk code.
 
 Nothing read from a folder is kept: each lookup and listing asks the backend again, so changes
 made outside the VFS show at once.

@@ -28,11 +28,11 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("mounted folders", ("mounts", "mounts.backend", "mounts.local", "mounts.host",
                          "mounts.fsa", "mounts.table", "mounts.checks", "mounts.streams")),
     ("resolver", ("resolver",)),
-    ("operations", ("rules", "disk", "mounts.side", "tree", "search", "mounts.copies",
-                    "mounts.ops", "mounts.api", "files", "namespace", "metadata", "copies",
+    ("operations", ("rules", "disk", "mount_side", "tree", "search", "mount_copies",
+                    "mount_ops", "mounting", "files", "namespace", "metadata", "copies",
                     "step")),
     ("facade", ("vfs", "")),
-    ("surfaces", ("shell.*", "webapi", "preview", "page_cache", "__main__")),
+    ("surfaces", ("shell.*", "protocol", "webapi", "preview", "page_cache", "__main__")),
 ]
 
 ROOT = Path(py_vfs.__file__).parent

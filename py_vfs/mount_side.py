@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import secrets
 
-from ..errors import FsError
-from .backend import DIRECTORY, Entry, Rel
-from .checks import require_parent, stat_or_none
-from .table import Mount, Place, translated
+from .errors import FsError
+from .mounts.backend import DIRECTORY, Entry, Rel
+from .mounts.checks import require_parent, stat_or_none
+from .mounts.table import Mount, Place, translated
 
 
 def side_of(place: Place, syscall: str, path: str, *shown: str) -> MountSide:

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, Awaitable
 from typing import Protocol
 
-from .. import paths
-from ..errors import FsError
-from ..node import DirEntry, Stat
-from ..resolver import Resolver
-from ..streams import WriteStream, write_all
+from . import paths
+from .errors import FsError
+from .node import DirEntry, Stat
+from .resolver import Resolver
+from .streams import WriteStream, write_all
 
 
 class CopyHost(Protocol):

@@ -22,16 +22,16 @@ import inspect
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
-from ..errors import FsError
-from ..limits import check_length, check_mode, check_time
-from ..node import Node
-from ..resolver import Resolver
-from ..streams import as_chunk
-from .backend import DIRECTORY, Entry, Rel
-from .checks import missing_dirs, require_parent, stat_or_none
-from .copies import Copier
-from .streams import MountWriteStream
-from .table import DISK, Mount, MountTable, Place, translated
+from .errors import FsError
+from .limits import check_length, check_mode, check_time
+from .mount_copies import Copier
+from .mounts.backend import DIRECTORY, Entry, Rel
+from .mounts.checks import missing_dirs, require_parent, stat_or_none
+from .mounts.streams import MountWriteStream
+from .mounts.table import DISK, Mount, MountTable, Place, translated
+from .node import Node
+from .resolver import Resolver
+from .streams import as_chunk
 
 F = TypeVar("F", bound=Callable[..., Any])
 

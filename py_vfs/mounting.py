@@ -7,15 +7,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from .. import paths
-from ..engine import CommitEngine
-from ..errors import FsError
-from ..index import Index
-from ..node import Node
-from ..resolver import Resolver
-from ..transaction import Transaction
-from .backend import Backend
-from .table import ACTIVE, WAITING, Mount, MountTable
+from . import paths
+from .engine import CommitEngine
+from .errors import FsError
+from .index import Index
+from .mounts.backend import Backend
+from .mounts.table import ACTIVE, WAITING, Mount, MountTable
+from .node import Node
+from .resolver import Resolver
+from .transaction import Transaction
 
 # ``mkdir -p`` of a mount point that does not exist yet (the VFS's own, routed ``mkdir``).
 MakeDirs = Callable[[str], Awaitable[None]]
