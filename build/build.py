@@ -13,7 +13,7 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
                                  build id written into it (a new build is a new SW version)
                                  and PREVIEW_PROTOCOL of py_vfs/protocol.py
       relay.html, relay.mjs      the frame each app tab embeds to talk to that service worker
-      protocol.mjs               web/protocol.mjs, which relay.mjs imports
+      protocol.mjs               the same generated protocol module, which relay.mjs imports
       pyvfs-config.json          {"appOrigins": []}: the app origins the relay serves
     pyodide/                     the 5 runtime files of the pyodide npm package
     vendor/                      xterm.mjs, xterm.css, addon-fit.mjs
@@ -22,8 +22,8 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
                                  what the worker loads, the sizes it reports progress against,
                                  and what keys the Python memory snapshot (docs/boot.md)
 
-web/protocol.mjs is generated from py_vfs/protocol.py (``python -m py_vfs.protocol``) and
-committed; the build refuses to run while it is stale (see that module for why).
+protocol.mjs (in dist/ and in the preview site) is generated from py_vfs/protocol.py: the
+operations and constants JS and Python share, declared once (see that module).
 
 The build is skipped when nothing changed: the sha256 of every input (and of this script) is
 kept in .cache/build-stamp.json together with the list of outputs. It is built in a staging
@@ -78,7 +78,8 @@ REQUIRED_WEB = ["index.html"]
 PREVIEW_SITE = "preview-origin"
 PREVIEW_FILES = ["sw.js", "relay.html", "relay.mjs"]
 # Names in dist/ that the build itself writes; web/ must not hold them.
-RESERVED = {"pyodide", "vendor", "wheels", "manifest.json", "pyvfs-config.json", PREVIEW_SITE}
+RESERVED = {"pyodide", "vendor", "wheels", "manifest.json", "pyvfs-config.json", "protocol.mjs",
+            PREVIEW_SITE}
 SKIP_NAMES = {"__pycache__", ".DS_Store", "node_modules"}
 
 
@@ -194,7 +195,6 @@ def check_inputs() -> None:
         top = path.relative_to(ROOT / "web").parts[0]
         if top in RESERVED:
             raise BuildError(f"web/{top} clashes with a name the build writes into dist/")
-    check_protocol()
 
 
 def build_wheel(out: Path) -> str:
@@ -262,12 +262,13 @@ def preview_protocol() -> int:
     raise BuildError("py_vfs/protocol.py has no PREVIEW_PROTOCOL")
 
 
-def check_protocol() -> None:
-    """web/protocol.mjs must be what py_vfs/protocol.py renders (run in the venv's Python)."""
-    proc = subprocess.run([sys.executable, "-m", "py_vfs.protocol", "--check"], cwd=ROOT,
+def render_protocol() -> str:
+    """py_vfs/protocol.py's JS module (rendered by the venv's Python, which imports the package)."""
+    proc = subprocess.run([sys.executable, "-m", "py_vfs.protocol"], cwd=ROOT,
                           capture_output=True, text=True)
     if proc.returncode != 0:
-        raise BuildError(proc.stderr.strip() or "web/protocol.mjs is stale")
+        raise BuildError(f"py_vfs/protocol.py does not render: {proc.stderr.strip()}")
+    return proc.stdout
 
 
 def write_json(path: Path, value: object) -> None:
@@ -299,6 +300,8 @@ def build(out: Path, digest: str) -> dict[str, int]:
         web = ROOT / "web"
         for path in walk(web):
             copy(path, out / path.relative_to(web))
+        protocol = render_protocol()
+        (out / "protocol.mjs").write_text(protocol)
         write_json(out / "pyvfs-config.json", {"previewOrigin": None})
 
     with step(f"preview site ({PREVIEW_SITE}/)"):
@@ -307,7 +310,7 @@ def build(out: Path, digest: str) -> dict[str, int]:
         write_service_worker(site / "preview" / "sw.js", digest[:12])
         for name in ("relay.html", "relay.mjs"):
             copy(ROOT / "service_worker" / name, site / name)
-        copy(ROOT / "web" / "protocol.mjs", site / "protocol.mjs")
+        (site / "protocol.mjs").write_text(protocol)
         write_json(site / "pyvfs-config.json", {"appOrigins": []})
 
     manifest = {

@@ -6,7 +6,7 @@
 // and build/serve.py also sends it with `Content-Security-Policy: frame-ancestors <app origin>`.
 
 // The version of the preview messages, shared with sw.js and web/preview_relay.mjs: build/build.py
-// copies web/protocol.mjs (generated from py_vfs/protocol.py) next to this file.
+// writes protocol.mjs (generated from py_vfs/protocol.py) next to this file.
 import { PREVIEW_PROTOCOL as PROTOCOL } from "./protocol.mjs";
 
 async function appOrigins() {

@@ -5,7 +5,7 @@
 // origin's service worker through a hidden relay frame (docs/preview.md). It also keeps the
 // handles of mounted folders (only a page can pick a folder or ask for permission). The API
 // object itself is web/api.mjs; every operation's name and arguments are declared once, in
-// py_vfs/protocol.py (web/protocol.mjs is generated from it).
+// py_vfs/protocol.py (protocol.mjs is generated from it by the build, beside this module).
 
 import { VFS } from "./api.mjs";
 import { envelopeOf, fsError, toError } from "./errors.mjs";

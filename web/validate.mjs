@@ -2,7 +2,7 @@
 // here, in the page, as Node's does (a TypeError with code ERR_INVALID_ARG_TYPE, ...), before
 // anything is sent to the worker; and an option we cannot honour (an encoding, a flag, a key)
 // is refused rather than ignored. The arguments and options of each operation are declared in
-// py_vfs/protocol.py (web/protocol.mjs).
+// py_vfs/protocol.py (protocol.mjs, which the build generates beside this module).
 
 import { ENCODINGS, OPS } from "./protocol.mjs";
 

@@ -4,7 +4,7 @@ import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { BOOT_MS, TEST_MS, bootWebAPI, requestResult } from "./harness.mjs";
-import { IDBStore } from "../../web/idb_store.mjs";
+import { IDBStore } from "../../dist/idb_store.mjs";
 
 let webapi;
 let call;

@@ -3,7 +3,7 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { BOOT_MS, TEST_MS, bootWebAPI } from "./harness.mjs";
-import { IDBStore } from "../../web/idb_store.mjs";
+import { IDBStore } from "../../dist/idb_store.mjs";
 
 let webapi;
 let call;

@@ -5,7 +5,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as fsa from "../../web/fsa.mjs";
+import * as fsa from "../../dist/fsa.mjs";
 import { TEST_MS } from "./harness.mjs";
 
 const fail = (name) => async () => { throw new DOMException(`simulated ${name}`, name); };

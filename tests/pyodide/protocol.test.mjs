@@ -11,10 +11,10 @@ import { constants } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BOOT_MS, TEST_MS, bootWebAPI } from "./harness.mjs";
-import { IDBStore } from "../../web/idb_store.mjs";
-import { checkCall } from "../../web/validate.mjs";
-import { failure, toError } from "../../web/errors.mjs";
-import { ERROR_FIELDS } from "../../web/protocol.mjs";
+import { IDBStore } from "../../dist/idb_store.mjs";
+import { checkCall } from "../../dist/validate.mjs";
+import { failure, toError } from "../../dist/errors.mjs";
+import { ERROR_FIELDS } from "../../dist/protocol.mjs";
 
 let dir;
 let webapi;
@@ -149,6 +149,6 @@ test("every error crosses in one envelope, built alike in both languages", { tim
 });
 
 test("the page's modules link: every name they import is exported", { timeout: TEST_MS }, async () => {
-  const module = await import("../../web/pyvfs.mjs");
+  const module = await import("../../dist/pyvfs.mjs");
   assert.deepEqual(Object.keys(module).sort(), ["Dirent", "Stats", "VFS", "openVFS", "pickDirectory"]);
 });

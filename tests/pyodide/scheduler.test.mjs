@@ -5,8 +5,8 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { bootWebAPI } from "./harness.mjs";
-import { IDBStore } from "../../web/idb_store.mjs";
-import { SLICE_MS, microtaskScheduler, scheduleInMicrotasks } from "../../web/scheduler.mjs";
+import { IDBStore } from "../../dist/idb_store.mjs";
+import { SLICE_MS, microtaskScheduler, scheduleInMicrotasks } from "../../dist/scheduler.mjs";
 
 let pyodide;
 let webapi;

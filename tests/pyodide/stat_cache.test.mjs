@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { StatCache, recordsOf } from "../../web/stat_cache.mjs";
+import { StatCache, recordsOf } from "../../dist/stat_cache.mjs";
 
 const raw = (size, type = "file") => ({ type, size, mode: 0o644, mtimeMs: 1, ctimeMs: 1, atimeMs: 1, name: "x", path: "/x" });
 

@@ -29,8 +29,13 @@ def api_with(files: dict[str, bytes]) -> tuple[VFS, WebAPI]:
     return vfs, WebAPI(vfs)
 
 
-def test_web_protocol_mjs_is_what_protocol_py_renders():
-    assert not protocol.stale(), "web/protocol.mjs is stale: run `python -m py_vfs.protocol`"
+def test_the_built_page_and_preview_site_carry_the_protocol_python_declares():
+    """build/build.py writes protocol.mjs from py_vfs/protocol.py (npm test builds first)."""
+    dist = ROOT / "dist"
+    for built in (dist / "protocol.mjs", dist / "preview-origin" / "protocol.mjs"):
+        assert built.is_file(), f"{built} is missing: run build/build.py"
+        assert built.read_text() == protocol.render_js(), f"{built} is stale: run build/build.py"
+    assert not (ROOT / "web" / "protocol.mjs").exists(), "protocol.mjs is generated, not a source"
 
 
 def test_webapi_answers_exactly_the_operations_the_protocol_gives_python():
@@ -42,7 +47,7 @@ def test_webapi_answers_exactly_the_operations_the_protocol_gives_python():
 
 def test_no_js_file_keeps_its_own_copy_of_a_shared_constant():
     """CHUNK_SIZE, the format version, LOG_KEEP and the preview protocol's version come from
-    web/protocol.mjs; a literal copy in a JS file would drift the day one side changes."""
+    the generated protocol.mjs; a literal copy in a JS file would drift the day one side changes."""
     sources = [*ROOT.glob("web/*.mjs"), *ROOT.glob("service_worker/*")]
     copies = re.compile(r"const (CHUNK_SIZE|FORMAT|LOG_KEEP|PREVIEW_PROTOCOL|PROTOCOL) = [1-9]"
                         r"|512 \* 1024")
