@@ -23,6 +23,7 @@ from .engine import STEP_RUNNING, CommitEngine, current_task
 from .errors import FsError
 from .garbage import DEFAULT_GRACE_MS
 from .mounts.backend import Backend
+from .mounts.table import MountTable
 from .node import DirEntry, Node, Stat
 from .search import DEFAULT_MAX_FILE_SIZE, GrepResult
 from .streams import ReadStream, WriteStream
@@ -37,6 +38,7 @@ class StepHost(Protocol):
     """The operations a step's ``tx`` offers, as the VFS facade implements them."""
 
     engine: CommitEngine
+    mount_table: MountTable
 
     async def read_file(self, path: str, encoding: str | None = None) -> bytes | str:
         """``VFS.read_file``."""
@@ -249,6 +251,11 @@ class StepTx:
     def __init__(self, vfs: StepHost, step: Step) -> None:
         self._vfs = vfs
         self._step = step
+
+    @property
+    def mount_table(self) -> MountTable:
+        """The VFS's mount table (the listing of ``readdirStats`` asks what it covers)."""
+        return self._vfs.mount_table
 
     async def _run(self, call: Callable[[], Awaitable[T]]) -> T:
         """Run ``call`` with the step marked as running: the commit engine folds its change

@@ -14,6 +14,7 @@ import pytest
 from py_vfs import VFS
 from py_vfs.content import CHUNK_SIZE
 from py_vfs.mounts import LocalBackend
+from py_vfs.page_cache import listing
 from py_vfs.storage.memory import MemoryStore
 from py_vfs.webapi import WebAPI
 
@@ -143,3 +144,17 @@ def test_given_digests_name_the_chunks_as_sha256_would():
     assert given.index.child(given.index.root, "g").chunks == tuple(digests)
     assert run(given.read_file("/f")) == data
     assert run(given.check()).ok
+
+
+def test_the_listing_works_on_a_steps_tx():
+    """Inside a step the JS API lists a directory the same way (``readdirStats`` runs
+    ``listing`` on the step's tx, which must offer scandir and the mount table) and sees the
+    step's own writes."""
+    async def body() -> dict:
+        vfs = VFS.memory()
+        await vfs.write_file("/d/a", "x")
+        async with vfs.step() as tx:
+            await tx.write_file("/d/b", "y")
+            return listing(tx, "/d")
+
+    assert run(body())["names"] == "a/b"
