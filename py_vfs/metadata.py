@@ -16,18 +16,19 @@ from .errors import FsError
 from .limits import check_mode, check_time
 from .mount_ops import MountOps, routed
 from .mounts.table import MountTable
-from .node import DirEntry, Node, Stat
+from .node import SYMLINK, DirEntry, Node, Stat
 from .resolver import Resolver
 from .transaction import Transaction
 from .tree import Tree
 
 
 def stat_of(node: Node, canonical: str) -> Stat:
-    """What ``stat`` reports of ``node`` found at ``canonical``."""
-    # A link's size is its target's length in bytes, as Linux reports; records written
-    # before that counted characters, so it is taken from the target itself.
-    size = link_size(node.target or "") if node.is_link else node.stat_size
-    return Stat(type=node.kind, size=size, mode=node.mode,
+    """What ``stat`` reports of ``node`` found at ``canonical``: a directory's size is 4096
+    (``Node.stat_size``), a link's its target's length in bytes, as Linux reports (records
+    written before that counted characters, so it is taken from the target itself)."""
+    kind = node.kind
+    size = link_size(node.target or "") if kind == SYMLINK else node.stat_size
+    return Stat(type=kind, size=size, mode=node.mode,
                 mtime_ms=node.mtime_ms, ctime_ms=node.ctime_ms, atime_ms=node.atime_ms,
                 name=paths.basename(canonical), path=canonical, target=node.target)
 
