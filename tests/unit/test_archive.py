@@ -17,10 +17,12 @@ import warnings
 import zipfile
 
 import pytest
+from host_folder import make_folder
 
 from py_vfs import VFS, FsError, archive, zip_entries
 from py_vfs.archive import export, import_archive
 from py_vfs.content import CHUNK_SIZE
+from py_vfs.mounts import LocalBackend
 from py_vfs.storage.memory import MemoryStore
 
 T0 = 1_700_000_000_000  # 2023-11-14 22:13:20 UTC, whole seconds (what unzip restores)
@@ -435,3 +437,20 @@ def test_an_existing_file_in_the_way_is_eexist(disk):
     assert snapshot(disk) == before
     with pytest.raises(NotADirectoryError):
         run(import_archive(disk, data, into="/p/readme.md"))
+
+
+def test_a_mounted_folder_exports_and_is_no_place_to_import(disk, tmp_path):
+    run(disk.mount("/p/m", LocalBackend(str(make_folder(tmp_path)))))
+    data = run(zip_bytes(disk))
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        assert zf.read("m/src/main.py") == b"print('hi')\n"
+        assert zf.read("m/README.md") == b"# project\n"
+    before = snapshot(disk)
+    for into in ("/p", "/p/m", "/p/m/src"):  # above it, at it, below it
+        with pytest.raises(FsError) as caught:
+            run(import_archive(disk, build([("x.txt", b"x")]), into=into))
+        assert caught.value.code == "EXDEV", into
+    assert snapshot(disk) == before
+    fresh = VFS.memory()
+    run(import_archive(fresh, data, into="/"))
+    assert run(fresh.read_file("/m/src/main.py")) == b"print('hi')\n"

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 
 import pytest
+from host_folder import make_folder
 
 from py_vfs import VFS, FsError
+from py_vfs.mounts import LocalBackend
 from py_vfs.query import MAX_ROWS, MAX_STEPS, query
 
 DAY_MS = 86_400_000
@@ -231,3 +234,19 @@ def test_ten_thousand_files_in_one_query():
     assert rows[0] == ("/d00", sum(range(100)))
     assert rows[-1] == ("/", 0)
     assert column(disk, "SELECT count(*) FROM files") == [10_100]
+
+
+def test_a_mounted_folder_is_rows_too(vfs, tmp_path):
+    """Its entries have no chunks on the disk: their sizes, times and hashes come from the
+    folder (lstat and content_id)."""
+    folder = make_folder(tmp_path)
+    os.utime(folder / "README.md", (1_780_000_000, 1_780_000_000))
+    run(vfs.mount("/w", LocalBackend(str(folder))))
+    rows = query(vfs, "SELECT path, kind, size, mtime, hash FROM files "
+                      "WHERE path LIKE '/w/%' ORDER BY path").rows
+    assert [row[:3] for row in rows] == [("/w/README.md", "file", 10),
+                                         ("/w/src", "directory", 0),
+                                         ("/w/src/main.py", "file", 12)]
+    assert rows[0][3] == "2026-05-28 20:26:40.000"
+    assert rows[0][4] == vfs.content_id("/w/README.md")
+    assert rows[2][4] == vfs.content_id("/w/src/main.py")
