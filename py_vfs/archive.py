@@ -18,7 +18,7 @@ from __future__ import annotations
 import io
 import zipfile
 import zlib
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterable, AsyncIterator, Iterable
 from typing import TYPE_CHECKING, Any
 
 from . import paths
@@ -203,9 +203,10 @@ def _check_place(vfs: VFS, base: str, entries: list[Entry]) -> None:
                 f"the archive has a {entry.kind} there; an import adds, it never replaces")
 
 
-def _kinds(vfs: VFS, base: str, entries: list[Entry]) -> Callable[[tuple[str, ...]], str | None]:
-    """What a path below ``base`` will be once the archive is in: the archive's entry there,
-    else what the disk has (None: nothing)."""
+def _links(vfs: VFS, archive: zipfile.ZipFile, base: str,
+           entries: list[Entry]) -> dict[tuple[str, ...], str]:
+    """The target of each symlink of the archive, checked (``check_link``) against what each
+    path below ``base`` will be: the archive's entry there, else what the disk has."""
     planned = {entry.names: entry.kind for entry in entries}
 
     def kind(names: tuple[str, ...]) -> str | None:
@@ -216,7 +217,16 @@ def _kinds(vfs: VFS, base: str, entries: list[Entry]) -> Callable[[tuple[str, ..
         except FsError:
             return None
 
-    return kind
+    links = {}
+    for entry in entries:
+        if entry.kind == SYMLINK:
+            try:
+                links[entry.names] = _read_entry(archive, entry).decode("utf-8")
+            except UnicodeDecodeError:
+                raise refuse("EINVAL", "a symlink target that is not UTF-8", entry.name) \
+                    from None
+            check_link(entry, links[entry.names], kind)
+    return links
 
 
 async def import_archive(vfs: VFS, source: Any, format: str = "zip",
@@ -225,26 +235,18 @@ async def import_archive(vfs: VFS, source: Any, format: str = "zip",
     missing), with their modes and times, in one step: all of them, or, on any error, none.
     ``source``: the archive's bytes, or an (async) iterable of its pieces. A malformed or
     hostile archive is refused before anything changes (docs/data.md lists what). Returns how
-    many files, directories and symlinks were made, and the bytes written."""
+    many files, directories (made or merged into) and symlinks, and the bytes written."""
     _check_format(format, "import")
     data = await _read_all(source)
     archive = _open_zip(data)
     entries = plan(archive.infolist(), len(data))
     base = _target(vfs, into)
-    _check_place(vfs, base, entries)
-    kinds = _kinds(vfs, base, entries)
-    links = {}
-    for entry in entries:
-        if entry.kind == SYMLINK:
-            raw = _read_entry(archive, entry)
-            try:
-                links[entry.names] = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise refuse("EINVAL", "a symlink target that is not UTF-8", entry.name) \
-                    from None
-            check_link(entry, links[entry.names], kinds)
     counts = {FILE: 0, DIRECTORY: 0, SYMLINK: 0, "bytes": 0}
+    # The checks of the disk run inside the step, which holds the disk's lock: what they saw
+    # is what the entries land on (a write through a link made meanwhile would leave ``into``).
     async with vfs.step() as tx:
+        _check_place(vfs, base, entries)
+        links = _links(vfs, archive, base, entries)
         await tx.mkdir(base, recursive=True)
         for entry in entries:
             await _make(tx, archive, entry, paths.child(base, entry.name), links, counts)
