@@ -48,7 +48,8 @@ _SCHEMA = (
     "CREATE VIEW files AS SELECT path, dir, name, kind, size, mode,"
     " strftime('%Y-%m-%d %H:%M:%f', mtime_ms / 1000.0, 'unixepoch') AS mtime,"
     " strftime('%Y-%m-%d %H:%M:%f', ctime_ms / 1000.0, 'unixepoch') AS ctime,"
-    " mtime_ms, ctime_ms, writer, hash, target FROM _files",
+    " mtime_ms, ctime_ms, writer, coalesce(hash, _content_id(rowid)) AS hash, target"
+    " FROM _files",
     # The journal arrives with the change log's writers (docs/data.md): empty until then.
     "CREATE TABLE journal (revision INTEGER, time TEXT, writer TEXT, operation TEXT,"
     " paths TEXT)",
@@ -88,7 +89,8 @@ def _digest(node: Node) -> str:
 
 def _row(vfs: VFS, node: Node, path: str, directory: str) -> tuple[Any, ...]:
     """The ``_files`` row of one entry; a mounted folder's entries are asked through ``lstat``
-    and ``content_id`` (their nodes carry no sizes, times or chunks)."""
+    and ``content_id`` (their nodes carry no sizes, times or chunks). A file of the disk has
+    no stored hash: the view computes it from the node only if a statement reads it."""
     if vfs.mount_table.covers(node):
         info = vfs.lstat(path)
         kind, size, mode, mtime, ctime, target = (info.type, info.size, info.mode,
@@ -97,19 +99,22 @@ def _row(vfs: VFS, node: Node, path: str, directory: str) -> tuple[Any, ...]:
     else:
         kind, size, mode, mtime, ctime, target = (node.kind, node.size, node.mode,
                                                    node.mtime_ms, node.ctime_ms, node.target)
-        digest = _digest(node) if kind == FILE else None
+        digest = None
     return (path, directory, node.name, kind, 0 if kind == DIRECTORY else size, mode, mtime,
             ctime, None, digest, target)
 
 
-def file_rows(vfs: VFS, top: str = "/") -> Iterator[tuple[Any, ...]]:
-    """One ``_files`` row per entry below the directory ``top`` (not ``top`` itself), from
-    metadata only: one ``scandir`` per directory, no content read."""
-    stack = [top]
+def file_rows(vfs: VFS, files: list[Node | None]) -> Iterator[tuple[Any, ...]]:
+    """One ``_files`` row per entry below ``/``, from metadata only: one ``scandir`` per
+    directory, no content read. ``files`` receives, row by row, the node of each file of the
+    disk (None for any other row): row ``rowid`` is ``files[rowid - 1]``."""
+    stack = ["/"]
     while stack:
         directory, nodes = vfs.scandir(stack.pop())
         for node in nodes:
             path = paths.child(directory, node.name)
+            on_disk = node.kind == FILE and not vfs.mount_table.covers(node)
+            files.append(node if on_disk else None)
             yield _row(vfs, node, path, directory)
             if node.is_dir:
                 stack.append(path)
@@ -124,12 +129,19 @@ def _authorize(action: int, arg1: str | None, arg2: str | None, *rest: object) -
 def _database(vfs: VFS) -> sqlite3.Connection:
     """A fresh in-memory database holding the ``files`` and ``journal`` views, locked down."""
     db = sqlite3.connect(":memory:", isolation_level=None)
+    files: list[Node | None] = []
+
+    def content_id(rowid: int) -> str | None:
+        node = files[rowid - 1] if 0 < rowid <= len(files) else None
+        return None if node is None else _digest(node)
+
     try:
+        db.create_function("_content_id", 1, content_id, deterministic=True)
         for statement in _SCHEMA:
             db.execute(statement)
         db.execute("BEGIN")
         db.executemany(f"INSERT INTO _files VALUES ({', '.join('?' * len(_STORED))})",
-                       file_rows(vfs))
+                       file_rows(vfs, files))
         db.execute("COMMIT")
         db.execute("PRAGMA query_only = ON")
         db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
