@@ -72,11 +72,6 @@ class Result:
     rows: list[tuple[Any, ...]]
     truncated: bool
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON-friendly form (the JS API's spelling)."""
-        return {"columns": self.columns, "rows": [list(row) for row in self.rows],
-                "truncated": self.truncated}
-
 
 def _digest(node: Node) -> str:
     """``vfs.content_id`` of a file of the disk, from the node in hand (the same formula, no
