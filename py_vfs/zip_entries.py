@@ -10,6 +10,7 @@ from __future__ import annotations
 import stat
 import struct
 import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -32,6 +33,7 @@ MAX_LINK_BYTES = 4096  # PATH_MAX: a symlink's target, stored as its entry's con
 
 _UNIX = 3  # create_system of an entry whose external_attr holds a Unix mode
 _UT = 0x5455  # Info-ZIP extended timestamp: mtime as 32-bit Unix seconds
+_UNICODE_PATH = 0x7075  # Info-ZIP: the UTF-8 name, with the CRC-32 of the name it replaces
 _NTFS = 0x000A  # NTFS times: 100 ns ticks since 1601, exact to the millisecond and beyond
 _FILETIME_1970 = 116_444_736_000_000_000
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -107,10 +109,8 @@ class Entry:
 def _times(info: zipfile.ZipInfo) -> tuple[float, float]:
     """mtime and atime in ms: from the NTFS field, else UT (mtime for both), else the MS-DOS
     time (read as UTC, as this module writes it)."""
-    extra, mtime = info.extra, None
-    while len(extra) >= 4:
-        tag, size = struct.unpack_from("<HH", extra)
-        body, extra = extra[4:4 + size], extra[4 + size:]
+    mtime = None
+    for tag, body in _fields(info.extra):
         if tag == _NTFS and len(body) >= 32 and body[4:8] == b"\x01\x00\x18\x00":
             mtime_ft, atime_ft = struct.unpack_from("<2Q", body, 8)
             return ((mtime_ft - _FILETIME_1970) / 10_000, (atime_ft - _FILETIME_1970) / 10_000)
@@ -122,11 +122,39 @@ def _times(info: zipfile.ZipInfo) -> tuple[float, float]:
     return mtime, mtime
 
 
+def _fields(extra: bytes) -> list[tuple[int, bytes]]:
+    """The (tag, body) fields of an extra field block."""
+    fields = []
+    while len(extra) >= 4:
+        tag, size = struct.unpack_from("<HH", extra)
+        fields.append((tag, extra[4:4 + size]))
+        extra = extra[4 + size:]
+    return fields
+
+
+def _name(info: zipfile.ZipInfo) -> str:
+    """The entry's name as its maker meant it: with the UTF-8 flag, as zipfile read it; else
+    Info-ZIP's Unicode Path field when it matches the name; else the raw bytes as UTF-8 when
+    they are (what ``zip`` on Linux or macOS writes, unflagged); else CP437, the default."""
+    if info.flag_bits & 0x800:
+        return info.orig_filename
+    raw = info.orig_filename.encode("cp437")
+    unicode_paths = [body[5:] for tag, body in _fields(info.extra)
+                     if tag == _UNICODE_PATH and len(body) > 5 and body[0] == 1
+                     and struct.unpack_from("<I", body, 1)[0] == zlib.crc32(raw)]
+    for candidate in [*unicode_paths, raw]:
+        try:
+            return candidate.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+    return info.orig_filename
+
+
 def _names(info: zipfile.ZipInfo) -> tuple[str, ...]:
     """The entry's path as names, or EINVAL for a name that could land outside the target or
     means something else elsewhere: absolute, ``..``, ``.``, empty segments, backslashes,
     drive letters, NUL (which Python's zipfile silently cuts the name at)."""
-    raw = info.orig_filename
+    raw = _name(info)
     if "\0" in raw:
         raise refuse("EINVAL", "a name holds a NUL byte", raw.replace("\0", "\\0"))
     if "\\" in raw:
@@ -148,12 +176,12 @@ def _kind(info: zipfile.ZipInfo) -> tuple[str, int | None]:
     mode = unix & 0o7777 if unix else None
     if file_type == stat.S_IFLNK:
         return SYMLINK, None
-    if file_type == stat.S_IFDIR or (file_type == 0 and info.orig_filename.endswith("/")):
+    if file_type == stat.S_IFDIR or (file_type == 0 and _name(info).endswith("/")):
         return DIRECTORY, mode
-    if file_type in (0, stat.S_IFREG) and not info.orig_filename.endswith("/"):
+    if file_type in (0, stat.S_IFREG) and not _name(info).endswith("/"):
         return FILE, mode
     raise refuse("EINVAL", f"an entry of type {file_type:#o} (only files, directories and "
-                           "symlinks are imported)", info.orig_filename)
+                           "symlinks are imported)", _name(info))
 
 
 def _check_sizes(infos: list[zipfile.ZipInfo], archive_bytes: int) -> None:
@@ -165,7 +193,7 @@ def _check_sizes(infos: list[zipfile.ZipInfo], archive_bytes: int) -> None:
     for info in infos:
         if info.file_size > MAX_ENTRY_BYTES:
             raise refuse("EFBIG", f"{info.file_size} bytes, over the limit of "
-                                  f"{MAX_ENTRY_BYTES} for one file", info.orig_filename)
+                                  f"{MAX_ENTRY_BYTES} for one file", _name(info))
         total += info.file_size
     if total > MAX_TOTAL_BYTES:
         raise refuse("ENOSPC", f"{total} bytes in all, over the limit of {MAX_TOTAL_BYTES}")
@@ -181,15 +209,15 @@ def _check_layout(infos: list[zipfile.ZipInfo]) -> None:
     for info in sorted(infos, key=lambda i: i.header_offset):
         if info.header_offset < end:
             raise refuse("EINVAL", "entries overlap in the archive (a zip bomb?)",
-                         info.orig_filename)
+                         _name(info))
         encoding = "utf-8" if info.flag_bits & 0x800 else "cp437"
         end = info.header_offset + _LOCAL_HEADER + len(info.orig_filename.encode(encoding)) \
             + info.compress_size
         if info.flag_bits & 0x1:
-            raise refuse("EINVAL", "an encrypted entry", info.orig_filename)
+            raise refuse("EINVAL", "an encrypted entry", _name(info))
         if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
             raise refuse("EINVAL", f"compression method {info.compress_type} (only stored "
-                                   "and deflated are read)", info.orig_filename)
+                                   "and deflated are read)", _name(info))
 
 
 def plan(infos: list[zipfile.ZipInfo], archive_bytes: int) -> list[Entry]:
@@ -202,22 +230,22 @@ def plan(infos: list[zipfile.ZipInfo], archive_bytes: int) -> list[Entry]:
     for info in infos:
         names = _names(info)
         if names in entries and entries[names].info is not None:
-            raise refuse("EINVAL", "a duplicate name", info.orig_filename)
+            raise refuse("EINVAL", "a duplicate name", _name(info))
         kind, mode = _kind(info)
         if kind == SYMLINK and info.file_size > MAX_LINK_BYTES:
-            raise refuse("ENAMETOOLONG", "a symlink target over 4096 bytes", info.orig_filename)
+            raise refuse("ENAMETOOLONG", "a symlink target over 4096 bytes", _name(info))
         mtime, atime = _times(info)
         if not (MIN_TIME_MS <= mtime <= MAX_TIME_MS and MIN_TIME_MS <= atime <= MAX_TIME_MS):
-            raise refuse("EINVAL", "a time outside years 1 to 9999", info.orig_filename)
+            raise refuse("EINVAL", "a time outside years 1 to 9999", _name(info))
         if names in entries and kind != DIRECTORY:  # implied as a parent by an earlier name
-            raise refuse("EINVAL", "a name used for a directory and a file", info.orig_filename)
+            raise refuse("EINVAL", "a name used for a directory and a file", _name(info))
         entries[names] = Entry(names, kind, mode, mtime, atime, info)
         for depth in range(1, len(names)):
             parent = entries.setdefault(names[:depth], Entry(names[:depth], DIRECTORY, None,
                                                              None, None, None))
             if parent.kind != DIRECTORY:
                 raise refuse("EINVAL", f"a name below the {parent.kind} "
-                                       f"'{parent.name}'", info.orig_filename)
+                                       f"'{parent.name}'", _name(info))
     return [entries[names] for names in sorted(entries)]
 
 

@@ -15,6 +15,7 @@ import sys
 import tracemalloc
 import warnings
 import zipfile
+import zlib
 
 import pytest
 from host_folder import make_folder
@@ -160,9 +161,13 @@ def test_what_pythons_zipfile_sees(disk):
         assert infos["readme.md"].date_time == (2023, 11, 14, 22, 13, 20)
 
 
-@pytest.mark.skipif(shutil.which("unzip") is None or sys.platform == "emscripten",
-                    reason="needs the unzip command in a process (not in Pyodide)")
-def test_the_unzip_command_restores_the_tree(disk, tmp_path):
+@pytest.mark.skipif(None in (shutil.which("unzip"), shutil.which("zip"))
+                    or sys.platform == "emscripten",
+                    reason="needs Info-ZIP's unzip and zip in a process (not in Pyodide)")
+def test_info_zip_unzips_the_export_and_its_zip_imports_back(disk, tmp_path):
+    """Info-ZIP's tools, as another program would use them: ``unzip`` restores the tree
+    (bytes, modes, mtimes to the second, links, empty directories), and what ``zip -r -y``
+    makes of that tree imports as the same tree."""
     (tmp_path / "p.zip").write_bytes(run(zip_bytes(disk)))
     listing = subprocess.run(["unzip", "-t", str(tmp_path / "p.zip")], capture_output=True,
                              text=True, timeout=60)
@@ -180,7 +185,16 @@ def test_the_unzip_command_restores_the_tree(disk, tmp_path):
     for path, target in LINKS.items():
         assert os.readlink(out / path[len("/p/"):]) == target
     assert stat.S_IMODE((out / "empty").stat().st_mode) == 0o700
+    assert (out / "empty").stat().st_mtime == (T0 + 9_000) // 1000
     assert sorted(os.listdir(out / "empty")) == []
+    again = subprocess.run(["zip", "-q", "-r", "-y", str(tmp_path / "again.zip"), "."],
+                           cwd=out, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0, again.stdout + again.stderr
+    fresh = VFS.memory()
+    run(import_archive(fresh, (tmp_path / "again.zip").read_bytes(), into="/r"))
+    seconds = {path: (*entry[:2], entry[2] // 1000 * 1000, *entry[3:])
+               if entry[0] != "link" else entry for path, entry in tree(disk, "/p").items()}
+    assert tree(fresh, "/r") == seconds
 
 
 def test_export_of_20_mib_holds_about_one_chunk(disk):
@@ -454,3 +468,28 @@ def test_a_mounted_folder_exports_and_is_no_place_to_import(disk, tmp_path):
     fresh = VFS.memory()
     run(import_archive(fresh, data, into="/"))
     assert run(fresh.read_file("/m/src/main.py")) == b"print('hi')\n"
+
+
+def unicode_path(raw: bytes, name: str) -> bytes:
+    """Info-ZIP's Unicode Path extra field: version 1, CRC-32 of the raw name, UTF-8 name."""
+    body = b"\x01" + struct.pack("<I", zlib.crc32(raw)) + name.encode()
+    return struct.pack("<HH", 0x7075, len(body)) + body
+
+
+@pytest.mark.parametrize("raw, extra, expected", [
+    ("été".encode(), b"", "été"),  # UTF-8 without the flag: what zip on Linux writes
+    (b"caf\x82", b"", "café"),  # not UTF-8: CP437, the zip default (0x82 is é there)
+    (b"cafe", unicode_path(b"cafe", "café"), "café"),  # the Unicode Path field wins
+    (b"cafe", unicode_path(b"other", "café"), "cafe"),  # ... unless it names another name
+])
+def test_names_without_the_utf8_flag(raw, extra, expected):
+    placeholder = b"N" * len(raw)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        info = zipfile.ZipInfo(placeholder.decode(), (2024, 1, 1, 0, 0, 0))
+        info.extra = extra
+        zf.writestr(info, b"x")
+    data = buffer.getvalue().replace(placeholder, raw)
+    fresh = VFS.memory()
+    run(import_archive(fresh, data, into="/"))
+    assert fresh.readdir("/") == [expected]
