@@ -97,7 +97,7 @@ class Entry:
     names: tuple[str, ...]
     kind: str
     mode: int | None  # None: the default of its kind
-    mtime_ms: float | None  # None: an implied parent directory, left at the time it is made
+    mtime_ms: float | None  # None: left at the time it is made (an implied parent directory)
     atime_ms: float | None
     info: zipfile.ZipInfo | None  # None: implied by a deeper entry's name
 
@@ -106,9 +106,10 @@ class Entry:
         return "/".join(self.names)
 
 
-def _times(info: zipfile.ZipInfo) -> tuple[float, float]:
+def _times(info: zipfile.ZipInfo) -> tuple[float | None, float | None]:
     """mtime and atime in ms: from the NTFS field, else UT (mtime for both), else the MS-DOS
-    time (read as UTC, as this module writes it)."""
+    time (read as UTC, as this module writes it); None when that is no date (some tools
+    write zeros): the entry keeps the time it is made at."""
     mtime = None
     for tag, body in _fields(info.extra):
         if tag == _NTFS and len(body) >= 32 and body[4:8] == b"\x01\x00\x18\x00":
@@ -117,7 +118,10 @@ def _times(info: zipfile.ZipInfo) -> tuple[float, float]:
         if tag == _UT and len(body) >= 5 and body[0] & 1:
             mtime = struct.unpack_from("<i", body, 1)[0] * 1000.0
     if mtime is None:
-        moment = datetime(*info.date_time, tzinfo=UTC)
+        try:
+            moment = datetime(*info.date_time, tzinfo=UTC)
+        except ValueError:
+            return None, None
         mtime = (moment - _EPOCH) / timedelta(milliseconds=1)
     return mtime, mtime
 
@@ -235,7 +239,7 @@ def plan(infos: list[zipfile.ZipInfo], archive_bytes: int) -> list[Entry]:
         if kind == SYMLINK and info.file_size > MAX_LINK_BYTES:
             raise refuse("ENAMETOOLONG", "a symlink target over 4096 bytes", _name(info))
         mtime, atime = _times(info)
-        if not (MIN_TIME_MS <= mtime <= MAX_TIME_MS and MIN_TIME_MS <= atime <= MAX_TIME_MS):
+        if any(t is not None and not MIN_TIME_MS <= t <= MAX_TIME_MS for t in (mtime, atime)):
             raise refuse("EINVAL", "a time outside years 1 to 9999", _name(info))
         if names in entries and kind != DIRECTORY:  # implied as a parent by an earlier name
             raise refuse("EINVAL", "a name used for a directory and a file", _name(info))

@@ -493,3 +493,27 @@ def test_names_without_the_utf8_flag(raw, extra, expected):
     fresh = VFS.memory()
     run(import_archive(fresh, data, into="/"))
     assert fresh.readdir("/") == [expected]
+
+
+def test_an_entry_without_a_date_keeps_the_time_it_is_made_at():
+    """Some tools write zeros for the MS-DOS date (month 0, day 0): no date, not an error."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        zf.writestr(zipfile.ZipInfo("a.txt", (1980, 0, 0, 0, 0, 0)), b"x")
+    fresh = VFS.memory()
+    run(import_archive(fresh, buffer.getvalue(), into="/"))
+    assert fresh.lstat("/a.txt").mtime_ms >= fresh.lstat("/").ctime_ms
+
+
+def test_times_outside_years_1_to_9999_are_refused(disk):
+    info = zip_entries.entry_info("a.txt", "file", 0o644, T0, T0, T0, 1)
+    body = struct.pack("<IHH3Q", 0, 1, 24, *[2**63] * 3)  # NTFS ticks far past year 9999
+    info.extra = struct.pack("<HH", 0x000A, len(body)) + body
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        zf.writestr(info, b"x")
+    before = snapshot(disk)
+    with pytest.raises(FsError) as caught:
+        run(import_archive(disk, buffer.getvalue(), into="/p/in"))
+    assert caught.value.code == "EINVAL" and "years 1 to 9999" in str(caught.value)
+    assert snapshot(disk) == before
