@@ -16,6 +16,7 @@ is kept: docs/data.md.
 from __future__ import annotations
 
 import io
+import struct
 import zipfile
 import zlib
 from collections.abc import AsyncIterable, AsyncIterator, Iterable
@@ -167,7 +168,8 @@ def _read_entry(archive: zipfile.ZipFile, entry: Entry) -> bytes:
                 if got > declared:
                     break
                 parts.append(piece)
-    except (zipfile.BadZipFile, EOFError, zlib.error, ValueError, OSError) as error:
+    except (zipfile.BadZipFile, EOFError, zlib.error, ValueError, OSError, struct.error,
+            NotImplementedError, RuntimeError) as error:  # RuntimeError: encrypted locally
         raise refuse("EINVAL", f"damaged entry: {error}", entry.name) from None
     if got != declared:
         raise refuse("EINVAL", f"the entry holds {got} bytes, its header says {declared}",

@@ -217,7 +217,7 @@ def _check_layout(infos: list[zipfile.ZipInfo]) -> None:
         encoding = "utf-8" if info.flag_bits & 0x800 else "cp437"
         end = info.header_offset + _LOCAL_HEADER + len(info.orig_filename.encode(encoding)) \
             + info.compress_size
-        if info.flag_bits & 0x1:
+        if info.flag_bits & 0x41:  # encrypted, or strong encryption
             raise refuse("EINVAL", "an encrypted entry", _name(info))
         if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
             raise refuse("EINVAL", f"compression method {info.compress_type} (only stored "
