@@ -52,6 +52,8 @@ const EXPECTED_SKIPS = new Map([
   ["tests/unit/test_group_commit.py::test_order_of_calls_is_the_order_of_effects", NO_EVENT_LOOP],
   ["tests/unit/test_quoting.py::test_the_same_as_the_real_gnu_ls",
     "needs GNU ls in a process (not in Pyodide)"],
+  ["tests/unit/test_archive.py::test_info_zip_unzips_the_export_and_its_zip_imports_back",
+    "needs Info-ZIP's unzip and zip in a process (not in Pyodide)"],
   ["tests/unit/test_sqlite_store.py::test_command_line_shell", NO_PROCESSES],
   ["tests/unit/test_steps_watch_tabs.py::test_calling_the_outer_vfs_inside_a_step_is_edeadlk",
     "needs a real event loop (the current task)"],

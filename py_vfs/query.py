@@ -1,0 +1,197 @@
+"""Read-only SQL over the disk's metadata: ``query(vfs, sql, params)``.
+
+Each query builds a private in-memory SQLite database from the index (metadata only: no file
+content is read; a file's ``hash`` is ``vfs.content_id``, a hash of its chunk keys), runs the one
+statement on it, and closes it. The statement cannot write, attach, or change a pragma: SQLite's
+authorizer allows only reading (``SELECT``, reading columns, calling functions, recursive CTEs),
+and the connection is ``query_only`` as well, so SQLite itself refuses a change even if the
+authorizer were bypassed. What the statement may consume is bounded: a step budget (SQLite's
+progress handler), a cap on the length of any string or blob, and a cap on the rows returned.
+The views, their columns and the limits are described in docs/data.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from . import paths
+from .errors import FsError
+from .node import DIRECTORY, FILE, Node
+
+if TYPE_CHECKING:
+    from .vfs import VFS
+
+MAX_ROWS = 10_000
+"""Rows a query returns by default; more are dropped and ``Result.truncated`` says so."""
+MAX_STEPS = 10_000_000
+"""SQLite virtual-machine instructions a statement may run: the issue's statements over 10,000
+files take 30,000 to 150,000, sorting every column of them 420,000. A runaway recursive CTE
+stops with EINVAL after about a second instead of running forever."""
+MAX_VALUE_BYTES = 16 * 1024 * 1024
+"""The longest string or blob a statement may build (SQLITE_LIMIT_LENGTH): ``x || x`` doubling
+in a recursive CTE fails here long before it could exhaust memory."""
+_PROGRESS_EVERY = 1000  # instructions between two calls of the progress handler
+
+# The stored columns of ``_files``; the ``files`` view adds ``mtime`` and ``ctime`` as text,
+# computed by SQLite only for the rows and columns a statement uses.
+_STORED = ("path", "dir", "name", "kind", "size", "mode", "mtime_ms", "ctime_ms", "writer",
+           "hash", "target")
+_SCHEMA = (
+    "CREATE TABLE _files (path TEXT, dir TEXT, name TEXT, kind TEXT, size INTEGER,"
+    " mode INTEGER, mtime_ms REAL, ctime_ms REAL, writer TEXT, hash TEXT, target TEXT)",
+    # SQLite's own time format (what datetime() writes, with milliseconds): UTC, a space
+    # between date and time, so text comparisons with datetime('now', ...) hold within a day.
+    "CREATE VIEW files AS SELECT path, dir, name, kind, size, mode,"
+    " strftime('%Y-%m-%d %H:%M:%f', mtime_ms / 1000.0, 'unixepoch') AS mtime,"
+    " strftime('%Y-%m-%d %H:%M:%f', ctime_ms / 1000.0, 'unixepoch') AS ctime,"
+    " mtime_ms, ctime_ms, writer, coalesce(hash, _content_id(rowid)) AS hash, target"
+    " FROM _files",
+    # The journal arrives with the change log's writers (docs/data.md): empty until then.
+    "CREATE TABLE journal (revision INTEGER, time TEXT, writer TEXT, operation TEXT,"
+    " paths TEXT)",
+)
+
+# What the authorizer lets a statement do: read. Everything else (writes, ATTACH, PRAGMA,
+# CREATE, DROP, transactions, ANALYZE...) is denied before it runs.
+_ALLOWED_ACTIONS = frozenset({
+    sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION,
+    sqlite3.SQLITE_RECURSIVE,
+})
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a query returns: column names, rows (tuples of SQLite values), and whether rows
+    beyond ``limit`` were dropped."""
+
+    columns: list[str]
+    rows: list[tuple[Any, ...]]
+    truncated: bool
+
+
+def _digest(node: Node) -> str:
+    """``vfs.content_id`` of a file of the disk, from the node in hand (the same formula, no
+    path lookup: the tests hold the two equal)."""
+    text = f"{node.size}:{','.join(node.chunks)}"
+    if node.inline is not None:
+        text = f"{node.size}:inline:{node.inline}"
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _row(vfs: VFS, node: Node, path: str, directory: str) -> tuple[Any, ...]:
+    """The ``_files`` row of one entry; a mounted folder's entries are asked through ``lstat``
+    and ``content_id`` (their nodes carry no sizes, times or chunks). A file of the disk has
+    no stored hash: the view computes it from the node only if a statement reads it."""
+    if vfs.mount_table.covers(node):
+        info = vfs.lstat(path)
+        kind, size, mode, mtime, ctime, target = (info.type, info.size, info.mode,
+                                                   info.mtime_ms, info.ctime_ms, info.target)
+        digest = vfs.content_id(path) if kind == FILE else None
+    else:
+        kind, size, mode, mtime, ctime, target = (node.kind, node.size, node.mode,
+                                                   node.mtime_ms, node.ctime_ms, node.target)
+        digest = None
+    return (path, directory, node.name, kind, 0 if kind == DIRECTORY else size, mode, mtime,
+            ctime, None, digest, target)
+
+
+def file_rows(vfs: VFS, files: list[Node | None]) -> Iterator[tuple[Any, ...]]:
+    """One ``_files`` row per entry below ``/``, from metadata only: one ``scandir`` per
+    directory, no content read. ``files`` receives, row by row, the node of each file of the
+    disk (None for any other row): row ``rowid`` is ``files[rowid - 1]``."""
+    stack = ["/"]
+    while stack:
+        directory, nodes = vfs.scandir(stack.pop())
+        for node in nodes:
+            path = paths.child(directory, node.name)
+            on_disk = node.kind == FILE and not vfs.mount_table.covers(node)
+            files.append(node if on_disk else None)
+            yield _row(vfs, node, path, directory)
+            if node.is_dir:
+                stack.append(path)
+
+
+def _authorize(action: int, arg1: str | None, arg2: str | None, *rest: object) -> int:
+    if action in _ALLOWED_ACTIONS:
+        return sqlite3.SQLITE_OK
+    return sqlite3.SQLITE_DENY
+
+
+def _database(vfs: VFS) -> sqlite3.Connection:
+    """A fresh in-memory database holding the ``files`` and ``journal`` views, locked down."""
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    files: list[Node | None] = []
+
+    def content_id(rowid: int) -> str | None:
+        node = files[rowid - 1] if 0 < rowid <= len(files) else None
+        return None if node is None else _digest(node)
+
+    try:
+        db.create_function("_content_id", 1, content_id, deterministic=True)
+        for statement in _SCHEMA:
+            db.execute(statement)
+        db.execute("BEGIN")
+        db.executemany(f"INSERT INTO _files VALUES ({', '.join('?' * len(_STORED))})",
+                       file_rows(vfs, files))
+        db.execute("COMMIT")
+        db.execute("PRAGMA query_only = ON")
+        db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
+        db.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+        db.set_authorizer(_authorize)
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _error(error: Exception, over_budget: bool) -> FsError:
+    """The FsError for what SQLite refused, with SQLite's own words as the hint."""
+    message = str(error)
+    if over_budget:
+        return FsError.of("EINVAL", "query").with_hint(
+            f"the query ran past its budget of {MAX_STEPS} SQLite steps and was stopped")
+    if any(word in message for word in ("authoriz", "readonly", "cannot modify")):
+        return FsError.of("EACCES", "query").with_hint(
+            f"a query may only read the files and journal views: {message}")
+    if "too big" in message:
+        return FsError.of("EINVAL", "query").with_hint(
+            f"a value grew past {MAX_VALUE_BYTES} bytes: {message}")
+    return FsError.of("EINVAL", "query").with_hint(message)
+
+
+def query(vfs: VFS, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = (), *,
+          limit: int = MAX_ROWS) -> Result:
+    """Run one read-only SQLite statement over the ``files`` and ``journal`` views of ``vfs``.
+
+    ``params`` fill ``?`` or ``:name`` placeholders. At most ``limit`` rows come back
+    (``Result.truncated`` tells when more matched). A statement that would write is EACCES, a
+    malformed one, one over its step budget or one building an oversized value EINVAL; none of
+    them changes anything, the disk least of all (the database is a private copy).
+    """
+    if not isinstance(sql, str):
+        raise FsError.of("EINVAL", "query").with_hint("the statement must be text")
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise FsError.of("EINVAL", "query").with_hint("limit must be a non-negative integer")
+    db = _database(vfs)
+    steps = 0
+
+    def progress() -> int:
+        nonlocal steps
+        steps += _PROGRESS_EVERY
+        return 1 if steps > MAX_STEPS else 0
+
+    db.set_progress_handler(progress, _PROGRESS_EVERY)
+    try:
+        cursor = db.execute(sql, () if params is None else params)
+        columns = [column[0] for column in cursor.description or ()]
+        rows = cursor.fetchmany(limit + 1)
+    except (sqlite3.Error, sqlite3.Warning, ValueError, OverflowError) as error:
+        raise _error(error, steps > MAX_STEPS) from None
+    finally:
+        db.close()
+    return Result(columns, rows[:limit], len(rows) > limit)
+
