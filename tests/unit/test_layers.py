@@ -32,6 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                     "mount_ops", "mounting", "files", "namespace", "metadata", "copies",
                     "step")),
     ("facade", ("vfs", "")),
+    ("tools over the facade", ("archive", "zip_entries", "query")),
     ("surfaces", ("shell.*", "protocol", "webapi", "preview", "page_cache", "__main__")),
 ]
 
