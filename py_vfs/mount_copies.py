@@ -2,11 +2,12 @@
 
 The disk's own ``copy_file`` and ``cp`` share chunks between index nodes; a mounted folder has
 neither, so a copy into, out of or inside a mount streams the bytes (about one chunk in memory)
-and walks trees name by name. The checks are those of ``VFS.copy_file`` and ``VFS.cp``, with
-the same codes; unlike the disk's, a copy of a tree is not atomic (the folder has no
-transactions), and a symlink cannot land in a folder (EPERM). A dry run of the whole tree comes
-first, so that a conflict the checks can foresee (a file onto a directory, a link into a
-folder) changes nothing.
+and walks trees name by name. Every decision is the disk's, asked of the same functions of
+``rules.py`` (``check_copy_file``, ``check_cp``, ``copy_action``), so the codes and their order
+are one; what differs: a copy of a tree is not atomic (the folder has no transactions), and a
+symlink cannot land in a folder (EPERM, the rules' ``holds_links``). A dry run of the whole tree
+comes first, asking the same decisions, so that a conflict they can foresee (a file onto a
+directory, a link into a folder) changes nothing.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, Awaitable
 from typing import Protocol
 
-from . import paths
+from . import paths, rules
 from .errors import FsError
-from .node import DirEntry, Stat
+from .node import FILE, DirEntry, Stat
 from .resolver import Resolver
 from .streams import WriteStream, write_all
 
@@ -73,98 +74,76 @@ class Copier:
             return None
 
     async def copy_file(self, src: str, dst: str, *, dry: bool = False) -> None:
-        """``VFS.copy_file``: both ends follow links, no parents are created, a new file takes
-        the source's mode, a file copied onto itself stays as it is."""
+        """``VFS.copy_file``: both ends follow links, no parents are created, as
+        ``rules.copy_action`` decides (``dry``: decide only)."""
         source = self._stat(src, "copyfile", follow=True)
-        if source.is_dir:
-            raise FsError.of("EISDIR", "copyfile", src, dst)
+        rules.check_copy_file(source.type, src, dst)
         found = self.resolver.resolve(dst, "copyfile", create=True)
-        if found.node is not None:
-            if found.node.is_dir:
-                raise FsError.of("EISDIR", "copyfile", dst)
-            if found.path == source.path:
-                return
-        if dry:
+        existing = None if found.node is None else found.node.kind
+        action = rules.copy_action(FILE, existing, dst,
+                                   same=existing is not None and found.path == source.path)
+        if dry or action == rules.SKIP:
             return
-        mode = source.mode if found.node is None else None
+        mode = source.mode if action == rules.CREATE else None
         await write_all(self.vfs.stream_writer(found.path, mode=mode),
                         self.vfs.open_read(source.path))
 
     async def cp(self, src: str, dst: str, *, recursive: bool = False) -> None:
         """``VFS.cp``: ``src`` to exactly ``dst``, links as links, directories merged."""
         source = self._stat(src, "cp", follow=False)
-        if source.is_dir:
-            if not recursive:
-                raise FsError.of("EISDIR", "cp", src, dst)
-            if paths.is_within(self.resolver.destination(dst, "cp"), source.path):
-                raise FsError.of("EINVAL", "cp", src, dst)
+        rules.check_cp(source.type, source.path, src, dst, recursive=recursive,
+                       destination=lambda: self.resolver.destination(dst, "cp"))
         if source.is_dir:
             await self._check_tree(source, dst, fresh=False)
         await self._copy_tree(src, source, dst)
 
+    def _action(self, source: Stat, existing: Stat | None, dst: str) -> str:
+        """``rules.copy_action`` for a link or a directory ``source`` at ``dst``, where
+        ``existing`` is (a final link not followed); a mounted folder holds no links."""
+        return rules.copy_action(
+            source.type, None if existing is None else existing.type, dst,
+            same=existing is not None and existing.path == source.path,
+            holds_links=lambda: self.resolver.locate_entry(dst, "cp").mount is None)
+
     async def _check_tree(self, source: Stat, dst: str, *, fresh: bool) -> None:
-        """The dry run: every check the copy will make, nothing changed. Below a directory
-        that does not exist yet (``fresh``) only a link into a folder can fail. An explicit
-        stack, not recursion: a tree may be deeper than Python's recursion limit."""
+        """The dry run: every decision the copy will ask, nothing changed. Below a directory
+        that does not exist yet (``fresh``) nothing is looked up at the destination, so only a
+        link into a folder can fail. An explicit stack, not recursion: a tree may be deeper than
+        Python's recursion limit."""
         pending = [(source, dst, fresh)]
         while pending:
             source, dst, fresh = pending.pop()
-            if source.is_symlink:
-                existing = None if fresh else self._lstat_or_none(dst)
-                if existing is not None and existing.is_dir:
-                    raise FsError.of("EISDIR", "cp", dst)
-                if existing is None or existing.path != source.path:
-                    self._refuse_link_into_mount(dst)
-            elif not source.is_dir:
+            if source.is_file:
                 if not fresh:
                     await self.copy_file(source.path, dst, dry=True)
-            else:
-                existing = None if fresh else self._lstat_or_none(dst)
-                if existing is not None and not existing.is_dir:
-                    raise FsError.of("ENOTDIR", "cp", dst)
+                continue
+            action = self._action(source, None if fresh else self._lstat_or_none(dst), dst)
+            if source.is_dir:
                 dst_path = paths.normalize(dst, "cp")
                 for name in reversed(self.vfs.readdir(source.path)):
                     child = paths.child(source.path, str(name))
                     pending.append((self._stat(child, "cp", follow=False),
-                                    paths.child(dst_path, str(name)), existing is None))
-
-    def _refuse_link_into_mount(self, dst: str) -> None:
-        if self.resolver.locate_entry(dst, "cp").mount is not None:
-            raise FsError.of("EPERM", "cp", dst).with_hint(
-                "a mounted folder cannot hold symbolic links")
+                                    paths.child(dst_path, str(name)), action == rules.CREATE))
 
     async def _copy_tree(self, src: str, source: Stat, dst: str) -> None:
         """Copy depth first, each directory before its entries (an explicit stack)."""
         pending = [(src, source, dst)]
         while pending:
             src, source, dst = pending.pop()
-            if source.is_symlink:
-                await self._copy_link(source, dst)
-            elif not source.is_dir:
+            if source.is_file:
                 await self.copy_file(src, dst)
-            else:
-                await self._copy_dir(source, dst)
-                dst_path = paths.normalize(dst, "cp")
-                for name in reversed(self.vfs.readdir(source.path)):
-                    child = paths.child(source.path, str(name))
-                    pending.append((child, self._stat(child, "cp", follow=False),
-                                    paths.child(dst_path, str(name))))
-
-    async def _copy_link(self, source: Stat, dst: str) -> None:
-        existing = self._lstat_or_none(dst)
-        if existing is not None:
-            if existing.is_dir:
-                raise FsError.of("EISDIR", "cp", dst)
-            if existing.path == source.path:
-                return
-        self._refuse_link_into_mount(dst)
-        if existing is not None:
-            await self.vfs.unlink(dst)
-        await self.vfs.symlink(source.target or "", dst)
-
-    async def _copy_dir(self, source: Stat, dst: str) -> None:
-        existing = self._lstat_or_none(dst)
-        if existing is None:
-            await self.vfs.mkdir(dst, mode=source.mode)
-        elif not existing.is_dir:
-            raise FsError.of("ENOTDIR", "cp", dst)
+                continue
+            action = self._action(source, self._lstat_or_none(dst), dst)
+            if source.is_symlink:
+                if action == rules.REPLACE:
+                    await self.vfs.unlink(dst)
+                if action != rules.SKIP:
+                    await self.vfs.symlink(source.target or "", dst)
+                continue
+            if action == rules.CREATE:
+                await self.vfs.mkdir(dst, mode=source.mode)
+            dst_path = paths.normalize(dst, "cp")
+            for name in reversed(self.vfs.readdir(source.path)):
+                child = paths.child(source.path, str(name))
+                pending.append((child, self._stat(child, "cp", follow=False),
+                                paths.child(dst_path, str(name))))

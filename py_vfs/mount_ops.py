@@ -7,12 +7,13 @@ without touching a backend (``Resolver.locate``); when all of them stay on the d
 operation in the folder itself. (The namespace calls need no routing of this kind: their rules
 are written once, ``rules.py``, and applied to a ``MountSide``; only ``mkdir -p`` is here.)
 
-The POSIX rules are checked here with the same codes and in the same order as the disk code in
-``files.py``, ``metadata.py`` and ``copies.py``, by asking the backend first (``stat``,
-``list``) and only then making the one change: the backends stay small and both answer alike. A
-folder has no transactions, so a change that takes several backend calls (``mkdir -p``, a copy
-of a tree) is not atomic there; every check is made before the first change, so a refused
-operation changes nothing.
+The POSIX rules of content and metadata are checked here with the same codes and in the same
+order as the disk code in ``files.py`` and ``metadata.py`` (the copies, handed to
+``mount_copies.py``, ask the decisions of ``rules.py`` as the disk's do), by asking the backend
+first (``stat``, ``list``) and only then making the one change: the backends stay small and
+both answer alike. A folder has no transactions, so a change that takes several backend calls
+(``mkdir -p``, a copy of a tree) is not atomic there; every check is made before the first
+change, so a refused operation changes nothing.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The POSIX rules of the namespace, written once: mkdir, rm, rmdir, unlink, rename, symlink.
+"""The POSIX rules of the namespace, written once: mkdir, rm, rmdir, unlink, rename, symlink,
+and the decisions of copy_file and cp.
 
 Each rule is the kernel's checks in the kernel's order, over a ``Side``: a small protocol of
 look up / list / change that both the disk (``disk.DiskSide``, in one transaction) and a mounted
@@ -10,15 +11,24 @@ disk: the parent node, its canonical path and the name; a folder: the path insid
 What stays per side: the disk also knows symlinks and transactions, a folder knows permission
 (``enter``: EACCES while waiting) and read-only mounts (``writable``: EROFS, checked after every
 other rule and before the one change, so that a refused call changes nothing).
+
+The copies (``copy_file``, ``cp``) are walks of many steps, made two ways: on the disk
+(``copies.py``: index nodes sharing chunks, in one transaction) and by content when a copy
+reaches into a mount (``mount_copies.py``: streams, through the public calls, after a dry run).
+Both ask the same functions here for every decision (``check_copy_file``, ``check_cp``,
+``copy_action``): given the kinds of a source and of what is at its destination, and whether
+they are one entry, the action to take or the error, so the codes and their order are written
+once; each walk keeps only its way of looking and of making the change.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol, TypeVar
 
 from . import paths
 from .errors import FsError
-from .node import DIRECTORY
+from .node import DIRECTORY, SYMLINK
 
 At = TypeVar("At")
 
@@ -217,3 +227,63 @@ def rename(side: Side[At], old: str, new: str) -> None:
             raise FsError.of("ENOTEMPTY", "rename", old, new)
     side.writable()
     side.move(src, dst, existing)
+
+
+# What one copied entry does at its destination (``copy_action``).
+CREATE, REPLACE, MERGE, SKIP = "create", "replace", "merge", "skip"
+
+
+def check_copy_file(source: str, src: str, dst: str) -> None:
+    """``copyfile`` of a ``source`` kind (its links followed): a directory is EISDIR."""
+    if source == DIRECTORY:
+        raise FsError.of("EISDIR", "copyfile", src, dst)
+
+
+def check_cp(source: str, src_path: str, src: str, dst: str, *, recursive: bool,
+             destination: Callable[[], str]) -> None:
+    """``cp`` of a ``source`` kind (a final link not followed) found at the canonical
+    ``src_path``: a directory needs ``recursive`` (EISDIR) and may not go into itself, wherever
+    the links in ``dst`` lead (EINVAL; ``destination`` gives that place, asked only then)."""
+    if source != DIRECTORY:
+        return
+    if not recursive:
+        raise FsError.of("EISDIR", "cp", src, dst)
+    if paths.is_within(destination(), src_path):
+        raise FsError.of("EINVAL", "cp", src, dst)
+
+
+def _holds_links() -> bool:
+    return True
+
+
+def copy_action(source: str, existing: str | None, dst: str, *, same: bool = False,
+                holds_links: Callable[[], bool] = _holds_links) -> str:
+    """What a copy of one entry of kind ``source`` does at ``dst``, where ``existing`` is the
+    kind of the entry found (None: nothing), ``same`` whether the two are one entry, and
+    ``holds_links`` whether ``dst``'s side can hold symlinks (a mounted folder cannot; asked
+    only when a link would land there). The caller looks ``existing`` up as the copy lands: for
+    a file where a link at ``dst`` leads (a write follows it), for a link or a directory the
+    name itself.
+
+    - a file: CREATE (with the source's mode), EISDIR onto a directory (named ``copyfile``
+      under ``cp`` too, as Node's are), SKIP onto itself (libuv's copyfile under Node's
+      ``fs.copyFile`` leaves it as it is), else REPLACE the content (the file keeps its mode);
+    - a link: EISDIR onto a directory, SKIP onto itself, EPERM where links cannot be, else
+      CREATE, or REPLACE any non-directory;
+    - a directory: CREATE, MERGE into a directory, ENOTDIR onto anything else.
+    """
+    if source == DIRECTORY:
+        if existing is None:
+            return CREATE
+        if existing != DIRECTORY:
+            raise FsError.of("ENOTDIR", "cp", dst)
+        return MERGE
+    if existing is not None:
+        if existing == DIRECTORY:
+            raise FsError.of("EISDIR", "cp" if source == SYMLINK else "copyfile", dst)
+        if same:
+            return SKIP
+    if source == SYMLINK and not holds_links():
+        raise FsError.of("EPERM", "cp", dst).with_hint(
+            "a mounted folder cannot hold symbolic links")
+    return CREATE if existing is None else REPLACE
