@@ -6,7 +6,10 @@
 - ``namespace.py``: mkdir, rm, rmdir, unlink, rename, symlink, readlink, realpath;
 - ``metadata.py``: stat, lstat, exists, chmod, utimes, touch and the listings;
 - ``copies.py``: copy_file and cp; ``search.py``: ls, find, glob, grep;
-- ``mounts/``: the mounted folders (their table, operations and copies by content);
+- ``rules.py``: the POSIX rules of the namespace and of copies, written once over the disk and
+  a mounted folder alike;
+- ``mounting.py``, ``mount_ops.py``, ``mount_side.py``, ``mount_copies.py``: mounting, and the
+  operations on mounted folders; ``mounts/``: the folders' side (backends, the mount table);
 - ``step.py``: several operations committed together.
 
 Reads that only need metadata (``stat``, ``readdir``, ``exists``) are synchronous, because the
