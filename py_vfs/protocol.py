@@ -145,6 +145,8 @@ OPS: tuple[Op, ...] = (
         options={"regex": "bool", "ignoreCase": "bool", "include": "any",
                  "maxResults": "number", "maxFileSize": "number"}),
     _op("shell", "line:string", mutating=True, **_NOT_IN_STEP),
+    # Read-only SQL over the disk's metadata (py_vfs/query.py, docs/data.md).
+    _op("query", "sql:string params:any? options:options?", options={"limit": "number"}),
     _op("preview", "request:any", **_NOT_IN_STEP),
     _op("openRead", "path:path start:number? end:number?"),
     _op("readChunk", "stream:number"),

@@ -28,6 +28,7 @@ from .protocol import (
     STEP_OPS,
     error_envelope,
 )
+from .query import query
 from .search import GrepResult
 from .shell import Shell
 from .step import Step
@@ -164,6 +165,7 @@ class WebAPI:
             "ls": lambda p="/": v.ls(p),
             "find": lambda d="/", pattern=None: v.find(d, pattern),
             "glob": v.glob,
+            "query": self._query,
             "grep": lambda pattern, p="/", o=None: v.grep(pattern, p or "/", **_grep_options(o)),
             "shell": self._shell,
             "preview": self._preview,
@@ -194,6 +196,15 @@ class WebAPI:
     async def _mount(self, path: str, handle: Any, options: Any = None) -> dict[str, Any]:
         return await self.vfs.mount(path, self._backend(handle),
                                     read_only=_flag(options, "readOnly"))
+
+    def _query(self, sql: str, params: Any = None, options: Any = None) -> dict[str, Any]:
+        """``query``: read-only SQL over the disk's metadata, as columns, rows and whether
+        rows beyond the limit were dropped."""
+        limit = options.get("limit") if isinstance(options, dict) else None
+        result = query(self.vfs, sql, () if params is None else params,
+                       **({} if limit is None else {"limit": limit}))
+        return {"columns": result.columns, "rows": [list(row) for row in result.rows],
+                "truncated": result.truncated}
 
     async def _reconnect(self, path: str, handle: Any = None, options: Any = None
                          ) -> dict[str, Any]:

@@ -157,6 +157,8 @@ export class VFS {
   find(directory = "/", pattern = null) { return this.#call("find", directory, pattern); }
   glob(pattern) { return this.#call("glob", pattern); }
   grep(pattern, path = "/", options = {}) { return this.#call("grep", pattern, path, options); }
+  // Read-only SQL over the disk's metadata (docs/data.md): {columns, rows, truncated}.
+  query(sql, params, options) { return this.#call("query", sql, params, options); }
   async stat(path, options) { return new Stats(await this.#call("stat", path, options)); }
   async lstat(path, options) { return new Stats(await this.#call("lstat", path, options)); }
   async readdir(path, options) {

@@ -233,3 +233,25 @@ def test_options_we_cannot_honour_are_refused_and_flags_we_can_work(app):
                       "clone": "ok", "names": ["a", "b", "c", "e"],
                       "wx": "ERR_INVALID_ARG_VALUE", "hex": "ERR_INVALID_ARG_VALUE",
                       "unknown": "ERR_INVALID_ARG_VALUE", "latin1": "A"}
+
+
+def test_query_answers_read_only_sql_over_the_disk(app):
+    result = js(app, """
+      await vfs.mkdir("/q/src", {recursive: true});
+      await vfs.writeFile("/q/src/a.py", "print(1)\\n");
+      await vfs.writeFile("/q/b.txt", "hello");
+      const june = Date.UTC(2026, 5, 1) / 1000;
+      await vfs.utimes("/q/b.txt", june, june);
+      const bytes = await vfs.query(
+        "SELECT dir, sum(size) FROM files WHERE path LIKE '/q/%' GROUP BY dir ORDER BY 2 DESC");
+      const since = await vfs.query(
+        "SELECT path FROM files WHERE path LIKE ? AND mtime > '2026-06-09'", ["/q/%.%"]);
+      let refused;
+      try { await vfs.query("DELETE FROM files"); } catch (e) { refused = e.code; }
+      return {bytes, since: since.rows.map((r) => r[0]).sort(), refused,
+              still: await vfs.readFile("/q/b.txt", "utf8")};
+    """)
+    assert result["bytes"] == {"columns": ["dir", "sum(size)"],
+                               "rows": [["/q/src", 9], ["/q", 5]], "truncated": False}
+    assert result["since"] == ["/q/src/a.py"]
+    assert result["refused"] == "EACCES" and result["still"] == "hello"

@@ -250,3 +250,53 @@ def test_a_mounted_folder_is_rows_too(vfs, tmp_path):
     assert rows[0][3] == "2026-05-28 20:26:40.000"
     assert rows[0][4] == vfs.content_id("/w/README.md")
     assert rows[2][4] == vfs.content_id("/w/src/main.py")
+
+
+# ------------------------------------------------------------------ the surfaces
+
+
+def test_the_shell_prints_an_aligned_table_and_refuses_writes(vfs):
+    from py_vfs.shell import Shell
+
+    shell = Shell(vfs)
+    result = run(shell.run('sql "SELECT dir, sum(size) AS bytes FROM files '
+                           'GROUP BY dir ORDER BY 2 DESC"'))
+    assert (result.code, result.stderr) == (0, "")
+    assert result.stdout == ("dir        bytes\n"
+                             "--------  ------\n"
+                             "/         600011\n"  # big.bin and the link's 11 bytes
+                             "/src        3012\n"
+                             "/src/lib      50\n"
+                             "/docs          9\n")
+    params = run(shell.run("sql 'SELECT path FROM files WHERE mtime > ? ORDER BY path' "
+                           "2026-06-10"))
+    assert params.stdout.split("\n")[2:] == ["/big.bin", "/empty", "/link", "/src/lib/deep.py",
+                                             "/src/util.py", ""]
+    refused = run(shell.run('sql "DELETE FROM files"'))
+    assert refused.code == 1 and refused.stderr.startswith("sql: Permission denied")
+    assert run(shell.run("sql")).code == 2
+
+
+def test_a_file_name_cannot_reach_the_terminal_through_a_table():
+    vfs = VFS.memory()
+    run(vfs.write_file("/\x1b]0;owned\x07", b"x"))
+    from py_vfs.shell import Shell
+
+    out = run(Shell(vfs).run('sql "SELECT name FROM files"')).stdout
+    assert "\x1b" not in out and "\x07" not in out
+
+
+def test_the_js_api_call_answers_columns_rows_and_truncated(vfs):
+    from py_vfs.webapi import WebAPI
+
+    api = WebAPI(vfs)
+    answer = run(_settled(api.call("query", ["SELECT path FROM files WHERE kind = ? "
+                                             "ORDER BY path", ["file"], {"limit": 2}])))
+    assert answer["value"] == {"columns": ["path"], "rows": [["/big.bin"], ["/docs/readme.md"]],
+                               "truncated": True}
+    refused = run(_settled(api.call("query", ["DROP VIEW files"])))
+    assert refused["error"]["code"] == "EACCES"
+
+
+async def _settled(result):
+    return result if isinstance(result, dict) else await result
