@@ -13,8 +13,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from collections.abc import AsyncIterable
+
     from py_vfs.check import Report
     from py_vfs.node import DirEntry, Stat
+    from py_vfs.streams import WriteStream
     from py_vfs.usage import Usage
 
 
@@ -29,6 +32,15 @@ class Disk(Protocol):
 
     def lstat(self, path: str) -> Stat:
         """The node at ``path`` itself, a symlink not followed."""
+        ...
+
+    def open_read(self, path: str) -> AsyncIterable[bytes]:
+        """A file's content, a chunk at a time (``import`` reads an archive so)."""
+        ...
+
+    def stream_writer(self, path: str) -> WriteStream:
+        """A writer that replaces (or creates) a file a chunk at a time, committed at close
+        (``export`` writes an archive so)."""
         ...
 
     def exists(self, path: str) -> bool:

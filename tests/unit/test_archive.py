@@ -553,3 +553,22 @@ def test_encrypted_entries_are_refused(disk, bit):
         run(import_archive(disk, bytes(data), into="/p/in"))
     assert caught.value.code == "EINVAL" and "encrypted" in str(caught.value)
     assert not disk.exists("/p/in")
+
+
+def test_the_shell_exports_and_imports_a_tree():
+    from py_vfs.shell import Shell
+
+    vfs = VFS.memory()
+    shell = Shell(vfs)
+    made = asyncio.run(shell.run("mkdir -p /p/src; echo hi > /p/src/x.txt; echo top > /p/r.md; "
+                                 "export /p /out.zip; import /out.zip /copy"))
+    assert (made.code, made.stderr) == (0, "")
+    assert made.stdout == "/out.zip: 2 files, 1 directories, 0 symlinks, 7 bytes\n"
+    assert asyncio.run(vfs.read_file("/copy/src/x.txt")) == b"hi\n"
+    assert vfs.readdir("/copy") == ["r.md", "src"]
+    again = asyncio.run(shell.run("import /out.zip /copy"))
+    assert again.code == 1 and "File exists" in again.stderr
+    refused = asyncio.run(shell.run("import /p/r.md /z"))
+    assert refused.code == 1 and "Invalid argument" in refused.stderr
+    assert not vfs.exists("/z")
+    assert asyncio.run(shell.run("export /p")).code == 2

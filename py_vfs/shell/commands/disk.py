@@ -1,13 +1,11 @@
-"""Commands about the disk as a whole: fsck (integrity), df (usage and quota) and sql (read-only
-SQL over its metadata)."""
+"""Commands about the disk as a whole: fsck (integrity) and df (usage and quota)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from py_vfs.check import describe
-from py_vfs.query import query
-from py_vfs.shell.commands.registry import UsageError, command, parse_flags
+from py_vfs.shell.commands.registry import command, parse_flags
 from py_vfs.shell.context import Context
 from py_vfs.shell.format import visible
 from py_vfs.usage import Usage, human
@@ -62,34 +60,3 @@ def _table(usage: Usage, size: Callable[[int | None], str]) -> str:
         lines.append(f"{line} {rest[-1]}\n")
     return "".join(lines)
 
-
-@command("sql QUERY [PARAM]...", "run a read-only SQL statement over the disk's files view")
-async def sql(ctx: Context, args: list[str]) -> int:
-    """Run one read-only SQLite statement over the ``files`` and ``journal`` views
-    (docs/data.md), PARAMs filling its ``?`` placeholders, and print the rows as a table with a
-    header, columns aligned (numbers to the right), NULL as empty. Every argument is an operand:
-    a statement may start with ``-``."""
-    if not args:
-        raise UsageError("missing SQL statement")
-    result = query(ctx.vfs, args[0], args[1:])  # the shell's Disk is the VFS itself
-    ctx.out(grid(result.columns, result.rows))
-    if result.truncated:
-        ctx.err(f"sql: only the first {len(result.rows)} rows are shown\n")
-    return 0
-
-
-def grid(columns: list[str], rows: list[tuple[object, ...]]) -> str:
-    """Rows under their column names, aligned like sqlite3's column mode; every cell is made
-    visible (a file name may hold terminal control characters)."""
-    cells = [[visible(name) for name in columns]]
-    cells += [["" if value is None else visible(str(value)) for value in row] for row in rows]
-    numeric = [bool(rows) and all(isinstance(row[i], int | float) or row[i] is None
-                                  for row in rows) for i in range(len(columns))]
-    widths = [max(len(line[i]) for line in cells) for i in range(len(columns))]
-    rule = ["-" * width for width in widths]
-    out = []
-    for line in (cells[0], rule, *cells[1:]):
-        padded = [cell.rjust(w) if right else cell.ljust(w)
-                  for cell, w, right in zip(line, widths, numeric, strict=True)]
-        out.append("  ".join(padded).rstrip() + "\n")
-    return "".join(out)

@@ -1,0 +1,71 @@
+"""Commands that treat the disk as data (docs/data.md): sql (read-only SQL over its metadata),
+export and import (a tree as a zip archive, and back)."""
+
+from __future__ import annotations
+
+from py_vfs.archive import export, import_archive
+from py_vfs.query import query
+from py_vfs.shell.commands.registry import UsageError, command, parse_flags
+from py_vfs.shell.context import Context
+from py_vfs.shell.format import quote_name, visible
+from py_vfs.streams import write_all
+
+
+@command("sql QUERY [PARAM]...", "run a read-only SQL statement over the disk's files view")
+async def sql(ctx: Context, args: list[str]) -> int:
+    """Run one read-only SQLite statement over the ``files`` and ``journal`` views
+    (docs/data.md), PARAMs filling its ``?`` placeholders, and print the rows as a table with a
+    header, columns aligned (numbers to the right), NULL as empty. Every argument is an operand:
+    a statement may start with ``-``."""
+    if not args:
+        raise UsageError("missing SQL statement")
+    result = query(ctx.vfs, args[0], args[1:])  # the shell's Disk is the VFS itself
+    ctx.out(grid(result.columns, result.rows))
+    if result.truncated:
+        ctx.err(f"sql: only the first {len(result.rows)} rows are shown\n")
+    return 0
+
+
+def grid(columns: list[str], rows: list[tuple[object, ...]]) -> str:
+    """Rows under their column names, aligned like sqlite3's column mode; every cell is made
+    visible (a file name may hold terminal control characters)."""
+    cells = [[visible(name) for name in columns]]
+    cells += [["" if value is None else visible(str(value)) for value in row] for row in rows]
+    numeric = [bool(rows) and all(isinstance(row[i], int | float) or row[i] is None
+                                  for row in rows) for i in range(len(columns))]
+    widths = [max(len(line[i]) for line in cells) for i in range(len(columns))]
+    rule = ["-" * width for width in widths]
+    out = []
+    for line in (cells[0], rule, *cells[1:]):
+        padded = [cell.rjust(w) if right else cell.ljust(w)
+                  for cell, w, right in zip(line, widths, numeric, strict=True)]
+        out.append("  ".join(padded).rstrip() + "\n")
+    return "".join(out)
+
+
+@command("export PATH ARCHIVE", "write the tree at PATH as a zip archive to the file ARCHIVE")
+async def export_(ctx: Context, args: list[str]) -> int:
+    """Stream the tree at PATH (a directory: everything below it; a file: that file) into a zip
+    at ARCHIVE, on the disk or in a mounted folder, about one chunk in memory at a time."""
+    _, operands = parse_flags(args, "")
+    if len(operands) != 2:
+        raise UsageError("needs PATH and ARCHIVE")
+    source, archive = (ctx.resolve(name) for name in operands)
+    pieces = export(ctx.vfs, source)  # the shell's Disk is the VFS itself
+    await write_all(ctx.vfs.stream_writer(archive), pieces)
+    return 0
+
+
+@command("import ARCHIVE [DIR]", "make a zip archive's entries below DIR (default .), all or none")
+async def import_(ctx: Context, args: list[str]) -> int:
+    """Read the zip ARCHIVE and make its files, directories and symlinks below DIR, in one step:
+    a malformed or hostile archive is refused and nothing changes. Prints what was made."""
+    _, operands = parse_flags(args, "")
+    if len(operands) not in (1, 2):
+        raise UsageError("needs ARCHIVE and at most one DIR")
+    archive = ctx.resolve(operands[0])
+    into = ctx.resolve(operands[1]) if len(operands) == 2 else ctx.cwd
+    counts = await import_archive(ctx.vfs, ctx.vfs.open_read(archive), into=into)
+    ctx.out(f"{quote_name(operands[0])}: {counts['files']} files, {counts['directories']} "
+            f"directories, {counts['symlinks']} symlinks, {counts['bytes']} bytes\n")
+    return 0
