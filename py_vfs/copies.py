@@ -12,26 +12,14 @@ from dataclasses import replace
 
 from . import paths, rules
 from .content import Body
-from .disk import SYMLINK_MODE, Disk, new_id, now
-from .engine import CommitEngine
-from .mount_ops import MountOps, routed
-from .mounts.table import MountTable
+from .disk import SYMLINK_MODE, new_id, now
+from .mount_ops import Concern, routed
 from .node import DIRECTORY, FILE, SYMLINK, Node
-from .resolver import Resolver
 from .transaction import Transaction
 
 
-class Copies:
+class Copies(Concern):
     """``copy_file`` and ``cp`` of the VFS."""
-
-    def __init__(self, engine: CommitEngine, resolver: Resolver, disk: Disk,
-                 table: MountTable, mounted: MountOps) -> None:
-        self.engine = engine
-        self.resolver = resolver
-        self.disk = disk
-        self.index = disk.index
-        self.table = table  # read by ``routed``
-        self.mounted = mounted
 
     @routed
     async def copy_file(self, src: str, dst: str) -> None:

@@ -15,7 +15,7 @@ from .disk import Disk
 from .engine import CommitEngine
 from .errors import FsError
 from .limits import check_length, check_mode
-from .mount_ops import MountOps, routed
+from .mount_ops import Concern, MountOps, routed
 from .mounts.table import MountTable
 from .node import Node
 from .resolver import Resolver
@@ -39,17 +39,13 @@ def as_bytes(data: bytes | bytearray | memoryview | str, path: str | None = None
     raise TypeError(f"data must be str or bytes-like, not {type(data).__name__}")
 
 
-class Files:
+class Files(Concern):
     """The content operations of the VFS."""
 
     def __init__(self, engine: CommitEngine, resolver: Resolver, disk: Disk, tree: Tree,
                  table: MountTable, mounted: MountOps) -> None:
-        self.engine = engine
-        self.resolver = resolver
-        self.disk = disk
+        super().__init__(engine, resolver, disk, table, mounted)
         self.tree = tree
-        self.table = table  # read by ``routed``
-        self.mounted = mounted
         self.content = disk.content
 
     def file_node(self, path: str) -> Node:

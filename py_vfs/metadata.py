@@ -14,7 +14,7 @@ from .disk import Disk, link_size, now
 from .engine import CommitEngine
 from .errors import FsError
 from .limits import check_mode, check_time
-from .mount_ops import MountOps, routed
+from .mount_ops import Concern, MountOps, routed
 from .mounts.table import MountTable
 from .node import SYMLINK, DirEntry, Node, Stat
 from .resolver import Resolver
@@ -33,18 +33,13 @@ def stat_of(node: Node, canonical: str) -> Stat:
                 name=paths.basename(canonical), path=canonical, target=node.target)
 
 
-class Metadata:
+class Metadata(Concern):
     """The metadata operations and listings of the VFS."""
 
     def __init__(self, engine: CommitEngine, resolver: Resolver, disk: Disk, tree: Tree,
                  table: MountTable, mounted: MountOps) -> None:
-        self.engine = engine
-        self.resolver = resolver
-        self.disk = disk
-        self.index = disk.index
+        super().__init__(engine, resolver, disk, table, mounted)
         self.tree = tree
-        self.table = table  # read by ``routed``
-        self.mounted = mounted
 
     @routed
     async def chmod(self, path: str, mode: int) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import FsError
 from .limits import check_length, check_mode, check_time
@@ -34,17 +34,28 @@ from .node import Node
 from .resolver import Resolver
 from .streams import as_chunk
 
+if TYPE_CHECKING:
+    from .disk import Disk
+    from .engine import CommitEngine
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 ON_DISK: Any = object()  # "all operands are on the disk: run the disk's own code"
 
 
-class Routed(Protocol):
-    """An operations object whose methods ``routed`` wraps: its mount table, and the
+class Concern:
+    """One concern of the VFS facade (files, namespace, metadata, copies): the commit engine,
+    the resolver and the disk it works with, and what ``routed`` reads: the mount table and the
     ``MountOps`` that answers for mounted paths."""
 
-    table: MountTable
-    mounted: MountOps
+    def __init__(self, engine: CommitEngine, resolver: Resolver, disk: Disk,
+                 table: MountTable, mounted: MountOps) -> None:
+        self.engine = engine
+        self.resolver = resolver
+        self.disk = disk
+        self.index = disk.index
+        self.table = table
+        self.mounted = mounted
 
 
 def routed(method: F) -> F:
@@ -53,7 +64,7 @@ def routed(method: F) -> F:
     name = method.__name__
     if inspect.iscoroutinefunction(method):
         @functools.wraps(method)
-        async def run_async(self: Routed, *args: Any, **kwargs: Any) -> Any:
+        async def run_async(self: Concern, *args: Any, **kwargs: Any) -> Any:
             if self.table:
                 result = await getattr(self.mounted, name)(*args, **kwargs)
                 if result is not ON_DISK:
@@ -63,7 +74,7 @@ def routed(method: F) -> F:
         return run_async  # type: ignore[return-value]
 
     @functools.wraps(method)
-    def run(self: Routed, *args: Any, **kwargs: Any) -> Any:
+    def run(self: Concern, *args: Any, **kwargs: Any) -> Any:
         if self.table:
             result = getattr(self.mounted, name)(*args, **kwargs)
             if result is not ON_DISK:

@@ -11,27 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import paths, rules
-from .disk import DEFAULT_DIR_MODE, Disk, DiskSide
-from .engine import CommitEngine
+from .disk import DEFAULT_DIR_MODE, DiskSide
 from .errors import FsError
 from .limits import check_mode
-from .mount_ops import MountOps
+from .mount_ops import Concern
 from .mount_side import MountSide, side_of
-from .mounts.table import DISK, MountTable, Place
-from .resolver import Resolver
+from .mounts.table import DISK, Place
 
 
-class Namespace:
+class Namespace(Concern):
     """The operations on names of the VFS."""
-
-    def __init__(self, engine: CommitEngine, resolver: Resolver, disk: Disk,
-                 table: MountTable, mounted: MountOps) -> None:
-        self.engine = engine
-        self.resolver = resolver
-        self.disk = disk
-        self.index = disk.index
-        self.table = table
-        self.mounted = mounted
 
     def _place(self, path: str, syscall: str) -> Place:
         """Where the last name of ``path`` lives; with no mounts, on the disk at once."""
