@@ -22,7 +22,7 @@ import functools
 import hashlib
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from .errors import FsError
@@ -40,6 +40,15 @@ DEFAULT_CACHE_BYTES = 32 * 1024 * 1024
 # A chunk a stream stored ahead of its node is marked in ``meta`` under this prefix, with the time
 # it was written, until the node that references it commits (or the stream gives up).
 AHEAD_PREFIX = "ahead:"
+# A chunk no node references any more but the journal's history still needs (time travel) is
+# marked under this prefix with ``"<revision> <length>"``: the revision that let it go, until that
+# revision leaves the retention window (``history.py``).
+HELD_PREFIX = "held:"
+# A snapshot's node records, under this prefix and its name (``snapshots.py``).
+SNAPSHOT_PREFIX = "snapshot:"
+# Asked when a chunk loses its last reference: True when history keeps it (the hook stages its
+# marker in the transaction); the chunk then stays stored, loose.
+Keeper = Callable[[str, int, Transaction], bool]
 
 
 class Body(NamedTuple):
@@ -113,6 +122,8 @@ class Content:
         self.pending: dict[str, bytes] = {}
         self.pins: Counter[str] = Counter()
         self.loose: set[str] = set()
+        self.keeper: Keeper | None = None
+        self.held: set[str] = set()  # loose chunks this VFS saw history keep (never reclaimed)
 
     def split(self, data: bytes, tx: Transaction,
               digests: Sequence[str] | None = None) -> tuple[str, ...]:
@@ -161,18 +172,31 @@ class Content:
                     tx.put_chunk(key, tx.staged.get(key))
             tx.on_rollback(lambda key=key: self._unref_in_memory(key))
 
-    def unref(self, keys: Iterable[str], tx: Transaction) -> None:
-        """One reference fewer to each of ``keys``; a chunk left without any is deleted in
-        ``tx`` (unless pinned: then it stays, loose)."""
-        for key in keys:
+    def unref(self, keys: Sequence[str], tx: Transaction, size: int = 0) -> None:
+        """One reference fewer to each of ``keys`` (the chunks of a file of ``size`` bytes); a
+        chunk left without any is deleted in ``tx``, unless a stream pins it or history keeps
+        it (``keeper``): then it stays, loose."""
+        for number, key in enumerate(keys):
             self._unref_in_memory(key)
             if key not in self.refs:
-                if self.pins[key]:  # a stream still needs it: keep it, loose
+                length = max(0, min(CHUNK_SIZE, size - number * CHUNK_SIZE))
+                if self.keeper is not None and self.keeper(key, length, tx):
+                    self.held.add(key)
+                    tx.on_rollback(lambda key=key: self.held.discard(key))
+                if self.pins[key] or key in self.held:
                     self.loose.add(key)
                     tx.on_rollback(lambda key=key: self.loose.discard(key))
                 else:
                     tx.delete_chunk(key)
             tx.on_rollback(lambda key=key: self.refs.update((key,)))
+
+    def adopt(self, keys: Iterable[str], tx: Transaction) -> None:
+        """Chunks already stored that a node is about to reference again (a restore from
+        history): known as loose, so that referencing them stores nothing."""
+        for key in keys:
+            if not self.refs[key] and key not in self.loose:
+                self.loose.add(key)
+                tx.on_rollback(lambda key=key: self.loose.discard(key))
 
     def _unref_in_memory(self, key: str) -> None:
         self.refs[key] -= 1
@@ -234,7 +258,8 @@ class Content:
     def reclaim(self, keys: Iterable[str], tx: Transaction) -> None:
         """Delete loose chunks that are still loose and unpinned when this transaction runs."""
         for key in keys:
-            if key in self.loose and not self.refs[key] and not self.pins[key]:
+            if key in self.loose and not self.refs[key] and not self.pins[key] \
+                    and key not in self.held:
                 self.loose.discard(key)
                 tx.delete_chunk(key)
                 tx.delete_meta(AHEAD_PREFIX + key)

@@ -29,7 +29,7 @@ class Copies(Concern):
             rules.check_copy_file(node.kind, src, dst)
             self._copy_content(node, dst, tx)
 
-        await self.engine.run(change)
+        await self.engine.run(change, "copyFile")
 
     def _copy_content(self, node: Node, dst: str, tx: Transaction) -> None:
         """Copy a file's content to ``dst`` (followed like a write), as ``rules.copy_action``
@@ -59,7 +59,7 @@ class Copies(Concern):
                            destination=lambda: self.resolver.destination(dst, "cp"))
             self._copy_tree(node, dst, tx)
 
-        await self.engine.run(change)
+        await self.engine.run(change, "cp")
 
     def _copy_tree(self, node: Node, dst: str, tx: Transaction) -> None:
         """Copy ``node``, and everything below a directory, to ``dst``, depth first. An

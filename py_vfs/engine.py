@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any, Protocol, TypeVar
 
@@ -30,11 +31,12 @@ from .group_commit import GroupCommit
 from .index import Index
 from .node import Node
 from .storage import Store
-from .sync import Replica
-from .transaction import Change, Transaction
+from .sync import Replica, store_full
+from .transaction import WRITER, Change, Transaction
 from .watch import Watchers
 
 T = TypeVar("T")
+MAX_ROOM_TRIES = 20  # times the journal is asked to free room for one change
 
 
 class OpenStep(Protocol):
@@ -42,8 +44,8 @@ class OpenStep(Protocol):
 
     owner: asyncio.Task | None
 
-    async def run(self, change: Change) -> Any:
-        """Run ``change`` as one operation of the step."""
+    async def run(self, change: Change, operation: str) -> Any:
+        """Run ``change`` as one operation of the step (named ``operation``)."""
 
 
 # The step whose ``tx`` is running the current operation (set only around a ``tx`` call): a
@@ -71,6 +73,12 @@ class CommitEngine:
         self._lock: asyncio.Lock | None = None
         self._step: OpenStep | None = None
         self._step_turn = contextlib.AsyncExitStack()
+        # Who writes when neither the call nor its context says (``VFS(writer=...)``).
+        self.default_writer = "user"
+        # Set by the journal (``history.py``): run after a change committed (trimming now and
+        # then), and asked, under the mutex, to free room when the store is full.
+        self.after_commit: Callable[[], Awaitable[None]] | None = None
+        self.make_room: Callable[[], Awaitable[bool]] | None = None
 
     @property
     def mutex(self) -> asyncio.Lock:
@@ -102,8 +110,15 @@ class CommitEngine:
         """Apply what other tabs committed (the caller holds the mutex); True if anything."""
         return await self._replica.catch_up()
 
-    async def run(self, change: Change) -> Any:
-        """Run ``change`` against the index and commit its writes as one storage transaction.
+    def writer(self, writer: str | None = None) -> str:
+        """Who a change started now is made by: ``writer`` if given, else the one of this
+        context (``transaction.WRITER``), else the VFS's default."""
+        return writer or WRITER.get() or self.default_writer
+
+    async def run(self, change: Change, operation: str, writer: str | None = None) -> Any:
+        """Run ``change`` against the index and commit its writes as one storage transaction;
+        the journal records it as ``operation`` (``writeFile``...) by ``writer`` (default: see
+        ``writer()``).
 
         If the commit fails, the index is rolled back and the error propagates unchanged. An
         async ``change`` may read content (append, truncate) while no other mutation can
@@ -113,16 +128,40 @@ class CommitEngine:
         """
         step = STEP_RUNNING.get()
         if step is not None and step is self._step:
-            return await step.run(change)
+            return await step.run(change, operation)
         self.refuse_deadlock("write")
-        waiter = self._group.enqueue(change)
+        for attempt in range(MAX_ROOM_TRIES + 1):
+            try:
+                result = await self._run(change, operation, self.writer(writer))
+            except FsError as error:
+                # The store is full: history goes first; ENOSPC once none is left to trim.
+                if not store_full(error) or attempt == MAX_ROOM_TRIES or not await self._room():
+                    raise
+                continue
+            if self.after_commit is not None:
+                await self.after_commit()
+            return result
+        raise AssertionError("unreachable")
+
+    async def _room(self) -> bool:
+        """Ask the journal to free room (under the turn and the mutex)."""
+        if self.make_room is None:
+            return False
+        async with self._replica.turn(), self.mutex:
+            return await self.make_room()
+
+    async def _run(self, change: Change, operation: str, writer: str) -> Any:
+        waiter = self._group.enqueue(change, operation, writer)
         # The cross-tab turn first: while waiting for it, announced commits of other tabs are
         # applied (``sync`` takes only the mutex), so the commit is rarely stale. Whoever gets
         # the lock commits every change queued by then: often this one was already committed
         # by an earlier caller's group.
-        async with self._replica.turn(), self.mutex:
-            if not waiter.done:
-                await self._group.commit_pending(waiter)
+        # A group has one writer: behind another writer's changes, this one may need a turn
+        # of its own.
+        while not waiter.done:
+            async with self._replica.turn(), self.mutex:
+                if not waiter.done:
+                    await self._group.commit_pending(waiter)
         return waiter.outcome()
 
     def refuse_deadlock(self, syscall: str) -> None:
@@ -141,7 +180,7 @@ class CommitEngine:
     async def reclaim(self, keys: list[str]) -> None:
         """Delete chunks that only a finished stream still held."""
         if keys:
-            await self.run(lambda tx: self.content.reclaim(keys, tx))
+            await self.run(lambda tx: self.content.reclaim(keys, tx), "reclaim")
 
     # ------------------------------------------------------------------ steps
 

@@ -82,7 +82,7 @@ class Files(Concern):
                 self.disk.write_body(path, body, existing.size + len(payload), None, tx,
                                      parents=False)
 
-        await self.engine.run(change)
+        await self.engine.run(change, "appendFile")
 
     @routed
     async def truncate(self, path: str, length: int = 0) -> None:
@@ -106,7 +106,7 @@ class Files(Concern):
             self.disk.write_body(path, self.content.pack(tail, tx, keep), length, None, tx,
                                  parents=False)
 
-        await self.engine.run(change)
+        await self.engine.run(change, "truncate")
 
     async def _split_at(self, node: Node, offset: int) -> tuple[tuple[str, ...], bytes]:
         """The whole chunks before ``offset`` (kept as they are) and the bytes after them up to
@@ -151,7 +151,13 @@ class Files(Concern):
         """A writer that creates or replaces the file at ``close`` (see ``streams``)."""
         mode = None if mode is None else check_mode(mode, "open", path)
         self._check_writable(path)
-        return DiskWriteStream(self.engine, path, mode, self._commit_stream)
+        writer = self.engine.writer()  # the writer of the context that opened the stream
+
+        async def finish(path: str, keys: tuple[str, ...], tail: bytes, size: int,
+                         mode: int | None) -> None:
+            await self._commit_stream(path, keys, tail, size, mode, writer)
+
+        return DiskWriteStream(self.engine, path, mode, finish)
 
     async def write_stream(self, path: str,
                            chunks: Iterable[bytes | str] | AsyncIterable[bytes | str], *,
@@ -182,11 +188,11 @@ class Files(Concern):
             tx.rollback()
 
     async def _commit_stream(self, path: str, keys: tuple[str, ...], tail: bytes, size: int,
-                             mode: int | None) -> None:
+                             mode: int | None, writer: str) -> None:
         def change(tx: Transaction) -> None:
             self.disk.write_body(path, self.content.pack(tail, tx, keys), size, mode, tx,
                                  parents=True)
             for key in keys:
                 tx.delete_meta(AHEAD_PREFIX + key)
 
-        await self.engine.run(change)
+        await self.engine.run(change, "writeFile", writer)

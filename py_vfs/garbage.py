@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 
-from .content import AHEAD_PREFIX, Content
+from .content import AHEAD_PREFIX, HELD_PREFIX, Content
 from .storage import Store
 from .transaction import Transaction
 
@@ -25,16 +25,19 @@ from .transaction import Transaction
 DEFAULT_GRACE_MS = 24 * 60 * 60 * 1000
 
 
-async def collect(store: Store, content: Content, tx: Transaction, grace_ms: float) -> int:
-    """Stage the deletes in ``tx``; returns how many chunks go."""
+async def collect(store: Store, content: Content, tx: Transaction, grace_ms: float,
+                  keep: set[str] | None = None) -> int:
+    """Stage the deletes in ``tx``; returns how many chunks go. ``keep``: chunks snapshots
+    name; chunks the journal holds (``held:`` markers) stay too, until it is trimmed."""
     keys = await store.keys("chunks")
+    meta = await store.get_all("meta")
     markers = {key[len(AHEAD_PREFIX):]: int(value)
-               for key, value in await store.get_all("meta")
-               if key.startswith(AHEAD_PREFIX)}
+               for key, value in meta if key.startswith(AHEAD_PREFIX)}
+    held = {key[len(HELD_PREFIX):] for key, _ in meta if key.startswith(HELD_PREFIX)}
     now = time.time() * 1000.0
     collected = 0
     for key in keys:
-        if content.refs[key] or content.pins[key]:
+        if content.refs[key] or content.pins[key] or key in held or key in (keep or ()):
             continue
         if key in markers and now - markers[key] < grace_ms:
             continue

@@ -24,10 +24,13 @@ MAX_ATTEMPTS = 50
 
 
 class Waiter:
-    """One queued mutation and, once its group committed (or it failed), its outcome."""
+    """One queued mutation (its change, the operation's name, its writer) and, once its group
+    committed (or it failed), its outcome."""
 
-    def __init__(self, change: Change) -> None:
+    def __init__(self, change: Change, operation: str, writer: str) -> None:
         self.change = change
+        self.operation = operation
+        self.writer = writer
         self.done = False
         self.result: Any = None
         self.error: BaseException | None = None
@@ -51,16 +54,21 @@ class GroupCommit:
         self.replica = replica
         self._queue: list[Waiter] = []
 
-    def enqueue(self, change: Change) -> Waiter:
+    def enqueue(self, change: Change, operation: str, writer: str) -> Waiter:
         """Queue ``change`` for the next group; the waiter tells its outcome."""
-        waiter = Waiter(change)
+        waiter = Waiter(change, operation, writer)
         self._queue.append(waiter)
         return waiter
 
     async def commit_pending(self, own: Waiter) -> None:
-        """Commit everything queued. Should the caller be interrupted (cancelled), the changes
-        of the others go back to the queue for the next caller; its own is dropped."""
-        batch, self._queue = self._queue, []
+        """Commit the changes queued up to ``own`` or beyond, as long as they have one writer
+        (a commit is one journal entry, with one writer); the rest wait for their own callers.
+        Should the caller be interrupted (cancelled), the changes of the others go back to the
+        queue for the next caller; its own is dropped."""
+        first = self._queue[0].writer if self._queue else own.writer
+        size = next((i for i, w in enumerate(self._queue) if w.writer != first),
+                    len(self._queue))
+        batch, self._queue = self._queue[:size], self._queue[size:]
         try:
             await self._commit(batch)
         except BaseException:
@@ -96,10 +104,11 @@ class GroupCommit:
             waiter.settle(error=FsError.of("EAGAIN", "write", None))
 
     async def _run(self, batch: list[Waiter]) -> tuple[Transaction, list[tuple[Any, Any]]]:
-        group = Transaction()
+        group = Transaction(batch[0].writer)
         outcomes: list[tuple[Any, Any]] = []
         for waiter in batch:
-            tx = Transaction()
+            tx = Transaction(waiter.writer)
+            tx.operations.append(waiter.operation)
             try:
                 result = await run_change(waiter.change, tx)
             except Exception as error:  # the caller of this change gets it

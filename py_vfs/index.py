@@ -7,6 +7,7 @@ write and the undo step, and keeps content reference counts in step with the nod
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from .content import Content
 from .node import DIRECTORY, ROOT_ID, Node
@@ -106,12 +107,15 @@ class Index:
         return False
 
     def put(self, node: Node, tx: Transaction) -> Node:
-        """Insert or replace ``node`` (a move is a put with a new parent or name)."""
+        """Insert or replace ``node`` (a move is a put with a new parent or name), stamped with
+        the transaction's writer."""
+        if tx.writer is not None and node.writer != tx.writer:
+            node = replace(node, writer=tx.writer)
         old = self.nodes.get(node.id)
         if old is not None:
             self._unlink(old)
             if old.chunks != node.chunks:
-                self.content.unref(old.chunks, tx)
+                self.content.unref(old.chunks, tx, old.size)
         if old is None or old.chunks != node.chunks:
             self.content.ref(node.chunks, tx)
         self._link(node)
@@ -125,7 +129,7 @@ class Index:
         """Delete ``node`` (undone with ``tx``); its chunks lose a reference."""
         self._unlink(node)
         self._changed()
-        self.content.unref(node.chunks, tx)
+        self.content.unref(node.chunks, tx, node.size)
         tx.delete_node(node.id)
         tx.track(node, None)
         tx.on_rollback(lambda: self._restore(None, node))

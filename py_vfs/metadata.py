@@ -50,7 +50,7 @@ class Metadata(Concern):
             node, _ = self.resolver.lookup(path, "chmod")
             self.index.put(replace(node, mode=mode & 0o7777, ctime_ms=now()), tx)
 
-        await self.engine.run(change)
+        await self.engine.run(change, "chmod")
 
     @routed
     async def utimes(self, path: str, atime_ms: float, mtime_ms: float) -> None:
@@ -63,7 +63,7 @@ class Metadata(Concern):
             self.index.put(replace(node, atime_ms=float(atime_ms), mtime_ms=float(mtime_ms),
                                    ctime_ms=now()), tx)
 
-        await self.engine.run(change)
+        await self.engine.run(change, "utimes")
 
     @routed
     async def touch(self, path: str) -> None:
@@ -76,7 +76,7 @@ class Metadata(Concern):
             else:
                 self.disk.write(path, b"", None, tx, parents=False)
 
-        await self.engine.run(change)
+        await self.engine.run(change, "touch")
 
     # ----------------------------------------------------------------- listing
 

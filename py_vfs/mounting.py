@@ -136,4 +136,4 @@ class Mounts:
             if node.mount != name:
                 self.index.put(replace(node, mount=name), tx)
 
-        await self.engine.run(change)
+        await self.engine.run(change, "mount" if name is not None else "unmount")

@@ -29,7 +29,7 @@ class Namespace(Concern):
     async def _on_disk(self, rule: Callable[[DiskSide], None], syscall: str,
                        *shown: str) -> None:
         """Apply ``rule`` to the disk, as one change run by the commit engine."""
-        await self.engine.run(lambda tx: rule(DiskSide(self.disk, tx, syscall, *shown)))
+        await self.engine.run(lambda tx: rule(DiskSide(self.disk, tx, syscall, *shown)), syscall)
 
     async def mkdir(self, path: str, *, recursive: bool = False, mode: int | None = None) -> None:
         """``mkdir(2)``, or ``mkdir -p`` with ``recursive``."""
@@ -43,7 +43,7 @@ class Namespace(Concern):
         dir_mode = DEFAULT_DIR_MODE if mode is None else check_mode(mode, "mkdir", path)
         if recursive:
             await self.engine.run(lambda tx: self.disk.make_dirs(path, "mkdir", tx, path,
-                                                                 dir_mode))
+                                                                 dir_mode), "mkdir")
             return
         await self._on_disk(lambda side: rules.mkdir(side, path, dir_mode), "mkdir", path)
 

@@ -41,6 +41,9 @@ class Node:
     # On a directory: the name of the folder mounted there (docs/mounts.md, "Several tabs"). It
     # is disk state, so every tab knows the mount point, even one that has not attached it.
     mount: str | None = None
+    # Who made the node's last change (``user``, ``shell``, ``agent:planner``...; the journal's
+    # writers, docs/data.md); None in records written before writers were recorded.
+    writer: str | None = None
 
     @property
     def is_dir(self) -> bool:
@@ -78,6 +81,8 @@ class Node:
             record["inline"] = self.inline
         if self.mount is not None:
             record["mount"] = self.mount
+        if self.writer is not None:
+            record["writer"] = self.writer
         return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
 
     @staticmethod
@@ -88,7 +93,7 @@ class Node:
             id=node_id, parent=r["parent"], name=r["name"], kind=r["kind"], mode=r["mode"],
             mtime_ms=r["mtime"], ctime_ms=r["ctime"], atime_ms=r["atime"], size=r["size"],
             target=r.get("target"), chunks=tuple(r.get("chunks", ())), inline=r.get("inline"),
-            mount=r.get("mount"),
+            mount=r.get("mount"), writer=r.get("writer"),
         )
 
 

@@ -14,16 +14,30 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from . import paths
 from .errors import FsError
-from .node import DIRECTORY, FILE, Node
+from .mounts.table import MountTable
+from .node import DIRECTORY, FILE, Node, Stat
 
-if TYPE_CHECKING:
-    from .vfs import VFS
+
+class Source(Protocol):
+    """What a query reads: the VFS's listings and metadata (the facade is one)."""
+
+    mount_table: MountTable
+
+    def scandir(self, path: str) -> tuple[str, list[Node]]:
+        """``VFS.scandir``."""
+
+    def lstat(self, path: str) -> Stat:
+        """``VFS.lstat``."""
+
+    def content_id(self, path: str) -> str:
+        """``VFS.content_id``."""
+
 
 MAX_ROWS = 10_000
 """Rows a query returns by default; more are dropped and ``Result.truncated`` says so."""
@@ -50,9 +64,9 @@ _SCHEMA = (
     " strftime('%Y-%m-%d %H:%M:%f', ctime_ms / 1000.0, 'unixepoch') AS ctime,"
     " mtime_ms, ctime_ms, writer, coalesce(hash, _content_id(rowid)) AS hash, target"
     " FROM _files",
-    # The journal arrives with the change log's writers (docs/data.md): empty until then.
-    "CREATE TABLE journal (revision INTEGER, time TEXT, writer TEXT, operation TEXT,"
-    " paths TEXT)",
+    # One row per journal entry kept (``history.journal_rows``), oldest first.
+    "CREATE TABLE journal (revision INTEGER, time TEXT, time_ms REAL, writer TEXT,"
+    " operation TEXT, paths TEXT)",
 )
 
 # What the authorizer lets a statement do: read. Everything else (writes, ATTACH, PRAGMA,
@@ -82,7 +96,7 @@ def _digest(node: Node) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def _row(vfs: VFS, node: Node, path: str, directory: str) -> tuple[Any, ...]:
+def _row(vfs: Source, node: Node, path: str, directory: str) -> tuple[Any, ...]:
     """The ``_files`` row of one entry; a mounted folder's entries are asked through ``lstat``
     and ``content_id`` (their nodes carry no sizes, times or chunks). A file of the disk has
     no stored hash: the view computes it from the node only if a statement reads it."""
@@ -91,15 +105,16 @@ def _row(vfs: VFS, node: Node, path: str, directory: str) -> tuple[Any, ...]:
         kind, size, mode, mtime, ctime, target = (info.type, info.size, info.mode,
                                                    info.mtime_ms, info.ctime_ms, info.target)
         digest = vfs.content_id(path) if kind == FILE else None
+        writer = None
     else:
         kind, size, mode, mtime, ctime, target = (node.kind, node.size, node.mode,
                                                    node.mtime_ms, node.ctime_ms, node.target)
-        digest = None
+        digest, writer = None, node.writer
     return (path, directory, node.name, kind, 0 if kind == DIRECTORY else size, mode, mtime,
-            ctime, None, digest, target)
+            ctime, writer, digest, target)
 
 
-def file_rows(vfs: VFS, files: list[Node | None]) -> Iterator[tuple[Any, ...]]:
+def file_rows(vfs: Source, files: list[Node | None]) -> Iterator[tuple[Any, ...]]:
     """One ``_files`` row per entry below ``/``, from metadata only: one ``scandir`` per
     directory, no content read. ``files`` receives, row by row, the node of each file of the
     disk (None for any other row): row ``rowid`` is ``files[rowid - 1]``."""
@@ -121,7 +136,7 @@ def _authorize(action: int, arg1: str | None, arg2: str | None, *rest: object) -
     return sqlite3.SQLITE_DENY
 
 
-def _database(vfs: VFS) -> sqlite3.Connection:
+def _database(vfs: Source, journal: Iterable[tuple[Any, ...]]) -> sqlite3.Connection:
     """A fresh in-memory database holding the ``files`` and ``journal`` views, locked down."""
     db = sqlite3.connect(":memory:", isolation_level=None)
     files: list[Node | None] = []
@@ -137,6 +152,7 @@ def _database(vfs: VFS) -> sqlite3.Connection:
         db.execute("BEGIN")
         db.executemany(f"INSERT INTO _files VALUES ({', '.join('?' * len(_STORED))})",
                        file_rows(vfs, files))
+        db.executemany("INSERT INTO journal VALUES (?, ?, ?, ?, ?, ?)", journal)
         db.execute("COMMIT")
         db.execute("PRAGMA query_only = ON")
         db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
@@ -163,8 +179,8 @@ def _error(error: Exception, over_budget: bool) -> FsError:
     return FsError.of("EINVAL", "query").with_hint(message)
 
 
-def query(vfs: VFS, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = (), *,
-          limit: int = MAX_ROWS) -> Result:
+def query(vfs: Source, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = (), *,
+          limit: int = MAX_ROWS, journal: Iterable[tuple[Any, ...]] = ()) -> Result:
     """Run one read-only SQLite statement over the ``files`` and ``journal`` views of ``vfs``.
 
     ``params`` fill ``?`` or ``:name`` placeholders. At most ``limit`` rows come back
@@ -176,7 +192,7 @@ def query(vfs: VFS, sql: str, params: Sequence[Any] | Mapping[str, Any] | None =
         raise FsError.of("EINVAL", "query").with_hint("the statement must be text")
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
         raise FsError.of("EINVAL", "query").with_hint("limit must be a non-negative integer")
-    db = _database(vfs)
+    db = _database(vfs, journal)
     steps = 0
 
     def progress() -> int:

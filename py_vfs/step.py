@@ -27,6 +27,7 @@ from .mounts.table import MountTable
 from .node import DirEntry, Node, Stat
 from .search import DEFAULT_MAX_FILE_SIZE, GrepResult
 from .streams import ReadStream, WriteStream
+from .sync import store_full
 from .transaction import Change, Transaction, run_change
 from .usage import Usage
 
@@ -172,8 +173,10 @@ class Step:
     def __init__(self, vfs: StepHost) -> None:
         self.vfs = vfs
         self.engine = vfs.engine
-        self.tx = Transaction()
-        self.changes: list[Change] = []
+        # The step's writer is the one of the context that made it (``vfs.as_writer``...).
+        self.writer = self.engine.writer()
+        self.tx = self._fresh()
+        self.changes: list[tuple[Change, str]] = []
         self.owner: asyncio.Task | None = None
         self.open = False
 
@@ -185,11 +188,22 @@ class Step:
         self.open = True
         return StepTx(self.vfs, self)
 
-    async def run(self, change: Change) -> Any:
+    def _fresh(self) -> Transaction:
+        """The step's transaction: one journal entry, ``step``, listing its operations."""
+        tx = Transaction(self.writer)
+        tx.operations.append("step")
+        return tx
+
+    def _inner(self, operation: str) -> Transaction:
+        tx = Transaction(self.writer)
+        tx.operations.append(operation)
+        return tx
+
+    async def run(self, change: Change, operation: str) -> Any:
         """One operation of the step: its own transaction, folded in when it succeeds."""
         if not self.open:
             raise FsError.of("EINVAL", "step", None)
-        inner = Transaction()
+        inner = self._inner(operation)
         try:
             result = await run_change(change, inner)
         except BaseException:
@@ -197,7 +211,7 @@ class Step:
             raise
         self.tx.merge(inner)
         self.engine.stage(inner)
-        self.changes.append(change)
+        self.changes.append((change, operation))
         return result
 
     async def end(self, commit: bool) -> None:
@@ -215,16 +229,21 @@ class Step:
 
     async def _commit(self) -> None:
         for _ in range(MAX_REPLAYS):
-            if await self.engine.commit(self.tx):
-                return
+            try:
+                if await self.engine.commit(self.tx):
+                    return
+            except FsError as error:  # the store is full: history goes first
+                if not store_full(error) or self.engine.make_room is None \
+                        or not await self.engine.make_room():
+                    raise
             await self._replay()
         raise FsError.of("EAGAIN", "step", None)
 
     async def _replay(self) -> None:
         """Another tab committed first: run the step's operations again on the fresh state."""
-        self.tx = Transaction()
-        for change in self.changes:
-            inner = Transaction()
+        self.tx = self._fresh()
+        for change, operation in self.changes:
+            inner = self._inner(operation)
             try:
                 await run_change(change, inner)
             except BaseException:

@@ -14,28 +14,51 @@ import asyncio
 import contextlib
 import json
 import random
-import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 
 from .check import EXTRA_CHECKS, Report
 from .content import Content
+from .errors import FsError
 from .index import Index
 from .node import Node
 from .storage import LOG_KEEP, Store
 from .transaction import Transaction
 from .watch import Event, Watchers, derive_events
 
-ENTRY_VERSION = 1
+# 2: the writer's name, the operation, and each changed node's record before the commit (what
+# the journal reads and time travel undoes: docs/data.md).
+ENTRY_VERSION = 2
 
 
-def encode_entry(writes: dict[str, str | None], events: list[Event], writer: str) -> str:
-    """One change-log entry: the node records put, the node ids deleted, and the watch events."""
+def operation_of(operations: list[str]) -> str:
+    """The journal's name for a commit of ``operations``: ``step`` for a step, the operation
+    when a group of several had one kind (``writeFile``), else ``batch``."""
+    if not operations:
+        return "init"
+    if operations[0] == "step" or len(set(operations)) == 1:
+        return operations[0]
+    return "batch"
+
+
+def encode_entry(tx: Transaction, events: list[Event]) -> str:
+    """One change-log (journal) entry: who, when, what operation, the node records put and the
+    node ids deleted, each changed node as it was before (null: it is new), and the watch
+    events."""
+    writes = tx.node_writes
     puts = {node_id: record for node_id, record in writes.items() if record is not None}
     deletes = [node_id for node_id, record in writes.items() if record is None]
-    return json.dumps({"v": ENTRY_VERSION, "writer": writer, "time": time.time() * 1000.0,
-                       "puts": puts, "deletes": deletes, "events": events},
-                      separators=(",", ":"), ensure_ascii=False)
+    before = {}
+    for node_id in writes:
+        old = tx.changes[node_id][0] if node_id in tx.changes else None
+        before[node_id] = None if old is None else old.to_record()
+    operations = tx.operations
+    steps = operations[1:] if operations[:1] == ["step"] else operations
+    return json.dumps({"v": ENTRY_VERSION, "writer": tx.writer or "user",
+                       "time": time.time() * 1000.0, "op": operation_of(operations),
+                       "ops": steps, "puts": puts, "deletes": deletes, "before": before,
+                       "events": events, **tx.notes}, separators=(",", ":"),
+                      ensure_ascii=False)
 
 
 def decode_entry(text: str) -> tuple[list[Node], list[str], list[Event]]:
@@ -46,11 +69,11 @@ def decode_entry(text: str) -> tuple[list[Node], list[str], list[Event]]:
 
 
 async def check_log(store: Store, nodes: dict[str, Node], report: Report) -> None:
-    """``fsck`` of the change log: the entries kept run without a hole up to ``meta/rev``
-    (the last ``LOG_KEEP`` of them, or all since the log began) and each one decodes."""
+    """``fsck`` of the change log: its last entries (``LOG_KEEP`` of them, or all the journal
+    keeps) run without a hole up to ``meta/rev``, and each one decodes."""
     stored = await store.get("meta", "rev")
     rev = int(str(stored)) if stored is not None else 0
-    first = max(1, rev - LOG_KEEP + 1)
+    first = max(1, await store.log_oldest() or 1, rev - LOG_KEEP + 1)
     current, entries = await store.log_since(first - 1)
     if current != rev or entries is None:
         report.add("log", "log", f"the change log does not lead from revision {first} to {rev}")
@@ -66,6 +89,12 @@ async def check_log(store: Store, nodes: dict[str, Node], report: Report) -> Non
 
 
 EXTRA_CHECKS.append(check_log)
+
+
+def store_full(error: BaseException) -> bool:
+    """True when ``error`` is the store refusing a commit for want of room (not an operation's
+    own ENOSPC): the journal may then free room (``history.make_room``)."""
+    return isinstance(error, FsError) and getattr(error, "store_full", False)
 
 
 async def backoff(attempt: int) -> None:
@@ -88,7 +117,6 @@ class Replica:
         self.content = content
         self.watchers = watchers
         self.rev = 0
-        self.writer = secrets.token_hex(4)
 
     @contextlib.asynccontextmanager
     async def turn(self) -> AsyncIterator[None]:
@@ -117,10 +145,12 @@ class Replica:
         # against the revision too, or it could drop a chunk another tab just referenced.
         try:
             events = derive_events(tx.changes, self._before(tx), self.index.nodes.get)
-            entry = encode_entry(tx.node_writes, events, self.writer)
+            entry = encode_entry(tx, events)
             rev = await self.store.commit_logged(self.rev, ops, entry)
-        except BaseException:
+        except BaseException as error:
             tx.rollback()
+            if isinstance(error, FsError) and error.code == "ENOSPC":
+                error.store_full = True  # type: ignore[attr-defined]
             raise
         if rev is None:
             tx.rollback()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -18,6 +19,10 @@ Op = tuple[str, str, str, object]
 # A mutation: a function that stages its writes in a transaction (sync or async), its result
 # the operation's.
 Change = Callable[["Transaction"], Any]
+
+# Who makes the changes started in this context (``vfs.as_writer``, the JS API's ``vfs.as``, the
+# shell): None means the VFS's own default writer.
+WRITER: ContextVar[str | None] = ContextVar("py_vfs_writer", default=None)
 
 
 async def run_change(change: Change, tx: Transaction) -> Any:
@@ -31,11 +36,18 @@ async def run_change(change: Change, tx: Transaction) -> Any:
 class Transaction:
     """The writes of one mutation, and how to undo them in memory."""
 
-    def __init__(self) -> None:
+    def __init__(self, writer: str | None = None) -> None:
+        # Who makes this change (stamped on every node it writes and on its journal entry), and
+        # the names of the operations it carries (``writeFile``...; a step or a group: several).
+        self.writer = writer
+        self.operations: list[str] = []
         self._undo: list[Callable[[], None]] = []
         self._nodes: dict[str, str | None] = {}
         self._chunks: dict[str, bytes | None] = {}
         self._meta: dict[str, str | None] = {}
+        self._log_upto: int | None = None
+        # Facts about the commit the journal entry carries besides its changes ("trimmed").
+        self.notes: dict[str, Any] = {}
         self.staged: dict[str, bytes] = {}
         # node id -> (the node before this transaction, the node after it): what watch events
         # and the change log are derived from.
@@ -62,9 +74,13 @@ class Transaction:
     def merge(self, inner: Transaction) -> None:
         """Fold a finished inner transaction (one operation of a step) into this one."""
         self._undo.extend(inner._undo)
+        self.operations.extend(inner.operations)
         self.staged.update(inner.staged)
         self._nodes.update(inner._nodes)
         self._meta.update(inner._meta)
+        self.notes.update(inner.notes)
+        if inner._log_upto is not None:
+            self._log_upto = max(self._log_upto or 0, inner._log_upto)
         for key, data in inner._chunks.items():
             if data is None:
                 self.delete_chunk(key)
@@ -102,6 +118,10 @@ class Transaction:
         """Delete ``key`` from ``meta``."""
         self._meta[key] = None
 
+    def trim_log(self, upto: int) -> None:
+        """Drop the journal's entries up to revision ``upto`` (``history.py``)."""
+        self._log_upto = upto
+
     def ops(self) -> list[Op]:
         """Storage writes, chunks first (a reader never finds a node without its content)."""
         out: list[Op] = []
@@ -114,6 +134,8 @@ class Transaction:
         for key, value in self._meta.items():
             out.append(("delete", "meta", key, None) if value is None
                        else ("put", "meta", key, value))
+        if self._log_upto is not None:
+            out.append(("delete_to", "log", self._log_upto, None))
         return out
 
     @property

@@ -33,6 +33,8 @@ class Usage:
     quota_bytes: int | None = None
     available_bytes: int | None = None
     persisted: bool | None = None
+    history_chunks: int = 0  # chunks only the journal keeps (for time travel)
+    history_bytes: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """The usage as the JS API returns it."""
@@ -43,6 +45,7 @@ class Usage:
             "storeBytes": self.store_bytes,
             "quotaBytes": self.quota_bytes, "availableBytes": self.available_bytes,
             "persisted": self.persisted,
+            "historyChunks": self.history_chunks, "historyBytes": self.history_bytes,
         }
 
 
@@ -56,8 +59,10 @@ def chunk_lengths(node: Node) -> dict[str, int]:
     return lengths
 
 
-def measure(nodes: list[Node], estimate: dict[str, Any] | None) -> Usage:
-    """Usage of ``nodes`` (the index), with the store's ``estimate()`` for the quota."""
+def measure(nodes: list[Node], estimate: dict[str, Any] | None,
+            held: tuple[int, int] = (0, 0)) -> Usage:
+    """Usage of ``nodes`` (the index), with the store's ``estimate()`` for the quota and what
+    the journal's history holds (chunks, bytes)."""
     kinds = {FILE: 0, DIRECTORY: 0, SYMLINK: 0}
     content = inline_bytes = inline_files = 0
     lengths: dict[str, int] = {}
@@ -78,6 +83,7 @@ def measure(nodes: list[Node], estimate: dict[str, Any] | None) -> Usage:
         quota_bytes=_int_or_none(estimate.get("quota")),
         available_bytes=_available(estimate),
         persisted=None if estimate.get("persisted") is None else bool(estimate["persisted"]),
+        history_chunks=held[0], history_bytes=held[1],
     )
 
 

@@ -10,7 +10,9 @@
   a mounted folder alike;
 - ``mounting.py``, ``mount_ops.py``, ``mount_side.py``, ``mount_copies.py``: mounting, and the
   operations on mounted folders; ``mounts/``: the folders' side (backends, the mount table);
-- ``step.py``: several operations committed together.
+- ``step.py``: several operations committed together;
+- ``history.py``: the journal, its retention, the disk at any revision kept; ``snapshots.py``:
+  snapshots, diff, restore; ``writers.py``: ``as_writer``.
 
 Reads that only need metadata (``stat``, ``readdir``, ``exists``) are synchronous, because the
 index is in memory and JS calls into synchronous Python are ~60x cheaper than async ones. Anything
@@ -19,7 +21,7 @@ that may touch storage (content reads, every mutation) is async.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .check import Progress, Report
@@ -31,6 +33,7 @@ from .engine import CommitEngine
 from .errors import FsError
 from .files import Files
 from .garbage import DEFAULT_GRACE_MS, collect
+from .history import History, Retention
 from .index import Index
 from .metadata import Metadata, stat_of
 from .mount_copies import Copier
@@ -40,8 +43,10 @@ from .mounts.backend import Backend
 from .mounts.table import MountTable
 from .namespace import Namespace
 from .node import ROOT_ID, DirEntry, Node, Stat
+from .query import MAX_ROWS, Result, query
 from .resolver import Resolver
 from .search import DEFAULT_MAX_FILE_SIZE, GrepResult, Search
+from .snapshots import Snapshots, State
 from .step import Step
 from .storage import Store
 from .storage.memory import MemoryStore
@@ -50,6 +55,7 @@ from .transaction import Transaction
 from .tree import Tree
 from .usage import Usage, measure
 from .watch import Listener, Watchers
+from .writers import WriterView, check_writer
 
 # 2: the change log (``log`` keyspace, ``meta/rev``); IndexedDB database version 2 as well.
 # 3: small files inline in their node record (``inline``); IndexedDB database version 3.
@@ -59,12 +65,16 @@ FORMAT_VERSION = 3
 class VFS:
     """A POSIX-like file system over a ``Store``; open one with ``VFS.open`` or ``VFS.memory``."""
 
-    def __init__(self, store: Store, *, cache_bytes: int = DEFAULT_CACHE_BYTES) -> None:
+    def __init__(self, store: Store, *, cache_bytes: int = DEFAULT_CACHE_BYTES,
+                 writer: str = "user", retention: Retention | None = None) -> None:
         self.store = store
         self.content = Content(store, cache_bytes)
         self.index = Index(self.content)
         self.watchers = Watchers()
         self.engine = CommitEngine(store, self.index, self.content, self.watchers)
+        self.engine.default_writer = check_writer(writer)
+        self.history = History(store, self.index, self.content, self.engine,
+                               retention or Retention())
         self.mount_table = MountTable(self.index)
         self.resolver = Resolver(self.index, self.mount_table)
         self.tree = Tree(self.index, self.content, self.mount_table, self.engine)
@@ -78,24 +88,29 @@ class VFS:
         self.search = Search(resolver, self.tree)
         self.mounting = Mounts(engine, resolver, self.index, table,
                                lambda path: self.mkdir(path, recursive=True))
+        self.versions = Snapshots(store, self.index, self.content, engine, resolver,
+                                  self.history)
 
     # ----------------------------------------------------------------- opening
 
     @classmethod
-    def memory(cls) -> VFS:
+    def memory(cls, *, writer: str = "user", retention: Retention | None = None) -> VFS:
         """An empty VFS in memory (same semantics as a durable one, nothing persisted)."""
         store = MemoryStore()
         root = new_root()
         store.spaces["nodes"][ROOT_ID] = root.to_record()  # stored as a durable disk would be
         store.spaces["meta"]["format"] = str(FORMAT_VERSION)
-        vfs = cls(store)
+        vfs = cls(store, writer=writer, retention=retention)
         vfs.index.load([root])
         return vfs
 
     @classmethod
-    async def open(cls, store: Store, *, cache_bytes: int = DEFAULT_CACHE_BYTES) -> VFS:
-        """Open a durable VFS: reads the node records only, never file content."""
-        vfs = cls(store, cache_bytes=cache_bytes)
+    async def open(cls, store: Store, *, cache_bytes: int = DEFAULT_CACHE_BYTES,
+                   writer: str = "user", retention: Retention | None = None) -> VFS:
+        """Open a durable VFS: reads the node records only, never file content. ``writer``
+        names who its changes are made by (default ``user``); ``retention`` how long the
+        journal keeps history (default 30 days or 100,000 entries, whichever keeps more)."""
+        vfs = cls(store, cache_bytes=cache_bytes, writer=writer, retention=retention)
         nodes = await vfs.engine.load()
         vfs.index.load(nodes)
         if not any(node.id == ROOT_ID for node in nodes):
@@ -124,7 +139,7 @@ class VFS:
         other catches up and finds the winner's root)."""
         async with self.engine.mutex:
             while self.index.nodes.get(ROOT_ID) is None:
-                tx = Transaction()
+                tx = Transaction(self.engine.writer())
                 self.index.put(new_root(), tx)
                 await self.engine.commit(tx)
 
@@ -135,7 +150,7 @@ class VFS:
     async def flush(self) -> None:
         """A barrier: returns once every mutation started before it has committed. Each one is
         durable when it returns, so nothing is buffered and nothing else needs flushing."""
-        await self.engine.run(lambda tx: None)
+        await self.engine.run(lambda tx: None, "flush")
 
     # ------------------------------------------------------------ steps, watch, tabs
 
@@ -161,6 +176,63 @@ class VFS:
         """The disk revision this VFS has applied."""
         return self.engine.revision
 
+    def as_writer(self, writer: str) -> WriterView:
+        """The same disk, with every change made by ``writer`` (``agent:planner``): recorded
+        on the nodes it writes and in the journal. Cheap: a proxy, no second disk."""
+        return WriterView(self, writer)
+
+    # ------------------------------------------------------------ the disk as data
+
+    async def journal(self, *, since: object = None, until: object = None,
+                      writer: str | None = None, path: str | None = None,
+                      limit: int = 100) -> list[dict[str, Any]]:
+        """The journal, newest first: revision, time, writer, operation, operations, paths
+        (docs/data.md); filtered by time (ms or ISO text), writer, and path (or below it)."""
+        await self.sync()
+        return await self.history.journal(since=since, until=until, writer=writer, path=path,
+                                          limit=limit)
+
+    async def query(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = (), *,
+                    limit: int = MAX_ROWS) -> Result:
+        """One read-only SQLite statement over the ``files`` and ``journal`` views
+        (``query.py``, docs/data.md): columns, rows, and whether rows beyond ``limit`` were
+        dropped. A statement that would write is EACCES; nothing it does reaches the disk."""
+        await self.sync()
+        # The journal is read only for a statement that names it (a plain word test: any
+        # statement that uses the view names it, and reading it for one that does not would
+        # only cost time).
+        journal = await self.history.journal_rows() \
+            if isinstance(sql, str) and "journal" in sql.lower() else []
+        return query(self, sql, params, limit=limit, journal=journal)
+
+    async def snapshot(self, name: str) -> dict[str, Any]:
+        """Record the whole tree as snapshot ``name`` (no content copied)."""
+        return await self.versions.create(name)
+
+    async def snapshots(self) -> list[dict[str, Any]]:
+        """Every snapshot: name, time, timeMs, revision, writer, nodes."""
+        await self.sync()
+        return await self.versions.list()
+
+    async def delete_snapshot(self, name: str) -> None:
+        """Delete snapshot ``name`` (ENOENT if there is none)."""
+        await self.versions.delete(name)
+
+    async def diff(self, a: State, b: State = None) -> list[dict[str, Any]]:
+        """What changed from state ``a`` to ``b`` (default now): a state is a snapshot name,
+        a revision (int or ``{"revision": n}``) or ``{"before": time}``."""
+        return await self.versions.diff(a, b)
+
+    async def restore(self, state: State = None, *, path: str | None = None,
+                      revision: int | None = None, before: object = None) -> dict[str, Any]:
+        """Put the disk, or the subtree at ``path``, back as it was in a snapshot
+        (``state``), at ``revision`` or ``before`` a time: one atomic, journaled change."""
+        if revision is not None:
+            state = {"revision": revision}
+        elif before is not None:
+            state = {"before": before}
+        return await self.versions.restore(state, path)
+
     # ----------------------------------------------------------------- content
 
     # The two hottest calls await no coroutine of the operations layer: only the content read
@@ -179,7 +251,7 @@ class VFS:
             done = await self.mounted.write_file(path, data, mode=mode, digests=digests)
             if done is not ON_DISK:
                 return
-        await self.engine.run(self.files.write_change(path, data, mode, digests))
+        await self.engine.run(self.files.write_change(path, data, mode, digests), "writeFile")
 
     async def append_file(self, path: str, data: bytes | str) -> None:
         """Append to a file (created when missing)."""
@@ -354,12 +426,17 @@ class VFS:
         """Verify the stored disk (``fsck``, see ``check.py``). It runs as a mutation that writes
         nothing, so no write can change the store halfway through the walk."""
         return await self.engine.run(lambda tx: check_store(self.store, FORMAT_VERSION,
-                                                            progress))
+                                                            progress), "check")
 
     async def gc(self, grace_ms: float = DEFAULT_GRACE_MS) -> int:
         """Delete stored chunks nothing references (see ``garbage.py``); returns how many."""
-        return await self.engine.run(lambda tx: collect(self.store, self.content, tx, grace_ms))
+        async def change(tx: Transaction) -> int:
+            return await collect(self.store, self.content, tx, grace_ms,
+                                 await self.versions.chunks())
+
+        return await self.engine.run(change, "gc")
 
     async def usage(self) -> Usage:
         """Files, directories and bytes from the index (no content read), and the quota."""
-        return measure(list(self.index.nodes.values()), await self.store.estimate())
+        held = await self.history.held()
+        return measure(list(self.index.nodes.values()), await self.store.estimate(), held)

@@ -28,7 +28,6 @@ from .protocol import (
     STEP_OPS,
     error_envelope,
 )
-from .query import query
 from .search import GrepResult
 from .shell import Shell
 from .step import Step
@@ -197,12 +196,13 @@ class WebAPI:
         return await self.vfs.mount(path, self._backend(handle),
                                     read_only=_flag(options, "readOnly"))
 
-    def _query(self, sql: str, params: Any = None, options: Any = None) -> dict[str, Any]:
-        """``query``: read-only SQL over the disk's metadata, as columns, rows and whether
-        rows beyond the limit were dropped."""
+    async def _query(self, sql: str, params: Any = None, options: Any = None
+                     ) -> dict[str, Any]:
+        """``query``: read-only SQL over the disk's metadata and journal, as columns, rows
+        and whether rows beyond the limit were dropped."""
         limit = options.get("limit") if isinstance(options, dict) else None
-        result = query(self.vfs, sql, () if params is None else params,
-                       **({} if limit is None else {"limit": limit}))
+        result = await self.vfs.query(sql, () if params is None else params,
+                                      **({} if limit is None else {"limit": limit}))
         return {"columns": result.columns, "rows": [list(row) for row in result.rows],
                 "truncated": result.truncated}
 

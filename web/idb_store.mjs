@@ -24,6 +24,7 @@ function applyOps(tx, ops) {
   for (const [action, space, key, value] of ops) {
     const store = tx.objectStore(space);
     if (action === "put") store.put(value, key);
+    else if (action === "delete_to") store.delete(IDBKeyRange.upperBound(key));
     else store.delete(key);
   }
 }
@@ -87,15 +88,32 @@ export class IDBStore {
     return { rev: Number(rev ?? 0), keys, values };
   }
 
-  // The revision and the change-log entries after `rev`, from one snapshot. -> {rev, keys, values}
+  // The revision and the change-log entries after `rev` (at most LOG_KEEP of them: a tab further
+  // behind reloads), from one snapshot. -> {rev, keys, values}
   async logSince(rev) {
     const tx = this.db.transaction(["log", "meta"], "readonly");
     const log = tx.objectStore("log");
-    const range = IDBKeyRange.lowerBound(rev, true);
+    const range = IDBKeyRange.bound(rev, rev + LOG_KEEP, true, false);
     const [current, keys, values] = await Promise.all([
       request(tx.objectStore("meta").get("rev")), request(log.getAllKeys(range)), request(log.getAll(range)),
     ]);
     return { rev: Number(current ?? 0), keys, values };
+  }
+
+  // The journal's entries with revisions from `low` to `high`. -> {keys, values}
+  async logEntries(low, high) {
+    const tx = this.db.transaction(["log"], "readonly");
+    const log = tx.objectStore("log");
+    const range = IDBKeyRange.bound(low, high);
+    const [keys, values] = await Promise.all([request(log.getAllKeys(range)), request(log.getAll(range))]);
+    return { keys, values };
+  }
+
+  // The revision of the oldest journal entry kept, or null.
+  async logOldest() {
+    const tx = this.db.transaction(["log"], "readonly");
+    const keys = await request(tx.objectStore("log").getAllKeys(null, 1));
+    return keys.length ? Number(keys[0]) : null;
   }
 
   // commit(ops), but only if the disk is still at revision `base`: the check, the ops, the log
@@ -123,7 +141,6 @@ export class IDBStore {
         applyOps(tx, ops);
         const log = tx.objectStore("log");
         log.put(entry, base + 1);
-        if (base + 1 > LOG_KEEP) log.delete(IDBKeyRange.upperBound(base + 1 - LOG_KEEP));
         meta.put(String(base + 1), "rev");
       } catch (error) {
         tx?.abort();

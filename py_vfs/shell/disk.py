@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
     from py_vfs.check import Report
     from py_vfs.node import DirEntry, Stat
+    from py_vfs.query import Result
     from py_vfs.streams import WriteStream
     from py_vfs.usage import Usage
 
@@ -115,4 +116,9 @@ class Disk(Protocol):
 
     def mounts(self) -> list[dict[str, Any]]:
         """Every mount: path, folder name, readOnly, state."""
+        ...
+
+    # ------------------------------------------------------------------ the disk as data
+    async def query(self, sql: str, params: Any = ()) -> Result:
+        """One read-only SQL statement over the ``files`` and ``journal`` views."""
         ...

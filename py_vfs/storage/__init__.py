@@ -1,7 +1,11 @@
 """The durable key-value interface every backend implements (DESIGN section 3).
 
 Keyspaces: ``nodes`` (node id -> JSON record), ``chunks`` (sha256 hex -> bytes), ``meta``
-(name -> JSON) and ``log`` (revision -> JSON change-log entry, see docs/architecture.md).
+(name -> JSON) and ``log`` (revision -> JSON change-log entry, see docs/architecture.md; it is
+also the journal, kept for the retention window, see ``history.py``).
+
+An op is ``("put", space, key, value)``, ``("delete", space, key, None)`` or
+``("delete_to", space, key, None)``: every key up to ``key`` (the journal's oldest entries).
 
 ``commit`` applies a batch of puts and deletes atomically and durably: when it returns, the batch
 survives a crash; when it raises, none of it happened. ``commit_logged`` does the same for a batch
@@ -21,7 +25,8 @@ from ..transaction import Op
 
 SPACES = ("nodes", "chunks", "meta", "log")
 
-# How many change-log entries a disk keeps: a tab further behind than this reloads every node.
+# How far behind a tab catches up by replaying the change log: a tab further behind reloads
+# every node instead (the log itself is kept much longer: it is the journal).
 LOG_KEEP = 1000
 
 Rows = list[tuple[str, object]]
@@ -58,7 +63,16 @@ class Store(Protocol):
 
     async def log_since(self, rev: int) -> tuple[int, LogEntries | None]:
         """The current revision and the log entries after ``rev``, oldest first; None instead of
-        the entries when some were already trimmed (the caller must reload)."""
+        the entries when some were already trimmed or more than ``LOG_KEEP`` are missing (the
+        caller must reload)."""
+        ...
+
+    async def log_entries(self, low: int, high: int) -> LogEntries:
+        """The log entries with revisions from ``low`` to ``high``, oldest first."""
+        ...
+
+    async def log_oldest(self) -> int | None:
+        """The revision of the oldest log entry kept, or None when the log is empty."""
         ...
 
     def close(self) -> None:

@@ -76,6 +76,17 @@ class IndexedDBStore:
                    for k, v in zip(found.keys.to_py(), found.values.to_py(), strict=True)]
         return current, None if gap(rev, current, entries) else entries
 
+    async def log_entries(self, low: int, high: int) -> LogEntries:
+        """``Store.log_entries``."""
+        found = await self._js.logEntries(low, high)
+        return [(int(k), str(v))
+                for k, v in zip(found.keys.to_py(), found.values.to_py(), strict=True)]
+
+    async def log_oldest(self) -> int | None:
+        """``Store.log_oldest``."""
+        oldest = await self._js.logOldest()
+        return None if oldest is None else int(oldest)
+
     def close(self) -> None:
         """``Store.close``."""
         self._js.close()

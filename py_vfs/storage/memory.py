@@ -42,6 +42,9 @@ class MemoryStore:
         for action, space, key, value in ops:
             if action == "put":
                 self.spaces[space][key] = value
+            elif action == "delete_to":
+                for old in [k for k in self.spaces[space] if k <= key]:
+                    del self.spaces[space][old]
             else:
                 self.spaces[space].pop(key, None)
 
@@ -63,14 +66,22 @@ class MemoryStore:
         log = self.spaces["log"]
         await self.commit([*ops, ("put", "meta", "rev", str(rev))])
         log[rev] = entry
-        log.pop(rev - LOG_KEEP, None)  # keys are consecutive: one falls out per commit
         return rev
 
     async def log_since(self, rev: int) -> tuple[int, LogEntries | None]:
         """``Store.log_since``."""
         current = self.rev
-        entries = sorted((key, value) for key, value in self.spaces["log"].items() if key > rev)
+        entries = await self.log_entries(rev + 1, min(current, rev + LOG_KEEP))
         return current, None if gap(rev, current, entries) else entries
+
+    async def log_entries(self, low: int, high: int) -> LogEntries:
+        """``Store.log_entries``."""
+        log = self.spaces["log"]
+        return [(key, log[key]) for key in range(max(low, 1), high + 1) if key in log]
+
+    async def log_oldest(self) -> int | None:
+        """``Store.log_oldest``."""
+        return min(self.spaces["log"], default=None)
 
     def close(self) -> None:
         """``Store.close``."""

@@ -68,6 +68,8 @@ class SQLiteStore:
             if action == "put":
                 self._db.execute(f"INSERT OR REPLACE INTO {_space(space)} (key, value) "
                                  "VALUES (?, ?)", (key, value))
+            elif action == "delete_to":
+                self._db.execute(f"DELETE FROM {_space(space)} WHERE key <= ?", (key,))
             else:
                 self._db.execute(f"DELETE FROM {_space(space)} WHERE key = ?", (key,))
 
@@ -90,7 +92,6 @@ class SQLiteStore:
             rev = base + 1
             self._apply([*ops, ("put", "meta", "rev", str(rev))])
             self._db.execute("INSERT INTO log (key, value) VALUES (?, ?)", (rev, entry))
-            self._db.execute("DELETE FROM log WHERE key <= ?", (rev - LOG_KEEP,))
             return rev
 
     async def log_since(self, rev: int) -> tuple[int, LogEntries | None]:
@@ -99,8 +100,19 @@ class SQLiteStore:
             self._db.execute("BEGIN")
             current = self._rev()
             entries = list(self._db.execute(
-                "SELECT key, value FROM log WHERE key > ? ORDER BY key", (rev,)))
+                "SELECT key, value FROM log WHERE key > ? AND key <= ? ORDER BY key",
+                (rev, rev + LOG_KEEP)))
         return current, None if gap(rev, current, entries) else entries
+
+    async def log_entries(self, low: int, high: int) -> LogEntries:
+        """``Store.log_entries``."""
+        return list(self._db.execute(
+            "SELECT key, value FROM log WHERE key >= ? AND key <= ? ORDER BY key", (low, high)))
+
+    async def log_oldest(self) -> int | None:
+        """``Store.log_oldest``."""
+        row = self._db.execute("SELECT min(key) FROM log").fetchone()
+        return None if row is None or row[0] is None else int(row[0])
 
     def close(self) -> None:
         """``Store.close``."""

@@ -15,6 +15,7 @@ import pytest
 
 from py_vfs import VFS, FsError
 from py_vfs.content import AHEAD_PREFIX, CHUNK_SIZE, INLINE_MAX
+from py_vfs.history import Retention
 from py_vfs.mounts import LocalBackend
 from py_vfs.node import DIRECTORY, FILE, ROOT_ID, Node
 from py_vfs.preview import PreviewRequest, respond
@@ -31,7 +32,9 @@ def run(coro):
 
 @pytest.fixture
 def vfs() -> VFS:
-    return VFS.memory()
+    # Chunks are counted as a file moves between inline and chunked: without history, which
+    # would keep the old ones for time travel (tests/unit/test_history.py).
+    return VFS.memory(retention=Retention(0, 0))
 
 
 def chunks(vfs: VFS) -> dict:
@@ -289,7 +292,7 @@ def test_a_format_2_disk_upgrades_in_place_and_its_chunked_small_files_read():
     store, data = format_2_disk()
 
     async def scenario():
-        vfs = await VFS.open(store)
+        vfs = await VFS.open(store, retention=Retention(0, 0))
         assert store.spaces["meta"]["format"] == "3"
         assert await vfs.read_file("/old.txt") == data  # still its chunk: both forms read
         assert (await vfs.check()).ok

@@ -24,15 +24,15 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("transaction", ("transaction",)),
     ("storage", ("storage.*",)),
     ("content and index", ("content", "limits", "index", "watch", "check", "usage")),
-    ("commit engine", ("sync", "group_commit", "engine", "garbage", "streams")),
+    ("commit engine", ("sync", "group_commit", "engine", "garbage", "streams", "history")),
     ("mounted folders", ("mounts", "mounts.backend", "mounts.local", "mounts.host",
                          "mounts.fsa", "mounts.table", "mounts.checks", "mounts.streams")),
     ("resolver", ("resolver",)),
     ("operations", ("rules", "disk", "mount_side", "tree", "search", "mount_copies",
                     "mount_ops", "mounting", "files", "namespace", "metadata", "copies",
-                    "step")),
+                    "step", "snapshots", "writers", "query")),
     ("facade", ("vfs", "")),
-    ("tools over the facade", ("archive", "zip_entries", "query")),
+    ("tools over the facade", ("archive", "zip_entries")),
     ("surfaces", ("shell.*", "protocol", "webapi", "preview", "page_cache", "__main__")),
 ]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import time
 
@@ -72,15 +73,21 @@ def test_bytes_per_directory_largest_first(vfs):
     assert result.truncated is False
 
 
-def test_files_an_agent_wrote_last_week_is_empty_until_the_journal(vfs):
+def test_files_an_agent_wrote_last_week(vfs):
+    agent = vfs.as_writer("agent")
     recent = 1000.0 * (time.time() - 86_400)
-    run(vfs.utimes("/src/main.py", recent, recent))
+    run(agent.write_file("/src/agent.py", b"by the agent"))
+    run(agent.utimes("/src/agent.py", recent, recent))
+    run(agent.write_file("/notes/old.md", b"long ago"))
+    run(agent.utimes("/notes/old.md", JUNE_1, JUNE_1))  # the agent's, but not this week
+    run(vfs.as_writer("agent:other").write_file("/src/other.py", b"another agent"))
     sql = "SELECT path FROM files WHERE writer = 'agent' AND mtime > date('now', '-7 days')"
-    assert column(vfs, sql) == []  # writer is NULL for every file until the journal lands
-    week = column(vfs, "SELECT path FROM files WHERE kind = 'file' "
-                       "AND mtime > date('now', '-7 days')")
-    assert week == ["/src/main.py"]
-    assert column(vfs, "SELECT count(*) FROM files WHERE writer IS NULL") == [10]
+    # /notes too: the agent made it this week (mkdir -p of its write); /src was last changed
+    # by agent:other, whose file it gained.
+    assert column(vfs, sql) == ["/notes", "/src/agent.py"]
+    assert run(vfs.query(sql)).rows == [("/notes",), ("/src/agent.py",)]
+    # The seed's ten rows, less /src (last changed by agent:other).
+    assert column(vfs, "SELECT count(*) FROM files WHERE writer = 'user'") == [9]
 
 
 def test_columns_of_a_file_a_directory_and_a_link(vfs):
@@ -120,10 +127,18 @@ def test_params_by_name_and_time_functions(vfs):
                        "julianday('2026-06-10 00:00:00')") == [4]  # + /link, made now
 
 
-def test_the_journal_view_is_there_and_empty(vfs):
-    result = query(vfs, "SELECT * FROM journal")
-    assert result.columns == ["revision", "time", "writer", "operation", "paths"]
-    assert result.rows == []
+def test_the_journal_view_lists_every_commit_with_its_writer_and_paths(vfs):
+    run(vfs.as_writer("agent").rename("/docs/readme.md", "/docs/README.md"))
+    result = run(vfs.query("SELECT * FROM journal ORDER BY revision DESC LIMIT 1"))
+    assert result.columns == ["revision", "time", "time_ms", "writer", "operation", "paths"]
+    [(revision, when, when_ms, writer, operation, touched)] = result.rows
+    assert (revision, writer, operation) == (vfs.revision, "agent", "rename")
+    assert json.loads(touched)[:2] == ["/docs/readme.md", "/docs/README.md"]
+    assert when.startswith(time.strftime("%Y-%m-%d", time.gmtime(when_ms / 1000)))
+    counts = run(vfs.query("SELECT writer, count(*) FROM journal GROUP BY writer ORDER BY 1"))
+    assert counts.rows == [("agent", 1), ("user", vfs.revision - 1)]
+    # The plain function has no journal to read: the view is there, empty.
+    assert query(vfs, "SELECT * FROM journal").rows == []
 
 
 def test_rows_past_the_limit_are_dropped_and_flagged(vfs):
@@ -290,13 +305,14 @@ def test_the_js_api_call_answers_columns_rows_and_truncated(vfs):
     from py_vfs.webapi import WebAPI
 
     api = WebAPI(vfs)
-    answer = run(_settled(api.call("query", ["SELECT path FROM files WHERE kind = ? "
-                                             "ORDER BY path", ["file"], {"limit": 2}])))
+    answer = run(_settled(api, "query", ["SELECT path FROM files WHERE kind = ? "
+                                         "ORDER BY path", ["file"], {"limit": 2}]))
     assert answer["value"] == {"columns": ["path"], "rows": [["/big.bin"], ["/docs/readme.md"]],
                                "truncated": True}
-    refused = run(_settled(api.call("query", ["DROP VIEW files"])))
+    refused = run(_settled(api, "query", ["DROP VIEW files"]))
     assert refused["error"]["code"] == "EACCES"
 
 
-async def _settled(result):
+async def _settled(api, op, args):
+    result = api.call(op, args)
     return result if isinstance(result, dict) else await result

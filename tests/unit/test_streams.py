@@ -11,6 +11,7 @@ import pytest
 
 from py_vfs import VFS, FsError
 from py_vfs.content import AHEAD_PREFIX, CHUNK_SIZE
+from py_vfs.history import Retention
 from py_vfs.storage.memory import MemoryStore
 from py_vfs.storage.sqlite import SQLiteStore
 
@@ -37,7 +38,9 @@ def store() -> MemoryStore:
 
 @pytest.fixture
 def vfs(store) -> VFS:
-    return run(VFS.open(store, cache_bytes=0))
+    # These tests are about when a stream's chunks leave the store: without history, which
+    # would keep them for time travel (tests/unit/test_history.py).
+    return run(VFS.open(store, cache_bytes=0, retention=Retention(0, 0)))
 
 
 async def collect(stream) -> list[bytes]:

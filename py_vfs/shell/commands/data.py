@@ -4,7 +4,6 @@ export and import (a tree as a zip archive, and back)."""
 from __future__ import annotations
 
 from py_vfs.archive import export, import_archive
-from py_vfs.query import query
 from py_vfs.shell.commands.registry import UsageError, command, parse_flags
 from py_vfs.shell.context import Context
 from py_vfs.shell.format import quote_name, visible
@@ -19,7 +18,7 @@ async def sql(ctx: Context, args: list[str]) -> int:
     a statement may start with ``-``."""
     if not args:
         raise UsageError("missing SQL statement")
-    result = query(ctx.vfs, args[0], args[1:])  # the shell's Disk is the VFS itself
+    result = await ctx.vfs.query(args[0], args[1:])
     ctx.out(grid(result.columns, result.rows))
     if result.truncated:
         ctx.err(f"sql: only the first {len(result.rows)} rows are shown\n")
