@@ -51,8 +51,8 @@ _SCHEMA = (
     " mtime_ms, ctime_ms, writer, coalesce(hash, _content_id(rowid)) AS hash, target"
     " FROM _files",
     # The journal arrives with the change log's writers (docs/data.md): empty until then.
-    "CREATE TABLE journal (revision INTEGER, time TEXT, writer TEXT, operation TEXT,"
-    " paths TEXT)",
+    "CREATE TABLE journal (revision INTEGER, time TEXT, time_ms REAL, writer TEXT,"
+    " operation TEXT, paths TEXT)",
 )
 
 # What the authorizer lets a statement do: read. Everything else (writes, ATTACH, PRAGMA,

@@ -122,7 +122,7 @@ def test_params_by_name_and_time_functions(vfs):
 
 def test_the_journal_view_is_there_and_empty(vfs):
     result = query(vfs, "SELECT * FROM journal")
-    assert result.columns == ["revision", "time", "writer", "operation", "paths"]
+    assert result.columns == ["revision", "time", "time_ms", "writer", "operation", "paths"]
     assert result.rows == []
 
 
