@@ -233,6 +233,19 @@ def test_an_old_file_gets_the_views_and_stale_ones_are_replaced(tmp_path):
     assert file_rows(path, "SELECT sql FROM sqlite_master WHERE name = 'files'") == [(newer,)]
 
 
+def test_a_users_table_named_like_a_view_is_left_alone(tmp_path):
+    path = tmp_path / "mine.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("CREATE TABLE journal (note TEXT)")
+    db.execute("INSERT INTO journal VALUES ('mine')")
+    db.close()
+    vfs = run(VFS.open(SQLiteStore(path)))
+    run(vfs.write_file("/f", b"1"))
+    vfs.close()
+    assert file_rows(path, "SELECT * FROM journal") == [("mine",)]
+    assert file_rows(path, "SELECT path FROM files") == [("/f",)]
+
+
 def test_the_store_tables_are_unchanged_and_check_is_clean(disk):
     vfs, path = disk
     assert run(vfs.check()).ok
