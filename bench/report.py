@@ -24,6 +24,10 @@ TITLES = {
     "W6": "reload: reopen + read 1,000 files",
     "W7": "rm -r 1,000 files + flush",
     "W8": "restart on 10,000 files: open to first read",
+    "Q1": "SQL on 10,000 files: `SELECT path FROM files WHERE mtime > '2026-06-09'`",
+    "Q2": "SQL on 10,000 files: `SELECT dir, sum(size) FROM files GROUP BY dir ORDER BY 2 DESC`",
+    "Q3": "SQL on 10,000 files: `SELECT path FROM files WHERE writer = 'agent' AND mtime > "
+          "date('now', '-7 days')`",
     "B1 cold": "app page to ready prompt, cold",
     "B1 warm": "app page to ready prompt, warm",
     "B1 snapshot": "app page to ready prompt, from the runtime snapshot",

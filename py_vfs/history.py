@@ -58,7 +58,7 @@ class Retention:
 def iso(ms: float) -> str:
     """A time in ms since 1970 as the journal and the ``files`` view write it: UTC,
     ``YYYY-MM-DD HH:MM:SS.SSS`` (SQLite's own spelling)."""
-    stamp = datetime.fromtimestamp(ms / 1000.0, UTC)
+    stamp = datetime.fromtimestamp(round(ms) / 1000.0, UTC)  # rounded, as SQLite's %f
     return stamp.strftime("%Y-%m-%d %H:%M:%S.") + f"{stamp.microsecond // 1000:03d}"
 
 
