@@ -255,7 +255,8 @@ class History:
         async for revision, entry in self.entries_back():
             about = describe(revision, entry)
             rows.append((revision, about["time"], about["timeMs"], about["writer"],
-                         about["operation"], json.dumps(about["paths"], ensure_ascii=False)))
+                         about["operation"],
+                         json.dumps(about["paths"], ensure_ascii=False, separators=(",", ":"))))
         rows.reverse()
         return rows
 
