@@ -55,6 +55,8 @@ const EXPECTED_SKIPS = new Map([
   ["tests/unit/test_archive.py::test_info_zip_unzips_the_export_and_its_zip_imports_back",
     "needs Info-ZIP's unzip and zip in a process (not in Pyodide)"],
   ["tests/unit/test_sqlite_store.py::test_command_line_shell", NO_PROCESSES],
+  ["tests/unit/test_image.py::test_the_image_opens_in_the_command_line_shell_and_in_sqlite3",
+    NO_PROCESSES],
   ["tests/unit/test_steps_watch_tabs.py::test_calling_the_outer_vfs_inside_a_step_is_edeadlk",
     "needs a real event loop (the current task)"],
   ["tests/unit/test_steps_watch_tabs.py::test_two_processes_writing_one_sqlite_file_concurrently_lose_nothing",

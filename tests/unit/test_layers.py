@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                     "mount_ops", "mounting", "files", "namespace", "metadata", "copies",
                     "step")),
     ("facade", ("vfs", "")),
-    ("tools over the facade", ("archive", "zip_entries", "query")),
+    ("tools over the facade", ("archive", "zip_entries", "sqlite_image", "query")),
     ("surfaces", ("shell.*", "protocol", "webapi", "preview", "page_cache", "__main__")),
 ]
 
