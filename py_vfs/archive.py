@@ -19,6 +19,7 @@ import io
 import struct
 import zipfile
 import zlib
+from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -129,6 +130,36 @@ async def _zip_stream(vfs: VFS, top: Stat) -> AsyncIterator[bytes]:
 
 
 # ---------------------------------------------------------------------- import
+
+
+class Upload:
+    """An import that arrives in pieces from another thread (the JS API's ``vfs.import``):
+    the pieces are held (at most ``MAX_ARCHIVE_BYTES``, EFBIG beyond, refused as they come)
+    until ``finish`` imports them, letting go of each as it is consumed."""
+
+    def __init__(self, vfs: VFS, format: str, into: str) -> None:
+        _check_format(format, "import")
+        if not isinstance(into, str):
+            raise FsError.of("EINVAL", "import", None).with_hint("into must be a path")
+        self.vfs, self.format, self.into = vfs, format, into
+        self._pieces: deque[bytes] = deque()
+        self._size = 0
+
+    def write(self, data: bytes) -> None:
+        """One more piece of the archive."""
+        self._size += len(data)
+        if self._size > MAX_ARCHIVE_BYTES:
+            self._pieces.clear()
+            raise _too_big()
+        self._pieces.append(bytes(data))
+
+    async def finish(self) -> dict[str, int]:
+        """``import_archive`` of everything written."""
+        return await import_archive(self.vfs, self._drain(), self.format, self.into)
+
+    async def _drain(self) -> AsyncIterator[bytes]:
+        while self._pieces:
+            yield self._pieces.popleft()
 
 
 async def _read_all(source: Any) -> bytes:

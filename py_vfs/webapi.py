@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Any, TypeVar
 
+from .archive import Upload, export, in_pieces
 from .check import Report
 from .errors import FsError
 from .mounts.fsa import BrowserHost, FsaBackend, NeedsPromising
@@ -105,11 +106,11 @@ class WebAPI:
         self.shell = Shell(vfs, previews=previews, host=host)
         self._notify = notify
         self._watches: dict[int, Callable[[], None]] = {}
-        self._streams: dict[int, ReadStream | WriteStream] = {}
+        self._streams: dict[int, ReadStream | WriteStream | Upload | AsyncIterator[bytes]] = {}
         self._next_stream = 1
         self._steps = Steps(self)
         self._ops = {**self._table(vfs), **self._steps.table(), "watch": self._watch,
-                     "unwatch": self._unwatch, "sync": vfs.sync}
+                     "unwatch": self._unwatch, "sync": vfs.sync, **self._data_table()}
         if set(self._ops) != PYTHON_OPS:  # py_vfs/protocol.py declares every operation
             raise AssertionError(f"WebAPI and protocol.OPS differ: {set(self._ops) ^ PYTHON_OPS}")
         self.collecting: asyncio.Future[int] | None = None  # the garbage collection at boot
@@ -231,7 +232,7 @@ class WebAPI:
     # Streams live here between calls, by id: JS pulls a read stream one chunk per call and
     # pushes a write stream the same way, so neither side ever holds the whole file.
 
-    def _keep(self, stream: ReadStream | WriteStream) -> int:
+    def _keep(self, stream: ReadStream | WriteStream | Upload | AsyncIterator[bytes]) -> int:
         stream_id = self._next_stream
         self._next_stream += 1
         self._streams[stream_id] = stream
@@ -271,10 +272,55 @@ class WebAPI:
     async def _close_stream(self, stream_id: int) -> None:
         """Cancel: a read stream releases its chunks, a write stream is abandoned."""
         stream = self._streams.pop(stream_id, None)
-        if isinstance(stream, ReadStream):
-            await stream.aclose()
-        elif isinstance(stream, WriteStream):
+        if isinstance(stream, WriteStream):
             await stream.abort()
+        elif isinstance(stream, ReadStream | AsyncGenerator):  # an export: its state goes
+            await stream.aclose()
+
+    # The disk as data: exports and imports live in the streams table too, by id.
+
+    def _data_table(self) -> dict[str, Callable[..., Any]]:
+        return {"exportOpen": self._export_open, "exportChunk": self._export_chunk,
+                "importOpen": self._import_open, "importChunk": self._import_chunk,
+                "importFinish": self._import_finish}
+
+    def _export_open(self, path: str, options: Any = None) -> int:
+        """An export of ``path`` (errors in it are this call's), pulled by ``exportChunk``."""
+        format = options.get("format") if isinstance(options, dict) else None
+        return self._keep(in_pieces(export(self.vfs, path, format or "zip")))
+
+    async def _export_chunk(self, stream_id: int) -> bytes | None:
+        """The next piece of an export (about one chunk), or None at its end (then forgotten)."""
+        stream = self._streams.get(stream_id)
+        if not isinstance(stream, AsyncGenerator):
+            raise FsError.of("EBADF", "export", None)
+        try:
+            return await anext(stream)
+        except StopAsyncIteration:
+            del self._streams[stream_id]
+            return None
+        except BaseException:
+            self._streams.pop(stream_id, None)
+            await stream.aclose()
+            raise
+
+    def _import_open(self, options: Any = None) -> int:
+        """An import, fed by ``importChunk`` and made by ``importFinish``."""
+        given = options if isinstance(options, dict) else {}
+        return self._keep(Upload(self.vfs, given.get("format") or "zip", given.get("into") or "/"))
+
+    def _import_chunk(self, stream_id: int, data: bytes) -> None:
+        upload = self._stream(stream_id, Upload)
+        try:
+            upload.write(data)
+        except BaseException:
+            self._streams.pop(stream_id, None)
+            raise
+
+    async def _import_finish(self, stream_id: int) -> dict[str, int]:
+        upload = self._stream(stream_id, Upload)
+        del self._streams[stream_id]
+        return await upload.finish()
 
     async def _shell(self, line: str) -> dict[str, Any]:
         result = await self.shell.run(line)
