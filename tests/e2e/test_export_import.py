@@ -198,3 +198,80 @@ def test_hostile_or_bad_imports_reject_with_nothing_changed(app):
                       "junk": refused, "notImage": refused, "format": refused,
                       "unchanged": True, "escaped": False, "missing": "ENOENT",
                       "type": [True, "ERR_INVALID_ARG_TYPE"]}
+
+
+# ------------------------------------------------------------------ the app page's panel
+
+
+def wait_status(page, state: str) -> str:
+    """The panel's outcome once #data-status reaches ``state`` (fails on the other outcome)."""
+    page.wait_for_selector('#data-status[data-state="done"], #data-status[data-state="failed"]',
+                           timeout=60_000)
+    text = page.text_content("#data-status")
+    assert page.get_attribute("#data-status", "data-state") == state, text
+    return text
+
+
+def test_the_page_downloads_an_export_into_a_picked_file(app):
+    data_js(app, """
+      await vfs.writeFile("/ui/a/one.bin", random(3 * MiB));
+      await vfs.writeFile("/ui/two.txt", "two");
+      // The save picker, replaced as the mount tests replace the folder picker: an OPFS file.
+      window.__pickSaveFile = async ({suggestedName}) =>
+        (await navigator.storage.getDirectory()).getFileHandle(suggestedName, {create: true});
+    """)
+    app.click("#data summary")
+    app.fill("#export-path", "/ui")
+    app.select_option("#export-format", "zip")
+    app.click("#export-form button")
+    assert wait_status(app, "done").startswith("Exported /ui as ui.zip: 3.")
+    assert app.evaluate("document.getElementById('data-bar').value") > 3 * MiB
+    result = data_js(app, """
+      const opfs = await navigator.storage.getDirectory();
+      const file = await (await opfs.getFileHandle("ui.zip")).getFile();
+      const counts = await vfs.import(file, {into: "/ui-copy"});
+      return {counts, same: JSON.stringify(await rows(vfs, "/ui")) ===
+                            JSON.stringify(await rows(vfs, "/ui-copy"))};
+    """)
+    assert result == {"counts": {"files": 2, "directories": 1, "symlinks": 0,
+                                 "bytes": 3 * MiB + 3}, "same": True}
+
+
+def test_without_a_save_picker_the_page_downloads_a_blob(app):
+    data_js(app, """
+      await vfs.writeFile("/blob/x.txt", "x");
+      window.__pickSaveFile = null;
+    """)
+    app.evaluate("document.getElementById('data').open = true")
+    app.fill("#export-path", "/blob")
+    app.select_option("#export-format", "sqlite")
+    with app.expect_download(timeout=60_000) as caught:
+        app.click("#export-form button")
+    download = caught.value
+    assert download.suggested_filename == "blob.db"
+    with open(download.path(), "rb") as image:
+        assert image.read(16) == b"SQLite format 3\x00"
+    assert wait_status(app, "done").startswith("Exported /blob as blob.db")
+
+
+def test_the_page_uploads_an_archive_with_progress_and_shows_a_refusal(app):
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("docs/readme.md", "# up\n")
+        archive.writestr("big.bin", bytes(range(256)) * 8192)  # 2 MiB
+    app.evaluate("document.getElementById('data').open = true")
+    app.set_input_files("#import-file", files=[{"name": "up.zip", "mimeType": "application/zip",
+                                                "buffer": buffer.getvalue()}])
+    app.fill("#import-into", "/uploaded")
+    app.click("#import-form button")
+    assert wait_status(app, "done") == ("Imported up.zip into /uploaded: 2 files, "
+                                        "1 directories, 0 symlinks, 2.1 MB")
+    assert app.evaluate("document.getElementById('data-bar').value") == len(buffer.getvalue())
+    assert js(app, 'return await vfs.readFile("/uploaded/docs/readme.md", "utf8")') == "# up\n"
+    app.set_input_files("#import-file", files=[{"name": "bad.zip", "mimeType": "application/zip",
+                                                "buffer": b"not a zip"}])
+    app.click("#import-form button")
+    assert wait_status(app, "failed").startswith("EINVAL")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import glob
+import inspect
 import json
 import os
 import shutil
@@ -19,7 +20,9 @@ from test_archive import BIG, FILES, T0, disk, run, snapshot, tree, zip_bytes
 
 from py_vfs import VFS, FsError, archive, sqlite_image
 from py_vfs.archive import export, import_archive
+from py_vfs.content import CHUNK_SIZE
 from py_vfs.storage.sqlite import SQLiteStore
+from py_vfs.webapi import WebAPI
 
 __all__ = ["disk"]  # the fixture, shared with test_archive
 NO_PROCESSES = sys.platform == "emscripten"
@@ -226,3 +229,64 @@ def test_oversize_entries_and_images_are_refused(disk, monkeypatch):
     monkeypatch.undo()
     monkeypatch.setattr(archive, "MAX_ARCHIVE_BYTES", len(data) - 1)
     refused(disk, [data[:1000], data[1000:]], "EFBIG")  # counted while it arrives
+
+
+# ------------------------------------------------------------------ the JS API's half
+
+
+async def call(api: WebAPI, op: str, *args):
+    """One operation of WebAPI's table, its outcome as an envelope's ``value`` or ``error``
+    (``WebAPI.call`` itself schedules a task, which the stepping driver of Pyodide's unit
+    runs cannot await: tests/unit/aio.py)."""
+    try:
+        result = api._ops[op](*args)
+        return {"value": await result if inspect.isawaitable(result) else result}
+    except FsError as error:
+        return {"error": {"code": error.code}}
+
+
+@pytest.mark.parametrize("format", ["zip", "sqlite"])
+def test_webapi_pulls_an_export_and_pushes_it_back(disk, format):
+    api, before = WebAPI(disk), leftovers()
+
+    async def scenario():
+        stream = (await call(api, "exportOpen", "/p", {"format": format}))["value"]
+        pieces = []
+        while (piece := (await call(api, "exportChunk", stream))["value"]) is not None:
+            pieces.append(piece)
+        assert all(len(piece) >= CHUNK_SIZE for piece in pieces[:-1])  # a trip per chunk
+        assert api.held()["streams"] == 0 and leftovers() == before
+        upload = (await call(api, "importOpen", {"format": format, "into": "/back"}))["value"]
+        for piece in pieces:
+            assert await call(api, "importChunk", upload, piece) == {"value": None}
+        return (await call(api, "importFinish", upload))["value"]
+
+    assert run(scenario())["files"] == 6
+    assert tree(disk, "/back") == tree(disk, "/p")
+    assert api.held()["streams"] == 0 and leftovers() == before
+
+
+def test_webapi_cancels_an_export_and_refuses_bad_calls(disk, monkeypatch):
+    api, before = WebAPI(disk), leftovers()
+
+    async def code(op, *args):
+        return (await call(api, op, *args))["error"]["code"]
+
+    async def scenario():
+        stream = (await call(api, "exportOpen", "/p", {"format": "sqlite"}))["value"]
+        first = (await call(api, "exportChunk", stream))["value"]
+        assert first.startswith(sqlite_image.HEADER)
+        assert await call(api, "closeStream", stream) == {"value": None}
+        assert api.held()["streams"] == 0 and leftovers() == before  # its file went with it
+        assert await code("exportChunk", stream) == "EBADF"
+        assert await code("exportOpen", "/nowhere") == "ENOENT"
+        assert await code("exportOpen", "/p", {"format": "tar"}) == "EINVAL"
+        assert await code("importOpen", {"format": "rar"}) == "EINVAL"
+        monkeypatch.setattr(archive, "MAX_ARCHIVE_BYTES", 10)
+        upload = (await call(api, "importOpen", {"into": "/x"}))["value"]
+        assert await call(api, "importChunk", upload, b"12345") == {"value": None}
+        assert await code("importChunk", upload, b"123456") == "EFBIG"
+        assert await code("importFinish", upload) == "EBADF"  # it was dropped
+
+    run(scenario())
+    assert api.held()["streams"] == 0 and not disk.exists("/x")
