@@ -146,6 +146,11 @@ class _ReadOnlyStore:
     def __init__(self, path: str) -> None:
         self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
 
+    def tables(self) -> set[str]:
+        """The names of the file's tables."""
+        return {name for (name,) in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+
     async def get_all(self, space: str) -> Rows:
         """``Store.get_all``."""
         return list(self._db.execute(f"SELECT key, value FROM {_space(space)}"))
@@ -239,8 +244,7 @@ async def open_image(path: str) -> VFS:
             raise refuse("EINVAL", "not a SQLite image (its header is not SQLite's)")
     store = _ReadOnlyStore(path)
     try:
-        tables = {name for (name,) in store._db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        tables = store.tables()
         if not set(SPACES) <= tables:
             raise refuse("EINVAL", "a SQLite file that is not a py_vfs disk (no "
                                    f"{', '.join(sorted(set(SPACES) - tables))} table)")

@@ -13,7 +13,7 @@ import inspect
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Any, TypeVar
 
-from .archive import Upload, export, in_pieces
+from .archive import Upload
 from .check import Report
 from .errors import FsError
 from .mounts.fsa import BrowserHost, FsaBackend, NeedsPromising
@@ -36,6 +36,7 @@ from .step import Step
 from .streams import ReadStream, WriteStream
 from .usage import Usage
 from .vfs import VFS
+from .web_data import DataOps
 
 Envelope = dict[str, Any]
 Notify = Callable[[int, dict[str, str]], None]
@@ -110,7 +111,8 @@ class WebAPI:
         self._next_stream = 1
         self._steps = Steps(self)
         self._ops = {**self._table(vfs), **self._steps.table(), "watch": self._watch,
-                     "unwatch": self._unwatch, "sync": vfs.sync, **self._data_table()}
+                     "unwatch": self._unwatch, "sync": vfs.sync,
+                     **DataOps(vfs, self._streams, self._keep).table()}
         if set(self._ops) != PYTHON_OPS:  # py_vfs/protocol.py declares every operation
             raise AssertionError(f"WebAPI and protocol.OPS differ: {set(self._ops) ^ PYTHON_OPS}")
         self.collecting: asyncio.Future[int] | None = None  # the garbage collection at boot
@@ -276,51 +278,6 @@ class WebAPI:
             await stream.abort()
         elif isinstance(stream, ReadStream | AsyncGenerator):  # an export: its state goes
             await stream.aclose()
-
-    # The disk as data: exports and imports live in the streams table too, by id.
-
-    def _data_table(self) -> dict[str, Callable[..., Any]]:
-        return {"exportOpen": self._export_open, "exportChunk": self._export_chunk,
-                "importOpen": self._import_open, "importChunk": self._import_chunk,
-                "importFinish": self._import_finish}
-
-    def _export_open(self, path: str, options: Any = None) -> int:
-        """An export of ``path`` (errors in it are this call's), pulled by ``exportChunk``."""
-        format = options.get("format") if isinstance(options, dict) else None
-        return self._keep(in_pieces(export(self.vfs, path, format or "zip")))
-
-    async def _export_chunk(self, stream_id: int) -> bytes | None:
-        """The next piece of an export (about one chunk), or None at its end (then forgotten)."""
-        stream = self._streams.get(stream_id)
-        if not isinstance(stream, AsyncGenerator):
-            raise FsError.of("EBADF", "export", None)
-        try:
-            return await anext(stream)
-        except StopAsyncIteration:
-            del self._streams[stream_id]
-            return None
-        except BaseException:
-            self._streams.pop(stream_id, None)
-            await stream.aclose()
-            raise
-
-    def _import_open(self, options: Any = None) -> int:
-        """An import, fed by ``importChunk`` and made by ``importFinish``."""
-        given = options if isinstance(options, dict) else {}
-        return self._keep(Upload(self.vfs, given.get("format") or "zip", given.get("into") or "/"))
-
-    def _import_chunk(self, stream_id: int, data: bytes) -> None:
-        upload = self._stream(stream_id, Upload)
-        try:
-            upload.write(data)
-        except BaseException:
-            self._streams.pop(stream_id, None)
-            raise
-
-    async def _import_finish(self, stream_id: int) -> dict[str, int]:
-        upload = self._stream(stream_id, Upload)
-        del self._streams[stream_id]
-        return await upload.finish()
 
     async def _shell(self, line: str) -> dict[str, Any]:
         result = await self.shell.run(line)

@@ -86,6 +86,25 @@ async def _names_in(path: str) -> list[str]:
         image.close()
 
 
+def test_a_disk_file_imports_as_an_image(tmp_path):
+    """Any py_vfs disk file (WAL mode, as SQLiteStore leaves it) is an image of its root."""
+    path = str(tmp_path / "disk.db")
+
+    async def made():
+        disk = await VFS.open(SQLiteStore(path))
+        await disk.write_file("/a/b.txt", b"hello", mode=0o600)
+        disk.close()
+
+    run(made())
+    with open(path, "rb") as disk_file:
+        data = disk_file.read()
+    fresh = VFS.memory()
+    counts = run(import_archive(fresh, data, "sqlite", into="/x"))
+    assert counts == {"files": 1, "directories": 1, "symlinks": 0, "bytes": 5}
+    assert run(fresh.read_file("/x/a/b.txt")) == b"hello"
+    assert fresh.stat("/x/a/b.txt").mode == 0o600
+
+
 @pytest.mark.skipif(NO_PROCESSES, reason="Emscripten (Pyodide) has no processes")
 def test_the_image_opens_in_the_command_line_shell_and_in_sqlite3(disk, tmp_path):
     path = write(tmp_path, run(image_bytes(disk)))

@@ -33,7 +33,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                     "step")),
     ("facade", ("vfs", "")),
     ("tools over the facade", ("archive", "zip_entries", "sqlite_image", "query")),
-    ("surfaces", ("shell.*", "protocol", "webapi", "preview", "page_cache", "__main__")),
+    ("surfaces", ("shell.*", "protocol", "web_data", "webapi", "preview", "page_cache",
+                  "__main__")),
 ]
 
 ROOT = Path(py_vfs.__file__).parent
