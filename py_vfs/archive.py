@@ -1,4 +1,6 @@
-"""The disk as a zip: ``export`` streams a tree out, ``import_archive`` brings one back in.
+"""The disk as a zip or a SQLite image: ``export`` streams a tree out, ``import_archive``
+brings one back in. The image format itself is sqlite_image.py's; this module picks the format
+and makes the entries of either.
 
 ``export`` writes with Python's ``zipfile`` into a sink that cannot seek, so every entry carries
 a data descriptor after its data and nothing is ever rewritten: each piece is handed to the
@@ -9,8 +11,9 @@ per entry), which the zip's end needs.
 ``import_archive`` needs the central directory, at the end of the archive, before anything, so
 it holds the whole archive in memory, up to ``MAX_ARCHIVE_BYTES`` (EFBIG beyond). It checks
 every entry (``zip_entries.plan``) and every link, and what is on the disk where they go, before
-it changes anything, then makes them all in one step: all or nothing. Formats, limits and what
-is kept: docs/data.md.
+it changes anything, then makes them all in one step: all or nothing. An image is checked the
+same way (``sqlite_image.entries``) and its entries made by the same step. Formats, limits and
+what is kept: docs/data.md.
 """
 
 from __future__ import annotations
@@ -20,7 +23,14 @@ import struct
 import zipfile
 import zlib
 from collections import deque
-from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterable,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+)
 from typing import TYPE_CHECKING, Any
 
 from . import paths, sqlite_image
@@ -35,7 +45,8 @@ if TYPE_CHECKING:
     from .vfs import VFS
 
 MAX_ARCHIVE_BYTES = 256 * 1024 * 1024
-"""The largest archive ``import_archive`` reads (EFBIG): it is held in memory whole."""
+"""The largest archive ``import_archive`` reads (EFBIG): a zip is held in memory whole, an
+image in a temporary file (in memory too, in the browser's MEMFS)."""
 FORMATS = ("zip", "sqlite")
 # What is compressed and handed out at a time: the chunk is already in memory (the store's), its
 # compressed copy need not be there whole as well.
@@ -68,7 +79,7 @@ def _check_format(format: str, syscall: str) -> None:
             f"unknown format {format!r} (known: {', '.join(FORMATS)})")
 
 
-def export(vfs: VFS, path: str = "/", format: str = "zip") -> AsyncIterator[bytes]:
+def export(vfs: VFS, path: str = "/", format: str = "zip") -> AsyncGenerator[bytes, None]:
     """The tree at ``path`` (a directory: what is below it; a file: that file) as a zip or a
     SQLite image (``format``), in pieces. Files, directories (empty ones too) and symlinks,
     with their modes and times; a zip keeps memory near one chunk whatever the sizes, an
@@ -85,7 +96,7 @@ def format_of(name: str) -> str:
     return "sqlite" if name.lower().endswith((".db", ".sqlite")) else "zip"
 
 
-async def in_pieces(pieces: AsyncIterator[bytes], size: int = CHUNK_SIZE
+async def in_pieces(pieces: AsyncGenerator[bytes, None], size: int = CHUNK_SIZE
                     ) -> AsyncIterator[bytes]:
     """``pieces`` gathered into pieces of about ``size`` bytes (the last may be shorter): one
     round trip per chunk for a caller in another thread (the JS API's export)."""
@@ -101,10 +112,10 @@ async def in_pieces(pieces: AsyncIterator[bytes], size: int = CHUNK_SIZE
         if held:
             yield b"".join(held)
     finally:  # closed early (a cancelled stream): the export's state goes now, not at GC
-        await pieces.aclose()  # type: ignore[attr-defined]
+        await pieces.aclose()
 
 
-async def _zip_stream(vfs: VFS, top: Stat) -> AsyncIterator[bytes]:
+async def _zip_stream(vfs: VFS, top: Stat) -> AsyncGenerator[bytes, None]:
     sink = _Sink()
     with zipfile.ZipFile(sink, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, info in tree(vfs, top):

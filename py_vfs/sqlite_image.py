@@ -19,7 +19,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import AsyncIterable, AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -89,7 +89,7 @@ def tree(vfs: VFS, top: Stat) -> Iterable[tuple[str, Stat]]:
 # ------------------------------------------------------------------------ export
 
 
-async def export_image(vfs: VFS, top: Stat) -> AsyncIterator[bytes]:
+async def export_image(vfs: VFS, top: Stat) -> AsyncGenerator[bytes, None]:
     """The image of the tree at ``top``, in pieces of one chunk; its temporary file is deleted
     when the iteration ends, fails or is closed."""
     folder = tempfile.mkdtemp(prefix="pyvfs-image-")
