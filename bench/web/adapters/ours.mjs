@@ -28,6 +28,7 @@ async function openWith(options) {
     exists: (path) => vfs.exists(path),
     settle: () => snapshotSettled(vfs),
     wasmBytes: async () => (await vfs.memoryUsage()).wasmBytes,
+    exportZip: (path) => vfs.export(path, { format: "zip" }),
   });
 }
 
