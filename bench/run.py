@@ -6,6 +6,8 @@
 Adapters: ours (dist/pyvfs.mjs, `openVFS`), lightningfs (@isomorphic-git/lightning-fs), zenfs
 (@zenfs/core + @zenfs/dom IndexedDB), rawidb (one IndexedDB put per file). The workloads are in
 bench/web/workloads.mjs; docs/benchmarks.md says what each one does and what the numbers mean.
+E1 (ours only) exports a tree of 100 MiB as a zip through `vfs.export` and drains it: its time,
+rate (MB/s of the tree) and the worker's peaks.
 
 Per repetition and adapter, one fresh store (every IndexedDB database of the origin is deleted
 first) is opened (untimed; for ours this boots Pyodide) and takes the CHAIN of workloads in order,
@@ -55,7 +57,9 @@ CHAIN = ["W1", "W1c", "W2", "W3", "W5", "W7", "W4"]
 # SQL over W8's store, run by ours after each W8 reopen, in the same page.
 QUERIES = ["Q1", "Q2", "Q3"]
 QUERYING = "ours"
-WORKLOADS = [*CHAIN, "W6", "W8", *QUERIES, "B1"]
+WORKLOADS = [*CHAIN, "W6", "E1", "W8", *QUERIES, "B1"]
+# E1 exports through our JS API (vfs.export): no peer has one, so it runs on ours alone.
+EXPORTING = ["ours"]
 # What must run before a workload: the tree it reads, renames or removes.
 NEEDS = {"W2": "W1c", "W3": "W1c", "W5": "W1c", "W7": "W5", "W6": "W1",
          **dict.fromkeys(QUERIES, "W8")}
@@ -98,9 +102,11 @@ class Sizes:
     bigSize: int = 32 * 1024 * 1024
     manyFiles: int = 10_000
     manyDirs: int = 100
+    exportSize: int = 100 * 1024 * 1024
 
 
-SMOKE_SIZES = Sizes(files=20, dirs=2, bigSize=256 * 1024, manyFiles=40, manyDirs=4)
+SMOKE_SIZES = Sizes(files=20, dirs=2, bigSize=256 * 1024, manyFiles=40, manyDirs=4,
+                    exportSize=1024 * 1024)
 
 
 class CaseFailed(Exception):
@@ -237,6 +243,9 @@ class Bench:
                     self.chain(page, adapter, f"chain-{rep}-{adapter}", steps, workloads)
             with self.watchdog.stage("closing the chain's page", self.stage_bound):
                 page.close()
+        if "E1" in workloads:  # before W8: a smoke run's W8 closes this context
+            for adapter in (a for a in adapters if a in EXPORTING):
+                self.run_export(adapter, reps)
         if "W8" in steps:
             self.run_restart(adapters, reps, workloads)
         if "B1" in workloads and "ours" in adapters:
@@ -262,6 +271,25 @@ class Bench:
                 page.reload()
                 page.wait_for_function("window.bench !== undefined", timeout=READY_TIMEOUT_MS)
             self.record("W6", adapter, pick(stage("W6", "reopen")))
+
+    def run_export(self, adapter: str, reps: int) -> None:
+        """E1: a tree of exportSize bytes in a store of its own (seeded at its setup, untimed),
+        exported as a zip and drained `reps` times; the sample adds the rate over the tree's
+        bytes."""
+        page = self.context.new_page()
+        store = f"export-{adapter}"
+        try:
+            with self.watchdog.stage(f"{adapter} E1 opening the bench page", self.stage_bound):
+                self.open_bench_page(page, wipe=False)  # the chains' stores may stay
+            self.stage(self.context_cdp, page, self.spec(adapter, "E1", "setup", store))
+            for _ in range(reps):
+                result = pick(self.stage(self.context_cdp, page,
+                                         self.spec(adapter, "E1", "run", store)))
+                result["mbps"] = self.sizes.exportSize / 1e6 / max(result["ms"] / 1000, 1e-3)
+                self.record("E1", adapter, result)
+        finally:
+            with self.watchdog.stage("closing the export's page", self.stage_bound):
+                page.close()
 
     def run_restart(self, adapters: list[str], reps: int, record: list[str]) -> None:
         """W8: a disk of manyFiles files, then `reps` browser restarts timed to the first read,

@@ -2,10 +2,11 @@
 // and repetition (bench/run.py, CHAIN): W1 writes /w1; W1c writes /t, which W2 reads, W3 lists,
 // W5 renames to /t2 and W7 removes; W4 writes and removes /w4; after a page reload W6 reads /w1
 // back. W8 has its own store, seeded once and read after browser restarts; Q1-Q3 (ours only: the
-// other file systems have no SQL) query that store in the page W8 reopened it in.
+// other file systems have no SQL) query that store in the page W8 reopened it in. E1 (ours only:
+// the JS API's vfs.export) has its own store too, seeded once: a tree of exportSize bytes.
 // Each workload has `run` (the timed part) and may have `before` (untimed, just before it),
 // `check` (untimed: throws unless the result is right) and `seed` (W8: fills the store).
-// Sizes come from the runner: {files, dirs, fileSize, bigSize, manyFiles, manyDirs}.
+// Sizes come from the runner: {files, dirs, fileSize, bigSize, manyFiles, manyDirs, exportSize}.
 
 const paths = (root, p) =>
   Array.from({ length: p.files }, (_, i) => `${root}/d${i % p.dirs}/f${i}.txt`);
@@ -16,6 +17,8 @@ export function content(i, size) {
   for (let j = 0; j < size; j++) data[j] = (i * 31 + j * 7 + (j >> 8)) & 255;
   return data;
 }
+
+const EXPORT_FILE = 4 * 1024 * 1024;
 
 // The big file of W4, made once per page in the untimed part, not in the timed one.
 let big = null;
@@ -135,6 +138,29 @@ export const WORKLOADS = {
   },
   W6: {
     run: (fs, p) => readAll(fs, "/w1", p),
+  },
+  E1: {
+    // 4 MiB files (the last one shorter), made once per store at its setup (untimed, and
+    // outside the memory samples of the runs).
+    seed: async (fs, p) => {
+      await fs.mkdir("/e1");
+      for (let i = 0, at = 0; at < p.exportSize; i++, at += EXPORT_FILE) {
+        await fs.writeFile(`/e1/f${i}.bin`, content(i, Math.min(EXPORT_FILE, p.exportSize - at)));
+      }
+    },
+    // The zip export drained as the page pulls it: its bytes and pieces.
+    run: async (fs) => {
+      let bytes = 0, pieces = 0, zip = null;
+      for await (const piece of fs.exportZip("/e1")) {
+        zip ??= piece[0] === 0x50 && piece[1] === 0x4b;
+        bytes += piece.byteLength;
+        pieces++;
+      }
+      return { bytes, pieces, zip };
+    },
+    check: (fs, p, got) => {
+      if (!got.zip || got.bytes === 0) throw new Error(`the export is no zip (${got.bytes} bytes)`);
+    },
   },
   W8: {
     seed: async (fs, p) => {

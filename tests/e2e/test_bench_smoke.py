@@ -36,7 +36,7 @@ REOPENING = {"W6", "W8"}
 def check_results(results: dict) -> None:
     """Assert that a --smoke run's results hold every case once, with numbers that measured
     something (the verification of each case is bench/run.py's: it exits non-zero otherwise)."""
-    assert set(results) == WORKLOADS | QUERIES | {"B1 cold"}, sorted(results)
+    assert set(results) == WORKLOADS | QUERIES | {"B1 cold", "E1"}, sorted(results)
     for workload in sorted(WORKLOADS | QUERIES):
         expected = ADAPTERS - {STRICT} if workload == "W8" else ADAPTERS
         expected = {"ours"} if workload in QUERIES else expected
@@ -54,6 +54,10 @@ def check_results(results: dict) -> None:
                 assert sample["openMs"] > 0 and sample["runMs"] >= 0, (case, samples)
                 assert sample["ms"] == pytest.approx(sample["openMs"] + sample["runMs"]), case
                 assert sample["sinceNavigationMs"] >= sample["ms"], (case, samples)
+    e1 = results["E1"]  # ours only (vfs.export): a zip of the tree, drained; time must pass
+    assert set(e1) == {"ours"} and len(e1["ours"]) == 1, e1
+    assert e1["ours"][0].get("ms", 0) > 0 and e1["ours"][0].get("mbps", 0) > 0, e1
+    assert e1["ours"][0].get("workerHeapPeak", 0) > 0 and e1["ours"][0].get("wasm", 0) > 0, e1
     b1 = results["B1 cold"]  # the app page to ready: a boot of Python, time must pass
     assert set(b1) == {"ours"} and len(b1["ours"]) == 1 and b1["ours"][0].get("ms", 0) > 0, b1
 

@@ -59,6 +59,8 @@ const EXPECTED_SKIPS = new Map([
     NO_PROCESSES],
   ["tests/unit/test_sqlite_views.py::test_two_processes_opening_old_files_at_once_both_succeed",
     NO_PROCESSES],
+  ["tests/unit/test_image.py::test_the_image_opens_in_the_command_line_shell_and_in_sqlite3",
+    NO_PROCESSES],
   ["tests/unit/test_steps_watch_tabs.py::test_calling_the_outer_vfs_inside_a_step_is_edeadlk",
     "needs a real event loop (the current task)"],
   ["tests/unit/test_steps_watch_tabs.py::test_two_processes_writing_one_sqlite_file_concurrently_lose_nothing",

@@ -29,6 +29,7 @@ async function openWith(options) {
     query: (sql, params, options) => vfs.query(sql, params, options),
     settle: () => snapshotSettled(vfs),
     wasmBytes: async () => (await vfs.memoryUsage()).wasmBytes,
+    exportZip: (path) => vfs.export(path, { format: "zip" }),
   });
 }
 
