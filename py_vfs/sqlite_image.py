@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sqlite3
 import tempfile
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Iterable
 from pathlib import Path
@@ -28,7 +27,7 @@ from .content import CHUNK_SIZE
 from .errors import FsError
 from .limits import MAX_TIME_MS, MIN_TIME_MS
 from .node import DIRECTORY, FILE, SYMLINK, Stat
-from .storage import SPACES, LogEntries, Rows, gap
+from .storage import SPACES
 from .storage.sqlite import SQLiteStore
 from .transaction import Op
 from .vfs import VFS
@@ -139,31 +138,12 @@ async def _build(vfs: VFS, top: Stat, path: str) -> None:
 # ------------------------------------------------------------------------ import
 
 
-class _ReadOnlyStore:
+class _ReadOnlyStore(SQLiteStore):
     """A ``Store`` over a received image opened read-only: reading it never changes it, and
     anything that would write (an image without a root, of an older format) is refused."""
 
     def __init__(self, path: str) -> None:
-        self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
-
-    def tables(self) -> set[str]:
-        """The names of the file's tables."""
-        return {name for (name,) in self._db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
-
-    async def get_all(self, space: str) -> Rows:
-        """``Store.get_all``."""
-        return list(self._db.execute(f"SELECT key, value FROM {_space(space)}"))
-
-    async def get(self, space: str, key: str) -> object | None:
-        """``Store.get``."""
-        row = self._db.execute(f"SELECT value FROM {_space(space)} WHERE key = ?",
-                               (key,)).fetchone()
-        return None if row is None else row[0]
-
-    async def keys(self, space: str) -> list[str]:
-        """``Store.keys``."""
-        return [key for (key,) in self._db.execute(f"SELECT key FROM {_space(space)}")]
+        super().__init__(path, read_only=True)
 
     async def estimate(self) -> dict[str, object] | None:
         """Unknown: nothing is written here."""
@@ -174,43 +154,10 @@ class _ReadOnlyStore:
         raise refuse("EINVAL", "not a complete py_vfs image of this format (it would need "
                                "changes to be read)")
 
-    async def load(self) -> tuple[int, Rows]:
-        """``Store.load``."""
-        row = self._db.execute("SELECT value FROM meta WHERE key = 'rev'").fetchone()
-        return (0 if row is None else int(row[0]),
-                list(self._db.execute("SELECT key, value FROM nodes")))
-
     async def commit_logged(self, base: int, ops: list[Op], entry: str) -> int | None:
         """Refused, as ``commit``."""
         await self.commit(ops)
         return None
-
-    async def log_since(self, rev: int) -> tuple[int, LogEntries | None]:
-        """``Store.log_since``."""
-        current = (await self.load())[0]
-        entries = list(self._db.execute(
-            "SELECT key, value FROM log WHERE key > ? ORDER BY key", (rev,)))
-        return current, None if gap(rev, current, entries) else entries
-
-    async def log_entries(self, low: int, high: int) -> LogEntries:
-        """``Store.log_entries``."""
-        return list(self._db.execute(
-            "SELECT key, value FROM log WHERE key >= ? AND key <= ? ORDER BY key", (low, high)))
-
-    async def log_oldest(self) -> int | None:
-        """``Store.log_oldest``."""
-        row = self._db.execute("SELECT min(key) FROM log").fetchone()
-        return None if row is None or row[0] is None else int(row[0])
-
-    def close(self) -> None:
-        """``Store.close``."""
-        self._db.close()
-
-
-def _space(space: str) -> str:
-    if space not in SPACES:
-        raise ValueError(f"unknown keyspace {space!r}")
-    return space
 
 
 async def spool(source: Any, limit: int, too_big: Callable[[], FsError]) -> str:
