@@ -1,6 +1,7 @@
 """Writers and the journal: who made each change, the durable history, its retention, and what
 the journal's chunks cost (py_vfs/writers.py, py_vfs/history.py)."""
 
+import time
 from asyncio import run
 
 import pytest
@@ -12,6 +13,14 @@ from py_vfs.storage.sqlite import SQLiteStore
 from py_vfs.vfs import VFS
 
 BIG = b"b" * 3000  # chunked (larger than INLINE_MAX)
+
+
+def tick() -> None:
+    """Let the clock move on a millisecond or two (Pyodide's is coarse): entries written on
+    either side then have different times."""
+    start = time.time()
+    while time.time() - start < 0.002:
+        pass
 
 
 def writer_of(vfs: VFS, path: str) -> str | None:
@@ -84,8 +93,10 @@ def test_the_journal_filters_by_time_writer_path_and_limit():
     async def scenario():
         vfs = VFS.memory()
         await vfs.write_file("/src/a.py", b"1")
+        tick()
         await vfs.as_writer("agent").write_file("/src/b.py", b"2")
         middle = (await vfs.journal(limit=1))[0]["timeMs"]
+        tick()
         await vfs.write_file("/docs/x.md", b"3")
         assert ["/src/b.py" in e["paths"] or "/src/a.py" in e["paths"]
                 for e in await vfs.journal(path="/src")] == [True, True]

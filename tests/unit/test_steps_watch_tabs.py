@@ -13,6 +13,7 @@ import pytest
 
 from py_vfs import VFS, FsError
 from py_vfs.content import INLINE_MAX
+from py_vfs.history import Retention
 from py_vfs.storage import LOG_KEEP
 from py_vfs.storage.memory import MemoryStore
 from py_vfs.storage.sqlite import SQLiteStore
@@ -42,9 +43,9 @@ def tree(vfs: VFS) -> dict[str, tuple]:
     return out
 
 
-async def two_tabs(store=None):
+async def two_tabs(store=None, **options):
     store = store or MemoryStore()
-    return store, await VFS.open(store), await VFS.open(store)
+    return store, await VFS.open(store, **options), await VFS.open(store, **options)
 
 
 # --------------------------------------------------------------------------- steps
@@ -320,7 +321,8 @@ class RacingStore(MemoryStore):
 
 def test_an_error_from_a_chunk_another_writer_just_replaced_is_retried_not_reported():
     async def scenario():
-        store, a, b = await two_tabs(RacingStore())
+        # Without history: the journal would keep the replaced chunk, and nothing would fail.
+        store, a, b = await two_tabs(RacingStore(), retention=Retention(0, 0))
         base = "a" * (INLINE_MAX + 1)  # chunked, so that each append reads its last chunk
         await a.write_file("/shared", base)
         await b.sync()
