@@ -33,7 +33,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                     "step", "snapshots", "writers", "query")),
     ("facade", ("vfs", "")),
     ("tools over the facade", ("archive", "zip_entries")),
-    ("surfaces", ("shell.*", "protocol", "webapi", "preview", "page_cache", "__main__")),
+    ("surfaces", ("shell.*", "protocol", "webapi", "web_history", "preview", "page_cache",
+                  "__main__")),
 ]
 
 ROOT = Path(py_vfs.__file__).parent
