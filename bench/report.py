@@ -24,6 +24,11 @@ TITLES = {
     "W6": "reload: reopen + read 1,000 files",
     "W7": "rm -r 1,000 files + flush",
     "W8": "restart on 10,000 files: open to first read",
+    "Q1": "SQL on 10,000 files: `SELECT path FROM files WHERE mtime > '2026-06-09'`",
+    "Q2": "SQL on 10,000 files: `SELECT dir, sum(size) FROM files GROUP BY dir ORDER BY 2 DESC`",
+    "Q3": "SQL on 10,000 files: `SELECT path FROM files WHERE writer = 'agent' AND mtime > "
+          "date('now', '-7 days')`",
+    "E1": "export 100 MiB as a zip and drain it (ours only: vfs.export)",
     "B1 cold": "app page to ready prompt, cold",
     "B1 warm": "app page to ready prompt, warm",
     "B1 snapshot": "app page to ready prompt, from the runtime snapshot",
@@ -120,6 +125,19 @@ def memory_table(summary: dict) -> list[str]:
     return lines
 
 
+def export_table(summary: dict) -> list[str]:
+    """E1: the rate over the tree's bytes and the worker's memory (wasm: Pyodide's heap, a
+    high-water mark that includes writing the tree; worker heap: JS, MEMFS included)."""
+    lines = ["| workload | ms | MB/s | worker heap MiB | wasm MiB |", "|---|---|---|---|---|"]
+    row = summary.get("E1", {}).get("ours")
+    if row:
+        mib = [("–" if row.get(k) is None else f"{row[k] / MIB:.1f}")
+               for k in ("workerHeapPeak", "wasm")]
+        lines.append(f"| E1: {TITLES['E1']} | {fmt_ms(row.get('ms'))} | "
+                     f"{row.get('mbps', 0):.1f} | {mib[0]} | {mib[1]} |")
+    return lines
+
+
 def load_text(meta: dict) -> str:
     """The machine's 1-minute load average before and after the run."""
     load = meta.get("load")
@@ -148,6 +166,10 @@ def generated(report: dict) -> str:
         "### Reopen workloads split",
         "",
         *split_table(summary),
+        "",
+        "### Export (`vfs.export`, ours only)",
+        "",
+        *export_table(summary),
         "",
         "### Peak memory (median of the per-repetition peaks)",
         "",

@@ -6,12 +6,16 @@
 Adapters: ours (dist/pyvfs.mjs, `openVFS`), lightningfs (@isomorphic-git/lightning-fs), zenfs
 (@zenfs/core + @zenfs/dom IndexedDB), rawidb (one IndexedDB put per file). The workloads are in
 bench/web/workloads.mjs; docs/benchmarks.md says what each one does and what the numbers mean.
+E1 (ours only) exports a tree of 100 MiB as a zip through `vfs.export` and drains it: its time,
+rate (MB/s of the tree) and the worker's peaks.
 
 Per repetition and adapter, one fresh store (every IndexedDB database of the origin is deleted
 first) is opened (untimed; for ours this boots Pyodide) and takes the CHAIN of workloads in order,
 each timed on its own with an untimed check after it; then the page is reloaded and W6 times
 reopening the store and reading W1's files. W8 seeds its own store in a persistent profile and
-times open-to-first-read after each browser restart. B1 times our app page (dist/index.html) to
+times open-to-first-read after each browser restart; Q1-Q3 then time the issue's SQL statements
+(`vfs.query`) on that 10,000-file store in the same page, for ours only (the peers have no SQL).
+B1 times our app page (dist/index.html) to
 `body[data-state=ready]`, cold (new context), warm (reload) and snapshot (reload once the runtime
 snapshot is stored). A setup of ours waits, untimed, until its runtime snapshot is stored
 (docs/boot.md), so W6 and W8 reopen as a returning user does.
@@ -50,9 +54,15 @@ ADAPTERS = ["ours", "strict", "lightningfs", "zenfs", "rawidb"]
 STRICT = "strict"
 # Run in this order on one store (bench/web/workloads.mjs says which tree each one uses).
 CHAIN = ["W1", "W1c", "W2", "W3", "W5", "W7", "W4"]
-WORKLOADS = [*CHAIN, "W6", "W8", "B1"]
+# SQL over W8's store, run by ours after each W8 reopen, in the same page.
+QUERIES = ["Q1", "Q2", "Q3"]
+QUERYING = "ours"
+WORKLOADS = [*CHAIN, "W6", "E1", "W8", *QUERIES, "B1"]
+# E1 exports through our JS API (vfs.export): no peer has one, so it runs on ours alone.
+EXPORTING = ["ours"]
 # What must run before a workload: the tree it reads, renames or removes.
-NEEDS = {"W2": "W1c", "W3": "W1c", "W5": "W1c", "W7": "W5", "W6": "W1"}
+NEEDS = {"W2": "W1c", "W3": "W1c", "W5": "W1c", "W7": "W5", "W6": "W1",
+         **dict.fromkeys(QUERIES, "W8")}
 POLL_SECONDS = 0.05
 # Bounds. A case's own polling fails it after CASE_TIMEOUT (smoke: SMOKE_CASE_TIMEOUT); the
 # watchdog ends the run STAGE_SLACK later if a browser call never returns (bench/watchdog.py).
@@ -92,9 +102,11 @@ class Sizes:
     bigSize: int = 32 * 1024 * 1024
     manyFiles: int = 10_000
     manyDirs: int = 100
+    exportSize: int = 100 * 1024 * 1024
 
 
-SMOKE_SIZES = Sizes(files=20, dirs=2, bigSize=256 * 1024, manyFiles=40, manyDirs=4)
+SMOKE_SIZES = Sizes(files=20, dirs=2, bigSize=256 * 1024, manyFiles=40, manyDirs=4,
+                    exportSize=1024 * 1024)
 
 
 class CaseFailed(Exception):
@@ -223,7 +235,7 @@ class Bench:
 
     def run_all(self, workloads: list[str], adapters: list[str], reps: int) -> None:
         steps = with_prerequisites(workloads)
-        seeds_w8 = self.smoke and "W8" in workloads  # a smoke run seeds W8 in the chain's store
+        seeds_w8 = self.smoke and "W8" in steps  # a smoke run seeds W8 in the chain's store
         if seeds_w8 or any(w in steps for w in (*CHAIN, "W6")):
             page = self.context.new_page()
             for rep in range(reps):
@@ -231,8 +243,11 @@ class Bench:
                     self.chain(page, adapter, f"chain-{rep}-{adapter}", steps, workloads)
             with self.watchdog.stage("closing the chain's page", self.stage_bound):
                 page.close()
-        if "W8" in workloads:
-            self.run_restart(adapters, reps)
+        if "E1" in workloads:  # before W8: a smoke run's W8 closes this context
+            for adapter in (a for a in adapters if a in EXPORTING):
+                self.run_export(adapter, reps)
+        if "W8" in steps:
+            self.run_restart(adapters, reps, workloads)
         if "B1" in workloads and "ours" in adapters:
             self.run_app_load(reps)
 
@@ -257,34 +272,67 @@ class Bench:
                 page.wait_for_function("window.bench !== undefined", timeout=READY_TIMEOUT_MS)
             self.record("W6", adapter, pick(stage("W6", "reopen")))
 
-    def run_restart(self, adapters: list[str], reps: int) -> None:
-        """W8: a disk of manyFiles files, then `reps` browser restarts timed to the first read."""
+    def run_export(self, adapter: str, reps: int) -> None:
+        """E1: a tree of exportSize bytes in a store of its own (seeded at its setup, untimed),
+        exported as a zip and drained `reps` times; the sample adds the rate over the tree's
+        bytes."""
+        page = self.context.new_page()
+        store = f"export-{adapter}"
+        try:
+            with self.watchdog.stage(f"{adapter} E1 opening the bench page", self.stage_bound):
+                self.open_bench_page(page, wipe=False)  # the chains' stores may stay
+            self.stage(self.context_cdp, page, self.spec(adapter, "E1", "setup", store))
+            for _ in range(reps):
+                result = pick(self.stage(self.context_cdp, page,
+                                         self.spec(adapter, "E1", "run", store)))
+                result["mbps"] = self.sizes.exportSize / 1e6 / max(result["ms"] / 1000, 1e-3)
+                self.record("E1", adapter, result)
+        finally:
+            with self.watchdog.stage("closing the export's page", self.stage_bound):
+                page.close()
+
+    def run_restart(self, adapters: list[str], reps: int, record: list[str]) -> None:
+        """W8: a disk of manyFiles files, then `reps` browser restarts timed to the first read,
+        each followed (ours) by the selected queries on it."""
         adapters = [a for a in adapters if a != STRICT]
+        queries = [q for q in QUERIES if q in record]
         if self.smoke:  # the chains seeded W8 in the smoke profile: restart on it once
             with self.watchdog.stage("closing the smoke profile", self.stage_bound):
                 self.context_cdp.close()
                 self.context.close()
             for adapter in adapters:
                 store = f"chain-0-{adapter}"
-                result = self.in_persistent(self.profile.name, adapter, store, "reopen")
-                self.record("W8", adapter, pick(result))
+                self.record_all(self.in_persistent(self.profile.name, adapter, store, "reopen",
+                                                   queries), adapter, record)
             return
         for adapter in adapters:
             with tempfile.TemporaryDirectory(prefix="pyvfs-bench-") as profile:
                 store = f"W8-{adapter}"
                 self.in_persistent(profile, adapter, store, "setup")
                 for _ in range(reps):
-                    result = self.in_persistent(profile, adapter, store, "reopen")
-                    self.record("W8", adapter, pick(result))
+                    self.record_all(self.in_persistent(profile, adapter, store, "reopen",
+                                                       queries), adapter, record)
 
-    def in_persistent(self, profile: str, adapter: str, store: str, stage: str) -> dict:
-        """Launch Chromium on `profile`, run one W8 stage in its page, close it."""
+    def record_all(self, results: dict[str, dict], adapter: str, record: list[str]) -> None:
+        for workload, result in results.items():
+            if workload in record:
+                self.record(workload, adapter, pick(result))
+
+    def in_persistent(self, profile: str, adapter: str, store: str, stage: str,
+                      queries: list[str] = ()) -> dict[str, dict]:
+        """Launch Chromium on `profile`, run one W8 stage in its page and then, for ours after
+        a reopen, the `queries` on the same store; close it. The results by workload."""
         with self.watchdog.stage(f"{adapter} W8 {stage} (browser restart)", self.stage_bound):
             context, cdp = self.launch_persistent(profile)
             try:
                 page = context.pages[0] if context.pages else context.new_page()
                 self.open_bench_page(page, wipe=stage == "setup")
-                return self.run_stage(cdp, page, self.spec(adapter, "W8", stage, store))
+                results = {"W8": self.run_stage(cdp, page, self.spec(adapter, "W8", stage, store))}
+                if stage == "reopen" and adapter == QUERYING:
+                    for query in queries:
+                        results[query] = self.run_stage(cdp, page,
+                                                        self.spec(adapter, query, "run", store))
+                return results
             finally:
                 cdp.close()
                 context.close()

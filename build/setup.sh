@@ -2,9 +2,9 @@
 # Install what py_vfs needs to build (and, with --test, to test), and only what is missing.
 #
 #   sh build/setup.sh           node_modules (npm ci) and .venv (pinned tools)
-#   sh build/setup.sh --test    the same, plus Debian's chromium when it is not on PATH (then
-#                               checked by build/check_browser.py), and the wheels the
-#                               Pyodide tier runs tests/unit with (.cache/)
+#   sh build/setup.sh --test    the same, plus Debian's chromium and sqlite3 when they are not
+#                               on PATH (the browser then checked by build/check_browser.py),
+#                               and the wheels the Pyodide tier runs tests/unit with (.cache/)
 #
 # Fast when nothing is missing: it compares timestamps and a sha256 stamp; with --test it also
 # launches the browser once to check it (a few seconds).
@@ -60,27 +60,41 @@ else
     say ".venv up to date"
 fi
 
-# 3. --test: a Chromium for Playwright (Debian's package; `playwright install` cannot work here).
+# 3. --test: Debian's packages the tests use, installed when missing: a Chromium for Playwright
+#    (`playwright install` cannot work here) and the sqlite3 command-line tool
+#    (tests/unit/test_sqlite_views.py queries a disk file with it).
 if [ "$want_test" = 1 ]; then
+    missing=""
     if [ -n "${CHROMIUM:-}" ] && [ -x "$CHROMIUM" ]; then
         say "chromium: $CHROMIUM (from \$CHROMIUM)"
     elif command -v chromium >/dev/null 2>&1; then
         say "chromium: $(command -v chromium)"
     else
-        command -v apt-get >/dev/null 2>&1 || die "chromium not found and no apt-get: install Chromium and set CHROMIUM=/path/to/chromium"
+        missing="chromium"
+    fi
+    if command -v sqlite3 >/dev/null 2>&1; then
+        say "sqlite3: $(command -v sqlite3)"
+    else
+        missing="$missing sqlite3"
+    fi
+    if [ -n "$missing" ]; then
+        command -v apt-get >/dev/null 2>&1 || die "not found:$missing, and no apt-get: install them (for chromium, or set CHROMIUM=/path/to/chromium)"
         if [ "$(id -u)" = 0 ]; then
             sudo=""
         elif command -v sudo >/dev/null 2>&1; then
             sudo="sudo"
         else
-            die "chromium not found; run as root (or install sudo): apt-get install -y chromium"
+            die "not found:$missing; run as root (or install sudo): apt-get install -y$missing"
         fi
-        say "installing chromium (apt-get)"
+        say "installing$missing (apt-get)"
         $sudo apt-get update -q >/dev/null || die "apt-get update failed"
-        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null \
-            || die "apt-get install chromium failed"
-        command -v chromium >/dev/null 2>&1 || die "chromium still not on PATH after apt-get install"
-        say "chromium: $(command -v chromium)"
+        # shellcheck disable=SC2086  # $missing is a list of package names
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >/dev/null \
+            || die "apt-get install$missing failed"
+        for tool in $missing; do
+            command -v "$tool" >/dev/null 2>&1 || die "$tool still not on PATH after apt-get install"
+            say "$tool: $(command -v "$tool")"
+        done
     fi
     # Is it a browser the tests can drive? Launches it once, bounded (docs/testing.md).
     .venv/bin/python build/check_browser.py || die "the browser check failed (see above)"

@@ -194,7 +194,9 @@ def _check_node(tree: _Tree, node: Node, report: Report) -> None:
         report.add("chunks", where, f"a {node.kind} must not name chunks")
     if node.inline is not None and (node.kind != FILE or node.chunks):
         report.add("inline", where, "only a file without chunks may hold inline content")
-    if node.kind == SYMLINK and node.size != len(node.target or ""):
+    # A symlink's size is its target's length in UTF-8 bytes (as lstat), not in characters.
+    if node.kind == SYMLINK and node.size != len((node.target or "").encode("utf-8",
+                                                                            "surrogatepass")):
         report.add("size", where, f"symlink size {node.size} is not its target's length")
 
 

@@ -58,7 +58,7 @@ class Retention:
 def iso(ms: float) -> str:
     """A time in ms since 1970 as the journal and the ``files`` view write it: UTC,
     ``YYYY-MM-DD HH:MM:SS.SSS`` (SQLite's own spelling)."""
-    stamp = datetime.fromtimestamp(ms / 1000.0, UTC)
+    stamp = datetime.fromtimestamp(round(ms) / 1000.0, UTC)  # rounded, as SQLite's %f
     return stamp.strftime("%Y-%m-%d %H:%M:%S.") + f"{stamp.microsecond // 1000:03d}"
 
 
@@ -255,7 +255,8 @@ class History:
         async for revision, entry in self.entries_back():
             about = describe(revision, entry)
             rows.append((revision, about["time"], about["timeMs"], about["writer"],
-                         about["operation"], json.dumps(about["paths"], ensure_ascii=False)))
+                         about["operation"],
+                         json.dumps(about["paths"], ensure_ascii=False, separators=(",", ":"))))
         rows.reverse()
         return rows
 

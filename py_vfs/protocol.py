@@ -194,6 +194,15 @@ OPS: tuple[Op, ...] = (
     _op("unwatch", "watch:number"),
     # Another tab committed: catch up (the worker sends it, never the page).
     _op("sync", "", mutating=True, **_NOT_IN_STEP),
+    # The disk as data (py_vfs/archive.py, docs/data.md): an export is a stream the page pulls
+    # one chunk at a time (closeStream cancels it); an import is pushed the same way, then
+    # made in one step by importFinish.
+    _op("exportOpen", "path:path options:options?", options={"format": "any"}, **_NOT_IN_STEP),
+    _op("exportChunk", "stream:number", **_NOT_IN_STEP),
+    _op("importOpen", "options:options?", options={"format": "any", "into": "any"},
+        **_NOT_IN_STEP),
+    _op("importChunk", "stream:number data:content", **_NOT_IN_STEP),
+    _op("importFinish", "stream:number", mutating=True, **_NOT_IN_STEP),
     # Answered by the worker without Python.
     _op("memoryUsage", "", home="worker", **_NOT_IN_STEP),
     _op("diagnostics", "", home="worker", **_NOT_IN_STEP),

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Any, TypeVar
 
+from .archive import Upload
 from .check import Report
 from .errors import FsError
 from .history import Retention
@@ -36,6 +37,7 @@ from .streams import ReadStream, WriteStream
 from .transaction import WRITER
 from .usage import Usage
 from .vfs import VFS
+from .web_data import DataOps
 from .web_history import HistoryOps
 from .writers import check_writer
 
@@ -108,12 +110,13 @@ class WebAPI:
         self.shell = Shell(vfs, previews=previews, host=host)
         self._notify = notify
         self._watches: dict[int, Callable[[], None]] = {}
-        self._streams: dict[int, ReadStream | WriteStream] = {}
+        self._streams: dict[int, ReadStream | WriteStream | Upload | AsyncIterator[bytes]] = {}
         self._next_stream = 1
         self._steps = Steps(self)
-        self._ops = {**self._table(vfs), **self._steps.table(), **HistoryOps(vfs).table(),
-                     "watch": self._watch,
-                     "unwatch": self._unwatch, "sync": vfs.sync}
+        self._ops = {**self._table(vfs), **self._steps.table(), "watch": self._watch,
+                     "unwatch": self._unwatch, "sync": vfs.sync,
+                     **DataOps(vfs, self._streams, self._keep).table(),
+                     **HistoryOps(vfs).table()}
         if set(self._ops) != PYTHON_OPS:  # py_vfs/protocol.py declares every operation
             raise AssertionError(f"WebAPI and protocol.OPS differ: {set(self._ops) ^ PYTHON_OPS}")
         self.collecting: asyncio.Future[int] | None = None  # the garbage collection at boot
@@ -236,7 +239,7 @@ class WebAPI:
     # Streams live here between calls, by id: JS pulls a read stream one chunk per call and
     # pushes a write stream the same way, so neither side ever holds the whole file.
 
-    def _keep(self, stream: ReadStream | WriteStream) -> int:
+    def _keep(self, stream: ReadStream | WriteStream | Upload | AsyncIterator[bytes]) -> int:
         stream_id = self._next_stream
         self._next_stream += 1
         self._streams[stream_id] = stream
@@ -276,10 +279,10 @@ class WebAPI:
     async def _close_stream(self, stream_id: int) -> None:
         """Cancel: a read stream releases its chunks, a write stream is abandoned."""
         stream = self._streams.pop(stream_id, None)
-        if isinstance(stream, ReadStream):
-            await stream.aclose()
-        elif isinstance(stream, WriteStream):
+        if isinstance(stream, WriteStream):
             await stream.abort()
+        elif isinstance(stream, ReadStream | AsyncGenerator):  # an export: its state goes
+            await stream.aclose()
 
     async def _shell(self, line: str) -> dict[str, Any]:
         result = await self.shell.run(line)

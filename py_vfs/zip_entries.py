@@ -155,10 +155,15 @@ def _name(info: zipfile.ZipInfo) -> str:
 
 
 def _names(info: zipfile.ZipInfo) -> tuple[str, ...]:
-    """The entry's path as names, or EINVAL for a name that could land outside the target or
-    means something else elsewhere: absolute, ``..``, ``.``, empty segments, backslashes,
-    drive letters, NUL (which Python's zipfile silently cuts the name at)."""
-    raw = _name(info)
+    """The entry's path as names (``check_name``)."""
+    return check_name(_name(info))
+
+
+def check_name(raw: str) -> tuple[str, ...]:
+    """An entry's path (``a/b``; a directory's may end with ``/``) as names, or EINVAL for a
+    name that could land outside the target or means something else elsewhere: absolute,
+    ``..``, ``.``, empty segments, backslashes, drive letters, NUL (which Python's zipfile
+    silently cuts the name at). A SQLite image's names pass the same check."""
     if "\0" in raw:
         raise refuse("EINVAL", "a name holds a NUL byte", raw.replace("\0", "\\0"))
     if "\\" in raw:

@@ -211,6 +211,48 @@ export class VFS {
       },
     });
   }
+  // The disk as data (docs/data.md): the tree at `path` as a zip ("zip") or a SQLite disk
+  // image ("sqlite"), as a ReadableStream<Uint8Array> pulled from the worker one chunk (about
+  // 512 KiB) per read: nothing is built ahead of the reader, and cancel() stops the export and
+  // frees what it held in the worker. An error in `path` errors the stream at its first read.
+  export(path = "/", { format = "zip" } = {}) {
+    KINDS.path(path, "path");
+    const call = (op, ...args) => this.#call(op, ...args);
+    let id = null;
+    return new ReadableStream({
+      async start() {
+        id = await call("exportOpen", path, { format });
+      },
+      async pull(controller) {
+        const piece = await call("exportChunk", id);
+        if (piece == null) {
+          id = null;
+          controller.close();
+        } else {
+          controller.enqueue(piece);
+        }
+      },
+      cancel() {
+        return id === null ? undefined : call("closeStream", id).then(() => undefined);
+      },
+    }, { highWaterMark: 0 });
+  }
+  // Makes the entries of a zip or SQLite image below `into` (made when missing), all in one
+  // step, or none on any error (a hostile or malformed archive: EINVAL, EFBIG...). `source`: a
+  // ReadableStream, Blob/File, ArrayBuffer or Uint8Array; sent to the worker one chunk at a
+  // time. Resolves to {files, directories, symlinks, bytes}.
+  async import(source, { format = "zip", into = "/" } = {}) {
+    KINDS.path(into, "options.into");
+    const pieces = importPieces(source);
+    const id = await this.#call("importOpen", { format, into });
+    try {
+      for await (const piece of batches(pieces, CHUNK_SIZE)) await this.#call("importChunk", id, piece);
+    } catch (error) {
+      await this.#call("closeStream", id).catch(() => {});
+      throw error;
+    }
+    return this.#call("importFinish", id);
+  }
   async #writeStream(path, source, options) {
     const id = await this.#call("openWrite", path, options);
     try {
@@ -307,6 +349,19 @@ export class VFS {
   }
 }
 
+
+// What vfs.import reads: a stream as it is, a Blob's stream, an ArrayBuffer or a TypedArray cut
+// into chunk-sized views (no copy).
+function importPieces(source) {
+  if (isStream(source)) return source;
+  if (typeof Blob !== "undefined" && source instanceof Blob) return source.stream();
+  const bytes = source instanceof ArrayBuffer ? new Uint8Array(source)
+    : ArrayBuffer.isView(source) ? new Uint8Array(source.buffer, source.byteOffset, source.byteLength) : null;
+  if (!bytes) throw invalidArgType("source", "a ReadableStream, Blob, ArrayBuffer or Uint8Array", source);
+  return (function* views() {
+    for (let at = 0; at < bytes.byteLength; at += CHUNK_SIZE) yield bytes.subarray(at, at + CHUNK_SIZE);
+  })();
+}
 
 // "/a/./b/../c" -> "/a/c", as the core folds paths (never above "/").
 function normalize(path) {

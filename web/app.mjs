@@ -1,6 +1,7 @@
 // The terminal page: boots the "default" VFS, shows boot progress, then hands the window to a
 // terminal. window.pyvfs is the scripting surface (used by tests and from the devtools console).
 
+import { startDataPanel } from "./data_panel.mjs";
 import { openVFS } from "./pyvfs.mjs";
 
 const WELCOME = "py_vfs \u2014 type 'help'\n";
@@ -109,6 +110,7 @@ async function main() {
   $("boot").hidden = true;
   $("terminal").hidden = false;
   await showMounts(vfs);
+  startDataPanel(vfs, describe);
   session = new TerminalSession($("terminal"), { run: runLine, prompt, cwd });
   session.write(WELCOME);
   session.start(cwd);

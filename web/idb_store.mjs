@@ -109,11 +109,11 @@ export class IDBStore {
     return { keys, values };
   }
 
-  // The revision of the oldest journal entry kept, or null.
+  // The revision of the oldest journal entry kept, if any.
   async logOldest() {
     const tx = this.db.transaction(["log"], "readonly");
     const keys = await request(tx.objectStore("log").getAllKeys(null, 1));
-    return keys.length ? Number(keys[0]) : null;
+    return keys.length ? Number(keys[0]) : undefined; // undefined: Python's None
   }
 
   // commit(ops), but only if the disk is still at revision `base`: the check, the ops, the log

@@ -1,10 +1,12 @@
 // The workloads, the same for every adapter. They run as a chain on one fresh store per adapter
 // and repetition (bench/run.py, CHAIN): W1 writes /w1; W1c writes /t, which W2 reads, W3 lists,
 // W5 renames to /t2 and W7 removes; W4 writes and removes /w4; after a page reload W6 reads /w1
-// back. W8 has its own store, seeded once and read after browser restarts.
+// back. W8 has its own store, seeded once and read after browser restarts; Q1-Q3 (ours only: the
+// other file systems have no SQL) query that store in the page W8 reopened it in. E1 (ours only:
+// the JS API's vfs.export) has its own store too, seeded once: a tree of exportSize bytes.
 // Each workload has `run` (the timed part) and may have `before` (untimed, just before it),
 // `check` (untimed: throws unless the result is right) and `seed` (W8: fills the store).
-// Sizes come from the runner: {files, dirs, fileSize, bigSize, manyFiles, manyDirs}.
+// Sizes come from the runner: {files, dirs, fileSize, bigSize, manyFiles, manyDirs, exportSize}.
 
 const paths = (root, p) =>
   Array.from({ length: p.files }, (_, i) => `${root}/d${i % p.dirs}/f${i}.txt`);
@@ -15,6 +17,8 @@ export function content(i, size) {
   for (let j = 0; j < size; j++) data[j] = (i * 31 + j * 7 + (j >> 8)) & 255;
   return data;
 }
+
+const EXPORT_FILE = 4 * 1024 * 1024;
 
 // The big file of W4, made once per page in the untimed part, not in the timed one.
 let big = null;
@@ -63,6 +67,12 @@ async function listAndStat(fs, root, p) {
   for (const path of paths(root, p)) bytes += (await fs.stat(path)).size;
   return { names, bytes };
 }
+
+// The issue's statements (issue 12), verbatim, run through the JS API's `vfs.query`. The limit
+// is raised above the default 10,000 so that every row of W8's 10,101 entries comes back.
+const QUERY_LIMIT = 100_000;
+const query = (sql) => (fs) => fs.query(sql, [], { limit: QUERY_LIMIT });
+const w8Rows = (result) => result.rows.filter(([path]) => path === "/w8" || path.startsWith("/w8/"));
 
 async function expectGone(fs, path) {
   if (await fs.exists(path)) throw new Error(`${path} still exists`);
@@ -129,6 +139,29 @@ export const WORKLOADS = {
   W6: {
     run: (fs, p) => readAll(fs, "/w1", p),
   },
+  E1: {
+    // 4 MiB files (the last one shorter), made once per store at its setup (untimed, and
+    // outside the memory samples of the runs).
+    seed: async (fs, p) => {
+      await fs.mkdir("/e1");
+      for (let i = 0, at = 0; at < p.exportSize; i++, at += EXPORT_FILE) {
+        await fs.writeFile(`/e1/f${i}.bin`, content(i, Math.min(EXPORT_FILE, p.exportSize - at)));
+      }
+    },
+    // The zip export drained as the page pulls it: its bytes and pieces.
+    run: async (fs) => {
+      let bytes = 0, pieces = 0, zip = null;
+      for await (const piece of fs.exportZip("/e1")) {
+        zip ??= piece[0] === 0x50 && piece[1] === 0x4b;
+        bytes += piece.byteLength;
+        pieces++;
+      }
+      return { bytes, pieces, zip };
+    },
+    check: (fs, p, got) => {
+      if (!got.zip || got.bytes === 0) throw new Error(`the export is no zip (${got.bytes} bytes)`);
+    },
+  },
   W8: {
     seed: async (fs, p) => {
       const many = { ...p, files: p.manyFiles, dirs: p.manyDirs };
@@ -140,6 +173,29 @@ export const WORKLOADS = {
     run: async (fs, p) => {
       const data = await fs.readFile("/w8/d0/f0.txt");
       if (!same(data, content(0, p.fileSize))) throw new Error("first file differs");
+    },
+  },
+  Q1: {
+    run: query("SELECT path FROM files WHERE mtime > '2026-06-09'"),
+    check: (fs, p, got) => {  // W8's tree was written today: every entry of it
+      const want = p.manyFiles + p.manyDirs + 1;
+      if (got.truncated || w8Rows(got).length !== want) {
+        throw new Error(`${w8Rows(got).length} rows under /w8, not ${want}`);
+      }
+    },
+  },
+  Q2: {
+    run: query("SELECT dir, sum(size) FROM files GROUP BY dir ORDER BY 2 DESC"),
+    check: (fs, p, got) => {
+      const row = got.rows.find(([dir]) => dir === "/w8/d0");
+      const want = (p.manyFiles / p.manyDirs) * p.fileSize;
+      if (row?.[1] !== want) throw new Error(`/w8/d0 sums to ${row?.[1]}, not ${want}`);
+    },
+  },
+  Q3: {
+    run: query("SELECT path FROM files WHERE writer = 'agent' AND mtime > date('now', '-7 days')"),
+    check: (fs, p, got) => {
+      if (got.columns.join() !== "path") throw new Error(`columns ${got.columns}`);
     },
   },
 };

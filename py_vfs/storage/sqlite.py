@@ -4,6 +4,8 @@ Each ``commit`` is one SQLite transaction in WAL mode with ``synchronous=FULL``,
 returned survives a crash of the process or the machine, like an IndexedDB commit in the browser.
 Several processes may open the same file: ``commit_logged`` takes the write lock first
 (``BEGIN IMMEDIATE``) and checks the revision under it, so no process loses another's update.
+The file also holds the ``files`` and ``journal`` views (``sqlite_views``), so that the stock
+``sqlite3`` tool can query the disk.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 
 from ..transaction import Op
 from . import LOG_KEEP, SPACES, LogEntries, Rows, gap
+from .sqlite_views import ensure_views
 
 _VALUE_TYPES = {"nodes": "TEXT", "chunks": "BLOB", "meta": "TEXT", "log": "TEXT"}
 _KEY_TYPES = {"log": "INTEGER"}
@@ -23,8 +26,14 @@ BUSY_TIMEOUT_S = 30.0
 class SQLiteStore:
     """A ``Store`` in one SQLite file; several processes may share it."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
+        """Open (or create) the disk file at ``path``; ``read_only``: open an existing file
+        without ever writing to it (no tables or views made; a commit fails in SQLite)."""
         self.path = Path(path)
+        if read_only:
+            self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
+                                       isolation_level=None)
+            return
         self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
@@ -32,6 +41,12 @@ class SQLiteStore:
             self._db.execute(f"CREATE TABLE IF NOT EXISTS {space} "
                              f"(key {_KEY_TYPES.get(space, 'TEXT')} PRIMARY KEY, "
                              f"value {_VALUE_TYPES[space]} NOT NULL)")
+        ensure_views(self._db)  # the files and journal views, for any SQLite reader
+
+    def tables(self) -> set[str]:
+        """The names of the file's tables."""
+        return {name for (name,) in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
 
     async def get_all(self, space: str) -> Rows:
         """``Store.get_all``."""

@@ -23,6 +23,8 @@ ADAPTERS = {"ours", STRICT, "lightningfs", "zenfs", "rawidb"}
 # Normally the whole smoke run takes about a minute.
 SMOKE_BOUND_S = 900
 WORKLOADS = {"W1", "W1c", "W2", "W3", "W4", "W5", "W6", "W7", "W8"}
+# SQL through vfs.query on W8's store: ours only (the other file systems have no SQL).
+QUERIES = {"Q1", "Q2", "Q3"}
 # Their timed part writes to IndexedDB and waits for the commit, with every adapter (for
 # lightning-fs, flush saves its superblock): time must pass, so 0 ms means nothing was done.
 COMMITTING = {"W1", "W1c", "W4", "W5", "W7"}
@@ -34,9 +36,10 @@ REOPENING = {"W6", "W8"}
 def check_results(results: dict) -> None:
     """Assert that a --smoke run's results hold every case once, with numbers that measured
     something (the verification of each case is bench/run.py's: it exits non-zero otherwise)."""
-    assert set(results) == WORKLOADS | {"B1 cold"}, sorted(results)
-    for workload in sorted(WORKLOADS):
+    assert set(results) == WORKLOADS | QUERIES | {"B1 cold", "E1"}, sorted(results)
+    for workload in sorted(WORKLOADS | QUERIES):
         expected = ADAPTERS - {STRICT} if workload == "W8" else ADAPTERS
+        expected = {"ours"} if workload in QUERIES else expected
         assert set(results[workload]) == expected, f"{workload}: {sorted(results[workload])}"
         for adapter, samples in sorted(results[workload].items()):
             case = f"{workload} {adapter}"
@@ -51,6 +54,10 @@ def check_results(results: dict) -> None:
                 assert sample["openMs"] > 0 and sample["runMs"] >= 0, (case, samples)
                 assert sample["ms"] == pytest.approx(sample["openMs"] + sample["runMs"]), case
                 assert sample["sinceNavigationMs"] >= sample["ms"], (case, samples)
+    e1 = results["E1"]  # ours only (vfs.export): a zip of the tree, drained; time must pass
+    assert set(e1) == {"ours"} and len(e1["ours"]) == 1, e1
+    assert e1["ours"][0].get("ms", 0) > 0 and e1["ours"][0].get("mbps", 0) > 0, e1
+    assert e1["ours"][0].get("workerHeapPeak", 0) > 0 and e1["ours"][0].get("wasm", 0) > 0, e1
     b1 = results["B1 cold"]  # the app page to ready: a boot of Python, time must pass
     assert set(b1) == {"ours"} and len(b1["ours"]) == 1 and b1["ours"][0].get("ms", 0) > 0, b1
 

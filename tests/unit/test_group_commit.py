@@ -86,3 +86,23 @@ def test_order_of_calls_is_the_order_of_effects():
         return await vfs.read_file("/g"), await vfs.read_file("/f")
 
     assert asyncio.run(scenario()) == (b"2", b"3")
+
+
+def test_writers_never_share_a_commit():
+    """Group commit groups one writer's changes only: every journal entry has one writer."""
+    async def scenario():
+        vfs = await VFS.open(LatentStore())
+        a, b = vfs.as_writer("a"), vfs.as_writer("b")
+        await asyncio.gather(*(w.write_file(f"/{w.writer}{i}", b"x")
+                               for w in (a, b) for i in range(10)))
+        entries = await vfs.journal()
+        assert len(entries) < 20  # a writer's writes did share commits
+        for entry in entries:
+            names = {p[1] for p in entry["paths"] if p != "/"}
+            assert names <= {entry["writer"]}
+        for w in "ab":
+            for i in range(10):
+                node, _ = vfs.resolver.lookup(f"/{w}{i}", "stat")
+                assert node.writer == w
+
+    asyncio.run(scenario())

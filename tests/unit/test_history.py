@@ -1,7 +1,6 @@
 """Writers and the journal: who made each change, the durable history, its retention, and what
 the journal's chunks cost (py_vfs/writers.py, py_vfs/history.py)."""
 
-import asyncio
 from asyncio import run
 
 import pytest
@@ -69,20 +68,6 @@ def test_a_stream_writes_as_the_writer_that_opened_it():
         await stream.close()
         assert writer_of(vfs, "/s.bin") == "agent:s"
         assert (await vfs.journal(limit=1))[0]["writer"] == "agent:s"
-
-    run(scenario())
-
-
-def test_concurrent_writers_never_share_a_commit():
-    async def scenario():
-        vfs = VFS.memory()
-        a, b = vfs.as_writer("a"), vfs.as_writer("b")
-        await asyncio.gather(*(w.write_file(f"/{w.writer}{i}", b"x")
-                               for i in range(10) for w in (a, b)))
-        for entry in await vfs.journal():
-            names = {p[1] for p in entry["paths"] if p != "/"}
-            assert names == {entry["writer"]}
-        assert all(writer_of(vfs, f"/{w}{i}") == w for w in "ab" for i in range(10))
 
     run(scenario())
 

@@ -26,8 +26,10 @@ async function openWith(options) {
   }
   return nodeLike(vfs, {
     exists: (path) => vfs.exists(path),
+    query: (sql, params, options) => vfs.query(sql, params, options),
     settle: () => snapshotSettled(vfs),
     wasmBytes: async () => (await vfs.memoryUsage()).wasmBytes,
+    exportZip: (path) => vfs.export(path, { format: "zip" }),
   });
 }
 

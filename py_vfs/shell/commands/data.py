@@ -1,12 +1,12 @@
 """Commands that treat the disk as data (docs/data.md): sql (read-only SQL over its metadata),
-export and import (a tree as a zip archive, and back)."""
+export and import (a tree as a zip archive or a SQLite disk image, and back)."""
 
 from __future__ import annotations
 
-from py_vfs.archive import export, import_archive
-from py_vfs.shell.commands.registry import UsageError, command, parse_flags
+from py_vfs.archive import FORMATS, export, format_of, import_archive
+from py_vfs.shell.commands.registry import UsageError, command
 from py_vfs.shell.context import Context
-from py_vfs.shell.format import quote_name, visible
+from py_vfs.shell.format import quote_arg, quote_name, visible
 from py_vfs.streams import write_all
 
 
@@ -42,29 +42,55 @@ def grid(columns: list[str], rows: list[tuple[object, ...]]) -> str:
     return "".join(out)
 
 
-@command("export PATH ARCHIVE", "write the tree at PATH as a zip archive to the file ARCHIVE")
+def parse_format(args: list[str]) -> tuple[str | None, list[str]]:
+    """``--format zip|sqlite`` or ``--format=...`` anywhere, ``--`` ends the options; nothing
+    else is an option. None: not given (the archive's name decides, ``archive.format_of``)."""
+    chosen: str | None = None
+    operands: list[str] = []
+    rest = iter(args)
+    for arg in rest:
+        if arg == "--":
+            operands.extend(rest)
+        elif arg == "--format" or arg.startswith("--format="):
+            chosen = arg.removeprefix("--format=") if "=" in arg else next(rest, None)
+            if chosen not in FORMATS:
+                raise UsageError(f"--format takes one of {', '.join(FORMATS)}")
+        elif arg.startswith("-") and arg != "-":
+            raise UsageError(f"unrecognized option {quote_arg(arg)}")
+        else:
+            operands.append(arg)
+    return chosen, operands
+
+
+@command("export [--format zip|sqlite] PATH ARCHIVE",
+         "write the tree at PATH as a zip or a SQLite image to the file ARCHIVE")
 async def export_(ctx: Context, args: list[str]) -> int:
     """Stream the tree at PATH (a directory: everything below it; a file: that file) into a zip
-    at ARCHIVE, on the disk or in a mounted folder, about one chunk in memory at a time."""
-    _, operands = parse_flags(args, "")
+    or a SQLite disk image at ARCHIVE, on the disk or in a mounted folder. The format is
+    ``--format``'s, else the name's (``.db`` and ``.sqlite``: an image; anything else: a
+    zip). A zip passes about one chunk at a time; an image is built in a temporary file."""
+    chosen, operands = parse_format(args)
     if len(operands) != 2:
         raise UsageError("needs PATH and ARCHIVE")
     source, archive = (ctx.resolve(name) for name in operands)
-    pieces = export(ctx.vfs, source)  # the shell's Disk is the VFS itself
+    pieces = export(ctx.vfs, source, chosen or format_of(archive))  # the Disk is the VFS
     await write_all(ctx.vfs.stream_writer(archive), pieces)
     return 0
 
 
-@command("import ARCHIVE [DIR]", "make a zip archive's entries below DIR (default .), all or none")
+@command("import [--format zip|sqlite] ARCHIVE [DIR]",
+         "make a zip's or a SQLite image's entries below DIR (default .), all or none")
 async def import_(ctx: Context, args: list[str]) -> int:
-    """Read the zip ARCHIVE and make its files, directories and symlinks below DIR, in one step:
-    a malformed or hostile archive is refused and nothing changes. Prints what was made."""
-    _, operands = parse_flags(args, "")
+    """Read the zip or SQLite image ARCHIVE (format as for export) and make its files,
+    directories and symlinks below DIR, in one step: a malformed or hostile archive is refused
+    and nothing changes. Prints what was made."""
+    chosen, operands = parse_format(args)
     if len(operands) not in (1, 2):
         raise UsageError("needs ARCHIVE and at most one DIR")
     archive = ctx.resolve(operands[0])
     into = ctx.resolve(operands[1]) if len(operands) == 2 else ctx.cwd
-    counts = await import_archive(ctx.vfs, ctx.vfs.open_read(archive), into=into)
+    counts = await import_archive(ctx.vfs, ctx.vfs.open_read(archive),
+                                  chosen or format_of(archive), into=into)
     ctx.out(f"{quote_name(operands[0])}: {counts['files']} files, {counts['directories']} "
             f"directories, {counts['symlinks']} symlinks, {counts['bytes']} bytes\n")
     return 0

@@ -1,0 +1,261 @@
+"""The disk as a SQLite image: a tree written out as a py_vfs disk file, and read back.
+
+An image is a ``SQLiteStore`` file (py_vfs/storage/sqlite.py) whose root holds the exported
+tree, so ``python -m py_vfs shell --disk image.db`` opens it and the stock ``sqlite3`` tool
+reads it. Python's sqlite3 needs a real file: the image is built in, and read back from, a
+temporary file (on CPython a file on disk; under Pyodide a file in MEMFS, i.e. in the wasm
+memory: an image costs its own size in memory there, on export and on import).
+
+``export_image`` copies the tree into a fresh image file one chunk at a time (each file is
+streamed into the image, never held whole), then hands the file out in chunks and deletes it.
+``read_image`` opens a received image read-only as a store, checks it (``VFS.check`` over every
+record and chunk, the names with the zip import's rule, kinds, sizes and times) and lists its
+entries; ``archive.import_archive`` then makes them below the target in one step.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import paths
+from .content import CHUNK_SIZE
+from .errors import FsError
+from .limits import MAX_TIME_MS, MIN_TIME_MS
+from .node import DIRECTORY, FILE, SYMLINK, Stat
+from .storage import SPACES
+from .storage.sqlite import SQLiteStore
+from .transaction import Op
+from .vfs import VFS
+from .zip_entries import (
+    MAX_ENTRIES,
+    MAX_ENTRY_BYTES,
+    MAX_LINK_BYTES,
+    MAX_TOTAL_BYTES,
+    Entry,
+    check_name,
+    refuse,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+HEADER = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite database file."""
+
+
+class _ImageStore(SQLiteStore):
+    """The store an export writes: a private temporary file nobody else opens until it is
+    complete, so its commits need not reach the device (``synchronous=OFF``)."""
+
+    def __init__(self, path: str | Path) -> None:
+        super().__init__(path)
+        self._db.execute("PRAGMA synchronous=OFF")
+
+    def seal(self) -> None:
+        """One self-contained file: the change log of the build dropped (the image is a disk
+        at revision 0), the WAL folded in, then back to a rollback journal (a reader needs no
+        ``-wal`` beside it), and closed."""
+        self._db.execute("DELETE FROM log")
+        self._db.execute("DELETE FROM meta WHERE key = 'rev'")
+        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self._db.execute("PRAGMA journal_mode=DELETE")
+        self.close()
+
+
+def tree(vfs: VFS, top: Stat) -> Iterable[tuple[str, Stat]]:
+    """(name below ``top``, lstat) of each entry, depth first, names sorted, each directory
+    before its entries (``top`` a file: that file alone, under its name)."""
+    if not top.is_dir:
+        yield top.name, top
+        return
+    stack = [(top.path, "")]
+    while stack:
+        directory, prefix = stack.pop()
+        below = []
+        for name in sorted(vfs.readdir(directory)):
+            info = vfs.lstat(paths.child(directory, name))
+            yield prefix + name, info
+            if info.is_dir:
+                below.append((info.path, prefix + name + "/"))
+        stack.extend(reversed(below))
+
+
+# ------------------------------------------------------------------------ export
+
+
+async def export_image(vfs: VFS, top: Stat) -> AsyncGenerator[bytes, None]:
+    """The image of the tree at ``top``, in pieces of one chunk; its temporary file is deleted
+    when the iteration ends, fails or is closed."""
+    folder = tempfile.mkdtemp(prefix="pyvfs-image-")
+    try:
+        path = os.path.join(folder, "image.db")
+        await _build(vfs, top, path)
+        with open(path, "rb") as image:
+            while piece := image.read(CHUNK_SIZE):
+                yield piece
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+async def _build(vfs: VFS, top: Stat, path: str) -> None:
+    """Write the tree into a fresh image at ``path``: each file streamed chunk by chunk, then
+    every mode and time set, deepest first (making an entry touches its directory)."""
+    store = _ImageStore(path)
+    try:
+        image = await VFS.open(store, cache_bytes=0)
+        entries = list(tree(vfs, top))
+        for name, info in entries:
+            at = "/" + name
+            if info.is_dir:
+                await image.mkdir(at, mode=info.mode)
+            elif info.is_symlink:
+                await image.symlink(info.target or "", at)
+            else:
+                writer = image.stream_writer(at, mode=info.mode)
+                try:
+                    async with vfs.open_read(info.path) as source:
+                        async for piece in source:
+                            await writer.write(piece)
+                except BaseException:
+                    await writer.abort()
+                    raise
+                await writer.close()
+        for name, info in reversed(entries):
+            if not info.is_symlink:
+                await image.chmod("/" + name, info.mode)
+                await image.utimes("/" + name, info.atime_ms, info.mtime_ms)
+    except BaseException:
+        store.close()
+        raise
+    store.seal()
+
+
+# ------------------------------------------------------------------------ import
+
+
+class _ReadOnlyStore(SQLiteStore):
+    """A ``Store`` over a received image opened read-only: reading it never changes it, and
+    anything that would write (an image without a root, of an older format) is refused."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path, read_only=True)
+
+    async def estimate(self) -> dict[str, object] | None:
+        """Unknown: nothing is written here."""
+        return None
+
+    async def commit(self, ops: list[Op]) -> None:
+        """Refused: an image is only read."""
+        raise refuse("EINVAL", "not a complete py_vfs image of this format (it would need "
+                               "changes to be read)")
+
+    async def commit_logged(self, base: int, ops: list[Op], entry: str) -> int | None:
+        """Refused, as ``commit``."""
+        await self.commit(ops)
+        return None
+
+
+async def spool(source: Any, limit: int, too_big: Callable[[], FsError]) -> str:
+    """Write the image's bytes (bytes-like, or an (async) iterable of pieces) into a fresh
+    temporary file, at most ``limit`` bytes (``too_big()`` beyond); returns its path. The
+    caller removes its folder (``discard``)."""
+    folder = tempfile.mkdtemp(prefix="pyvfs-image-")
+    path = os.path.join(folder, "image.db")
+    if isinstance(source, bytes | bytearray | memoryview):
+        source = [source]
+    pieces = source if isinstance(source, AsyncIterable) else _as_async(source)
+    try:
+        with open(path, "wb") as out:
+            written = 0
+            async for piece in pieces:
+                written += len(piece)
+                if written > limit:
+                    raise too_big()
+                out.write(piece)
+    except BaseException:
+        discard(path)
+        raise
+    return path
+
+
+def discard(path: str) -> None:
+    """Remove a spooled image and its folder."""
+    shutil.rmtree(os.path.dirname(path), ignore_errors=True)
+
+
+async def _as_async(pieces: Iterable[bytes]) -> AsyncIterator[bytes]:
+    for piece in pieces:
+        yield piece
+
+
+async def open_image(path: str) -> VFS:
+    """The image at ``path`` as a read-only VFS, after checking it is a SQLite file with the
+    tables of a py_vfs disk and that ``VFS.check`` finds every record and chunk sound."""
+    with open(path, "rb") as image:
+        if image.read(len(HEADER)) != HEADER:
+            raise refuse("EINVAL", "not a SQLite image (its header is not SQLite's)")
+    store = _ReadOnlyStore(path)
+    try:
+        tables = store.tables()
+        if not set(SPACES) <= tables:
+            raise refuse("EINVAL", "a SQLite file that is not a py_vfs disk (no "
+                                   f"{', '.join(sorted(set(SPACES) - tables))} table)")
+        image = await VFS.open(store, cache_bytes=0)
+        report = await image.check()
+    except FsError:
+        store.close()
+        raise
+    except Exception as error:  # a damaged file or records this code cannot read
+        store.close()
+        raise refuse("EINVAL", f"a damaged image or bad records: {error}") from None
+    if not report.ok:
+        store.close()
+        problem = report.problems[0]
+        raise refuse("EINVAL", f"a damaged image: {problem.message} ({problem.where})")
+    return image
+
+
+def entries(image: VFS) -> list[Entry]:
+    """The image's entries below its root, checked as a zip's are: names (``check_name``,
+    one segment each), kinds, counts, sizes, times, link lengths. Parents come before their
+    entries."""
+    found, total = [], 0
+    stack: list[tuple[str, tuple[str, ...]]] = [("/", ())]
+    while stack:
+        directory, names = stack.pop()
+        for name in sorted(image.readdir(directory)):
+            if "/" in name or check_name(name) != (name,):
+                raise refuse("EINVAL", "a name with an empty, '.' or '..' segment", name)
+            info = image.lstat(paths.child(directory, name))
+            entry = _entry((*names, name), info)
+            found.append(entry)
+            if len(found) > MAX_ENTRIES:
+                raise refuse("ENOSPC", f"over {MAX_ENTRIES} entries")
+            total += info.size if info.is_file else 0
+            if total > MAX_TOTAL_BYTES:
+                raise refuse("ENOSPC", f"over {MAX_TOTAL_BYTES} bytes in all")
+            if info.is_dir:
+                stack.append((info.path, entry.names))
+    return sorted(found, key=lambda entry: entry.names)
+
+
+def _entry(names: tuple[str, ...], info: Stat) -> Entry:
+    """One checked record as an import entry."""
+    where = "/".join(names)
+    if info.type not in (FILE, DIRECTORY, SYMLINK):
+        raise refuse("EINVAL", f"an entry of type {info.type!r}", where)
+    if info.is_file and info.size > MAX_ENTRY_BYTES:
+        raise refuse("EFBIG", f"{info.size} bytes, over the limit of {MAX_ENTRY_BYTES} "
+                              "for one file", where)
+    if info.is_symlink and len((info.target or "").encode()) > MAX_LINK_BYTES:
+        raise refuse("ENAMETOOLONG", "a symlink target over 4096 bytes", where)
+    if not all(MIN_TIME_MS <= t <= MAX_TIME_MS for t in (info.mtime_ms, info.atime_ms)):
+        raise refuse("EINVAL", "a time outside years 1 to 9999", where)
+    if info.is_symlink:
+        return Entry(names, SYMLINK, None, None, None, None)
+    return Entry(names, info.type, info.mode & 0o7777, info.mtime_ms, info.atime_ms, None)
