@@ -40,6 +40,7 @@ def test_two_writers_in_one_page_are_told_apart_in_another_tab(tabs):
       const { openVFS } = await import("/pyvfs.mjs");
       const named = await openVFS({ writer: "agent:c" });
       await named.writeFile("/w/c.txt", "from c");
+      await vfs.shell("echo hi > /w/sh.txt");  // the page's shell writes as "shell"
       return {writers: [a.writer, b.writer, vfs.writer, named.writer], bad};
     """)
     assert made == {"writers": ["agent:a", "agent:b", "user", "agent:c"],
@@ -52,7 +53,7 @@ def test_two_writers_in_one_page_are_told_apart_in_another_tab(tabs):
     """)
     assert seen["rows"] == [["/w/a.txt", "agent:a"], ["/w/b.txt", "agent:b"],
                             ["/w/b2.txt", "agent:b"], ["/w/c.txt", "agent:c"],
-                            ["/w/user.txt", "user"]]
+                            ["/w/sh.txt", "shell"], ["/w/user.txt", "user"]]
     assert seen["byB"] == [["agent:b", ["/w/b2.txt"]], ["agent:b", ["/w/b.txt"]]]
 
 
