@@ -25,6 +25,7 @@ from typing import Any
 from .content import CHUNK_SIZE
 from .storage import LOG_KEEP
 from .vfs import FORMAT_VERSION
+from .writers import MAX_WRITER
 
 # The version of the messages between the app page, the preview relay frame and the preview
 # service worker (docs/preview.md). A new version when their shape changes.
@@ -48,17 +49,26 @@ ERRNO = {"EPERM": -1, "ENOENT": -2, "EIO": -5, "EBADF": -9, "EAGAIN": -11, "EACC
          "ENOSYS": -38, "ENOTEMPTY": -39, "ELOOP": -40, "ENOTSUP": -95, "ECANCELED": -125}
 # The fields of an error envelope, the same in every reply that crosses a boundary (WebAPI,
 # the worker, web/fsa.mjs, web/idb_store.mjs, the page's answers to the worker).
+# Who a call is made by when the page names no one, and the call envelope's field naming it.
+DEFAULT_WRITER = "user"
+CALL_WRITER = "writer"
 ERROR_FIELDS = ("code", "errno", "syscall", "path", "dest", "message", "hint")
 
 # Argument kinds (web/validate.mjs checks them as Node does, in the page): "path" (a string),
 # "content" (a string, TypedArray or DataView), "options" (an object; a string is
 # {encoding}), "number", "string", "bool", "mode" (an integer or an octal string), "time" (a
 # Date or seconds), "copymode" (copyFile's COPYFILE_* flags), "linktype" (symlink's type),
-# "any". Option kinds: "bool", "truthy" (any value, read as a boolean, as Node reads it),
+# "any", "state" (a snapshot name, a revision number, {revision} or {before: a Date, ms or ISO
+# text}), "writer" (a writer's name, as writers.check_writer). Option kinds: "bool", "truthy"
+# (any value, read as a boolean, as Node reads it),
 # "number", "mode", "any", "encoding" (one of ENCODINGS), "utf8"
 # (utf8 only: the text is stored as UTF-8), "flag" (the file-open flag, only the one the call
 # means: "r" to read, "w" or "a" to write, "a" to append), "false" (Node's option, honoured
-# only at its default, false).
+# only at its default, false), "when" (a Date, ms since 1970 or ISO 8601 text).
+#
+# The call envelope the page posts to the worker is {type: "call", id, op, args, writer}:
+# ``writer`` (CALL_WRITER, default DEFAULT_WRITER) names who the call's changes are made by
+# (``vfs.as(writer)`` in web/api.mjs); WebAPI.call runs the call under that writer.
 
 
 @dataclass(frozen=True)
@@ -147,6 +157,17 @@ OPS: tuple[Op, ...] = (
     _op("shell", "line:string", mutating=True, **_NOT_IN_STEP),
     # Read-only SQL over the disk's metadata (py_vfs/query.py, docs/data.md).
     _op("query", "sql:string params:any? options:options?", options={"limit": "number"}),
+    # The disk's history (py_vfs/history.py, snapshots.py; docs/data.md), answered by
+    # py_vfs/web_history.py. A state is a snapshot name, a revision, {revision} or {before}.
+    _op("journal", "options:options?", options={"since": "when", "until": "when",
+                                                "writer": "writer", "path": "path",
+                                                "limit": "number"}, **_NOT_IN_STEP),
+    _op("snapshot", "name:string", mutating=True, **_NOT_IN_STEP),
+    _op("snapshots", "", **_NOT_IN_STEP),
+    _op("deleteSnapshot", "name:string", mutating=True, **_NOT_IN_STEP),
+    _op("diff", "a:state b:state?", **_NOT_IN_STEP),
+    _op("restore", "state:state options:options?", mutating=True, options={"path": "path"},
+        **_NOT_IN_STEP),
     _op("preview", "request:any", **_NOT_IN_STEP),
     _op("openRead", "path:path start:number? end:number?"),
     _op("readChunk", "stream:number"),
@@ -207,6 +228,8 @@ def error_envelope(code: str, message: str, *, syscall: str | None = None,
 
 CONSTANTS = {"CHUNK_SIZE": CHUNK_SIZE, "FORMAT_VERSION": FORMAT_VERSION, "LOG_KEEP": LOG_KEEP,
              "PREVIEW_PROTOCOL": PREVIEW_PROTOCOL, "TRANSFER_MIN": TRANSFER_MIN,
+             "DEFAULT_WRITER": DEFAULT_WRITER, "CALL_WRITER": CALL_WRITER,
+             "MAX_WRITER": MAX_WRITER,
              "COPYFILE_EXCL": COPYFILE_EXCL, "COPYFILE_FICLONE": COPYFILE_FICLONE,
              "COPYFILE_FICLONE_FORCE": COPYFILE_FICLONE_FORCE}
 

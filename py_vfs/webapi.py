@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from .archive import Upload
 from .check import Report
 from .errors import FsError
+from .history import Retention
 from .mounts.fsa import BrowserHost, FsaBackend, NeedsPromising
 from .mounts.host import MountHost
 from .node import DirEntry, Stat
@@ -33,9 +34,12 @@ from .search import GrepResult
 from .shell import Shell
 from .step import Step
 from .streams import ReadStream, WriteStream
+from .transaction import WRITER
 from .usage import Usage
 from .vfs import VFS
 from .web_data import DataOps
+from .web_history import HistoryOps
+from .writers import check_writer
 
 Envelope = dict[str, Any]
 Notify = Callable[[int, dict[str, str]], None]
@@ -111,7 +115,8 @@ class WebAPI:
         self._steps = Steps(self)
         self._ops = {**self._table(vfs), **self._steps.table(), "watch": self._watch,
                      "unwatch": self._unwatch, "sync": vfs.sync,
-                     **DataOps(vfs, self._streams, self._keep).table()}
+                     **DataOps(vfs, self._streams, self._keep).table(),
+                     **HistoryOps(vfs).table()}
         if set(self._ops) != PYTHON_OPS:  # py_vfs/protocol.py declares every operation
             raise AssertionError(f"WebAPI and protocol.OPS differ: {set(self._ops) ^ PYTHON_OPS}")
         self.collecting: asyncio.Future[int] | None = None  # the garbage collection at boot
@@ -291,17 +296,33 @@ class WebAPI:
         return {"status": answer.status, "headers": answer.headers, "body": answer.body,
                 "stream": stream}
 
-    def call(self, op: str, args: list[Any]) -> Envelope | asyncio.Future[Envelope]:
+    def call(self, op: str, args: list[Any], writer: str | None = None
+             ) -> Envelope | asyncio.Future[Envelope]:
         """Synchronous operations answer at once; others return a Future of the envelope.
-        While a step is open, everything else waits for it (it must not see the step's
-        uncommitted changes, and its mutations would wait anyway)."""
+        ``writer`` (the call envelope's, ``vfs.as(writer)`` in JS) makes the call's changes,
+        its steps' and streams': the context variable is set while the call starts, and the
+        Future's task runs in a copy of that context. While a step is open, everything else
+        waits for it (it must not see the step's uncommitted changes, and its mutations would
+        wait anyway)."""
+        if writer is None:
+            return self._call(op, args)
+        try:
+            token = WRITER.set(check_writer(writer))
+        except FsError as error:
+            return _failure(error)
+        try:
+            return self._call(op, args)
+        finally:
+            WRITER.reset(token)
+
+    def _call(self, op: str, args: list[Any]) -> Envelope | asyncio.Future[Envelope]:
         if self._steps.busy and op not in STEP_OPS:
             return asyncio.ensure_future(self._after_steps(op, args))
         return self._call_now(op, args)
 
     async def _after_steps(self, op: str, args: list[Any]) -> Envelope:
         await self._steps.idle()
-        result = self.call(op, args)
+        result = self._call(op, args)
         return result if isinstance(result, dict) else await result
 
     def _call_now(self, op: str, args: list[Any]) -> Envelope | asyncio.Future[Envelope]:
@@ -396,8 +417,9 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def dispatch(api: WebAPI, op: str, js_args: Any) -> Any:
-    """The Pyodide edge: JS arguments in, a JS object (or a Promise of one) out."""
+def dispatch(api: WebAPI, op: str, js_args: Any, writer: str | None = None) -> Any:
+    """The Pyodide edge: JS arguments in, a JS object (or a Promise of one) out; ``writer``
+    is the call envelope's (protocol.CALL_WRITER)."""
     from js import Object
     from pyodide.ffi import to_js
 
@@ -405,7 +427,7 @@ def dispatch(api: WebAPI, op: str, js_args: Any) -> Any:
         return to_js(envelope, dict_converter=Object.fromEntries)
 
     args = [_from_js(arg) for arg in js_args]
-    result = api.call(op, args)
+    result = api.call(op, args, writer)
     if isinstance(result, dict):
         return out(result)
 
@@ -428,12 +450,13 @@ def _from_js(value: Any) -> Any:
 
 async def open_api(js_store: Any, js_notify: Any = None,
                    js_host: Any = None, cache_bytes: int | None = None,
-                   js_invalidate: Any = None) -> WebAPI:
+                   js_invalidate: Any = None, retention: Any = None) -> WebAPI:
     """Boot from the worker: open the VFS on the IndexedDB store JS has opened.
     ``js_notify(watchId, event)`` posts a watch event to the page; ``js_host`` carries
     ``request`` (asks the page to pick, unmount, reconnect, mint preview roots) and ``fsa``
     (web/fsa.mjs);
-    ``js_invalidate(view)`` posts a stat cache invalidation to the page."""
+    ``js_invalidate(view)`` posts a stat cache invalidation to the page; ``retention``
+    (``{days, entries}``, openVFS's) how long the journal keeps history."""
     from js import Object
     from pyodide.ffi import to_js
 
@@ -442,8 +465,12 @@ async def open_api(js_store: Any, js_notify: Any = None,
     def notify(watch_id: int, event: dict[str, str]) -> None:
         js_notify(watch_id, to_js(event, dict_converter=Object.fromEntries))
 
-    cache = {} if cache_bytes is None else {"cache_bytes": int(cache_bytes)}
-    vfs = await VFS.open(IndexedDBStore(js_store), **cache)
+    opening: dict[str, Any] = {} if cache_bytes is None else {"cache_bytes": int(cache_bytes)}
+    kept = _from_js(retention)
+    if kept is not None:
+        opening["retention"] = Retention(**{key: kept[key] for key in ("days", "entries")
+                                          if kept.get(key) is not None})
+    vfs = await VFS.open(IndexedDBStore(js_store), **opening)
     # Leftovers of streams cut short (a tab closed mid-upload) go once their grace is over; in
     # the background, so the disk is usable at once.
     mounts: dict[str, Any] = {}

@@ -6,8 +6,8 @@
 
 import { fsError } from "./errors.mjs";
 import { ensurePermission } from "./mount_store.mjs";
-import { CHUNK_SIZE, OPS } from "./protocol.mjs";
-import { checkCall, invalidArgType, KINDS } from "./validate.mjs";
+import { CHUNK_SIZE, DEFAULT_WRITER, OPS } from "./protocol.mjs";
+import { checkCall, checkWriter, invalidArgType, KINDS } from "./validate.mjs";
 import { batches, isStream } from "./write_batches.mjs";
 
 export class Stats {
@@ -44,14 +44,24 @@ export class Dirent {
 // The JS API, in node:fs/promises shape. Every method is one round trip to the worker, but
 // stat, lstat, exists and readdir, which the page's stat cache may answer (web/stat_cache.mjs).
 // Inside `vfs.step(fn)`, `fn` gets a VFS bound to the step (same methods), whose calls go to
-// the worker as stepOp messages.
+// the worker as stepOp messages. Every call names its writer (`vfs.as(writer)`): who its
+// changes are made by, recorded on the files and in the journal.
 export class VFS {
   #instance;
   #stepId;
-  constructor(instance, stepId = null) {
+  #writer;
+  constructor(instance, stepId = null, writer = DEFAULT_WRITER) {
     this.#instance = instance;
     this.#stepId = stepId;
+    this.#writer = writer;
     this.name = instance.name;
+    this.writer = writer;
+  }
+  // The same API (same disk, same worker) with every change made by `writer`, including the
+  // steps and write streams opened through it.
+  as(writer) {
+    if (this.#stepId !== null) throw fsError("EINVAL", "EINVAL: as() outside the step", { syscall: "as" });
+    return new VFS(this.#instance, null, checkWriter(writer, "writer"));
   }
   // Checks the arguments of `op` (declared in py_vfs/protocol.py) and sends it; a bad argument
   // rejects at once, and nothing reaches the worker.
@@ -65,9 +75,9 @@ export class VFS {
     return this.#send(op, sent);
   }
   #send(op, args) {
-    if (this.#stepId !== null) return this.#instance.call("stepOp", [this.#stepId, op, ...args]);
+    if (this.#stepId !== null) return this.#instance.call("stepOp", [this.#stepId, op, ...args], undefined, this.#writer);
     // A read the page's stat cache may answer (not a step's: those see the step's own changes).
-    const pending = OPS[op].cached ? this.#instance.cached(op, args[0]) : this.#instance.call(op, args);
+    const pending = OPS[op].cached ? this.#instance.cached(op, args[0]) : this.#instance.call(op, args, undefined, this.#writer);
     if (this.#instance.openSteps > 0) warnIfStuck(pending, op);
     return pending;
   }
@@ -89,11 +99,11 @@ export class VFS {
     }
   }
   async #run(fn) {
-    const id = await this.#instance.call("stepBegin", []);
+    const id = await this.#instance.call("stepBegin", [], undefined, this.#writer);
     this.#instance.openSteps++;
     let result;
     try {
-      result = await fn(new VFS(this.#instance, id));
+      result = await fn(new VFS(this.#instance, id, this.#writer));
     } catch (error) {
       this.#instance.openSteps--;
       await this.#instance.call("stepEnd", [id, false]).catch(() => {});
@@ -159,6 +169,16 @@ export class VFS {
   grep(pattern, path = "/", options = {}) { return this.#call("grep", pattern, path, options); }
   // Read-only SQL over the disk's metadata (docs/data.md): {columns, rows, truncated}.
   query(sql, params, options) { return this.#call("query", sql, params, options); }
+  // The journal, newest first: [{revision, time, timeMs, writer, operation, operations, paths}]
+  // (docs/data.md), filtered by {since, until} (a Date, ms or ISO text), writer and path.
+  journal(options) { return this.#call("journal", options); }
+  // Snapshots: a name for the whole tree as it is now (no content copied).
+  snapshot(name) { return this.#call("snapshot", name); }
+  snapshots() { return this.#call("snapshots"); }
+  deleteSnapshot(name) { return this.#call("deleteSnapshot", name).then(() => undefined); }
+  // A state is a snapshot name, a revision number, {revision} or {before}; `b` defaults to now.
+  diff(a, b) { return this.#call("diff", a, b); }
+  restore(state, options) { return this.#call("restore", state, options); }
   async stat(path, options) { return new Stats(await this.#call("stat", path, options)); }
   async lstat(path, options) { return new Stats(await this.#call("lstat", path, options)); }
   async readdir(path, options) {

@@ -11,8 +11,9 @@ import { VFS } from "./api.mjs";
 import { envelopeOf, fsError, toError } from "./errors.mjs";
 import { DURABILITIES } from "./idb_store.mjs";
 import { MountStore, codeOfPick, keptMounts, pickDirectory } from "./mount_store.mjs";
-import { OPS, TRANSFER_MIN } from "./protocol.mjs";
+import { CALL_WRITER, DEFAULT_WRITER, OPS, TRANSFER_MIN } from "./protocol.mjs";
 import { StatCache } from "./stat_cache.mjs";
+import { checkWriter } from "./validate.mjs";
 import { mintRoot } from "./preview_roots.mjs";
 import { connectRelay } from "./preview_relay.mjs";
 
@@ -30,23 +31,31 @@ let previewRelay = null;
 // `durability` ("default", "strict" or "relaxed") is given to the IndexedDB transaction of every
 // commit: "strict" makes a resolved write survive an OS crash or power loss too, at a cost per
 // commit (docs/storage.md, "Durability"); it applies when the VFS of that name is first opened.
+// `writer` names who the returned API's changes are made by (default "user"; `vfs.as(w)` gives
+// the same API under another name); `retention` ({days, entries}) how long the journal keeps
+// history (default 30 days or 100,000 entries), applied when the VFS is first opened.
 export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "auto", previewOrigin,
-                          durability = "default" } = {}) {
+                          durability = "default", writer = DEFAULT_WRITER, retention } = {}) {
+  try {
+    checkWriter(writer, "writer");
+  } catch (error) {
+    return Promise.reject(error);
+  }
   if (!DURABILITIES.includes(durability)) {
     return Promise.reject(new TypeError(`openVFS: durability must be one of ${DURABILITIES.join(", ")}, not ${durability}`));
   }
   previewRelay ??= connectRelay(previewOrigin, (name) => instances.get(name)?.worker);
   let instance = instances.get(name);
   if (!instance) {
-    instance = new Instance(name, { cacheBytes, snapshot, durability });
+    instance = new Instance(name, { cacheBytes, snapshot, durability, retention });
     instances.set(name, instance);
   }
   if (onProgress) instance.listen(onProgress);
-  return instance.ready;
+  return instance.ready.then((vfs) => (writer === vfs.writer ? vfs : vfs.as(writer)));
 }
 
 class Instance {
-  constructor(name, { cacheBytes, snapshot, durability }) {
+  constructor(name, { cacheBytes, snapshot, durability, retention }) {
     this.name = name;
     this.listeners = new Set();
     this.last = null;
@@ -64,7 +73,7 @@ class Instance {
       this.worker.onmessage = ({ data }) => this.receive(data, resolve, reject);
       this.worker.onerror = (event) => reject(new Error(event.message || "worker failed to start"));
     });
-    this.worker.postMessage({ type: "open", name, cacheBytes, snapshot, durability });
+    this.worker.postMessage({ type: "open", name, cacheBytes, snapshot, durability, retention });
     this.mountStore = MountStore.open(name).catch(() => null);
     this.mountStore.then(keptMounts).catch(() => []).then((records) => {
       this.worker.postMessage({ type: "mounts", records });
@@ -142,7 +151,7 @@ class Instance {
 
   // `keep(reply, token)`, when given, sees the reply first and gives the value to resolve with
   // (the stat cache fills from it).
-  call(op, args, keep) {
+  call(op, args, keep, writer = DEFAULT_WRITER) {
     if (this.closed) return Promise.reject(fsError("EBADF", `EBADF: VFS "${this.name}" is closed`, { syscall: op }));
     const id = this.nextId++;
     const pending = { keep, ...this.cache.begin(op) };
@@ -150,7 +159,7 @@ class Instance {
     this.calls.set(id, pending);
     this.sent++;
     const sent = args.map(cloneable);
-    this.worker.postMessage({ type: "call", id, op, args: sent }, transferOf(op, sent));
+    this.worker.postMessage({ type: "call", id, op, args: sent, [CALL_WRITER]: writer }, transferOf(op, sent));
     return pending.promise;
   }
 

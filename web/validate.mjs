@@ -4,7 +4,7 @@
 // is refused rather than ignored. The arguments and options of each operation are declared in
 // py_vfs/protocol.py (protocol.mjs, which the build generates beside this module).
 
-import { ENCODINGS, OPS } from "./protocol.mjs";
+import { ENCODINGS, MAX_WRITER, OPS } from "./protocol.mjs";
 
 // How Node describes a received value at the end of its argument errors.
 export function received(value) {
@@ -40,6 +40,23 @@ function unsupported(name, value) {
 
 function isContent(value) {
   return typeof value === "string" || ArrayBuffer.isView(value);
+}
+
+// A writer's name, as py_vfs/writers.py's check_writer takes it: 1 to MAX_WRITER printable
+// characters, no space at either end.
+export function checkWriter(value, name) {
+  if (typeof value !== "string") throw invalidArgType(name, "of type string", value);
+  if (value.length === 0 || value.length > MAX_WRITER || value !== value.trim() || /[\x00-\x1f\x7f]/.test(value)) {
+    throw invalidArgValue(name, value, `must be 1 to ${MAX_WRITER} printable characters without spaces at either end`);
+  }
+  return value;
+}
+
+// A moment of the journal: a Date becomes ms since 1970; ms and ISO text pass as they are.
+function when(value, name) {
+  if (value instanceof Date) return value.getTime();
+  if ((typeof value === "number" && Number.isFinite(value)) || typeof value === "string") return value;
+  throw invalidArgType(name, "an instance of Date, a number of ms or an ISO 8601 string", value);
 }
 
 // Each kind's check; returns the value to send (normalized) or throws.
@@ -96,6 +113,16 @@ export const KINDS = {
   any(value) {
     return value;
   },
+  writer: checkWriter,
+  // A state of the disk (diff, restore): a snapshot name, a revision, {revision} or {before}.
+  state(value, name) {
+    if (typeof value === "string" || (typeof value === "number" && Number.isInteger(value))) return value;
+    if (value && typeof value === "object" && !Array.isArray(value)) {
+      if ("before" in value) return { before: when(value.before, `${name}.before`) };
+      if (Number.isInteger(value.revision)) return { revision: value.revision };
+    }
+    throw invalidArgType(name, "a snapshot name, a revision, {revision} or {before}", value);
+  },
 };
 
 // The open flags each call honours ("a" on writeFile: the page sends an appendFile).
@@ -122,6 +149,7 @@ const OPTION_KINDS = {
   truthy(value) {
     return Boolean(value);
   },
+  when,
   false(value, name) {
     if (value) throw unsupported(name, value);
     return value;

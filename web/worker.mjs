@@ -1,7 +1,7 @@
 // The VFS worker: owns Pyodide and one VFS, so Python never blocks the page.
-// Messages (docs/architecture.md): {type: "open", name, cacheBytes, snapshot, durability} and
-// {type: "mounts", records} once, then {type: "call", id, op, args} (op and args as declared in
-// py_vfs/protocol.py) and {type: "preview", request} with a MessagePort; replies
+// Messages (docs/architecture.md): {type: "open", name, cacheBytes, snapshot, durability,
+// retention} and {type: "mounts", records} once, then {type: "call", id, op, args, writer} (op
+// and args as declared in py_vfs/protocol.py; writer: who the call's changes are made by) and {type: "preview", request} with a MessagePort; replies
 // {type: "progress"|"result"|"invalidate", ...}, a result being {value} or {error: envelope}
 // (web/errors.mjs; preview answers go to the port: web/preview_owner.mjs; "invalidate":
 // web/stat_cache.mjs). For the shell's mount commands the worker asks the page:
@@ -13,7 +13,7 @@ import { dropSnapshot, loadSnapshot, snapshotKey, storedKey } from "./runtime_st
 import { servePreview } from "./preview_owner.mjs";
 import * as fsa from "./fsa.mjs";
 import { scheduleInMicrotasks } from "./scheduler.mjs";
-import { CHUNK_SIZE, OPS } from "./protocol.mjs";
+import { CALL_WRITER, CHUNK_SIZE, OPS } from "./protocol.mjs";
 import { failure } from "./errors.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
@@ -156,7 +156,7 @@ async function fromPackages(manifest) {
   return pyodide;
 }
 
-async function boot({ name, cacheBytes, snapshot = "auto", durability = "default" }) {
+async function boot({ name, cacheBytes, snapshot = "auto", durability = "default", retention }) {
   const manifest = await (await fetch(here("manifest.json"), { cache: "no-cache" })).json();
   progress("download", "Downloading Python");
   const key = snapshotKey(manifest);
@@ -168,7 +168,7 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   // Posted the moment the index changes, so the page drops its stat cache before any watch
   // event or answer computed on the new state reaches it (py_vfs/page_cache.py).
   const invalidate = (view) => self.postMessage({ type: "invalidate", view });
-  const api = await webapi.open_api(store, notify, { request: askPage, fsa }, cacheBytes, invalidate);
+  const api = await webapi.open_api(store, notify, { request: askPage, fsa }, cacheBytes, invalidate, retention);
   store.onRemoteCommit = catchUp;
   (await api.restore_mounts(await mountsKept))?.destroy?.();
   progress("ready", "Ready");
@@ -244,7 +244,7 @@ const OWN = {
   fsaCounters: () => fsa.counters(),
 };
 
-async function call(op, args) {
+async function call(op, args, writer) {
   const booting = await booted;
   if (OPS[op]?.home === "worker") return { value: OWN[op](booting) };
   const { pyodide, api, dispatch } = booting;
@@ -252,10 +252,10 @@ async function call(op, args) {
   // snapshot from being made.
   activeCalls++;
   try {
-    let envelope = await settled(pyodide, dispatch(api, op, args));
+    let envelope = await settled(pyodide, dispatch(api, op, args, writer));
     // A synchronous operation that reached a mounted folder must block on its promises (JSPI),
     // which needs a promising entry into Python: call it again that way (docs/mounts.md).
-    if (envelope.promising) envelope = await settled(pyodide, await dispatch.callPromising(api, op, args));
+    if (envelope.promising) envelope = await settled(pyodide, await dispatch.callPromising(api, op, args, writer));
     return envelope;
   } finally {
     activeCalls--;
@@ -346,7 +346,7 @@ self.onmessage = async ({ data, ports }) => {
     if (data.type === "call") {
       const args = inOrder.then(() => withDigests(data.op, data.args));
       inOrder = args.catch(() => {});
-      const envelope = await call(data.op, await args);
+      const envelope = await call(data.op, await args, data[CALL_WRITER]);
       self.postMessage({ type: "result", id: data.id, ...envelope }, transferables(envelope.value));
     } else if (data.type === "preview") {
       await servePreview(ports[0], data.request, call);

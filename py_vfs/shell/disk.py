@@ -122,3 +122,28 @@ class Disk(Protocol):
     async def query(self, sql: str, params: Any = ()) -> Result:
         """One read-only SQL statement over the ``files`` and ``journal`` views."""
         ...
+
+    def as_writer(self, writer: str) -> Disk:
+        """The same disk with every change made by ``writer`` (the shell writes as ``shell``)."""
+        ...
+
+    async def journal(self, *, writer: str | None = None, path: str | None = None,
+                      limit: int = 100) -> list[dict[str, Any]]:
+        """The journal, newest first: revision, time, writer, operation, paths."""
+        ...
+
+    async def snapshot(self, name: str) -> dict[str, Any]:
+        """Record the whole tree as snapshot ``name``."""
+        ...
+
+    async def snapshots(self) -> list[dict[str, Any]]:
+        """Every snapshot: name, time, revision, writer."""
+        ...
+
+    async def diff(self, a: Any, b: Any = None) -> list[dict[str, Any]]:
+        """What changed from state ``a`` to ``b`` (None: now)."""
+        ...
+
+    async def restore(self, state: Any = None, *, path: str | None = None) -> dict[str, Any]:
+        """Put the disk, or ``path``, back as it was in ``state``; {revision, restored}."""
+        ...

@@ -67,7 +67,10 @@ class Shell:
     ``host``; the language it reads is described in docs/shell.md."""
 
     def __init__(self, vfs: Disk, *, previews: PreviewHost | None = None,
-                 host: MountHost | None = None, host_mounts: bool = False) -> None:
+                 host: MountHost | None = None, host_mounts: bool = False,
+                 writer: str = "shell") -> None:
+        # Every change the shell makes is made by `writer` (the journal tells it apart).
+        vfs = vfs.as_writer(writer)
         self.vfs = vfs
         # Mints the preview roots of `open` and `serve` (the page, in the browser).
         self.previews: PreviewHost = previews or LocalPreviews()

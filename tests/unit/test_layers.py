@@ -33,7 +33,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                     "step", "snapshots", "writers", "query")),
     ("facade", ("vfs", "")),
     ("tools over the facade", ("archive", "zip_entries", "sqlite_image")),
-    ("surfaces", ("shell.*", "protocol", "web_data", "webapi", "preview", "page_cache",
+    ("surfaces", ("shell.*", "protocol", "web_data", "webapi", "web_history", "preview",
+                  "page_cache",
                   "__main__")),
 ]
 
