@@ -4,9 +4,9 @@ journal, snapshot, diff, restore), on CPython."""
 from __future__ import annotations
 
 import asyncio
-import sys
 from typing import Any
 
+import aio
 import pytest
 
 from py_vfs.vfs import VFS
@@ -26,7 +26,7 @@ RUNNER = asyncio.Runner()
 # WebAPI.call answers an asynchronous operation with a Task, which only a real event loop runs
 # (tests/unit/aio.py steps bare coroutines, not Tasks); in Pyodide the same calls, through
 # webapi.dispatch, are tested by tests/pyodide/journal.test.mjs.
-pytestmark = pytest.mark.skipif(sys.platform == "emscripten",
+pytestmark = pytest.mark.skipif(aio.stepping_wanted(),
                                 reason="WebAPI.call's Tasks need a real event loop; "
                                        "tests/pyodide/journal.test.mjs covers Pyodide")
 
