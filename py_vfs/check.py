@@ -19,10 +19,12 @@ meant to register one there), so this module need not know their records.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .content import HELD_PREFIX, SNAPSHOT_PREFIX
 from .node import DIRECTORY, FILE, ROOT_ID, SYMLINK, Node, decode_inline
 from .storage import Store
 
@@ -58,6 +60,8 @@ class Report:
     inline_bytes: int = 0
     reclaimable_chunks: int = 0
     reclaimable_bytes: int = 0
+    history_chunks: int = 0  # stored for the journal or a snapshot only (not reclaimable)
+    history_bytes: int = 0
 
     @property
     def ok(self) -> bool:
@@ -76,6 +80,7 @@ class Report:
             "inlineFiles": self.inline_files, "inlineBytes": self.inline_bytes,
             "reclaimableChunks": self.reclaimable_chunks,
             "reclaimableBytes": self.reclaimable_bytes,
+            "historyChunks": self.history_chunks, "historyBytes": self.history_bytes,
         }
 
 
@@ -204,6 +209,7 @@ async def _check_chunks(store: Store, tree: _Tree, report: Report,
                         progress: Progress | None) -> dict[str, int]:
     """Read each stored chunk once; return the length of every referenced chunk found intact."""
     referenced = {key for node in tree.nodes.values() for key in node.chunks}
+    history = await _history_chunks(store, report)
     stored = set(await store.keys("chunks"))
     lengths: dict[str, int] = {}
     total = len(stored)
@@ -215,6 +221,9 @@ async def _check_chunks(store: Store, tree: _Tree, report: Report,
             report.chunk_bytes += size
             if _valid_chunk(key, data, report):
                 lengths[key] = size
+        elif key in history:
+            report.history_chunks += 1
+            report.history_bytes += size
         else:
             report.reclaimable_chunks += 1
             report.reclaimable_bytes += size
@@ -224,6 +233,31 @@ async def _check_chunks(store: Store, tree: _Tree, report: Report,
         users = ", ".join(sorted(tree.where(n) for n in tree.nodes.values() if key in n.chunks))
         report.add("missing-chunk", f"chunks/{key}", f"not stored, but named by {users}")
     return lengths
+
+
+async def _history_chunks(store: Store, report: Report) -> set[str]:
+    """The chunks the journal holds (``held:`` markers) or a snapshot's records name: stored on
+    purpose though no node references them. A snapshot naming a chunk that is not stored is a
+    problem (restoring it would fail)."""
+    keys: set[str] = set()
+    named: dict[str, str] = {}
+    for key, value in await store.get_all("meta"):
+        key = str(key)
+        if key.startswith(HELD_PREFIX):
+            keys.add(key[len(HELD_PREFIX):])
+        elif key.startswith(SNAPSHOT_PREFIX):
+            try:
+                records = json.loads(str(value))["nodes"]
+                for record in records.values():
+                    for chunk in json.loads(record).get("chunks", ()):
+                        named.setdefault(chunk, key[len(SNAPSHOT_PREFIX):])
+            except (ValueError, KeyError, TypeError, AttributeError) as error:
+                report.add("snapshot", f"meta/{key}", f"does not decode: {error}")
+    stored = set(await store.keys("chunks"))
+    for chunk in sorted(set(named) - stored):
+        report.add("missing-chunk", f"chunks/{chunk}",
+                   f"not stored, but named by snapshot {named[chunk]!r}")
+    return keys | set(named)
 
 
 def _valid_chunk(key: str, data: object, report: Report) -> bool:

@@ -83,7 +83,7 @@ APP_JS = """async ([chunkSize, bigSize]) => {
     small: await vfs.readFile("/docs/small.txt", "utf8"),
     problems: [...before.problems, ...after.problems],
     chunksBefore: before.chunks, chunksAfter: after.chunks,
-    reclaimable: after.reclaimableChunks,
+    reclaimable: after.reclaimableChunks, history: after.historyChunks,
   };
 }"""
 
@@ -143,8 +143,10 @@ def test_an_old_format_disk_upgrades_while_an_old_tab_has_it_open(browser, base_
         assert got["wrong"] == 0 and got["modes"] == [0o600, 0o644]
         assert got["small"] == SMALL_TEXT + "and appended by format 3\n"
         assert got["problems"] == []
-        # The small file's chunk went when it was rewritten (inline now); the big file's stay.
-        assert (got["chunksBefore"], got["chunksAfter"], got["reclaimable"]) == (3, 2, 0)
+        # The small file is inline now: its old chunk is no file's any more, but the journal
+        # holds it (time travel), so it is not reclaimable; the big file's chunks stay.
+        assert (got["chunksBefore"], got["chunksAfter"], got["reclaimable"],
+                got["history"]) == (3, 2, 0, 1)
 
         assert old.evaluate(OLD_AFTER_JS, version) == {
             "versionchange": [version, 3],  # told, with the versions, and it closed
