@@ -367,3 +367,22 @@ def persistent_browser(playwright, base_url):
     finally:
         launcher.close_all()
     assert_no_offsite(launcher.offsite, "a persistent context")
+
+
+@pytest.fixture(scope="module")
+def tabs(browser, browser_context_args):
+    """Two booted pages (tabs) of one context: the same origin, so the same IndexedDB disk."""
+    context = browser.new_context(**browser_context_args)
+    try:
+        first = open_app(context)
+        second = open_app(context, "/")  # a new page: the first one is no longer blank
+        yield first, second
+    finally:
+        context.close()
+    assert_no_offsite(first.offsite + second.offsite, "the two tabs")
+
+
+def js(page, body: str, *args):
+    """Run ``body`` in ``page`` with ``vfs`` (the page's booted disk) and ``args`` in scope."""
+    return page.evaluate(f"async (args) => {{ const vfs = await window.pyvfs.ready; {body} }}",
+                         list(args))

@@ -4,30 +4,10 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
-from .conftest import assert_no_offsite, open_app, poll_page
+from .conftest import js, poll_page
 
 ROUNDS = 20  # of writes per tab: a count, not a duration, so a slow machine does the same work
 START_TIMEOUT_MS = 30_000
-
-
-@pytest.fixture(scope="module")
-def tabs(browser, browser_context_args):
-    """Two booted pages (tabs) of one context: the same origin, so the same IndexedDB disk."""
-    context = browser.new_context(**browser_context_args)
-    try:
-        first = open_app(context)
-        second = open_app(context, "/")  # a new page: the first one is no longer blank
-        yield first, second
-    finally:
-        context.close()
-    assert_no_offsite(first.offsite + second.offsite, "the two tabs")
-
-
-def js(page, body: str, *args):
-    return page.evaluate(f"async (args) => {{ const vfs = await window.pyvfs.ready; {body} }}",
-                         list(args))
 
 
 WATCH = """

@@ -3,27 +3,7 @@ tabs on one disk, so what one tab's writers did is read back by the other."""
 
 from __future__ import annotations
 
-import pytest
-
-from .conftest import assert_no_offsite, open_app, wait_ready
-
-
-@pytest.fixture(scope="module")
-def tabs(browser, browser_context_args):
-    """Two booted pages of one context: the same origin, so the same IndexedDB disk."""
-    context = browser.new_context(**browser_context_args)
-    try:
-        first = open_app(context)
-        second = open_app(context, "/")  # a new page: the first one is no longer blank
-        yield first, second
-    finally:
-        context.close()
-    assert_no_offsite(first.offsite + second.offsite, "the two tabs")
-
-
-def js(page, body: str, *args):
-    return page.evaluate(f"async (args) => {{ const vfs = await window.pyvfs.ready; {body} }}",
-                         list(args))
+from .conftest import js, wait_ready
 
 
 def test_two_writers_in_one_page_are_told_apart_in_another_tab(tabs):
