@@ -171,9 +171,7 @@ class History:
                 return
             keep = set(await self.snapshot_chunks()) if self.snapshot_chunks else set()
             content = self.content
-            for key, value in await self.store.get_all("meta"):
-                if not str(key).startswith(HELD_PREFIX):
-                    continue
+            for key, value in await self.store.get_prefix("meta", HELD_PREFIX):
                 chunk = str(key)[len(HELD_PREFIX):]
                 if int(str(value).split()[0]) > upto:
                     continue
@@ -250,11 +248,12 @@ class History:
 
     async def journal_rows(self) -> list[tuple[Any, ...]]:
         """Every entry kept, oldest first, as rows of the ``journal`` view of ``query``:
-        (revision, time, time_ms, writer, operation, paths as a JSON array)."""
+        (revision, time_ms, writer, operation, paths as a JSON array); the view spells the
+        time."""
         rows = []
         async for revision, entry in self.entries_back():
             about = describe(revision, entry)
-            rows.append((revision, about["time"], about["timeMs"], about["writer"],
+            rows.append((revision, about["timeMs"], about["writer"],
                          about["operation"],
                          json.dumps(about["paths"], ensure_ascii=False, separators=(",", ":"))))
         rows.reverse()
@@ -301,9 +300,8 @@ class History:
     async def held(self) -> tuple[int, int]:
         """How many chunks history alone keeps, and their bytes."""
         count = size = 0
-        for key, value in await self.store.get_all("meta"):
-            if str(key).startswith(HELD_PREFIX) and not self.content.refs[
-                    str(key)[len(HELD_PREFIX):]]:
+        for key, value in await self.store.get_prefix("meta", HELD_PREFIX):
+            if not self.content.refs[str(key)[len(HELD_PREFIX):]]:
                 count += 1
                 size += int(str(value).split()[1])
         return count, size

@@ -15,7 +15,7 @@ import sqlite3
 from pathlib import Path
 
 from ..transaction import Op
-from . import LOG_KEEP, SPACES, LogEntries, Rows, gap
+from . import LOG_KEEP, SPACES, LogEntries, Rows, gap, prefix_end
 from .sqlite_views import ensure_views
 
 _VALUE_TYPES = {"nodes": "TEXT", "chunks": "BLOB", "meta": "TEXT", "log": "TEXT"}
@@ -54,6 +54,12 @@ class SQLiteStore:
     async def get_all(self, space: str) -> Rows:
         """``Store.get_all``."""
         return list(self._db.execute(f"SELECT key, value FROM {_space(space)}"))
+
+    async def get_prefix(self, space: str, prefix: str) -> Rows:
+        """``Store.get_prefix``: a range of the primary key."""
+        return list(self._db.execute(
+            f"SELECT key, value FROM {_space(space)} WHERE key >= ? AND key < ?",
+            (prefix, prefix_end(prefix))))
 
     async def get(self, space: str, key: str) -> object | None:
         """``Store.get``."""
