@@ -36,6 +36,9 @@ from .transaction import Transaction
 
 SYSTEM_WRITER = "py_vfs"
 """The writer of the commits py_vfs makes on its own (trimming the journal)."""
+LAST_TRIM = "trimmed"
+"""``meta`` key of the last trim: ``{"revisions": [first, last], "time": ms, "reason":
+"retention" | "quota"}`` (``usage()`` reports it)."""
 PAGE = 500  # journal entries read per store call
 DAY_MS = 24 * 60 * 60 * 1000.0
 MAX_JOURNAL_LIMIT = 10_000
@@ -93,6 +96,7 @@ def describe(revision: int, entry: dict[str, Any]) -> dict[str, Any]:
            "paths": list(seen)}
     if "trimmed" in entry:
         out["trimmed"] = entry["trimmed"]
+        out["reason"] = entry.get("reason", "retention")
     return out
 
 
@@ -185,6 +189,10 @@ class History:
                         tx.on_rollback(lambda chunk=chunk, bag=bag: bag.add(chunk))
             tx.trim_log(upto)
             tx.notes["trimmed"] = [oldest, upto]
+            tx.notes.setdefault("reason", "retention")
+            tx.put_meta(LAST_TRIM, json.dumps(
+                {"revisions": [oldest, upto], "time": time.time() * 1000.0,
+                 "reason": tx.notes["reason"]}, separators=(",", ":")))
 
         return change
 
@@ -199,8 +207,8 @@ class History:
         for _ in range(10):
             tx = Transaction(SYSTEM_WRITER)
             tx.operations.append("trim")
-            await self.trim_change(upto)(tx)
             tx.notes["reason"] = "quota"
+            await self.trim_change(upto)(tx)
             if await self.engine.commit(tx):
                 return True
         return False
@@ -297,12 +305,16 @@ class History:
                     nodes[node_id] = Node.from_record(node_id, record)
         return nodes
 
-    async def held(self) -> tuple[int, int]:
-        """How many chunks history alone keeps, and their bytes."""
+    async def cost(self) -> dict[str, Any]:
+        """What history costs and keeps, for ``usage()``: the chunks history alone keeps and
+        their bytes, the oldest revision the journal still has (None: empty), and the last
+        trim (``LAST_TRIM``'s record, or None)."""
         count = size = 0
         for key, value in await self.store.get_prefix("meta", HELD_PREFIX):
             if not self.content.refs[str(key)[len(HELD_PREFIX):]]:
                 count += 1
                 size += int(str(value).split()[1])
-        return count, size
+        trimmed = await self.store.get("meta", LAST_TRIM)
+        return {"chunks": count, "bytes": size, "since": await self.store.log_oldest(),
+                "trimmed": None if trimmed is None else json.loads(str(trimmed))}
 

@@ -206,9 +206,15 @@ def test_a_full_store_trims_history_before_refusing_a_write():
         assert await vfs.read_file("/f") == bytes([39]) * 60_000
         trims = [e for e in await vfs.journal(limit=1000) if e["operation"] == "trim"]
         assert trims, "history should have been trimmed for room"
+        assert {(e["writer"], e["reason"]) for e in trims} == {("py_vfs", "quota")}
         assert (await vfs.check()).ok
         usage = await vfs.usage()
         assert usage.history_bytes < 400_000
+        # usage() tells that history was cut for room, and from where it goes on.
+        last = trims[0]
+        assert usage.history_trimmed["reason"] == "quota"
+        assert usage.history_trimmed["revisions"] == last["trimmed"]
+        assert usage.history_since == last["trimmed"][1] + 1
         # With nothing left to trim, a write too large for the room is ENOSPC, and changes
         # nothing.
         with pytest.raises(FsError) as info:
