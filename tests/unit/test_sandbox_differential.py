@@ -78,7 +78,7 @@ def check_reads(view, plain: VFS, history: list) -> None:
     for path in ("/", "/w", "/r"):
         if plain.exists(path):
             want = [n for n in plain.readdir(path)
-                    if readable(f"{path.rstrip('/')}/{n}") or path == "/" and n in "wr"]
+                    if readable(f"{path.rstrip('/')}/{n}") or (path == "/" and n in "wr")]
             assert view.readdir(path) == want, history
 
 
