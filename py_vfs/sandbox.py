@@ -19,8 +19,10 @@ outputs (listings, watch events, journal and query rows) with the same ``Scope``
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
+from typing import Any
 
 from . import paths
 from .errors import FsError
@@ -126,3 +128,44 @@ def check_change(changes: dict[str, tuple[Node | None, Node | None]],
         for path in (event.get("path"), event.get("oldPath")):
             if path is not None and not scope.can_write(path):
                 raise denied(operation, None)
+
+
+# ------------------------------------------------------------ outputs, as a view sees them
+
+def event_within(event: Event, scope: Scope) -> Event | None:
+    """A watch event as a view sees it: a rename across its edge is the side inside's create
+    or delete; None for an event about nothing readable."""
+    path, old = event.get("path"), event.get("oldPath")
+    inside, was_inside = path is not None and scope.can_read(path), \
+        old is not None and scope.can_read(old)
+    if event.get("type") == "rename" and inside != was_inside:
+        if inside:  # moved in from outside: appears
+            return {"type": "create", "path": path, "kind": event.get("kind")}
+        return {"type": "delete", "path": old, "kind": event.get("kind")}
+    if not inside:
+        return None
+    return event
+
+
+def row_within(row: dict[str, Any], scope: Scope) -> dict[str, Any] | None:
+    """A journal entry with only its readable paths (None: it has none)."""
+    kept = [p for p in row.get("paths", ()) if scope.can_read(p)]
+    return {**row, "paths": kept} if kept else None
+
+
+def query_row_within(row: tuple[Any, ...], scope: Scope) -> tuple[Any, ...] | None:
+    """A row of the query's ``journal`` view with only its readable paths (None: none)."""
+    kept = [p for p in json.loads(row[5]) if scope.can_read(p)]
+    if not kept:
+        return None
+    return (*row[:5], json.dumps(kept, ensure_ascii=False, separators=(",", ":")))
+
+
+def change_within(change: dict[str, Any], scope: Scope) -> dict[str, Any] | None:
+    """A diff entry as a view sees it (as ``event_within``)."""
+    path, old = change.get("path"), change.get("oldPath")
+    inside, was_inside = scope.can_read(path or ""), old is not None and scope.can_read(old)
+    if change.get("change") == "renamed" and inside != was_inside:
+        kind = "added" if inside else "removed"
+        return {"change": kind, "path": path if inside else old, "kind": change.get("kind")}
+    return change if inside else None

@@ -46,6 +46,7 @@ from .node import ROOT_ID, DirEntry, Node, Stat
 from .query import MAX_ROWS, Result, query
 from .resolver import Resolver
 from .sandbox import Scope
+from .scoops import open_scoop, scoop_names
 from .search import DEFAULT_MAX_FILE_SIZE, GrepResult, Search
 from .snapshots import Snapshots, State
 from .step import Step
@@ -55,7 +56,7 @@ from .streams import ReadStream, WriteStream
 from .transaction import WRITER, Transaction
 from .tree import Tree
 from .usage import Usage, measure
-from .views import RestrictedView, open_scoop, scoop_names
+from .views import RestrictedView
 from .watch import Listener, Watchers
 from .writers import WriterView, check_writer
 

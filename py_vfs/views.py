@@ -21,10 +21,18 @@ from collections.abc import AsyncIterable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import paths
-from .errors import FsError
 from .node import DirEntry, Node, Stat
 from .query import MAX_ROWS, Result, query
-from .sandbox import SCOPE, Scope, denied, hidden
+from .sandbox import (
+    SCOPE,
+    Scope,
+    change_within,
+    denied,
+    event_within,
+    hidden,
+    query_row_within,
+    row_within,
+)
 from .search import DEFAULT_MAX_FILE_SIZE, GrepResult
 from .step import Step
 from .streams import ReadStream, WriteStream
@@ -35,11 +43,6 @@ from .writers import check_writer
 if TYPE_CHECKING:
     from .mounts.backend import Backend
     from .vfs import VFS
-
-SCOOPS = "/scoops"
-SHARED = "/shared"
-SCOOP_FOLDERS = ("workspace", "home", "tmp")
-
 
 class _Scoped:
     """Sets a view's scope and writer around the calls it forwards (streams, the view)."""
@@ -358,7 +361,7 @@ class RestrictedView(_Scoped):
         scope = self._scope
 
         def filtered(event: Event) -> None:
-            shown = _event_within(event, scope)
+            shown = event_within(event, scope)
             if shown is not None:
                 listener(shown)
 
@@ -383,7 +386,7 @@ class RestrictedView(_Scoped):
             raise hidden("journal", path)
         rows = await self.__vfs.journal(since=since, until=until, writer=writer, path=path,
                                         limit=_JOURNAL_SCAN if limit else 0)
-        kept = [_row_within(row, self._scope) for row in rows]
+        kept = [row_within(row, self._scope) for row in rows]
         return [row for row in kept if row is not None][:limit]
 
     async def query(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = (), *,
@@ -393,7 +396,7 @@ class RestrictedView(_Scoped):
         journal = []
         if isinstance(sql, str) and "journal" in sql.lower():
             for row in await self.__vfs.history.journal_rows():
-                journal.append(_query_row(row, self._scope))
+                journal.append(query_row_within(row, self._scope))
         return self._run(lambda: query(self, sql, params, limit=limit,
                                        journal=[row for row in journal if row is not None]))
 
@@ -414,7 +417,7 @@ class RestrictedView(_Scoped):
     async def diff(self, a: Any, b: Any = None) -> list[dict[str, Any]]:
         """``VFS.diff`` within the view: changes of readable paths."""
         changes = await self.__vfs.diff(a, b)
-        return [c for c in (_change_within(c, self._scope) for c in changes) if c is not None]
+        return [c for c in (change_within(c, self._scope) for c in changes) if c is not None]
 
     async def restore(self, state: Any = None, *, path: str | None = None,
                       revision: int | None = None, before: object = None) -> dict[str, Any]:
@@ -490,65 +493,3 @@ class RestrictedView(_Scoped):
 
 # The journal entries a view scans for its rows (its own filter drops others' entries).
 _JOURNAL_SCAN = 10_000
-
-
-def _event_within(event: Event, scope: Scope) -> Event | None:
-    path, old = event.get("path"), event.get("oldPath")
-    inside, was_inside = path is not None and scope.can_read(path), \
-        old is not None and scope.can_read(old)
-    if event.get("type") == "rename" and inside != was_inside:
-        if inside:  # moved in from outside: appears
-            return {"type": "create", "path": path, "kind": event.get("kind")}
-        return {"type": "delete", "path": old, "kind": event.get("kind")}
-    if not inside:
-        return None
-    return event
-
-
-def _row_within(row: dict[str, Any], scope: Scope) -> dict[str, Any] | None:
-    kept = [p for p in row.get("paths", ()) if scope.can_read(p)]
-    return {**row, "paths": kept} if kept else None
-
-
-def _query_row(row: tuple[Any, ...], scope: Scope) -> tuple[Any, ...] | None:
-    import json
-
-    kept = [p for p in json.loads(row[5]) if scope.can_read(p)]
-    if not kept:
-        return None
-    return (*row[:5], json.dumps(kept, ensure_ascii=False, separators=(",", ":")))
-
-
-def _change_within(change: dict[str, Any], scope: Scope) -> dict[str, Any] | None:
-    path, old = change.get("path"), change.get("oldPath")
-    inside, was_inside = scope.can_read(path or ""), old is not None and scope.can_read(old)
-    if change.get("change") == "renamed" and inside != was_inside:
-        kind = "added" if inside else "removed"
-        return {"change": kind, "path": path if inside else old, "kind": change.get("kind")}
-    return change if inside else None
-
-
-def check_scoop(name: object) -> str:
-    """A scoop's name: one path segment (a writer name ``scoop:<name>`` must fit too)."""
-    if not isinstance(name, str) or not name or "/" in name or name in (".", "..") \
-            or "\0" in name:
-        raise FsError.of("EINVAL", "scoop").with_hint(
-            f"a scoop's name is one path segment, such as 'planner', not {name!r}")
-    check_writer(f"scoop:{name}")
-    return name
-
-
-async def open_scoop(vfs: Any, name: str) -> RestrictedView:
-    """The scoop ``name``'s view, its folders created first if needed (``vfs.scoop``)."""
-    home = paths.child(SCOOPS, check_scoop(name))
-    for folder in SCOOP_FOLDERS:
-        await vfs.mkdir(paths.child(home, folder), recursive=True)
-    await vfs.mkdir(SHARED, recursive=True)
-    return RestrictedView(vfs, Scope(write=[home, SHARED]), f"scoop:{name}")
-
-
-def scoop_names(vfs: Any) -> list[str]:
-    """The scoops there are: the folders in ``/scoops``."""
-    if not vfs.exists(SCOOPS):
-        return []
-    return [e.name for e in vfs.readdir(SCOOPS, with_types=True) if e.type == "directory"]

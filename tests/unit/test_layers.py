@@ -32,10 +32,10 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("operations", ("rules", "disk", "mount_side", "tree", "search", "mount_copies",
                     "mount_ops", "mounting", "files", "namespace", "metadata", "copies",
                     "step", "snapshots", "writers", "query")),
-    ("facade", ("vfs", "", "views")),
+    ("facade", ("vfs", "", "views", "scoops")),
     ("tools over the facade", ("archive", "zip_entries", "sqlite_image")),
     ("surfaces", ("shell.*", "protocol", "web_data", "webapi", "web_history", "preview",
-                  "page_cache",
+                  "page_cache", "web_views",
                   "__main__")),
 ]
 
