@@ -18,9 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from . import paths
 from .errors import FsError
+from .mounts.host import MountHost
 from .preview import PreviewHost
-from .sandbox import hidden
+from .sandbox import denied, hidden
 from .views import RestrictedView
 
 if TYPE_CHECKING:
@@ -40,6 +42,32 @@ class ViewPreviews:
         if not self._view.scope.can_read(real):
             raise hidden("preview", root)
         return await self._previews.root_url(real, kind)
+
+
+class ViewHost:
+    """The shell's mount requests from inside a view: only at a path the view may write (the
+    page, which does them, works on the whole disk)."""
+
+    def __init__(self, view: RestrictedView, host: MountHost) -> None:
+        self._view = view
+        self._host = host
+
+    def _check(self, path: str) -> str:
+        if not self._view.scope.can_write(paths.normalize(path, "mount")):
+            raise denied("mount", path)
+        return path
+
+    async def mount(self, path: str, *, read_only: bool, folder: str | None) -> dict[str, Any]:
+        """``MountHost.mount`` at a writable path."""
+        return await self._host.mount(self._check(path), read_only=read_only, folder=folder)
+
+    async def unmount(self, path: str) -> dict[str, Any]:
+        """``MountHost.unmount`` of a writable mount point."""
+        return await self._host.unmount(self._check(path))
+
+    async def reconnect(self, path: str) -> dict[str, Any]:
+        """``MountHost.reconnect`` of a writable mount point."""
+        return await self._host.reconnect(self._check(path))
 
 
 class ViewChannels:
@@ -89,8 +117,10 @@ class ViewChannels:
         return self._children[child_id]
 
     def release(self, child_id: int) -> None:
-        """Forget a child whose port was closed."""
-        self._children.pop(child_id, None)
+        """Forget a child whose port was closed, and stop its watches."""
+        child = self._children.pop(child_id, None)
+        if child is not None:
+            child.unwatch_all()
 
     async def preview_root(self, path: str, kind: str = "folder") -> str:
         """The URL of a preview root for ``path`` (a view's ``previewUrl``)."""

@@ -40,7 +40,7 @@ from .vfs import VFS
 from .views import RestrictedView
 from .web_data import DataOps
 from .web_history import HistoryOps
-from .web_views import ViewChannels, ViewPreviews
+from .web_views import ViewChannels, ViewHost, ViewPreviews
 from .writers import check_writer
 
 Envelope = dict[str, Any]
@@ -120,8 +120,8 @@ class WebAPI:
         # One registry of open steps for the API and its views: a step blocks them all.
         self._steps = steps or Steps()
         self.channels = ViewChannels(self, lambda view: WebAPI(
-            view, host=host, fsa=fsa, previews=ViewPreviews(view, self.shell.previews),
-            steps=self._steps))
+            view, host=host and ViewHost(view, host), fsa=fsa, steps=self._steps,
+            previews=ViewPreviews(view, self.shell.previews)))
         self._ops = {**self._table(vfs), **self._steps.table(self), "watch": self._watch,
                      "unwatch": self._unwatch, "sync": vfs.sync,
                      **DataOps(vfs, self._streams, self._keep).table(),
@@ -154,6 +154,11 @@ class WebAPI:
             raise FsError.of("EINVAL", "watch", path)
         self._watches[watch_id] = self.vfs.watch(
             path, lambda event: notify(watch_id, event), recursive=_flag(options, "recursive"))
+
+    def unwatch_all(self) -> None:
+        """Stop every watch (a view's port was closed)."""
+        for watch_id in list(self._watches):
+            self._unwatch(watch_id)
 
     def _unwatch(self, watch_id: int) -> None:
         unsubscribe = self._watches.pop(watch_id, None)

@@ -20,7 +20,7 @@ from py_vfs.shell.context import (
 from py_vfs.shell.expand import expand_word
 from py_vfs.shell.format import quote_name, visible
 from py_vfs.shell.parser import Command, ParseError, Redirect, parse
-from py_vfs.web_views import ViewPreviews
+from py_vfs.web_views import ViewHost, ViewPreviews
 
 if TYPE_CHECKING:
     from py_vfs.shell.disk import Disk
@@ -81,19 +81,20 @@ class Shell:
         self.host: MountHost = host or LocalHost(vfs, enabled=host_mounts)
         self.cwd = "/"
         self.scoop_name: str | None = None
-        self._outside: tuple[Disk, str, PreviewHost] | None = None  # what `exit` returns to
+        self._outside: tuple[Disk, str, PreviewHost, MountHost] | None = None  # for `exit`
 
     def enter_scoop(self, name: str, view: Any) -> None:
         """Run the next lines inside the scoop's view, from its workspace; its preview roots
-        are the view's (readable folders only)."""
-        self._outside = (self.vfs, self.cwd, self.previews)
+        are the view's (readable folders only), and it mounts only where it may write."""
+        self._outside = (self.vfs, self.cwd, self.previews, self.host)
         self.vfs, self.previews = view, ViewPreviews(view, self.previews)
+        self.host = ViewHost(view, self.host)
         self.cwd, self.scoop_name = f"/scoops/{name}/workspace", name
 
     def leave_scoop(self) -> None:
         """Back to the disk and the directory the shell was on."""
         assert self._outside is not None
-        self.vfs, self.cwd, self.previews = self._outside
+        self.vfs, self.cwd, self.previews, self.host = self._outside
         self._outside, self.scoop_name = None, None
 
     async def run(self, line: str) -> ShellResult:
