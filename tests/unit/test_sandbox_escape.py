@@ -16,6 +16,7 @@ from py_vfs import VFS, FsError
 from py_vfs.mounts import LocalBackend
 
 SECRET = "TOPSECRET"  # in every outside file's name or content: no answer may carry it
+BODY = f"{SECRET}-body"  # the content of the outside files (inside links may name them)
 OUT_NAME = "hush"  # an outside folder's name: no answer or error may carry it either
 
 
@@ -33,16 +34,16 @@ class Disk:
         for name in ("inmount", "outmount"):
             folder = tmp / name
             folder.mkdir()
-            (folder / f"{name}.txt").write_text(f"{name} {SECRET if name == 'outmount' else ''}")
+            (folder / f"{name}.txt").write_text(f"{name} {BODY if name == 'outmount' else ''}")
             self.folders[name] = folder
 
         async def build() -> None:
             await v.write_file("/in/file.txt", "inside")
             await v.write_file("/in/dir/a.txt", "a")
             await v.write_file("/ro/r.txt", "read only")
-            await v.write_file(f"/{OUT_NAME}/{SECRET}.txt", SECRET)
-            await v.write_file(f"/{OUT_NAME}/sub/deep.txt", SECRET)
-            await v.write_file("/üñí/ß.txt", SECRET)
+            await v.write_file(f"/{OUT_NAME}/{SECRET}.txt", BODY)
+            await v.write_file(f"/{OUT_NAME}/sub/deep.txt", BODY)
+            await v.write_file("/üñí/ß.txt", BODY)
             await v.symlink(f"/{OUT_NAME}/{SECRET}.txt", "/in/out_link")
             await v.symlink(f"/{OUT_NAME}", "/in/out_dir")
             await v.symlink(f"../{OUT_NAME}/{SECRET}.txt", "/in/dotdot_link")
@@ -353,3 +354,23 @@ def test_hard_to_spell_names_stay_inside(disk, name):
 def test_scopes_are_absolute_paths():
     with pytest.raises(FsError):
         VFS.memory().restrict(read=["relative"])
+
+
+@pytest.mark.parametrize("kind", ["zip", "sqlite"])
+def test_export_holds_only_the_view_and_import_lands_only_inside(disk, kind):
+    from py_vfs.archive import export, import_archive
+
+    async def exported(path: str = "/") -> bytes:
+        return b"".join([chunk async for chunk in export(disk.view, path, kind)])
+
+    data = run(exported())
+    assert BODY.encode() not in data  # the inside links name outside files: nothing more
+    assert b"deep.txt" not in data and b"outmount" not in data
+    small = run(exported("/in/dir"))  # no absolute links: an import takes it anywhere
+    before = disk.state()
+    for into in (f"/{OUT_NAME}/x", "/ro/x", "/in/ro_dir/x", "/in/out_dir/x"):
+        assert outcome(lambda into=into: import_archive(disk.view, [small], kind, into))[0] \
+            == "error"
+    assert disk.state() == before
+    run(import_archive(disk.view, [small], kind, "/in/copy"))
+    assert run(disk.view.read_file("/in/copy/a.txt")) == b"a"
