@@ -179,3 +179,114 @@ def test_two_scoops_share_only_shared_and_the_cone_sees_all(app):
     assert found["shell"] == ["e2e-one", "/scoops/e2e-one/workspace"]
     assert found["inScoop"] == "/scoops/e2e-one/workspace\ne2e-one\n"
     assert found["left"] is None
+
+
+def test_steps_and_previews_through_a_view(app, preview_origin):
+    found = js(app, SETUP + """
+      const code = async (call) => {
+        try { await call(); return "ok"; } catch (e) { return e.code; }
+      };
+      const stepped = await code(() => view.step(async (tx) => {
+        await tx.writeFile("/in/in-step.txt", "kept only with the rest");
+        await tx.writeFile("/in/ro_dir/in-step.txt", "pwned");
+      }));
+      const readInStep = await view.step(async (tx) => [
+        await code(() => tx.readFile("/hush/TOPSECRET.txt")),
+        await code(() => tx.readdir("/in/out_dir")), await tx.readFile("/in/file.txt", "utf8")]);
+      return {
+        stepped, readInStep, left: await vfs.exists("/in/in-step.txt"),
+        previewOut: await code(() => view.previewUrl("/hush")),
+        previewLink: await code(() => view.previewUrl("/in/out_dir")),
+        previewIn: await view.previewUrl("/in/ro_dir"),
+      };
+    """)
+    assert found["stepped"] == "EACCES" and found["left"] is False
+    assert found["readInStep"] == ["ENOENT", "ENOENT", "inside"]
+    assert found["previewOut"] == "ENOENT" and found["previewLink"] == "ENOENT"
+    assert found["previewIn"].startswith(preview_origin + "/preview/")
+
+
+# A randomized differential test, as tests/unit/test_sandbox_differential.py but through the JS
+# API: random operations go through the view of the page's disk, and each one that succeeds is
+# applied to a second, unrestricted disk; after each one the two must be equal, nothing outside
+# the writable folder may have changed, and the view must read what the second disk has,
+# filtered by the rules.
+DIFFERENTIAL = """
+  const {openVFS} = await import("/pyvfs.mjs");
+  const plain = await openVFS({name: "sandbox-oracle"});
+  const READ = ["/x/r", "/x/w"], WRITE = ["/x/w"];
+  const within = (p, roots) => roots.some((r) => p === r || p.startsWith(r + "/"));
+  const NAMES = ["/x/w/a", "/x/w/b", "/x/w/d/c", "/x/w/d", "/x/r/a", "/x/r/d/x", "/x/o/a",
+    "/x/o/d/y", "/x/w/l1", "/x/w/l2", "/x/w/d/l3", "/x/w/../o/a", "/x/w/l1/a", "/x/w/l2/x",
+    "/x/w/d/../a", "/x/o/d"];
+  const TARGETS = ["/x/o", "/x/o/a", "/x/r", "/x/r/a", "/x/w/a", "../o/d", "../r/d", "a",
+    "/x/w/d", "l2", "/"];
+  let seed = args[0];
+  const random = () => {  // mulberry32: the same operations for the same seed
+    seed = (seed + 0x6D2B79F5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const tree = async (disk) => {
+    const out = {};
+    for (const {path, type} of await disk.find("/x")) {
+      const info = await disk.lstat(path);
+      const content = type === "file" ? await disk.readFile(path, "utf8") : null;
+      out[path] = [type, info.target ?? null, content];
+    }
+    return out;
+  };
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const outside = (t) => Object.fromEntries(Object.entries(t).filter(([p]) => !within(p, WRITE)));
+  for (const disk of [vfs, plain]) {
+    await disk.rm("/x", {recursive: true, force: true});
+    for (const p of ["/x/w/a", "/x/r/a", "/x/o/a", "/x/r/d/x", "/x/o/d/y"]) {
+      await disk.mkdir(p.slice(0, p.lastIndexOf("/")), {recursive: true});
+      await disk.writeFile(p, p);
+    }
+  }
+  const view = await vfs.restrict({read: READ, write: WRITE});
+  const problems = [], history = [];
+  let succeeded = 0;
+  for (let i = 0; i < 80; i++) {
+    const name = pick(NAMES), other = pick(NAMES), data = `v${Math.floor(random() * 1000)}`;
+    const op = pick([["writeFile", name, data], ["appendFile", name, data],
+      ["mkdir", name, {recursive: true}], ["symlink", pick(TARGETS), name], ["rename", name, other],
+      ["copyFile", name, other], ["cp", name, other, {recursive: true}],
+      ["rm", name, {recursive: true}], ["truncate", name, 1]]);
+    history.push(op);
+    const before = outside(await tree(vfs));
+    let ok = true;
+    try { await view[op[0]](...op.slice(1)); } catch { ok = false; }
+    if (ok) {
+      succeeded++;
+      try {
+        await plain[op[0]](...op.slice(1));
+      } catch (e) {
+        problems.push(["oracle", op, e.code]);
+      }
+    }
+    const after = await tree(vfs);
+    if (!same(outside(after), before)) problems.push(["outside changed", [...history]]);
+    if (!same(after, await tree(plain))) problems.push(["disks differ", [...history]]);
+    const walked = (await plain.walk("/x")).filter((p) => within(p, READ));
+    if (!same(await view.walk("/x"), walked)) problems.push(["walk differs", [...history]]);
+    for (const path of NAMES) {
+      if (!(await view.exists(path))) continue;
+      const real = await plain.realpath(path);
+      if (!within(real, READ)) problems.push(["escaped", path, real, [...history]]);
+    }
+    if (problems.length) break;
+  }
+  await plain.close();
+  return {problems, succeeded};
+"""
+
+
+def test_a_view_matches_the_filtered_disk_in_chromium(app):
+    for seed in (1, 2, 3):
+        found = js(app, DIFFERENTIAL, seed)
+        assert found["problems"] == [], (seed, found["problems"])
+        assert found["succeeded"] >= 5, found  # the run did things, not only refusals
