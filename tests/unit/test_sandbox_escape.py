@@ -31,7 +31,7 @@ class Disk:
     def __init__(self, tmp: Path) -> None:
         self.vfs = v = VFS.memory()
         self.folders = {}
-        for name in ("inmount", "outmount"):
+        for name in ("inmount", "outmount", "romount"):
             folder = tmp / name
             folder.mkdir()
             (folder / f"{name}.txt").write_text(f"{name} {BODY if name == 'outmount' else ''}")
@@ -54,6 +54,8 @@ class Disk:
             await v.symlink("loop1", "/in/loop2")
             await v.mount("/mnt", LocalBackend(self.folders["outmount"]))
             await v.mount("/in/m", LocalBackend(self.folders["inmount"]))
+            await v.mount("/ro/m", LocalBackend(self.folders["romount"]))  # readable only
+            await v.symlink("/ro/m", "/in/rom_link")
 
         run(build())
         self.view = v.restrict(read=["/ro"], write=["/in"], writer="agent:test")
@@ -163,6 +165,10 @@ OUTSIDE_WRITES = [
     "/ro/new/deep.txt",
     "/mnt/new.txt",
     "/in/mnt_link/new.txt",
+    "/ro/m/new.txt",
+    "/ro/m/romount.txt",
+    "/in/rom_link/new.txt",
+    "/in/rom_link/romount.txt",
     "/newtop.txt",
     "/üñí/ß.txt",
 ]
@@ -262,7 +268,8 @@ def test_mounts_inside_and_outside(disk, tmp_path):
     assert outcome(lambda: view.unmount("/mnt"))[1] == "EACCES"
     assert outcome(lambda: view.mount_info("/mnt"))[1] == "ENOENT"
     assert disk.state() == before
-    assert [m["path"] for m in view.mounts()] == ["/in/m"]
+    assert [m["path"] for m in view.mounts()] == ["/in/m", "/ro/m"]
+    assert run(view.read_file("/in/rom_link/romount.txt")).startswith(b"romount")
     run(view.mount("/in/m2", LocalBackend(other)))
     run(view.write_file("/in/m2/made.txt", "here"))
     assert (other / "made.txt").read_text() == "here"
