@@ -155,10 +155,10 @@ def row_within(row: dict[str, Any], scope: Scope) -> dict[str, Any] | None:
 
 def query_row_within(row: tuple[Any, ...], scope: Scope) -> tuple[Any, ...] | None:
     """A row of the query's ``journal`` view with only its readable paths (None: none)."""
-    kept = [p for p in json.loads(row[5]) if scope.can_read(p)]
+    kept = [p for p in json.loads(row[-1]) if scope.can_read(p)]  # paths: the last column
     if not kept:
         return None
-    return (*row[:5], json.dumps(kept, ensure_ascii=False, separators=(",", ":")))
+    return (*row[:-1], json.dumps(kept, ensure_ascii=False, separators=(",", ":")))
 
 
 def change_within(change: dict[str, Any], scope: Scope) -> dict[str, Any] | None:
