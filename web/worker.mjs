@@ -6,6 +6,8 @@
 // (web/errors.mjs; preview answers go to the port: web/preview_owner.mjs; "invalidate":
 // web/stat_cache.mjs). For the shell's mount commands the worker asks the page:
 // {type: "request", id, kind, payload}, answered by {type: "reply", id, value | error}.
+// {type: "cancel", id} cancels a call sent with cancellable: true (py_vfs/protocol.py,
+// CALL_SIGNAL): dropped if it has not reached Python yet, else stopped at its next safe point.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { IDBStore } from "./idb_store.mjs";
@@ -13,7 +15,7 @@ import { dropSnapshot, loadSnapshot, snapshotKey, storedKey } from "./runtime_st
 import { servePreview } from "./preview_owner.mjs";
 import * as fsa from "./fsa.mjs";
 import { scheduleInMicrotasks } from "./scheduler.mjs";
-import { CALL_WRITER, CHUNK_SIZE, OPS } from "./protocol.mjs";
+import { CALL_SIGNAL, CALL_WRITER, CHUNK_SIZE, OPS } from "./protocol.mjs";
 import { failure } from "./errors.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
@@ -169,11 +171,39 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   // event or answer computed on the new state reaches it (py_vfs/page_cache.py).
   const invalidate = (view) => self.postMessage({ type: "invalidate", view });
   const api = await webapi.open_api(store, notify, { request: askPage, fsa }, cacheBytes, invalidate, retention);
+  // A cancellable call's safe points await this now and then, so a cancel message gets in
+  // while Python works (py_vfs/cancel.py).
+  const cancel = pyodide.pyimport("py_vfs.cancel");
+  cancel.set_yielder(nextTask);
+  cancel.destroy();
   store.onRemoteCommit = catchUp;
   (await api.restore_mounts(await mountsKept))?.destroy?.();
   progress("ready", "Ready");
   if (snapshot !== "off" && bootInfo.from !== "snapshot") whenIdle(() => makeSnapshot(manifest, key));
   return { pyodide, api, dispatch: webapi.dispatch, store };
+}
+
+// Resolves in a macrotask of its own, after the messages already queued (a cancel among them).
+function nextTask() {
+  return new Promise((resolve) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => {
+      port1.close();
+      resolve();
+    };
+    port2.postMessage(null);
+  });
+}
+
+// The cancellable calls received and not answered yet: id -> "queued" until Python has it,
+// then "running"; a cancel of a queued call marks it "cancelled" and it never runs.
+const cancellable = new Map();
+let readyApi = null;
+
+function cancelCall(id) {
+  const state = cancellable.get(id);
+  if (state === "queued") cancellable.set(id, "cancelled");
+  else if (state === "running") readyApi?.cancel(id);
 }
 
 // --- making the snapshot ----------------------------------------------------------------------
@@ -244,18 +274,23 @@ const OWN = {
   fsaCounters: () => fsa.counters(),
 };
 
-async function call(op, args, writer) {
+async function call(op, args, writer, id = null) {
   const booting = await booted;
+  if (id !== null && cancellable.get(id) === "cancelled") {
+    return { error: failure("ECANCELED", "ECANCELED: operation canceled", { syscall: op }) };
+  }
+  if (id !== null) cancellable.set(id, "running");
   if (OPS[op]?.home === "worker") return { value: OWN[op](booting) };
   const { pyodide, api, dispatch } = booting;
+  readyApi = api;
   // Only real work counts against idleness: a test polling diagnostics must not keep the
   // snapshot from being made.
   activeCalls++;
   try {
-    let envelope = await settled(pyodide, dispatch(api, op, args, writer));
+    let envelope = await settled(pyodide, dispatch(api, op, args, writer, id));
     // A synchronous operation that reached a mounted folder must block on its promises (JSPI),
     // which needs a promising entry into Python: call it again that way (docs/mounts.md).
-    if (envelope.promising) envelope = await settled(pyodide, await dispatch.callPromising(api, op, args, writer));
+    if (envelope.promising) envelope = await settled(pyodide, await dispatch.callPromising(api, op, args, writer, id));
     return envelope;
   } finally {
     activeCalls--;
@@ -336,6 +371,10 @@ self.onmessage = async ({ data, ports }) => {
     keptMounts(data.records);
     return;
   }
+  if (data.type === "cancel") {
+    cancelCall(data.id);
+    return;
+  }
   if (data.type === "reply") {
     const resolve = requests.get(data.id);
     requests.delete(data.id);
@@ -344,9 +383,16 @@ self.onmessage = async ({ data, ports }) => {
   }
   try {
     if (data.type === "call") {
+      const id = data[CALL_SIGNAL] ? data.id : null;
+      if (id !== null) cancellable.set(id, "queued");
       const args = inOrder.then(() => withDigests(data.op, data.args));
       inOrder = args.catch(() => {});
-      const envelope = await call(data.op, await args, data[CALL_WRITER]);
+      let envelope;
+      try {
+        envelope = await call(data.op, await args, data[CALL_WRITER], id);
+      } finally {
+        cancellable.delete(id);
+      }
       self.postMessage({ type: "result", id: data.id, ...envelope }, transferables(envelope.value));
     } else if (data.type === "preview") {
       await servePreview(ports[0], data.request, call);
