@@ -20,6 +20,7 @@ import { connectRelay } from "./preview_relay.mjs";
 
 export { Dirent, Stats, VFS } from "./api.mjs";
 export { AbortError } from "./abort.mjs";
+export { agentTools } from "./agent_tools.mjs";
 export { pickDirectory } from "./mount_store.mjs";
 
 const instances = new Map();
