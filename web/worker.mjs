@@ -176,6 +176,7 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   const cancel = pyodide.pyimport("py_vfs.cancel");
   cancel.set_yielder(nextTask);
   cancel.destroy();
+  readyApi = api;
   store.onRemoteCommit = catchUp;
   (await api.restore_mounts(await mountsKept))?.destroy?.();
   progress("ready", "Ready");
@@ -277,12 +278,11 @@ const OWN = {
 async function call(op, args, writer, id = null) {
   const booting = await booted;
   if (id !== null && cancellable.get(id) === "cancelled") {
-    return { error: failure("ECANCELED", "ECANCELED: operation canceled", { syscall: op }) };
+    return { error: failure("ECANCELED", `ECANCELED: operation canceled, ${op}`, { syscall: op }) };
   }
   if (id !== null) cancellable.set(id, "running");
   if (OPS[op]?.home === "worker") return { value: OWN[op](booting) };
   const { pyodide, api, dispatch } = booting;
-  readyApi = api;
   // Only real work counts against idleness: a test polling diagnostics must not keep the
   // snapshot from being made.
   activeCalls++;
