@@ -284,3 +284,21 @@ def test_a_grep_aborted_midway_stops_at_the_next_file_and_says_how_far_it_got(mo
         cancel_module.set_yielder(None)
     assert stopped.value.code == "ECANCELED"
     assert stopped.value.hint == "stopped after 49 of 200 files"
+
+
+def test_walks_stop_between_directories_once_the_calls_signal_is_aborted():
+    """Every directory is a safe point: in a mounted folder each listing waits for the browser,
+    which lets the page's cancel in."""
+    vfs = written({"/w/a/1": "", "/w/b/2": ""})
+    signal = Signal()
+    signal.abort()
+    token = cancel_module.SIGNAL.set(signal)
+    try:
+        for walk in (lambda: vfs.walk("/w"), lambda: vfs.find("/w"), lambda: vfs.du("/w"),
+                     lambda: vfs.glob("/w/**")):
+            with pytest.raises(FsError) as stopped:
+                walk()
+            assert stopped.value.code == "ECANCELED"
+    finally:
+        cancel_module.SIGNAL.reset(token)
+    assert vfs.walk("/w") == ["/w/a/1", "/w/b/2"]
