@@ -1,8 +1,10 @@
 """py_vfs: a durable, POSIX-like virtual file system with a Python core."""
 
+from .agent import AgentTool, Caps, agent_tools
+from .cancel import Signal
 from .errors import FsError
 from .node import DirEntry, Stat
 from .vfs import VFS
 
-__all__ = ["VFS", "DirEntry", "FsError", "Stat"]
+__all__ = ["VFS", "AgentTool", "Caps", "DirEntry", "FsError", "Signal", "Stat", "agent_tools"]
 __version__ = "0.1.0"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import paths, rules
+from .cancel import check
 from .content import Body
 from .disk import SYMLINK_MODE, new_id, now
 from .mount_ops import Concern, routed
@@ -58,6 +59,7 @@ class Copies(Concern):
             rules.check_cp(node.kind, src_path, src, dst, recursive=recursive,
                            destination=lambda: self.resolver.destination(dst, "cp"))
             self._copy_tree(node, dst, tx)
+            check("cp")  # the safe point: a cancelled copy is dropped before its commit
 
         await self.engine.run(change, "cp")
 

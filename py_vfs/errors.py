@@ -29,6 +29,7 @@ _DESCRIPTIONS = {
     "EAGAIN": "resource temporarily unavailable",
     "EDEADLK": "resource deadlock would occur",
     "EFBIG": "file too large",
+    "ECANCELED": "operation canceled",
 }
 
 _CLASSES: dict[str, type[OSError]] = {

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import paths, rules
+from .cancel import check
 from .disk import DEFAULT_DIR_MODE, DiskSide
 from .errors import FsError
 from .limits import check_mode
@@ -54,8 +55,12 @@ class Namespace(Concern):
             rules.rm(side_of(place, "rm", path), path, recursive=recursive, force=force)
             return
         self._check_not_busy(path, "rm")
-        await self._on_disk(lambda side: rules.rm(side, path, recursive=recursive, force=force),
-                            "rm", path)
+
+        def remove(side: DiskSide) -> None:
+            rules.rm(side, path, recursive=recursive, force=force)
+            check("rm")  # the safe point: a cancelled removal is dropped before its commit
+
+        await self._on_disk(remove, "rm", path)
 
     async def rmdir(self, path: str) -> None:
         """``rmdir(2)``: an empty directory only."""

@@ -22,6 +22,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from .agent import SPECS as AGENT_SPECS
 from .content import CHUNK_SIZE
 from .storage import LOG_KEEP
 from .vfs import FORMAT_VERSION
@@ -52,6 +53,8 @@ ERRNO = {"EPERM": -1, "ENOENT": -2, "EIO": -5, "EBADF": -9, "EAGAIN": -11, "EACC
 # Who a call is made by when the page names no one, and the call envelope's field naming it.
 DEFAULT_WRITER = "user"
 CALL_WRITER = "writer"
+# The call envelope's field saying the page may cancel the call (it was given an AbortSignal).
+CALL_SIGNAL = "cancellable"
 ERROR_FIELDS = ("code", "errno", "syscall", "path", "dest", "message", "hint")
 
 # Argument kinds (web/validate.mjs checks them as Node does, in the page): "path" (a string),
@@ -69,6 +72,10 @@ ERROR_FIELDS = ("code", "errno", "syscall", "path", "dest", "message", "hint")
 # The call envelope the page posts to the worker is {type: "call", id, op, args, writer}:
 # ``writer`` (CALL_WRITER, default DEFAULT_WRITER) names who the call's changes are made by
 # (``vfs.as(writer)`` in web/api.mjs); WebAPI.call runs the call under that writer.
+# ``cancellable`` (CALL_SIGNAL) is true when the call was given an AbortSignal: when it aborts,
+# the page posts {type: "cancel", id}; the worker drops the call if it has not reached Python
+# yet, else WebAPI.cancel(id) marks the call's ``Signal`` (py_vfs/cancel.py) and it stops at its
+# next safe point with ECANCELED, which the page rejects with Node's AbortError.
 
 
 @dataclass(frozen=True)
@@ -185,6 +192,9 @@ OPS: tuple[Op, ...] = (
     _op("unmount", "path:path", mutating=True, **_NOT_IN_STEP),
     _op("reconnect", "path:path handle:any? options:options?", mutating=True,
         options={"readOnly": "bool"}, **_NOT_IN_STEP),
+    # One use of an agent tool (py_vfs/agent.py; web/agent_tools.mjs): name, input.
+    _op("agentTool", "name:string input:any options:options?", mutating=True,
+        options={"caps": "any", "workspace": "string"}, **_NOT_IN_STEP),
     _op("mounts", ""),
     _op("mountInfo", "path:path"),
     # A step: begin, its operations (by name), end; watch and unwatch pass while one is open.
@@ -238,6 +248,7 @@ def error_envelope(code: str, message: str, *, syscall: str | None = None,
 CONSTANTS = {"CHUNK_SIZE": CHUNK_SIZE, "FORMAT_VERSION": FORMAT_VERSION, "LOG_KEEP": LOG_KEEP,
              "PREVIEW_PROTOCOL": PREVIEW_PROTOCOL, "TRANSFER_MIN": TRANSFER_MIN,
              "DEFAULT_WRITER": DEFAULT_WRITER, "CALL_WRITER": CALL_WRITER,
+             "CALL_SIGNAL": CALL_SIGNAL,
              "MAX_WRITER": MAX_WRITER,
              "COPYFILE_EXCL": COPYFILE_EXCL, "COPYFILE_FICLONE": COPYFILE_FICLONE,
              "COPYFILE_FICLONE_FORCE": COPYFILE_FICLONE_FORCE}
@@ -256,6 +267,10 @@ def render_js() -> str:
     for op in OPS:
         lines.append(f"  {op.name}: {json.dumps(op.to_js())},")
     lines.append("});")
+    tools = {name: {"description": text, "inputSchema": schema}
+             for name, (text, schema) in AGENT_SPECS.items()}
+    lines.append("// The agent tools' descriptions and input schemas (py_vfs/agent.py).")
+    lines.append(f"export const AGENT_TOOLS = Object.freeze({json.dumps(tools)});")
     lines.append("// Operations that change nothing the page's stat cache holds.")
     lines.append("export const READ_ONLY = new Set(")
     lines.append("  Object.keys(OPS).filter((op) => !OPS[op].mutating));")

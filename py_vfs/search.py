@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import paths
+from .cancel import checkpoint
 from .errors import FsError
 from .globs import compile_glob, has_magic
 from .grep_pattern import LineMatcher, compile_pattern
@@ -90,7 +91,10 @@ class Search:
         """Lines matching ``pattern`` in the files at or under ``path``, in path order."""
         matcher = compile_pattern(pattern, regex=regex, ignore_case=ignore_case)
         result = GrepResult()
-        for file_path, node in self._grep_candidates(path, include):
+        candidates = self._grep_candidates(path, include)
+        for done, (file_path, node) in enumerate(candidates):
+            # A safe point per file: a cancelled grep stops here, saying how far it got.
+            await checkpoint("grep", done, len(candidates), "files")
             if max_results is not None and len(result.matches) >= max_results:
                 break
             if node.size > max_file_size:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from . import paths
+from .cancel import check
 from .content import Content
 from .engine import CommitEngine
 from .index import Index
@@ -47,7 +48,9 @@ class Tree:
                     sizes: bool = False) -> Iterator[tuple[str, Node]]:
         """Every entry below ``directory``, depth first, in sorted order (``sizes``: the
         nodes of mounted folders carry sizes too, which costs a call per file there). An
-        explicit stack, not recursion: a tree may be deeper than Python's recursion limit."""
+        explicit stack, not recursion: a tree may be deeper than Python's recursion limit.
+        Each directory is a safe point of a cancellable call: listing a mounted folder waits
+        for the browser, which lets the page's cancel in (py_vfs/cancel.py)."""
         stack = [(directory_path, iter(self.entries(directory, sizes=sizes)))]
         while stack:
             parent_path, children = stack[-1]
@@ -58,6 +61,7 @@ class Tree:
             child_path = paths.child(parent_path, child.name)
             yield child_path, child
             if child.is_dir:
+                check("scandir")
                 stack.append((child_path, iter(self.entries(child, sizes=sizes))))
 
     async def read(self, node: Node) -> bytes:

@@ -14,7 +14,9 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Any, TypeVar
 
 from . import scratch
+from .agent import run_tool
 from .archive import Upload
+from .cancel import SIGNAL, Signal
 from .check import Report
 from .errors import FsError
 from .history import Retention
@@ -123,6 +125,7 @@ class WebAPI:
         self.channels = ViewChannels(self, lambda view: WebAPI(
             view, host=host and ViewHost(view, host), fsa=fsa, steps=self._steps,
             previews=ViewPreviews(view, self.shell.previews)))
+        self._signals: dict[int, Signal] = {}  # the cancellable calls in flight, by call id
         self._ops = {**self._table(vfs), **self._steps.table(self), "watch": self._watch,
                      "unwatch": self._unwatch, "sync": vfs.sync,
                      **DataOps(vfs, self._streams, self._keep).table(),
@@ -216,6 +219,7 @@ class WebAPI:
             "reconnect": self._reconnect,
             "mounts": v.mounts,
             "mountInfo": v.mount_info,
+            "agentTool": lambda name, tool_input, o=None: run_tool(v, name, tool_input, o),
         }
 
     # Mounts: the page picks the folder and keeps its handle (docs/mounts.md, "Persistence");
@@ -322,24 +326,43 @@ class WebAPI:
         return {"status": answer.status, "headers": answer.headers, "body": answer.body,
                 "stream": stream}
 
-    def call(self, op: str, args: list[Any], writer: str | None = None
-             ) -> Envelope | asyncio.Future[Envelope]:
+    def call(self, op: str, args: list[Any], writer: str | None = None,
+             call_id: int | None = None) -> Envelope | asyncio.Future[Envelope]:
         """Synchronous operations answer at once; others return a Future of the envelope.
         ``writer`` (the call envelope's, ``vfs.as(writer)`` in JS) makes the call's changes,
         its steps' and streams': the context variable is set while the call starts, and the
-        Future's task runs in a copy of that context. While a step is open, everything else
-        waits for it (it must not see the step's uncommitted changes, and its mutations would
-        wait anyway)."""
-        if writer is None:
-            return self._call(op, args)
+        Future's task runs in a copy of that context. ``call_id`` (given for a call the page
+        may cancel) gives the call a ``Signal`` the same way, which ``cancel(call_id)``
+        aborts. While a step is open, everything else waits for it (it must not see the step's
+        uncommitted changes, and its mutations would wait anyway)."""
+        tokens = []
         try:
-            token = WRITER.set(check_writer(writer))
+            if writer is not None:
+                tokens.append((WRITER, WRITER.set(check_writer(writer))))
+            if call_id is not None:
+                signal = self._signals[call_id] = Signal()
+                tokens.append((SIGNAL, SIGNAL.set(signal)))
         except FsError as error:
             return _failure(error)
         try:
-            return self._call(op, args)
+            result = self._call(op, args)
         finally:
-            WRITER.reset(token)
+            for variable, token in reversed(tokens):
+                variable.reset(token)
+        if call_id is not None:
+            if isinstance(result, dict):
+                self._signals.pop(call_id, None)
+            else:
+                result.add_done_callback(lambda _: self._signals.pop(call_id, None))
+        return result
+
+    def cancel(self, call_id: int) -> bool:
+        """Abort the call ``call_id`` (its next safe point raises ECANCELED); False when it is
+        not running (not cancellable, or already answered)."""
+        signal = self._signals.get(call_id)
+        if signal is not None:
+            signal.abort()
+        return signal is not None
 
     def _call(self, op: str, args: list[Any]) -> Envelope | asyncio.Future[Envelope]:
         if self._steps.busy and op not in STEP_OPS:
@@ -447,9 +470,11 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def dispatch(api: WebAPI, op: str, js_args: Any, writer: str | None = None) -> Any:
+def dispatch(api: WebAPI, op: str, js_args: Any, writer: str | None = None,
+             call_id: int | None = None) -> Any:
     """The Pyodide edge: JS arguments in, a JS object (or a Promise of one) out; ``writer``
-    is the call envelope's (protocol.CALL_WRITER)."""
+    is the call envelope's (protocol.CALL_WRITER), ``call_id`` its id when the page may cancel
+    it (protocol.CALL_SIGNAL)."""
     from js import Object
     from pyodide.ffi import to_js
 
@@ -457,7 +482,7 @@ def dispatch(api: WebAPI, op: str, js_args: Any, writer: str | None = None) -> A
         return to_js(envelope, dict_converter=Object.fromEntries)
 
     args = [_from_js(arg) for arg in js_args]
-    result = api.call(op, args, writer)
+    result = api.call(op, args, writer, call_id)
     if isinstance(result, dict):
         return out(result)
 

@@ -4,6 +4,7 @@
 // checked here, as Node checks them, before anything is sent (web/validate.mjs). Every method
 // is documented in docs/api.md (tests/e2e/test_js_api.py fails on one that is not).
 
+import { abortError, checkSignal, takeSignal, throwIfAborted } from "./abort.mjs";
 import { fsError } from "./errors.mjs";
 import { ensurePermission } from "./mount_store.mjs";
 import { CHUNK_SIZE, DEFAULT_WRITER, OPS } from "./protocol.mjs";
@@ -84,20 +85,23 @@ export class VFS {
   // the same scope, and nothing more. Of the disk itself, a view of the whole disk.
   transferable() { return this.#call("restrict", {}); }
   // Checks the arguments of `op` (declared in py_vfs/protocol.py) and sends it; a bad argument
-  // rejects at once, and nothing reaches the worker.
+  // or an aborted signal (web/abort.mjs) rejects at once, and nothing reaches the worker.
   #call(op, ...args) {
-    let sent;
+    let sent, signal;
     try {
+      ({ args, signal } = takeSignal(op, args));
+      throwIfAborted(signal);
       sent = checkCall(op, args);
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#send(op, sent);
+    return this.#send(op, sent, signal);
   }
-  #send(op, args) {
-    if (this.#stepId !== null) return this.#instance.call("stepOp", [this.#stepId, op, ...args], undefined, this.#writer);
-    // A read the page's stat cache may answer (not a step's: those see the step's own changes).
-    const pending = OPS[op].cached ? this.#instance.cached(op, args[0]) : this.#instance.call(op, args, undefined, this.#writer);
+  #send(op, args, signal) {
+    if (this.#stepId !== null) return this.#instance.call("stepOp", [this.#stepId, op, ...args], undefined, this.#writer, signal);
+    // A read the page's stat cache may answer (not a step's: those see the step's own changes);
+    // it is over too soon to be cancelled.
+    const pending = OPS[op].cached ? this.#instance.cached(op, args[0]) : this.#instance.call(op, args, undefined, this.#writer, signal);
     if (this.#instance.openSteps > 0) warnIfStuck(pending, op);
     return pending;
   }
@@ -105,7 +109,8 @@ export class VFS {
   // Runs `fn(tx)`: every operation on `tx` commits together when `fn` resolves (one IndexedDB
   // transaction), or none does when it throws. Other calls on this VFS in this page wait until
   // the step ends, so `fn` must use `tx`, never the outer `vfs` (that would wait for itself).
-  async step(fn) {
+  async step(fn, { signal } = {}) {
+    throwIfAborted(checkSignal(signal));
     if (this.#stepId !== null) throw fsError("EINVAL", "EINVAL: steps do not nest", { syscall: "step" });
     if (typeof fn !== "function") throw invalidArgType("fn", "of type function", fn);
     // Other calls of this page wait in the worker while the step is open: no cached answer
@@ -137,10 +142,14 @@ export class VFS {
   // Calls `listener({type, path, oldPath?, kind})` for changes at `path` (a directory: also its
   // entries; `recursive`: everything below), made in this tab, in other tabs, or by steps.
   // Returns the unsubscribe function; its `ready` promise resolves once the worker listens.
+  // `signal`: aborting it unsubscribes (as Node's fs.watch stops); already aborted, nothing is
+  // watched.
   watch(path, listener, options) {
     if (this.#stepId !== null) throw fsError("EINVAL", "EINVAL: watch outside the step", { syscall: "watch" });
     if (typeof listener !== "function") throw invalidArgType("listener", "of type function", listener);
-    const [, checked, watchOptions = {}] = checkCall("watch", [0, path, options]);
+    const { args: [, , plain], signal } = takeSignal("watch", [0, path, options]);
+    const [, checked, watchOptions = {}] = checkCall("watch", [0, path, plain]);
+    throwIfAborted(signal);
     const instance = this.#instance;
     const id = instance.nextId++;
     instance.watchers.set(id, listener);
@@ -153,6 +162,7 @@ export class VFS {
       return instance.call("unwatch", [id]).then(() => undefined);
     };
     unsubscribe.ready = ready.then(() => undefined);
+    signal?.addEventListener("abort", unsubscribe, { once: true });
     return unsubscribe;
   }
 
@@ -165,27 +175,27 @@ export class VFS {
     await this.#call(options?.flag === "a" ? "appendFile" : "writeFile", path, data, options);
   }
   appendFile(path, data, options) { return this.#call("appendFile", path, data, options).then(() => undefined); }
-  truncate(path, length = 0) { return this.#call("truncate", path, length).then(() => undefined); }
+  truncate(path, length = 0, opts) { return this.#call("truncate", path, length, opts).then(() => undefined); }
   mkdir(path, options) { return this.#call("mkdir", path, options).then(() => undefined); }
   rm(path, options) { return this.#call("rm", path, options).then(() => undefined); }
   rmdir(path, options) { return this.#call("rmdir", path, options).then(() => undefined); }
-  unlink(path) { return this.#call("unlink", path).then(() => undefined); }
-  rename(oldPath, newPath) { return this.#call("rename", oldPath, newPath).then(() => undefined); }
+  unlink(path, opts) { return this.#call("unlink", path, opts).then(() => undefined); }
+  rename(oldPath, newPath, opts) { return this.#call("rename", oldPath, newPath, opts).then(() => undefined); }
   // mode: fs.constants.COPYFILE_EXCL (EEXIST when dst exists), COPYFILE_FICLONE (a copy),
   // COPYFILE_FICLONE_FORCE (ENOTSUP: no reflinks here).
-  copyFile(src, dst, mode) { return this.#call("copyFile", src, dst, mode).then(() => undefined); }
+  copyFile(src, dst, mode, opts) { return this.#call("copyFile", src, dst, mode, opts).then(() => undefined); }
   cp(src, dst, options) { return this.#call("cp", src, dst, options).then(() => undefined); }
-  symlink(target, path, type) { return this.#call("symlink", target, path, type).then(() => undefined); }
+  symlink(target, path, type, opts) { return this.#call("symlink", target, path, type, opts).then(() => undefined); }
   readlink(path, options) { return this.#call("readlink", path, options); }
   realpath(path, options) { return this.#call("realpath", path, options); }
-  chmod(path, mode) { return this.#call("chmod", path, mode).then(() => undefined); }
-  utimes(path, atime, mtime) { return this.#call("utimes", path, atime, mtime).then(() => undefined); }
-  exists(path) { return this.#call("exists", path); }
-  walk(path = "/") { return this.#call("walk", path); }
-  du(path = "/") { return this.#call("du", path); }
-  ls(prefix = "/") { return this.#call("ls", prefix); }
-  find(directory = "/", pattern = null) { return this.#call("find", directory, pattern); }
-  glob(pattern) { return this.#call("glob", pattern); }
+  chmod(path, mode, opts) { return this.#call("chmod", path, mode, opts).then(() => undefined); }
+  utimes(path, atime, mtime, opts) { return this.#call("utimes", path, atime, mtime, opts).then(() => undefined); }
+  exists(path, opts) { return this.#call("exists", path, opts); }
+  walk(path = "/", opts) { return this.#call("walk", path, opts); }
+  du(path = "/", opts) { return this.#call("du", path, opts); }
+  ls(prefix = "/", opts) { return this.#call("ls", prefix, opts); }
+  find(directory = "/", pattern = null, opts) { return this.#call("find", directory, pattern, opts); }
+  glob(pattern, opts) { return this.#call("glob", pattern, opts); }
   grep(pattern, path = "/", options = {}) { return this.#call("grep", pattern, path, options); }
   // Read-only SQL over the disk's metadata (docs/data.md): {columns, rows, truncated}.
   query(sql, params, options) { return this.#call("query", sql, params, options); }
@@ -193,11 +203,11 @@ export class VFS {
   // (docs/data.md), filtered by {since, until} (a Date, ms or ISO text), writer and path.
   journal(options) { return this.#call("journal", options); }
   // Snapshots: a name for the whole tree as it is now (no content copied).
-  snapshot(name) { return this.#call("snapshot", name); }
-  snapshots() { return this.#call("snapshots"); }
-  deleteSnapshot(name) { return this.#call("deleteSnapshot", name).then(() => undefined); }
+  snapshot(name, opts) { return this.#call("snapshot", name, opts); }
+  snapshots(opts) { return this.#call("snapshots", opts); }
+  deleteSnapshot(name, opts) { return this.#call("deleteSnapshot", name, opts).then(() => undefined); }
   // A state is a snapshot name, a revision number, {revision} or {before}; `b` defaults to now.
-  diff(a, b) { return this.#call("diff", a, b); }
+  diff(a, b, opts) { return this.#call("diff", a, b, opts); }
   restore(state, options) { return this.#call("restore", state, options); }
   async stat(path, options) { return new Stats(await this.#call("stat", path, options)); }
   async lstat(path, options) { return new Stats(await this.#call("lstat", path, options)); }
@@ -213,21 +223,36 @@ export class VFS {
   // A ReadableStream<Uint8Array> of the bytes from start to end, both inclusive as in Node's
   // fs.createReadStream. It reads the version of the file current when it opens and pulls one
   // chunk (at most 512 KiB) per read, so a file of any size passes through a few chunks at a time.
-  createReadStream(path, { start = 0, end } = {}) {
+  // `signal`: aborting it errors the stream with an AbortError and frees the worker's side.
+  createReadStream(path, { start = 0, end, signal } = {}) {
     KINDS.path(path, "path");
+    checkSignal(signal);
     const call = (op, ...args) => this.#call(op, ...args);
     let id = null;
     return new ReadableStream({
-      async start() {
+      async start(controller) {
+        throwIfAborted(signal);
         id = await call("openRead", path, start, ...(end === undefined || end === Infinity ? [] : [end + 1]));
+        stopOnAbort(signal, controller, () => {
+          const open = id;
+          id = null;
+          return open === null ? undefined : call("closeStream", open);
+        });
       },
       async pull(controller) {
+        if (id === null) return;
         const chunk = await call("readChunk", id);
-        if (chunk == null) controller.close();
-        else controller.enqueue(chunk);
+        if (chunk == null) {
+          id = null;
+          controller.close();
+        } else if (id !== null) {
+          controller.enqueue(chunk);
+        }
       },
       cancel() {
-        return id === null ? undefined : call("closeStream", id);
+        const open = id;
+        id = null;
+        return open === null ? undefined : call("closeStream", open);
       },
     });
   }
@@ -235,38 +260,52 @@ export class VFS {
   // image ("sqlite"), as a ReadableStream<Uint8Array> pulled from the worker one chunk (about
   // 512 KiB) per read: nothing is built ahead of the reader, and cancel() stops the export and
   // frees what it held in the worker. An error in `path` errors the stream at its first read.
-  export(path = "/", { format = "zip" } = {}) {
+  // `signal`: aborting it stops the export (the stream errors with an AbortError).
+  export(path = "/", { format = "zip", signal } = {}) {
     KINDS.path(path, "path");
+    checkSignal(signal);
     const call = (op, ...args) => this.#call(op, ...args);
     let id = null;
+    const stop = () => {
+      const open = id;
+      id = null;
+      return open === null ? undefined : call("closeStream", open).then(() => undefined);
+    };
     return new ReadableStream({
-      async start() {
+      async start(controller) {
+        throwIfAborted(signal);
         id = await call("exportOpen", path, { format });
+        stopOnAbort(signal, controller, stop);
       },
       async pull(controller) {
+        if (id === null) return;
         const piece = await call("exportChunk", id);
         if (piece == null) {
           id = null;
           controller.close();
-        } else {
+        } else if (id !== null) {
           controller.enqueue(piece);
         }
       },
-      cancel() {
-        return id === null ? undefined : call("closeStream", id).then(() => undefined);
-      },
+      cancel: stop,
     }, { highWaterMark: 0 });
   }
   // Makes the entries of a zip or SQLite image below `into` (made when missing), all in one
   // step, or none on any error (a hostile or malformed archive: EINVAL, EFBIG...). `source`: a
   // ReadableStream, Blob/File, ArrayBuffer or Uint8Array; sent to the worker one chunk at a
   // time. Resolves to {files, directories, symlinks, bytes}.
-  async import(source, { format = "zip", into = "/" } = {}) {
+  // `signal`: aborted before importFinish, nothing is made.
+  async import(source, { format = "zip", into = "/", signal } = {}) {
     KINDS.path(into, "options.into");
+    throwIfAborted(checkSignal(signal));
     const pieces = importPieces(source);
     const id = await this.#call("importOpen", { format, into });
     try {
-      for await (const piece of batches(pieces, CHUNK_SIZE)) await this.#call("importChunk", id, piece);
+      for await (const piece of batches(pieces, CHUNK_SIZE)) {
+        throwIfAborted(signal);
+        await this.#call("importChunk", id, piece);
+      }
+      throwIfAborted(signal);
     } catch (error) {
       await this.#call("closeStream", id).catch(() => {});
       throw error;
@@ -274,9 +313,14 @@ export class VFS {
     return this.#call("importFinish", id);
   }
   async #writeStream(path, source, options) {
+    const signal = checkSignal(options?.signal);
     const id = await this.#call("openWrite", path, options);
     try {
-      for await (const piece of batches(source, CHUNK_SIZE)) await this.#call("writeChunk", id, piece);
+      for await (const piece of batches(source, CHUNK_SIZE)) {
+        throwIfAborted(signal);
+        await this.#call("writeChunk", id, piece);
+      }
+      throwIfAborted(signal);
     } catch (error) {
       await this.#call("closeStream", id).catch(() => {});
       throw error;
@@ -287,8 +331,9 @@ export class VFS {
   // directory (made when missing). The handle is kept in IndexedDB, so the mount comes back after
   // a reload: at once when the browser still grants access, else listed as waiting until
   // reconnect(path), which asks the user (call it from a click).
-  async mount(path, handle, { readOnly = false } = {}) {
+  async mount(path, handle, { readOnly = false, signal } = {}) {
     KINDS.path(path, "path");
+    throwIfAborted(checkSignal(signal));
     if (handle?.kind !== "directory") {
       throw fsError("ENOTDIR", `ENOTDIR: mount needs a FileSystemDirectoryHandle, mount '${path}'`, { path, syscall: "mount" });
     }
@@ -297,16 +342,16 @@ export class VFS {
     await (await this.#instance.store()).put({ path: info.path, handle, readOnly: Boolean(readOnly) });
     return info;
   }
-  async unmount(path) {
-    const info = await this.#call("unmount", path);
+  async unmount(path, opts) {
+    const info = await this.#call("unmount", path, opts);
     await (await this.#instance.store()).delete(info.path);
     return info;
   }
-  mounts() { return this.#call("mounts"); }
+  mounts(opts) { return this.#call("mounts", opts); }
   // Handle operations the worker made on mounted folders so far, by kind (diagnostics, tests).
-  fsaCounters() { return this.#call("fsaCounters"); }
-  async reconnect(path) {
-    const info = await this.#call("mountInfo", path);
+  fsaCounters(opts) { return this.#call("fsaCounters", opts); }
+  async reconnect(path, opts) {
+    const info = await this.#call("mountInfo", path, opts);
     const record = await (await this.#instance.store()).get(info.path);
     if (!record) throw fsError("ENOENT", `ENOENT: no folder kept for the mount, mount '${path}'`, { path, syscall: "mount" });
     await ensurePermission(record.handle, record.readOnly, path);
@@ -314,20 +359,26 @@ export class VFS {
   }
   // The worker's memory: wasmBytes is the size of Pyodide's WebAssembly memory, which only grows,
   // so it is the high-water mark of everything Python held; jsHeapBytes where Chromium tells.
-  memoryUsage() { return this.#call("memoryUsage"); }
+  memoryUsage(opts) { return this.#call("memoryUsage", opts); }
   // Every write is durable when it resolves, so there is nothing to flush: this only waits for
   // the calls made before it (a barrier, for code written against file systems that buffer).
-  async flush() { await this.#instance.settled(); }
+  async flush({ signal } = {}) {
+    throwIfAborted(checkSignal(signal));
+    await this.#instance.settled();
+  }
   // Waits for the calls in flight, then stops this VFS's worker; `openVFS` opens it again.
-  async close() { await this.#instance.close(); }
+  async close({ signal } = {}) {
+    throwIfAborted(checkSignal(signal));
+    await this.#instance.close();
+  }
   // The integrity check: {ok, problems: [{kind, where, message}], nodes, chunks, reclaimable...}.
-  check() { return this.#call("check"); }
+  check(options) { return this.#call("check", options); }
   // {files, directories, symlinks, contentBytes, storedBytes, storeBytes, quotaBytes, persisted...}
-  usage() { return this.#call("usage"); }
+  usage(options) { return this.#call("usage", options); }
   // Deletes stored chunks no file references (what streams cut short leave behind) once they are
   // older than `graceMs` (default 24 h, so that streams in flight in other tabs are safe);
   // resolves to how many. It also runs by itself after every boot.
-  gc({ graceMs } = {}) { return this.#call("gc", graceMs === undefined ? {} : { graceMs }); }
+  gc({ graceMs, signal } = {}) { return this.#call("gc", graceMs === undefined ? { signal } : { graceMs, signal }); }
   // Counters for tests and debugging: {reads: {nodes, chunks, meta}} records read since boot,
   // {boot: {from: "snapshot" | "packages", snapshot}} how Python started (docs/boot.md),
   // {durability: {asked, lastCommit}}: the openVFS option, and the durability the browser reports
@@ -335,20 +386,24 @@ export class VFS {
   // {calls} posted to the worker by this page before this one, {statCache: {hits, entries}},
   // {streams, pinnedChunks}: streams open in the worker (JS streams, preview bodies) and the
   // distinct chunks they pin (kept in the store until released).
-  async diagnostics() {
+  async diagnostics(opts) {
     const instance = this.#instance;
     const calls = instance.sent;
-    const worker = await this.#call("diagnostics");
+    const worker = await this.#call("diagnostics", opts);
     return { ...worker, calls, statCache: { hits: instance.cache.hits, entries: instance.cache.size } };
   }
+  // One use of the agent tool `name` (py_vfs/agent.py) with `input`; options {caps, workspace,
+  // signal}. agentTools(vfs) (web/agent_tools.mjs) wraps it as a tool set for an LLM.
+  agentTool(name, input, options) { return this.#call("agentTool", name, input, options); }
   // Runs a shell command line in this VFS's shell session (its cwd carries over between calls).
-  shell(line) { return this.#call("shell", line); }
+  shell(line, opts) { return this.#call("shell", line, opts); }
   // Resolves to a URL on the preview origin that serves `path` and nothing outside its root. By
   // default the root is `path` itself (a folder: everything below it, the URL ends in "/"; a
   // file: that file alone, under its own name), as the shell's `open`. With `{root}`, a folder
   // holding `path`, the URL serves `path` inside that root: `{root: "/"}` exposes the whole
   // disk to the previewed page, so ask for it only for content you trust.
-  async previewUrl(path, { root } = {}) {
+  async previewUrl(path, { root, signal } = {}) {
+    throwIfAborted(checkSignal(signal));
     if (this.#stepId !== null) throw fsError("EINVAL", "EINVAL: previewUrl outside the step", { syscall: "preview" });
     const target = normalize(KINDS.path(path, "path"));
     if (root === undefined) {
@@ -374,6 +429,15 @@ export class VFS {
 export function viewOf(port) {
   if (!(port instanceof MessagePort)) throw invalidArgType("port", "a MessagePort", port);
   return new VFS(new ViewChannel(port));
+}
+
+// Errors `controller` with an AbortError and runs `stop` (which frees the worker's stream) when
+// `signal` aborts.
+function stopOnAbort(signal, controller, stop) {
+  signal?.addEventListener("abort", () => {
+    controller.error(abortError(signal));
+    stop();
+  }, { once: true });
 }
 
 // What vfs.import reads: a stream as it is, a Blob's stream, an ArrayBuffer or a TypedArray cut

@@ -7,17 +7,20 @@
 // object itself is web/api.mjs; every operation's name and arguments are declared once, in
 // py_vfs/protocol.py (protocol.mjs is generated from it by the build, beside this module).
 
+import { abortError } from "./abort.mjs";
 import { VFS } from "./api.mjs";
 import { envelopeOf, fsError, toError } from "./errors.mjs";
 import { DURABILITIES } from "./idb_store.mjs";
 import { MountStore, codeOfPick, keptMounts, pickDirectory } from "./mount_store.mjs";
-import { CALL_WRITER, DEFAULT_WRITER, OPS, TRANSFER_MIN } from "./protocol.mjs";
+import { CALL_SIGNAL, CALL_WRITER, DEFAULT_WRITER, OPS, TRANSFER_MIN } from "./protocol.mjs";
 import { StatCache } from "./stat_cache.mjs";
 import { checkWriter } from "./validate.mjs";
 import { mintRoot } from "./preview_roots.mjs";
 import { connectRelay } from "./preview_relay.mjs";
 
 export { Dirent, Stats, VFS, viewOf } from "./api.mjs";
+export { AbortError } from "./abort.mjs";
+export { agentTools } from "./agent_tools.mjs";
 export { pickDirectory } from "./mount_store.mjs";
 
 const instances = new Map();
@@ -107,8 +110,11 @@ class Instance {
       this.calls.delete(data.id);
       // Before the caller resumes: what it does next must not see the cache as it was.
       if (pending.mutating) this.cache.settle();
+      pending.unlisten?.();
       const value = pending.keep ? pending.keep(data, pending.token) : data.value;
-      if (data.error) pending.reject(toError(data.error));
+      // A call stopped by its signal (py_vfs/cancel.py) rejects as Node's fs does.
+      if (data.error?.code === "ECANCELED" && pending.signal) pending.reject(abortError(pending.signal, data.error.hint));
+      else if (data.error) pending.reject(toError(data.error));
       else pending.resolve(value);
     } else if (data.type === "request") {
       this.answer(data);
@@ -150,16 +156,23 @@ class Instance {
   }
 
   // `keep(reply, token)`, when given, sees the reply first and gives the value to resolve with
-  // (the stat cache fills from it).
-  call(op, args, keep, writer = DEFAULT_WRITER) {
+  // (the stat cache fills from it). `signal` (not aborted yet: the API checked): aborting it
+  // asks the worker to cancel the call (web/abort.mjs).
+  call(op, args, keep, writer = DEFAULT_WRITER, signal = undefined) {
     if (this.closed) return Promise.reject(fsError("EBADF", `EBADF: VFS "${this.name}" is closed`, { syscall: op }));
     const id = this.nextId++;
-    const pending = { keep, ...this.cache.begin(op) };
+    const pending = { keep, signal, ...this.cache.begin(op) };
     pending.promise = new Promise((resolve, reject) => Object.assign(pending, { resolve, reject }));
     this.calls.set(id, pending);
     this.sent++;
     const sent = args.map(cloneable);
-    this.worker.postMessage({ type: "call", id, op, args: sent, [CALL_WRITER]: writer }, transferOf(op, sent));
+    this.worker.postMessage({ type: "call", id, op, args: sent, [CALL_WRITER]: writer, [CALL_SIGNAL]: Boolean(signal) },
+      transferOf(op, sent));
+    if (signal) {
+      const cancel = () => this.worker.postMessage({ type: "cancel", id });
+      signal.addEventListener("abort", cancel, { once: true });
+      pending.unlisten = () => signal.removeEventListener("abort", cancel);
+    }
     return pending.promise;
   }
 

@@ -5,7 +5,9 @@
 // views or its name. The port can be posted to a Web Worker (`await view.transferable()`, then
 // `viewOf(port)` there).
 
+import { abortError } from "./abort.mjs";
 import { fsError, toError } from "./errors.mjs";
+import { CALL_SIGNAL, CALL_WRITER } from "./protocol.mjs";
 import { recordsOf } from "./stat_cache.mjs";
 
 // Views keep no stat cache: every answer comes from the worker, within the view.
@@ -41,18 +43,29 @@ export class ViewChannel {
     const pending = this.#calls.get(data.id);
     this.#calls.delete(data.id);
     if (!pending) return;
-    if (data.error) pending.reject(toError(data.error));
+    pending.unlisten?.();
+    // A call stopped by its signal (py_vfs/cancel.py) rejects as Node's fs does.
+    if (data.error?.code === "ECANCELED" && pending.signal) pending.reject(abortError(pending.signal, data.error.hint));
+    else if (data.error) pending.reject(toError(data.error));
     else pending.resolve(pending.keep ? pending.keep(data) : data.value);
   }
 
-  call(op, args, keep, writer) {
+  // As the disk's Instance.call (web/pyvfs.mjs): `signal` (not aborted yet) cancels the call in
+  // the worker when it aborts.
+  call(op, args, keep, writer, signal = undefined) {
     if (this.closed) return Promise.reject(fsError("EBADF", "EBADF: this view is closed", { syscall: op }));
     const id = this.nextId++;
-    const pending = { keep };
+    const pending = { keep, signal };
     pending.promise = new Promise((resolve, reject) => Object.assign(pending, { resolve, reject }));
     this.#calls.set(id, pending);
     this.sent++;
-    this.#port.postMessage({ type: "call", id, op, args: args.map((v) => (v === undefined ? null : v)), writer });
+    this.#port.postMessage({ type: "call", id, op, args: args.map((v) => (v === undefined ? null : v)),
+                             [CALL_WRITER]: writer, [CALL_SIGNAL]: Boolean(signal) });
+    if (signal) {
+      const cancel = () => this.#port.postMessage({ type: "cancel", id });
+      signal.addEventListener("abort", cancel, { once: true });
+      pending.unlisten = () => signal.removeEventListener("abort", cancel);
+    }
     return pending.promise;
   }
 

@@ -6,6 +6,8 @@
 // (web/errors.mjs; preview answers go to the port: web/preview_owner.mjs; "invalidate":
 // web/stat_cache.mjs). For the shell's mount commands the worker asks the page:
 // {type: "request", id, kind, payload}, answered by {type: "reply", id, value | error}.
+// {type: "cancel", id} cancels a call sent with cancellable: true (py_vfs/protocol.py,
+// CALL_SIGNAL): dropped if it has not reached Python yet, else stopped at its next safe point.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { IDBStore } from "./idb_store.mjs";
@@ -14,7 +16,7 @@ import { servePreview } from "./preview_owner.mjs";
 import * as fsa from "./fsa.mjs";
 import * as scratch from "./opfs_scratch.mjs";
 import { scheduleInMicrotasks } from "./scheduler.mjs";
-import { CALL_WRITER, CHUNK_SIZE, OPS } from "./protocol.mjs";
+import { CALL_SIGNAL, CALL_WRITER, CHUNK_SIZE, OPS } from "./protocol.mjs";
 import { failure } from "./errors.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
@@ -173,11 +175,42 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   // in the worker's memory (web/opfs_scratch.mjs).
   const host = { request: askPage, fsa, scratch: scratch.available() ? () => scratch.openScratch(pyodide.FS) : undefined };
   const api = await webapi.open_api(store, notify, host, cacheBytes, invalidate, retention);
+  // A cancellable call's safe points await this now and then, so a cancel message gets in
+  // while Python works (py_vfs/cancel.py).
+  const cancel = pyodide.pyimport("py_vfs.cancel");
+  cancel.set_yielder(nextTask);
+  cancel.destroy();
+  readyApi = api;
   store.onRemoteCommit = catchUp;
   (await api.restore_mounts(await mountsKept))?.destroy?.();
   progress("ready", "Ready");
   if (snapshot !== "off" && bootInfo.from !== "snapshot") whenIdle(() => makeSnapshot(manifest, key));
   return { pyodide, api, dispatch: webapi.dispatch, store };
+}
+
+// Resolves in a macrotask of its own, after the messages already queued (a cancel among them).
+function nextTask() {
+  return new Promise((resolve) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => {
+      port1.close();
+      resolve();
+    };
+    port2.postMessage(null);
+  });
+}
+
+// The cancellable calls received and not answered yet, one table per channel (the page's, each
+// view's port: their call ids are their own): id -> "queued" until Python has it, then
+// "running"; a cancel of a queued call marks it "cancelled" and it never runs. `api`: the
+// channel's API (the disk's, or a view's child API), which stops a running call.
+const pageCalls = new Map();
+let readyApi = null;
+
+function cancelCall(calls, api, id) {
+  const state = calls.get(id);
+  if (state === "queued") calls.set(id, "cancelled");
+  else if (state === "running") api?.cancel(id);
 }
 
 // --- making the snapshot ----------------------------------------------------------------------
@@ -248,9 +281,14 @@ const OWN = {
   fsaCounters: () => fsa.counters(),
 };
 
-// `view`: the child API of a restricted view (its port's calls), else the disk's own API.
-async function call(op, args, writer, view = null) {
+// `view`: the child API of a restricted view (its port's calls), else the disk's own API. `id`
+// (a cancellable call's) and `calls`: the call's channel's table of cancellable calls.
+async function call(op, args, writer, view = null, id = null, calls = null) {
   const booting = await booted;
+  if (id !== null && calls.get(id) === "cancelled") {
+    return { error: failure("ECANCELED", `ECANCELED: operation canceled, ${op}`, { syscall: op }) };
+  }
+  if (id !== null) calls.set(id, "running");
   if (OPS[op]?.home === "worker") {
     if (view) return { error: failure("EACCES", `EACCES: ${op} is not offered to a restricted view`, { syscall: op }) };
     return { value: OWN[op](booting) };
@@ -261,10 +299,10 @@ async function call(op, args, writer, view = null) {
   // snapshot from being made.
   activeCalls++;
   try {
-    let envelope = await settled(pyodide, dispatch(api, op, args, writer));
+    let envelope = await settled(pyodide, dispatch(api, op, args, writer, id));
     // A synchronous operation that reached a mounted folder must block on its promises (JSPI),
     // which needs a promising entry into Python: call it again that way (docs/mounts.md).
-    if (envelope.promising) envelope = await settled(pyodide, await dispatch.callPromising(api, op, args, writer));
+    if (envelope.promising) envelope = await settled(pyodide, await dispatch.callPromising(api, op, args, writer, id));
     return envelope;
   } finally {
     activeCalls--;
@@ -345,10 +383,17 @@ let inOrder = Promise.resolve();
 
 // One call, from the page or from a view's port (`view`: its child API), answered by `reply`.
 // A call that opens a view (restrict, scoop) answers the new view's port, and nothing else.
-async function answer(data, reply, view) {
+async function answer(data, reply, view, calls) {
+  const id = data[CALL_SIGNAL] ? data.id : null;
+  if (id !== null) calls.set(id, "queued");
   const args = inOrder.then(() => withDigests(data.op, data.args));
   inOrder = args.catch(() => {});
-  const envelope = await call(data.op, await args, data[CALL_WRITER], view);
+  let envelope;
+  try {
+    envelope = await call(data.op, await args, data[CALL_WRITER], view, id, calls);
+  } finally {
+    if (id !== null) calls.delete(id);
+  }
   if (OPS[data.op]?.opensView && !envelope.error) {
     const port = await openView(view ?? (await booted).api, envelope.value);
     reply({ type: "result", id: data.id, value: port }, [port]);
@@ -362,6 +407,7 @@ async function answer(data, reply, view) {
 // is all the page (or a Web Worker it is posted to) gets.
 async function openView(parent, childId) {
   const child = parent.channels.child(childId);
+  const calls = new Map();
   const { port1, port2 } = new MessageChannel();
   child.connect((id, event) => port1.postMessage({ type: "watch", id, event }));
   port1.onmessage = async ({ data }) => {
@@ -371,9 +417,13 @@ async function openView(parent, childId) {
       port1.close();
       return;
     }
+    if (data.type === "cancel") {
+      cancelCall(calls, child, data.id);
+      return;
+    }
     if (data.type !== "call") return;
     try {
-      await answer(data, (message, transfer) => port1.postMessage(message, transfer), child);
+      await answer(data, (message, transfer) => port1.postMessage(message, transfer), child, calls);
     } catch (error) {
       port1.postMessage({ type: "result", id: data.id, error: failure("EIO", String(error?.message ?? error), { syscall: data.op }) });
     }
@@ -397,6 +447,10 @@ self.onmessage = async ({ data, ports }) => {
     keptMounts(data.records);
     return;
   }
+  if (data.type === "cancel") {
+    cancelCall(pageCalls, readyApi, data.id);
+    return;
+  }
   if (data.type === "reply") {
     const resolve = requests.get(data.id);
     requests.delete(data.id);
@@ -405,7 +459,7 @@ self.onmessage = async ({ data, ports }) => {
   }
   try {
     if (data.type === "call") {
-      await answer(data, (message, transfer) => self.postMessage(message, transfer), null);
+      await answer(data, (message, transfer) => self.postMessage(message, transfer), null, pageCalls);
     } else if (data.type === "preview") {
       await servePreview(ports[0], data.request, call);
     }

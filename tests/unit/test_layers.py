@@ -19,7 +19,7 @@ import py_vfs
 # Bottom to top. A module is named by its dotted path below ``py_vfs`` ("" is the package
 # itself); an entry ending in ".*" takes a whole subpackage, its ``__init__`` included.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("basics", ("errors", "paths", "automaton", "globs", "grep_pattern", "scratch")),
+    ("basics", ("errors", "cancel", "paths", "automaton", "globs", "grep_pattern", "scratch")),
     ("node", ("node",)),
     ("transaction", ("transaction",)),
     ("storage", ("storage.*",)),
@@ -32,7 +32,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("operations", ("rules", "disk", "mount_side", "tree", "search", "mount_copies",
                     "mount_ops", "mounting", "files", "namespace", "metadata", "copies",
                     "step", "snapshots", "writers", "query")),
-    ("facade", ("vfs", "", "views", "scoops")),
+    # The agent tools use the facade's API only, and the package exports them beside it.
+    ("facade", ("vfs", "agent", "", "views", "scoops")),
     ("tools over the facade", ("archive", "zip_entries", "sqlite_image")),
     ("surfaces", ("shell.*", "protocol", "web_data", "webapi", "web_history", "preview",
                   "page_cache", "web_views",

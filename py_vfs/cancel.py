@@ -1,0 +1,80 @@
+"""Cancellation: the Python side of an ``AbortSignal``.
+
+A ``Signal`` is marked by ``abort()``; the operation it was given to looks at it at its safe
+points and stops there with ``ECANCELED`` (the JS API rejects with Node's ``AbortError``). A safe
+point is a place where stopping leaves nothing half done: between two files of ``grep``, before
+the commit of ``cp -r`` or ``rm -r`` (a commit that has not happened changes nothing).
+
+The signal of the running call lives in a context variable, ``SIGNAL``, as the writer does
+(``transaction.WRITER``): ``WebAPI.call`` sets it for a call the page may cancel,
+``AgentTool.execute`` for its ``signal``; the code below reads it with ``checkpoint`` or
+``check`` and needs no argument.
+
+In the worker, Python runs its coroutines in microtasks (web/scheduler.mjs), so the page's
+cancel message, a macrotask, cannot be read while an operation is busy. ``checkpoint`` therefore
+awaits ``yielder`` (a JS function whose promise settles in a macrotask, set by the worker) once
+every ``YIELD_MS`` of work while a cancellable call runs: a bounded cost, paid only by calls that
+carry a signal. Without a yielder (CPython, the Node tier) it never suspends.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
+
+from .errors import FsError
+
+YIELD_MS = 8.0
+
+
+class Signal:
+    """An abort signal: ``abort()`` marks it, and the operation holding it stops at its next
+    safe point."""
+
+    def __init__(self) -> None:
+        self.aborted = False
+        self._last_yield = time.monotonic()
+
+    def abort(self) -> None:
+        """Ask the operation to stop."""
+        self.aborted = True
+
+
+SIGNAL: ContextVar[Signal | None] = ContextVar("py_vfs_signal", default=None)
+# Set by the worker (``set_yielder``): awaiting what it returns lets pending messages in.
+_yielder: list[Callable[[], Awaitable[object]]] = []
+
+
+def set_yielder(yielder: Callable[[], Awaitable[object]] | None) -> None:
+    """``yielder()`` returns an awaitable that settles after the host's pending events ran."""
+    _yielder[:] = [] if yielder is None else [yielder]
+
+
+def aborted(syscall: str, hint: str | None = None) -> FsError:
+    """The error of a cancelled operation: ``ECANCELED`` (Node's ``AbortError`` in JS);
+    ``hint`` says how far it got."""
+    error = FsError.of("ECANCELED", syscall)
+    return error.with_hint(hint) if hint else error
+
+
+def check(syscall: str) -> None:
+    """Raise ``ECANCELED`` if the current call's signal is aborted (never suspends)."""
+    signal = SIGNAL.get()
+    if signal is not None and signal.aborted:
+        raise aborted(syscall)
+
+
+async def checkpoint(syscall: str, done: int, total: int, unit: str) -> None:
+    """A safe point after ``done`` of ``total`` ``unit`` (files...): let a pending cancel in (at
+    most once per ``YIELD_MS``), then stop with ``ECANCELED`` if the signal is aborted."""
+    signal = SIGNAL.get()
+    if signal is None:
+        return
+    if _yielder and not signal.aborted:
+        now = time.monotonic()
+        if (now - signal._last_yield) * 1000 >= YIELD_MS:
+            await _yielder[0]()
+            signal._last_yield = time.monotonic()
+    if signal.aborted:
+        raise aborted(syscall, f"stopped after {done} of {total} {unit}")
