@@ -40,6 +40,8 @@ CALLS = """
     step: () => vfs.step(async (tx) => tx.writeFile("/ab/g", "x"), s),
     import: () => vfs.import(new Uint8Array(10), s),
     as: null,  // not a call: gives the API under another writer
+    restrict: () => vfs.restrict({read: ["/ab"], signal}), scoop: () => vfs.scoop("ab", s),
+    transferable: () => vfs.transferable(s),
     watch: async () => vfs.watch("/ab", () => {}, s),
     createReadStream: () => vfs.createReadStream("/ab/f", s).getReader().read(),
     export: () => vfs.export("/ab", s).getReader().read(),
@@ -116,6 +118,34 @@ def test_aborting_a_grep_over_5000_files_stops_it_midway(app):
     assert result["outcome"] == ["AbortError", "ABORT_ERR"]
     assert result["settledBeforeAbort"] is None
     assert result["matches"] == result["again"] == 5000
+    done = re.fullmatch(r"stopped after (\d+) of 5000 files", result["hint"])
+    assert done, result["hint"]
+    assert int(done.group(1)) < 5000
+
+
+def test_aborting_a_grep_through_a_view_stops_it_midway(app):
+    """A view's calls go on its own port, with its own call ids: the cancel goes the same way
+    and stops the grep the view runs (after the test above, /g5000 holds 5,000 files)."""
+    result = js(app, """
+      const view = await vfs.restrict({read: ["/g5000"]});
+      const controller = new AbortController();
+      let settled = null;
+      const grep = view.grep("needle", "/g5000", {signal: controller.signal});
+      grep.then(() => { settled = "resolved"; }, () => { settled = "rejected"; });
+      // Answered by the worker itself (refused to a view), once the grep lets messages in.
+      await view.memoryUsage().catch(() => {});
+      const settledBeforeAbort = settled;
+      controller.abort();
+      try { await grep; return {outcome: "resolved"}; }
+      catch (e) {
+        const again = (await view.grep("needle", "/g5000")).matches.length;
+        await view.close();
+        return {outcome: [e.name, e.code], hint: e.hint, settledBeforeAbort, again};
+      }
+    """)
+    assert result["outcome"] == ["AbortError", "ABORT_ERR"]
+    assert result["settledBeforeAbort"] is None
+    assert result["again"] == 5000
     done = re.fullmatch(r"stopped after (\d+) of 5000 files", result["hint"])
     assert done, result["hint"]
     assert int(done.group(1)) < 5000
