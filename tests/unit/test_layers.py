@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                     "mount_ops", "mounting", "files", "namespace", "metadata", "copies",
                     "step", "snapshots", "writers", "query")),
     ("facade", ("vfs", "")),
-    ("tools over the facade", ("archive", "zip_entries", "sqlite_image")),
+    ("tools over the facade", ("archive", "zip_entries", "sqlite_image", "defaults")),
     ("surfaces", ("shell.*", "protocol", "web_data", "webapi", "web_history", "preview",
                   "page_cache",
                   "__main__")),
