@@ -87,7 +87,8 @@ class Bundle:
                           for path in sorted(self.files)]}
 
     @classmethod
-    def from_manifest(cls, manifest: Mapping[str, Any], contents: Mapping[str, bytes]) -> Bundle:
+    def from_manifest(cls, manifest: Mapping[str, Any],
+                      contents: Mapping[str, bytes | memoryview]) -> Bundle:
         """The bundle a manifest describes, from the fetched bytes of its files (by disk path);
         ValueError when a file is missing, or its size or sha256 differs from the manifest."""
         files: dict[str, bytes] = {}

@@ -22,6 +22,7 @@ from py_vfs.shell.format import quote_name, visible
 from py_vfs.shell.parser import Command, ParseError, Redirect, parse
 
 if TYPE_CHECKING:
+    from py_vfs.defaults import Bundle
     from py_vfs.shell.disk import Disk
 
 NOT_FOUND = 127
@@ -36,6 +37,9 @@ class ShellResult:
     code: int
     open_urls: list[str] = field(default_factory=list)
     cwd: str = "/"
+    # A command asked for confirmation: the line that does it once the user says yes (a
+    # terminal asks "y/N" and runs it; a script gets status 1 and runs it itself).
+    confirm: str | None = None
 
 
 def _internal_error(state: _Run, exc: Exception) -> int:
@@ -58,6 +62,7 @@ class _Run:
     stdout: Sink = field(default_factory=Sink)
     stderr: Sink = field(default_factory=Sink)
     open_urls: list[str] = field(default_factory=list)
+    confirm: list[str] = field(default_factory=list)
 
 
 class Shell:
@@ -68,7 +73,7 @@ class Shell:
 
     def __init__(self, vfs: Disk, *, previews: PreviewHost | None = None,
                  host: MountHost | None = None, host_mounts: bool = False,
-                 writer: str = "shell") -> None:
+                 writer: str = "shell", defaults: Bundle | None = None) -> None:
         # Every change the shell makes is made by `writer` (the journal tells it apart).
         vfs = vfs.as_writer(writer)
         self.vfs = vfs
@@ -78,6 +83,8 @@ class Shell:
         # `host_mounts` (python -m py_vfs shell), else `mount` answers EACCES.
         self.host: MountHost = host or LocalHost(vfs, enabled=host_mounts)
         self.cwd = "/"
+        # The shipped default content (py_vfs/defaults.py), for `reset --defaults`.
+        self.defaults = defaults
 
     async def run(self, line: str) -> ShellResult:
         """Parse and run one line; never raises: a syntax error is status 2 with nothing run,
@@ -104,7 +111,8 @@ class Shell:
 
     def _result(self, state: _Run, code: int) -> ShellResult:
         return ShellResult(state.stdout.text(), state.stderr.text(), code,
-                           state.open_urls, self.cwd)
+                           state.open_urls, self.cwd,
+                           state.confirm[-1] if state.confirm else None)
 
     async def _execute(self, command: Command, state: _Run) -> int:
         words = [arg for word in command.words for arg in expand_word(self.vfs, self.cwd, word)]
@@ -118,7 +126,8 @@ class Shell:
             return 1
         status = 0
         if words:
-            context = Context(self.vfs, self, words[0], streams[1], streams[2], state.open_urls)
+            context = Context(self.vfs, self, words[0], streams[1], streams[2], state.open_urls,
+                              state.confirm)
             status = await self._dispatch(context, words[1:])
         for sink in files:
             try:

@@ -230,3 +230,60 @@ def test_from_folder_maps_relative_paths_to_the_disk(tmp_path):
     folder = Bundle.from_folder(tmp_path)
     assert folder.files == {"/shared/README.md": README}
     assert folder.version == bundle({"/shared/README.md": README}).version
+
+
+def test_shell_reset_defaults_asks_first_and_yes_does_it():
+    from py_vfs.shell import Shell
+
+    async def go():
+        vfs = await VFS.open(MemoryStore())
+        await install(vfs, bundle(V1))
+        await vfs.write_file("/shared/README.md", "edited")
+        shell = Shell(vfs, defaults=bundle(V1))
+        asked = await shell.run("reset --defaults")
+        untouched = await vfs.read_file("/shared/README.md")
+        done = await shell.run(asked.confirm)
+        return vfs, asked, untouched, done
+
+    vfs, asked, untouched, done = run(go())
+    assert (asked.code, asked.confirm) == (1, "reset --defaults --yes")
+    assert "/shared/README.md" in asked.stdout
+    assert asked.stderr == "reset: not done: confirm, or run 'reset --defaults --yes'\n"
+    assert untouched == b"edited"
+    assert done.code == 0 and done.confirm is None
+    assert done.stdout.startswith("restored /shared/README.md\n")
+    assert run(vfs.read_file("/shared/README.md")) == README
+    assert entries_by(vfs, "defaults")[0]["paths"] == ["/shared/README.md"]
+
+
+def test_shell_reset_needs_defaults_named_and_shipped():
+    from py_vfs.shell import Shell
+
+    async def go():
+        vfs = VFS.memory()
+        return (await Shell(vfs).run("reset -y"), await Shell(vfs).run("reset --defaults -y"),
+                await Shell(vfs, defaults=bundle(V1)).run("reset --all"))
+
+    bare, unshipped, unknown = run(go())
+    assert bare.code == 2 and "reset --defaults" in bare.stderr
+    assert (unshipped.code, unshipped.stderr) == (
+        1, "reset: no default content is shipped with this disk\n")
+    assert unknown.code == 2 and "--all" in unknown.stderr
+
+
+def test_webapi_reset_wants_defaults_true():
+    from py_vfs.webapi import WebAPI
+
+    async def go():
+        vfs = await VFS.open(MemoryStore())
+        api = WebAPI(vfs, defaults=bundle(V1))
+        with pytest.raises(FsError) as refused:
+            await api._ops["reset"]({})
+        report = await api._ops["reset"]({"defaults": True})
+        with pytest.raises(FsError) as unshipped:
+            await WebAPI(vfs)._ops["reset"]({"defaults": True})
+        return refused.value.code, report, unshipped.value.code
+
+    refused, report, unshipped = run(go())
+    assert refused == "EINVAL" and unshipped == "ENOENT"
+    assert report["written"] == sorted(V1)
