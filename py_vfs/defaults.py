@@ -150,7 +150,8 @@ async def _apply(vfs: VFS, bundle: Bundle, *, replace: bool) -> dict[str, Any]:
     hashes = bundle.hashes
 
     async def change(tx: Transaction) -> dict[str, Any]:
-        record = await installed(vfs)  # again: under the turn, as of the disk's latest state
+        stored = await vfs.store.get("meta", META_KEY)  # again: under the turn, as of now
+        record = None if stored is None else json.loads(str(stored))
         if not replace and record is not None and record.get("version") == bundle.version:
             return {"version": bundle.version, "written": [], "kept": []}
         fresh = replace or record is None
@@ -174,8 +175,10 @@ async def _apply(vfs: VFS, bundle: Bundle, *, replace: bool) -> dict[str, Any]:
                 written.append(path)
             elif current is not None:
                 kept.append(path)
-        tx.put_meta(META_KEY, json.dumps({"version": bundle.version, "files": hashes},
-                                         separators=(",", ":"), sort_keys=True))
+        now = json.dumps({"version": bundle.version, "files": hashes}, separators=(",", ":"),
+                         sort_keys=True)
+        if stored is None or now != str(stored):  # a reset with nothing to do commits nothing
+            tx.put_meta(META_KEY, now)
         return {"version": bundle.version, "written": written, "kept": kept}
 
     return await vfs.engine.run(change, OPERATION, WRITER)

@@ -491,7 +491,11 @@ async def open_api(js_store: Any, js_notify: Any = None,
     if shipped is not None:
         bundle = Bundle.from_manifest(shipped["manifest"], shipped["files"])
         if shipped["install"]:
-            await install(vfs, bundle)
+            try:
+                await install(vfs, bundle)
+            except FsError as error:  # a full disk still opens; the next open tries again
+                from js import console
+                console.warn(f"py_vfs: the default content was not installed: {error}")
     # Leftovers of streams cut short (a tab closed mid-upload) go once their grace is over; in
     # the background, so the disk is usable at once.
     mounts: dict[str, Any] = {}

@@ -143,7 +143,8 @@ def test_a_reload_after_reset_does_not_install_again(browser, browser_context_ar
     """Reset is recorded like an install: reopening the disk finds its version and adds
     nothing, so the reset's entry stays the last one by the writer defaults."""
     with booted_app(browser, browser_context_args) as session:
-        js(session.page, 'await vfs.reset({defaults: true}); return true;')
+        js(session.page, """await vfs.rm("/workspace/skills", {recursive: true});
+                            await vfs.reset({defaults: true}); return true;""")
         before = state(session.page)["installs"]
         session.page.reload()
         wait_ready(session)

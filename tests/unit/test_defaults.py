@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 
 import aio
 import pytest
@@ -165,6 +167,19 @@ def test_reset_puts_shipped_files_back_and_leaves_other_files():
     assert entries_by(vfs, "defaults")[0]["operation"] == "defaults"
 
 
+def test_reset_of_a_disk_that_has_it_all_as_shipped_commits_nothing():
+    async def go():
+        vfs = await VFS.open(MemoryStore())
+        await install(vfs, bundle(V1))
+        rev = vfs.revision
+        report = await reset(vfs, bundle(V1))
+        return vfs, rev, report
+
+    vfs, rev, report = run(go())
+    assert report["written"] == report["kept"] == []
+    assert vfs.revision == rev
+
+
 def test_reset_leaves_a_directory_standing_at_a_default_path():
     async def go():
         vfs = await VFS.open(MemoryStore())
@@ -287,3 +302,22 @@ def test_webapi_reset_wants_defaults_true():
     refused, report, unshipped = run(go())
     assert refused == "EINVAL" and unshipped == "ENOENT"
     assert report["written"] == sorted(V1)
+
+
+@pytest.mark.skipif(sys.platform == "emscripten", reason="Emscripten (Pyodide) has no processes")
+def test_command_line_shell_installs_a_folder_once_and_asks_before_reset(tmp_path):
+    folder = tmp_path / "defaults"
+    (folder / "shared").mkdir(parents=True)
+    (folder / "shared" / "README.md").write_bytes(README)
+    shell = [sys.executable, "-m", "py_vfs", "shell", "--disk", str(tmp_path / "cli.db"),
+             "--defaults", str(folder)]
+    first = subprocess.run([*shell, "-c", "cat /shared/README.md && echo mine > /shared/README.md"],
+                           capture_output=True, text=True)
+    assert (first.returncode, first.stdout) == (0, README.decode()), first.stderr
+    again = subprocess.run([*shell, "-c", "cat /shared/README.md; log --writer defaults"],
+                           capture_output=True, text=True)
+    assert again.stdout.startswith("mine\n") and again.stdout.count("defaults") == 2  # 1 entry
+    typed = subprocess.run(shell, input="reset --defaults\ny\ncat /shared/README.md\n",
+                           capture_output=True, text=True)
+    assert "Proceed? [y/N] restored /shared/README.md\n" in typed.stdout
+    assert typed.stdout.endswith(README.decode() + "py_vfs:/$ \n")
