@@ -58,6 +58,12 @@ const EXPECTED_SKIPS = new Map([
   ["tests/unit/test_query.py::test_the_js_api_call_answers_columns_rows_and_truncated",
     "an async call of the JS API needs a real event loop (the e2e tier calls it from the page)"],
   ["tests/unit/test_group_commit.py::test_a_group_the_store_refuses_is_retried_one_by_one", NO_EVENT_LOOP],
+  // Two installs in flight at once; the one that runs second is tested alone (it runs here) and
+  // two real tabs race in the e2e tier (tests/e2e/test_defaults.py).
+  ["tests/unit/test_defaults.py::test_two_tabs_installing_at_once_install_once",
+    "needs a real event loop (two tabs at once)"],
+  ["tests/unit/test_defaults.py::test_command_line_shell_installs_a_folder_once_and_asks_before_reset",
+    NO_PROCESSES],
   ["tests/unit/test_group_commit.py::test_order_of_calls_is_the_order_of_effects", NO_EVENT_LOOP],
   ["tests/unit/test_quoting.py::test_the_same_as_the_real_gnu_ls",
     "needs GNU ls in a process (not in Pyodide)"],
