@@ -149,3 +149,51 @@ def test_a_reload_after_reset_does_not_install_again(browser, browser_context_ar
         session.page.reload()
         wait_ready(session)
         assert state(session.page)["installs"] == before == ["defaults", "defaults"]
+
+
+# A disk that had an older version of the default content: its record (meta/defaults in the
+# disk's IndexedDB database, written here while no worker has it open) names the old shipped
+# hashes. /shared/README.md still holds the old default, /workspace/skills/README.md was edited
+# by the user, the skill was deleted by the user.
+OLD_VERSION = """
+  const [name] = args;
+  const { openVFS } = await import("/pyvfs.mjs");
+  const hex = async (text) => Array.from(
+    new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))),
+    (byte) => byte.toString(16).padStart(2, "0")).join("");
+  const disk = await openVFS({ name });
+  await disk.writeFile("/shared/README.md", "old default readme");
+  await disk.writeFile("/workspace/skills/README.md", "edited by the user");
+  await disk.rm("/workspace/skills/file-notes", { recursive: true });
+  await disk.close();
+  const record = JSON.stringify({ version: "0000000000000000", files: {
+    "/shared/README.md": await hex("old default readme"),
+    "/workspace/skills/README.md": await hex("old default skills readme"),
+    "/workspace/skills/file-notes/SKILL.md": await hex("old default skill"),
+  } });
+  const db = await new Promise((resolve, reject) => {
+    const request = indexedDB.open(`pyvfs:${name}`);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  await new Promise((resolve, reject) => {
+    const tx = db.transaction("meta", "readwrite");
+    tx.objectStore("meta").put(record, "defaults");
+    tx.oncomplete = resolve;
+    tx.onerror = tx.onabort = () => reject(tx.error);
+  });
+  db.close();
+  return true;
+"""
+
+
+def test_an_upgrade_updates_untouched_defaults_and_keeps_the_users_changes(app):
+    assert js(app, OLD_VERSION, "defaults-upgrade") is True
+    seen = js(app, f"""{{
+      const {{ openVFS }} = await import("/pyvfs.mjs");
+      const vfs = await openVFS({{ name: "defaults-upgrade" }});
+      {STATE}
+    }}""", list(SHIPPED))
+    assert seen["files"] == {**SHIPPED, "/workspace/skills/README.md": "edited by the user",
+                             "/workspace/skills/file-notes/SKILL.md": None}
+    assert seen["installs"] == ["defaults", "defaults"]  # the first install, then the upgrade
