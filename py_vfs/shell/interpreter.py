@@ -68,8 +68,8 @@ class _Run:
 class Shell:
     """An sh-like interpreter whose only state between lines is the current directory.
 
-    It is the ``Session`` its commands see (``context.Session``): ``cwd``, ``previews`` and
-    ``host``; the language it reads is described in docs/shell.md."""
+    It is the ``Session`` its commands see (``context.Session``): ``cwd``, ``previews``,
+    ``host`` and ``defaults``; the language it reads is described in docs/shell.md."""
 
     def __init__(self, vfs: Disk, *, previews: PreviewHost | None = None,
                  host: MountHost | None = None, host_mounts: bool = False,
