@@ -438,5 +438,5 @@ class VFS:
 
     async def usage(self) -> Usage:
         """Files, directories and bytes from the index (no content read), and the quota."""
-        held = await self.history.held()
-        return measure(list(self.index.nodes.values()), await self.store.estimate(), held)
+        return measure(list(self.index.nodes.values()), await self.store.estimate(),
+                       await self.history.cost())

@@ -13,6 +13,7 @@ import inspect
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Any, TypeVar
 
+from . import scratch
 from .archive import Upload
 from .check import Report
 from .defaults import Bundle, install, reset
@@ -466,8 +467,9 @@ async def open_api(js_store: Any, js_notify: Any = None,
                    js_defaults: Any = None) -> WebAPI:
     """Boot from the worker: open the VFS on the IndexedDB store JS has opened.
     ``js_notify(watchId, event)`` posts a watch event to the page; ``js_host`` carries
-    ``request`` (asks the page to pick, unmount, reconnect, mint preview roots) and ``fsa``
-    (web/fsa.mjs);
+    ``request`` (asks the page to pick, unmount, reconnect, mint preview roots), ``fsa``
+    (web/fsa.mjs) and, where the origin private file system is at hand, ``scratch`` (makes a
+    scratch folder there: web/opfs_scratch.mjs);
     ``js_invalidate(view)`` posts a stat cache invalidation to the page; ``retention``
     (``{days, entries}``, openVFS's) how long the journal keeps history; ``js_defaults``
     (``{manifest, files, install}``: the fetched default content, its bytes by disk path, and
@@ -499,6 +501,8 @@ async def open_api(js_store: Any, js_notify: Any = None,
     # Leftovers of streams cut short (a tab closed mid-upload) go once their grace is over; in
     # the background, so the disk is usable at once.
     mounts: dict[str, Any] = {}
+    if getattr(js_host, "scratch", None) is not None:
+        scratch.use(scratch.opened_by(js_host.scratch))
     if js_host is not None:
         host = BrowserHost(js_host.request)
         mounts = {"host": host, "fsa": js_host.fsa, "previews": host}
@@ -506,3 +510,4 @@ async def open_api(js_store: Any, js_notify: Any = None,
                  invalidate=js_invalidate, defaults=bundle, **mounts)
     api.collecting = asyncio.ensure_future(vfs.gc())
     return api
+

@@ -12,6 +12,7 @@ import { IDBStore } from "./idb_store.mjs";
 import { dropSnapshot, loadSnapshot, snapshotKey, storedKey } from "./runtime_store.mjs";
 import { servePreview } from "./preview_owner.mjs";
 import * as fsa from "./fsa.mjs";
+import * as scratch from "./opfs_scratch.mjs";
 import { scheduleInMicrotasks } from "./scheduler.mjs";
 import { CALL_WRITER, CHUNK_SIZE, OPS } from "./protocol.mjs";
 import { failure } from "./errors.mjs";
@@ -191,7 +192,10 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   const shipped = await shippedDefaults;
   if (shipped.error) throw shipped.error;
   const bundle = shipped.value && { ...shipped.value, install: defaults };
-  const api = await webapi.open_api(store, notify, { request: askPage, fsa }, cacheBytes, invalidate, retention, bundle);
+  // SQLite images are built and read in scratch folders of the origin private file system, not
+  // in the worker's memory (web/opfs_scratch.mjs).
+  const host = { request: askPage, fsa, scratch: scratch.available() ? () => scratch.openScratch(pyodide.FS) : undefined };
+  const api = await webapi.open_api(store, notify, host, cacheBytes, invalidate, retention, bundle);
   store.onRemoteCommit = catchUp;
   (await api.restore_mounts(await mountsKept))?.destroy?.();
   progress("ready", "Ready");
@@ -309,7 +313,21 @@ function memoryUsage(pyodide) {
   return {
     wasmBytes: pyodide._module.HEAPU8.buffer.byteLength,
     jsHeapBytes: self.performance?.memory?.usedJSHeapSize ?? null,
+    tmpBytes: folderBytes(pyodide.FS, "/tmp"),
+    scratchBytes: scratch.bytes(),
   };
+}
+
+// The bytes of the files below `path` in Pyodide's file system (MEMFS keeps them in the
+// worker's memory).
+function folderBytes(FS, path) {
+  let total = 0;
+  for (const name of FS.readdir(path)) {
+    if (name === "." || name === "..") continue;
+    const stat = FS.lstat(`${path}/${name}`);
+    total += FS.isDir(stat.mode) ? folderBytes(FS, `${path}/${name}`) : stat.size;
+  }
+  return total;
 }
 
 // A whole-file write of more than a chunk comes with its chunks' sha256, computed here by

@@ -19,7 +19,7 @@ import py_vfs
 # Bottom to top. A module is named by its dotted path below ``py_vfs`` ("" is the package
 # itself); an entry ending in ".*" takes a whole subpackage, its ``__init__`` included.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("basics", ("errors", "paths", "automaton", "globs", "grep_pattern")),
+    ("basics", ("errors", "paths", "automaton", "globs", "grep_pattern", "scratch")),
     ("node", ("node",)),
     ("transaction", ("transaction",)),
     ("storage", ("storage.*",)),
