@@ -346,8 +346,9 @@ export class TerminalSession {
     this.drain();
   }
 
-  printResult({ stdout = "", stderr = "", cwd, confirm } = {}) {
+  printResult({ stdout = "", stderr = "", cwd, scoop = null, confirm } = {}) {
     if (cwd) this.cwd = cwd;
+    this.scoop = scoop; // the scoop the shell is in (`scoop NAME`), shown in the prompt
     this.output(stdout);
     // A command that asks first: its "not done" note is for scripts; the terminal asks instead.
     if (confirm) {
@@ -384,7 +385,7 @@ export class TerminalSession {
   // --- drawing -----------------------------------------------------------------------------
 
   promptText() {
-    return this.confirmLine ? CONFIRM_PROMPT : this.prompt(this.cwd);
+    return this.confirmLine ? CONFIRM_PROMPT : this.prompt(this.cwd, this.scoop);
   }
 
   // Cell offsets (from the prompt's first cell) of the cursor and of the end of the line.

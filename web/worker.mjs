@@ -271,10 +271,15 @@ const OWN = {
   fsaCounters: () => fsa.counters(),
 };
 
-async function call(op, args, writer) {
+// `view`: the child API of a restricted view (its port's calls), else the disk's own API.
+async function call(op, args, writer, view = null) {
   const booting = await booted;
-  if (OPS[op]?.home === "worker") return { value: OWN[op](booting) };
-  const { pyodide, api, dispatch } = booting;
+  if (OPS[op]?.home === "worker") {
+    if (view) return { error: failure("EACCES", `EACCES: ${op} is not offered to a restricted view`, { syscall: op }) };
+    return { value: OWN[op](booting) };
+  }
+  const { pyodide, dispatch } = booting;
+  const api = view ?? booting.api;
   // Only real work counts against idleness: a test polling diagnostics must not keep the
   // snapshot from being made.
   activeCalls++;
@@ -361,6 +366,44 @@ function hex(digest) {
 // Calls reach Python in the order they came, even when an earlier one still hashes.
 let inOrder = Promise.resolve();
 
+// One call, from the page or from a view's port (`view`: its child API), answered by `reply`.
+// A call that opens a view (restrict, scoop) answers the new view's port, and nothing else.
+async function answer(data, reply, view) {
+  const args = inOrder.then(() => withDigests(data.op, data.args));
+  inOrder = args.catch(() => {});
+  const envelope = await call(data.op, await args, data[CALL_WRITER], view);
+  if (OPS[data.op]?.opensView && !envelope.error) {
+    const port = await openView(view ?? (await booted).api, envelope.value);
+    reply({ type: "result", id: data.id, value: port }, [port]);
+    return;
+  }
+  reply({ type: "result", id: data.id, ...envelope }, transferables(envelope.value));
+}
+
+// Restricted views (py_vfs/web_views.py, docs/sandbox.md): the scope is bound here, to a port.
+// Every call that comes on the port runs on the view's child API; the other end of the port
+// is all the page (or a Web Worker it is posted to) gets.
+async function openView(parent, childId) {
+  const child = parent.channels.child(childId);
+  const { port1, port2 } = new MessageChannel();
+  child.connect((id, event) => port1.postMessage({ type: "watch", id, event }));
+  port1.onmessage = async ({ data }) => {
+    if (data.type === "close") {
+      parent.channels.release(childId);
+      child.destroy();
+      port1.close();
+      return;
+    }
+    if (data.type !== "call") return;
+    try {
+      await answer(data, (message, transfer) => port1.postMessage(message, transfer), child);
+    } catch (error) {
+      port1.postMessage({ type: "result", id: data.id, error: failure("EIO", String(error?.message ?? error), { syscall: data.op }) });
+    }
+  };
+  return port2;
+}
+
 function transferables(value) {
   if (value instanceof Uint8Array) return [value.buffer];
   if (value?.body instanceof Uint8Array) return [value.body.buffer];
@@ -385,10 +428,7 @@ self.onmessage = async ({ data, ports }) => {
   }
   try {
     if (data.type === "call") {
-      const args = inOrder.then(() => withDigests(data.op, data.args));
-      inOrder = args.catch(() => {});
-      const envelope = await call(data.op, await args, data[CALL_WRITER]);
-      self.postMessage({ type: "result", id: data.id, ...envelope }, transferables(envelope.value));
+      await answer(data, (message, transfer) => self.postMessage(message, transfer), null);
     } else if (data.type === "preview") {
       await servePreview(ports[0], data.request, call);
     }

@@ -321,3 +321,28 @@ def test_command_line_shell_installs_a_folder_once_and_asks_before_reset(tmp_pat
                            capture_output=True, text=True)
     assert "Proceed? [y/N] restored /shared/README.md\n" in typed.stdout
     assert typed.stdout.endswith(README.decode() + "py_vfs:/$ \n")
+
+
+def test_a_scoop_or_a_restricted_view_cannot_reset_the_defaults():
+    """The default content lies outside a scoop's view: reset from inside one is refused and
+    changes nothing (from the shell's `scoop NAME` and from a view's JS API alike)."""
+    from py_vfs.shell import Shell
+    from py_vfs.webapi import WebAPI
+
+    async def go():
+        vfs = await VFS.open(MemoryStore())
+        await install(vfs, bundle(V1))
+        await vfs.write_file("/shared/README.md", "edited")
+        shell = Shell(vfs, defaults=bundle(V1))
+        entered = await shell.run("scoop s1")
+        refused = await shell.run("reset --defaults --yes")
+        view = await vfs.scoop("s2")
+        with pytest.raises(FsError) as from_view:
+            await WebAPI(view, defaults=bundle(V1))._ops["reset"]({"defaults": True})
+        return vfs, entered, refused, from_view.value.code
+
+    vfs, entered, refused, code = run(go())
+    assert entered.code == 0
+    assert refused.code == 1 and "a scoop cannot reset" in refused.stderr
+    assert code == "EACCES"
+    assert run(vfs.read_file("/shared/README.md")) == b"edited"

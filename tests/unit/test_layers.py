@@ -23,7 +23,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("node", ("node",)),
     ("transaction", ("transaction",)),
     ("storage", ("storage.*",)),
-    ("content and index", ("content", "limits", "index", "watch", "check", "usage")),
+    ("content and index", ("content", "limits", "index", "watch", "check", "usage",
+                           "sandbox")),
     ("commit engine", ("sync", "group_commit", "engine", "garbage", "streams", "history")),
     ("mounted folders", ("mounts", "mounts.backend", "mounts.local", "mounts.host",
                          "mounts.fsa", "mounts.table", "mounts.checks", "mounts.streams")),
@@ -31,10 +32,10 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("operations", ("rules", "disk", "mount_side", "tree", "search", "mount_copies",
                     "mount_ops", "mounting", "files", "namespace", "metadata", "copies",
                     "step", "snapshots", "writers", "query")),
-    ("facade", ("vfs", "")),
+    ("facade", ("vfs", "", "views", "scoops")),
     ("tools over the facade", ("archive", "zip_entries", "sqlite_image", "defaults")),
     ("surfaces", ("shell.*", "protocol", "web_data", "webapi", "web_history", "preview",
-                  "page_cache",
+                  "page_cache", "web_views",
                   "__main__")),
 ]
 

@@ -9,9 +9,10 @@ from py_vfs.shell.commands import (
     listing,
     mounts,
     reset,
+    scoops,
     serve,
 )
 from py_vfs.shell.commands.registry import COMMANDS, CommandSpec, UsageError
 
 __all__ = ["COMMANDS", "CommandSpec", "UsageError", "builtins", "data", "disk", "files",
-           "history", "listing", "mounts", "reset", "serve"]
+           "history", "listing", "mounts", "reset", "scoops", "serve"]

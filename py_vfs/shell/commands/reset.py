@@ -22,6 +22,9 @@ async def reset_command(ctx: Context, args: list[str]) -> int:
     if "--defaults" not in args:
         raise UsageError("say what to reset: reset --defaults")
     bundle = ctx.session.defaults
+    if ctx.session.scoop_name is not None:  # the defaults lie outside a scoop's view
+        ctx.err("a scoop cannot reset the disk's default content: `exit` the scoop first")
+        return 1
     if bundle is None:
         ctx.err("no default content is shipped with this disk")
         return 1
