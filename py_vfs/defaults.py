@@ -132,11 +132,18 @@ async def installed(vfs: VFS) -> dict[str, Any] | None:
 async def install(vfs: VFS, bundle: Bundle) -> dict[str, Any]:
     """Install ``bundle`` if this disk does not have its version yet (see the module's rules);
     returns ``{version, written, kept}``: the paths written, and the shipped paths left as the
-    user had them. A disk that has this version already costs one read, and no commit."""
+    user had them. A disk that has this version already costs one read, and no commit.
+
+    Either way it ends caught up with the disk: when another tab installed it first (its commit
+    may have been announced before this one listened), this VFS's index would otherwise miss
+    the files that tab wrote until its next change."""
     record = await installed(vfs)
     if record is not None and record.get("version") == bundle.version:
-        return {"version": bundle.version, "written": [], "kept": []}
-    return await _apply(vfs, bundle, replace=False)
+        report = {"version": bundle.version, "written": [], "kept": []}
+    else:
+        report = await _apply(vfs, bundle, replace=False)
+    await vfs.sync()
+    return report
 
 
 async def reset(vfs: VFS, bundle: Bundle) -> dict[str, Any]:

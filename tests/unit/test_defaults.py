@@ -95,6 +95,20 @@ def test_a_tab_that_lost_the_race_rechecks_under_the_turn_and_writes_nothing():
     assert len(entries_by(b, "defaults")) == 1
 
 
+def test_the_tab_that_lost_the_race_sees_the_files_the_other_installed():
+    """Its install ends caught up: the files are in its index without waiting for a change."""
+    async def go():
+        store = MemoryStore()
+        a, b = await VFS.open(store), await VFS.open(store)
+        await install(a, bundle(V1))
+        await install(b, bundle(V1))
+        return b
+
+    b = run(go())
+    assert b.readdir("/shared") == ["README.md"]
+    assert b.exists("/workspace/skills/notes/SKILL.md")
+
+
 @pytest.mark.skipif(aio.stepping_wanted(), reason="needs a real event loop (two tabs at once)")
 def test_two_tabs_installing_at_once_install_once():
     async def go():
