@@ -17,6 +17,10 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
       pyvfs-config.json          {"appOrigins": []}: the app origins the relay serves
     pyodide/                     the 5 runtime files of the pyodide npm package
     vendor/                      xterm.mjs, xterm.css, addon-fit.mjs
+    defaults/                    the default content (the repository's defaults/ folder):
+      manifest.json              {version, files: [{path, size, sha256}]}, made by
+                                 `python -m py_vfs.defaults defaults/` (docs/defaults.md)
+      files/<path>               each file, at its path on the disk (files/shared/README.md)
     wheels/                      our wheel (py_vfs-<version>-py3-none-any.whl) and micropip's
     manifest.json                {version, wheel, wheelSha256, micropip, pyodide, build, downloads}:
                                  what the worker loads, the sizes it reports progress against,
@@ -79,7 +83,9 @@ PREVIEW_SITE = "preview-origin"
 PREVIEW_FILES = ["sw.js", "relay.html", "relay.mjs"]
 # Names in dist/ that the build itself writes; web/ must not hold them.
 RESERVED = {"pyodide", "vendor", "wheels", "manifest.json", "pyvfs-config.json", "protocol.mjs",
-            PREVIEW_SITE}
+            "defaults", PREVIEW_SITE}
+# The default content copied into a disk on its first open (py_vfs/defaults.py).
+DEFAULTS = ROOT / "defaults"
 SKIP_NAMES = {"__pycache__", ".DS_Store", "node_modules"}
 
 
@@ -116,6 +122,7 @@ def input_files() -> list[Path]:
     files = [Path(__file__).resolve(), ROOT / "pyproject.toml", ROOT / "README.md"]
     files += walk(ROOT / "py_vfs")
     files += walk(ROOT / "web")
+    files += walk(DEFAULTS)
     files += [ROOT / "service_worker" / name for name in PREVIEW_FILES]
     files += [NODE / "pyodide" / name for name in PYODIDE_FILES]
     files += [NODE / src for src, _ in VENDOR_FILES]
@@ -271,6 +278,20 @@ def render_protocol() -> str:
     return proc.stdout
 
 
+def write_defaults(out: Path) -> None:
+    """dist/defaults/: the manifest py_vfs.defaults makes of defaults/ (so the build and the
+    code that installs it agree on paths and version), and the files it lists."""
+    proc = subprocess.run([sys.executable, "-m", "py_vfs.defaults", str(DEFAULTS)], cwd=ROOT,
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BuildError(f"the manifest of defaults/ cannot be made: {proc.stderr.strip()}")
+    manifest = json.loads(proc.stdout)
+    for entry in manifest["files"]:
+        name = entry["path"].lstrip("/")
+        copy(DEFAULTS / name, out / "defaults" / "files" / name)
+    write_json(out / "defaults" / "manifest.json", manifest)
+
+
 def write_json(path: Path, value: object) -> None:
     path.write_text(json.dumps(value, indent=2) + "\n")
 
@@ -303,6 +324,9 @@ def build(out: Path, digest: str) -> dict[str, int]:
         protocol = render_protocol()
         (out / "protocol.mjs").write_text(protocol)
         write_json(out / "pyvfs-config.json", {"previewOrigin": None})
+
+    with step("default content (defaults/)"):
+        write_defaults(out)
 
     with step(f"preview site ({PREVIEW_SITE}/)"):
         site = out / PREVIEW_SITE

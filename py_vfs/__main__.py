@@ -1,4 +1,6 @@
-"""``python -m py_vfs shell --disk FILE [-c COMMAND]``: the shell on a one-file SQLite disk."""
+"""``python -m py_vfs shell --disk FILE [--defaults DIR] [-c COMMAND]``: the shell on a one-file
+SQLite disk; ``--defaults DIR``: the default content (py_vfs/defaults.py) installed when the disk
+lacks its version, and what ``reset --defaults`` puts back."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import asyncio
 import contextlib
 import sys
 
+from .defaults import Bundle, install
 from .shell import Shell
 from .storage.sqlite import SQLiteStore
 from .vfs import VFS
@@ -19,16 +22,22 @@ def main(argv: list[str] | None = None) -> int:
     shell = commands.add_parser("shell", help="run the py_vfs shell on a disk file")
     shell.add_argument("--disk", required=True, help="the SQLite file holding the disk "
                        "(created when missing)")
+    shell.add_argument("--defaults", metavar="DIR", help="a folder of default content, each "
+                       "file at its path below / (installed when the disk lacks its version)")
     shell.add_argument("-c", dest="line", help="run one command line and exit with its status")
     args = parser.parse_args(argv)
-    return asyncio.run(_shell(args.disk, args.line))
+    bundle = None if args.defaults is None else Bundle.from_folder(args.defaults)
+    return asyncio.run(_shell(args.disk, args.line, bundle))
 
 
-async def _shell(disk: str, line: str | None) -> int:
+async def _shell(disk: str, line: str | None, bundle: Bundle | None = None) -> int:
     vfs = await VFS.open(SQLiteStore(disk))
     try:
         await vfs.gc()
-        session = Shell(vfs, host_mounts=True)  # the user's own terminal: host folders allowed
+        if bundle is not None:
+            await install(vfs, bundle)
+        # The user's own terminal: host folders allowed.
+        session = Shell(vfs, host_mounts=True, defaults=bundle)
         if line is not None:
             return await _run(session, line)
         return await _interact(session)
@@ -36,9 +45,16 @@ async def _shell(disk: str, line: str | None) -> int:
         vfs.close()
 
 
-async def _run(session: Shell, line: str) -> int:
+async def _run(session: Shell, line: str, ask: bool = False) -> int:
+    """Run one line; ``ask``: a command that wants confirmation asks y/N (else it says how to
+    confirm, and fails)."""
     result = await session.run(line)
     sys.stdout.write(result.stdout)
+    if ask and result.confirm is not None:
+        if input("Proceed? [y/N] ").strip().lower() in ("y", "yes"):
+            return await _run(session, result.confirm)
+        print("cancelled")
+        return result.code
     sys.stderr.write(result.stderr)
     return result.code
 
@@ -59,7 +75,7 @@ async def _interact(session: Shell) -> int:
             continue
         if line.strip() in ("exit", "logout"):
             return code
-        code = await _run(session, line)
+        code = await _run(session, line, ask=True)
 
 
 if __name__ == "__main__":

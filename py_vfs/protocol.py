@@ -187,6 +187,9 @@ OPS: tuple[Op, ...] = (
     _op("check", "options:options?"),
     _op("usage", "options:options?"),
     _op("gc", "options:options?", mutating=True, options={"graceMs": "number"}),
+    # Puts the shipped default content back (py_vfs/defaults.py, docs/defaults.md).
+    _op("reset", "options:options?", mutating=True, options={"defaults": "bool"},
+        **_NOT_IN_STEP),
     _op("mount", "path:path handle:any options:options?", mutating=True,
         options={"readOnly": "bool"}, **_NOT_IN_STEP),
     _op("unmount", "path:path", mutating=True, **_NOT_IN_STEP),

@@ -18,6 +18,7 @@ from .agent import run_tool
 from .archive import Upload
 from .cancel import SIGNAL, Signal
 from .check import Report
+from .defaults import Bundle, install, reset
 from .errors import FsError
 from .history import Retention
 from .mounts.fsa import BrowserHost, FsaBackend, NeedsPromising
@@ -108,14 +109,15 @@ class WebAPI:
     def __init__(self, vfs: VFS | RestrictedView, *, notify: Notify | None = None,
                  host: MountHost | None = None, fsa: Any = None,
                  invalidate: Invalidate | None = None, previews: PreviewHost | None = None,
-                 steps: Steps | None = None) -> None:
+                 steps: Steps | None = None, defaults: Bundle | None = None) -> None:
         self.vfs = vfs
+        self.defaults = defaults  # the shipped default content (py_vfs/defaults.py)
         self.views = Views(invalidate)
         if isinstance(vfs, VFS):  # a view's child API (web_views.py) has no stat cache
             vfs.index.on_change = self.views.changed
         self.fsa = fsa
         self.shell = Shell(vfs, previews=previews, host=host,
-                           writer=getattr(vfs, "writer", None) or "shell")
+                           writer=getattr(vfs, "writer", None) or "shell", defaults=defaults)
         self._notify = notify
         self._watches: dict[int, Callable[[], None]] = {}
         self._streams: dict[int, ReadStream | WriteStream | Upload | AsyncIterator[bytes]] = {}
@@ -127,7 +129,7 @@ class WebAPI:
             previews=ViewPreviews(view, self.shell.previews)))
         self._signals: dict[int, Signal] = {}  # the cancellable calls in flight, by call id
         self._ops = {**self._table(vfs), **self._steps.table(self), "watch": self._watch,
-                     "unwatch": self._unwatch, "sync": vfs.sync,
+                     "unwatch": self._unwatch, "sync": vfs.sync, "reset": self._reset,
                      **DataOps(vfs, self._streams, self._keep).table(),
                      **HistoryOps(vfs).table(), **self.channels.table()}
         if set(self._ops) != PYTHON_OPS:  # py_vfs/protocol.py declares every operation
@@ -317,7 +319,20 @@ class WebAPI:
     async def _shell(self, line: str) -> dict[str, Any]:
         result = await self.shell.run(line)
         return {"stdout": result.stdout, "stderr": result.stderr, "code": result.code,
-                "cwd": result.cwd, "open": list(result.open_urls), "scoop": result.scoop}
+                "cwd": result.cwd, "open": list(result.open_urls), "scoop": result.scoop,
+                "confirm": result.confirm}
+
+    async def _reset(self, options: Any = None) -> dict[str, Any]:
+        """``vfs.reset({defaults: true})``: put the shipped default content back."""
+        if not _flag(options, "defaults"):
+            raise FsError.of("EINVAL", "reset").with_hint(
+                "say what to reset: reset({defaults: true}) puts the default content back")
+        if not isinstance(self.vfs, VFS):  # a restricted view: the defaults lie outside it
+            raise FsError.of("EACCES", "reset").with_hint(
+                "a restricted view cannot reset the disk's default content")
+        if self.defaults is None:
+            raise FsError.of("ENOENT", "reset").with_hint("no default content is shipped")
+        return await reset(self.vfs, self.defaults)
 
     async def _preview(self, request: str | dict[str, Any]) -> dict[str, Any]:
         """One preview request; a large body's rest stays here as a stream the worker pulls."""
@@ -505,14 +520,17 @@ def _from_js(value: Any) -> Any:
 
 async def open_api(js_store: Any, js_notify: Any = None,
                    js_host: Any = None, cache_bytes: int | None = None,
-                   js_invalidate: Any = None, retention: Any = None) -> WebAPI:
+                   js_invalidate: Any = None, retention: Any = None,
+                   js_defaults: Any = None) -> WebAPI:
     """Boot from the worker: open the VFS on the IndexedDB store JS has opened.
     ``js_notify(watchId, event)`` posts a watch event to the page; ``js_host`` carries
     ``request`` (asks the page to pick, unmount, reconnect, mint preview roots), ``fsa``
     (web/fsa.mjs) and, where the origin private file system is at hand, ``scratch`` (makes a
     scratch folder there: web/opfs_scratch.mjs);
     ``js_invalidate(view)`` posts a stat cache invalidation to the page; ``retention``
-    (``{days, entries}``, openVFS's) how long the journal keeps history."""
+    (``{days, entries}``, openVFS's) how long the journal keeps history; ``js_defaults``
+    (``{manifest, files, install}``: the fetched default content, its bytes by disk path, and
+    whether to install it now, openVFS's ``defaults``) or null when none is shipped."""
     from js import Object
     from pyodide.ffi import to_js
 
@@ -527,6 +545,16 @@ async def open_api(js_store: Any, js_notify: Any = None,
         opening["retention"] = Retention(**{key: kept[key] for key in ("days", "entries")
                                           if kept.get(key) is not None})
     vfs = await VFS.open(IndexedDBStore(js_store), **opening)
+    shipped = _from_js(js_defaults)  # Uint8Arrays inside become memoryviews
+    bundle = None
+    if shipped is not None:
+        bundle = Bundle.from_manifest(shipped["manifest"], shipped["files"])
+        if shipped["install"]:
+            try:
+                await install(vfs, bundle)
+            except FsError as error:  # a full disk still opens; the next open tries again
+                from js import console
+                console.warn(f"py_vfs: the default content was not installed: {error}")
     # Leftovers of streams cut short (a tab closed mid-upload) go once their grace is over; in
     # the background, so the disk is usable at once.
     mounts: dict[str, Any] = {}
@@ -536,7 +564,7 @@ async def open_api(js_store: Any, js_notify: Any = None,
         host = BrowserHost(js_host.request)
         mounts = {"host": host, "fsa": js_host.fsa, "previews": host}
     api = WebAPI(vfs, notify=notify if js_notify is not None else None,
-                 invalidate=js_invalidate, **mounts)
+                 invalidate=js_invalidate, defaults=bundle, **mounts)
     api.collecting = asyncio.ensure_future(vfs.gc())
     return api
 

@@ -379,6 +379,10 @@ export class VFS {
   // older than `graceMs` (default 24 h, so that streams in flight in other tabs are safe);
   // resolves to how many. It also runs by itself after every boot.
   gc({ graceMs, signal } = {}) { return this.#call("gc", graceMs === undefined ? { signal } : { graceMs, signal }); }
+  // `{defaults: true}`: puts the shipped default content back as shipped (a changed default file
+  // replaced, a deleted one made again), in one commit by the writer "defaults"; other files
+  // are not touched. Resolves to {version, written, kept} (docs/defaults.md).
+  reset(options) { return this.#call("reset", options); }
   // Counters for tests and debugging: {reads: {nodes, chunks, meta}} records read since boot,
   // {boot: {from: "snapshot" | "packages", snapshot}} how Python started (docs/boot.md),
   // {durability: {asked, lastCommit}}: the openVFS option, and the durability the browser reports

@@ -22,8 +22,8 @@ window.pyvfs = {
   ready,
   persisted,
   shell: async (line) => {
-    const { stdout, stderr, code } = await runLine(line);
-    return { stdout, stderr, code };
+    const { stdout, stderr, code, confirm } = await runLine(line);
+    return { stdout, stderr, code, confirm };
   },
 };
 main().catch(showError);

@@ -37,12 +37,18 @@ let previewRelay = null;
 // `writer` names who the returned API's changes are made by (default "user"; `vfs.as(w)` gives
 // the same API under another name); `retention` ({days, entries}) how long the journal keeps
 // history (default 30 days or 100,000 entries), applied when the VFS is first opened.
+// `defaults` (default true): install the default content the build ships (dist/defaults/) when
+// this disk does not have its version yet (docs/defaults.md); false opts out. It applies when the
+// VFS of that name is first opened in this page; `vfs.reset({defaults: true})` works either way.
 export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "auto", previewOrigin,
-                          durability = "default", writer = DEFAULT_WRITER, retention } = {}) {
+                          durability = "default", writer = DEFAULT_WRITER, retention, defaults = true } = {}) {
   try {
     checkWriter(writer, "writer");
   } catch (error) {
     return Promise.reject(error);
+  }
+  if (typeof defaults !== "boolean") {
+    return Promise.reject(new TypeError(`openVFS: defaults must be true or false, not ${defaults}`));
   }
   if (!DURABILITIES.includes(durability)) {
     return Promise.reject(new TypeError(`openVFS: durability must be one of ${DURABILITIES.join(", ")}, not ${durability}`));
@@ -50,7 +56,7 @@ export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "
   previewRelay ??= connectRelay(previewOrigin, (name) => instances.get(name)?.worker);
   let instance = instances.get(name);
   if (!instance) {
-    instance = new Instance(name, { cacheBytes, snapshot, durability, retention });
+    instance = new Instance(name, { cacheBytes, snapshot, durability, retention, defaults });
     instances.set(name, instance);
   }
   if (onProgress) instance.listen(onProgress);
@@ -58,7 +64,7 @@ export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "
 }
 
 class Instance {
-  constructor(name, { cacheBytes, snapshot, durability, retention }) {
+  constructor(name, { cacheBytes, snapshot, durability, retention, defaults }) {
     this.name = name;
     this.listeners = new Set();
     this.last = null;
@@ -76,7 +82,7 @@ class Instance {
       this.worker.onmessage = ({ data }) => this.receive(data, resolve, reject);
       this.worker.onerror = (event) => reject(new Error(event.message || "worker failed to start"));
     });
-    this.worker.postMessage({ type: "open", name, cacheBytes, snapshot, durability, retention });
+    this.worker.postMessage({ type: "open", name, cacheBytes, snapshot, durability, retention, defaults });
     this.mountStore = MountStore.open(name).catch(() => null);
     this.mountStore.then(keptMounts).catch(() => []).then((records) => {
       this.worker.postMessage({ type: "mounts", records });

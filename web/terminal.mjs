@@ -7,6 +7,8 @@ import { FitAddon } from "./vendor/addon-fit.mjs";
 const RED = "\x1b[31m";
 const RESET = "\x1b[0m";
 const HISTORY_LIMIT = 1000;
+// Shown instead of the prompt when a command asks for confirmation (`reset --defaults`).
+const CONFIRM_PROMPT = "Proceed? [y/N] ";
 
 // One input token: an escape sequence, a single control character, or a run of printable text
 // (a run, so that a paste is inserted and echoed once rather than per character).
@@ -72,6 +74,7 @@ export class TerminalSession {
     this.pending = "";      // input received while not at a prompt
     this.busy = true;       // no prompt until start(): input before that is buffered
     this.atLineStart = true;
+    this.confirmLine = null; // while asking y/N: the line to run on "y" (the shell's `confirm`)
     this.term = this.createTerminal(container);
   }
 
@@ -268,6 +271,7 @@ export class TerminalSession {
   interrupt() {
     this.end();
     this.term.write("^C\r\n");
+    this.confirmLine = null;
     this.resetLine();
     this.showPrompt();
   }
@@ -312,10 +316,22 @@ export class TerminalSession {
     const line = this.chars.join("");
     this.end();
     this.term.write("\r\n");
+    if (this.confirmLine) return this.answer(line);
     this.remember(line);
     this.resetLine();
     if (line.trim()) this.execute(line);
     else this.showPrompt();
+  }
+
+  // The answer to CONFIRM_PROMPT (kept out of the history): "y" or "yes" runs the line the
+  // shell gave to confirm, anything else cancels.
+  answer(line) {
+    const confirmed = this.confirmLine;
+    this.confirmLine = null;
+    this.resetLine();
+    if (/^\s*y(es)?\s*$/i.test(line)) return this.execute(confirmed);
+    this.output("cancelled\n");
+    this.showPrompt();
   }
 
   async execute(line) {
@@ -330,10 +346,15 @@ export class TerminalSession {
     this.drain();
   }
 
-  printResult({ stdout = "", stderr = "", cwd, scoop = null } = {}) {
+  printResult({ stdout = "", stderr = "", cwd, scoop = null, confirm } = {}) {
     if (cwd) this.cwd = cwd;
     this.scoop = scoop; // the scoop the shell is in (`scoop NAME`), shown in the prompt
     this.output(stdout);
+    // A command that asks first: its "not done" note is for scripts; the terminal asks instead.
+    if (confirm) {
+      this.confirmLine = confirm;
+      return;
+    }
     if (stderr) this.endLine();
     this.output(stderr, RED);
   }
@@ -364,7 +385,7 @@ export class TerminalSession {
   // --- drawing -----------------------------------------------------------------------------
 
   promptText() {
-    return this.prompt(this.cwd, this.scoop);
+    return this.confirmLine ? CONFIRM_PROMPT : this.prompt(this.cwd, this.scoop);
   }
 
   // Cell offsets (from the prompt's first cell) of the cursor and of the end of the line.

@@ -1,6 +1,6 @@
 // The VFS worker: owns Pyodide and one VFS, so Python never blocks the page.
 // Messages (docs/architecture.md): {type: "open", name, cacheBytes, snapshot, durability,
-// retention} and {type: "mounts", records} once, then {type: "call", id, op, args, writer} (op
+// retention, defaults} and {type: "mounts", records} once, then {type: "call", id, op, args, writer} (op
 // and args as declared in py_vfs/protocol.py; writer: who the call's changes are made by) and {type: "preview", request} with a MessagePort; replies
 // {type: "progress"|"result"|"invalidate", ...}, a result being {value} or {error: envelope}
 // (web/errors.mjs; preview answers go to the port: web/preview_owner.mjs; "invalidate":
@@ -159,8 +159,28 @@ async function fromPackages(manifest) {
   return pyodide;
 }
 
-async function boot({ name, cacheBytes, snapshot = "auto", durability = "default", retention }) {
+// The default content the build ships (dist/defaults/, docs/defaults.md): its manifest and
+// every file's bytes by disk path, from this origin; null when the build ships none. Python
+// checks each file against the manifest's size and sha256 before installing anything.
+async function fetchDefaults() {
+  const response = await fetch(here("defaults/manifest.json"), { cache: "no-cache" });
+  if (response.status === 404) return null;
+  if (!response.ok) throw new Error(`default content: defaults/manifest.json answered ${response.status}`);
+  const manifest = await response.json();
+  const files = {};
+  await Promise.all(manifest.files.map(async ({ path }) => {
+    const url = here(`defaults/files${path.split("/").map(encodeURIComponent).join("/")}`);
+    const reply = await fetch(url, { cache: "no-cache" });
+    if (!reply.ok) throw new Error(`default content: ${path} answered ${reply.status}`);
+    files[path] = new Uint8Array(await reply.arrayBuffer());
+  }));
+  return { manifest, files };
+}
+
+async function boot({ name, cacheBytes, snapshot = "auto", durability = "default", retention, defaults = true }) {
   const manifest = await (await fetch(here("manifest.json"), { cache: "no-cache" })).json();
+  // Fetched while Python starts; settled into a value, so a failure is reported once, below.
+  const shippedDefaults = fetchDefaults().then((value) => ({ value }), (error) => ({ error }));
   progress("download", "Downloading Python");
   const key = snapshotKey(manifest);
   const pyodide = (snapshot !== "off" && await fromSnapshot(manifest, key)) || await fromPackages(manifest);
@@ -171,10 +191,13 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   // Posted the moment the index changes, so the page drops its stat cache before any watch
   // event or answer computed on the new state reaches it (py_vfs/page_cache.py).
   const invalidate = (view) => self.postMessage({ type: "invalidate", view });
+  const shipped = await shippedDefaults;
+  if (shipped.error) throw shipped.error;
+  const bundle = shipped.value && { ...shipped.value, install: defaults };
   // SQLite images are built and read in scratch folders of the origin private file system, not
   // in the worker's memory (web/opfs_scratch.mjs).
   const host = { request: askPage, fsa, scratch: scratch.available() ? () => scratch.openScratch(pyodide.FS) : undefined };
-  const api = await webapi.open_api(store, notify, host, cacheBytes, invalidate, retention);
+  const api = await webapi.open_api(store, notify, host, cacheBytes, invalidate, retention, bundle);
   // A cancellable call's safe points await this now and then, so a cancel message gets in
   // while Python works (py_vfs/cancel.py).
   const cancel = pyodide.pyimport("py_vfs.cancel");

@@ -19,6 +19,7 @@ from py_vfs import paths
 from py_vfs.shell.format import quote_arg, quote_name, visible
 
 if TYPE_CHECKING:
+    from py_vfs.defaults import Bundle
     from py_vfs.mounts.host import MountHost
     from py_vfs.node import DirEntry
     from py_vfs.preview import PreviewHost
@@ -33,6 +34,7 @@ class Session(Protocol):
     cwd: str  # the current directory, absolute; `cd` sets it
     previews: PreviewHost  # mints the preview roots of `open` and `serve`
     host: MountHost  # where `mount` gets its folders
+    defaults: Bundle | None  # the default content `reset --defaults` puts back (None: none)
     scoop_name: str | None  # the scoop the shell is in (`scoop NAME`), or None
 
     def enter_scoop(self, name: str, view: Any) -> None:
@@ -89,6 +91,8 @@ class Context:
     stdout: Sink
     stderr: Sink
     open_urls: list[str] = field(default_factory=list)  # for the page to open (open, serve)
+    # The line to run once the user confirms (`reset --defaults`): a terminal asks y/N.
+    confirm: list[str] = field(default_factory=list)
 
     @property
     def cwd(self) -> str:

@@ -23,6 +23,7 @@ from py_vfs.shell.parser import Command, ParseError, Redirect, parse
 from py_vfs.web_views import ViewHost, ViewPreviews
 
 if TYPE_CHECKING:
+    from py_vfs.defaults import Bundle
     from py_vfs.shell.disk import Disk
 
 NOT_FOUND = 127
@@ -38,6 +39,9 @@ class ShellResult:
     open_urls: list[str] = field(default_factory=list)
     cwd: str = "/"
     scoop: str | None = None  # the scoop the shell is in (`scoop NAME`), for the prompt
+    # A command asked for confirmation: the line that does it once the user says yes (a
+    # terminal asks "y/N" and runs it; a script gets status 1 and runs it itself).
+    confirm: str | None = None
 
 
 def _internal_error(state: _Run, exc: Exception) -> int:
@@ -60,17 +64,18 @@ class _Run:
     stdout: Sink = field(default_factory=Sink)
     stderr: Sink = field(default_factory=Sink)
     open_urls: list[str] = field(default_factory=list)
+    confirm: list[str] = field(default_factory=list)
 
 
 class Shell:
     """An sh-like interpreter whose only state between lines is the current directory.
 
-    It is the ``Session`` its commands see (``context.Session``): ``cwd``, ``previews`` and
-    ``host``; the language it reads is described in docs/shell.md."""
+    It is the ``Session`` its commands see (``context.Session``): ``cwd``, ``previews``,
+    ``host`` and ``defaults``; the language it reads is described in docs/shell.md."""
 
     def __init__(self, vfs: Disk, *, previews: PreviewHost | None = None,
                  host: MountHost | None = None, host_mounts: bool = False,
-                 writer: str = "shell") -> None:
+                 writer: str = "shell", defaults: Bundle | None = None) -> None:
         # Every change the shell makes is made by `writer` (the journal tells it apart).
         vfs = vfs.as_writer(writer)
         self.vfs = vfs
@@ -80,6 +85,8 @@ class Shell:
         # `host_mounts` (python -m py_vfs shell), else `mount` answers EACCES.
         self.host: MountHost = host or LocalHost(vfs, enabled=host_mounts)
         self.cwd = "/"
+        # The shipped default content (py_vfs/defaults.py), for `reset --defaults`.
+        self.defaults = defaults
         self.scoop_name: str | None = None
         self._outside: tuple[Disk, str, PreviewHost, MountHost] | None = None  # for `exit`
 
@@ -122,7 +129,8 @@ class Shell:
 
     def _result(self, state: _Run, code: int) -> ShellResult:
         return ShellResult(state.stdout.text(), state.stderr.text(), code,
-                           state.open_urls, self.cwd, self.scoop_name)
+                           state.open_urls, self.cwd, self.scoop_name,
+                           state.confirm[-1] if state.confirm else None)
 
     async def _execute(self, command: Command, state: _Run) -> int:
         words = [arg for word in command.words for arg in expand_word(self.vfs, self.cwd, word)]
@@ -136,7 +144,8 @@ class Shell:
             return 1
         status = 0
         if words:
-            context = Context(self.vfs, self, words[0], streams[1], streams[2], state.open_urls)
+            context = Context(self.vfs, self, words[0], streams[1], streams[2], state.open_urls,
+                              state.confirm)
             status = await self._dispatch(context, words[1:])
         for sink in files:
             try:

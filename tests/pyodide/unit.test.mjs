@@ -65,6 +65,12 @@ const EXPECTED_SKIPS = new Map([
   ["tests/unit/test_cancel_calls.py::test_a_call_without_an_id_cannot_be_cancelled_and_unknown_ids_are_ignored", NO_LOOP_CANCEL],
   ["tests/unit/test_agent_tools.py::test_every_schema_is_valid_json_schema_and_agrees_with_the_tools_own_checks",
     "jsonschema needs rpds-py, which has no wheel for Pyodide here"],
+  // Two installs in flight at once; the one that runs second is tested alone (it runs here) and
+  // two real tabs race in the e2e tier (tests/e2e/test_defaults.py).
+  ["tests/unit/test_defaults.py::test_two_tabs_installing_at_once_install_once",
+    "needs a real event loop (two tabs at once)"],
+  ["tests/unit/test_defaults.py::test_command_line_shell_installs_a_folder_once_and_asks_before_reset",
+    NO_PROCESSES],
   ["tests/unit/test_group_commit.py::test_order_of_calls_is_the_order_of_effects", NO_EVENT_LOOP],
   ["tests/unit/test_quoting.py::test_the_same_as_the_real_gnu_ls",
     "needs GNU ls in a process (not in Pyodide)"],

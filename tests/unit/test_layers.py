@@ -34,7 +34,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                     "step", "snapshots", "writers", "query")),
     # The agent tools use the facade's API only, and the package exports them beside it.
     ("facade", ("vfs", "agent", "", "views", "scoops")),
-    ("tools over the facade", ("archive", "zip_entries", "sqlite_image")),
+    ("tools over the facade", ("archive", "zip_entries", "sqlite_image", "defaults")),
     ("surfaces", ("shell.*", "protocol", "web_data", "webapi", "web_history", "preview",
                   "page_cache", "web_views",
                   "__main__")),

@@ -18,8 +18,10 @@ export function openStrict(store) {
   return openWith({ name: store, durability: "strict" });
 }
 
+// Without the default content (docs/defaults.md): the other file systems start empty too, and
+// installing it would add a commit to the first open that none of them makes.
 async function openWith(options) {
-  const vfs = await openVFS(options);
+  const vfs = await openVFS({ ...options, defaults: false });
   const { asked } = (await vfs.diagnostics()).durability;
   if (asked !== (options.durability ?? "default")) {
     throw new Error(`the VFS was opened with durability ${asked}, not ${options.durability}`);

@@ -8,10 +8,11 @@ from py_vfs.shell.commands import (
     history,
     listing,
     mounts,
+    reset,
     scoops,
     serve,
 )
 from py_vfs.shell.commands.registry import COMMANDS, CommandSpec, UsageError
 
 __all__ = ["COMMANDS", "CommandSpec", "UsageError", "builtins", "data", "disk", "files",
-           "history", "listing", "mounts", "scoops", "serve"]
+           "history", "listing", "mounts", "reset", "scoops", "serve"]
