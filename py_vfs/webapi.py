@@ -26,24 +26,18 @@ from .mounts.host import MountHost
 from .node import DirEntry, Stat
 from .page_cache import Views, listing
 from .preview import PreviewHost, PreviewRequest, respond
-from .protocol import (
-    COPYFILE_EXCL,
-    COPYFILE_FICLONE_FORCE,
-    NOT_IN_STEP,
-    PYTHON_OPS,
-    STEP_OPS,
-    error_envelope,
-)
+from .protocol import PYTHON_OPS, STEP_OPS, error_envelope
 from .search import GrepResult
 from .shell import Shell
-from .step import Step
 from .streams import ReadStream, WriteStream
 from .transaction import WRITER
 from .usage import Usage
 from .vfs import VFS
 from .views import RestrictedView
+from .web_args import copy_file, encoding_of, flag, gc_options, grep_options, mode_of
 from .web_data import DataOps
 from .web_history import HistoryOps
+from .web_steps import Steps
 from .web_views import ViewChannels, ViewHost, ViewPreviews
 from .writers import check_writer
 
@@ -52,52 +46,6 @@ Notify = Callable[[int, dict[str, str]], None]
 Invalidate = Callable[[int], None]
 T = TypeVar("T")
 
-
-
-def _flag(options: Any, name: str) -> bool:
-    return bool(options.get(name)) if isinstance(options, dict) else False
-
-
-def _grep_options(options: Any) -> dict[str, Any]:
-    """JS camelCase options to the Python keywords of ``VFS.grep``."""
-    names = {"regex": "regex", "ignoreCase": "ignore_case", "include": "include",
-             "maxResults": "max_results", "maxFileSize": "max_file_size"}
-    if not isinstance(options, dict):
-        return {}
-    return {names[k]: v for k, v in options.items() if k in names and v is not None}
-
-
-def _gc_options(options: Any) -> dict[str, Any]:
-    grace = options.get("graceMs") if isinstance(options, dict) else None
-    return {} if grace is None else {"grace_ms": float(grace)}
-
-
-def _encoding(options: Any) -> str | None:
-    """Node's encoding name to Python's codec; the page refused any not in protocol.ENCODINGS."""
-    name = options if isinstance(options, str) else (
-        options.get("encoding") if isinstance(options, dict) else None)
-    return "latin-1" if name == "binary" else name
-
-
-def _mode(options: Any) -> int | None:
-    return options.get("mode") if isinstance(options, dict) else None
-
-
-def _copy_file(v: Any, src: str, dst: str, mode: int | None = None) -> Any:
-    """Node's copyFile with its mode flags: COPYFILE_EXCL fails with EEXIST when ``dst`` exists
-    (checked as the call starts), COPYFILE_FICLONE_FORCE with ENOTSUP (no reflinks here, as
-    Node answers on a file system without them); COPYFILE_FICLONE falls back to a copy."""
-    flags = int(mode or 0)
-    if flags & COPYFILE_FICLONE_FORCE:
-        raise FsError.of("ENOTSUP", "copyfile", src, dst)
-    if flags & COPYFILE_EXCL:
-        try:
-            v.lstat(dst)
-        except FileNotFoundError:
-            pass
-        else:
-            raise FsError.of("EEXIST", "copyfile", src, dst)
-    return v.copy_file(src, dst)
 
 
 class WebAPI:
@@ -128,7 +76,7 @@ class WebAPI:
             view, host=host and ViewHost(view, host), fsa=fsa, steps=self._steps,
             previews=ViewPreviews(view, self.shell.previews)))
         self._signals: dict[int, Signal] = {}  # the cancellable calls in flight, by call id
-        self._ops = {**self._table(vfs), **self._steps.table(self), "watch": self._watch,
+        self._ops = {**self.operations(vfs), **self._steps.table(self), "watch": self._watch,
                      "unwatch": self._unwatch, "sync": vfs.sync, "reset": self._reset,
                      **DataOps(vfs, self._streams, self._keep).table(),
                      **HistoryOps(vfs).table(), **self.channels.table()}
@@ -159,7 +107,7 @@ class WebAPI:
         if notify is None:
             raise FsError.of("EINVAL", "watch", path)
         self._watches[watch_id] = self.vfs.watch(
-            path, lambda event: notify(watch_id, event), recursive=_flag(options, "recursive"))
+            path, lambda event: notify(watch_id, event), recursive=flag(options, "recursive"))
 
     def unwatch_all(self) -> None:
         """Stop every watch (a view's port was closed)."""
@@ -171,30 +119,32 @@ class WebAPI:
         if unsubscribe is not None:
             unsubscribe()
 
-    def _table(self, v: Any) -> dict[str, Callable[..., Any]]:
+    def operations(self, v: Any) -> dict[str, Callable[..., Any]]:
+        """The operations by protocol name over ``v``: the disk (or a view), or a step's
+        transaction (web_steps.py)."""
         """The JS operations over ``v``: the VFS, or a step's tx (which has the same methods)."""
         return {
-            "readFile": lambda p, o=None: v.read_file(p, _encoding(o)),
+            "readFile": lambda p, o=None: v.read_file(p, encoding_of(o)),
             # The worker adds the chunks' sha256 to the options as "digests" (web/worker.mjs).
             "writeFile": lambda p, d, o=None: v.write_file(
-                p, d, mode=_mode(o), digests=o.get("digests") if isinstance(o, dict) else None),
+                p, d, mode=mode_of(o), digests=o.get("digests") if isinstance(o, dict) else None),
             "appendFile": lambda p, d, o=None: v.append_file(p, d),
             "truncate": lambda p, n=0: v.truncate(p, n or 0),
-            "mkdir": lambda p, o=None: v.mkdir(p, recursive=_flag(o, "recursive"), mode=_mode(o)),
-            "rm": lambda p, o=None: v.rm(p, recursive=_flag(o, "recursive"),
-                                         force=_flag(o, "force")),
+            "mkdir": lambda p, o=None: v.mkdir(p, recursive=flag(o, "recursive"), mode=mode_of(o)),
+            "rm": lambda p, o=None: v.rm(p, recursive=flag(o, "recursive"),
+                                         force=flag(o, "force")),
             "rmdir": lambda p, o=None: v.rmdir(p),
             "unlink": v.unlink,
             "rename": v.rename,
-            "copyFile": lambda s, d, m=None: _copy_file(v, s, d, m),
-            "cp": lambda s, d, o=None: v.cp(s, d, recursive=_flag(o, "recursive")),
+            "copyFile": lambda s, d, m=None: copy_file(v, s, d, m),
+            "cp": lambda s, d, o=None: v.cp(s, d, recursive=flag(o, "recursive")),
             "symlink": lambda t, p, kind=None: v.symlink(t, p),
             "readlink": lambda p, o=None: v.readlink(p),
             "realpath": lambda p, o=None: v.realpath(p),
             "stat": lambda p, o=None: v.stat(p),
             "lstat": lambda p, o=None: v.lstat(p),
             "exists": v.exists,
-            "readdir": lambda p, o=None: v.readdir(p, with_types=_flag(o, "withFileTypes")),
+            "readdir": lambda p, o=None: v.readdir(p, with_types=flag(o, "withFileTypes")),
             "readdirStats": lambda p: listing(v, p),
             "chmod": v.chmod,
             "utimes": v.utimes,
@@ -204,18 +154,18 @@ class WebAPI:
             "find": lambda d="/", pattern=None: v.find(d, pattern),
             "glob": v.glob,
             "query": self._query,
-            "grep": lambda pattern, p="/", o=None: v.grep(pattern, p or "/", **_grep_options(o)),
+            "grep": lambda pattern, p="/", o=None: v.grep(pattern, p or "/", **grep_options(o)),
             "shell": self._shell,
             "preview": self._preview,
             "openRead": lambda p, start=0, end=None: self._keep(v.open_read(p, start or 0, end)),
             "readChunk": self._read_chunk,
-            "openWrite": lambda p, o=None: self._keep(v.stream_writer(p, mode=_mode(o))),
+            "openWrite": lambda p, o=None: self._keep(v.stream_writer(p, mode=mode_of(o))),
             "writeChunk": self._write_chunk,
             "finishWrite": self._finish_write,
             "closeStream": self._close_stream,
             "check": lambda o=None: v.check(),
             "usage": lambda o=None: v.usage(),
-            "gc": lambda o=None: v.gc(**_gc_options(o)),
+            "gc": lambda o=None: v.gc(**gc_options(o)),
             "mount": self._mount,
             "unmount": v.unmount,
             "reconnect": self._reconnect,
@@ -234,7 +184,7 @@ class WebAPI:
 
     async def _mount(self, path: str, handle: Any, options: Any = None) -> dict[str, Any]:
         return await self.vfs.mount(path, self._backend(handle),
-                                    read_only=_flag(options, "readOnly"))
+                                    read_only=flag(options, "readOnly"))
 
     async def _query(self, sql: str, params: Any = None, options: Any = None
                      ) -> dict[str, Any]:
@@ -253,7 +203,7 @@ class WebAPI:
         if handle is None:
             return await self.vfs.reconnect(path)
         return await self.vfs.reconnect(path, self._backend(handle),
-                                        read_only=_flag(options, "readOnly"))
+                                        read_only=flag(options, "readOnly"))
 
     async def restore_mounts(self, records: Any) -> list[dict[str, Any]]:
         """Boot: bring back the mounts the page kept, ``[{path, handle, readOnly, granted}]``
@@ -324,7 +274,7 @@ class WebAPI:
 
     async def _reset(self, options: Any = None) -> dict[str, Any]:
         """``vfs.reset({defaults: true})``: put the shipped default content back."""
-        if not _flag(options, "defaults"):
+        if not flag(options, "defaults"):
             raise FsError.of("EINVAL", "reset").with_hint(
                 "say what to reset: reset({defaults: true}) puts the default content back")
         if not isinstance(self.vfs, VFS):  # a restricted view: the defaults lie outside it
@@ -406,62 +356,6 @@ class WebAPI:
 
     def _stamp(self, envelope: Envelope, op: str, entered: int) -> Envelope:
         return self.views.stamp(envelope, op, self.vfs.mount_table.entered != entered)
-
-
-class Steps:
-    """The steps the page has open (JS ``vfs.step``): stepBegin, stepOp, stepEnd by id. One
-    registry serves an API and its views' child APIs; a step answers only the API that began
-    it (a view cannot reach the disk's own steps by their ids)."""
-
-    def __init__(self) -> None:
-        self._open: dict[int, tuple[Step, dict[str, Callable[..., Any]], WebAPI]] = {}
-        self._next = 1
-        self._idle: asyncio.Event | None = None
-
-    @property
-    def busy(self) -> bool:
-        return bool(self._open)
-
-    async def idle(self) -> None:
-        while self._open:
-            if self._idle is None:
-                self._idle = asyncio.Event()
-            await self._idle.wait()
-
-    def table(self, api: WebAPI) -> dict[str, Callable[..., Any]]:
-        return {"stepBegin": lambda: self.begin(api),
-                "stepOp": lambda step_id, op, *args: self.op(api, step_id, op, *args),
-                "stepEnd": lambda step_id, commit: self.end(api, step_id, commit)}
-
-    async def begin(self, api: WebAPI) -> int:
-        step = Step(api.vfs)
-        tx = await step.begin(owned=False)
-        step_id, self._next = self._next, self._next + 1
-        ops = {name: f for name, f in api._table(tx).items() if name not in NOT_IN_STEP}
-        self._open[step_id] = (step, ops, api)
-        return step_id
-
-    def op(self, api: WebAPI, step_id: int, op: str, *args: Any) -> Any:
-        _, ops = self._found(api, step_id, op)
-        if op not in ops:
-            raise FsError.of("EINVAL", op, None)
-        return ops[op](*args)
-
-    async def end(self, api: WebAPI, step_id: int, commit: bool) -> None:
-        step, _ = self._found(api, step_id, "stepEnd")
-        try:
-            await step.end(commit=bool(commit))
-        finally:
-            del self._open[step_id]
-            if not self._open and self._idle is not None:
-                self._idle.set()
-                self._idle = None
-
-    def _found(self, api: WebAPI, step_id: int, op: str
-               ) -> tuple[Step, dict[str, Callable[..., Any]]]:
-        if step_id not in self._open or self._open[step_id][2] is not api:
-            raise FsError.of("EINVAL", op, None)
-        return self._open[step_id][:2]
 
 
 async def _settle(awaitable: Any) -> Envelope:
