@@ -114,7 +114,8 @@ class Search:
         start = len(canonical.rstrip("/")) + 1
         include_regex = compile_glob(include, "grep") if include else None
         found = []
-        for file_path, child in self.tree.descendants(node, canonical, sizes=True):
+        for file_path, child in self.tree.descendants(node, canonical, sizes=True,
+                                                      syscall="grep"):
             if child.kind != "file":
                 continue
             subject = file_path[start:] if include and "/" in include else child.name
