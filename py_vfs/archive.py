@@ -83,7 +83,7 @@ def export(vfs: VFS, path: str = "/", format: str = "zip") -> AsyncGenerator[byt
     """The tree at ``path`` (a directory: what is below it; a file: that file) as a zip or a
     SQLite image (``format``), in pieces. Files, directories (empty ones too) and symlinks,
     with their modes and times; a zip keeps memory near one chunk whatever the sizes, an
-    image costs its size in a temporary file (sqlite_image.py). Errors in ``path`` raise
+    image is built in a scratch file (sqlite_image.py, scratch.py). Errors in ``path`` raise
     here."""
     _check_format(format, "export")
     top = vfs.stat(path)
@@ -312,10 +312,9 @@ async def import_archive(vfs: VFS, source: Any, format: str = "zip",
 
 
 async def _import_image(vfs: VFS, source: Any, into: str) -> dict[str, int]:
-    """``import_archive`` of a SQLite image: spooled to a temporary file, opened read-only,
+    """``import_archive`` of a SQLite image: received into a scratch file, opened read-only,
     checked whole, then its entries made as a zip's are."""
-    path = await sqlite_image.spool(source, MAX_ARCHIVE_BYTES, _too_big)
-    try:
+    async with sqlite_image.receive(source, MAX_ARCHIVE_BYTES, _too_big) as path:
         image = await sqlite_image.open_image(path)
         try:
             entries = sqlite_image.entries(image)
@@ -329,8 +328,6 @@ async def _import_image(vfs: VFS, source: Any, into: str) -> dict[str, int]:
                                  lambda entry: image.readlink("/" + entry.name))
         finally:
             image.close()
-    finally:
-        sqlite_image.discard(path)
 
 
 async def _import(vfs: VFS, into: str, entries: list[Entry], read: Read,

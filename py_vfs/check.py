@@ -239,20 +239,16 @@ async def _history_chunks(store: Store, report: Report) -> set[str]:
     """The chunks the journal holds (``held:`` markers) or a snapshot's records name: stored on
     purpose though no node references them. A snapshot naming a chunk that is not stored is a
     problem (restoring it would fail)."""
-    keys: set[str] = set()
+    keys = {str(key)[len(HELD_PREFIX):] for key, _ in await store.get_prefix("meta", HELD_PREFIX)}
     named: dict[str, str] = {}
-    for key, value in await store.get_all("meta"):
-        key = str(key)
-        if key.startswith(HELD_PREFIX):
-            keys.add(key[len(HELD_PREFIX):])
-        elif key.startswith(SNAPSHOT_PREFIX):
-            try:
-                records = json.loads(str(value))["nodes"]
-                for record in records.values():
-                    for chunk in json.loads(record).get("chunks", ()):
-                        named.setdefault(chunk, key[len(SNAPSHOT_PREFIX):])
-            except (ValueError, KeyError, TypeError, AttributeError) as error:
-                report.add("snapshot", f"meta/{key}", f"does not decode: {error}")
+    for key, value in await store.get_prefix("meta", SNAPSHOT_PREFIX):
+        try:
+            records = json.loads(str(value))["nodes"]
+            for record in records.values():
+                for chunk in json.loads(record).get("chunks", ()):
+                    named.setdefault(chunk, str(key)[len(SNAPSHOT_PREFIX):])
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            report.add("snapshot", f"meta/{key}", f"does not decode: {error}")
     stored = set(await store.keys("chunks"))
     for chunk in sorted(set(named) - stored):
         report.add("missing-chunk", f"chunks/{chunk}",

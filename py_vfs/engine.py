@@ -67,6 +67,7 @@ class CommitEngine:
     def __init__(self, store: Store, index: Index, content: Content,
                  watchers: Watchers) -> None:
         self.store = store
+        self.index = index
         self.content = content
         self._replica = Replica(store, index, content, watchers)
         self._group = GroupCommit(self._replica)

@@ -30,10 +30,9 @@ async def collect(store: Store, content: Content, tx: Transaction, grace_ms: flo
     """Stage the deletes in ``tx``; returns how many chunks go. ``keep``: chunks snapshots
     name; chunks the journal holds (``held:`` markers) stay too, until it is trimmed."""
     keys = await store.keys("chunks")
-    meta = await store.get_all("meta")
     markers = {key[len(AHEAD_PREFIX):]: int(value)
-               for key, value in meta if key.startswith(AHEAD_PREFIX)}
-    held = {key[len(HELD_PREFIX):] for key, _ in meta if key.startswith(HELD_PREFIX)}
+               for key, value in await store.get_prefix("meta", AHEAD_PREFIX)}
+    held = {key[len(HELD_PREFIX):] for key, _ in await store.get_prefix("meta", HELD_PREFIX)}
     now = time.time() * 1000.0
     collected = 0
     for key in keys:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import FsError
+from .sandbox import SCOPE, check_change
 from .sync import Replica, backoff
 from .transaction import Change, Transaction, run_change
 
@@ -31,6 +32,7 @@ class Waiter:
         self.change = change
         self.operation = operation
         self.writer = writer
+        self.scope = SCOPE.get()  # the caller's restricted view, if any: its change runs in it
         self.done = False
         self.result: Any = None
         self.error: BaseException | None = None
@@ -109,8 +111,10 @@ class GroupCommit:
         for waiter in batch:
             tx = Transaction(waiter.writer)
             tx.operations.append(waiter.operation)
+            token = SCOPE.set(waiter.scope)
             try:
                 result = await run_change(waiter.change, tx)
+                check_change(tx.changes, self.replica.index.nodes.get, waiter.operation)
             except Exception as error:  # the caller of this change gets it
                 tx.rollback()
                 outcomes.append((None, error))
@@ -119,6 +123,8 @@ class GroupCommit:
                 tx.rollback()
                 group.rollback()
                 raise
+            finally:
+                SCOPE.reset(token)
             group.merge(tx)
             outcomes.append((result, None))
         return group, outcomes

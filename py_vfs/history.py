@@ -36,6 +36,9 @@ from .transaction import Transaction
 
 SYSTEM_WRITER = "py_vfs"
 """The writer of the commits py_vfs makes on its own (trimming the journal)."""
+LAST_TRIM = "trimmed"
+"""``meta`` key of the last trim: ``{"revisions": [first, last], "time": ms, "reason":
+"retention" | "quota"}`` (``usage()`` reports it)."""
 PAGE = 500  # journal entries read per store call
 DAY_MS = 24 * 60 * 60 * 1000.0
 MAX_JOURNAL_LIMIT = 10_000
@@ -93,6 +96,7 @@ def describe(revision: int, entry: dict[str, Any]) -> dict[str, Any]:
            "paths": list(seen)}
     if "trimmed" in entry:
         out["trimmed"] = entry["trimmed"]
+        out["reason"] = entry.get("reason", "retention")
     return out
 
 
@@ -171,9 +175,7 @@ class History:
                 return
             keep = set(await self.snapshot_chunks()) if self.snapshot_chunks else set()
             content = self.content
-            for key, value in await self.store.get_all("meta"):
-                if not str(key).startswith(HELD_PREFIX):
-                    continue
+            for key, value in await self.store.get_prefix("meta", HELD_PREFIX):
                 chunk = str(key)[len(HELD_PREFIX):]
                 if int(str(value).split()[0]) > upto:
                     continue
@@ -187,6 +189,10 @@ class History:
                         tx.on_rollback(lambda chunk=chunk, bag=bag: bag.add(chunk))
             tx.trim_log(upto)
             tx.notes["trimmed"] = [oldest, upto]
+            tx.notes.setdefault("reason", "retention")
+            tx.put_meta(LAST_TRIM, json.dumps(
+                {"revisions": [oldest, upto], "time": time.time() * 1000.0,
+                 "reason": tx.notes["reason"]}, separators=(",", ":")))
 
         return change
 
@@ -201,8 +207,8 @@ class History:
         for _ in range(10):
             tx = Transaction(SYSTEM_WRITER)
             tx.operations.append("trim")
-            await self.trim_change(upto)(tx)
             tx.notes["reason"] = "quota"
+            await self.trim_change(upto)(tx)
             if await self.engine.commit(tx):
                 return True
         return False
@@ -250,11 +256,12 @@ class History:
 
     async def journal_rows(self) -> list[tuple[Any, ...]]:
         """Every entry kept, oldest first, as rows of the ``journal`` view of ``query``:
-        (revision, time, time_ms, writer, operation, paths as a JSON array)."""
+        (revision, time_ms, writer, operation, paths as a JSON array); the view spells the
+        time."""
         rows = []
         async for revision, entry in self.entries_back():
             about = describe(revision, entry)
-            rows.append((revision, about["time"], about["timeMs"], about["writer"],
+            rows.append((revision, about["timeMs"], about["writer"],
                          about["operation"],
                          json.dumps(about["paths"], ensure_ascii=False, separators=(",", ":"))))
         rows.reverse()
@@ -298,13 +305,16 @@ class History:
                     nodes[node_id] = Node.from_record(node_id, record)
         return nodes
 
-    async def held(self) -> tuple[int, int]:
-        """How many chunks history alone keeps, and their bytes."""
+    async def cost(self) -> dict[str, Any]:
+        """What history costs and keeps, for ``usage()``: the chunks history alone keeps and
+        their bytes, the oldest revision the journal still has (None: empty), and the last
+        trim (``LAST_TRIM``'s record, or None)."""
         count = size = 0
-        for key, value in await self.store.get_all("meta"):
-            if str(key).startswith(HELD_PREFIX) and not self.content.refs[
-                    str(key)[len(HELD_PREFIX):]]:
+        for key, value in await self.store.get_prefix("meta", HELD_PREFIX):
+            if not self.content.refs[str(key)[len(HELD_PREFIX):]]:
                 count += 1
                 size += int(str(value).split()[1])
-        return count, size
+        trimmed = await self.store.get("meta", LAST_TRIM)
+        return {"chunks": count, "bytes": size, "since": await self.store.log_oldest(),
+                "trimmed": None if trimmed is None else json.loads(str(trimmed))}
 

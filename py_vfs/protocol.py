@@ -89,6 +89,7 @@ class Op:
     in_step: bool = True
     options: dict[str, str] = field(default_factory=dict)
     home: str = "python"
+    opens_view: bool = False  # answers a child API's id: the worker gives the page its port
 
     @property
     def content(self) -> int:
@@ -100,7 +101,7 @@ class Op:
         """The entry of this operation in the generated protocol.mjs's OPS."""
         return {"args": [list(arg) for arg in self.args], "mutating": self.mutating,
                 "cached": self.cached, "inStep": self.in_step, "options": self.options,
-                "content": self.content, "home": self.home}
+                "content": self.content, "home": self.home, "opensView": self.opens_view}
 
 
 def _args(spec: str) -> tuple[tuple[str, str, bool], ...]:
@@ -213,6 +214,14 @@ OPS: tuple[Op, ...] = (
         **_NOT_IN_STEP),
     _op("importChunk", "stream:number data:content", **_NOT_IN_STEP),
     _op("importFinish", "stream:number", mutating=True, **_NOT_IN_STEP),
+    # Restricted views (py_vfs/web_views.py, docs/sandbox.md): the worker answers the page
+    # with a MessagePort bound to the view; a view's previewUrl mints through its own port.
+    _op("restrict", "options:options", options={"read": "any", "write": "any",
+                                                 "writer": "writer"},
+        opens_view=True, **_NOT_IN_STEP),
+    _op("scoop", "name:string", mutating=True, opens_view=True, **_NOT_IN_STEP),
+    _op("previewRoot", "path:path kind:string", **_NOT_IN_STEP),
+    _op("releaseView", "view:number", **_NOT_IN_STEP),
     # Answered by the worker without Python.
     _op("memoryUsage", "", home="worker", **_NOT_IN_STEP),
     _op("diagnostics", "", home="worker", **_NOT_IN_STEP),

@@ -64,9 +64,13 @@ _SCHEMA = (
     " strftime('%Y-%m-%d %H:%M:%f', ctime_ms / 1000.0, 'unixepoch') AS ctime,"
     " mtime_ms, ctime_ms, writer, coalesce(hash, _content_id(rowid)) AS hash, target"
     " FROM _files",
-    # One row per journal entry kept (``history.journal_rows``), oldest first.
-    "CREATE TABLE journal (revision INTEGER, time TEXT, time_ms REAL, writer TEXT,"
-    " operation TEXT, paths TEXT)",
+    # One row per journal entry kept (``history.journal_rows``), oldest first; its time text
+    # spelled by SQLite, as the files view's and the disk file's views are.
+    "CREATE TABLE _journal (revision INTEGER, time_ms REAL, writer TEXT, operation TEXT,"
+    " paths TEXT)",
+    "CREATE VIEW journal AS SELECT revision,"
+    " strftime('%Y-%m-%d %H:%M:%f', time_ms / 1000.0, 'unixepoch') AS time,"
+    " time_ms, writer, operation, paths FROM _journal",
 )
 
 # What the authorizer lets a statement do: read. Everything else (writes, ATTACH, PRAGMA,
@@ -152,7 +156,7 @@ def _database(vfs: Source, journal: Iterable[tuple[Any, ...]]) -> sqlite3.Connec
         db.execute("BEGIN")
         db.executemany(f"INSERT INTO _files VALUES ({', '.join('?' * len(_STORED))})",
                        file_rows(vfs, files))
-        db.executemany("INSERT INTO journal VALUES (?, ?, ?, ?, ?, ?)", journal)
+        db.executemany("INSERT INTO _journal VALUES (?, ?, ?, ?, ?)", journal)
         db.execute("COMMIT")
         db.execute("PRAGMA query_only = ON")
         db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)

@@ -27,6 +27,7 @@ from .index import Index
 from .mounts.backend import BackendError, Entry, Rel
 from .mounts.table import DISK, Mount, MountTable, Place, translated
 from .node import DIRECTORY, Node
+from .sandbox import SCOPE, hidden
 
 MAX_SYMLINK_HOPS = 40
 
@@ -56,6 +57,7 @@ class _Crossing(NamedTuple):
     rel: Rel
     must_be_dir: bool
     outside: Node  # the disk directory that holds the mount point
+    linked: bool  # a symlink was followed on the way (a scope then wants a readable end)
 
 
 class _Again(NamedTuple):
@@ -83,21 +85,22 @@ class Resolver:
         """The rare rest of a walk: a link's ``..`` that left a folder goes on from the disk;
         a crossing is looked up inside its mount."""
         while isinstance(outcome, _Again):
-            outcome = self._walk_once(outcome.path, syscall, follow, create)
+            outcome = self._walk_once(outcome.path, syscall, follow, create, True)
         if isinstance(outcome, Found):
             return outcome
         outcome.mount.check_active(syscall, path)
         return self._inside(outcome, path, syscall, create)
 
     def _walk_once(self, path: str, syscall: str, follow: bool,
-                   create: bool) -> Found | _Crossing | _Again:
+                   create: bool, linked: bool = False) -> Found | _Crossing | _Again:
         pending = list(reversed(segments(path, syscall)))
         names_left = len(pending)  # in ``pending``, not counting _MUST_BE_DIR markers
         if paths.has_trailing_slash(path):
             pending.insert(0, _MUST_BE_DIR)
         stack: list[tuple[Node, str]] = [(self.index.root, "/")]
         points = self.table.points
-        hops = 0
+        hops = 1 if linked else 0  # ``linked``: this walk goes on from a link's target
+        scope = SCOPE.get()  # a restricted view's (sandbox.py): outside it, nothing is there
         while pending:
             segment = pending.pop()
             if segment == _MUST_BE_DIR:
@@ -116,9 +119,14 @@ class Resolver:
             if create and last and pending:
                 raise FsError.of("EISDIR", syscall, path)
             node = self.index.child(directory, segment)
+            node_path = paths.child(dir_path, segment)
+            if scope is not None and not scope.visible(node_path):
+                raise hidden(syscall, path)
             if node is None:
                 if create and last:
-                    return Found(None, paths.child(dir_path, segment), directory, segment)
+                    if scope is not None and not scope.can_read(node_path):
+                        raise hidden(syscall, path)
+                    return Found(None, node_path, directory, segment)
                 raise FsError.of("ENOENT", syscall, path)
             if node.is_link and (pending or follow):
                 hops += 1
@@ -133,16 +141,17 @@ class Resolver:
                 pending.extend(reversed(more))
                 names_left += len(more)
                 continue
-            node_path = paths.child(dir_path, segment)
             if node.id in points:  # the rest of the path is in a folder
-                return self._cross(points[node.id], directory, node_path, pending)
+                return self._cross(points[node.id], directory, node_path, pending, hops > 0)
             stack.append((node, node_path))
         node, canonical = stack[-1]
+        if scope is not None and hops and not scope.can_read(canonical):
+            raise hidden(syscall, path)  # a link may lead only into what is readable
         parent = stack[-2][0] if len(stack) > 1 else node
         return Found(node, canonical, parent, paths.basename(canonical))
 
     def _cross(self, mount: Mount, outside: Node, point_path: str,
-               pending: list[str]) -> _Crossing | _Again:
+               pending: list[str], linked: bool) -> _Crossing | _Again:
         """Fold the rest of the path inside ``mount``: no links there, so lexically."""
         self.table.entered += 1
         rel: list[str] = []
@@ -161,7 +170,7 @@ class Resolver:
                 if pending and pending[0] == _MUST_BE_DIR:
                     again += "/"
                 return _Again(again)
-        return _Crossing(mount, tuple(rel), must_be_dir, outside)
+        return _Crossing(mount, tuple(rel), must_be_dir, outside, linked)
 
     # ------------------------------------------------------------------ the answers
 
@@ -172,7 +181,7 @@ class Resolver:
         try:
             outcome = self._walk_once(path, syscall, follow, create)
             while isinstance(outcome, _Again):
-                outcome = self._walk_once(outcome.path, syscall, follow, create)
+                outcome = self._walk_once(outcome.path, syscall, follow, create, True)
         except FsError:
             return DISK
         if isinstance(outcome, _Crossing):
@@ -207,6 +216,10 @@ class Resolver:
         """The answer inside a mount: virtual nodes, one ``stat`` of the folder."""
         mount, rel, must_be_dir = crossing.mount, crossing.rel, crossing.must_be_dir
         canonical = mount.path_of(rel)
+        scope = SCOPE.get()
+        if scope is not None and not (scope.can_read(canonical) or (
+                not crossing.linked and scope.leads_to(canonical))):
+            raise hidden(syscall, path)
 
         def vnode(at: Rel, entry: Entry) -> Node:
             return mount.vnode(at, entry, mount.node_id_of(at[:-1]) if at else crossing.outside.id)

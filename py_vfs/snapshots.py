@@ -216,8 +216,8 @@ class Snapshots:
             for entry in rest:
                 others.update(k for n in (await self._records(entry["name"])).values()
                               for k in n.chunks)
-            held = {str(key)[len(HELD_PREFIX):] for key in await self.store.keys("meta")
-                    if str(key).startswith(HELD_PREFIX)}
+            held = {str(key)[len(HELD_PREFIX):]
+                    for key, _ in await self.store.get_prefix("meta", HELD_PREFIX)}
             for key in mine - others - held:
                 if not self.content.refs[key] and not self.content.pins[key]:
                     tx.delete_chunk(key)

@@ -2,27 +2,27 @@
 
 An image is a ``SQLiteStore`` file (py_vfs/storage/sqlite.py) whose root holds the exported
 tree, so ``python -m py_vfs shell --disk image.db`` opens it and the stock ``sqlite3`` tool
-reads it. Python's sqlite3 needs a real file: the image is built in, and read back from, a
-temporary file (on CPython a file on disk; under Pyodide a file in MEMFS, i.e. in the wasm
-memory: an image costs its own size in memory there, on export and on import).
+reads it. Python's sqlite3 needs a real file: the image is built in, and read back from, a file
+in a scratch folder (scratch.py: on CPython a temporary directory; in the browser a folder in
+the origin private file system, so the image is never whole in the worker's memory).
 
 ``export_image`` copies the tree into a fresh image file one chunk at a time (each file is
 streamed into the image, never held whole), then hands the file out in chunks and deletes it.
-``read_image`` opens a received image read-only as a store, checks it (``VFS.check`` over every
-record and chunk, the names with the zip import's rule, kinds, sizes and times) and lists its
-entries; ``archive.import_archive`` then makes them below the target in one step.
+``receive`` writes a received image into a scratch folder, ``open_image`` opens it read-only as
+a store and checks it (``VFS.check`` over every record and chunk), and ``entries`` lists its
+entries (the names with the zip import's rule, kinds, sizes and times);
+``archive.import_archive`` then makes them below the target in one step.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import paths
+from . import paths, scratch
 from .content import CHUNK_SIZE
 from .errors import FsError
 from .limits import MAX_TIME_MS, MIN_TIME_MS
@@ -48,21 +48,30 @@ HEADER = b"SQLite format 3\x00"
 """The first 16 bytes of every SQLite database file."""
 
 
+IMAGE = "image.db"
+"""The image's file name in its scratch folder (web/opfs_scratch.mjs expects it)."""
+
+
+CACHE_KIB = 1024
+"""SQLite's page cache while an image is built: what its memory is, whatever the image's size."""
+
+
 class _ImageStore(SQLiteStore):
-    """The store an export writes: a private temporary file nobody else opens until it is
-    complete, so its commits need not reach the device (``synchronous=OFF``)."""
+    """The store an export writes: a private scratch file nobody else opens until it is
+    complete, so its commits need not reach the device (``synchronous=OFF``), and a rollback
+    journal kept in memory (no ``-wal`` or ``-shm`` file beside it: a reader of the image
+    needs none, and a scratch folder holds only the image and its journal)."""
 
     def __init__(self, path: str | Path) -> None:
-        super().__init__(path)
+        super().__init__(path, journal="MEMORY")
         self._db.execute("PRAGMA synchronous=OFF")
+        self._db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
 
     def seal(self) -> None:
         """One self-contained file: the change log of the build dropped (the image is a disk
-        at revision 0), the WAL folded in, then back to a rollback journal (a reader needs no
-        ``-wal`` beside it), and closed."""
+        at revision 0), a rollback journal beside it for whoever opens it next, and closed."""
         self._db.execute("DELETE FROM log")
         self._db.execute("DELETE FROM meta WHERE key = 'rev'")
-        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.execute("PRAGMA journal_mode=DELETE")
         self.close()
 
@@ -89,17 +98,14 @@ def tree(vfs: VFS, top: Stat) -> Iterable[tuple[str, Stat]]:
 
 
 async def export_image(vfs: VFS, top: Stat) -> AsyncGenerator[bytes, None]:
-    """The image of the tree at ``top``, in pieces of one chunk; its temporary file is deleted
+    """The image of the tree at ``top``, in pieces of one chunk; its scratch file is deleted
     when the iteration ends, fails or is closed."""
-    folder = tempfile.mkdtemp(prefix="pyvfs-image-")
-    try:
-        path = os.path.join(folder, "image.db")
+    async with scratch.folder() as folder:
+        path = os.path.join(folder, IMAGE)
         await _build(vfs, top, path)
         with open(path, "rb") as image:
             while piece := image.read(CHUNK_SIZE):
                 yield piece
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 async def _build(vfs: VFS, top: Stat, path: str) -> None:
@@ -160,16 +166,17 @@ class _ReadOnlyStore(SQLiteStore):
         return None
 
 
-async def spool(source: Any, limit: int, too_big: Callable[[], FsError]) -> str:
-    """Write the image's bytes (bytes-like, or an (async) iterable of pieces) into a fresh
-    temporary file, at most ``limit`` bytes (``too_big()`` beyond); returns its path. The
-    caller removes its folder (``discard``)."""
-    folder = tempfile.mkdtemp(prefix="pyvfs-image-")
-    path = os.path.join(folder, "image.db")
-    if isinstance(source, bytes | bytearray | memoryview):
-        source = [source]
-    pieces = source if isinstance(source, AsyncIterable) else _as_async(source)
-    try:
+@asynccontextmanager
+async def receive(source: Any, limit: int, too_big: Callable[[], FsError]
+                  ) -> AsyncIterator[str]:
+    """Write the image's bytes (bytes-like, or an (async) iterable of pieces) into a file of a
+    fresh scratch folder, at most ``limit`` bytes (``too_big()`` beyond); the context's value
+    is the file's path, and the folder goes when the context ends."""
+    async with scratch.folder() as folder:
+        path = os.path.join(folder, IMAGE)
+        if isinstance(source, bytes | bytearray | memoryview):
+            source = [source]
+        pieces = source if isinstance(source, AsyncIterable) else _as_async(source)
         with open(path, "wb") as out:
             written = 0
             async for piece in pieces:
@@ -177,15 +184,7 @@ async def spool(source: Any, limit: int, too_big: Callable[[], FsError]) -> str:
                 if written > limit:
                     raise too_big()
                 out.write(piece)
-    except BaseException:
-        discard(path)
-        raise
-    return path
-
-
-def discard(path: str) -> None:
-    """Remove a spooled image and its folder."""
-    shutil.rmtree(os.path.dirname(path), ignore_errors=True)
+        yield path
 
 
 async def _as_async(pieces: Iterable[bytes]) -> AsyncIterator[bytes]:

@@ -25,6 +25,7 @@ from .garbage import DEFAULT_GRACE_MS
 from .mounts.backend import Backend
 from .mounts.table import MountTable
 from .node import DirEntry, Node, Stat
+from .sandbox import SCOPE, Scope, check_change
 from .search import DEFAULT_MAX_FILE_SIZE, GrepResult
 from .streams import ReadStream, WriteStream
 from .sync import store_full
@@ -176,7 +177,7 @@ class Step:
         # The step's writer is the one of the context that made it (``vfs.as_writer``...).
         self.writer = self.engine.writer()
         self.tx = self._fresh()
-        self.changes: list[tuple[Change, str]] = []
+        self.changes: list[tuple[Change, str, Scope | None]] = []
         self.owner: asyncio.Task | None = None
         self.open = False
 
@@ -206,12 +207,13 @@ class Step:
         inner = self._inner(operation)
         try:
             result = await run_change(change, inner)
+            check_change(inner.changes, self.engine.index.nodes.get, operation)
         except BaseException:
             inner.rollback()
             raise
         self.tx.merge(inner)
         self.engine.stage(inner)
-        self.changes.append((change, operation))
+        self.changes.append((change, operation, SCOPE.get()))
         return result
 
     async def end(self, commit: bool) -> None:
@@ -242,14 +244,18 @@ class Step:
     async def _replay(self) -> None:
         """Another tab committed first: run the step's operations again on the fresh state."""
         self.tx = self._fresh()
-        for change, operation in self.changes:
+        for change, operation, scope in self.changes:
             inner = self._inner(operation)
+            token = SCOPE.set(scope)  # the view the operation was made through
             try:
                 await run_change(change, inner)
+                check_change(inner.changes, self.engine.index.nodes.get, operation)
             except BaseException:
                 inner.rollback()
                 self.tx.rollback()
                 raise
+            finally:
+                SCOPE.reset(token)
             self.tx.merge(inner)
             self.engine.stage(inner)
 

@@ -35,6 +35,8 @@ class Usage:
     persisted: bool | None = None
     history_chunks: int = 0  # chunks only the journal keeps (for time travel)
     history_bytes: int = 0
+    history_since: int | None = None  # the oldest revision the journal still has
+    history_trimmed: dict[str, Any] | None = None  # the last trim: revisions, time, reason
 
     def to_dict(self) -> dict[str, Any]:
         """The usage as the JS API returns it."""
@@ -46,6 +48,7 @@ class Usage:
             "quotaBytes": self.quota_bytes, "availableBytes": self.available_bytes,
             "persisted": self.persisted,
             "historyChunks": self.history_chunks, "historyBytes": self.history_bytes,
+            "historySince": self.history_since, "historyTrimmed": self.history_trimmed,
         }
 
 
@@ -60,9 +63,9 @@ def chunk_lengths(node: Node) -> dict[str, int]:
 
 
 def measure(nodes: list[Node], estimate: dict[str, Any] | None,
-            held: tuple[int, int] = (0, 0)) -> Usage:
+            history: dict[str, Any] | None = None) -> Usage:
     """Usage of ``nodes`` (the index), with the store's ``estimate()`` for the quota and what
-    the journal's history holds (chunks, bytes)."""
+    the journal's history holds (``History.cost``)."""
     kinds = {FILE: 0, DIRECTORY: 0, SYMLINK: 0}
     content = inline_bytes = inline_files = 0
     lengths: dict[str, int] = {}
@@ -83,7 +86,10 @@ def measure(nodes: list[Node], estimate: dict[str, Any] | None,
         quota_bytes=_int_or_none(estimate.get("quota")),
         available_bytes=_available(estimate),
         persisted=None if estimate.get("persisted") is None else bool(estimate["persisted"]),
-        history_chunks=held[0], history_bytes=held[1],
+        history_chunks=(history or {}).get("chunks", 0),
+        history_bytes=(history or {}).get("bytes", 0),
+        history_since=(history or {}).get("since"),
+        history_trimmed=(history or {}).get("trimmed"),
     )
 
 

@@ -45,15 +45,18 @@ from .namespace import Namespace
 from .node import ROOT_ID, DirEntry, Node, Stat
 from .query import MAX_ROWS, Result, query
 from .resolver import Resolver
+from .sandbox import Scope
+from .scoops import open_scoop, scoop_names
 from .search import DEFAULT_MAX_FILE_SIZE, GrepResult, Search
 from .snapshots import Snapshots, State
 from .step import Step
 from .storage import Store
 from .storage.memory import MemoryStore
 from .streams import ReadStream, WriteStream
-from .transaction import Transaction
+from .transaction import WRITER, Transaction
 from .tree import Tree
 from .usage import Usage, measure
+from .views import RestrictedView
 from .watch import Listener, Watchers
 from .writers import WriterView, check_writer
 
@@ -180,6 +183,24 @@ class VFS:
         """The same disk, with every change made by ``writer`` (``agent:planner``): recorded
         on the nodes it writes and in the journal. Cheap: a proxy, no second disk."""
         return WriterView(self, writer)
+
+    def restrict(self, read: Iterable[str] | str | None = (),
+                 write: Iterable[str] | str | None = (), *,
+                 writer: str | None = None) -> RestrictedView:
+        """A view limited to the subtrees ``read`` and ``write`` (writable is readable too):
+        reads outside find nothing (ENOENT), writes outside are EACCES (``views.py``,
+        docs/sandbox.md). ``writer``: who its changes are made by (default: this context's)."""
+        return RestrictedView(self, Scope(read, write), writer or WRITER.get())
+
+    async def scoop(self, name: str) -> RestrictedView:
+        """The scoop ``name``'s view: reads and writes ``/scoops/<name>`` (created with its
+        ``workspace``, ``home`` and ``tmp``) and ``/shared``, nothing else, as writer
+        ``scoop:<name>``."""
+        return await open_scoop(self, name)
+
+    def scoops(self) -> list[str]:
+        """The names of the scoops (the folders in ``/scoops``)."""
+        return scoop_names(self)
 
     # ------------------------------------------------------------ the disk as data
 
@@ -438,5 +459,5 @@ class VFS:
 
     async def usage(self) -> Usage:
         """Files, directories and bytes from the index (no content read), and the quota."""
-        held = await self.history.held()
-        return measure(list(self.index.nodes.values()), await self.store.estimate(), held)
+        return measure(list(self.index.nodes.values()), await self.store.estimate(),
+                       await self.history.cost())

@@ -13,6 +13,7 @@ import inspect
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Any, TypeVar
 
+from . import scratch
 from .agent import run_tool
 from .archive import Upload
 from .cancel import SIGNAL, Signal
@@ -39,8 +40,10 @@ from .streams import ReadStream, WriteStream
 from .transaction import WRITER
 from .usage import Usage
 from .vfs import VFS
+from .views import RestrictedView
 from .web_data import DataOps
 from .web_history import HistoryOps
+from .web_views import ViewChannels, ViewHost, ViewPreviews
 from .writers import check_writer
 
 Envelope = dict[str, Any]
@@ -102,24 +105,31 @@ class WebAPI:
     ``notify(watchId, event)`` posts a watch event to the page; ``invalidate(view)`` tells
     the page's stat cache that the index changed (py_vfs/page_cache.py)."""
 
-    def __init__(self, vfs: VFS, *, notify: Notify | None = None,
+    def __init__(self, vfs: VFS | RestrictedView, *, notify: Notify | None = None,
                  host: MountHost | None = None, fsa: Any = None,
-                 invalidate: Invalidate | None = None, previews: PreviewHost | None = None) -> None:
+                 invalidate: Invalidate | None = None, previews: PreviewHost | None = None,
+                 steps: Steps | None = None) -> None:
         self.vfs = vfs
         self.views = Views(invalidate)
-        vfs.index.on_change = self.views.changed
+        if isinstance(vfs, VFS):  # a view's child API (web_views.py) has no stat cache
+            vfs.index.on_change = self.views.changed
         self.fsa = fsa
-        self.shell = Shell(vfs, previews=previews, host=host)
+        self.shell = Shell(vfs, previews=previews, host=host,
+                           writer=getattr(vfs, "writer", None) or "shell")
         self._notify = notify
         self._watches: dict[int, Callable[[], None]] = {}
         self._streams: dict[int, ReadStream | WriteStream | Upload | AsyncIterator[bytes]] = {}
         self._next_stream = 1
-        self._steps = Steps(self)
+        # One registry of open steps for the API and its views: a step blocks them all.
+        self._steps = steps or Steps()
+        self.channels = ViewChannels(self, lambda view: WebAPI(
+            view, host=host and ViewHost(view, host), fsa=fsa, steps=self._steps,
+            previews=ViewPreviews(view, self.shell.previews)))
         self._signals: dict[int, Signal] = {}  # the cancellable calls in flight, by call id
-        self._ops = {**self._table(vfs), **self._steps.table(), "watch": self._watch,
+        self._ops = {**self._table(vfs), **self._steps.table(self), "watch": self._watch,
                      "unwatch": self._unwatch, "sync": vfs.sync,
                      **DataOps(vfs, self._streams, self._keep).table(),
-                     **HistoryOps(vfs).table()}
+                     **HistoryOps(vfs).table(), **self.channels.table()}
         if set(self._ops) != PYTHON_OPS:  # py_vfs/protocol.py declares every operation
             raise AssertionError(f"WebAPI and protocol.OPS differ: {set(self._ops) ^ PYTHON_OPS}")
         self.collecting: asyncio.Future[int] | None = None  # the garbage collection at boot
@@ -128,7 +138,18 @@ class WebAPI:
         """Diagnostics: the streams kept between calls (JS read and write streams, preview
         bodies) and how many distinct chunks streams pin. Both drop back once the streams end,
         are cancelled or go idle."""
+        assert isinstance(self.vfs, VFS)  # asked of the disk's own API only
         return {"streams": len(self._streams), "pinnedChunks": len(self.vfs.content.pins)}
+
+    def connect(self, js_notify: Any) -> None:
+        """Pyodide: where a view's child API posts its watch events (its port, worker.mjs)."""
+        from js import Object
+        from pyodide.ffi import to_js
+
+        def notify(watch_id: int, event: dict[str, str]) -> None:
+            js_notify(watch_id, to_js(event, dict_converter=Object.fromEntries))
+
+        self._notify = notify
 
     def _watch(self, watch_id: int, path: str, options: Any = None) -> None:
         """Forward the events of a JS ``vfs.watch`` to the page, tagged with its id."""
@@ -137,6 +158,11 @@ class WebAPI:
             raise FsError.of("EINVAL", "watch", path)
         self._watches[watch_id] = self.vfs.watch(
             path, lambda event: notify(watch_id, event), recursive=_flag(options, "recursive"))
+
+    def unwatch_all(self) -> None:
+        """Stop every watch (a view's port was closed)."""
+        for watch_id in list(self._watches):
+            self._unwatch(watch_id)
 
     def _unwatch(self, watch_id: int) -> None:
         unsubscribe = self._watches.pop(watch_id, None)
@@ -291,7 +317,7 @@ class WebAPI:
     async def _shell(self, line: str) -> dict[str, Any]:
         result = await self.shell.run(line)
         return {"stdout": result.stdout, "stderr": result.stderr, "code": result.code,
-                "cwd": result.cwd, "open": list(result.open_urls)}
+                "cwd": result.cwd, "open": list(result.open_urls), "scoop": result.scoop}
 
     async def _preview(self, request: str | dict[str, Any]) -> dict[str, Any]:
         """One preview request; a large body's rest stays here as a stream the worker pulls."""
@@ -368,11 +394,12 @@ class WebAPI:
 
 
 class Steps:
-    """The steps the page has open (JS ``vfs.step``): stepBegin, stepOp, stepEnd by id."""
+    """The steps the page has open (JS ``vfs.step``): stepBegin, stepOp, stepEnd by id. One
+    registry serves an API and its views' child APIs; a step answers only the API that began
+    it (a view cannot reach the disk's own steps by their ids)."""
 
-    def __init__(self, api: WebAPI) -> None:
-        self._api = api
-        self._open: dict[int, tuple[Step, dict[str, Callable[..., Any]]]] = {}
+    def __init__(self) -> None:
+        self._open: dict[int, tuple[Step, dict[str, Callable[..., Any]], WebAPI]] = {}
         self._next = 1
         self._idle: asyncio.Event | None = None
 
@@ -386,25 +413,27 @@ class Steps:
                 self._idle = asyncio.Event()
             await self._idle.wait()
 
-    def table(self) -> dict[str, Callable[..., Any]]:
-        return {"stepBegin": self.begin, "stepOp": self.op, "stepEnd": self.end}
+    def table(self, api: WebAPI) -> dict[str, Callable[..., Any]]:
+        return {"stepBegin": lambda: self.begin(api),
+                "stepOp": lambda step_id, op, *args: self.op(api, step_id, op, *args),
+                "stepEnd": lambda step_id, commit: self.end(api, step_id, commit)}
 
-    async def begin(self) -> int:
-        step = Step(self._api.vfs)
+    async def begin(self, api: WebAPI) -> int:
+        step = Step(api.vfs)
         tx = await step.begin(owned=False)
         step_id, self._next = self._next, self._next + 1
-        ops = {name: f for name, f in self._api._table(tx).items() if name not in NOT_IN_STEP}
-        self._open[step_id] = (step, ops)
+        ops = {name: f for name, f in api._table(tx).items() if name not in NOT_IN_STEP}
+        self._open[step_id] = (step, ops, api)
         return step_id
 
-    def op(self, step_id: int, op: str, *args: Any) -> Any:
-        _, ops = self._found(step_id, op)
+    def op(self, api: WebAPI, step_id: int, op: str, *args: Any) -> Any:
+        _, ops = self._found(api, step_id, op)
         if op not in ops:
             raise FsError.of("EINVAL", op, None)
         return ops[op](*args)
 
-    async def end(self, step_id: int, commit: bool) -> None:
-        step, _ = self._found(step_id, "stepEnd")
+    async def end(self, api: WebAPI, step_id: int, commit: bool) -> None:
+        step, _ = self._found(api, step_id, "stepEnd")
         try:
             await step.end(commit=bool(commit))
         finally:
@@ -413,10 +442,11 @@ class Steps:
                 self._idle.set()
                 self._idle = None
 
-    def _found(self, step_id: int, op: str) -> tuple[Step, dict[str, Callable[..., Any]]]:
-        if step_id not in self._open:
+    def _found(self, api: WebAPI, step_id: int, op: str
+               ) -> tuple[Step, dict[str, Callable[..., Any]]]:
+        if step_id not in self._open or self._open[step_id][2] is not api:
             raise FsError.of("EINVAL", op, None)
-        return self._open[step_id]
+        return self._open[step_id][:2]
 
 
 async def _settle(awaitable: Any) -> Envelope:
@@ -478,8 +508,9 @@ async def open_api(js_store: Any, js_notify: Any = None,
                    js_invalidate: Any = None, retention: Any = None) -> WebAPI:
     """Boot from the worker: open the VFS on the IndexedDB store JS has opened.
     ``js_notify(watchId, event)`` posts a watch event to the page; ``js_host`` carries
-    ``request`` (asks the page to pick, unmount, reconnect, mint preview roots) and ``fsa``
-    (web/fsa.mjs);
+    ``request`` (asks the page to pick, unmount, reconnect, mint preview roots), ``fsa``
+    (web/fsa.mjs) and, where the origin private file system is at hand, ``scratch`` (makes a
+    scratch folder there: web/opfs_scratch.mjs);
     ``js_invalidate(view)`` posts a stat cache invalidation to the page; ``retention``
     (``{days, entries}``, openVFS's) how long the journal keeps history."""
     from js import Object
@@ -499,6 +530,8 @@ async def open_api(js_store: Any, js_notify: Any = None,
     # Leftovers of streams cut short (a tab closed mid-upload) go once their grace is over; in
     # the background, so the disk is usable at once.
     mounts: dict[str, Any] = {}
+    if getattr(js_host, "scratch", None) is not None:
+        scratch.use(scratch.opened_by(js_host.scratch))
     if js_host is not None:
         host = BrowserHost(js_host.request)
         mounts = {"host": host, "fsa": js_host.fsa, "previews": host}
@@ -506,3 +539,4 @@ async def open_api(js_store: Any, js_notify: Any = None,
                  invalidate=js_invalidate, **mounts)
     api.collecting = asyncio.ensure_future(vfs.gc())
     return api
+

@@ -10,6 +10,7 @@ import { ensurePermission } from "./mount_store.mjs";
 import { CHUNK_SIZE, DEFAULT_WRITER, OPS } from "./protocol.mjs";
 import { checkCall, checkWriter, invalidArgType, KINDS } from "./validate.mjs";
 import { batches, isStream } from "./write_batches.mjs";
+import { ViewChannel } from "./view_channel.mjs";
 
 export class Stats {
   constructor(raw) {
@@ -64,6 +65,25 @@ export class VFS {
     if (this.#stepId !== null) throw fsError("EINVAL", "EINVAL: as() outside the step", { syscall: "as" });
     return new VFS(this.#instance, null, checkWriter(writer, "writer"));
   }
+  // A view of this disk limited to the subtrees `read` and `write` (writable is readable too):
+  // reads outside find nothing (ENOENT), writes outside are EACCES, and nothing it holds leads
+  // back to the disk (docs/sandbox.md). From a view, a narrower view. `writer`: who its
+  // changes are made by.
+  async restrict({ read = [], write = [], writer } = {}) {
+    if (this.#stepId !== null) throw fsError("EINVAL", "EINVAL: restrict() outside the step", { syscall: "restrict" });
+    const port = await this.#call("restrict", { read, write, ...(writer === undefined ? {} : { writer }) });
+    return new VFS(new ViewChannel(port), null, writer ?? this.#writer);
+  }
+  // The scoop `name`'s view: /scoops/<name> (made with workspace, home, tmp) and /shared,
+  // nothing else, written as "scoop:<name>".
+  async scoop(name) {
+    if (this.#stepId !== null) throw fsError("EINVAL", "EINVAL: scoop() outside the step", { syscall: "scoop" });
+    const port = await this.#call("scoop", name);
+    return new VFS(new ViewChannel(port), null, `scoop:${name}`);
+  }
+  // A MessagePort to post (transfer) to a Web Worker, where `viewOf(port)` is this view again:
+  // the same scope, and nothing more. Of the disk itself, a view of the whole disk.
+  transferable() { return this.#call("restrict", {}); }
   // Checks the arguments of `op` (declared in py_vfs/protocol.py) and sends it; a bad argument
   // or an aborted signal (web/abort.mjs) rejects at once, and nothing reaches the worker.
   #call(op, ...args) {
@@ -404,6 +424,12 @@ export class VFS {
   }
 }
 
+
+// The view a port from `vfs.transferable()` stands for, in the page or Web Worker it was posted to.
+export function viewOf(port) {
+  if (!(port instanceof MessagePort)) throw invalidArgType("port", "a MessagePort", port);
+  return new VFS(new ViewChannel(port));
+}
 
 // Errors `controller` with an AbortError and runs `stop` (which frees the worker's stream) when
 // `signal` aborts.

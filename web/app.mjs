@@ -128,8 +128,10 @@ async function initialCwd(vfs) {
   }
 }
 
-function prompt(cwd) {
-  return `\x1b[1;32muser@py_vfs\x1b[0m:\x1b[1;34m${cwd}\x1b[0m$ `;
+// Inside a scoop (`scoop NAME`) the prompt names it instead of the user.
+function prompt(cwd, scoop) {
+  const who = scoop ? `scoop:${scoop}` : "user";
+  return `\x1b[1;32m${who}@py_vfs\x1b[0m:\x1b[1;34m${cwd}\x1b[0m$ `;
 }
 
 // --- boot panel ------------------------------------------------------------------------------

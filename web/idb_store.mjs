@@ -169,6 +169,16 @@ export class IDBStore {
     return keys.map((key, i) => [key, values[i]]);
   }
 
+  // The records whose keys start with a prefix: the key range [prefix, end) (`end` is the
+  // first key after them, py_vfs/storage/__init__.py prefix_end).
+  async getPrefix(space, prefix, end) {
+    const store = this.db.transaction(space, "readonly").objectStore(space);
+    const range = IDBKeyRange.bound(prefix, end, false, true);
+    const [keys, values] = await Promise.all([request(store.getAllKeys(range)), request(store.getAll(range))]);
+    this.reads[space] += values.length;
+    return keys.map((key, i) => [key, values[i]]);
+  }
+
   async get(space, key) {
     this.reads[space] += 1;
     return request(this.db.transaction(space, "readonly").objectStore(space).get(key));

@@ -18,7 +18,7 @@ import { checkWriter } from "./validate.mjs";
 import { mintRoot } from "./preview_roots.mjs";
 import { connectRelay } from "./preview_relay.mjs";
 
-export { Dirent, Stats, VFS } from "./api.mjs";
+export { Dirent, Stats, VFS, viewOf } from "./api.mjs";
 export { AbortError } from "./abort.mjs";
 export { agentTools } from "./agent_tools.mjs";
 export { pickDirectory } from "./mount_store.mjs";

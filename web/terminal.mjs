@@ -330,8 +330,9 @@ export class TerminalSession {
     this.drain();
   }
 
-  printResult({ stdout = "", stderr = "", cwd } = {}) {
+  printResult({ stdout = "", stderr = "", cwd, scoop = null } = {}) {
     if (cwd) this.cwd = cwd;
+    this.scoop = scoop; // the scoop the shell is in (`scoop NAME`), shown in the prompt
     this.output(stdout);
     if (stderr) this.endLine();
     this.output(stderr, RED);
@@ -363,7 +364,7 @@ export class TerminalSession {
   // --- drawing -----------------------------------------------------------------------------
 
   promptText() {
-    return this.prompt(this.cwd);
+    return this.prompt(this.cwd, this.scoop);
   }
 
   // Cell offsets (from the prompt's first cell) of the cursor and of the end of the line.

@@ -14,6 +14,7 @@ import { IDBStore } from "./idb_store.mjs";
 import { dropSnapshot, loadSnapshot, snapshotKey, storedKey } from "./runtime_store.mjs";
 import { servePreview } from "./preview_owner.mjs";
 import * as fsa from "./fsa.mjs";
+import * as scratch from "./opfs_scratch.mjs";
 import { scheduleInMicrotasks } from "./scheduler.mjs";
 import { CALL_SIGNAL, CALL_WRITER, CHUNK_SIZE, OPS } from "./protocol.mjs";
 import { failure } from "./errors.mjs";
@@ -170,7 +171,10 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   // Posted the moment the index changes, so the page drops its stat cache before any watch
   // event or answer computed on the new state reaches it (py_vfs/page_cache.py).
   const invalidate = (view) => self.postMessage({ type: "invalidate", view });
-  const api = await webapi.open_api(store, notify, { request: askPage, fsa }, cacheBytes, invalidate, retention);
+  // SQLite images are built and read in scratch folders of the origin private file system, not
+  // in the worker's memory (web/opfs_scratch.mjs).
+  const host = { request: askPage, fsa, scratch: scratch.available() ? () => scratch.openScratch(pyodide.FS) : undefined };
+  const api = await webapi.open_api(store, notify, host, cacheBytes, invalidate, retention);
   // A cancellable call's safe points await this now and then, so a cancel message gets in
   // while Python works (py_vfs/cancel.py).
   const cancel = pyodide.pyimport("py_vfs.cancel");
@@ -196,15 +200,17 @@ function nextTask() {
   });
 }
 
-// The cancellable calls received and not answered yet: id -> "queued" until Python has it,
-// then "running"; a cancel of a queued call marks it "cancelled" and it never runs.
-const cancellable = new Map();
+// The cancellable calls received and not answered yet, one table per channel (the page's, each
+// view's port: their call ids are their own): id -> "queued" until Python has it, then
+// "running"; a cancel of a queued call marks it "cancelled" and it never runs. `api`: the
+// channel's API (the disk's, or a view's child API), which stops a running call.
+const pageCalls = new Map();
 let readyApi = null;
 
-function cancelCall(id) {
-  const state = cancellable.get(id);
-  if (state === "queued") cancellable.set(id, "cancelled");
-  else if (state === "running") readyApi?.cancel(id);
+function cancelCall(calls, api, id) {
+  const state = calls.get(id);
+  if (state === "queued") calls.set(id, "cancelled");
+  else if (state === "running") api?.cancel(id);
 }
 
 // --- making the snapshot ----------------------------------------------------------------------
@@ -275,14 +281,20 @@ const OWN = {
   fsaCounters: () => fsa.counters(),
 };
 
-async function call(op, args, writer, id = null) {
+// `view`: the child API of a restricted view (its port's calls), else the disk's own API. `id`
+// (a cancellable call's) and `calls`: the call's channel's table of cancellable calls.
+async function call(op, args, writer, view = null, id = null, calls = null) {
   const booting = await booted;
-  if (id !== null && cancellable.get(id) === "cancelled") {
+  if (id !== null && calls.get(id) === "cancelled") {
     return { error: failure("ECANCELED", `ECANCELED: operation canceled, ${op}`, { syscall: op }) };
   }
-  if (id !== null) cancellable.set(id, "running");
-  if (OPS[op]?.home === "worker") return { value: OWN[op](booting) };
-  const { pyodide, api, dispatch } = booting;
+  if (id !== null) calls.set(id, "running");
+  if (OPS[op]?.home === "worker") {
+    if (view) return { error: failure("EACCES", `EACCES: ${op} is not offered to a restricted view`, { syscall: op }) };
+    return { value: OWN[op](booting) };
+  }
+  const { pyodide, dispatch } = booting;
+  const api = view ?? booting.api;
   // Only real work counts against idleness: a test polling diagnostics must not keep the
   // snapshot from being made.
   activeCalls++;
@@ -321,7 +333,21 @@ function memoryUsage(pyodide) {
   return {
     wasmBytes: pyodide._module.HEAPU8.buffer.byteLength,
     jsHeapBytes: self.performance?.memory?.usedJSHeapSize ?? null,
+    tmpBytes: folderBytes(pyodide.FS, "/tmp"),
+    scratchBytes: scratch.bytes(),
   };
+}
+
+// The bytes of the files below `path` in Pyodide's file system (MEMFS keeps them in the
+// worker's memory).
+function folderBytes(FS, path) {
+  let total = 0;
+  for (const name of FS.readdir(path)) {
+    if (name === "." || name === "..") continue;
+    const stat = FS.lstat(`${path}/${name}`);
+    total += FS.isDir(stat.mode) ? folderBytes(FS, `${path}/${name}`) : stat.size;
+  }
+  return total;
 }
 
 // A whole-file write of more than a chunk comes with its chunks' sha256, computed here by
@@ -355,6 +381,56 @@ function hex(digest) {
 // Calls reach Python in the order they came, even when an earlier one still hashes.
 let inOrder = Promise.resolve();
 
+// One call, from the page or from a view's port (`view`: its child API), answered by `reply`.
+// A call that opens a view (restrict, scoop) answers the new view's port, and nothing else.
+async function answer(data, reply, view, calls) {
+  const id = data[CALL_SIGNAL] ? data.id : null;
+  if (id !== null) calls.set(id, "queued");
+  const args = inOrder.then(() => withDigests(data.op, data.args));
+  inOrder = args.catch(() => {});
+  let envelope;
+  try {
+    envelope = await call(data.op, await args, data[CALL_WRITER], view, id, calls);
+  } finally {
+    if (id !== null) calls.delete(id);
+  }
+  if (OPS[data.op]?.opensView && !envelope.error) {
+    const port = await openView(view ?? (await booted).api, envelope.value);
+    reply({ type: "result", id: data.id, value: port }, [port]);
+    return;
+  }
+  reply({ type: "result", id: data.id, ...envelope }, transferables(envelope.value));
+}
+
+// Restricted views (py_vfs/web_views.py, docs/sandbox.md): the scope is bound here, to a port.
+// Every call that comes on the port runs on the view's child API; the other end of the port
+// is all the page (or a Web Worker it is posted to) gets.
+async function openView(parent, childId) {
+  const child = parent.channels.child(childId);
+  const calls = new Map();
+  const { port1, port2 } = new MessageChannel();
+  child.connect((id, event) => port1.postMessage({ type: "watch", id, event }));
+  port1.onmessage = async ({ data }) => {
+    if (data.type === "close") {
+      parent.channels.release(childId);
+      child.destroy();
+      port1.close();
+      return;
+    }
+    if (data.type === "cancel") {
+      cancelCall(calls, child, data.id);
+      return;
+    }
+    if (data.type !== "call") return;
+    try {
+      await answer(data, (message, transfer) => port1.postMessage(message, transfer), child, calls);
+    } catch (error) {
+      port1.postMessage({ type: "result", id: data.id, error: failure("EIO", String(error?.message ?? error), { syscall: data.op }) });
+    }
+  };
+  return port2;
+}
+
 function transferables(value) {
   if (value instanceof Uint8Array) return [value.buffer];
   if (value?.body instanceof Uint8Array) return [value.body.buffer];
@@ -372,7 +448,7 @@ self.onmessage = async ({ data, ports }) => {
     return;
   }
   if (data.type === "cancel") {
-    cancelCall(data.id);
+    cancelCall(pageCalls, readyApi, data.id);
     return;
   }
   if (data.type === "reply") {
@@ -383,17 +459,7 @@ self.onmessage = async ({ data, ports }) => {
   }
   try {
     if (data.type === "call") {
-      const id = data[CALL_SIGNAL] ? data.id : null;
-      if (id !== null) cancellable.set(id, "queued");
-      const args = inOrder.then(() => withDigests(data.op, data.args));
-      inOrder = args.catch(() => {});
-      let envelope;
-      try {
-        envelope = await call(data.op, await args, data[CALL_WRITER], id);
-      } finally {
-        cancellable.delete(id);
-      }
-      self.postMessage({ type: "result", id: data.id, ...envelope }, transferables(envelope.value));
+      await answer(data, (message, transfer) => self.postMessage(message, transfer), null, pageCalls);
     } else if (data.type === "preview") {
       await servePreview(ports[0], data.request, call);
     }

@@ -13,7 +13,7 @@ import os
 import posixpath
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from py_vfs import paths
 from py_vfs.shell.format import quote_arg, quote_name, visible
@@ -33,6 +33,13 @@ class Session(Protocol):
     cwd: str  # the current directory, absolute; `cd` sets it
     previews: PreviewHost  # mints the preview roots of `open` and `serve`
     host: MountHost  # where `mount` gets its folders
+    scoop_name: str | None  # the scoop the shell is in (`scoop NAME`), or None
+
+    def enter_scoop(self, name: str, view: Any) -> None:
+        """Run the next lines inside ``view``, the scoop ``name``'s restricted view."""
+
+    def leave_scoop(self) -> None:
+        """Back to the disk the shell was on before ``enter_scoop``."""
 
 
 class Sink:

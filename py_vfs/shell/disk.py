@@ -123,6 +123,10 @@ class Disk(Protocol):
         """One read-only SQL statement over the ``files`` and ``journal`` views."""
         ...
 
+    async def scoop(self, name: str) -> Disk:
+        """The scoop ``name``'s restricted view (not offered inside a view: `scoop` checks)."""
+        ...
+
     def as_writer(self, writer: str) -> Disk:
         """The same disk with every change made by ``writer`` (the shell writes as ``shell``)."""
         ...

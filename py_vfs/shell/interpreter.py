@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from py_vfs.mounts.host import LocalHost, MountHost
 from py_vfs.preview import LocalPreviews, PreviewHost
@@ -20,6 +20,7 @@ from py_vfs.shell.context import (
 from py_vfs.shell.expand import expand_word
 from py_vfs.shell.format import quote_name, visible
 from py_vfs.shell.parser import Command, ParseError, Redirect, parse
+from py_vfs.web_views import ViewHost, ViewPreviews
 
 if TYPE_CHECKING:
     from py_vfs.shell.disk import Disk
@@ -36,6 +37,7 @@ class ShellResult:
     code: int
     open_urls: list[str] = field(default_factory=list)
     cwd: str = "/"
+    scoop: str | None = None  # the scoop the shell is in (`scoop NAME`), for the prompt
 
 
 def _internal_error(state: _Run, exc: Exception) -> int:
@@ -78,6 +80,22 @@ class Shell:
         # `host_mounts` (python -m py_vfs shell), else `mount` answers EACCES.
         self.host: MountHost = host or LocalHost(vfs, enabled=host_mounts)
         self.cwd = "/"
+        self.scoop_name: str | None = None
+        self._outside: tuple[Disk, str, PreviewHost, MountHost] | None = None  # for `exit`
+
+    def enter_scoop(self, name: str, view: Any) -> None:
+        """Run the next lines inside the scoop's view, from its workspace; its preview roots
+        are the view's (readable folders only), and it mounts only where it may write."""
+        self._outside = (self.vfs, self.cwd, self.previews, self.host)
+        self.vfs, self.previews = view, ViewPreviews(view, self.previews)
+        self.host = ViewHost(view, self.host)
+        self.cwd, self.scoop_name = f"/scoops/{name}/workspace", name
+
+    def leave_scoop(self) -> None:
+        """Back to the disk and the directory the shell was on."""
+        assert self._outside is not None
+        self.vfs, self.cwd, self.previews, self.host = self._outside
+        self._outside, self.scoop_name = None, None
 
     async def run(self, line: str) -> ShellResult:
         """Parse and run one line; never raises: a syntax error is status 2 with nothing run,
@@ -104,7 +122,7 @@ class Shell:
 
     def _result(self, state: _Run, code: int) -> ShellResult:
         return ShellResult(state.stdout.text(), state.stderr.text(), code,
-                           state.open_urls, self.cwd)
+                           state.open_urls, self.cwd, self.scoop_name)
 
     async def _execute(self, command: Command, state: _Run) -> int:
         words = [arg for word in command.words for arg in expand_word(self.vfs, self.cwd, word)]

@@ -39,6 +39,10 @@ class Store(Protocol):
     async def get_all(self, space: str) -> Rows:
         """Every ``(key, value)`` of ``space``."""
 
+    async def get_prefix(self, space: str, prefix: str) -> Rows:
+        """Every ``(key, value)`` of ``space`` whose key starts with ``prefix`` (a key range:
+        the others are not read)."""
+
     async def get(self, space: str, key: str) -> object | None:
         """The value under ``key`` in ``space``, or None."""
 
@@ -86,6 +90,12 @@ class Lockable(Protocol):
 
     async def lock(self) -> Callable[[], None]:
         """Wait for the writer lock shared by every tab; returns the function that releases it."""
+
+
+def prefix_end(prefix: str) -> str:
+    """The first key after every key that starts with ``prefix`` (a non-empty prefix): its
+    last character moved one up, so ``[prefix, prefix_end(prefix))`` is exactly its keys."""
+    return prefix[:-1] + chr(ord(prefix[-1]) + 1)
 
 
 def gap(rev: int, current: int, entries: LogEntries) -> bool:

@@ -13,7 +13,7 @@ from pyodide.ffi import JsProxy, to_js
 
 from ..errors import FsError
 from ..transaction import Op
-from . import LogEntries, Rows, gap
+from . import LogEntries, Rows, gap, prefix_end
 
 
 class IndexedDBStore:
@@ -25,6 +25,11 @@ class IndexedDBStore:
     async def get_all(self, space: str) -> list[tuple[str, object]]:
         """``Store.get_all``."""
         rows = await self._js.getAll(space)
+        return [(str(key), _to_py(value)) for key, value in rows]
+
+    async def get_prefix(self, space: str, prefix: str) -> list[tuple[str, object]]:
+        """``Store.get_prefix``: a key range of the object store."""
+        rows = await self._js.getPrefix(space, prefix, prefix_end(prefix))
         return [(str(key), _to_py(value)) for key, value in rows]
 
     async def get(self, space: str, key: str) -> object | None:

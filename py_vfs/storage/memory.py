@@ -23,6 +23,12 @@ class MemoryStore:
         self.reads.append((space, None))
         return list(self.spaces[space].items())
 
+    async def get_prefix(self, space: str, prefix: str) -> Rows:
+        """``Store.get_prefix``."""
+        self.reads.append((space, prefix + "*"))
+        return [(key, value) for key, value in self.spaces[space].items()
+                if isinstance(key, str) and key.startswith(prefix)]
+
     async def get(self, space: str, key: str) -> object | None:
         """``Store.get``."""
         self.reads.append((space, key))

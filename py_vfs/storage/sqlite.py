@@ -15,7 +15,7 @@ import sqlite3
 from pathlib import Path
 
 from ..transaction import Op
-from . import LOG_KEEP, SPACES, LogEntries, Rows, gap
+from . import LOG_KEEP, SPACES, LogEntries, Rows, gap, prefix_end
 from .sqlite_views import ensure_views
 
 _VALUE_TYPES = {"nodes": "TEXT", "chunks": "BLOB", "meta": "TEXT", "log": "TEXT"}
@@ -26,16 +26,19 @@ BUSY_TIMEOUT_S = 30.0
 class SQLiteStore:
     """A ``Store`` in one SQLite file; several processes may share it."""
 
-    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
+    def __init__(self, path: str | Path, *, read_only: bool = False,
+                 journal: str = "WAL") -> None:
         """Open (or create) the disk file at ``path``; ``read_only``: open an existing file
-        without ever writing to it (no tables or views made; a commit fails in SQLite)."""
+        without ever writing to it (no tables or views made; a commit fails in SQLite);
+        ``journal``: SQLite's journal mode (WAL lets other processes read while one
+        writes)."""
         self.path = Path(path)
         if read_only:
             self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
                                        isolation_level=None)
             return
         self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(f"PRAGMA journal_mode={journal}")
         self._db.execute("PRAGMA synchronous=FULL")
         for space in SPACES:
             self._db.execute(f"CREATE TABLE IF NOT EXISTS {space} "
@@ -51,6 +54,12 @@ class SQLiteStore:
     async def get_all(self, space: str) -> Rows:
         """``Store.get_all``."""
         return list(self._db.execute(f"SELECT key, value FROM {_space(space)}"))
+
+    async def get_prefix(self, space: str, prefix: str) -> Rows:
+        """``Store.get_prefix``: a range of the primary key."""
+        return list(self._db.execute(
+            f"SELECT key, value FROM {_space(space)} WHERE key >= ? AND key < ?",
+            (prefix, prefix_end(prefix))))
 
     async def get(self, space: str, key: str) -> object | None:
         """``Store.get``."""

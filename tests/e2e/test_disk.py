@@ -213,6 +213,14 @@ def test_a_full_quota_is_enospc_rolled_back_whole_and_space_can_be_freed(
     resumed, failure = write_until_full(page, "/full/g", limit=2)
     assert (resumed, failure) == (2, None)
     assert vfs_eval(page, "return (await vfs.check()).problems;") == []
+    # The removed files' chunks were kept for the journal (time travel): room came from
+    # trimming that history, journaled and reported by usage().
+    history = vfs_eval(page, """
+      const trims = (await vfs.journal({writer: "py_vfs"})).filter((e) => e.operation === "trim");
+      return {trims: trims.map((e) => e.reason), last: (await vfs.usage()).historyTrimmed};
+    """)
+    assert "quota" in history["trims"], history
+    assert history["last"]["reason"] == "quota", history
     print(f"quota {QUOTA}: {written} files of {BIG_FILE} fit; {state['usage']}")
 
 

@@ -152,5 +152,9 @@ test("a format-2 database is upgraded in place and its chunked small file still 
   assert.deepEqual(await store.keys("chunks"), [key]);
   assert.ok(await store.get("meta", `held:${key}`));
   assert.equal((await call(api, "readFile", "/old.txt", "utf8")).value, "written by format 2!");
-  assert.deepEqual((await call(api, "check")).value.problems, []);
+  const report = (await call(api, "check")).value;
+  assert.deepEqual(report.problems, []);
+  // Found by a key-range read of the held markers (IDBStore.getPrefix).
+  assert.equal(report.historyChunks, 1);
+  assert.deepEqual(await store.getPrefix("meta", "held:", "held;"), [[`held:${key}`, await store.get("meta", `held:${key}`)]]);
 });

@@ -150,5 +150,5 @@ test("every error crosses in one envelope, built alike in both languages", { tim
 
 test("the page's modules link: every name they import is exported", { timeout: TEST_MS }, async () => {
   const module = await import("../../dist/pyvfs.mjs");
-  assert.deepEqual(Object.keys(module).sort(), ["AbortError", "Dirent", "Stats", "VFS", "agentTools", "openVFS", "pickDirectory"]);
+  assert.deepEqual(Object.keys(module).sort(), ["AbortError", "Dirent", "Stats", "VFS", "agentTools", "openVFS", "pickDirectory", "viewOf"]);
 });

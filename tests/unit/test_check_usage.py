@@ -160,8 +160,9 @@ def test_the_change_log_is_checked(vfs):
 def test_usage_counts_from_the_index_without_reading_content(vfs):
     vfs.store.reads.clear()
     usage = run(vfs.usage())
-    # Only ``meta`` is read (what the journal's history holds), never a chunk.
-    assert [space for space, _ in vfs.store.reads] in ([], ["meta"])
+    # Only ``meta`` is read (the journal's held markers by prefix, its last trim), never a
+    # chunk.
+    assert vfs.store.reads == [("meta", "held:*"), ("meta", "trimmed")]
     assert (usage.files, usage.directories, usage.symlinks) == (3, 2, 1)
     assert usage.content_bytes == len(BIG) + 2 * len(SMALL)
     assert usage.stored_bytes == len(BIG) + len(SMALL)  # the copy shares its chunk

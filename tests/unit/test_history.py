@@ -206,9 +206,15 @@ def test_a_full_store_trims_history_before_refusing_a_write():
         assert await vfs.read_file("/f") == bytes([39]) * 60_000
         trims = [e for e in await vfs.journal(limit=1000) if e["operation"] == "trim"]
         assert trims, "history should have been trimmed for room"
+        assert {(e["writer"], e["reason"]) for e in trims} == {("py_vfs", "quota")}
         assert (await vfs.check()).ok
         usage = await vfs.usage()
         assert usage.history_bytes < 400_000
+        # usage() tells that history was cut for room, and from where it goes on.
+        last = trims[0]
+        assert usage.history_trimmed["reason"] == "quota"
+        assert usage.history_trimmed["revisions"] == last["trimmed"]
+        assert usage.history_since == last["trimmed"][1] + 1
         # With nothing left to trim, a write too large for the room is ENOSPC, and changes
         # nothing.
         with pytest.raises(FsError) as info:
@@ -233,3 +239,25 @@ def test_another_tab_restores_a_chunk_this_tab_let_go_of():
         assert (await two.check()).ok
 
     run(scenario())
+
+
+def test_usage_trim_and_gc_read_the_markers_not_the_snapshots():
+    """``meta`` holds the journal's held markers and every snapshot's records (megabytes for a
+    big tree): usage, trimming and garbage collection read the markers by prefix and never the
+    whole keyspace."""
+    async def scenario():
+        store = MemoryStore()
+        vfs = await VFS.open(store, retention=Retention(days=0, entries=1))
+        for n in range(5):
+            await vfs.write_file(f"/f{n}", f"content {n}")
+        await vfs.snapshot("s")
+        await vfs.write_file("/f0", "changed")
+        store.reads.clear()
+        await vfs.usage()
+        await vfs.gc(grace_ms=0)
+        await vfs.engine.run(vfs.history.trim_change(vfs.engine.revision - 1), "trim")
+        return store.reads
+
+    reads = run(scenario())
+    assert ("meta", None) not in reads, reads
+    assert ("meta", "held:*") in reads, reads

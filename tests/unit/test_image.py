@@ -33,7 +33,7 @@ async def image_bytes(vfs: VFS, path: str = "/p") -> bytes:
 
 
 def leftovers() -> list[str]:
-    return glob.glob(os.path.join(tempfile.gettempdir(), "pyvfs-image-*"))
+    return glob.glob(os.path.join(tempfile.gettempdir(), "pyvfs-scratch-*"))
 
 
 def write(tmp_path, data: bytes) -> str:

@@ -19,11 +19,12 @@ import py_vfs
 # Bottom to top. A module is named by its dotted path below ``py_vfs`` ("" is the package
 # itself); an entry ending in ".*" takes a whole subpackage, its ``__init__`` included.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("basics", ("errors", "cancel", "paths", "automaton", "globs", "grep_pattern")),
+    ("basics", ("errors", "cancel", "paths", "automaton", "globs", "grep_pattern", "scratch")),
     ("node", ("node",)),
     ("transaction", ("transaction",)),
     ("storage", ("storage.*",)),
-    ("content and index", ("content", "limits", "index", "watch", "check", "usage")),
+    ("content and index", ("content", "limits", "index", "watch", "check", "usage",
+                           "sandbox")),
     ("commit engine", ("sync", "group_commit", "engine", "garbage", "streams", "history")),
     ("mounted folders", ("mounts", "mounts.backend", "mounts.local", "mounts.host",
                          "mounts.fsa", "mounts.table", "mounts.checks", "mounts.streams")),
@@ -32,10 +33,10 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                     "mount_ops", "mounting", "files", "namespace", "metadata", "copies",
                     "step", "snapshots", "writers", "query")),
     # The agent tools use the facade's API only, and the package exports them beside it.
-    ("facade", ("vfs", "agent", "")),
+    ("facade", ("vfs", "agent", "", "views", "scoops")),
     ("tools over the facade", ("archive", "zip_entries", "sqlite_image")),
     ("surfaces", ("shell.*", "protocol", "web_data", "webapi", "web_history", "preview",
-                  "page_cache",
+                  "page_cache", "web_views",
                   "__main__")),
 ]
 

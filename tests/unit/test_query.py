@@ -177,6 +177,7 @@ WRITES = [
     "SELECT load_extension('libc')",
     "INSERT INTO journal VALUES (1, 'now', 'agent', 'write', '/x')",
     "WITH x AS (SELECT 1) DELETE FROM _files",
+    "DELETE FROM _journal",
 ]
 
 

@@ -1,7 +1,17 @@
 """The shell's commands. Importing the modules registers their commands in COMMANDS."""
 
-from py_vfs.shell.commands import builtins, data, disk, files, history, listing, mounts, serve
+from py_vfs.shell.commands import (
+    builtins,
+    data,
+    disk,
+    files,
+    history,
+    listing,
+    mounts,
+    scoops,
+    serve,
+)
 from py_vfs.shell.commands.registry import COMMANDS, CommandSpec, UsageError
 
 __all__ = ["COMMANDS", "CommandSpec", "UsageError", "builtins", "data", "disk", "files",
-           "history", "listing", "mounts", "serve"]
+           "history", "listing", "mounts", "scoops", "serve"]

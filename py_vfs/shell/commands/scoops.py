@@ -1,0 +1,46 @@
+"""Scoops in the shell: `scoop NAME` (a shell inside the scoop's restricted view), `exit` (back
+to the disk) and `scoops` (list them). See docs/sandbox.md."""
+
+from __future__ import annotations
+
+from py_vfs.shell.commands.registry import UsageError, command
+from py_vfs.shell.context import Context
+
+
+@command("scoop NAME", "open a shell inside scoop NAME (exit returns)")
+async def scoop(ctx: Context, args: list[str]) -> int:
+    """Enter the scoop: its folders are made if needed, the cwd is its workspace."""
+    if len(args) != 1:
+        raise UsageError("usage: scoop NAME")
+    session = ctx.session
+    if session.scoop_name is not None:
+        ctx.err(f"already in scoop {session.scoop_name}: exit first")
+        return 1
+    if not hasattr(ctx.vfs, "scoop"):
+        ctx.err("not available inside a restricted view")
+        return 1
+    session.enter_scoop(args[0], await ctx.vfs.scoop(args[0]))
+    return 0
+
+
+@command("exit", "leave the scoop this shell is in")
+async def exit_(ctx: Context, args: list[str]) -> int:
+    """Back to the disk the shell was on, in the directory it left."""
+    if ctx.session.scoop_name is None:
+        ctx.err("not in a scoop")
+        return 1
+    ctx.session.leave_scoop()
+    return 0
+
+
+@command("scoops", "list the scoops")
+async def scoops(ctx: Context, args: list[str]) -> int:
+    """One name a line: the folders of /scoops (that this shell can see)."""
+    if args:
+        raise UsageError("usage: scoops")
+    if not ctx.vfs.exists("/scoops"):
+        return 0
+    for entry in ctx.vfs.readdir("/scoops", with_types=True):
+        if entry.type == "directory":
+            ctx.out(entry.name + "\n")
+    return 0
