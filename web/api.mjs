@@ -69,21 +69,21 @@ export class VFS {
   // reads outside find nothing (ENOENT), writes outside are EACCES, and nothing it holds leads
   // back to the disk (docs/sandbox.md). From a view, a narrower view. `writer`: who its
   // changes are made by.
-  async restrict({ read = [], write = [], writer } = {}) {
+  async restrict({ read = [], write = [], writer, signal } = {}) {
     if (this.#stepId !== null) throw fsError("EINVAL", "EINVAL: restrict() outside the step", { syscall: "restrict" });
-    const port = await this.#call("restrict", { read, write, ...(writer === undefined ? {} : { writer }) });
+    const port = await this.#call("restrict", { read, write, signal, ...(writer === undefined ? {} : { writer }) });
     return new VFS(new ViewChannel(port), null, writer ?? this.#writer);
   }
   // The scoop `name`'s view: /scoops/<name> (made with workspace, home, tmp) and /shared,
   // nothing else, written as "scoop:<name>".
-  async scoop(name) {
+  async scoop(name, opts) {
     if (this.#stepId !== null) throw fsError("EINVAL", "EINVAL: scoop() outside the step", { syscall: "scoop" });
-    const port = await this.#call("scoop", name);
+    const port = await this.#call("scoop", name, opts);
     return new VFS(new ViewChannel(port), null, `scoop:${name}`);
   }
   // A MessagePort to post (transfer) to a Web Worker, where `viewOf(port)` is this view again:
   // the same scope, and nothing more. Of the disk itself, a view of the whole disk.
-  transferable() { return this.#call("restrict", {}); }
+  transferable({ signal } = {}) { return this.#call("restrict", { signal }); }
   // Checks the arguments of `op` (declared in py_vfs/protocol.py) and sends it; a bad argument
   // or an aborted signal (web/abort.mjs) rejects at once, and nothing reaches the worker.
   #call(op, ...args) {
