@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import paths
-from .cancel import checkpoint
+from .cancel import aborted, checkpoint
 from .errors import FsError
 from .globs import compile_glob, has_magic
 from .grep_pattern import LineMatcher, compile_pattern
@@ -91,7 +91,12 @@ class Search:
         """Lines matching ``pattern`` in the files at or under ``path``, in path order."""
         matcher = compile_pattern(pattern, regex=regex, ignore_case=ignore_case)
         result = GrepResult()
-        candidates = self._grep_candidates(path, include)
+        try:
+            candidates = self._grep_candidates(path, include)
+        except FsError as error:  # cancelled between two directories of the listing
+            if error.code == "ECANCELED":
+                raise aborted("grep", "stopped while listing the files") from None
+            raise
         for done, (file_path, node) in enumerate(candidates):
             # A safe point per file: a cancelled grep stops here, saying how far it got.
             await checkpoint("grep", done, len(candidates), "files")
@@ -114,8 +119,7 @@ class Search:
         start = len(canonical.rstrip("/")) + 1
         include_regex = compile_glob(include, "grep") if include else None
         found = []
-        for file_path, child in self.tree.descendants(node, canonical, sizes=True,
-                                                      syscall="grep"):
+        for file_path, child in self.tree.descendants(node, canonical, sizes=True):
             if child.kind != "file":
                 continue
             subject = file_path[start:] if include and "/" in include else child.name

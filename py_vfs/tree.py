@@ -44,14 +44,13 @@ class Tree:
             return self.table.entries(directory, sizes=sizes)
         return self.index.entries(directory)
 
-    def descendants(self, directory: Node, directory_path: str, *, sizes: bool = False,
-                    syscall: str = "scandir") -> Iterator[tuple[str, Node]]:
+    def descendants(self, directory: Node, directory_path: str, *,
+                    sizes: bool = False) -> Iterator[tuple[str, Node]]:
         """Every entry below ``directory``, depth first, in sorted order (``sizes``: the
         nodes of mounted folders carry sizes too, which costs a call per file there). An
         explicit stack, not recursion: a tree may be deeper than Python's recursion limit.
         Each directory is a safe point of a cancellable call: listing a mounted folder waits
-        for the browser, which lets the page's cancel in (py_vfs/cancel.py); a cancel there
-        is an ECANCELED of ``syscall``, the operation the walk serves."""
+        for the browser, which lets the page's cancel in (py_vfs/cancel.py)."""
         stack = [(directory_path, iter(self.entries(directory, sizes=sizes)))]
         while stack:
             parent_path, children = stack[-1]
@@ -62,7 +61,7 @@ class Tree:
             child_path = paths.child(parent_path, child.name)
             yield child_path, child
             if child.is_dir:
-                check(syscall)
+                check("scandir")
                 stack.append((child_path, iter(self.entries(child, sizes=sizes))))
 
     async def read(self, node: Node) -> bytes:

@@ -37,11 +37,11 @@ CALLS = """
     flush: () => vfs.flush(s), close: () => vfs.close(s), diagnostics: () => vfs.diagnostics(s),
     shell: () => vfs.shell("ls", s), previewUrl: () => vfs.previewUrl("/ab/f", s),
     agentTool: () => vfs.agentTool("ls", {path: "/ab"}, s),
+    restrict: () => vfs.restrict({read: ["/ab"], signal}), scoop: () => vfs.scoop("ab", s),
+    transferable: () => vfs.transferable(s),
     step: () => vfs.step(async (tx) => tx.writeFile("/ab/g", "x"), s),
     import: () => vfs.import(new Uint8Array(10), s),
     as: null,  // not a call: gives the API under another writer
-    restrict: () => vfs.restrict({read: ["/ab"], signal}), scoop: () => vfs.scoop("ab", s),
-    transferable: () => vfs.transferable(s),
     watch: async () => vfs.watch("/ab", () => {}, s),
     createReadStream: () => vfs.createReadStream("/ab/f", s).getReader().read(),
     export: () => vfs.export("/ab", s).getReader().read(),
