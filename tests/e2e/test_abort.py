@@ -38,7 +38,7 @@ CALLS = """
     shell: () => vfs.shell("ls", s), previewUrl: () => vfs.previewUrl("/ab/f", s),
     agentTool: () => vfs.agentTool("ls", {path: "/ab"}, s),
     restrict: () => vfs.restrict({read: ["/ab"], signal}), scoop: () => vfs.scoop("ab", s),
-    transferable: () => vfs.transferable(s),
+    transferable: () => vfs.transferable(s), reset: () => vfs.reset({defaults: true, signal}),
     step: () => vfs.step(async (tx) => tx.writeFile("/ab/g", "x"), s),
     import: () => vfs.import(new Uint8Array(10), s),
     as: null,  // not a call: gives the API under another writer
