@@ -42,7 +42,6 @@ from .writers import check_writer
 
 if TYPE_CHECKING:
     from .mounts.backend import Backend
-    from .vfs import VFS
 
 class _Scoped:
     """Sets a view's scope and writer around the calls it forwards (streams, the view)."""
@@ -98,7 +97,9 @@ class _ScopedWriteStream(_Scoped, WriteStream):
 class RestrictedView(_Scoped):
     """The VFS limited to ``scope``: reads outside find nothing, writes outside are EACCES."""
 
-    def __init__(self, vfs: VFS, scope: Scope, writer: str | None = None) -> None:
+    def __init__(self, vfs: Any, scope: Scope, writer: str | None = None) -> None:
+        """``vfs``: the facade (py_vfs/vfs.py's ``VFS``, which makes views, so this module
+        does not name it)."""
         super().__init__(scope, None if writer is None else check_writer(writer))
         self.__vfs = vfs
 

@@ -15,68 +15,33 @@ changing a link afterwards cannot move what the URL serves.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Generic, Protocol, TypeVar
 
-from . import paths
 from .errors import FsError
-from .mounts.host import MountHost
-from .preview import PreviewHost
-from .sandbox import denied, hidden
 from .views import RestrictedView
 
-if TYPE_CHECKING:
-    from .webapi import WebAPI
+
+class Child(Protocol):
+    """A child API: what the channels ask of one (``WebAPI`` is one)."""
+
+    def unwatch_all(self) -> None:
+        """Stop the child's watches."""
 
 
-class ViewPreviews:
-    """Preview roots minted through a view: readable ones only, by their real path."""
-
-    def __init__(self, view: RestrictedView, previews: PreviewHost) -> None:
-        self._view = view
-        self._previews = previews
-
-    async def root_url(self, root: str, kind: str) -> str:
-        """``PreviewHost.root_url`` of ``root``'s real path, if the view may read it."""
-        real = self._view.realpath(root)
-        if not self._view.scope.can_read(real):
-            raise hidden("preview", root)
-        return await self._previews.root_url(real, kind)
+C = TypeVar("C", bound=Child)
 
 
-class ViewHost:
-    """The shell's mount requests from inside a view: only at a path the view may write (the
-    page, which does them, works on the whole disk)."""
+class ViewChannels(Generic[C]):
+    """The child APIs (restricted views) made through one ``WebAPI`` over ``vfs`` (the disk or
+    a view), by id: ``make`` builds one over a view, ``root_url`` mints preview roots."""
 
-    def __init__(self, view: RestrictedView, host: MountHost) -> None:
-        self._view = view
-        self._host = host
-
-    def _check(self, path: str) -> str:
-        if not self._view.scope.can_write(paths.normalize(path, "mount")):
-            raise denied("mount", path)
-        return path
-
-    async def mount(self, path: str, *, read_only: bool, folder: str | None) -> dict[str, Any]:
-        """``MountHost.mount`` at a writable path."""
-        return await self._host.mount(self._check(path), read_only=read_only, folder=folder)
-
-    async def unmount(self, path: str) -> dict[str, Any]:
-        """``MountHost.unmount`` of a writable mount point."""
-        return await self._host.unmount(self._check(path))
-
-    async def reconnect(self, path: str) -> dict[str, Any]:
-        """``MountHost.reconnect`` of a writable mount point."""
-        return await self._host.reconnect(self._check(path))
-
-
-class ViewChannels:
-    """The child APIs (restricted views) made through one ``WebAPI``, by id."""
-
-    def __init__(self, api: WebAPI, make: Callable[[RestrictedView], WebAPI]) -> None:
-        self._api = api
+    def __init__(self, vfs: Any, make: Callable[[RestrictedView], C],
+                 root_url: Callable[[str, str], Awaitable[str]]) -> None:
+        self._vfs = vfs
         self._make = make
-        self._children: dict[int, WebAPI] = {}
+        self._root_url = root_url
+        self._children: dict[int, C] = {}
         self._next = 1
 
     def table(self) -> dict[str, Callable[..., Any]]:
@@ -94,7 +59,7 @@ class ViewChannels:
         neither ``read`` nor ``write``, the same view again (of the disk: all of it), to hand
         to a Web Worker."""
         found = options if isinstance(options, dict) else {}
-        vfs = self._api.vfs
+        vfs = self._vfs
         writer = found.get("writer")
         if found.get("read") is None and found.get("write") is None:
             if isinstance(vfs, RestrictedView):
@@ -105,12 +70,12 @@ class ViewChannels:
 
     async def scoop(self, name: str) -> int:
         """``scoop(name)``: a child over the scoop's view (its folders made if needed)."""
-        vfs = self._api.vfs
+        vfs = self._vfs
         if isinstance(vfs, RestrictedView):  # a scoop is made from the whole disk only
             raise FsError.of("EACCES", "scoop", None).with_hint("a view cannot open a scoop")
         return self._keep(await vfs.scoop(name))
 
-    def child(self, child_id: int) -> WebAPI:
+    def child(self, child_id: int) -> C:
         """The child API of ``child_id`` (the worker binds its port to it)."""
         if child_id not in self._children:
             raise FsError.of("EBADF", "restrict", None)
@@ -124,4 +89,4 @@ class ViewChannels:
 
     async def preview_root(self, path: str, kind: str = "folder") -> str:
         """The URL of a preview root for ``path`` (a view's ``previewUrl``)."""
-        return await self._api.shell.previews.root_url(path, kind)
+        return await self._root_url(path, kind)

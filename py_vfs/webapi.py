@@ -33,12 +33,13 @@ from .streams import ReadStream, WriteStream
 from .transaction import WRITER
 from .usage import Usage
 from .vfs import VFS
+from .view_hosts import ViewHost, ViewPreviews
 from .views import RestrictedView
 from .web_args import copy_file, encoding_of, flag, gc_options, grep_options, mode_of
 from .web_data import DataOps
 from .web_history import HistoryOps
 from .web_steps import Steps
-from .web_views import ViewChannels, ViewHost, ViewPreviews
+from .web_views import ViewChannels
 from .writers import check_writer
 
 Envelope = dict[str, Any]
@@ -72,9 +73,10 @@ class WebAPI:
         self._next_stream = 1
         # One registry of open steps for the API and its views: a step blocks them all.
         self._steps = steps or Steps()
-        self.channels = ViewChannels(self, lambda view: WebAPI(
+        self.channels: ViewChannels[WebAPI] = ViewChannels(vfs, lambda view: WebAPI(
             view, host=host and ViewHost(view, host), fsa=fsa, steps=self._steps,
-            previews=ViewPreviews(view, self.shell.previews)))
+            previews=ViewPreviews(view, self.shell.previews)),
+            lambda path, kind: self.shell.previews.root_url(path, kind))
         self._signals: dict[int, Signal] = {}  # the cancellable calls in flight, by call id
         self._ops = {**self.operations(vfs), **self._steps.table(self), "watch": self._watch,
                      "unwatch": self._unwatch, "sync": vfs.sync, "reset": self._reset,

@@ -20,7 +20,7 @@ from py_vfs.shell.context import (
 from py_vfs.shell.expand import expand_word
 from py_vfs.shell.format import quote_name, visible
 from py_vfs.shell.parser import Command, ParseError, Redirect, parse
-from py_vfs.web_views import ViewHost, ViewPreviews
+from py_vfs.view_hosts import ViewHost, ViewPreviews
 
 if TYPE_CHECKING:
     from py_vfs.defaults import Bundle
