@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from py_vfs import paths
 from py_vfs.shell.format import quote_arg, quote_name, visible
+from py_vfs.shell.pipes import Input, NoInput, Output
 
 if TYPE_CHECKING:
     from py_vfs.defaults import Bundle
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from py_vfs.node import DirEntry
     from py_vfs.preview import PreviewHost
     from py_vfs.shell.disk import Disk
+    from py_vfs.streams import WriteStream
 
 HOME = "/"  # where `cd` with no argument and `~` lead; the VFS has no users
 
@@ -43,42 +45,46 @@ class Session(Protocol):
     def leave_scoop(self) -> None:
         """Back to the disk the shell was on before ``enter_scoop``."""
 
+    def environment(self) -> dict[str, str]:
+        """The exported variables and their values."""
 
-class Sink:
-    """Collects one output stream as bytes, so `cat img.png > copy.png` copies the bytes
-    unchanged; text is decoded (errors replaced) only when shown to the user."""
-
-    def __init__(self) -> None:
-        self.data = bytearray()
-
-    def write(self, text: str) -> None:
-        """Add text, encoded as UTF-8 (a lone surrogate becomes "?")."""
-        self.data += text.encode("utf-8", "replace")
-
-    def write_bytes(self, data: bytes) -> None:
-        """Add bytes unchanged (file content from `cat`)."""
-        self.data += data
-
-    def text(self) -> str:
-        """Everything written, decoded for display (invalid UTF-8 replaced)."""
-        return self.data.decode("utf-8", "replace")
+    async def run_argv(self, argv: list[str], stdin: Input, stdout: Output,
+                       stderr: Output) -> int:
+        """Run one command (a builtin, a function, a script) with these arguments and
+        streams; its exit status."""
 
 
-class FileSink(Sink):
-    """Output redirected to a file; written in one VFS call when the command ends."""
+class FileOutput(Output):
+    """Output redirected to a file. With `>` the bytes stream into the disk a chunk at a time
+    and the file is replaced when the command ends (one commit: a reader never sees half of
+    it); with `>>` they are collected and appended then, in one VFS call."""
 
-    def __init__(self, path: str, display: str, *, append: bool) -> None:
+    def __init__(self, vfs: Disk, path: str, display: str, *, append: bool) -> None:
         super().__init__()
+        self.vfs = vfs
         self.path = path
-        self.display = display
+        self.display = display  # the name as typed, for error messages
         self.append = append
+        self._collected = bytearray()
+        self._stream: WriteStream | None = None
 
-    async def flush(self, vfs: Disk) -> None:
-        """Write what was collected to the file (appending for `>>`)."""
+    async def _send(self, data: bytes) -> None:
         if self.append:
-            await vfs.append_file(self.path, bytes(self.data))
-        else:
-            await vfs.write_file(self.path, bytes(self.data))
+            self._collected += data
+            return
+        if self._stream is None:
+            self._stream = self.vfs.stream_writer(self.path)
+        await self._stream.write(data)
+
+    async def close(self) -> None:
+        """Write the file, also when the command failed (so `> f` alone makes an empty f)."""
+        await self.flush()
+        if self.append:
+            await self.vfs.append_file(self.path, bytes(self._collected))
+            return
+        stream = self._stream or self.vfs.stream_writer(self.path)
+        self._stream = None
+        await stream.close()
 
 
 @dataclass
@@ -88,8 +94,9 @@ class Context:
     vfs: Disk
     session: Session
     name: str  # the command's name, which prefixes its error messages
-    stdout: Sink
-    stderr: Sink
+    stdin: Input
+    stdout: Output
+    stderr: Output
     open_urls: list[str] = field(default_factory=list)  # for the page to open (open, serve)
     # The line to run once the user confirms (`reset --defaults`): a terminal asks y/N.
     confirm: list[str] = field(default_factory=list)
@@ -99,14 +106,32 @@ class Context:
         """The session's current directory."""
         return self.session.cwd
 
-    def out(self, text: str) -> None:
-        """Write text to the command's standard output."""
-        self.stdout.write(text)
+    @property
+    def env(self) -> dict[str, str]:
+        """The exported variables, as a child process would see them (scripts, `env`)."""
+        return self.session.environment()
+
+    def out(self, text: str | bytes) -> None:
+        """Queue a little output (a listing, a line): it goes out when the command next awaits
+        ``write`` or ends. Large or unbounded output uses ``write``."""
+        self.stdout.write_nowait(text)
+
+    async def write(self, data: str | bytes) -> None:
+        """Write to standard output, waiting while a pipe's reader is behind (a command that
+        streams, such as cat or yes, writes so: it holds one chunk, not the whole output)."""
+        await self.stdout.write(data)
+
+    async def run(self, argv: list[str], *, stdin: Input | None = None,
+                  stdout: Output | None = None) -> int:
+        """Run another command with these arguments (xargs, find -exec), with this command's
+        streams unless given; its status."""
+        return await self.session.run_argv(argv, stdin or NoInput(),
+                                           stdout or self.stdout, self.stderr)
 
     def err(self, message: str) -> None:
         """Report one failure the way coreutils does: `cmd: message`. Names in ``message`` are
         quoted already (``quote_arg``); ``visible`` is the net for anything else."""
-        self.stderr.write(visible(f"{quote_name(self.name)}: {message}") + "\n")
+        self.stderr.write_nowait(visible(f"{quote_name(self.name)}: {message}") + "\n")
 
     def resolve(self, path: str) -> str:
         """The absolute path of an operand, relative to the current directory."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -10,8 +12,7 @@ from py_vfs.preview import LocalPreviews, PreviewHost
 from py_vfs.shell.commands import COMMANDS, UsageError
 from py_vfs.shell.context import (
     Context,
-    FileSink,
-    Sink,
+    FileOutput,
     describe,
     ensure_parent_dir,
     is_dir,
@@ -20,6 +21,15 @@ from py_vfs.shell.context import (
 from py_vfs.shell.expand import expand_word
 from py_vfs.shell.format import quote_name, visible
 from py_vfs.shell.parser import Command, ParseError, Redirect, parse
+from py_vfs.shell.pipes import (
+    SIGPIPE_STATUS,
+    BrokenPipe,
+    Collect,
+    Input,
+    NoInput,
+    Output,
+    Pipe,
+)
 from py_vfs.view_hosts import ViewHost, ViewPreviews
 
 if TYPE_CHECKING:
@@ -44,12 +54,12 @@ class ShellResult:
     confirm: str | None = None
 
 
-def _internal_error(state: _Run, exc: Exception) -> int:
+def _internal_error(stderr: Output, exc: Exception) -> int:
     """An exception no command expected (a bug): one line on stderr and status 1, instead of a
     traceback on CPython or a bare EIO in the page; the rest of the line still runs."""
     first = (str(exc).splitlines() or [""])[0]
-    state.stderr.write(visible(f"sh: internal error: {type(exc).__name__}"
-                               f"{': ' + first if first else ''}") + "\n")
+    stderr.write_nowait(visible(f"sh: internal error: {type(exc).__name__}"
+                                f"{': ' + first if first else ''}") + "\n")
     return 1
 
 
@@ -59,16 +69,18 @@ class _RedirectError(Exception):
 
 @dataclass
 class _Run:
-    """The state of one `Shell.run` call: the terminal's two streams and the opened URLs."""
+    """The state of one `Shell.run` call: its three streams and what the page should do."""
 
-    stdout: Sink = field(default_factory=Sink)
-    stderr: Sink = field(default_factory=Sink)
+    stdin: Input
+    stdout: Output
+    stderr: Output
     open_urls: list[str] = field(default_factory=list)
     confirm: list[str] = field(default_factory=list)
 
 
 class Shell:
-    """An sh-like interpreter whose only state between lines is the current directory.
+    """An sh-like interpreter whose state between lines is the current directory and the
+    variables.
 
     It is the ``Session`` its commands see (``context.Session``): ``cwd``, ``previews``,
     ``host`` and ``defaults``; the language it reads is described in docs/shell.md."""
@@ -89,6 +101,7 @@ class Shell:
         self.defaults = defaults
         self.scoop_name: str | None = None
         self._outside: tuple[Disk, str, PreviewHost, MountHost] | None = None  # for `exit`
+        self._run: _Run | None = None  # the line running now (for `run_argv`)
 
     def enter_scoop(self, name: str, view: Any) -> None:
         """Run the next lines inside the scoop's view, from its workspace; its preview roots
@@ -104,17 +117,39 @@ class Shell:
         self.vfs, self.cwd, self.previews, self.host = self._outside
         self._outside, self.scoop_name = None, None
 
-    async def run(self, line: str) -> ShellResult:
+    def environment(self) -> dict[str, str]:
+        """The exported variables (none yet)."""
+        return {}
+
+    async def run(self, line: str, *, stdin: Input | None = None,
+                  stdout: Output | None = None, stderr: Output | None = None) -> ShellResult:
         """Parse and run one line; never raises: a syntax error is status 2 with nothing run,
-        an unexpected exception is `sh: internal error: ...` with status 1."""
-        state = _Run()
+        an unexpected exception is `sh: internal error: ...` with status 1.
+
+        Output goes to ``stdout`` and ``stderr`` as it is written when they are given (the
+        terminal shows it at once); otherwise it is collected into the result. ``stdin`` is
+        what the line reads (nothing by default)."""
+        state = _Run(stdin or NoInput(), stdout or Collect(), stderr or Collect())
+        self._run = state
+        try:
+            code = await self._run_line(line, state)
+        finally:
+            self._run = None
+            for stream in (state.stdout, state.stderr):
+                with contextlib.suppress(BrokenPipe):
+                    await stream.flush()
+        return ShellResult(_collected(state.stdout), _collected(state.stderr), code,
+                           state.open_urls, self.cwd, self.scoop_name,
+                           state.confirm[-1] if state.confirm else None)
+
+    async def _run_line(self, line: str, state: _Run) -> int:
         try:
             steps = parse(line)
         except ParseError as exc:
-            state.stderr.write(visible(f"sh: {exc}") + "\n")
-            return self._result(state, exc.code)
+            state.stderr.write_nowait(visible(f"sh: {exc}") + "\n")
+            return exc.code
         except Exception as exc:  # a bug, not the user's line: say so, do not die
-            return self._result(state, _internal_error(state, exc))
+            return _internal_error(state.stderr, exc)
         status = 0
         for step in steps:
             # sh's AND-OR list: a skipped command leaves the status as it was, so in
@@ -122,43 +157,60 @@ class Shell:
             if (step.connector == "&&" and status != 0) or (step.connector == "||" and status == 0):
                 continue
             try:
-                status = await self._execute(step.command, state)
+                status = await self._pipeline(step.pipeline, state)
             except Exception as exc:
-                status = _internal_error(state, exc)
-        return self._result(state, status)
+                status = _internal_error(state.stderr, exc)
+        return status
 
-    def _result(self, state: _Run, code: int) -> ShellResult:
-        return ShellResult(state.stdout.text(), state.stderr.text(), code,
-                           state.open_urls, self.cwd, self.scoop_name,
-                           state.confirm[-1] if state.confirm else None)
+    async def _pipeline(self, commands: list[Command], state: _Run) -> int:
+        """Run the stages at once, each reading the previous one's output through a bounded
+        pipe; the status is the last stage's."""
+        if len(commands) == 1:
+            return await self._execute(commands[0], state.stdin, state.stdout, state)
+        pipes = [Pipe() for _ in commands[1:]]
 
-    async def _execute(self, command: Command, state: _Run) -> int:
+        async def stage(index: int) -> int:
+            stdin = pipes[index - 1].reader if index else state.stdin
+            stdout = pipes[index].writer if index < len(pipes) else state.stdout
+            try:
+                return await self._execute(commands[index], stdin, stdout, state)
+            except Exception as exc:
+                return _internal_error(state.stderr, exc)
+            finally:
+                if index < len(pipes):
+                    await pipes[index].writer.close()
+                if index:
+                    pipes[index - 1].reader.close()
+
+        statuses = await asyncio.gather(*(stage(i) for i in range(len(commands))))
+        return statuses[-1]
+
+    async def _execute(self, command: Command, stdin: Input, stdout: Output,
+                       state: _Run) -> int:
         words = [arg for word in command.words for arg in expand_word(self.vfs, self.cwd, word)]
-        streams: dict[int, Sink] = {1: state.stdout, 2: state.stderr}
-        files: list[FileSink] = []
+        streams: dict[int, Output] = {1: stdout, 2: state.stderr}
+        files: list[FileOutput] = []
         try:
             for redirect in command.redirects:
                 streams[redirect.fd] = self._open(redirect, streams, files)
         except _RedirectError as exc:
-            state.stderr.write(visible(f"sh: {exc}") + "\n")
+            state.stderr.write_nowait(visible(f"sh: {exc}") + "\n")
             return 1
         status = 0
         if words:
-            context = Context(self.vfs, self, words[0], streams[1], streams[2], state.open_urls,
-                              state.confirm)
-            status = await self._dispatch(context, words[1:])
+            status = await self._command(words, stdin, streams[1], streams[2], state)
         for sink in files:
             try:
-                await sink.flush(self.vfs)
+                await sink.close()
             except OSError as exc:
-                state.stderr.write(visible(f"sh: {quote_name(sink.display)}: {describe(exc)}")
-                                   + "\n")
+                state.stderr.write_nowait(
+                    visible(f"sh: {quote_name(sink.display)}: {describe(exc)}") + "\n")
                 status = 1
         return status
 
-    def _open(self, redirect: Redirect, streams: dict[int, Sink], files: list[FileSink]) -> Sink:
-        """Check a redirection target before the command runs, as open(2) would; the output is
-        written once the command ends, in a single VFS call."""
+    def _open(self, redirect: Redirect, streams: dict[int, Output],
+              files: list[FileOutput]) -> Output:
+        """Check a redirection target before the command runs, as open(2) would."""
         if redirect.dup is not None:
             return streams[redirect.dup]
         assert redirect.target is not None
@@ -173,21 +225,41 @@ class Shell:
             raise _RedirectError(f"{quote_name(name)}: {describe(exc)}") from exc
         if is_dir(self.vfs, path):
             raise _RedirectError(f"{quote_name(name)}: Is a directory")
-        sink = FileSink(path, name, append=redirect.append)
+        sink = FileOutput(self.vfs, path, name, append=redirect.append)
         files.append(sink)
         return sink
 
-    async def _dispatch(self, context: Context, args: list[str]) -> int:
+    async def run_argv(self, argv: list[str], stdin: Input, stdout: Output,
+                       stderr: Output) -> int:
+        """Run one command with these arguments and streams (xargs, find -exec)."""
+        state = self._run or _Run(stdin, stdout, stderr)
+        return await self._command(argv, stdin, stdout, stderr, state)
+
+    async def _command(self, argv: list[str], stdin: Input, stdout: Output, stderr: Output,
+                       state: _Run) -> int:
+        context = Context(self.vfs, self, argv[0], stdin, stdout, stderr, state.open_urls,
+                          state.confirm)
         spec = COMMANDS.get(context.name)
         if spec is None:
-            context.stderr.write(visible(f"sh: {quote_name(context.name)}: command not found")
-                                 + "\n")
+            stderr.write_nowait(visible(f"sh: {quote_name(context.name)}: command not found")
+                                + "\n")
             return NOT_FOUND
         try:
-            return await spec.run(context, args)
+            status = await spec.invoke(context, argv[1:])
         except UsageError as exc:
             context.err(str(exc))
-            return 2
+            status = 2
+        except BrokenPipe:
+            return SIGPIPE_STATUS
         except OSError as exc:
             context.err(describe(exc))
-            return 1
+            status = 1
+        try:
+            await stdout.flush()
+        except BrokenPipe:
+            return SIGPIPE_STATUS
+        return status
+
+
+def _collected(stream: Output) -> str:
+    return stream.text() if isinstance(stream, Collect) else ""

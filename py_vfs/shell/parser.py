@@ -90,10 +90,10 @@ class Command:
 
 @dataclass(frozen=True)
 class Step:
-    """One command of an AND-OR list; ``connector`` is what joins it to the previous one."""
+    """One pipeline of an AND-OR list; ``connector`` is what joins it to the previous one."""
 
-    connector: str | None  # None for the first command, else ";", "&&" or "||"
-    command: Command
+    connector: str | None  # None for the first pipeline, else ";", "&&" or "||"
+    pipeline: list[Command]  # `a | b | c`: each command's output is the next one's input
 
 
 class _Tokenizer:
@@ -228,19 +228,27 @@ def parse(line: str) -> list[Step]:
     tokens = tokenize(line)
     steps: list[Step] = []
     connector: str | None = None
+    pipeline: list[Command] = []
     command = Command()
     index = 0
     while index < len(tokens):
         token = tokens[index]
         if isinstance(token, Word):
             command.words.append(token)
+        elif token.text == "|":
+            if command.empty:
+                raise ParseError("syntax error near unexpected token '|'")
+            pipeline.append(command)
+            command = Command()
         elif token.text in SEPARATORS:
             if command.empty:
-                if token.text == "\n":  # blank line, or a line continued after && / ||
+                # a blank line, or a line continued after &&, || or |
+                if token.text == "\n":
                     index += 1
                     continue
                 raise ParseError(f"syntax error near unexpected token '{token.text}'")
-            steps.append(Step(connector, command))
+            steps.append(Step(connector, [*pipeline, command]))
+            pipeline = []
             connector = ";" if token.text == "\n" else token.text
             command = Command()
         elif token.text in REDIRECTIONS:
@@ -251,8 +259,8 @@ def parse(line: str) -> list[Step]:
             raise ParseError(_unsupported(token.text))
         index += 1
     if not command.empty:
-        steps.append(Step(connector, command))
-    elif connector in ("&&", "||"):
+        steps.append(Step(connector, [*pipeline, command]))
+    elif pipeline or connector in ("&&", "||"):
         raise ParseError("syntax error: unexpected end of file")
     return steps
 
@@ -272,8 +280,6 @@ def _redirect(operator: Operator, target: Word | Operator | None) -> Redirect:
 
 
 def _unsupported(operator: str) -> str:
-    if operator == "|":
-        return "pipes ('|') are not supported yet"
     if operator == "&":
         return "background jobs ('&') are not supported"
     if operator.startswith("<"):

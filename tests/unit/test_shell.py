@@ -174,12 +174,6 @@ def test_syntax_errors_exit_2_and_run_nothing(sh, line, message):
     assert sh(line) == ShellResult("", message, 2, [], "/")
 
 
-def test_pipes_are_refused_clearly(sh):
-    result = sh("echo a > f; ls | cat")
-    fail(result, 2, "sh: pipes ('|') are not supported yet\n")
-    assert not sh.vfs.exists("/f")
-
-
 @pytest.mark.parametrize("line", ["sleep 1 &", "cat < f", "(echo a)"])
 def test_other_unsupported_syntax_exits_2(sh, line):
     result = sh(line)

@@ -23,14 +23,16 @@ class _Refused(Exception):
 
 @command("cat [FILE...]", "print the contents of files, one after another")
 async def cat(ctx: Context, args: list[str]) -> int:
-    """Write each file's bytes to stdout unchanged (binary content included)."""
+    """Write each file's bytes to stdout unchanged (binary content included), a chunk at a
+    time; no FILE, or `-`, is standard input."""
     _, operands = parse_flags(args, "")
 
     async def show(name: str) -> None:
-        data = await ctx.vfs.read_file(ctx.resolve(name))
-        ctx.stdout.write_bytes(data.encode() if isinstance(data, str) else data)
+        source = ctx.stdin.chunks() if name == "-" else ctx.vfs.open_read(ctx.resolve(name))
+        async for piece in source:
+            await ctx.write(piece)
 
-    return await each_operand(ctx, operands, show, "{name}")
+    return await each_operand(ctx, operands or ["-"], show, "{name}")
 
 
 @command("mkdir [-p] DIR...", "create directories (-p: with their parents, no error if present)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -22,17 +23,33 @@ class CommandSpec:
     usage: str
     summary: str
     run: Run
+    help_flag: bool = True  # `--help` as the only argument prints the help (not for echo)
+
+    async def invoke(self, ctx: Context, args: list[str]) -> int:
+        """Run the command; `CMD --help` prints its usage, summary and description instead
+        (status 0, on stdout, as coreutils does)."""
+        if self.help_flag and args == ["--help"]:
+            ctx.out(self.help_text())
+            return 0
+        return await self.run(ctx, args)
+
+    def help_text(self) -> str:
+        """`Usage: ...`, the summary, and the command's description (its docstring)."""
+        description = inspect.getdoc(self.run) or ""
+        text = f"Usage: {self.usage}\n{self.summary[:1].upper()}{self.summary[1:]}.\n"
+        return text + (f"\n{description}\n" if description else "")
 
 
 COMMANDS: dict[str, CommandSpec] = {}
 
 
-def command(usage: str, summary: str) -> Callable[[Run], Run]:
-    """Register a command under the first word of its usage line."""
+def command(usage: str, summary: str, *, help_flag: bool = True) -> Callable[[Run], Run]:
+    """Register a command under the first word of its usage line; ``help_flag=False`` for a
+    command that takes `--help` as an operand (bash's echo prints it)."""
 
     def register(run: Run) -> Run:
         name = usage.split()[0]
-        COMMANDS[name] = CommandSpec(name, usage, summary, run)
+        COMMANDS[name] = CommandSpec(name, usage, summary, run, help_flag)
         return run
 
     return register
