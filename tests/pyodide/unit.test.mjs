@@ -69,6 +69,7 @@ const EXPECTED_SKIPS = new Map([
   ["tests/unit/test_cancel_sleep.py::test_an_already_aborted_signal_fails_before_waiting", NO_LOOP_WAIT],
   ["tests/unit/test_cancel_sleep.py::test_without_an_abort_a_sleep_returns_and_a_wait_says_what_ended_it", NO_LOOP_WAIT],
   ["tests/unit/test_cancel_sleep.py::test_a_wait_aborted_stops_what_it_waited_for", NO_LOOP_WAIT],
+  ["tests/unit/test_cancel_sleep.py::test_ctrl_c_stops_a_sleeping_line_with_status_130_and_no_message", NO_LOOP_WAIT],
   ["tests/unit/test_agent_tools.py::test_every_schema_is_valid_json_schema_and_agrees_with_the_tools_own_checks",
     "jsonschema needs rpds-py, which has no wheel for Pyodide here"],
   // Two installs in flight at once; the one that runs second is tested alone (it runs here) and

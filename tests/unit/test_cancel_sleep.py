@@ -11,7 +11,8 @@ import threading
 import aio
 import pytest
 
-from py_vfs import cancel
+from py_vfs import VFS, cancel
+from py_vfs.shell import Shell
 
 pytestmark = pytest.mark.skipif(aio.stepping_wanted(),
                                 reason="a wait suspends: it needs a real event loop; "
@@ -92,3 +93,18 @@ def test_a_wait_aborted_stops_what_it_waited_for():
             await waiting
         return forever.cancelled()
     assert run(scenario()) is True
+
+
+def test_ctrl_c_stops_a_sleeping_line_with_status_130_and_no_message():
+    """`sleep infinity; echo after`: the abort wakes the sleep, the line ends (echo does not
+    run), the status is 130 and nothing is printed, as bash does for ^C."""
+    async def scenario():
+        signal = cancel.Signal()
+        shell = Shell(VFS.memory())
+        running = asyncio.ensure_future(under(signal, shell.run("sleep infinity; echo after")))
+        while not signal._waiters:
+            await asyncio.sleep(0)
+        signal.abort()
+        return await running
+    result = run(scenario())
+    assert (result.stdout, result.stderr, result.code) == ("", "", 130)
