@@ -19,6 +19,10 @@ HERE = Path(__file__).parent / "unit"
 FILES = {
     "f.txt": "banana\napple\ncherry\napple\n10\n9\n",
     "g.txt": "one two\nthree\n",
+    "ctx.txt": "1\n2\nx\n3\n4\n5\nx\n6\n7\n8\n9\nx\n",
+    "bin.dat": "abc\0def\nxyz\n",
+    "d/a.txt": "hello world\nfoo\nhello again\n",
+    "d/sub/b.md": "nothing\n",
 }
 
 
@@ -31,6 +35,7 @@ def main() -> None:
             continue
         with tempfile.TemporaryDirectory() as folder:
             for name, content in FILES.items():
+                Path(folder, name).parent.mkdir(parents=True, exist_ok=True)
                 Path(folder, name).write_text(content, encoding="utf-8")
             done = subprocess.run(["bash", "-c", line], cwd=folder, env=env,
                                   capture_output=True, timeout=30, check=False)

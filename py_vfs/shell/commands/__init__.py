@@ -6,6 +6,7 @@ from py_vfs.shell.commands import (
     data,
     disk,
     files,
+    grep,
     history,
     listing,
     misc,
@@ -18,6 +19,23 @@ from py_vfs.shell.commands import (
 )
 from py_vfs.shell.commands.registry import COMMANDS, CommandSpec, UsageError
 
-__all__ = ["COMMANDS", "CommandSpec", "UsageError", "builtins", "columns", "data", "disk", "files",
-           "history", "listing", "misc", "mounts", "reset", "scoops", "serve", "text",
-           "tr"]
+__all__ = [
+    "COMMANDS",
+    "CommandSpec",
+    "UsageError",
+    "builtins",
+    "columns",
+    "data",
+    "disk",
+    "files",
+    "grep",
+    "history",
+    "listing",
+    "misc",
+    "mounts",
+    "reset",
+    "scoops",
+    "serve",
+    "text",
+    "tr",
+]

@@ -30,9 +30,10 @@ class Invalid(Exception):
         self.try_line = try_line  # some errors (sort -k0) print no `Try` line
 
 
-def gnu(status: int = 1, *, try_prefix: bool = False) -> Callable[[Run], Run]:
+def gnu(status: int = 1, *, try_prefix: bool = False,
+        usage: str = "") -> Callable[[Run], Run]:
     """Turn ``Invalid`` raised by a command into GNU's two lines and ``status`` (diff and cmp
-    prefix the `Try` line with their name: ``try_prefix``)."""
+    prefix the `Try` line with their name: ``try_prefix``; grep prints ``usage`` between)."""
 
     def wrap(run: Run) -> Run:
         @functools.wraps(run)
@@ -40,7 +41,10 @@ def gnu(status: int = 1, *, try_prefix: bool = False) -> Callable[[Run], Run]:
             try:
                 return await run(ctx, args)
             except Invalid as exc:
-                ctx.err(str(exc))
+                if str(exc):
+                    ctx.err(str(exc))
+                if usage:
+                    ctx.stderr.write_nowait(f"{usage}\n")
                 if not exc.try_line:
                     return exc.status or status
                 prefix = f"{ctx.name}: " if try_prefix else ""
