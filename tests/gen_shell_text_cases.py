@@ -23,6 +23,10 @@ FILES = {
     "bin.dat": "abc\0def\nxyz\n",
     "d/a.txt": "hello world\nfoo\nhello again\n",
     "d/sub/b.md": "nothing\n",
+    "x1": "a\nb\nc\nd\n",
+    "x2": "a\nB\nc\nd\ne\n",
+    "x3": "a\n",
+    "x4": "a",
 }
 
 

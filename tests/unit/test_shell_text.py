@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -69,3 +70,16 @@ def test_a_hostile_pattern_costs_linear_time_in_grep_and_grep_o():
 def run_async(coro):
     """Run ``coro`` to its end (bounded: a hang fails the test)."""
     return asyncio.run(asyncio.wait_for(coro, 60))
+
+
+def test_diff_u_heads_each_side_with_its_name_and_time_as_gnu():
+    stdout, stderr, status = run_line("diff -u x1 x2 | head -2")
+    stamp = r"\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{9} [+-]\d{4}\n"
+    assert re.fullmatch(f"--- x1{stamp}\\+\\+\\+ x2{stamp}", stdout), stdout
+    assert (stderr, status) == ("", 0)
+
+
+def test_diff_of_states_still_lists_what_changed_since_a_snapshot():
+    """`diff NAME` with no file of that name is the disk's state diff (commands/history.py)."""
+    stdout, _, status = run_line("snapshot before; echo hi > new.txt; diff before")
+    assert (stdout.splitlines()[-1], status) == ("A\t/new.txt", 0)
