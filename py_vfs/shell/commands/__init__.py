@@ -2,17 +2,44 @@
 
 from py_vfs.shell.commands import (
     builtins,
+    columns,
+    compare,
     data,
     disk,
+    encode,
     files,
+    grep,
     history,
     listing,
+    misc,
     mounts,
     reset,
     scoops,
     serve,
+    text,
+    tr,
 )
 from py_vfs.shell.commands.registry import COMMANDS, CommandSpec, UsageError
 
-__all__ = ["COMMANDS", "CommandSpec", "UsageError", "builtins", "data", "disk", "files",
-           "history", "listing", "mounts", "reset", "scoops", "serve"]
+__all__ = [
+    "COMMANDS",
+    "CommandSpec",
+    "UsageError",
+    "builtins",
+    "columns",
+    "compare",
+    "data",
+    "disk",
+    "encode",
+    "files",
+    "grep",
+    "history",
+    "listing",
+    "misc",
+    "mounts",
+    "reset",
+    "scoops",
+    "serve",
+    "text",
+    "tr",
+]
