@@ -1,18 +1,23 @@
 """The shell's commands. Importing the modules registers their commands in COMMANDS."""
 
 from py_vfs.shell.commands import (
+    attributes,
     builtins,
     data,
     disk,
     files,
     history,
+    links,
     listing,
     mounts,
     reset,
     scoops,
     serve,
+    transfers,
+    tree,
 )
 from py_vfs.shell.commands.registry import COMMANDS, CommandSpec, UsageError
 
-__all__ = ["COMMANDS", "CommandSpec", "UsageError", "builtins", "data", "disk", "files",
-           "history", "listing", "mounts", "reset", "scoops", "serve"]
+__all__ = ["COMMANDS", "CommandSpec", "UsageError", "attributes", "builtins", "data", "disk",
+           "files", "history", "links", "listing", "mounts", "reset", "scoops", "serve",
+           "transfers", "tree"]
