@@ -6,6 +6,7 @@ from py_vfs.shell.commands import (
     data,
     disk,
     files,
+    find,
     history,
     links,
     listing,
@@ -19,5 +20,5 @@ from py_vfs.shell.commands import (
 from py_vfs.shell.commands.registry import COMMANDS, CommandSpec, UsageError
 
 __all__ = ["COMMANDS", "CommandSpec", "UsageError", "attributes", "builtins", "data", "disk",
-           "files", "history", "links", "listing", "mounts", "reset", "scoops", "serve",
+           "files", "find", "history", "links", "listing", "mounts", "reset", "scoops", "serve",
            "transfers", "tree"]

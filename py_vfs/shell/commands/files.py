@@ -56,18 +56,21 @@ async def mkdir(ctx: Context, args: list[str]) -> int:
 
     async def make(name: str) -> None:
         path = ctx.resolve(name)
-        todo = [(name, path)]
-        if parents:
-            if is_dir(ctx.vfs, path):
-                return
+        if parents and is_dir(ctx.vfs, path):
+            return
+        if parents and not verbose:
+            await ctx.vfs.mkdir(path, recursive=True)  # one call, however deep the parents
+        else:
+            todo = [(name, path)]
             shown, above = name.rstrip("/"), path
-            while (above := posixpath.dirname(above)) != "/" and not ctx.vfs.exists(above):
+            while parents and (above := posixpath.dirname(above)) != "/" \
+                    and not ctx.vfs.exists(above):
                 shown = posixpath.dirname(shown)
                 todo.append((shown, above))
-        for shown, made in reversed(todo):
-            await ctx.vfs.mkdir(made)
-            if verbose:
-                ctx.out(f"mkdir: created directory {quote_arg(shown)}\n")
+            for shown, made in reversed(todo):
+                await ctx.vfs.mkdir(made)
+                if verbose:
+                    ctx.out(f"mkdir: created directory {quote_arg(shown)}\n")
         if mode is not None:
             await ctx.vfs.chmod(path, mode)
 
