@@ -260,3 +260,21 @@ def test_mv_no_clobber_and_verbose(sh):
     assert (sh.text("/a"), sh.text("/b")) == ("a", "b")
     assert sh.ok("mv -v a c") == "renamed 'a' -> 'c'\n"
     fail(sh("mv -i c b"), 2, "mv: -i is not supported: the shell cannot ask a question yet\n")
+
+
+# ------------------------------------------------------------------ du
+
+
+def test_du_counts_apparent_sizes_as_gnu_du_apparent_size(sh):
+    # GNU `du --apparent-size` on the same tree (directories are 4096 bytes there and here).
+    sh.ok("mkdir -p d/e emp && touch a.txt d/x.txt d/e/y && echo hello > d/big")
+    sh.symlink("d", "/ld")
+    assert sh.ok("du -a .") == (
+        "0\t./a.txt\n1\t./d/big\n0\t./d/e/y\n4\t./d/e\n0\t./d/x.txt\n9\t./d\n4\t./emp\n"
+        "1\t./ld\n17\t.\n")
+    assert sh.ok("du -sh d") == "8.1K\td\n"
+    assert sh.ok("du -c -d 1 d emp") == "4\td/e\n9\td\n4\temp\n13\ttotal\n"
+    assert sh.ok("du -b d/big") == "6\td/big\n"
+    result = sh("du nope d/e")
+    assert result.stdout == "4\td/e\n"
+    fail(result, 1, "du: cannot access 'nope': No such file or directory\n")

@@ -14,6 +14,7 @@ from py_vfs.shell.commands import (
     reset,
     scoops,
     serve,
+    sizes,
     transfers,
     tree,
 )
@@ -21,4 +22,4 @@ from py_vfs.shell.commands.registry import COMMANDS, CommandSpec, UsageError
 
 __all__ = ["COMMANDS", "CommandSpec", "UsageError", "attributes", "builtins", "data", "disk",
            "files", "find", "history", "links", "listing", "mounts", "reset", "scoops", "serve",
-           "transfers", "tree"]
+           "sizes", "transfers", "tree"]
