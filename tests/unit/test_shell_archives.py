@@ -219,3 +219,29 @@ def test_tar_in_a_scoop_stays_in_its_view():
         assert runner.run(cone.read_file("/scoops/alpha/workspace/x/d/f")) == b"hi\n"
     finally:
         runner.close()
+
+
+def test_find_du_tar_and_unzip_on_a_mounted_folder(tmp_path):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.py").write_text("print('a')\n")
+    (tmp_path / "notes.txt").write_text("n\n")
+    vfs = VFS.memory()
+    runner = asyncio.Runner()
+    try:
+        shell = Shell(vfs, host_mounts=True)
+
+        def ok(line: str) -> str:
+            result = runner.run(shell.run(line))
+            assert (result.code, result.stderr) == (0, ""), result
+            return result.stdout
+
+        ok(f"mount /m {tmp_path}")
+        assert ok("find /m -type f") == "/m/notes.txt\n/m/src/a.py\n"
+        assert ok("du -s /m/src").endswith("\t/m/src\n")
+        ok("tar -czf /a.tgz -C /m . && zip -qr /m/back.zip /m/src")
+        assert ok("tar -tzf /a.tgz") == "./\n./notes.txt\n./src/\n./src/a.py\n"
+        ok("mkdir /out && tar -xzf /a.tgz -C /out && unzip -q -d /m/un /m/back.zip")
+        assert runner.run(vfs.read_file("/out/src/a.py")) == b"print('a')\n"
+        assert (tmp_path / "un" / "m" / "src" / "a.py").read_text() == "print('a')\n"
+    finally:
+        runner.close()

@@ -192,6 +192,8 @@ def test_touch_dates_references_and_no_create(sh):
     assert (sh.vfs.stat("/f").mtime_ms, sh.vfs.stat("/f").atime_ms) == (0, 1704164645000)
     sh.ok("touch -r f g")
     assert sh.vfs.stat("/g").mtime_ms == 0
+    sh.ok("touch -t 202401020304.05 g")
+    assert sh.vfs.stat("/g").mtime_ms == 1704164645000
     sh.ok("touch -c nope")
     assert not sh.vfs.exists("/nope")
     fail(sh("touch -d tomorrowish f"), 1, "touch: invalid date format 'tomorrowish'\n")

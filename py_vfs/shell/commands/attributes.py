@@ -262,14 +262,32 @@ def parse_date(text: str, now_ms: float) -> float:
     return seconds * 1000 + (float(frac) * 1000 if frac else 0)
 
 
-@command("touch [-acm] [-d DATE] [-r FILE] FILE...",
+def parse_stamp(text: str) -> float:
+    """touch -t's `[[CC]YY]MMDDhhmm[.ss]`, local time, in ms; ValueError otherwise."""
+    match = re.fullmatch(r"(\d{2}|\d{4})?(\d{2})(\d{2})(\d{2})(\d{2})(?:\.(\d{2}))?", text)
+    if not match:
+        raise ValueError(text)
+    year_text, month, day, hour, minute, second = match.groups()
+    if year_text is None:
+        year = time.localtime().tm_year
+    elif len(year_text) == 2:
+        year = int(year_text) + (1900 if int(year_text) >= 69 else 2000)  # POSIX's pivot
+    else:
+        year = int(year_text)
+    fields = (year, int(month), int(day), int(hour), int(minute), int(second or 0))
+    datetime(*fields)  # ValueError for a day that does not exist
+    return time.mktime((*fields, 0, 0, -1)) * 1000
+
+
+@command("touch [-acm] [-d DATE] [-r FILE] [-t STAMP] FILE...",
          "create empty files, or set their times (to now unless -d or -r)")
 async def touch(ctx: Context, args: list[str]) -> int:
     """Create each missing FILE empty (not with -c), and set its access and modification
-    times: to now, to DATE (-d: `YYYY-MM-DD [HH:MM[:SS]]`, `@SECONDS`, `now`) or to those of
-    FILE (-r). -a changes only the access time, -m only the modification time."""
-    options = parse(args, "acfmh", "dr", long={"date": True, "reference": True,
-                                              "no-create": False})
+    times: to now, to DATE (-d: `YYYY-MM-DD [HH:MM[:SS]]`, `@SECONDS`, `now`), to STAMP (-t:
+    `[[CC]YY]MMDDhhmm[.ss]`) or to those of FILE (-r). -a changes only the access time, -m
+    only the modification time."""
+    options = parse(args, "acfmh", "drt", long={"date": True, "reference": True,
+                                               "no-create": False})
     require_operands(options.operands)
     now = time.time() * 1000
     times: tuple[float, float] | None = None
@@ -287,6 +305,13 @@ async def touch(ctx: Context, args: list[str]) -> int:
             moment = parse_date(date, now)
         except ValueError:
             ctx.err(f"invalid date format {quote_arg(date)}")
+            return 1
+        times = (moment, moment)
+    elif "t" in options.values:
+        try:
+            moment = parse_stamp(options.values["t"])
+        except ValueError:
+            ctx.err(f"invalid date format {quote_arg(options.values['t'])}")
             return 1
         times = (moment, moment)
     no_create = "c" in options or "no-create" in options

@@ -74,9 +74,14 @@ class Landing:
 
     @staticmethod
     def names(raw: str) -> tuple[str, ...]:
-        """A member's name as checked names; the leading `/` GNU tar strips is stripped."""
+        """A member's name as checked names, after what GNU tar drops: the leading `/`, `.`
+        segments and doubled slashes (`./d/` is `d`; `./` alone, the target itself, is
+        ``()``); `..` and the rest of ``check_name``'s refusals stay refused."""
+        kept = "/".join(part for part in raw.split("/") if part not in ("", "."))
+        if not kept:
+            return ()
         try:
-            return zip_entries.check_name(raw.lstrip("/") or raw)
+            return zip_entries.check_name(kept)
         except FsError as exc:
             raise Refusal(f"{quote_arg(raw)}: {exc.hint}") from None
 

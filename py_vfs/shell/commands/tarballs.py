@@ -234,6 +234,8 @@ async def _extract(ctx: Context, job: _Job, archive: tarfile.TarFile,
             names = Landing.names(member.name)
             if job.verbose:
                 ctx.out(_listed(member, False))
+            if not names:
+                continue  # `./`: the target directory itself
             if member.isdir():
                 await landing.directory(names, member.mode)
             elif member.issym():
