@@ -101,6 +101,18 @@ class Disk(Protocol):
         """Create an empty file, or set an existing node's times to now."""
         ...
 
+    async def symlink(self, target: str, path: str) -> None:
+        """Make ``path`` a symlink holding ``target`` (``ln -s``)."""
+        ...
+
+    async def chmod(self, path: str, mode: int) -> None:
+        """Set a node's mode bits (following symlinks)."""
+        ...
+
+    async def utimes(self, path: str, atime_ms: float, mtime_ms: float) -> None:
+        """Set a node's access and modification times, in milliseconds."""
+        ...
+
     async def rename(self, old: str, new: str) -> None:
         """Move a node, replacing what ``new`` names as rename(2) does; EXDEV across mounts."""
         ...
