@@ -11,8 +11,11 @@ from py_vfs.shell.commands import (
     reset,
     scoops,
     serve,
+    shell_builtins,
+    test_builtin,
 )
 from py_vfs.shell.commands.registry import COMMANDS, CommandSpec, UsageError
 
 __all__ = ["COMMANDS", "CommandSpec", "UsageError", "builtins", "data", "disk", "files",
-           "history", "listing", "mounts", "reset", "scoops", "serve"]
+           "history", "listing", "mounts", "reset", "scoops", "serve", "shell_builtins",
+           "test_builtin"]
