@@ -1,8 +1,9 @@
 """Shell arithmetic (``$((...))``): integers, C's operators and precedence, variables by name.
 
-Recursive descent over a token list. The expression's length and nesting are bounded
-(``MAX_LENGTH``, ``MAX_DEPTH``) so that input cannot exhaust the stack; ``**`` with a huge
-exponent is refused too. Errors are ``ArithError`` (bash: status 1, the command not run).
+Recursive descent over a token list. Values are signed 64-bit integers that wrap around, as
+in bash (``**`` is computed modulo 2**64, so a huge exponent costs little). The expression's
+length and nesting are bounded (``MAX_LENGTH``, ``MAX_DEPTH``) so that input cannot exhaust
+the stack. Errors are ``ArithError`` (bash: status 1, the command not run).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Callable
 
 MAX_LENGTH = 10_000
 MAX_DEPTH = 100
-MAX_BITS = 4096  # a result larger than this is refused (bash wraps at 64 bits)
+BITS = 64  # results wrap around as bash's signed 64-bit integers do
 _TOKEN = re.compile(r"\s*(?:(0[xX][0-9a-fA-F]+|\d+#[0-9a-zA-Z@_]+|\d+)|([A-Za-z_][A-Za-z0-9_]*)"
                     r"|(\*\*=|<<=|>>=|\+\+|--|\*\*|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|"
                     r"[-+*/%<>=!~&|^?:(),]))")
@@ -173,7 +174,7 @@ class _Eval:
                 op = self.tokens[self.index][1]
                 self.index += 1
                 value = self.unary()
-                return {"-": -value, "+": value, "!": int(not value), "~": ~value}[op]
+                return wrap({"-": -value, "+": value, "!": int(not value), "~": ~value}[op])
             return self.primary()
         finally:
             self.depth -= 1
@@ -184,7 +185,7 @@ class _Eval:
         kind, text = self.tokens[self.index]
         self.index += 1
         if kind == "num":
-            return _number(text)
+            return wrap(_number(text))
         if kind == "name":
             value = self.variable(text)
             if self.is_op("++", "--"):
@@ -201,16 +202,24 @@ class _Eval:
         raise ArithError(f"syntax error: operand expected (error token is \"{text}\")")
 
 
+def wrap(value: int) -> int:
+    """``value`` as a signed 64-bit integer (what bash computes)."""
+    return ((value + (1 << (BITS - 1))) % (1 << BITS)) - (1 << (BITS - 1))
+
+
 def _apply(op: str, left: int, right: int) -> int:
+    return wrap(_exact(op, left, right))
+
+
+def _exact(op: str, left: int, right: int) -> int:
     if op in ("/", "%") and right == 0:
         raise ArithError("division by 0 (error token is \"0\")")
     if op == "**":
         if right < 0:
             raise ArithError("exponent less than 0 (error token is \"0\")")
-        if abs(left) > 1 and right * max(abs(left).bit_length(), 1) > MAX_BITS:
-            raise ArithError("result too large")
-    if op in ("<<",) and right > MAX_BITS:
-        raise ArithError("result too large")
+        return pow(left, right, 1 << BITS)
+    if op in ("<<", ">>"):
+        right &= BITS - 1
     if op == "/":  # C truncates toward zero
         quotient = abs(left) // abs(right)
         return quotient if (left >= 0) == (right >= 0) else -quotient
@@ -226,10 +235,7 @@ def _apply(op: str, left: int, right: int) -> int:
         ">": lambda a, b: int(a > b), ">=": lambda a, b: int(a >= b),
         "&&": lambda a, b: int(bool(a) and bool(b)), "||": lambda a, b: int(bool(a) or bool(b)),
     }
-    result = operations[op](left, right)
-    if result.bit_length() > MAX_BITS:
-        raise ArithError("result too large")
-    return result
+    return operations[op](left, right)
 
 
 def evaluate(text: str, get: Callable[[str], str], set_: Callable[[str, str], None]) -> int:

@@ -289,8 +289,9 @@ class Shell:
 
     async def pipeline(self, pipeline: Pipeline, io: Streams) -> int:
         """Run the stages at once, each reading the previous one's output through a bounded
-        pipe; every stage but the last runs in a subshell. The status is the last stage's
-        (``set -o pipefail``: the last failing one's), inverted by ``!``."""
+        pipe; each stage of a pipeline runs in a subshell, as in bash without lastpipe. The
+        status is the last stage's (``set -o pipefail``: the last failing one's), inverted by
+        ``!``."""
         await cancel_point()
         if pipeline.negate:
             self.condition_depth += 1
@@ -319,12 +320,10 @@ class Shell:
         async def stage(index: int) -> int:
             stdin = pipes[index - 1].reader if index else io.stdin
             stdout = pipes[index].writer if index < len(pipes) else io.stdout
-            shell = self if index == len(pipes) else self.fork()
+            shell = self.fork()
             try:
                 return await shell.command(commands[index], io.with_(stdin=stdin, stdout=stdout))
             except (ExitShell, ExpansionError) as exc:
-                if shell is self:
-                    raise
                 if isinstance(exc, ExpansionError):
                     _say(io.stderr, str(exc))
                 return exc.status
@@ -397,7 +396,8 @@ class Shell:
         files: list[FileOutput] = []
         try:
             argv = await expander.fields(node.words)
-            values = {a.name: await expander.string(a.value) for a in node.assigns}
+            values = {a.name: (self.variables.get(a.name) or "" if a.append else "")
+                      + await expander.string(a.value) for a in node.assigns}
             streams = await io.apply(node.redirects, self.vfs, self.cwd, expander, files)
         except RedirectError as exc:
             _say(io.stderr, str(exc))

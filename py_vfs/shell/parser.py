@@ -37,7 +37,7 @@ REDIRECT_OPS = ("<", ">", ">>", ">|", "&>", "&>>", "<<", "<<-", "<<<", ">&", "<&
 KEYWORDS = ("if", "then", "elif", "else", "fi", "for", "in", "do", "done", "while", "until",
             "case", "esac", "function", "{", "}", "!")
 CLOSERS = ("then", "elif", "else", "fi", "do", "done", "esac", "}")
-_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
+_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 MAX_DEPTH = 50  # nested compound commands; deeper is refused rather than a RecursionError
 
@@ -321,7 +321,7 @@ class _Parser:
                 assert isinstance(first, Lit)
                 rest = first.text[match.end():]
                 value = Word(((Lit(rest),) if rest else ()) + token.parts[1:], token.pos)
-                command.assigns.append(Assign(match.group(1), value))
+                command.assigns.append(Assign(match.group(1), value, bool(match.group(2))))
             else:
                 command.words.append(token)
                 if len(command.words) == 1 and self.alias_blank:

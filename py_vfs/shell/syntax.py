@@ -119,10 +119,11 @@ class Redirect:
 
 @dataclass(frozen=True)
 class Assign:
-    """``NAME=value`` before a command (or alone)."""
+    """``NAME=value`` (``NAME+=value``: appended) before a command (or alone)."""
 
     name: str
     value: Word
+    append: bool = False
 
 
 @dataclass

@@ -93,21 +93,43 @@ class Expander:
 
     async def _expand(self, word: Word, *, split: bool = True) -> list[_Field]:
         fields = [_Field()]
-        for index, part in enumerate(word.parts):
-            if isinstance(part, Lit):
+        await self._parts_into(fields, word.parts, split, literal=True)
+        return [item for item in fields if item.quoted or item.text] if split else fields
+
+    async def _parts_into(self, fields: list[_Field], parts: tuple[Part, ...], split: bool,
+                          *, literal: bool) -> None:
+        """Add ``parts`` to ``fields``; ``literal`` false for the word of ``${x:-word}``,
+        whose unquoted text is split as an expansion's result is."""
+        for index, part in enumerate(parts):
+            if isinstance(part, Lit) and not literal and not part.quoted and split:
+                self._split_into(fields, part.text)
+            elif isinstance(part, Lit):
                 text = part.text
-                if index == 0 and not part.quoted and text.startswith("~"):
+                if literal and index == 0 and not part.quoted and text.startswith("~"):
                     text = self._tilde(text)
                 fields[-1].add(text, part.quoted)
             elif isinstance(part, Param) and part.name in "@*" and part.op == "":
                 self._positional(fields, part, split)
+            elif (alternative := self._alternative(part)) is not None:
+                # ${x:-word} unquoted: word's own quoting decides what is split, as in bash
+                await self._parts_into(fields, alternative.parts, split, literal=False)
             else:
                 value = await self._value(part)
                 if part.quoted or not split:
                     fields[-1].add(value, part.quoted)
                 else:
                     self._split_into(fields, value)
-        return [item for item in fields if item.quoted or item.text] if split else fields
+
+    def _alternative(self, part: Part) -> Word | None:
+        """The word of an unquoted ``${x:-word}`` or ``${x:+word}`` when it is what the
+        expansion gives, else None."""
+        if not isinstance(part, Param) or part.quoted or part.op not in ("-", ":-", "+", ":+"):
+            return None
+        value = self.lookup(part.name)
+        unset = value is None or (part.op.startswith(":") and value == "")
+        if unset == (part.op in ("-", ":-")):
+            return part.arg or Word(())
+        return Word(()) if part.op in ("+", ":+") else None
 
     def _tilde(self, text: str) -> str:
         head, slash, rest = text.partition("/")
@@ -151,7 +173,7 @@ class Expander:
             return
         white = "".join(c for c in ifs if c in " \t\n")
         other = "".join(c for c in ifs if c not in " \t\n")
-        pieces = re.split(_separator(white, other), value.strip(white) if white else value)
+        pieces = re.split(ifs_separator(ifs), value.strip(white) if white else value)
         if other and len(pieces) > 1 and pieces[-1] == "" and value.rstrip(white)[-1:] in other:
             pieces.pop()
         if value[0] in white and fields[-1].segments:
@@ -346,7 +368,11 @@ class Expander:
         return is_dir(self.vfs, path) if dirs_only else lexists(self.vfs, path)
 
 
-def _separator(white: str, other: str) -> str:
+def ifs_separator(ifs: str) -> str:
+    """A regular expression matching one field separator of ``ifs`` (non-empty): a run of
+    its blanks, or one of its other characters with the blanks around it."""
+    white = "".join(c for c in ifs if c in " \t\n")
+    other = "".join(c for c in ifs if c not in " \t\n")
     white_class = f"[{re.escape(white)}]" if white else ""
     if not other:
         return white_class + "+"

@@ -90,8 +90,8 @@ def test_a_subshell_and_a_pipeline_stage_keep_their_cd_and_variables(sh):
     sh.ok("mkdir /d")
     assert sh.ok("x=1; (cd /d; x=2; pwd; echo $x); pwd; echo $x") == "/d\n2\n/\n1\n"
     assert sh.ok("cd /d | cat; y=in | cat; pwd; echo \"[$y]\"") == "/\n[]\n"
-    # The last stage runs in this shell (bash without lastpipe runs it in a subshell too, but
-    # the statuses and output are the same); a group is not a subshell.
+    # Every stage, the last one too, as bash without lastpipe; a group is not a subshell.
+    assert sh.ok("echo a | read z; echo \"[$z]\"; echo /d | { read d; cd $d; }; pwd") == "[]\n/\n"
     assert sh.ok("{ cd /d; }; pwd") == "/d\n"
 
 

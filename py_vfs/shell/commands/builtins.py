@@ -11,9 +11,11 @@ from py_vfs.shell.context import Context, each_operand
 from py_vfs.shell.format import quote_name
 
 HELP_FOOTER = """\
-Between commands: a && b (b if a succeeded), a || b (b if a failed), a ; b.
-Output to a file: cmd > FILE, cmd >> FILE (append), 2> FILE, 2>&1.
-Quoting: 'literal', "with \\" escapes", \\x. Globs: * ? [abc].
+Between commands: a | b, a && b, a || b, a ; b, ! a, ( subshell ), { group; }.
+Control: if/then/elif/else/fi, for/while/until ... do ... done, case ... esac, f() { ...; }.
+Words: $VAR ${VAR:-default} $(cmd) $((1 + 2)) {a,b} {1..5} ~ * ? [abc] **.
+Redirections: < FILE, > FILE, >> FILE, 2> FILE, 2>&1, &> FILE, <<EOF, <<< WORD.
+Quoting: 'literal', "with $VAR and \\" escapes", $'\\n', \\x. Reference: docs/shell.md.
 """
 
 

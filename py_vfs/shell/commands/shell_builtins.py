@@ -12,6 +12,7 @@ from py_vfs.shell.context import Context, describe
 from py_vfs.shell.control import ExitShell, LoopControl, ReturnFrom
 from py_vfs.shell.format import quote_arg, quote_name, visible
 from py_vfs.shell.parser import KEYWORDS
+from py_vfs.shell.words import ifs_separator
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
@@ -71,7 +72,7 @@ async def cd(ctx: Context, args: list[str]) -> int:
     return 0
 
 
-@command("export [-p] [NAME[=VALUE]...] | export [--format zip|sqlite] PATH ARCHIVE",
+@command("export [-p] [NAME[=VALUE]...] | PATH ARCHIVE",
          "export variables to commands, or write a tree as an archive")
 async def export(ctx: Context, args: list[str]) -> int:
     """With no operand or -p, list the exported variables (`declare -x NAME="value"`); with
@@ -112,7 +113,7 @@ async def unset(ctx: Context, args: list[str]) -> int:
     return 0
 
 
-@command("env [-i] [-u NAME]... [NAME=VALUE]... [COMMAND [ARG]...]",
+@command("env [-i] [-u NAME] [NAME=VALUE]... [CMD...]",
          "print the environment, or run COMMAND with changes to it")
 async def env(ctx: Context, args: list[str]) -> int:
     """Without COMMAND, print the exported variables as NAME=VALUE lines; with it, run it
@@ -173,7 +174,7 @@ async def printenv(ctx: Context, args: list[str]) -> int:
     return status
 
 
-@command("set [-eux] [+eux] [-o OPTION] [+o OPTION] [--] [ARG...]",
+@command("set [-eux] [-o OPTION] [--] [ARG...]",
          "set options (-e errexit, -u nounset, -x xtrace, -o pipefail) or $1...")
 async def set_(ctx: Context, args: list[str]) -> int:
     """No argument: list the variables. -e: stop at a failing command; -u: an unset variable
@@ -300,9 +301,9 @@ async def read(ctx: Context, args: list[str]) -> int:
     white = "".join(c for c in ifs if c in " \t\n")
     text = text.strip(white)
     fields: list[str] = []
-    while len(fields) < len(names) - 1 and text:
-        match = re.search(f"[{re.escape(white)}]*[{re.escape(ifs)}][{re.escape(white)}]*"
-                          if ifs else "$^", text)
+    separator = re.compile(ifs_separator(ifs)) if ifs else None
+    while len(fields) < len(names) - 1 and text and separator is not None:
+        match = separator.search(text)
         if match is None:
             break
         fields.append(text[:match.start()])
