@@ -238,3 +238,35 @@ def test_ctrl_c_stops_an_endless_loop_with_status_130(sh, monkeypatch):
     assert sh.text("/f") == "kept\n"
     assert 0 < int(sh.shell.variables.get("i") or 0) < 100  # stopped during the loop
     assert sh.ok("echo $((1+1))") == "2\n"  # the shell is usable again
+
+
+# ------------------------------------------------------------------------ redirections
+
+
+def test_input_redirection_and_here_documents_feed_commands(sh):
+    sh.write("/lines.txt", "one\ntwo words\n")
+    assert sh.ok("while read -r a b; do echo \"[$a|$b]\"; done < /lines.txt") == (
+        "[one|]\n[two|words]\n")
+    assert sh("cat < /nope; echo $?") == ShellResult(
+        "1\n", "sh: /nope: No such file or directory\n", 0, [], "/")
+    assert sh.ok("cat <<EOF <<<ignored\nfirst\nEOF\n") == "ignored\n"  # the last one wins
+
+
+def test_outputs_go_where_the_redirections_say_left_to_right(sh):
+    sh.ok("{ echo out; echo err >&2; } &> /both")
+    assert sh.text("/both") == "out\nerr\n"
+    sh.ok("{ echo more >&2; } 2>> /both")
+    assert sh.text("/both") == "out\nerr\nmore\n"
+    result = sh("{ echo out; echo err >&2; } 2>&1 > /only-out")
+    assert (result.stdout, sh.text("/only-out")) == ("err\n", "out\n")
+    assert sh("echo x > /dev/null; cat < /dev/null; echo $?") == ShellResult(
+        "0\n", "", 0, [], "/")
+    assert sh("echo x 3> /f").stderr == (
+        "sh: 3: redirecting this file descriptor is not supported\n")
+
+
+def test_expansion_limits_are_errors_not_hangs(sh):
+    result = sh("echo {1..1000000}; echo after")
+    assert result.code == 1 and "more than 100000 words" in result.stderr
+    assert result.stdout == ""
+    assert sh("echo $((2 ** 1000000000))").stdout == "0\n"  # wraps as bash's 64 bits
