@@ -20,8 +20,10 @@ from py_vfs.shell.commands import (
     reset,
     scoops,
     serve,
+    shell_builtins,
     sizes,
     tarballs,
+    test_builtin,
     text,
     tr,
     transfers,
@@ -31,5 +33,5 @@ from py_vfs.shell.commands.registry import COMMANDS, CommandSpec, UsageError
 
 __all__ = ["COMMANDS", "CommandSpec", "UsageError", "archives", "attributes", "builtins",
            "columns", "compare", "data", "disk", "encode", "files", "find", "grep", "history",
-           "links", "listing", "misc", "mounts", "reset", "scoops", "serve", "sizes",
-           "tarballs", "text", "tr", "transfers", "tree"]
+           "links", "listing", "misc", "mounts", "reset", "scoops", "serve", "shell_builtins",
+           "sizes", "tarballs", "test_builtin", "text", "tr", "transfers", "tree"]
