@@ -35,10 +35,24 @@ class Signal:
     def __init__(self) -> None:
         self.aborted = False
         self._last_yield = time.monotonic()
+        self._listeners: list[Callable[[], object]] = []
 
     def abort(self) -> None:
-        """Ask the operation to stop."""
+        """Ask the operation to stop, and tell the listeners (``on_abort``)."""
         self.aborted = True
+        for listener in list(self._listeners):
+            listener()
+
+    def on_abort(self, listener: Callable[[], object]) -> Callable[[], None]:
+        """Call ``listener`` when the signal aborts (a wait that no safe point ends, such as a
+        script's, is cancelled so); returns what removes it."""
+        self._listeners.append(listener)
+
+        def remove() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return remove
 
 
 SIGNAL: ContextVar[Signal | None] = ContextVar("py_vfs_signal", default=None)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from py_vfs.mounts.host import LocalHost, MountHost
 from py_vfs.preview import LocalPreviews, PreviewHost
+from py_vfs.shell import scripts
 from py_vfs.shell.commands import COMMANDS, UsageError
 from py_vfs.shell.context import (
     Context,
@@ -35,8 +36,6 @@ from py_vfs.view_hosts import ViewHost, ViewPreviews
 if TYPE_CHECKING:
     from py_vfs.defaults import Bundle
     from py_vfs.shell.disk import Disk
-
-NOT_FOUND = 127
 
 
 @dataclass
@@ -240,12 +239,11 @@ class Shell:
         context = Context(self.vfs, self, argv[0], stdin, stdout, stderr, state.open_urls,
                           state.confirm)
         spec = COMMANDS.get(context.name)
-        if spec is None:
-            stderr.write_nowait(visible(f"sh: {quote_name(context.name)}: command not found")
-                                + "\n")
-            return NOT_FOUND
         try:
-            status = await spec.invoke(context, argv[1:])
+            if spec is None:
+                status = await self.run_script(context, argv)
+            else:
+                status = await spec.invoke(context, argv[1:])
         except UsageError as exc:
             context.err(str(exc))
             status = 2
@@ -259,6 +257,11 @@ class Shell:
         except BrokenPipe:
             return SIGPIPE_STATUS
         return status
+
+    async def run_script(self, context: Context, argv: list[str]) -> int:
+        """A name that is no builtin: the script it names in $PATH or by path, run (127 when
+        there is none; py_vfs/shell/scripts.py)."""
+        return await scripts.run_external(context, argv)
 
 
 def _collected(stream: Output) -> str:

@@ -7,7 +7,9 @@ from py_vfs.shell.commands import (
     files,
     history,
     listing,
+    lookup,
     mounts,
+    python_cmd,
     reset,
     scoops,
     serve,
@@ -15,4 +17,4 @@ from py_vfs.shell.commands import (
 from py_vfs.shell.commands.registry import COMMANDS, CommandSpec, UsageError
 
 __all__ = ["COMMANDS", "CommandSpec", "UsageError", "builtins", "data", "disk", "files",
-           "history", "listing", "mounts", "reset", "scoops", "serve"]
+           "history", "listing", "lookup", "mounts", "python_cmd", "reset", "scoops", "serve"]
