@@ -198,8 +198,7 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   // SQLite images are built and read in scratch folders of the origin private file system, not
   // in the worker's memory (web/opfs_scratch.mjs).
   const host = { request: askPage, fsa, scratch: scratch.available() ? () => scratch.openScratch(pyodide.FS) : undefined,
-    // A .jsh script: a Web Worker of its own, its fs served on a port bound to the child API
-    // Python made for it (py_vfs/web_scripts.py).
+    // A .jsh script's Web Worker, its fs on a port bound to the view Python made (web_scripts.py).
     jsh: (childId, init) => new ScriptRun(bindView(readyApi, childId), init) };
   const api = await webapi.open_api(store, notify, host, cacheBytes, invalidate, retention, bundle);
   // A cancellable call's safe points await this now and then, so a cancel message gets in
@@ -422,7 +421,7 @@ async function answer(data, reply, view, calls) {
     if (id !== null) calls.delete(id);
   }
   if (OPS[data.op]?.opensView && !envelope.error) {
-    const port = await openView(view ?? (await booted).api, envelope.value);
+    const { port } = bindView(view ?? (await booted).api, envelope.value);
     reply({ type: "result", id: data.id, value: port }, [port]);
     return;
   }
@@ -462,10 +461,6 @@ function bindView(parent, childId) {
     }
   };
   return { port: port2, close };
-}
-
-async function openView(parent, childId) {
-  return bindView(parent, childId).port;
 }
 
 function transferables(value) {

@@ -203,6 +203,8 @@ async def run_python(ctx: Context, source: str | bytes, filename: str, argv: lis
         sys.argv = saved_argv
         _CURRENT.reset(token)
         linecache.cache.pop(filename, None)
+    if status == INTERRUPTED:  # what it wrote after its last await is dropped, as with ^C
+        return status
     for sink in sinks:
         await sink.drain()
     return SIGPIPE_STATUS if sinks[0].broken and status != 0 else status

@@ -34,6 +34,9 @@ SCRIPTS = {
         "console.error('copied', text.length);",
     "/workspace/bin/spin.jsh":
         "await fs.writeFile('/workspace/spinning', 'yes'); while (true) {}",
+    "/workspace/bin/count.py":
+        "#!/usr/bin/env python3\nimport sys\n"
+        "data = sys.stdin.buffer.read()\nprint(len(data), sys.argv[1:], cwd)\n",
     "/shared/bin/probe.jsh":
         "const tries = {read: () => fs.readFile('/workspace/secret', 'utf8'),\n"
         "  write: () => fs.writeFile('/workspace/planted', 'x'),\n"
@@ -51,7 +54,8 @@ def page(app):
       for (const [path, text] of Object.entries(args[0])) {
         await vfs.mkdir(path.slice(0, path.lastIndexOf("/")), {recursive: true});
         await vfs.writeFile(path, text);
-      }""", SCRIPTS)
+      }
+      await vfs.chmod("/workspace/bin/count.py", 0o755);""", SCRIPTS)
     return app
 
 
@@ -65,6 +69,33 @@ def test_a_jsh_script_in_path_runs_by_name_in_a_pipeline(page):
     result = shell(page, "echo hi | upper")
     assert (result["stdout"], result["stderr"], result["code"]) == ("HI\n", "", 0)
     assert shell(page, "which upper")["stdout"] == "/workspace/bin/upper.jsh\n"
+
+
+def test_an_executable_python_script_runs_by_name_in_pyodide_after_a_jsh_stage(page):
+    result = shell(page, "cd /workspace && echo hi | upper | count a 'b c' && cd /")
+    assert (result["stdout"], result["stderr"], result["code"]) == (
+        "3 ['a', 'b c'] /workspace\n", "", 0)
+
+
+def test_a_python_script_is_interrupted_at_its_awaits_by_the_signal(page):
+    result = js(page, WITHIN + """
+      await vfs.rm("/workspace/py-started", {force: true});
+      const controller = new AbortController();
+      const code = "await vfs.write_file('/workspace/py-started', b'1')\\n" +
+        "import asyncio\\nawait asyncio.sleep(3600)";
+      const running = vfs.shell(`python -c "${code}"`, {signal: controller.signal});
+      let started = false;
+      for (let i = 0; i < 600 && !started; i++) {
+        started = await vfs.readFile("/workspace/py-started").then(() => true, () => false);
+        if (!started) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      if (!started) throw new Error("the Python script never wrote its marker");
+      controller.abort();
+      const stopped = await within(running, 30000, "the aborted python script");
+      return {stopped, after: await sh("python -c 'print(6 * 7)'")};
+    """)
+    assert (result["stopped"]["stderr"], result["stopped"]["code"]) == ("", 130)
+    assert (result["after"]["stdout"], result["after"]["code"]) == ("42\n", 0)
 
 
 def test_argv_env_and_cwd(page):

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from py_vfs import VFS
+from py_vfs.cancel import SIGNAL, Signal
 from py_vfs.shell import Shell
 
 UPPER = ("#!/usr/bin/env python3\nimport sys\nfor line in sys.stdin:\n"
@@ -146,3 +147,30 @@ def test_a_jsh_script_needs_the_browser_on_cpython(shell):
     out, err, code = sh(shell, "hello")
     assert (out, code) == ("", 126)
     assert err.startswith("sh: hello: cannot execute: .jsh scripts need a JavaScript realm")
+
+
+def test_the_calls_signal_interrupts_a_script_at_its_awaits(shell):
+    """Ctrl-C (the call's signal) cancels what the script awaits: status 130, its output up to
+    its last await kept, and sys is the process's own again."""
+    code = ("print('started', flush=True)\nawait vfs.write_file('/started', b'1')\n"
+            "import asyncio\nawait asyncio.sleep(3600)\nprint('never')")
+
+    async def scenario():
+        signal = Signal()
+        token = SIGNAL.set(signal)
+        try:
+            running = asyncio.ensure_future(shell.run(f'python -c "{code}"'))
+        finally:
+            SIGNAL.reset(token)
+        for _ in range(3000):
+            if shell.vfs.exists("/started"):
+                break
+            await asyncio.sleep(0.01)
+        assert shell.vfs.exists("/started"), "the script never wrote its marker"
+        signal.abort()
+        return await asyncio.wait_for(running, 30)
+
+    before = (sys.stdin, sys.stdout, sys.stderr)
+    result = run(scenario())
+    assert (result.stdout, result.stderr, result.code) == ("started\n", "", 130)
+    assert (sys.stdin, sys.stdout, sys.stderr) == before
