@@ -65,8 +65,8 @@ class Session(Protocol):
         """Run ``text`` in this shell, as `source` (``argv``: ``$0`` and the positional
         parameters; None keeps them) and `eval` do; its status."""
 
-    def find_script(self, name: str) -> Any:
-        """The script that would run as command ``name``, or None."""
+    def find_script(self, name: str) -> str | None:
+        """The path of the script that would run as command ``name``, or None."""
 
 
 class FileOutput(Output):

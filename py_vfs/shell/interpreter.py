@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from py_vfs.mounts.host import LocalHost, MountHost
 from py_vfs.preview import LocalPreviews, PreviewHost
+from py_vfs.shell import scripts
 from py_vfs.shell.commands import COMMANDS, UsageError
 from py_vfs.shell.compound import run_compound
 from py_vfs.shell.context import Context, FileOutput, describe, is_dir
@@ -45,10 +46,8 @@ if TYPE_CHECKING:
     from py_vfs.defaults import Bundle
     from py_vfs.shell.disk import Disk
 
-NOT_FOUND = 127
 PID = 4242  # what $$ says: there are no processes
 MAX_CALL_DEPTH = 40  # nested function calls, sourced files and substitutions
-Script = Callable[[Context, list[str]], Awaitable[int]]
 
 
 @dataclass
@@ -164,10 +163,11 @@ class Shell:
         """The exported variables (what `env` prints and scripts see)."""
         return self.variables.exported()
 
-    def find_script(self, name: str) -> Script | None:
-        """The script that runs as command ``name`` (a file found in ``$PATH``), or None.
-        The one place where a name that is neither a function nor a builtin is looked up."""
-        return None
+    def find_script(self, name: str) -> str | None:
+        """The path of the script that runs as command ``name`` (found in ``$PATH``, or the
+        path itself when the name has a ``/``), or None."""
+        found = scripts.find_scripts(self.vfs, self.cwd, name, self.environment())
+        return found[0] if found else None
 
     async def run(self, line: str, *, stdin: Input | None = None,
                   stdout: Output | None = None, stderr: Output | None = None) -> ShellResult:
@@ -440,10 +440,8 @@ class Shell:
         context = Context(self.vfs, self, name, io.stdin, io.stdout, io.stderr,
                           self._run.open_urls, self._run.confirm)
         spec = COMMANDS.get(name)
-        run = spec.invoke if spec is not None else self.find_script(name)
-        if run is None:
-            _say(io.stderr, f"{quote_name(name)}: command not found")
-            return NOT_FOUND
+        # Not a builtin: a script, found and run by scripts.py (127 or 126 when it cannot be).
+        run = spec.invoke if spec is not None else _external
         try:
             status = await run(context, argv[1:])
         except UsageError as exc:
@@ -492,6 +490,10 @@ class Shell:
             return await self.invoke(argv, Streams(stdin, stdout, stderr))
         except (ExitShell, ReturnFrom) as exc:
             return exc.status
+
+
+async def _external(ctx: Context, args: list[str]) -> int:
+    return await scripts.run_external(ctx, [ctx.name, *args])
 
 
 def _collected(stream: Output) -> str:

@@ -450,8 +450,8 @@ async def type_(ctx: Context, args: list[str]) -> int:
             ctx.out(f"{name} is a function\n")
         elif name in COMMANDS:
             ctx.out(f"{name} is a shell builtin\n")
-        elif session.find_script(name) is not None:
-            ctx.out(f"{name} is a script\n")
+        elif (path := session.find_script(name)) is not None:
+            ctx.out(f"{name} is {visible(path)}\n")
         else:
             ctx.err(f"{quote_name(name)}: not found")
             status = 1
