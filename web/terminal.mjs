@@ -1,12 +1,17 @@
 // A line-editing terminal on top of xterm.js. There is no pty: this module is the "line
-// discipline" (echo, editing, history) and hands whole lines to an async `run` callback.
+// discipline" (echo, editing, history, Ctrl-R, Tab) and hands whole lines to an async
+// `run(line, {signal, onOutput, interactive})` callback (vfs.shell); the output streams in
+// while the line runs, and Ctrl-C aborts it.
 
 import { Terminal } from "./vendor/xterm.mjs";
 import { FitAddon } from "./vendor/addon-fit.mjs";
+import { columns, commonPrefix, searchBack } from "./line_tools.mjs";
 
 const RED = "\x1b[31m";
 const RESET = "\x1b[0m";
-const HISTORY_LIMIT = 1000;
+// Shown while the rest of an unfinished line (an open quote) is typed, as bash's PS2.
+const CONTINUATION_PROMPT = "> ";
+const INTERRUPTED = 130; // the status of a line stopped by Ctrl-C (128 + SIGINT)
 // Shown instead of the prompt when a command asks for confirmation (`reset --defaults`).
 const CONFIRM_PROMPT = "Proceed? [y/N] ";
 
@@ -29,6 +34,7 @@ const KEYS = {
   "\x1b[F": "end", "\x1bOF": "end", "\x1b[4~": "end", "\x1b[8~": "end", "\x05": "end",
   "\x15": "killLine", "\x0b": "killToEnd",
   "\x03": "interrupt", "\x0c": "clearScreen",
+  "\t": "tab", "\x12": "reverseSearch",
 };
 
 // Cell widths as xterm's default (Unicode 6) tables count them; emoji are 1 cell there.
@@ -61,20 +67,29 @@ const right = (n) => (n > 0 ? `\x1b[${n}C` : "");
 const isSpace = (ch) => /\s/.test(ch);
 
 export class TerminalSession {
-  constructor(container, { run, prompt, cwd = "/" }) {
+  constructor(container, { run, complete, prompt, cwd = "/", history = [], home = "/" }) {
     this.run = run;
+    this.complete = complete; // (line, cursor) => {start, candidates, names}
     this.prompt = prompt;
     this.cwd = cwd;
+    this.home = home;
     this.chars = [];        // the line being edited, one entry per cursor stop
     this.cursor = 0;        // index into chars
     this.shown = 0;         // cell offset of the on-screen cursor from the prompt's first cell
-    this.history = [];
-    this.historyPos = 0;
+    this.history = history; // the shell's list (~/.history and this session's lines)
+    this.historyPos = history.length;
     this.draft = "";        // the unfinished line, kept while browsing history
     this.pending = "";      // input received while not at a prompt
     this.busy = true;       // no prompt until start(): input before that is buffered
     this.atLineStart = true;
     this.confirmLine = null; // while asking y/N: the line to run on "y" (the shell's `confirm`)
+    this.continued = "";    // the lines of an unfinished command typed so far (an open quote)
+    this.running = null;    // the AbortController of the line running
+    this.waiting = false;   // a completion is being asked for: input waits
+    this.tabs = 0;          // Tabs pressed in a row (the second lists the candidates)
+    this.search = null;     // Ctrl-R: {query, index, failed, original}
+    this.queued = [];       // streamed output not drawn yet: drawn once per animation frame
+    this.status = 0;        // the last line's status
     this.term = this.createTerminal(container);
   }
 
@@ -156,22 +171,27 @@ export class TerminalSession {
   // --- input -------------------------------------------------------------------------------
 
   feed(data) {
-    // A lone Tab is a completion request (unsupported); a Tab inside a paste is whitespace.
+    // A lone Tab is a completion request; a Tab inside a paste is whitespace.
     if (data.length > 1) data = data.replace(/\t/g, " ");
     this.pending += data;
     if (this.busy) this.keepAfterInterrupt();
     this.drain();
   }
 
-  // Ctrl-C while a command runs cannot stop it, but it does cancel what was typed ahead
-  // (including the rest of a multi-line paste), as a terminal flushes its input on SIGINT.
+  // Ctrl-C while a command runs stops it (its call is aborted) and cancels what was typed
+  // ahead (including the rest of a multi-line paste), as a terminal flushes its input on SIGINT.
   keepAfterInterrupt() {
     const at = this.pending.lastIndexOf("\x03");
-    if (at > 0) this.pending = this.pending.slice(at);
+    if (at < 0) return;
+    this.pending = "";
+    if (this.running && !this.running.signal.aborted) {
+      this.flushOutput();
+      this.running.abort();
+    }
   }
 
   drain() {
-    while (!this.busy && this.pending) {
+    while (!this.busy && !this.waiting && this.pending) {
       const token = this.pending.match(TOKEN)[0];
       this.pending = this.pending.slice(token.length);
       this.handle(token);
@@ -179,6 +199,8 @@ export class TerminalSession {
   }
 
   handle(token) {
+    if (this.search) return this.searchKey(token);
+    if (KEYS[token] !== "tab") this.tabs = 0;
     const action = KEYS[token];
     if (action) this[action]();
     else if (!/^[\x00-\x1f\x7f]/.test(token)) this.insert(token);
@@ -272,8 +294,89 @@ export class TerminalSession {
     this.end();
     this.term.write("^C\r\n");
     this.confirmLine = null;
+    this.continued = "";
+    this.status = INTERRUPTED;
     this.resetLine();
     this.showPrompt();
+  }
+
+  // --- completion (Tab) ------------------------------------------------------------------------
+
+  async tab() {
+    this.tabs++;
+    const line = this.chars.join("");
+    const cursorAt = this.chars.slice(0, this.cursor).join("").length;
+    this.waiting = true;
+    let found;
+    try {
+      found = await this.complete(line, cursorAt);
+    } catch {
+      found = null;
+    }
+    this.waiting = false;
+    if (found?.candidates?.length) this.useCompletion(line, cursorAt, found);
+    this.drain();
+  }
+
+  // One candidate: it replaces the word; several: their common prefix does, and the second Tab
+  // in a row lists them under the line, in columns, as bash does.
+  useCompletion(line, cursorAt, { start, candidates, names }) {
+    const word = line.slice(start, cursorAt);
+    const text = candidates.length === 1 ? candidates[0] : commonPrefix(candidates);
+    if (text.length > word.length) {
+      this.replaceBeforeCursor(line, start, cursorAt, text);
+      return;
+    }
+    if (candidates.length > 1 && this.tabs >= 2) {
+      this.end();
+      this.term.write("\r\n");
+      this.output(columns(names, this.term.cols));
+      this.shown = 0;
+      this.render();
+    }
+  }
+
+  replaceBeforeCursor(line, start, cursorAt, text) {
+    const after = line.slice(cursorAt);
+    this.chars = clusters(line.slice(0, start) + text + after);
+    this.cursor = this.chars.length - clusters(after).length;
+    this.render();
+  }
+
+  // --- reverse incremental search (Ctrl-R) ------------------------------------------------------
+
+  reverseSearch() {
+    this.search = { query: "", index: this.history.length, failed: false, original: this.chars.join("") };
+    this.render();
+  }
+
+  searchKey(token) {
+    const search = this.search;
+    const action = KEYS[token];
+    if (action === "reverseSearch") return this.searchFrom(search.query, search.index - 1);
+    if (action === "backspace") return this.searchFrom(search.query.slice(0, -1), this.history.length - 1);
+    if (action === "interrupt" || token === "\x07") {
+      this.search = null;
+      return this.setLine(search.original);
+    }
+    if (!action && !/^[\x00-\x1f\x7f]/.test(token)) return this.searchFrom(search.query + token, search.index);
+    // Any other key takes the line found and does what it does (Enter runs it).
+    this.search = null;
+    this.historyPos = Math.min(search.index, this.history.length);
+    this.setLine(this.chars.join(""));
+    if (action && action !== "interrupt") this[action]();
+  }
+
+  searchFrom(query, from) {
+    const found = searchBack(this.history, query, from);
+    this.search.query = query;
+    this.search.failed = !found && query !== "";
+    if (found) {
+      this.search.index = found.index;
+      this.chars = clusters(found.line);
+      this.cursor = clusters(found.line.slice(0, found.line.lastIndexOf(query))).length;
+    }
+    this.render();
   }
 
   clearScreen() {
@@ -297,17 +400,13 @@ export class TerminalSession {
     this.setLine(atDraft ? this.draft : this.history[this.historyPos]);
   }
 
-  remember(line) {
-    if (line.trim() && line !== this.history.at(-1)) this.history.push(line);
-    if (this.history.length > HISTORY_LIMIT) this.history.shift();
-  }
-
   resetLine() {
     this.chars = [];
     this.cursor = 0;
     this.shown = 0;
     this.historyPos = this.history.length;
     this.draft = "";
+    this.search = null;
   }
 
   // --- running -----------------------------------------------------------------------------
@@ -317,9 +416,8 @@ export class TerminalSession {
     this.end();
     this.term.write("\r\n");
     if (this.confirmLine) return this.answer(line);
-    this.remember(line);
     this.resetLine();
-    if (line.trim()) this.execute(line);
+    if (line.trim() || this.continued) this.execute(line, { interactive: true });
     else this.showPrompt();
   }
 
@@ -329,25 +427,61 @@ export class TerminalSession {
     const confirmed = this.confirmLine;
     this.confirmLine = null;
     this.resetLine();
-    if (/^\s*y(es)?\s*$/i.test(line)) return this.execute(confirmed);
+    if (/^\s*y(es)?\s*$/i.test(line)) return this.execute(confirmed, { interactive: false });
     this.output("cancelled\n");
     this.showPrompt();
   }
 
-  async execute(line) {
+  // Runs a line (with the lines before it, when it continues an unfinished one); its output is
+  // drawn as it streams in. `interactive`: the shell records and expands it (history, `!!`).
+  async execute(line, { interactive }) {
     this.busy = true;
+    const text = this.continued ? `${this.continued}\n${line}` : line;
+    this.continued = "";
+    const controller = (this.running = new AbortController());
+    const onOutput = (stream, piece) => this.queueOutput(stream, piece);
     try {
-      this.printResult(await this.run(line));
+      const result = await this.run(text, { signal: controller.signal, onOutput, interactive });
+      this.flushOutput();
+      if (result?.more) this.continued = text;
+      else this.printResult(result);
     } catch (error) {
-      this.printError(error);
+      this.flushOutput();
+      if (error?.name === "AbortError") this.interrupted(text);
+      else this.printError(error);
     }
+    this.running = null;
     this.busy = false;
     this.showPrompt();
     this.drain();
   }
 
-  printResult({ stdout = "", stderr = "", cwd, scoop = null, confirm } = {}) {
+  // A line stopped by Ctrl-C: bash prints ^C where the output stopped and the status is 130.
+  // The shell recorded the line before it ran: so does the list here.
+  interrupted(line) {
+    if (line.trim() && line !== this.history.at(-1)) this.history = [...this.history, line];
+    this.term.write("^C");
+    this.atLineStart = false;
+    this.status = INTERRUPTED;
+  }
+
+  // Streamed output is drawn once per animation frame, however many pieces came in between.
+  queueOutput(stream, text) {
+    this.queued.push([stream, text]);
+    if (this.queued.length === 1) requestAnimationFrame(() => this.flushOutput());
+  }
+
+  flushOutput() {
+    const queued = this.queued;
+    this.queued = [];
+    for (const [stream, text] of queued) this.output(text, stream === "stderr" ? RED : "");
+  }
+
+  printResult({ stdout = "", stderr = "", code, cwd, scoop = null, confirm, history, home } = {}) {
     if (cwd) this.cwd = cwd;
+    if (history) this.history = history;
+    if (home) this.home = home;
+    if (code !== undefined) this.status = code;
     this.scoop = scoop; // the scoop the shell is in (`scoop NAME`), shown in the prompt
     this.output(stdout);
     // A command that asks first: its "not done" note is for scripts; the terminal asks instead.
@@ -385,7 +519,13 @@ export class TerminalSession {
   // --- drawing -----------------------------------------------------------------------------
 
   promptText() {
-    return this.confirmLine ? CONFIRM_PROMPT : this.prompt(this.cwd, this.scoop);
+    if (this.search) {
+      const { failed, query } = this.search;
+      return `(${failed ? "failed " : ""}reverse-i-search)\`${query}': `;
+    }
+    if (this.confirmLine) return CONFIRM_PROMPT;
+    if (this.continued) return CONTINUATION_PROMPT;
+    return this.prompt(this.cwd, this.scoop, this.home);
   }
 
   // Cell offsets (from the prompt's first cell) of the cursor and of the end of the line.

@@ -6,6 +6,7 @@
 // (web/errors.mjs; preview answers go to the port: web/preview_owner.mjs; "invalidate":
 // web/stat_cache.mjs). For the shell's mount commands the worker asks the page:
 // {type: "request", id, kind, payload}, answered by {type: "reply", id, value | error}.
+// A streamed shell call also posts {type: "output", id, stream, data} before its result.
 // {type: "cancel", id} cancels a call sent with cancellable: true (py_vfs/protocol.py,
 // CALL_SIGNAL): dropped if it has not reached Python yet, else stopped at its next safe point.
 
@@ -413,7 +414,7 @@ async function answer(data, reply, view, calls) {
   inOrder = args.catch(() => {});
   let envelope;
   try {
-    envelope = await call(data.op, await args, data[CALL_WRITER], view, id, calls);
+    envelope = await call(data.op, withEmit(data, await args, reply), data[CALL_WRITER], view, id, calls);
   } finally {
     if (id !== null) calls.delete(id);
   }
@@ -423,6 +424,15 @@ async function answer(data, reply, view, calls) {
     return;
   }
   reply({ type: "result", id: data.id, ...envelope }, transferables(envelope.value));
+}
+
+// A streamed shell call (options.stream: the page gave onOutput) gets a third argument: the
+// function Python calls with each piece of output as it is written (py_vfs/web_shell.py), which
+// posts {type: "output", id, stream, data} on the call's channel.
+function withEmit(data, args, reply) {
+  if (data.op !== "shell" || !args[1]?.stream) return args;
+  const emit = (stream, bytes) => reply({ type: "output", id: data.id, stream, data: bytes });
+  return [args[0], args[1], emit];
 }
 
 // Restricted views (py_vfs/web_views.py, docs/sandbox.md): the scope is bound here, to a port.

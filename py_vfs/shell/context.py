@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from py_vfs.node import DirEntry
     from py_vfs.preview import PreviewHost
     from py_vfs.shell.disk import Disk
+    from py_vfs.shell.history_file import History
     from py_vfs.streams import WriteStream
 
 HOME = "/"  # where `cd` with no argument and `~` lead; the VFS has no users
@@ -38,6 +39,7 @@ class Session(Protocol):
     host: MountHost  # where `mount` gets its folders
     defaults: Bundle | None  # the default content `reset --defaults` puts back (None: none)
     scoop_name: str | None  # the scoop the shell is in (`scoop NAME`), or None
+    history: History  # the lines typed in the terminal (`history`, `!!`)
 
     def enter_scoop(self, name: str, view: Any) -> None:
         """Run the next lines inside ``view``, the scoop ``name``'s restricted view."""

@@ -7,6 +7,7 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from py_vfs import cancel
 from py_vfs.mounts.host import LocalHost, MountHost
 from py_vfs.preview import LocalPreviews, PreviewHost
 from py_vfs.shell.commands import COMMANDS, UsageError
@@ -20,6 +21,7 @@ from py_vfs.shell.context import (
 )
 from py_vfs.shell.expand import expand_word
 from py_vfs.shell.format import quote_name, visible
+from py_vfs.shell.history_file import History, history_path
 from py_vfs.shell.parser import Command, ParseError, Redirect, parse
 from py_vfs.shell.pipes import (
     SIGPIPE_STATUS,
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
     from py_vfs.shell.disk import Disk
 
 NOT_FOUND = 127
+INTERRUPTED = 130  # 128 + SIGINT: a line stopped by Ctrl-C (its call's signal aborted)
 
 
 @dataclass
@@ -100,6 +103,8 @@ class Shell:
         # The shipped default content (py_vfs/defaults.py), for `reset --defaults`.
         self.defaults = defaults
         self.scoop_name: str | None = None
+        # The terminal's lines (`history`, `!!`): ~/.history on the disk the shell started on.
+        self.history = History(vfs, lambda: history_path(vfs, self.environment()))
         self._outside: tuple[Disk, str, PreviewHost, MountHost] | None = None  # for `exit`
         self._run: _Run | None = None  # the line running now (for `run_argv`)
 
@@ -133,6 +138,8 @@ class Shell:
         self._run = state
         try:
             code = await self._run_line(line, state)
+            if _interrupted():
+                code = INTERRUPTED
         finally:
             self._run = None
             for stream in (state.stdout, state.stderr):
@@ -152,6 +159,8 @@ class Shell:
             return _internal_error(state.stderr, exc)
         status = 0
         for step in steps:
+            if _interrupted():  # Ctrl-C stops the whole line, not just the command running
+                break
             # sh's AND-OR list: a skipped command leaves the status as it was, so in
             # `false && a || b`, b runs.
             if (step.connector == "&&" and status != 0) or (step.connector == "||" and status == 0):
@@ -259,6 +268,11 @@ class Shell:
         except BrokenPipe:
             return SIGPIPE_STATUS
         return status
+
+
+def _interrupted() -> bool:
+    signal = cancel.SIGNAL.get()
+    return signal is not None and signal.aborted
 
 
 def _collected(stream: Output) -> str:

@@ -8,6 +8,7 @@ from py_vfs.shell.commands import (
     history,
     listing,
     mounts,
+    recall,
     reset,
     scoops,
     serve,
@@ -15,4 +16,4 @@ from py_vfs.shell.commands import (
 from py_vfs.shell.commands.registry import COMMANDS, CommandSpec, UsageError
 
 __all__ = ["COMMANDS", "CommandSpec", "UsageError", "builtins", "data", "disk", "files",
-           "history", "listing", "mounts", "reset", "scoops", "serve"]
+           "history", "listing", "mounts", "recall", "reset", "scoops", "serve"]
