@@ -164,7 +164,8 @@ OPS: tuple[Op, ...] = (
                  "maxResults": "number", "maxFileSize": "number"}),
     # A shell line (py_vfs/web_shell.py). With ``stream`` (the page's ``onOutput``) the worker
     # adds a third argument, the function that posts {type: "output", id, stream, data} to the
-    # page as output is written.
+    # page as output is written; the page acknowledges each with {type: "outputAck", id,
+    # bytes}, and the function makes Python wait while too much is unacknowledged.
     _op("shell", "line:string options:options?", mutating=True,
         options={"stream": "bool", "isatty": "bool", "interactive": "bool"}, **_NOT_IN_STEP),
     # Tab completion of the shell's line at the cursor (py_vfs/shell/complete.py).

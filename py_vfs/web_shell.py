@@ -21,13 +21,14 @@ from typing import Any
 from . import cancel
 from .errors import FsError
 from .shell import Shell
-from .shell.complete import complete
+from .shell.complete import complete, unfinished
 from .shell.context import HOME
 from .shell.history_file import HistoryError
 from .shell.pipes import Emit, Output
 from .web_args import flag
 
-Emitter = Callable[[str, bytes], object]
+# emit(stream, data): None, or an awaitable while the page is behind (web/worker.mjs).
+Emitter = Callable[[str, bytes], Any]
 
 
 class ShellOps:
@@ -93,27 +94,12 @@ def _emitting(emit: Emitter | None, stream: str, isatty: bool) -> Output | None:
         return None
 
     async def send(data: bytes) -> None:
-        emit(stream, data)
+        waiting = emit(stream, data)
+        if waiting is not None:  # the page is behind by more than the worker's window
+            await waiting
         # The page's cancel message (Ctrl-C) gets in between two pieces of a long output; the
         # command itself stops at its next safe point or write.
         with contextlib.suppress(FsError):
             await cancel.checkpoint("shell", 0, 0, "pieces")
 
     return Emit(send, isatty=isatty)
-
-
-def unfinished(text: str) -> bool:
-    """Whether ``text`` ends inside a quote, so the terminal asks for more (``> ``)."""
-    quote = ""
-    escaped = False
-    for char in text:
-        if escaped:
-            escaped = False
-        elif char == "\\" and quote != "'":
-            escaped = True
-        elif quote:
-            quote = "" if char == quote else quote
-        elif char in "'\"":
-            quote = char
-    return bool(quote)
-

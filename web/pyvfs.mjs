@@ -115,6 +115,7 @@ class Instance {
       // A streamed shell call's output (api.mjs, shell's onOutput); none once it is aborted.
       const pending = this.calls.get(data.id);
       if (pending && !pending.signal?.aborted) pending.onOutput?.(data.stream, data.data);
+      this.worker.postMessage({ type: "outputAck", id: data.id, bytes: data.data.byteLength });
     } else if (data.type === "result") {
       const pending = this.calls.get(data.id);
       this.calls.delete(data.id);

@@ -42,6 +42,7 @@ export class ViewChannel {
     if (data.type === "output") {
       const pending = this.#calls.get(data.id);
       if (pending && !pending.signal?.aborted) pending.onOutput?.(data.stream, data.data);
+      this.#port.postMessage({ type: "outputAck", id: data.id, bytes: data.data.byteLength });
       return;
     }
     if (data.type !== "result") return;

@@ -160,3 +160,19 @@ def _quote(value: str, quote: str) -> str:
         return '"' + re.sub(r'(["\\$`])', r"\\\1", value)
     escaped = "".join("\\" + char if char in _SPECIAL else char for char in value)
     return "\\" + escaped if escaped[:1] in ("#", "~") and not value.startswith("~/") else escaped
+
+
+def unfinished(text: str) -> bool:
+    """Whether ``text`` ends inside a quote, so the terminal asks for more (``> ``)."""
+    quote = ""
+    escaped = False
+    for char in text:
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+    return bool(quote)

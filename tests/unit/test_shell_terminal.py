@@ -4,6 +4,8 @@ command, Tab completion, the interactive `shell` call (streamed output, continua
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 
 import pytest
 
@@ -215,3 +217,19 @@ def test_variables_complete_after_a_dollar(tree, monkeypatch):
     monkeypatch.setattr(tree, "environment", lambda: {"HOME": "/", "HOSTNAME": "x", "PWD": "/"})
     assert complete(tree, "echo $HO", 8).candidates == ["$HOME ", "$HOSTNAME "]
     assert complete(tree, "echo ${P", 8).candidates == ["${PWD} "]
+
+
+# --- python -m py_vfs shell ------------------------------------------------------------------
+
+
+def test_the_command_line_shell_keeps_history_and_expands_events(tmp_path):
+    disk = str(tmp_path / "disk.sqlite")
+    typed = "echo a\n!!\necho 'x\ny'\n!zz\n"
+    first = subprocess.run([sys.executable, "-m", "py_vfs", "shell", "--disk", disk],
+                           input=typed, capture_output=True, text=True, timeout=60, check=False)
+    assert "echo a\na\n" in first.stdout  # !! echoed, then run
+    assert "x\ny\n" in first.stdout  # the open quote continued on the next line
+    assert "sh: !zz: event not found" in first.stderr
+    again = subprocess.run([sys.executable, "-m", "py_vfs", "shell", "--disk", disk, "-c",
+                            "history"], capture_output=True, text=True, timeout=60, check=False)
+    assert again.stdout.splitlines()[:2] == ["    1  echo a", "    2  echo 'x"]
