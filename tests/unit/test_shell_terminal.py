@@ -233,3 +233,14 @@ def test_the_command_line_shell_keeps_history_and_expands_events(tmp_path):
     again = subprocess.run([sys.executable, "-m", "py_vfs", "shell", "--disk", disk, "-c",
                             "history"], capture_output=True, text=True, timeout=60, check=False)
     assert again.stdout.splitlines()[:2] == ["    1  echo a", "    2  echo 'x"]
+
+
+def test_two_tabs_append_in_turn_and_a_later_start_reads_both_in_order(vfs):
+    first, second = WebAPI(vfs), WebAPI(vfs)
+    interactive(first, "echo from-first")
+    interactive(second, "echo from-second")
+    interactive(first, "echo first-again")
+    # Each tab's own list (bash's model): the other tab's lines come at its next start.
+    assert interactive(first, "")["history"] == ["echo from-first", "echo first-again"]
+    assert interactive(WebAPI(vfs), "")["history"] == [
+        "echo from-first", "echo from-second", "echo first-again"]
