@@ -7,11 +7,9 @@ Adapters: ours (dist/pyvfs.mjs, `openVFS`), lightningfs (@isomorphic-git/lightni
 (@zenfs/core + @zenfs/dom IndexedDB), rawidb (one IndexedDB put per file). The workloads are in
 bench/web/workloads.mjs; docs/benchmarks.md says what each one does and what the numbers mean.
 E1 (ours only) exports a tree of 100 MiB as a zip through `vfs.export` and drains it: its time,
-rate (MB/s of the tree) and the worker's peaks. G1 clones a git repository of about 1,400 files
-and 12 MB (bench/gitrepo.py: packages of node_modules/, committed once and cached) with
-isomorphic-git over smart HTTP from this bench server (`git http-backend`, bench/githttp.py),
-into a fresh store per repetition and adapter, and checks every file of the checkout against the
-repository's SHA-256 manifest; raw IndexedDB is no file system and does not take it.
+rate (MB/s of the tree) and the worker's peaks. G1 clones bench/gitrepo.py's repository with
+isomorphic-git over HTTP from the bench server into a fresh store per repetition and adapter
+(raw IndexedDB is no file system: not it) and checks the checkout against its SHA-256 manifest.
 
 Per repetition and adapter, one fresh store (every IndexedDB database of the origin is deleted
 first) is opened (untimed; for ours this boots Pyodide) and takes the CHAIN of workloads in order,
@@ -19,10 +17,10 @@ each timed on its own with an untimed check after it; then the page is reloaded 
 reopening the store and reading W1's files. W8 seeds its own store in a persistent profile and
 times open-to-first-read after each browser restart; Q1-Q3 then time the issue's SQL statements
 (`vfs.query`) on that 10,000-file store in the same page, for ours only (the peers have no SQL).
-B1 times our app page (dist/index.html) to
-`body[data-state=ready]`, cold (new context), warm (reload) and snapshot (reload once the runtime
-snapshot is stored). A setup of ours waits, untimed, until its runtime snapshot is stored
-(docs/boot.md), so W6 and W8 reopen as a returning user does.
+B1 times our app page (dist/index.html) to `body[data-state=ready]`, cold (new context), warm
+(reload) and snapshot (reload once the runtime snapshot is stored). A setup of ours waits,
+untimed, until its runtime snapshot is stored (docs/boot.md), so W6 and W8 reopen as a returning
+user does.
 
 --smoke runs every workload once at tiny sizes (B1 cold only; G1 clones a 21-file repository in
 the chain's store, before W6, with no page or boot of its own) and exits non-zero unless every
