@@ -88,6 +88,11 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def git_mode(path: Path) -> str:
+    """The mode git records for a regular file: executable when its owner may run it."""
+    return "100755" if path.stat().st_mode & 0o100 else "100644"
+
+
 def git(git_dir: Path, *args: str, stdin: str | None = None, env: dict | None = None) -> str:
     """Run a git command on `git_dir` (bounded), return its stdout; fail with its stderr."""
     proc = subprocess.run(["git", f"--git-dir={git_dir}", *args], input=stdin,
@@ -107,7 +112,7 @@ def build(git_dir: Path, files: dict[str, Path]) -> str:
     paths = list(files)
     oids = git(git_dir, "hash-object", "-w", "--no-filters", "--stdin-paths",
                stdin="".join(f"{files[p]}\n" for p in paths)).split()
-    modes = ["100755" if os.access(files[p], os.X_OK) else "100644" for p in paths]
+    modes = [git_mode(files[p]) for p in paths]
     index = {"GIT_INDEX_FILE": str(git_dir / "bench-index")}
     git(git_dir, "update-index", "--add", "--index-info", env=index,
         stdin="".join(f"{m} {o}\t{p}\n" for m, o, p in zip(modes, oids, paths, strict=True)))
@@ -127,16 +132,18 @@ def repository(smoke: bool) -> Repository:
     manifest = {path: sha256(file) for path, file in files.items()}
     key = hashlib.sha256(FORMAT.encode())
     for path, digest in manifest.items():
-        key.update(f"{path}\0{digest}\n".encode())
+        key.update(f"{path}\0{git_mode(files[path])}\0{digest}\n".encode())
     project_root = CACHE / key.hexdigest()[:16]
     done = project_root / "commit"
-    if not done.is_file():
+    if not done.is_file():  # made in a folder of its own, then renamed: never half there
         CACHE.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=CACHE, prefix="making-") as tmp:
-            commit = build(Path(tmp) / REPO, files)
-            (Path(tmp) / "commit").write_text(commit + "\n")
-            shutil.rmtree(project_root, ignore_errors=True)  # a half-made one from a crash
-            os.rename(tmp, project_root)
-            os.mkdir(tmp)  # for TemporaryDirectory's cleanup
+        making = Path(tempfile.mkdtemp(dir=CACHE, prefix="making-"))
+        try:
+            commit = build(making / REPO, files)
+            (making / "commit").write_text(commit + "\n")
+            shutil.rmtree(project_root, ignore_errors=True)
+            making.rename(project_root)
+        finally:
+            shutil.rmtree(making, ignore_errors=True)
     size = sum(file.stat().st_size for file in files.values())
     return Repository(project_root, done.read_text().strip(), names, manifest, size)
