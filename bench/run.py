@@ -9,7 +9,7 @@ bench/web/workloads.mjs; docs/benchmarks.md says what each one does and what the
 E1 (ours only) exports a tree of 100 MiB as a zip through `vfs.export` and drains it: its time,
 rate (MB/s of the tree) and the worker's peaks. G1 clones bench/gitrepo.py's repository with
 isomorphic-git over HTTP from the bench server into a fresh store per repetition and adapter
-(raw IndexedDB is no file system: not it) and checks the checkout against its SHA-256 manifest.
+(not raw IndexedDB, which is no file system) and checks the checkout against its manifest.
 
 Per repetition and adapter, one fresh store (every IndexedDB database of the origin is deleted
 first) is opened (untimed; for ours this boots Pyodide) and takes the CHAIN of workloads in order,
@@ -322,7 +322,7 @@ class Bench:
                 try:
                     with self.watchdog.stage(f"{adapter} G1 opening the bench page",
                                              self.stage_bound):
-                        # A smoke run's profile keeps the chains' stores for W8's restart.
+                        # A smoke run's profile may hold stores its later stages reopen.
                         self.open_bench_page(page, wipe=not self.smoke)
                     self.stage(self.context_cdp, page, self.spec(adapter, "G1", "setup", store))
                     self.record("G1", adapter, pick(self.stage(self.context_cdp, page,
