@@ -39,6 +39,8 @@ IDENTITY = {
     "GIT_AUTHOR_DATE": "2026-01-01T00:00:00+0000",
     "GIT_COMMITTER_NAME": "py_vfs bench", "GIT_COMMITTER_EMAIL": "bench@py-vfs.invalid",
     "GIT_COMMITTER_DATE": "2026-01-01T00:00:00+0000",
+    # No system or user configuration (a user's pack or init settings would change the result).
+    "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull,
 }
 GIT_TIMEOUT = 120.0
 
@@ -106,7 +108,8 @@ def git(git_dir: Path, *args: str, stdin: str | None = None, env: dict | None = 
 def build(git_dir: Path, files: dict[str, Path]) -> str:
     """Commit `files` into a new bare repository at `git_dir`, packed; return the commit id."""
     subprocess.run(["git", "init", "--quiet", "--bare", f"--initial-branch={BRANCH}",
-                    str(git_dir)], check=True, timeout=GIT_TIMEOUT, capture_output=True)
+                    str(git_dir)], check=True, timeout=GIT_TIMEOUT, capture_output=True,
+                   env={**os.environ, **IDENTITY})
     git(git_dir, "config", "http.receivepack", "false")  # served read-only
     git(git_dir, "config", "pack.threads", "1")  # the same deltas, so the same pack, every run
     paths = list(files)
