@@ -123,8 +123,7 @@ class WebAPI:
 
     def operations(self, v: Any) -> dict[str, Callable[..., Any]]:
         """The operations by protocol name over ``v``: the disk (or a view), or a step's
-        transaction (web_steps.py)."""
-        """The JS operations over ``v``: the VFS, or a step's tx (which has the same methods)."""
+        transaction (web_steps.py), which has the same methods."""
         return {
             "readFile": lambda p, o=None: v.read_file(p, encoding_of(o)),
             # The worker adds the chunks' sha256 to the options as "digests" (web/worker.mjs).

@@ -7,6 +7,7 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from py_vfs.cancel import SIGNAL
 from py_vfs.mounts.host import LocalHost, MountHost
 from py_vfs.preview import LocalPreviews, PreviewHost
 from py_vfs.shell.commands import COMMANDS, UsageError
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from py_vfs.shell.disk import Disk
 
 NOT_FOUND = 127
+INTERRUPTED = 130  # 128 + SIGINT: a command stopped by Ctrl-C (its call's signal aborted)
 
 
 @dataclass
@@ -160,6 +162,9 @@ class Shell:
                 status = await self._pipeline(step.pipeline, state)
             except Exception as exc:
                 status = _internal_error(state.stderr, exc)
+            signal = SIGNAL.get()
+            if signal is not None and signal.aborted:
+                return INTERRUPTED  # Ctrl-C ends the whole line, as in bash
         return status
 
     async def _pipeline(self, commands: list[Command], state: _Run) -> int:
@@ -252,6 +257,8 @@ class Shell:
         except BrokenPipe:
             return SIGPIPE_STATUS
         except OSError as exc:
+            if getattr(exc, "code", None) == "ECANCELED":
+                return INTERRUPTED  # bash prints nothing for ^C; the terminal shows ^C
             context.err(describe(exc))
             status = 1
         try:

@@ -1,9 +1,6 @@
-"""Commands about the session rather than the files: help, pwd, cd, echo, open, clear, true,
-false."""
+"""Commands about the session rather than the files: help, pwd, cd, open, clear, true, false."""
 
 from __future__ import annotations
-
-import re
 
 from py_vfs import paths
 from py_vfs.preview import url_inside
@@ -56,18 +53,6 @@ async def cd(ctx: Context, args: list[str]) -> int:
         return 1
     # The logical path, as sh keeps it: `cd link/..` returns to where the link is.
     ctx.session.cwd = path
-    return 0
-
-
-@command("echo [-n] [ARG...]", "print the arguments (-n: without the final newline)")
-async def echo(ctx: Context, args: list[str]) -> int:
-    """Print the arguments joined by spaces; leading -n words drop the newline."""
-    # Not parse_flags: echo prints anything that is not exactly -n, -nn..., like coreutils.
-    newline = True
-    while args and re.fullmatch(r"-n+", args[0]):
-        newline = False
-        args = args[1:]
-    ctx.out(" ".join(args) + ("\n" if newline else ""))
     return 0
 
 
