@@ -10,6 +10,11 @@ Rules for a case (so bash's answer is the same on every machine):
   files the case creates, no `du` of directories (block sizes), no `date` without `-d`/`-r`;
   a listing whose order is the file system's (`find`, `grep -r`, `tar`, `zip -r`) is piped
   through `sort`;
+- not here, for want of a comparable bash answer: the VFS's own commands (`sql`, `log`,
+  `snapshot(s)`, `restore`, `import`, `export ARCHIVE`, `mount`, `umount`, `serve`, `open`,
+  `fsck`, `scoop`), what depends on the host or a terminal (`df`, `clear`, `history`, `help`,
+  `tail -f`, colors), and `which` of a command that exists (bash finds /usr/bin/NAME, ours a
+  builtin); unit and e2e tests cover those;
 - a case id is ``TOPIC-NN``: append a new case at the end of its group, never renumber (the
   test's KNOWN_FAILURES and DIFFERENCES name cases by id), then run ``generate.py``.
 """
