@@ -11,6 +11,7 @@ import sys
 
 from .defaults import Bundle, install
 from .shell import Shell
+from .shell.parser import needs_more
 from .storage.sqlite import SQLiteStore
 from .vfs import VFS
 
@@ -75,6 +76,11 @@ async def _interact(session: Shell) -> int:
             continue
         if line.strip() in ("exit", "logout"):
             return code
+        while needs_more(line):  # an open quote, `if` without `fi`...: read on
+            try:
+                line += "\n" + input("> ")
+            except EOFError:
+                break
         code = await _run(session, line, ask=True)
 
 

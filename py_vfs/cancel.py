@@ -45,15 +45,30 @@ class Signal:
     def __init__(self) -> None:
         self.aborted = False
         self._last_yield = time.monotonic()
-        self._waiters: set[asyncio.Future[None]] = set()
+        self._listeners: list[Callable[[], object]] = []
 
     def abort(self) -> None:
-        """Ask the operation to stop; a ``sleep`` or ``wait`` under this signal ends now."""
+        """Ask the operation to stop, and tell the listeners (``on_abort``): a ``sleep`` or
+        ``wait`` under this signal ends now."""
         self.aborted = True
-        for waiter in list(self._waiters):
-            # Thread-safe scheduling: CPython code may abort from another thread; in Pyodide it
-            # is call_soon (one thread), from the JS message handler that got the cancel.
-            waiter.get_loop().call_soon_threadsafe(_wake, waiter)
+        for listener in list(self._listeners):
+            listener()
+
+    @property
+    def listeners(self) -> int:
+        """How many waits and listeners wait for the abort (a test's marker that a wait began)."""
+        return len(self._listeners)
+
+    def on_abort(self, listener: Callable[[], object]) -> Callable[[], None]:
+        """Call ``listener`` when the signal aborts (a wait that no safe point ends, such as a
+        script's, is cancelled so); returns what removes it."""
+        self._listeners.append(listener)
+
+        def remove() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return remove
 
 
 def _wake(waiter: asyncio.Future[None]) -> None:
@@ -110,8 +125,10 @@ async def wait(awaitable: Awaitable[object] | None, syscall: str,
     loop = asyncio.get_running_loop()
     task = asyncio.ensure_future(awaitable) if awaitable is not None else None
     woken: asyncio.Future[None] = loop.create_future()
-    if signal is not None:
-        signal._waiters.add(woken)
+    # Thread-safe scheduling: CPython code may abort from another thread; in Pyodide it is
+    # call_soon (one thread), from the JS message handler that got the cancel.
+    remove = (signal.on_abort(lambda: loop.call_soon_threadsafe(_wake, woken))
+              if signal is not None else None)
     deadline = None if timeout is None else time.monotonic() + max(timeout, 0.0)
     try:
         while True:
@@ -127,8 +144,8 @@ async def wait(awaitable: Awaitable[object] | None, syscall: str,
                 task.result()  # its exception, if it failed
                 return True
     finally:
-        if signal is not None:
-            signal._waiters.discard(woken)
+        if remove is not None:
+            remove()
         if task is not None and not task.done():
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -38,6 +38,7 @@ from .views import RestrictedView
 from .web_args import copy_file, encoding_of, flag, gc_options, grep_options, mode_of
 from .web_data import DataOps
 from .web_history import HistoryOps
+from .web_scripts import use_js_realm
 from .web_steps import Steps
 from .web_views import ViewChannels
 from .writers import check_writer
@@ -460,6 +461,8 @@ async def open_api(js_store: Any, js_notify: Any = None,
         mounts = {"host": host, "fsa": js_host.fsa, "previews": host}
     api = WebAPI(vfs, notify=notify if js_notify is not None else None,
                  invalidate=js_invalidate, defaults=bundle, **mounts)
+    if getattr(js_host, "jsh", None) is not None:  # .jsh scripts run in Web Workers
+        use_js_realm(api.channels, js_host.jsh)
     api.collecting = asyncio.ensure_future(vfs.gc())
     return api
 

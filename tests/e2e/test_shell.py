@@ -119,7 +119,8 @@ def test_quoting_and_operators(app):
     ("rm /errs", "rm: cannot remove '/errs': Is a directory\n", 1),
     ("cat /errs", "cat: /errs: Is a directory\n", 1),
     ("nosuchcommand", "sh: nosuchcommand: command not found\n", 127),
-    ("echo 'unterminated", "sh: syntax error: unterminated quote\n", 2),
+    ("echo 'unterminated", "sh: syntax error: unexpected end of file (unterminated ' from "
+                           "line 1, column 6)\n", 2),
     ("open /errs/missing.html", "open: /errs/missing.html: No such file or directory\n", 1),
 ])
 def test_errors_print_like_a_shell(app, line, stderr, code):

@@ -27,7 +27,7 @@ from py_vfs import cancel
 signal = cancel.Signal()
 
 def waiting():
-    return len(signal._waiters)
+    return signal.listeners
 
 async def sleeper():
     cancel.SIGNAL.set(signal)

@@ -37,7 +37,7 @@ def test_an_endless_sleep_ends_with_ecanceled_when_its_signal_is_aborted():
     async def scenario():
         signal = cancel.Signal()
         sleeping = asyncio.ensure_future(under(signal, cancel.sleep(math.inf)))
-        while not signal._waiters:  # the marker: the sleep is waiting
+        while not signal.listeners:  # the marker: the sleep is waiting
             await asyncio.sleep(0)
         signal.abort()
         with pytest.raises(OSError) as caught:
@@ -51,7 +51,7 @@ def test_an_abort_from_another_thread_wakes_the_sleep():
     async def scenario():
         signal = cancel.Signal()
         sleeping = asyncio.ensure_future(under(signal, cancel.sleep(math.inf, "tail")))
-        while not signal._waiters:
+        while not signal.listeners:
             await asyncio.sleep(0)
         thread = threading.Thread(target=signal.abort)
         thread.start()
@@ -77,8 +77,8 @@ def test_without_an_abort_a_sleep_returns_and_a_wait_says_what_ended_it():
         event = asyncio.Event()
         timed_out = await under(signal, cancel.wait(event.wait(), "tail", 0.01))
         await cancel.sleep(0)  # no signal at all: a plain sleep
-        return done, timed_out, signal._waiters
-    assert run(scenario()) == (True, False, set())
+        return done, timed_out, signal.listeners
+    assert run(scenario()) == (True, False, 0)
 
 
 def test_a_wait_aborted_stops_what_it_waited_for():
@@ -86,7 +86,7 @@ def test_a_wait_aborted_stops_what_it_waited_for():
         signal = cancel.Signal()
         forever = asyncio.ensure_future(asyncio.Event().wait())
         waiting = asyncio.ensure_future(under(signal, cancel.wait(forever, "tail")))
-        while not signal._waiters:
+        while not signal.listeners:
             await asyncio.sleep(0)
         signal.abort()
         with pytest.raises(OSError):
@@ -102,7 +102,7 @@ def test_ctrl_c_stops_a_sleeping_line_with_status_130_and_no_message():
         signal = cancel.Signal()
         shell = Shell(VFS.memory())
         running = asyncio.ensure_future(under(signal, shell.run("sleep infinity; echo after")))
-        while not signal._waiters:
+        while not signal.listeners:
             await asyncio.sleep(0)
         signal.abort()
         return await running

@@ -36,7 +36,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("facade", ("vfs", "agent", "", "views", "scoops")),
     ("tools over the facade", ("archive", "zip_entries", "sqlite_image", "defaults")),
     ("surfaces", ("shell.*", "protocol", "web_data", "webapi", "web_history", "preview",
-                  "page_cache", "view_hosts", "web_views", "web_args", "web_steps",
+                  "page_cache", "view_hosts", "web_views", "web_args", "web_steps", "web_scripts",
                   "__main__")),
 ]
 

@@ -15,13 +15,17 @@ from py_vfs.shell.commands import (
     history,
     links,
     listing,
+    lookup,
     misc,
     mounts,
+    python_cmd,
     reset,
     scoops,
     serve,
+    shell_builtins,
     sizes,
     tarballs,
+    test_builtin,
     text,
     tr,
     transfers,
@@ -31,5 +35,6 @@ from py_vfs.shell.commands.registry import COMMANDS, CommandSpec, UsageError
 
 __all__ = ["COMMANDS", "CommandSpec", "UsageError", "archives", "attributes", "builtins",
            "columns", "compare", "data", "disk", "encode", "files", "find", "grep", "history",
-           "links", "listing", "misc", "mounts", "reset", "scoops", "serve", "sizes",
-           "tarballs", "text", "tr", "transfers", "tree"]
+           "links", "listing", "lookup", "misc", "mounts", "python_cmd", "reset", "scoops",
+           "serve", "shell_builtins", "sizes", "tarballs", "test_builtin", "text", "tr",
+           "transfers", "tree"]
