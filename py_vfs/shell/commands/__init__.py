@@ -18,6 +18,7 @@ from py_vfs.shell.commands import (
     serve,
     text,
     tr,
+    xargs,
 )
 from py_vfs.shell.commands.registry import COMMANDS, CommandSpec, UsageError
 
@@ -42,4 +43,5 @@ __all__ = [
     "serve",
     "text",
     "tr",
+    "xargs",
 ]
