@@ -15,7 +15,8 @@ def split_items(text: str) -> list[str]:
     """GNU xargs' default input: words separated by blanks and newlines, with '...' and "..."
     quoting and backslash escapes."""
     items: list[str] = []
-    word: list[str] | None = None
+    word: list[str] = []
+    in_word = False
     quote = ""
     chars = iter(text)
     for char in chars:
@@ -25,13 +26,13 @@ def split_items(text: str) -> list[str]:
             elif char == "\n":
                 break
             else:
-                word.append(char)  # type: ignore[union-attr]
+                word.append(char)
         elif char in " \t\n":
-            if word is not None:
+            if in_word:
                 items.append("".join(word))
-            word = None
+            word, in_word = [], False
         else:
-            word = [] if word is None else word
+            in_word = True
             if char in "'\"":
                 quote = char
             elif char == "\\":
@@ -42,7 +43,7 @@ def split_items(text: str) -> list[str]:
         kind = "single" if quote == "'" else "double"
         raise Invalid(f"unmatched {kind} quote; by default quotes are special to xargs "
                       "unless you use the -0 option", try_line=False)
-    if word is not None:
+    if in_word:
         items.append("".join(word))
     return items
 
