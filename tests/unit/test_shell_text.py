@@ -21,9 +21,12 @@ FILES: dict[str, str] = DATA["files"]
 CASES: list[list] = DATA["cases"]
 # Where the shell differs on purpose (docs/shell.md): a builtin's message names the command
 # alone, not "bash: line 1: printf:"; a command xargs cannot find is reported by the shell
-# that runs it.
+# that runs it; jq's syntax and JSON errors are worded by our parser and Python's json.
 DIFFERENT = {
     "echo x | xargs nosuchcmd": ["", "sh: nosuchcmd: command not found\n", 127],
+    "echo '{\"a\":1}' | jq '.['": [
+        "", "jq: error: syntax error, unexpected 'end of file'\njq: 1 compile error\n", 3],
+    "echo 'nope' | jq .": ["", "parse error: Expecting value at line 1, column 1\n", 2],
 }
 CASES = [[case[0], *DIFFERENT.get(case[0], case[1:])] for case in CASES]
 CASES += [["printf %d abc", "0", "printf: abc: invalid number\n", 1]]
