@@ -268,7 +268,7 @@ async def _run(commands: list[_Command], lines: list[str], quiet: bool,
     return True
 
 
-@command("sed [-n] [-E] [-i] [-e SCRIPT]... [SCRIPT] [FILE...]", "edit lines as a stream")
+@command("sed [OPTION]... [SCRIPT] [FILE...]", "edit lines as a stream")
 @gnu()
 async def sed(ctx: Context, args: list[str]) -> int:
     """Apply SCRIPT to each line of the FILEs (none or `-`: standard input) and print the

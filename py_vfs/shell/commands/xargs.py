@@ -48,7 +48,7 @@ def split_items(text: str) -> list[str]:
     return items
 
 
-@command("xargs [-0] [-n N] [-I STR] [-d DELIM] [-r] [-t] [COMMAND [ARG...]]",
+@command("xargs [OPTION]... [COMMAND [ARG...]]",
          "run COMMAND with arguments read from standard input")
 @gnu()
 async def xargs(ctx: Context, args: list[str]) -> int:
