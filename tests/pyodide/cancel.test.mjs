@@ -61,7 +61,7 @@ def waiting():
 
 async def line():
     cancel.SIGNAL.set(signal)
-    result = await Shell(VFS.memory()).run("sleep 1000; echo after")
+    result = await Shell(VFS.memory()).run("sleep infinity; echo after")
     return [result.stdout, result.stderr, result.code]
 `, { globals: scope });
   const outcome = pyodide.runPythonAsync("await line()", { globals: scope });
