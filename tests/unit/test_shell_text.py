@@ -91,3 +91,19 @@ def test_diff_of_states_still_lists_what_changed_since_a_snapshot():
     """`diff NAME` with no file of that name is the disk's state diff (commands/history.py)."""
     stdout, _, status = run_line("snapshot before; echo hi > new.txt; diff before")
     assert (stdout.splitlines()[-1], status) == ("A\t/new.txt", 0)
+
+
+def test_sed_i_rewrites_each_file_in_one_write():
+    """`sed -i` on two files: each gets one change in the journal (a reader never sees half)."""
+    async def scenario():
+        vfs = VFS.memory()
+        for name, content in FILES.items():
+            await vfs.write_file(f"/{name}", content)
+        result = await Shell(vfs).run("sed -i 's/a/A/g' f.txt g.txt")
+        changes = {name: [entry for entry in await vfs.journal(path=f"/{name}")
+                          if entry["writer"] == "shell"] for name in ("f.txt", "g.txt")}
+        return result, changes, await vfs.read_file("/f.txt")
+    result, changes, content = run_async(scenario())
+    assert (result.stdout, result.stderr, result.code) == ("", "", 0)
+    assert [len(entries) for entries in changes.values()] == [1, 1]
+    assert content == FILES["f.txt"].replace("a", "A").encode()
