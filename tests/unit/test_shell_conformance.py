@@ -23,8 +23,6 @@ import asyncio
 import importlib.util
 import json
 import re
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -111,58 +109,10 @@ KNOWN_FAILURES: dict[str, str] = {
     'uniq-08': "stderr: ours 'uniq: No such file or directory\\n', bash 'uniq: nope: No such ...",
     'tr-07': 'stderr: ours "tr: missing operand after \'a\'\\nTry \'tr --hel..., bash "tr: ...',
     'tee-03': 'stderr: ours "tee: \'dir\': Is a directory\\n", bash \'tee: dir: Is a directo...',
-    'xargs-01': 'ours: sh: xargs: command not found',
-    'xargs-02': 'ours: sh: xargs: command not found',
-    'xargs-03': 'ours: sh: xargs: command not found',
-    'xargs-04': 'ours: sh: xargs: command not found',
-    'xargs-05': 'ours: sh: xargs: command not found',
-    'xargs-06': 'ours: sh: xargs: command not found',
-    'xargs-07': 'ours: sh: xargs: command not found',
-    'xargs-08': 'ours: sh: xargs: command not found',
-    'xargs-09': 'ours: sh: xargs: command not found',
-    'xargs-10': 'ours: sh: xargs: command not found',
-    'sed-01': 'ours: sh: sed: command not found',
-    'sed-02': 'ours: sh: sed: command not found',
-    'sed-03': 'ours: sh: sed: command not found',
-    'sed-04': 'ours: sh: sed: command not found',
-    'sed-05': 'ours: sh: sed: command not found',
-    'sed-06': 'ours: sh: sed: command not found',
-    'sed-07': 'ours: sh: sed: command not found',
-    'sed-08': 'ours: sh: sed: command not found',
-    'sed-09': 'ours: sh: sed: command not found',
-    'sed-10': 'ours: sh: sed: command not found',
-    'sed-11': 'ours: sh: sed: command not found',
-    'sed-12': 'ours: sh: sed: command not found',
-    'sed-13': 'ours: sh: sed: command not found',
-    'sed-14': 'ours: sh: sed: command not found',
-    'sed-15': 'ours: sh: sed: command not found',
-    'sed-16': 'ours: sh: sed: command not found',
-    'sed-17': 'ours: sh: sed: command not found',
-    'sed-18': 'ours: sh: sed: command not found',
-    'sed-19': 'ours: sh: sed: command not found',
-    'sed-20': 'ours: sh: sed: command not found',
-    'sed-21': 'ours: sh: sed: command not found',
-    'sed-22': 'ours: sh: sed: command not found',
-    'sed-23': 'ours: sh: sed: command not found',
-    'sed-24': 'ours: sh: sed: command not found',
     'base64-05': "stdout: ours '', bash None",
     'base64-07': "stderr: ours 'base64: No such file or directory\\n', bash 'base64: nope: No...",
     'xxd-05': "ours: xxd: invalid option -- 'l'",
-    'jq-01': 'ours: sh: jq: command not found',
-    'jq-02': 'ours: sh: jq: command not found',
-    'jq-03': 'ours: sh: jq: command not found',
-    'jq-04': 'ours: sh: jq: command not found',
-    'jq-05': 'ours: sh: jq: command not found',
-    'jq-06': 'ours: sh: jq: command not found',
-    'jq-07': 'ours: sh: jq: command not found',
-    'jq-08': 'ours: sh: jq: command not found',
-    'jq-09': 'ours: sh: jq: command not found',
     'jq-10': 'ours: sh: jq: command not found',
-    'jq-11': 'ours: sh: jq: command not found',
-    'jq-12': 'ours: sh: jq: command not found',
-    'jq-13': 'ours: sh: jq: command not found',
-    'jq-14': 'ours: sh: jq: command not found',
-    'jq-15': 'ours: sh: jq: command not found',
     'misc-07': 'stderr: ours "date: invalid date \'bad date\'\\nTry \'date --h..., bash "da...',
     'misc-08': "ours: date: invalid option -- 'r'",
     'misc-09': "ours: date: invalid option -- 'r'",
@@ -192,7 +142,6 @@ KNOWN_FAILURES: dict[str, str] = {
     'chmod-06': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
     'tree-02': "names quoted when piped ('my file.txt'); GNU ls quotes only on a terminal",
     'tree-04': "stdout: ours '│   └── helpers.js', bash '│\\xa0\\xa0 └── helpers.js'",
-    'find-17': 'ours: sh: xargs: command not found',
     'archive-03': "ours: unzip: invalid option -- 'p'",
 }
 
@@ -245,49 +194,6 @@ async def run_case(line: str) -> ShellResult:
         pytest.fail(f"{line!r} did not finish within {CASE_SECONDS} s")
 
 
-def run_sync(coro: Any) -> Any:
-    """Run ``coro`` to its end. On CPython: ``asyncio.run``. In Pyodide under Node no event loop
-    can block (tests/unit/aio.py), and a pipeline needs one (its stages run as tasks), so the
-    coroutine runs on ``_PlainLoop``, asyncio's own loop with nothing to select on."""
-    if sys.platform != "emscripten":
-        return asyncio.run(coro)
-    outer = asyncio.events._get_running_loop()  # Pyodide's WebLoop counts as running
-    asyncio.events._set_running_loop(None)
-    loop = _PlainLoop()
-    try:
-        return loop.run_until_complete(coro)
-    finally:
-        loop.close()
-        asyncio.events._set_running_loop(outer)
-
-
-class _NoSelector:
-    """The selector of a loop without file descriptors: waiting is sleeping until a timer."""
-
-    def select(self, timeout: float | None) -> list:
-        if timeout:
-            time.sleep(timeout)
-        return []
-
-    def close(self) -> None:
-        pass
-
-
-class _PlainLoop(asyncio.BaseEventLoop):
-    """asyncio's event loop with no I/O to watch (Pyodide has no socketpair for the
-    selector loop's wake-up pipe, and the shell on a memory VFS does no I/O)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._selector = _NoSelector()
-
-    def _process_events(self, event_list: list) -> None:
-        pass
-
-    def _write_to_self(self) -> None:
-        pass
-
-
 def _params() -> list:
     params = []
     for case in cases.CASES:
@@ -301,7 +207,7 @@ def _params() -> list:
 @pytest.mark.parametrize("case", _params())
 def test_case_prints_what_bash_prints(case: str) -> None:
     line = cases.CASES[case]
-    result = run_sync(run_case(line))
+    result = asyncio.run(run_case(line))  # tests/unit/aio.py in Pyodide
     got = {"stdout": result.stdout, "stderr": result.stderr, "status": result.code}
     assert got == expected(case), f"{case}: {line!r}"
 
