@@ -74,7 +74,6 @@ class _Walk:
             entry = next(entries, None)
             if entry is None:
                 stack.pop()
-                await cancel.checkpoint("tree", self.dirs + self.files, 0, "entries")
                 continue
             (name, kind), last = entry
             child = posixpath.join(directory, name)
@@ -84,6 +83,7 @@ class _Walk:
             if kind == "directory" or (kind == "symlink" and is_dir(self.ctx.vfs, child)):
                 self.dirs += 1
                 if kind == "directory" and (self.level is None or len(stack) < self.level):
+                    await cancel.checkpoint("tree", self.dirs + self.files, 0, "entries")
                     stack.append((child, indent + ("    " if last else "│   "),
                                   self._entries(child)))
             else:
