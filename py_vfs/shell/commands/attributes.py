@@ -286,7 +286,7 @@ async def touch(ctx: Context, args: list[str]) -> int:
     times: to now, to DATE (-d: `YYYY-MM-DD [HH:MM[:SS]]`, `@SECONDS`, `now`), to STAMP (-t:
     `[[CC]YY]MMDDhhmm[.ss]`) or to those of FILE (-r). -a changes only the access time, -m
     only the modification time."""
-    options = parse(args, "acfmh", "drt", long={"date": True, "reference": True,
+    options = parse(args, "acfm", "drt", long={"date": True, "reference": True,
                                                "no-create": False})
     require_operands(options.operands)
     now = time.time() * 1000

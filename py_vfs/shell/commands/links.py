@@ -167,10 +167,10 @@ async def realpath(ctx: Context, args: list[str]) -> int:
     component must exist (-e: all of it; -m: none). -s (--no-symlinks): only `.` and `..`
     are resolved, symlinks left as they are; --relative-to=DIR prints the result relative to
     DIR (resolved the same way); -q: no messages; -z: NUL after each, not newline."""
-    options = parse(args, "emsqzLP", long={"canonicalize-existing": False,
+    options = parse(args, "emsqzP", long={"canonicalize-existing": False,
                                            "canonicalize-missing": False, "strip": False,
                                            "no-symlinks": False, "quiet": False,
-                                           "relative-to": True, "relative-base": True,
+                                           "relative-to": True,
                                            "zero": False})
     if not options.operands:
         raise UsageError("missing operand")
