@@ -280,7 +280,7 @@ def parse_stamp(text: str) -> float:
 
 
 @command("touch [-acm] [-d DATE] [-r FILE] [-t STAMP] FILE...",
-         "create empty files, or set their times (to now unless -d or -r)")
+         "create empty files, or set their times (to now unless -d, -t or -r)")
 async def touch(ctx: Context, args: list[str]) -> int:
     """Create each missing FILE empty (not with -c), and set its access and modification
     times: to now, to DATE (-d: `YYYY-MM-DD [HH:MM[:SS]]`, `@SECONDS`, `now`), to STAMP (-t:
