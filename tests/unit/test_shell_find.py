@@ -147,8 +147,10 @@ def test_a_walk_stops_between_directories_when_interrupted(line):
             return await shell.run(line)
 
         result = runner.run(interrupted())
-        # The walk's own safe point stopped it ("stopped after N"), long before the bottom.
-        assert result.code == 1 and "Operation canceled (stopped after" in result.stderr, result
+        # Stopped long before the bottom: 130 as bash after Ctrl-C, or 1 with the walk's
+        # "stopped after N" when the interpreter no longer sees the signal aborted.
+        assert result.code in (1, 130), result
+        assert result.code == 130 or "(stopped after" in result.stderr, result
         assert "d49" not in result.stdout
     finally:
         runner.close()
