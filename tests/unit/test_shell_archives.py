@@ -79,6 +79,14 @@ def test_unzip_replaces_only_with_o(sh):
     assert sh.text("/a.txt") == ""
 
 
+def test_unzip_p_writes_members_to_stdout(sh):
+    sh.write("/a.txt", "alpha\n")
+    sh.ok("zip -q o.zip a.txt d/big")
+    assert sh.ok("unzip -p o.zip a.txt") == "alpha\n"
+    assert sh.ok("unzip -p o.zip") == "alpha\nhello\n"
+    fail(sh("unzip -p o.zip nope"), 11, "unzip: caution: filename not matched:  nope\n")
+
+
 def test_zip_and_unzip_errors(sh):
     result = sh("zip x.zip nope")
     assert result.code == 12 and not sh.vfs.exists("/x.zip")

@@ -84,7 +84,8 @@ class _Walk:
                 self.dirs += 1
                 if kind == "directory" and (self.level is None or len(stack) < self.level):
                     await cancel.checkpoint("tree", self.dirs + self.files, 0, "entries")
-                    stack.append((child, indent + ("    " if last else "│   "),
+                    # tree 2.1 (UTF-8): a branch goes on as "│" and two no-break spaces.
+                    stack.append((child, indent + ("    " if last else "│\u00a0\u00a0 "),
                                   self._entries(child)))
             else:
                 self.files += 1
