@@ -131,18 +131,14 @@ KNOWN_FAILURES: dict[str, str] = {
     'rm-06': "names quoted when piped ('my file.txt'); GNU ls quotes only on a terminal",
     'rm-08': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
     'rm-10': "names quoted when piped ('my file.txt'); GNU ls quotes only on a terminal",
-    'cp-07': 'stderr: ours "cp: target \'nodir\' is not a directory\\n", bash "cp: target \'n...',
     'cp-10': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
     'cp-11': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
     'mv-01': "names quoted when piped ('my file.txt'); GNU ls quotes only on a terminal",
     'mv-06': "names quoted when piped ('my file.txt'); GNU ls quotes only on a terminal",
     'mv-08': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
     'mv-09': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
-    'mv-10': 'stderr: ours "mv: target \'nodir\' is not a directory\\n", bash "mv: target \'n...',
     'chmod-06': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
     'tree-02': "names quoted when piped ('my file.txt'); GNU ls quotes only on a terminal",
-    'tree-04': "stdout: ours '│   └── helpers.js', bash '│\\xa0\\xa0 └── helpers.js'",
-    'archive-03': "ours: unzip: invalid option -- 'p'",
 }
 
 
