@@ -32,6 +32,9 @@ SCRIPTS = {
         "const text = await fs.readFile(process.argv[2], 'utf8');\n"
         "await fs.writeFile(process.argv[3], text.split('').reverse().join(''));\n"
         "console.error('copied', text.length);",
+    "/workspace/bin/endless.jsh":
+        "await fs.writeFile('/workspace/endless-started', 'yes');\n"
+        "while (true) await process.stdout.write('y\\n'.repeat(4096));",
     "/workspace/bin/spin.jsh":
         "await fs.writeFile('/workspace/spinning', 'yes'); while (true) {}",
     "/workspace/bin/count.py":
@@ -96,6 +99,21 @@ def test_a_python_script_is_interrupted_at_its_awaits_by_the_signal(page):
     """)
     assert (result["stopped"]["stderr"], result["stopped"]["code"]) == ("", 130)
     assert (result["after"]["stdout"], result["after"]["code"]) == ("42\n", 0)
+
+
+def test_an_endless_writer_ends_when_its_reader_is_gone(page):
+    """`endless | true`: true reads nothing and ends; the script's next write finds no reader,
+    and the script is stopped (141, as SIGPIPE) instead of writing forever; the line's status
+    is true's."""
+    result = js(page, WITHIN + """
+      await vfs.rm("/workspace/endless-started", {force: true});
+      const run = await sh("endless | true");
+      return {run, started: await vfs.exists("/workspace/endless-started")};
+    """)
+    assert result["started"] is True
+    assert (result["run"]["stdout"], result["run"]["stderr"], result["run"]["code"]) == ("", "", 0)
+    piped = shell(page, "endless | true; echo next")
+    assert (piped["stdout"], piped["code"]) == ("next\n", 0)
 
 
 def test_argv_env_and_cwd(page):
