@@ -35,8 +35,10 @@ class Disk(Protocol):
         """The node at ``path`` itself, a symlink not followed."""
         ...
 
-    def open_read(self, path: str) -> AsyncIterable[bytes]:
-        """A file's content, a chunk at a time (``import`` reads an archive so)."""
+    def open_read(self, path: str, start: int = 0, end: int | None = None
+                  ) -> AsyncIterable[bytes]:
+        """A file's bytes ``[start, end)``, a chunk at a time (``import`` reads an archive so,
+        the script lookup a file's first line)."""
         ...
 
     def stream_writer(self, path: str) -> WriteStream:
