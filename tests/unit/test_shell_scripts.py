@@ -55,8 +55,8 @@ def test_a_script_gets_its_argv_the_cwd_and_the_default_path(shell):
     run(shell.vfs.mkdir("/w"))
     out, err, code = sh(shell, "cd /w && args 'a b' c")
     assert (err, code) == ("", 0)
-    # PATH is unset until the shell has variables: the default applies.
-    assert out == "['a b', 'c'] /w -\n"
+    # The shell exports its default PATH.
+    assert out == "['a b', 'c'] /w /workspace/bin:/shared/bin:/workspace/skills\n"
 
 
 def test_a_script_runs_by_path_too(shell):

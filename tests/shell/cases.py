@@ -1,0 +1,944 @@
+"""The shell conformance suite's data: the tree the cases run on and the command lines.
+
+Both sides read this module: ``tests/shell/generate.py`` builds ``TREE`` in a temporary
+directory, runs every line of ``CASES`` with GNU bash and coreutils and writes what they printed
+to ``tests/shell/expected.json``; ``tests/unit/test_shell_conformance.py`` builds the same tree
+at ``ROOT`` on a memory VFS and runs each line through our shell.
+
+Rules for a case (so bash's answer is the same on every machine):
+- the output must not depend on the time, the user, the host or the file system: no `ls -l` of
+  files the case creates, no `du` of directories (block sizes), no `date` without `-d`/`-r`;
+  a listing whose order is the file system's (`find`, `grep -r`, `tar`, `zip -r`) is piped
+  through `sort`;
+- not here, for want of a comparable bash answer: the VFS's own commands (`sql`, `log`,
+  `snapshot(s)`, `restore`, `import`, `export ARCHIVE`, `mount`, `umount`, `serve`, `open`,
+  `fsck`, `scoop`), what depends on the host or a terminal (`df`, `clear`, `history`, `help`,
+  `tail -f`, colors), and `which` of a command that exists (bash finds /usr/bin/NAME, ours a
+  builtin); unit and e2e tests cover those;
+- a case id is ``TOPIC-NN``: append a new case at the end of its group, never renumber (the
+  test's KNOWN_FAILURES and DIFFERENCES name cases by id), then run ``generate.py``.
+"""
+
+from __future__ import annotations
+
+# The directory the cases run in: the VFS path, and what generate.py writes in place of its
+# temporary directory in bash's output. $HOME is the same directory.
+ROOT = "/work"
+
+# Every file and directory below has this modification time (2023-11-14 22:13:20 UTC).
+MTIME = 1_700_000_000
+
+LINES = "".join(f"line {n}\n" for n in range(1, 21))
+
+# path relative to ROOT -> bytes (a file), None (a directory), ("->", target) (a symlink).
+TREE: dict[str, bytes | tuple[str, str] | None] = {
+    "a.txt": b"alpha\nbeta\ngamma\n",
+    "b.txt": b"one\ntwo\nthree\ntwo\none\n",
+    "empty.txt": b"",
+    "nonl.txt": b"no final newline",
+    "numbers.txt": b"10\n9\n100\n-3\n2.5\n9\n",
+    "words.txt": b"banana\napple\nCherry\napple\nbanana\ndate\n",
+    "fruits.csv": b"name,color,count\napple,red,3\nbanana,yellow,12\ncherry,red,7\ndate,brown,0\n",
+    "lines.txt": LINES.encode(),
+    "v1.txt": b"a\nb\nc\nd\n",
+    "v2.txt": b"a\nB\nc\nd\ne\n",
+    "my file.txt": b"spaces in the name\n",
+    "h\u00e9llo.txt": "unicode: h\u00e9llo w\u00f6rld \u2713\n".encode(),
+    "bin.dat": b"\x00\x01\x02\x03BIN\xff\xfe\n\x7fELF\x00tail\n",
+    "data.json": b'{"name": "py_vfs", "version": 1, "tags": ["fs", "shell"], '
+                 b'"nested": {"k": [1, 2, 3]}}\n',
+    "script.sh": b'GREETING=hello\ngreet() { echo "$GREETING, $1"; }\n',
+    ".hidden": b"dot file\n",
+    "link.txt": ("->", "a.txt"),
+    "dir": None,
+    "dir/c.md": b"# Title\n\nSome text here.\nalpha again\n",
+    "dir/d.py": b"print('hi')\n",
+    "dir/empty": None,
+    "dir/sub": None,
+    "dir/sub/deep.txt": b"deep alpha\n",
+    "dir/sub/.secret": b"s\n",
+    "src": None,
+    "src/main.py": b"import util\n\n\ndef main():\n    print(util.VALUE)\n",
+    "src/util.py": b"VALUE = 42\n# TODO: more\n",
+    "src/lib": None,
+    "src/lib/helpers.js": b"export const x = 1;\n// TODO later\n",
+}
+
+# Topics whose cases run in a UTF-8 locale (LC_ALL=C.UTF-8), as in a terminal: `tree` draws
+# its guides with box-drawing characters there (`├──`), and with ASCII (`|--`) in the C locale.
+UTF8_TOPICS = {"tree"}
+
+# Who routes a failing case: lang (the language and the shell builtins), text (text and
+# data-stream commands), files (file-tree commands).
+OWNERS: dict[str, str] = {}
+CASES: dict[str, str] = {}
+
+
+def _group(topic: str, owner: str, lines: list[str]) -> None:
+    for number, line in enumerate(lines, 1):
+        case = f"{topic}-{number:02d}"
+        CASES[case] = line
+        OWNERS[case] = owner
+
+
+_group("quoting", "lang", [
+    "echo 'single  quoted'  \"double  quoted\"  un   quoted",
+    "echo \"a\\\"b\" 'c\\d' e\\ f",
+    "echo ''; echo \"\" x",
+    "printf '[%s]\\n' '' \"\" x",
+    "echo 'it'\\''s'",
+    "echo \\$HOME '$HOME' \"\\$HOME\"",
+    "echo \"a\\\\b\" \"a\\nb\"",
+    "echo a#b #comment",
+    "echo $'a\\tb'",
+    "echo 'unterminated",
+    "x='a  b'; echo $x; echo \"$x\"",
+    "printf '%s\\n' \"a b\" c",
+    "echo \"semi;colon\" 'pipe|amp&' \\>",
+    "echo \"multi\nline\"",
+    "echo \"unterminated",
+    "X='a:b:c'; IFS=:; echo $X",
+])
+
+_group("vars", "lang", [
+    "X=1; echo $X ${X} \"${X}x\" ${X}x",
+    "echo ${UNSET:-default} ${UNSET-dflt2}",
+    "X=; echo \"[${X:-empty}]\" \"[${X-set}]\"",
+    "echo ${X:=assigned}; echo $X",
+    "X=val; echo ${X:+alt} [${UNSET:+alt}]",
+    "X=hello; echo ${#X}",
+    "F=archive.tar.gz; echo ${F%.*} ${F%%.*} ${F#*.} ${F##*.}",
+    "X=abcabc; echo ${X/b/B} ${X//b/B}",
+    "echo $HOME",
+    "echo ~ ~/dir",
+    "cd dir && echo $PWD",
+    "cd dir; cd ..; echo $OLDPWD",
+    "cd dir; cd -; pwd",
+    "cd -",
+    "X=1; unset X; echo \"[$X]\"",
+    "export GREETING=hi; printenv GREETING",
+    "GREETING=hi printenv GREETING; echo \"[$GREETING]\"",
+    "X=local; printenv X; echo status $?",
+    "export X=1; env | grep '^X='",
+    "env Y=2 printenv Y",
+    "printenv HOME",
+    "set -u; echo $NOPE; echo after",
+    "echo $?; false; echo $?; true; echo $?",
+    "false; X=$?; echo $X",
+    "set -- a b c; echo $# $1 $3; shift; echo $@",
+    "set -- 'a b' c; for x in \"$@\"; do echo \"[$x]\"; done",
+    "set -- 'a b' c; for x in $@; do echo \"[$x]\"; done",
+    "set -- 'a b' c; for x in \"$*\"; do echo \"[$x]\"; done",
+    "unset NOPE; echo ${NOPE:-$HOME}",
+    "A=1 B=2; echo $A$B",
+    "echo \"${X:-\"quoted default\"}\"",
+    "x=3; echo ${x}rd $xrd.",
+    "echo $UNDEFINED_VAR end; echo \"$UNDEFINED_VAR\" end",
+    "echo $#",
+    "export A=1 B=2; unset A; printenv A B; echo $?",
+    "unset HOME; cd; echo $?",
+    "X=outer; X=inner env | grep '^X='; echo $X",
+    "printenv NOPE; echo $?",
+])
+
+_group("arith", "lang", [
+    "echo $((2+3*4)) $(((2+3)*4)) $((7/2)) $((7%3)) $((-7/2))",
+    "echo $((2**10)) $((1<<4)) $((0x10)) $((010))",
+    "x=5; echo $((x*2)) $(($x+1))",
+    "x=5; echo $((x+=1)); echo $x",
+    "echo $((3>2)) $((3<2)) $((1==1)) $((1!=1)) $((1&&0)) $((1||0)) $((!0))",
+    "echo $((1/0)); echo after",
+    "i=0; ((i++)); echo $i",
+    "echo $(( 10 > 3 ? 1 : 2 ))",
+    "echo $((9223372036854775807 + 1))",
+    "echo $(( 5 & 3 )) $(( 5 | 3 )) $(( 5 ^ 3 )) $(( ~5 ))",
+    "echo $((1+))",
+    "echo $((unset_var + 2))",
+    "x=7; y=3; echo $(( (x - y) * (x + y) ))",
+    "n=$(wc -l < b.txt); echo $((n * 2))",
+])
+
+_group("cmdsub", "lang", [
+    "echo \"[$(echo hi)]\"",
+    "X=$(printf 'a\\nb\\n\\n'); echo \"[$X]\"",
+    "echo $(echo a; echo b)",
+    "echo \"$(echo a; echo b)\"",
+    "echo `echo back tick`",
+    "echo $(cat a.txt | wc -l)",
+    "echo $(echo $(echo nested))",
+    "x=$(false); echo $?",
+    "echo $(ls dir)",
+    "echo \"$(cat nope)\" status $?",
+    "for w in $(cat b.txt); do printf '%s,' \"$w\"; done; echo",
+    "echo $(",
+])
+
+_group("glob", "lang", [
+    "echo *.txt",
+    "echo ?.txt",
+    "echo [ab].txt",
+    "echo [!a].txt",
+    "echo [^a].txt",
+    "echo dir/*",
+    "echo */",
+    "echo *.nomatch",
+    "echo .*",
+    "echo d*/s*/*",
+    "echo '*.txt' \"*.txt\" \\*.txt",
+    "echo **/*.txt",
+    "echo dir/**",
+    "echo **/*.py",
+    "echo src/**/*.js",
+    "echo **/",
+    "ls *.md",
+    "echo dir/sub/.*",
+    "echo [a-c]*.txt",
+    "echo *' '*",
+    "for f in *.csv; do echo \"$f\"; done",
+    "X='*.csv'; echo $X; echo \"$X\"",
+    "echo dir/*/",
+    "echo *.{txt,csv}",
+])
+
+_group("brace", "lang", [
+    "echo {a,b,c}",
+    "echo x{1,2}y",
+    "echo {1..5}",
+    "echo {a..e}",
+    "echo {5..1}",
+    "echo {1..10..3}",
+    "echo {a,b}{1,2}",
+    "echo {a,{b,c}}",
+    "echo '{a,b}' {a} {}",
+    "mkdir -p new/{x,y}/z && ls new new/x",
+    "echo {01..03}",
+    "echo a{,b}",
+])
+
+_group("heredoc", "lang", [
+    "cat <<EOF\nhello\n$HOME\nEOF",
+    "cat <<'EOF'\n$HOME $(x)\nEOF",
+    "cat <<-EOF\n\tindented\n\tEOF",
+    "cat <<EOF | wc -l\na\nb\nEOF",
+    "X=1; cat <<EOF\nx=$X $((X+1))\nEOF",
+    "cat <<< 'here string'",
+    "wc -l <<EOF\n1\n2\n3\nEOF",
+    "cat <<EOF\nunterminated",
+    "cat <<EOF > out.txt\nfile\nEOF\ncat out.txt",
+    "cat <<\"END\"\n`not run` $X\nEND\necho next",
+])
+
+_group("redir", "lang", [
+    "echo hi > out.txt; cat out.txt",
+    "echo a > f; echo b >> f; cat f",
+    "cat < a.txt",
+    "wc -l < a.txt",
+    "cat nope 2> err.txt; cat err.txt",
+    "cat nope 2>&1",
+    "cat a.txt nope > out 2>&1; cat out",
+    "cat nope 2>&1 > out; echo ---; cat out",
+    "cat a.txt nope &> both; cat both",
+    "echo x >| f; cat f",
+    "echo to err >&2",
+    "echo x > dir",
+    "echo x > nodir/f; echo $?",
+    "cat < nope; echo $?",
+    "echo x > *.txt",
+    "> new.txt; wc -c new.txt",
+    "cat nope 2>/dev/null; echo $?",
+    "{ echo a; echo b; } > grp.txt; cat grp.txt",
+    "(echo sub; echo shell) | wc -l",
+    "(cd dir; pwd); pwd",
+    "echo one two | tee t.txt | wc -w; cat t.txt",
+    "cat a.txt >> a.txt",
+    "echo x 1>&2 2>/dev/null",
+    "ls nope a.txt 2>&1 | sort",
+])
+
+_group("pipe", "lang", [
+    "cat a.txt | wc -l",
+    "printf 'b\\na\\nc\\n' | sort | head -2",
+    "echo hi | cat | cat | cat",
+    "yes | head -n 3",
+    "seq 100000 | tail -1",
+    "false | true; echo $?",
+    "true | false; echo $?",
+    "set -o pipefail; false | true; echo $?",
+    "set -o pipefail; true | true; echo $?",
+    "! true; echo $?",
+    "! false; echo $?",
+    "! echo hi | grep -q x; echo $?",
+    "cat nope | wc -c",
+    "ls | grep txt | sort -r | head -3",
+    "nosuchcmd | cat; echo $?",
+    "echo a | nosuchcmd; echo $?",
+    "seq 10000 | grep -c 7",
+    "cat bin.dat | wc -c",
+])
+
+_group("list", "lang", [
+    "true && echo yes || echo no",
+    "false && echo yes || echo no",
+    "false || false || echo third",
+    "cd nope && echo moved; pwd",
+    "true; false; echo $?",
+    "exit 3",
+    "echo before; exit 5; echo after",
+    "false; exit",
+    "(exit 300); echo $?",
+    "set -e; false; echo not reached",
+    "| cat",
+    "echo a &&",
+    "echo a ;;",
+    "echo (",
+    "nosuchcmd",
+    "echo a; ; echo b",
+])
+
+_group("flow", "lang", [
+    "if true; then echo yes; else echo no; fi",
+    "if false; then echo 1; elif true; then echo 2; else echo 3; fi",
+    "if [ -f a.txt ]; then echo file; fi",
+    "if grep -q beta a.txt; then echo found; fi",
+    "for i in 1 2 3; do echo $i; done",
+    "for f in dir/*; do echo \"$f\"; done",
+    "for i in $(seq 3); do echo -n $i; done; echo",
+    "for i in {1..3}; do for j in a b; do echo $i$j; done; done",
+    "i=0; while [ $i -lt 3 ]; do echo $i; i=$((i+1)); done",
+    "i=0; until [ $i -ge 2 ]; do echo $i; i=$((i+1)); done",
+    "for i in 1 2 3 4 5; do if [ $i = 3 ]; then continue; fi; if [ $i = 5 ]; then break; fi; "
+    "echo $i; done",
+    "while read line; do echo \"got $line\"; done < a.txt",
+    "cat b.txt | while read -r w; do echo \"[$w]\"; done",
+    "while IFS=, read -r n c k; do echo \"$n:$k\"; done < fruits.csv",
+    "if then",
+    "for x in a b; do echo $x",
+    "if true; then fi",
+    "for i in; do echo never; done; echo done",
+    "if false; then echo; fi; echo $?",
+    "fi",
+    "for i in 1 2; do\n  echo \"line $i\"\ndone",
+    "n=0; while true; do n=$((n+1)); [ $n -ge 4 ] && break; done; echo $n",
+    "read x < a.txt; echo $x",
+    "echo 'a b c' | { read x y; echo \"$y\"; }",
+])
+
+_group("case", "lang", [
+    "x=2; case $x in 1) echo one;; 2) echo two;; *) echo other;; esac",
+    "case hello.txt in *.md) echo md;; *.txt) echo text;; esac",
+    "case B in [a-z]) echo lower;; [A-Z]) echo upper;; esac",
+    "case x in a|x|y) echo alt;; esac",
+    "case nothing in a) echo a;; esac; echo $?",
+    "for f in *.txt; do case $f in a*) echo \"A: $f\";; *) ;; esac; done",
+    "case x in",
+    "case 'a b' in 'a b') echo quoted;; esac",
+])
+
+_group("func", "lang", [
+    "greet() { echo \"hello $1\"; }; greet world",
+    "function f { echo \"args: $#\"; }; f a b c",
+    "f() { return 3; }; f; echo $?",
+    "f() { local x=inner; echo $x; }; x=outer; f; echo $x",
+    "f() { echo \"$@\"; }; f 'a b' c",
+    "fact() { if [ $1 -le 1 ]; then echo 1; else echo $(( $1 * $(fact $(( $1 - 1 ))) )); fi; }; "
+    "fact 5",
+    "f() { echo in f; }; f | tr a-z A-Z",
+    "f() { x=changed; }; x=orig; f; echo $x",
+    "source script.sh; greet world",
+    ". ./script.sh; echo $GREETING",
+    "source nope.sh; echo $?",
+    "f() { shift; echo $1; }; f a b",
+    "local x=1",
+    "return",
+    "f() { echo $1; }; f",
+    "f() {\n  echo multi\n}\nf",
+])
+
+_group("test", "lang", [
+    "test -f a.txt; echo $?",
+    "test -d dir && echo dir",
+    "[ -e nope ]; echo $?",
+    "[ -s empty.txt ]; echo $?",
+    "[ -s a.txt ]; echo $?",
+    "[ -L link.txt ] && echo link",
+    "[ -x script.sh ]; echo $?",
+    "[ abc = abc ] && echo eq",
+    "[ abc != abd ] && echo ne",
+    "[ -z '' ] && [ -n x ] && echo ok",
+    "[ 2 -lt 10 ] && echo lt; [ 2 \\< 10 ] || echo 'not string-less'",
+    "[ 5 -eq 5 -a 3 -ne 4 ]; echo $?",
+    "[ ! -f nope ] && echo missing",
+    "test 1 -gt; echo $?",
+    "[ -d dir ] && [ ! -d a.txt ]; echo $?",
+    "[ 1 -eq a ]; echo $?",
+    "[ x; echo $?",
+    "test; echo $?",
+    "[[ abc == a* ]] && echo glob",
+    "[[ -f a.txt && -d dir ]] && echo both",
+    "[ -f dir ] || [ -d dir ] && echo or",
+    "[ 3 -ge 3 ] && [ 4 -gt 3 ] && [ 2 -le 3 ]; echo $?",
+    "test a.txt -nt nope; echo $?",
+    "[ -e link.txt ] && [ -h link.txt ]; echo $?",
+])
+
+_group("builtin", "lang", [
+    "true; echo $?",
+    "false; echo $?",
+    ":; echo $?",
+    "type cd echo",
+    "type nosuch; echo $?",
+    "type -t cd",
+    "f() { :; }; type -t f",
+    "alias ll='ls -l'; alias ll",
+    "alias nope; echo $?",
+    "eval 'echo hi; echo there'",
+    "cd dir/sub && pwd",
+    "cd nope",
+    "cd a.txt",
+    "cd; pwd",
+    "cd /; pwd",
+    "cd dir/../src; pwd",
+    "cd a b",
+    "pwd",
+    "cd dir; cd sub; cd ../..; pwd",
+    "which nosuch; echo $?",
+    "unset nope; echo $?",
+    "export 1x=2; echo $?",
+])
+
+_group("cat", "text", [
+    "cat a.txt b.txt",
+    "cat nonl.txt a.txt",
+    "cat nope a.txt; echo $?",
+    "cat dir",
+    "cat -n a.txt",
+    "cat 'my file.txt' h\u00e9llo.txt",
+    "echo piped | cat - a.txt",
+    "cat link.txt",
+    "cat empty.txt; echo $?",
+    "cat -n nonl.txt b.txt",
+    "cat -x a.txt",
+])
+
+_group("echo", "text", [
+    "echo -n no newline",
+    "echo -e 'a\\tb\\nc'",
+    "echo -E 'a\\tb'",
+    "echo -- -n",
+    "echo --help",
+    "echo a   b    c",
+    "echo -n",
+    "echo -e 'x\\c y'; echo",
+    "echo -ne 'a\\n'",
+    "echo -e '\\x41\\0102'",
+])
+
+_group("printf", "text", [
+    "printf '%s-%s\\n' a b c d",
+    "printf '%d %5d|%-5d|%05d\\n' 42 42 42 42",
+    "printf '%x %o %X\\n' 255 8 255",
+    "printf '%.2f %10.3f\\n' 3.14159 2.5",
+    "printf 'no newline'",
+    "printf '%s\\n'",
+    "printf '%c%c\\n' hello world",
+    "printf '%d\\n' abc",
+    "printf 'a\\tb\\\\n\\n'",
+    "printf '%%\\n'",
+    "printf '%5s|%-5s|\\n' ab cd",
+    "printf '%b\\n' 'x\\ty'",
+    "printf '%s %s\\n' one",
+    "printf",
+])
+
+_group("grep", "text", [
+    "grep beta a.txt",
+    "grep -i BETA a.txt",
+    "grep -n a a.txt",
+    "grep -c two b.txt",
+    "grep -v two b.txt",
+    "grep -w app words.txt; echo $?",
+    "grep -x apple words.txt",
+    "grep -E 'ap+le|Cherry' words.txt",
+    "printf 'a.b\\naxb\\n' | grep -F a.b",
+    "printf 'a.b\\naxb\\n' | grep a.b",
+    "grep -o an words.txt",
+    "grep -l alpha a.txt b.txt dir/c.md",
+    "grep -L alpha a.txt b.txt dir/c.md",
+    "grep -r alpha . | sort",
+    "grep -rn alpha dir | sort",
+    "grep -rl TODO . | sort",
+    "grep -r --include='*.py' TODO . | sort",
+    "grep -r --exclude='*.py' TODO . | sort",
+    "grep -A1 beta a.txt",
+    "grep -B1 beta a.txt",
+    "grep -C1 -E '^line (5|9)$' lines.txt",
+    "grep nomatch a.txt; echo $?",
+    "grep x nope; echo $?",
+    "grep BIN bin.dat; echo $?",
+    "grep -r ELF . | sort",
+    "grep -c '' empty.txt nonl.txt",
+    "grep -e beta -e gamma a.txt",
+    "grep",
+    "grep -q beta a.txt && echo found",
+    "echo hello | grep -o l",
+    "grep -rin ALPHA dir | sort",
+    "grep '[' a.txt; echo $?",
+    "grep -E '(a|b' a.txt; echo $?",
+    "grep -wc apple words.txt",
+    "grep -xvn apple words.txt",
+    "grep -h alpha a.txt dir/c.md",
+    "grep alpha dir; echo $?",
+    "grep -F -x -e apple -e date words.txt",
+    "grep -n '' nonl.txt",
+    "grep -A2 -n line.1 lines.txt",
+    "grep -ri 'the' . | sort",
+])
+
+_group("head", "text", [
+    "head -n 3 lines.txt",
+    "head -3 lines.txt",
+    "head lines.txt",
+    "head -c 10 a.txt",
+    "head -n -17 lines.txt",
+    "head a.txt b.txt",
+    "head nope; echo $?",
+    "seq 10 | head -n 2",
+    "head -n 0 a.txt; echo $?",
+    "head -n 2 nonl.txt",
+    "head -n x a.txt",
+])
+
+_group("tail", "text", [
+    "tail -n 3 lines.txt",
+    "tail -3 lines.txt",
+    "tail -n +18 lines.txt",
+    "tail -c 6 a.txt",
+    "tail lines.txt",
+    "tail nonl.txt",
+    "tail -n 1 a.txt b.txt",
+    "seq 5 | tail -n 2",
+    "tail nope; echo $?",
+    "tail -c +3 a.txt",
+])
+
+_group("wc", "text", [
+    "wc a.txt",
+    "wc -l a.txt b.txt",
+    "wc -w words.txt",
+    "wc -c bin.dat",
+    "wc < a.txt",
+    "echo hello world | wc",
+    "wc nonl.txt",
+    "wc empty.txt",
+    "wc nope; echo $?",
+    "wc -lwc a.txt",
+    "wc -l *.txt",
+])
+
+_group("sort", "text", [
+    "sort words.txt",
+    "sort -r words.txt",
+    "sort -u words.txt",
+    "sort -n numbers.txt",
+    "sort -rn numbers.txt",
+    "sort -t, -k2 fruits.csv",
+    "sort -t, -k3 -n fruits.csv",
+    "sort -t, -k3,3nr fruits.csv",
+    "sort b.txt a.txt",
+    "printf 'b 2\\na 10\\nc 1\\n' | sort -k2 -n",
+    "sort nope; echo $?",
+    "sort -u -r b.txt",
+    "sort numbers.txt",
+    "sort nonl.txt a.txt",
+    "sort -k2 -t, -u fruits.csv",
+])
+
+_group("uniq", "text", [
+    "uniq b.txt",
+    "sort b.txt | uniq",
+    "sort b.txt | uniq -c",
+    "sort words.txt | uniq -d",
+    "sort words.txt | uniq -c | sort -rn",
+    "uniq -c words.txt",
+    "printf 'a\\na\\nb\\na\\n' | uniq",
+    "uniq nope; echo $?",
+])
+
+_group("cut", "text", [
+    "cut -d, -f1 fruits.csv",
+    "cut -d, -f1,3 fruits.csv",
+    "cut -d, -f2- fruits.csv",
+    "cut -c1-3 words.txt",
+    "cut -c2 a.txt",
+    "echo a:b:c | cut -d: -f2",
+    "printf 'x\\ty\\tz\\n' | cut -f2",
+    "cut -d, -f5 fruits.csv",
+    "cut a.txt",
+    "echo 'no delim' | cut -d, -f2",
+])
+
+_group("tr", "text", [
+    "echo hello | tr a-z A-Z",
+    "echo hello | tr -d l",
+    "echo 'a  b   c' | tr -s ' '",
+    "echo hello | tr el ip",
+    "tr -d '\\n' < a.txt; echo",
+    "echo hello | tr '[:lower:]' '[:upper:]'",
+    "tr a",
+    "echo abc | tr -c a x; echo",
+    "echo 'a,b,c' | tr , '\\n'",
+])
+
+_group("tee", "text", [
+    "echo hi | tee t1.txt t2.txt; cat t1.txt t2.txt",
+    "echo more | tee -a a.txt > /dev/null; tail -1 a.txt",
+    "echo x | tee dir; echo $?",
+    "seq 3 | tee s.txt | wc -l; cat s.txt",
+])
+
+_group("xargs", "text", [
+    "echo a b c | xargs echo",
+    "printf 'a\\nb\\nc\\n' | xargs -n 1 echo x",
+    "printf 'a\\nb\\n' | xargs -I{} echo '<{}>'",
+    "printf 'a.txt\\0b.txt\\0' | xargs -0 wc -l",
+    "echo a.txt b.txt | xargs cat",
+    "echo | xargs echo empty",
+    "echo 1 2 3 4 | xargs -n 2",
+    "echo nope | xargs cat; echo $?",
+    "printf 'my file.txt\\0' | xargs -0 cat",
+    "printf 'a\\nb\\n' | xargs -I % echo [%]",
+])
+
+_group("sed", "text", [
+    "sed 's/a/A/' a.txt",
+    "sed 's/a/A/g' a.txt",
+    "sed -n '2p' a.txt",
+    "sed '2d' a.txt",
+    "sed -n '/beta/p' a.txt",
+    "sed '/beta/d' a.txt",
+    "sed 's/\\(al\\)pha/\\1ways/' a.txt",
+    "sed -E 's/(b)(e)/\\2\\1/' a.txt",
+    "sed -i 's/alpha/ALPHA/' a.txt; cat a.txt",
+    "sed -n '$p' a.txt",
+    "sed '1,2s/^/> /' a.txt",
+    "echo /a/b/c | sed 's|/|_|g'",
+    "sed -e 's/a/1/' -e 's/b/2/' a.txt",
+    "sed -n 's/beta/BETA/p' a.txt",
+    "echo hello | sed 's/l/L/2'",
+    "sed p a.txt",
+    "sed -n '2,$p' lines.txt | head -3",
+    "sed 's/a/b' a.txt",
+    "sed -i -e 's/one/1/g' b.txt; cat b.txt",
+    "sed 's/[0-9]\\+/N/' numbers.txt",
+    "sed 's/x/y/' nope; echo $?",
+    "sed '3q' lines.txt",
+    "sed 's/$/!/' nonl.txt",
+    "sed = a.txt",
+])
+
+_group("diff", "text", [
+    "diff v1.txt v2.txt; echo $?",
+    "diff -u v1.txt v2.txt",
+    "diff a.txt a.txt; echo $?",
+    "diff a.txt nope; echo $?",
+    "diff -u a.txt b.txt | tail -n +3",
+    "diff nonl.txt a.txt",
+    "diff -u empty.txt a.txt | tail -n +3",
+    "echo beta | diff - a.txt",
+])
+
+_group("cmp", "text", [
+    "cmp a.txt a.txt; echo $?",
+    "cmp a.txt b.txt; echo $?",
+    "cmp v1.txt v2.txt",
+    "cmp a.txt nope; echo $?",
+    "cmp empty.txt a.txt",
+    "cmp -s a.txt b.txt; echo $?",
+])
+
+_group("seq", "text", [
+    "seq 5",
+    "seq 2 5",
+    "seq 1 2 10",
+    "seq 5 -1 1",
+    "seq -s, 5",
+    "seq -w 8 10",
+    "seq 0; echo $?",
+    "seq 1.5 0.5 3",
+    "seq x",
+])
+
+_group("base64", "text", [
+    "echo hello | base64",
+    "echo aGVsbG8K | base64 -d",
+    "base64 bin.dat",
+    "base64 lines.txt",
+    "base64 -w 0 a.txt; echo",
+    "echo '!!!' | base64 -d; echo $?",
+    "base64 nope; echo $?",
+])
+
+_group("sum", "text", [
+    "sha256sum a.txt b.txt",
+    "md5sum a.txt",
+    "echo -n abc | sha256sum",
+    "md5sum bin.dat",
+    "sha256sum nope; echo $?",
+    "sha256sum a.txt > sums; sha256sum -c sums",
+    "md5sum 'my file.txt'",
+    "md5sum a.txt > m; echo x >> a.txt; md5sum -c m; echo $?",
+    "sha256sum empty.txt",
+])
+
+_group("xxd", "text", [
+    "xxd bin.dat",
+    "head -c 8 a.txt | xxd",
+    "xxd -p a.txt",
+    "echo 616263 | xxd -r -p; echo",
+    "xxd -l 4 a.txt",
+    "xxd nope; echo $?",
+])
+
+_group("jq", "text", [
+    "jq . data.json",
+    "jq .name data.json",
+    "jq -r .name data.json",
+    "jq '.tags[]' data.json",
+    "jq '.nested.k | length' data.json",
+    "jq -c .nested data.json",
+    "echo '{\"a\":1}' | jq '.a + 1'",
+    "jq -c keys data.json",
+    "echo '[3,1,2]' | jq -c sort",
+    "echo 'not json' | jq .; echo $?",
+    "jq -c '.tags | map(ascii_upcase)' data.json",
+    "jq -n '1+1'",
+    "echo '{\"a\":[1,2]}' | jq '.a | add'",
+    "jq .missing data.json",
+    "jq -r '.tags | join(\",\")' data.json",
+])
+
+_group("misc", "text", [
+    "yes | head -2",
+    "yes hi there | head -n 2",
+    "date -u -d @0",
+    "date -u -d @1700000000 +%Y-%m-%dT%H:%M:%S",
+    "date -u -d '2024-02-29 12:00:00' +%j",
+    "date -u -d @86400 '+%a %b %e %Y'",
+    "date -d 'bad date'; echo $?",
+    "date -u -r a.txt",
+    "date -u -r a.txt +%s",
+    "sleep 0.1; echo done",
+    "sleep x; echo $?",
+    "sleep",
+    "basename /a/b/c.txt",
+    "basename /a/b/c.txt .txt",
+    "basename dir/",
+    "dirname /a/b/c.txt",
+    "dirname c.txt",
+    "dirname /",
+    "basename -a x/y z/w",
+    "dirname a/b/ c",
+    "basename",
+    "date -u -d '2024-01-01' '+%A %d %B'",
+])
+
+_group("ls", "files", [
+    "ls",
+    "ls -a",
+    "ls -A",
+    "ls dir",
+    "ls -1 dir",
+    "ls -d dir",
+    "ls nope; echo $?",
+    "ls a.txt nope dir",
+    "ls -R dir",
+    "ls -r",
+    "ls *.txt",
+    "ls dir/sub/",
+    "ls -a dir/sub",
+    "ls link.txt",
+    "ls -l dir/sub",
+    "ls -ld dir/sub/deep.txt",
+    "ls -x",
+    "ls dir src",
+    "ls -d */",
+    "ls -1 | wc -l",
+])
+
+_group("mkdir", "files", [
+    "mkdir newd && ls -d newd",
+    "mkdir -p x/y/z && find x | sort",
+    "mkdir dir; echo $?",
+    "mkdir a/b/c; echo $?",
+    "mkdir -p dir/sub; echo $?",
+    "mkdir",
+    "mkdir a.txt/x",
+    "mkdir n1 n2 && ls -d n*",
+])
+
+_group("rmdir", "files", [
+    "rmdir dir/empty && ls dir",
+    "rmdir dir; echo $?",
+    "rmdir nope",
+    "rmdir a.txt",
+    "rmdir",
+])
+
+_group("touch", "files", [
+    "touch new.txt && ls new.txt && wc -c new.txt",
+    "touch a.txt && cat a.txt",
+    "touch nodir/x; echo $?",
+    "touch -d '2020-01-02 03:04:05' a.txt && stat -c %Y a.txt",
+    "touch -c nope; ls nope",
+    "touch",
+    "touch n1 n2; ls n1 n2",
+])
+
+_group("rm", "files", [
+    "rm a.txt && ls a.txt",
+    "rm nope; echo $?",
+    "rm -f nope; echo $?",
+    "rm dir; echo $?",
+    "rm -r dir && ls -d dir",
+    "rm -rf dir src; ls",
+    "rm link.txt; cat a.txt",
+    "rm",
+    "rm -r .",
+    "rm a.txt b.txt nope v1.txt; echo $?; ls *.txt",
+    "rm -r dir/sub dir/empty && ls -a dir",
+    "rm dir/empty; echo $?",
+])
+
+_group("cp", "files", [
+    "cp a.txt c.txt && cat c.txt",
+    "cp a.txt dir && ls dir",
+    "cp dir x; echo $?",
+    "cp -r dir copy && find copy | sort",
+    "cp nope x; echo $?",
+    "cp a.txt a.txt; echo $?",
+    "cp a.txt b.txt nodir; echo $?",
+    "cp -r dir dir/sub; echo $?",
+    "cp bin.dat b2 && cmp bin.dat b2 && echo same",
+    "cp",
+    "cp a.txt",
+    "cp a.txt b.txt && cat b.txt",
+    "cp link.txt l2 && cat l2 && [ -L l2 ]; echo $?",
+    "cp -r src dir && find dir | sort",
+])
+
+_group("mv", "files", [
+    "mv a.txt z.txt && ls *.txt",
+    "mv a.txt dir/ && ls dir",
+    "mv nope x; echo $?",
+    "mv dir dir/sub; echo $?",
+    "mv a.txt b.txt && cat b.txt",
+    "mv 'my file.txt' 'your file.txt' && ls *file*",
+    "mv dir src && find src | sort",
+    "mv",
+    "mv a.txt",
+    "mv a.txt b.txt nodir; echo $?",
+])
+
+_group("ln", "files", [
+    "ln -s a.txt l && cat l && readlink l",
+    "ln -s nowhere dangling && cat dangling; echo $?",
+    "ln -s a.txt link.txt; echo $?",
+    "ln -sf b.txt link.txt && cat link.txt",
+    "ln -s ../a.txt dir/up && cat dir/up",
+    "ln -s dir dl && ls dl",
+    "ln -s a.txt dir && readlink dir/a.txt",
+])
+
+_group("readlink", "files", [
+    "readlink link.txt",
+    "readlink a.txt; echo $?",
+    "readlink -f link.txt",
+    "readlink nope; echo $?",
+    "readlink -f dir/../a.txt",
+    "realpath a.txt",
+    "realpath link.txt",
+    "realpath dir/../src",
+    "realpath nope",
+    "realpath nodir/x; echo $?",
+    "realpath / dir/sub",
+])
+
+_group("stat", "files", [
+    "stat -c '%n %s %F' a.txt link.txt empty.txt && stat -c '%n %F' dir",
+    "stat -c %a a.txt",
+    "stat -c %s bin.dat",
+    "stat -c %Y a.txt",
+    "stat nope; echo $?",
+    "stat -L -c %F link.txt",
+    "stat -c %N link.txt",
+    "stat -c '%A %n' dir a.txt",
+])
+
+_group("chmod", "files", [
+    "chmod 755 a.txt && stat -c %a a.txt",
+    "chmod +x a.txt && stat -c %A a.txt",
+    "chmod u-w,g+w a.txt; stat -c %a a.txt",
+    "chmod 644 nope; echo $?",
+    "chmod -R 700 dir && stat -c '%a %n' dir dir/sub dir/c.md",
+    "chmod x a.txt; echo $?",
+    "chmod 600 a.txt b.txt && stat -c '%a %n' a.txt b.txt",
+    "chmod +x script.sh && [ -x script.sh ] && echo exec",
+])
+
+_group("du", "files", [
+    "du -b a.txt",
+    "du -b a.txt bin.dat",
+    "du nope; echo $?",
+])
+
+_group("tree", "files", [
+    "tree dir",
+    "tree",
+    "tree -a dir",
+    "tree src",
+    "tree nope; echo $?",
+    "tree dir/sub src/lib",
+])
+
+_group("find", "files", [
+    "find dir | sort",
+    "find . -name '*.txt' | sort",
+    "find . -iname 'A*' | sort",
+    "find . -path '*sub*' | sort",
+    "find . -type d | sort",
+    "find . -type f -name '*.py' | sort",
+    "find . -type l",
+    "find . -maxdepth 1 -name '*.csv'",
+    "find dir -mindepth 2 | sort",
+    "find . -type f -size 0 | sort",
+    "find . -type f -size +100c | sort",
+    "find . -type f -mtime -1 | sort",
+    "find . -type f -mtime +30 | sort",
+    "touch new.txt; find . -type f -newer a.txt",
+    "find dir -name '*.md' -exec cat {} \\;",
+    "find . -name '*.py' -exec grep -l print {} \\; | sort",
+    "find dir -name c.md -print0 | xargs -0 echo",
+    "find nope; echo $?",
+    "find . -name",
+    "find src ! -name '*.py' | sort",
+    "find src -type f -exec wc -l {} + | sort",
+    "find . -maxdepth 1 -type d | sort",
+    "find dir/sub",
+    "find . -name '*.md' -o -name '*.js' | sort",
+])
+
+_group("archive", "files", [
+    "zip -q out.zip a.txt b.txt && unzip -l out.zip",
+    "zip -q -r out.zip dir && rm -r dir && unzip -q out.zip && find dir | sort && cat dir/c.md",
+    "zip -q o.zip a.txt && unzip -p o.zip a.txt",
+    "zip -q o.zip a.txt && mkdir x && unzip -q o.zip -d x && cat x/a.txt",
+    "unzip -q nope.zip; echo $?",
+    "tar cf t.tar a.txt b.txt && tar tf t.tar",
+    "tar czf t.tgz dir && tar tzf t.tgz | sort",
+    "tar cf t.tar dir && rm -r dir && tar xf t.tar && cat dir/sub/deep.txt",
+    "tar xf nope.tar; echo $?",
+    "tar czf - a.txt | tar tzf -",
+    "mkdir out && tar cf t.tar a.txt && tar xf t.tar -C out && ls out",
+    "tar -cf t.tar a.txt b.txt && rm a.txt b.txt && tar -xf t.tar && cat a.txt b.txt",
+    "zip -q o.zip a.txt && echo x > a.txt && unzip -o -q o.zip && cat a.txt",
+])

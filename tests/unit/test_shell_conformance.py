@@ -1,0 +1,323 @@
+"""The shell conformance suite: every line of tests/shell/cases.py, run by our shell on the same
+tree, must print what GNU bash and coreutils printed (tests/shell/expected.json).
+
+expected.json is checked in, so this runs without bash (on CPython and inside Pyodide);
+``python tests/shell/generate.py`` regenerates it after a case is added or changed (see its
+docstring for how bash runs: the tree's root is ``/work`` on both sides, and ``$HOME``).
+
+Each case builds ``cases.TREE`` at ``/work`` on a fresh memory VFS, starts a ``Shell`` there
+with ``HOME=/work`` and ``TZ=UTC`` exported, runs the line with no standard input, and compares
+stdout, stderr and the status exactly. The only normalization, of stderr: bash's prefix
+``bash: line N: `` (``bash: -c: line N: `` for a syntax error) is our ``sh: ``. Anything else
+that differs is a failure to fix; a difference we keep on purpose (documented in docs/shell.md)
+goes into DIFFERENCES with our expected output and the reason.
+
+KNOWN_FAILURES lists the cases that fail today, with a one-line reason; they run as strict
+xfails, so a case that starts passing fails the run until it is removed from the list: the list
+can only shrink.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from py_vfs import VFS
+from py_vfs.shell import Shell
+from py_vfs.shell.interpreter import ShellResult
+
+SHELL_DIR = Path(__file__).resolve().parents[1] / "shell"
+
+
+def _load_cases() -> Any:
+    spec = importlib.util.spec_from_file_location("shell_conformance_cases", SHELL_DIR / "cases.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+cases = _load_cases()
+EXPECTED: dict[str, dict[str, Any]] = json.loads(
+    (SHELL_DIR / "expected.json").read_text(encoding="utf-8"))["cases"]
+
+# A case's own bound: a line that hangs (a pipe nobody closes) fails with this message instead
+# of holding the whole run until the test's timeout.
+CASE_SECONDS = 30
+
+BASH_PREFIX = re.compile(r"^bash: (?:-c: )?line \d+: ", re.MULTILINE)
+
+# Deliberate differences from bash, each documented in docs/shell.md: case id -> the reason and
+# what our shell prints instead (only the keys that differ: stdout, stderr, status).
+DIFFERENCES: dict[str, dict[str, Any]] = {}
+
+# Cases that fail today: case id -> why (one line), by owner (lang: the language and the shell
+# builtins; text: text and data-stream commands; files: file-tree commands; a command's case
+# that only fails for want of a language feature says "needs lang"). Strict xfails: remove a
+# case once it passes.
+KNOWN_FAILURES: dict[str, str] = {
+    # lang: 36
+    'quoting-10': "ours: sh: syntax error: unexpected end of file (unterminated ' from line 1,...",
+    'quoting-15': 'ours: sh: syntax error: unexpected end of file (unterminated " from line 1,...',
+    'vars-14': "stderr: ours 'cd: OLDPWD not set\\n', bash 'sh: cd: OLDPWD not set\\n'",
+    'vars-36': "stderr: ours 'cd: HOME not set\\n', bash 'sh: cd: HOME not set\\n'",
+    'arith-07': 'ours: sh: i++: command not found',
+    'arith-11': 'ours: sh: 1+: syntax error: operand expected (error token is "")',
+    'cmdsub-10': "stdout: ours ' status 0', bash ' status 1'",
+    'cmdsub-12': 'ours: sh: syntax error: unexpected end of file (unterminated $( from line 1,...',
+    'glob-13': "stdout: ours 'dir/c.md dir/d.py dir/empty dir/sub dir..., bash 'dir/ dir/c.md ...",
+    'heredoc-08': 'stderr: ours \'\', bash "sh: warning: here-document at line 1 delimit...',
+    'redir-22': "stderr: ours '', bash 'cat: a.txt: input file is output file\\n'",
+    'list-04': "stderr: ours 'cd: nope: No such file or directory\\n', bash 'sh: cd: nope: No...",
+    'list-11': "ours: sh: syntax error near unexpected token '|' (line 1, column 1)",
+    'list-13': "ours: sh: syntax error near unexpected token ';;' (line 1, column 8)",
+    'list-14': "ours: sh: syntax error near unexpected token '(' (line 1, column 6)",
+    'list-16': "ours: sh: syntax error near unexpected token ';' (line 1, column 9)",
+    'flow-15': "ours: sh: syntax error near unexpected token 'then' (line 1, column 4)",
+    'flow-17': "ours: sh: syntax error near unexpected token 'fi' (line 1, column 15)",
+    'flow-20': "ours: sh: syntax error near unexpected token 'fi' (line 1, column 1)",
+    'func-11': "stderr: ours 'source: nope.sh: No such file or directory\\n..., bash 'sh: nop...",
+    'func-13': "stderr: ours 'local: can only be used in a function\\n', bash 'sh: local: can...",
+    'func-14': 'stderr: ours "return: can only `return\' from a function or..., bash "sh: ret...',
+    'test-14': "stderr: ours 'test: 1: unary operator expected\\n', bash 'sh: test: 1: unary ...",
+    'test-16': 'stderr: ours "\'[\': a: integer expression expected\\n", bash \'sh: [: a: in...',
+    'test-17': 'stderr: ours "\'[\': missing `]\'\\n", bash "sh: [: missing `]\'\\n"',
+    'test-19': "ours: sh: '[[': command not found",
+    'test-20': "ours: sh: '[[': command not found",
+    'builtin-05': "stderr: ours 'type: nosuch: not found\\n', bash 'sh: type: nosuch: not fou...",
+    'builtin-06': "stdout: ours 'cd is a shell builtin', bash 'builtin'",
+    'builtin-07': "stdout: ours 'f is a function', bash 'function'",
+    'builtin-09': "stderr: ours 'alias: nope: not found\\n', bash 'sh: alias: nope: not found\\n'",
+    'builtin-12': "stderr: ours 'cd: nope: No such file or directory\\n', bash 'sh: cd: nope:...",
+    'builtin-13': "stderr: ours 'cd: a.txt: Not a directory\\n', bash 'sh: cd: a.txt: Not a d...",
+    'builtin-17': "stderr: ours 'cd: too many arguments\\n', bash 'sh: cd: too many arguments\\n'",
+    'builtin-20': "stderr: ours 'which: nosuch: not found\\n', bash ''",
+    'builtin-22': "stdout: ours '2', bash '1'",
+    # text: 64
+    'cat-05': "ours: cat: invalid option -- 'n'",
+    'cat-10': "ours: cat: invalid option -- 'n'",
+    'cat-11': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
+    'printf-08': "stderr: ours 'printf: abc: invalid number\\n', bash 'sh: printf: abc: inval...",
+    'head-11': 'stderr: ours "head: invalid number of lines: \'x\'\\nTry \'hea..., bash "he...',
+    'wc-05': "stdout: ours '      3       3      17', bash ' 3  3 17'",
+    'uniq-08': "stderr: ours 'uniq: No such file or directory\\n', bash 'uniq: nope: No such ...",
+    'tr-07': 'stderr: ours "tr: missing operand after \'a\'\\nTry \'tr --hel..., bash "tr: ...',
+    'tee-03': 'stderr: ours "tee: \'dir\': Is a directory\\n", bash \'tee: dir: Is a directo...',
+    'xargs-01': 'ours: sh: xargs: command not found',
+    'xargs-02': 'ours: sh: xargs: command not found',
+    'xargs-03': 'ours: sh: xargs: command not found',
+    'xargs-04': 'ours: sh: xargs: command not found',
+    'xargs-05': 'ours: sh: xargs: command not found',
+    'xargs-06': 'ours: sh: xargs: command not found',
+    'xargs-07': 'ours: sh: xargs: command not found',
+    'xargs-08': 'ours: sh: xargs: command not found',
+    'xargs-09': 'ours: sh: xargs: command not found',
+    'xargs-10': 'ours: sh: xargs: command not found',
+    'sed-01': 'ours: sh: sed: command not found',
+    'sed-02': 'ours: sh: sed: command not found',
+    'sed-03': 'ours: sh: sed: command not found',
+    'sed-04': 'ours: sh: sed: command not found',
+    'sed-05': 'ours: sh: sed: command not found',
+    'sed-06': 'ours: sh: sed: command not found',
+    'sed-07': 'ours: sh: sed: command not found',
+    'sed-08': 'ours: sh: sed: command not found',
+    'sed-09': 'ours: sh: sed: command not found',
+    'sed-10': 'ours: sh: sed: command not found',
+    'sed-11': 'ours: sh: sed: command not found',
+    'sed-12': 'ours: sh: sed: command not found',
+    'sed-13': 'ours: sh: sed: command not found',
+    'sed-14': 'ours: sh: sed: command not found',
+    'sed-15': 'ours: sh: sed: command not found',
+    'sed-16': 'ours: sh: sed: command not found',
+    'sed-17': 'ours: sh: sed: command not found',
+    'sed-18': 'ours: sh: sed: command not found',
+    'sed-19': 'ours: sh: sed: command not found',
+    'sed-20': 'ours: sh: sed: command not found',
+    'sed-21': 'ours: sh: sed: command not found',
+    'sed-22': 'ours: sh: sed: command not found',
+    'sed-23': 'ours: sh: sed: command not found',
+    'sed-24': 'ours: sh: sed: command not found',
+    'base64-05': "stdout: ours '', bash None",
+    'base64-07': "stderr: ours 'base64: No such file or directory\\n', bash 'base64: nope: No...",
+    'xxd-05': "ours: xxd: invalid option -- 'l'",
+    'jq-01': 'ours: sh: jq: command not found',
+    'jq-02': 'ours: sh: jq: command not found',
+    'jq-03': 'ours: sh: jq: command not found',
+    'jq-04': 'ours: sh: jq: command not found',
+    'jq-05': 'ours: sh: jq: command not found',
+    'jq-06': 'ours: sh: jq: command not found',
+    'jq-07': 'ours: sh: jq: command not found',
+    'jq-08': 'ours: sh: jq: command not found',
+    'jq-09': 'ours: sh: jq: command not found',
+    'jq-10': 'ours: sh: jq: command not found',
+    'jq-11': 'ours: sh: jq: command not found',
+    'jq-12': 'ours: sh: jq: command not found',
+    'jq-13': 'ours: sh: jq: command not found',
+    'jq-14': 'ours: sh: jq: command not found',
+    'jq-15': 'ours: sh: jq: command not found',
+    'misc-07': 'stderr: ours "date: invalid date \'bad date\'\\nTry \'date --h..., bash "da...',
+    'misc-08': "ours: date: invalid option -- 'r'",
+    'misc-09': "ours: date: invalid option -- 'r'",
+    # files: 27
+    'ls-01': "names quoted when piped ('my file.txt'); GNU ls quotes only on a terminal",
+    'ls-02': "names quoted when piped ('my file.txt'); GNU ls quotes only on a terminal",
+    'ls-03': "names quoted when piped ('my file.txt'); GNU ls quotes only on a terminal",
+    'ls-10': "names quoted when piped ('my file.txt'); GNU ls quotes only on a terminal",
+    'ls-11': "names quoted when piped ('my file.txt'); GNU ls quotes only on a terminal",
+    'ls-15': "ls -l: owner 'user' (bash: the generating user, root)",
+    'ls-16': "ls -l: owner 'user' (bash: the generating user, root)",
+    'ls-17': "ours: ls: invalid option -- 'x'",
+    'mkdir-06': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
+    'rmdir-05': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
+    'touch-06': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
+    'rm-06': "names quoted when piped ('my file.txt'); GNU ls quotes only on a terminal",
+    'rm-08': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
+    'rm-10': "names quoted when piped ('my file.txt'); GNU ls quotes only on a terminal",
+    'cp-07': 'stderr: ours "cp: target \'nodir\' is not a directory\\n", bash "cp: target \'n...',
+    'cp-10': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
+    'cp-11': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
+    'mv-01': "names quoted when piped ('my file.txt'); GNU ls quotes only on a terminal",
+    'mv-06': "names quoted when piped ('my file.txt'); GNU ls quotes only on a terminal",
+    'mv-08': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
+    'mv-09': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
+    'mv-10': 'stderr: ours "mv: target \'nodir\' is not a directory\\n", bash "mv: target \'n...',
+    'chmod-06': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
+    'tree-02': "names quoted when piped ('my file.txt'); GNU ls quotes only on a terminal",
+    'tree-04': "stdout: ours '│   └── helpers.js', bash '│\\xa0\\xa0 └── helpers.js'",
+    'find-17': 'ours: sh: xargs: command not found',
+    'archive-03': "ours: unzip: invalid option -- 'p'",
+}
+
+
+def normalize_stderr(text: str) -> str:
+    """bash's ``bash: line N: `` prefix (``bash: -c: line N: ``) is our ``sh: ``."""
+    return BASH_PREFIX.sub("sh: ", text)
+
+
+def expected(case: str) -> dict[str, Any]:
+    """What our shell must print for ``case``: bash's output, or the documented difference."""
+    bash = EXPECTED[case]
+    want = {"stdout": bash["stdout"], "stderr": normalize_stderr(bash["stderr"]),
+            "status": bash["status"]}
+    want.update({key: value for key, value in DIFFERENCES.get(case, {}).items()
+                 if key in want})
+    return want
+
+
+async def build_tree(vfs: VFS) -> None:
+    """``cases.TREE`` at ``cases.ROOT``, with the times and modes generate.py gives it."""
+    root = cases.ROOT
+    await vfs.mkdir(root, mode=0o755)
+    for rel, node in cases.TREE.items():
+        path = f"{root}/{rel}"
+        if node is None:
+            await vfs.mkdir(path, mode=0o755)
+        elif isinstance(node, tuple):
+            await vfs.symlink(node[1], path)
+        else:
+            await vfs.write_file(path, node, mode=0o644)
+    stamp = cases.MTIME * 1000
+    for rel in sorted(cases.TREE, key=lambda r: -r.count("/")):
+        if not isinstance(cases.TREE[rel], tuple):  # utimes follows links
+            await vfs.utimes(f"{root}/{rel}", stamp, stamp)
+    await vfs.utimes(root, stamp, stamp)
+
+
+async def run_case(line: str) -> ShellResult:
+    """A fresh tree and shell at ``/work``, then ``line``, bounded by CASE_SECONDS."""
+    vfs = VFS.memory()
+    await build_tree(vfs)
+    shell = Shell(vfs)
+    shell.cwd = cases.ROOT
+    # What generate.py puts in bash's environment; ignored while `export` does not exist.
+    await shell.run(f"export HOME={cases.ROOT} TZ=UTC")
+    try:
+        return await asyncio.wait_for(shell.run(line), CASE_SECONDS)
+    except TimeoutError:
+        pytest.fail(f"{line!r} did not finish within {CASE_SECONDS} s")
+
+
+def run_sync(coro: Any) -> Any:
+    """Run ``coro`` to its end. On CPython: ``asyncio.run``. In Pyodide under Node no event loop
+    can block (tests/unit/aio.py), and a pipeline needs one (its stages run as tasks), so the
+    coroutine runs on ``_PlainLoop``, asyncio's own loop with nothing to select on."""
+    if sys.platform != "emscripten":
+        return asyncio.run(coro)
+    outer = asyncio.events._get_running_loop()  # Pyodide's WebLoop counts as running
+    asyncio.events._set_running_loop(None)
+    loop = _PlainLoop()
+    try:
+        return loop.run_until_complete(coro)
+    finally:
+        loop.close()
+        asyncio.events._set_running_loop(outer)
+
+
+class _NoSelector:
+    """The selector of a loop without file descriptors: waiting is sleeping until a timer."""
+
+    def select(self, timeout: float | None) -> list:
+        if timeout:
+            time.sleep(timeout)
+        return []
+
+    def close(self) -> None:
+        pass
+
+
+class _PlainLoop(asyncio.BaseEventLoop):
+    """asyncio's event loop with no I/O to watch (Pyodide has no socketpair for the
+    selector loop's wake-up pipe, and the shell on a memory VFS does no I/O)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._selector = _NoSelector()
+
+    def _process_events(self, event_list: list) -> None:
+        pass
+
+    def _write_to_self(self) -> None:
+        pass
+
+
+def _params() -> list:
+    params = []
+    for case in cases.CASES:
+        marks = []
+        if case in KNOWN_FAILURES:
+            marks.append(pytest.mark.xfail(strict=True, reason=KNOWN_FAILURES[case]))
+        params.append(pytest.param(case, id=case, marks=marks))
+    return params
+
+
+@pytest.mark.parametrize("case", _params())
+def test_case_prints_what_bash_prints(case: str) -> None:
+    line = cases.CASES[case]
+    result = run_sync(run_case(line))
+    got = {"stdout": result.stdout, "stderr": result.stderr, "status": result.code}
+    assert got == expected(case), f"{case}: {line!r}"
+
+
+def test_expected_json_holds_every_case_as_it_is_written_now() -> None:
+    """A case added or edited without running generate.py would compare against nothing, or
+    against another line's output."""
+    assert list(EXPECTED) == list(cases.CASES), "run: python tests/shell/generate.py"
+    stale = [case for case, line in cases.CASES.items() if EXPECTED[case]["line"] != line]
+    assert stale == [], "lines changed since expected.json: python tests/shell/generate.py"
+
+
+def test_the_suite_is_large_and_its_lists_name_real_cases() -> None:
+    assert len(cases.CASES) >= 300
+    assert set(cases.OWNERS) == set(cases.CASES)
+    assert set(KNOWN_FAILURES) <= set(cases.CASES)
+    assert set(DIFFERENCES) <= set(cases.CASES)
+    assert not set(KNOWN_FAILURES) & set(DIFFERENCES), "a difference is not a failure"
+    assert all(entry.get("reason") for entry in DIFFERENCES.values())
