@@ -74,6 +74,8 @@ const EXPECTED_SKIPS = new Map([
   ["tests/unit/test_defaults.py::test_command_line_shell_installs_a_folder_once_and_asks_before_reset",
     NO_PROCESSES],
   ["tests/unit/test_group_commit.py::test_order_of_calls_is_the_order_of_effects", NO_EVENT_LOOP],
+  ["tests/unit/test_shell_scripts.py::test_the_calls_signal_interrupts_a_script_at_its_awaits",
+    "a script awaiting a sleep needs a real event loop; tests/e2e/test_scripts.py interrupts one in the page"],
   ["tests/unit/test_quoting.py::test_the_same_as_the_real_gnu_ls",
     "needs GNU ls in a process (not in Pyodide)"],
   ["tests/unit/test_archive.py::test_info_zip_unzips_the_export_and_its_zip_imports_back",
