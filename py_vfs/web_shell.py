@@ -3,7 +3,9 @@
 
 ``shell`` collects the line's output into the answer, or, given ``emit`` (the worker adds it
 when the page passed ``onOutput``: web/worker.mjs), hands each piece on as it is written:
-``emit(stream, bytes)`` posts an ``output`` message to the page. ``interactive`` (the
+``emit(stream, bytes)`` posts an ``output`` message to the page. Given ``read`` (the page
+passed ``input``), the line's standard input is what the user types: each ``read()`` asks the
+page for more (``inputWanted``) and resolves to it, None at the end (Ctrl-D). ``interactive`` (the
 terminal's lines) adds what a terminal needs: a line with an open quote is not run but answered
 ``{more: true}`` (the terminal asks for the rest), ``!`` events are expanded (the expanded line
 is echoed first, as bash does), the line is recorded in the history
@@ -15,7 +17,7 @@ status is 130.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from . import cancel
@@ -24,11 +26,13 @@ from .shell import Shell
 from .shell.complete import complete, unfinished
 from .shell.context import HOME
 from .shell.history_file import HistoryError
-from .shell.pipes import Emit, Output
+from .shell.pipes import Emit, Output, StreamInput
 from .web_args import flag
 
 # emit(stream, data): None, or an awaitable while the page is behind (web/worker.mjs).
 Emitter = Callable[[str, bytes], Any]
+# read(): an awaitable of the next bytes the user typed, None at the end (Ctrl-D).
+Reader = Callable[[], Any]
 
 
 class ShellOps:
@@ -42,8 +46,8 @@ class ShellOps:
         return {"shell": self.run,
                 "complete": lambda line, cursor: complete(self.shell, line, int(cursor)).to_dict()}
 
-    async def run(self, line: str, options: Any = None,
-                  emit: Emitter | None = None) -> dict[str, Any]:
+    async def run(self, line: str, options: Any = None, emit: Emitter | None = None,
+                  read: Reader | None = None) -> dict[str, Any]:
         """One line; see the module docstring."""
         interactive = flag(options, "interactive")
         isatty = flag(options, "isatty")
@@ -64,7 +68,8 @@ class ShellOps:
             extra["echo"] = expanded if expanded != line else None
             await history.add(expanded)
             line = expanded
-        result = await self.shell.run(line, stdout=stdout, stderr=stderr)
+        stdin = None if read is None else StreamInput(_typed(read))
+        result = await self.shell.run(line, stdin=stdin, stdout=stdout, stderr=stderr)
         if interactive:
             extra.update(self._session())
             if extra["echo"] is not None and stdout is None:
@@ -87,6 +92,17 @@ class ShellOps:
         return {"stdout": "", "stderr": "" if stderr is not None else message, "code": code,
                 "cwd": self.shell.cwd, "open": [], "scoop": self.shell.scoop_name,
                 "confirm": None, **(self._session() if interactive else {})}
+
+
+async def _typed(read: Reader) -> AsyncIterator[bytes]:
+    """What the user types, as the command asks for it (Uint8Array in the page)."""
+    while True:
+        data = await read()
+        if data is None:
+            return
+        piece = data.to_bytes() if hasattr(data, "to_bytes") else bytes(data)
+        if piece:
+            yield piece
 
 
 def _emitting(emit: Emitter | None, stream: str, isatty: bool) -> Output | None:

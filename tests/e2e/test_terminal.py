@@ -123,6 +123,22 @@ def test_an_open_quote_continues_on_the_next_line(app):
     wait_rows(app, "first\nsecond\n", "both lines' text as one argument")
 
 
+def test_a_command_reads_the_keyboard_until_ctrl_d(app):
+    type_line(app, "cat > /typed-input.txt")
+    type_line(app, "first typed line")
+    app.keyboard.type("second")
+    app.keyboard.press("Control+D")  # mid-line: what is typed so far goes to cat
+    app.keyboard.press("Control+D")  # at the start of the input: the end
+    poll_page(app, "window.pyvfs.ready.then((vfs) => vfs.exists('/typed-input.txt'))",
+              "cat's file")
+    assert js(app, "return vfs.readFile('/typed-input.txt', 'utf8')") == (
+        "first typed line\nsecond")
+    type_line(app, "cat")  # waiting for the keyboard, Ctrl-C stops it
+    app.keyboard.press("Control+C")
+    type_line(app, "echo after-reading")
+    wait_rows(app, "after-reading\n", "the prompt after Ctrl-C stopped a reading cat")
+
+
 def test_history_is_kept_in_the_disk_across_a_reload(app):
     type_line(app, "echo kept-across-reload")
     wait_rows(app, "kept-across-reload\n", "the line's output")
