@@ -101,6 +101,34 @@ class Automaton:
                 return True
         return accepting[state]
 
+    def spans(self, subject: str) -> list[tuple[int, int]]:
+        """The leftmost-longest non-empty matches in ``subject``, not overlapping (what grep
+        -o prints and colors). From each start the automaton runs anchored until its set of
+        states empties: at most (length)^2 x (states) work, polynomial whatever the pattern."""
+        found: list[tuple[int, int]] = []
+        begin = 0
+        while begin < len(subject):
+            end = self._longest(subject, begin)
+            if end is None or end == begin:
+                begin += 1
+                continue
+            found.append((begin, end))
+            begin = end
+        return found
+
+    def _longest(self, subject: str, begin: int) -> int | None:
+        """The end of the longest match starting at ``begin``, or None."""
+        states = self._close({self._start}, self._context(subject, begin), restart=False)
+        last = begin if self._accept in states else None
+        for index in range(begin, len(subject)):
+            moved = self._step(states, subject[index])
+            if not moved:
+                break
+            states = self._close(moved, self._context(subject, index + 1), restart=False)
+            if self._accept in states:
+                last = index + 1
+        return last
+
     def _number(self, states: frozenset[int]) -> int:
         number = self._numbers.get(states)
         if number is None:
@@ -135,10 +163,11 @@ class Automaton:
                 moved.add(edge[1])
         return moved
 
-    def _close(self, states: set[int] | frozenset[int], context: int) -> frozenset[int]:
+    def _close(self, states: set[int] | frozenset[int], context: int, *,
+               restart: bool = True) -> frozenset[int]:
         """``states`` and all that empty edges allowed in ``context`` reach (and the start
-        state too, when searching: a match may begin anywhere)."""
-        todo = [*states, self._start] if self._search else list(states)
+        state too, when searching and ``restart``: a match may begin anywhere)."""
+        todo = [*states, self._start] if self._search and restart else list(states)
         seen = set(todo)
         while todo:
             state = todo.pop()

@@ -15,10 +15,17 @@ cancel message, a macrotask, cannot be read while an operation is busy. ``checkp
 awaits ``yielder`` (a JS function whose promise settles in a macrotask, set by the worker) once
 every ``YIELD_MS`` of work while a cancellable call runs: a bounded cost, paid only by calls that
 carry a signal. Without a yielder (CPython, the Node tier) it never suspends.
+
+Waiting (``sleep``, ``wait``: `sleep 5`, `tail -f`) is the other way a command holds a call: it
+registers a future with the signal, which ``abort()`` resolves, so the wait ends at once with
+``ECANCELED`` instead of at its timeout. While it waits the event loop is idle, so in the worker
+the page's cancel message gets in without a yielder.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
@@ -26,6 +33,9 @@ from contextvars import ContextVar
 from .errors import FsError
 
 YIELD_MS = 8.0
+# The longest single timer a wait arms: a browser's setTimeout fires at once for a delay past
+# 2**31 - 1 ms (about 24.8 days), so a longer wait (`sleep infinity`) is made of such pieces.
+LONGEST_TIMER = 3600.0
 
 
 class Signal:
@@ -35,10 +45,35 @@ class Signal:
     def __init__(self) -> None:
         self.aborted = False
         self._last_yield = time.monotonic()
+        self._listeners: list[Callable[[], object]] = []
 
     def abort(self) -> None:
-        """Ask the operation to stop."""
+        """Ask the operation to stop, and tell the listeners (``on_abort``): a ``sleep`` or
+        ``wait`` under this signal ends now."""
         self.aborted = True
+        for listener in list(self._listeners):
+            listener()
+
+    @property
+    def listeners(self) -> int:
+        """How many waits and listeners wait for the abort (a test's marker that a wait began)."""
+        return len(self._listeners)
+
+    def on_abort(self, listener: Callable[[], object]) -> Callable[[], None]:
+        """Call ``listener`` when the signal aborts (a wait that no safe point ends, such as a
+        script's, is cancelled so); returns what removes it."""
+        self._listeners.append(listener)
+
+        def remove() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return remove
+
+
+def _wake(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 SIGNAL: ContextVar[Signal | None] = ContextVar("py_vfs_signal", default=None)
@@ -78,3 +113,46 @@ async def checkpoint(syscall: str, done: int, total: int, unit: str) -> None:
             signal._last_yield = time.monotonic()
     if signal.aborted:
         raise aborted(syscall, f"stopped after {done} of {total} {unit}")
+
+
+async def wait(awaitable: Awaitable[object] | None, syscall: str,
+               timeout: float | None = None) -> bool:
+    """Wait for ``awaitable`` (None: for nothing) at most ``timeout`` seconds (None: no limit);
+    True when it finished, False at the timeout. Raises ``ECANCELED`` as soon as the call's
+    signal is aborted (also when it already was), stopping ``awaitable``."""
+    check(syscall)
+    signal = SIGNAL.get()
+    loop = asyncio.get_running_loop()
+    task = asyncio.ensure_future(awaitable) if awaitable is not None else None
+    woken: asyncio.Future[None] = loop.create_future()
+    # Thread-safe scheduling: CPython code may abort from another thread; in Pyodide it is
+    # call_soon (one thread), from the JS message handler that got the cancel.
+    remove = (signal.on_abort(lambda: loop.call_soon_threadsafe(_wake, woken))
+              if signal is not None else None)
+    deadline = None if timeout is None else time.monotonic() + max(timeout, 0.0)
+    try:
+        while True:
+            left = LONGEST_TIMER if deadline is None else deadline - time.monotonic()
+            if left <= 0:
+                return False
+            waiting = [woken] if task is None else [woken, task]
+            await asyncio.wait(waiting, timeout=min(left, LONGEST_TIMER),
+                               return_when=asyncio.FIRST_COMPLETED)
+            if signal is not None and signal.aborted:
+                raise aborted(syscall)
+            if task is not None and task.done():
+                task.result()  # its exception, if it failed
+                return True
+    finally:
+        if remove is not None:
+            remove()
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+async def sleep(seconds: float, syscall: str = "sleep") -> None:
+    """``asyncio.sleep`` that ends early with ``ECANCELED`` when the call's signal is aborted
+    (`sleep`, `tail -f` between polls); ``math.inf`` waits until then."""
+    await wait(None, syscall, seconds)

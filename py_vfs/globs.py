@@ -3,7 +3,10 @@
 ``*`` and ``?`` stay within one path segment, ``**`` spans any number of segments (``**/``:
 zero or more whole segments), ``[...]`` is a character class (``[!...]`` or ``[^...]``
 negated, ``a-z`` a range) and ``{a,b}`` is alternation, nestable; an unclosed ``[`` or ``{`` is a
-literal character. ``fnmatch`` has neither ``**`` nor braces, and ``glob.translate`` is 3.13+.
+literal character, and ``\\c`` is the character ``c`` itself (the shell escapes what was
+quoted). With ``pathname=False`` (the shell's ``case`` and ``${x#pattern}``), ``*``, ``?``
+and classes match ``/`` too. The dialect is documented once, in docs/semantics.md ("Glob
+patterns"). ``fnmatch`` has neither ``**`` nor braces, and ``glob.translate`` is 3.13+.
 
 Patterns come from users and agents, so matching must not depend on the pattern's goodwill: a
 translation to one regular expression over the whole path backtracks catastrophically
@@ -27,15 +30,16 @@ Token = tuple[str, object]  # (kind, value): see _tokens
 
 
 @lru_cache(maxsize=256)
-def compile_glob(pattern: str, syscall: str = "glob") -> Automaton:
-    """An automaton whose ``match(path)`` tells whether the whole ``path`` matches."""
+def compile_glob(pattern: str, syscall: str = "glob", *, pathname: bool = True) -> Automaton:
+    """An automaton whose ``match(path)`` tells whether the whole ``path`` matches;
+    ``pathname=False``: ``/`` is an ordinary character."""
     if len(pattern) > MAX_PATTERN:
         raise FsError.of("EINVAL", syscall, pattern[:64] + "...").with_hint(
             f"a glob pattern is at most {MAX_PATTERN} characters")
     builder = Builder(max_states=4 * len(pattern) + 8)
     start = current = builder.state()
     groups: list[tuple[int, list[int]]] = []  # open braces: (entry state, ends of alternatives)
-    for kind, value in _tokens(pattern, syscall):
+    for kind, value in _tokens(pattern, syscall, pathname):
         if kind == "{":
             groups.append((current, []))
             current = _after_empty(builder, current)
@@ -50,8 +54,13 @@ def compile_glob(pattern: str, syscall: str = "glob") -> Automaton:
             for end in ends:
                 builder.empty(end, current)
         else:
-            current = _atom(builder, current, kind, value)
+            current = _atom(builder, current, kind, value, pathname)
     return Automaton(builder, start, current, search=False)
+
+
+def escape(text: str) -> str:
+    """``text`` as a pattern that matches only itself."""
+    return "".join("\\" + char if char in "*?[]{},\\" else char for char in text)
 
 
 def has_magic(pattern: str) -> bool:
@@ -77,11 +86,11 @@ def _slash(char: str) -> bool:
     return char == "/"
 
 
-def _atom(builder: Builder, current: int, kind: str, value: object) -> int:
+def _atom(builder: Builder, current: int, kind: str, value: object, pathname: bool) -> int:
     """Append one token after ``current``; returns the state after it."""
     if kind in ("*", "**"):  # within a segment / across segments: a loop on the state
         loop = _after_empty(builder, current)
-        builder.edge(loop, _not_slash if kind == "*" else _any, loop)
+        builder.edge(loop, _not_slash if kind == "*" and pathname else _any, loop)
         return _after_empty(builder, loop)
     if kind == "**/":  # nothing, or anything that ends with "/"
         end = _after_empty(builder, current)
@@ -92,7 +101,7 @@ def _atom(builder: Builder, current: int, kind: str, value: object) -> int:
         return end
     after = builder.state()
     if kind == "?":
-        builder.edge(current, _not_slash, after)
+        builder.edge(current, _not_slash if pathname else _any, after)
     elif kind == "class":
         builder.edge(current, value, after)  # type: ignore[arg-type]
     else:
@@ -100,14 +109,17 @@ def _atom(builder: Builder, current: int, kind: str, value: object) -> int:
     return after
 
 
-def _tokens(pattern: str, syscall: str) -> list[Token]:
+def _tokens(pattern: str, syscall: str, pathname: bool = True) -> list[Token]:
     """The pattern as tokens; braces are paired as a stack pairs them, and a ``{`` without its
     ``}`` (or a ``}`` or ``,`` outside any group) is a literal character."""
     tokens: list[Token] = []
     i, n = 0, len(pattern)
     while i < n:
         char = pattern[i]
-        if pattern.startswith("**", i):
+        if char == "\\" and i + 1 < n:
+            tokens.append(("literal", pattern[i + 1]))
+            i += 2
+        elif pattern.startswith("**", i) and pathname:
             slash = pattern.startswith("/", i + 2)
             tokens.append(("**/" if slash else "**", None))
             i += 3 if slash else 2
@@ -115,7 +127,7 @@ def _tokens(pattern: str, syscall: str) -> list[Token]:
             tokens.append((char, None))
             i += 1
         elif char == "[":
-            i = _char_class(pattern, i, tokens, syscall)
+            i = _char_class(pattern, i, tokens, syscall, pathname)
         else:
             tokens.append(("literal", char))
             i += 1
@@ -141,7 +153,8 @@ def _pair_braces(tokens: list[Token]) -> list[Token]:
     return result
 
 
-def _char_class(pattern: str, i: int, tokens: list[Token], syscall: str) -> int:
+def _char_class(pattern: str, i: int, tokens: list[Token], syscall: str,
+                pathname: bool = True) -> int:
     """``[...]`` from ``i``: a class token (never matching "/"), or a literal "[" when no
     ``]`` closes it. Returns where scanning goes on."""
     j = i + 1
@@ -170,13 +183,14 @@ def _char_class(pattern: str, i: int, tokens: list[Token], syscall: str) -> int:
         else:
             ranges.append((body[k], body[k]))
             k += 1
-    tokens.append(("class", _class_predicate(tuple(ranges), negated)))
+    tokens.append(("class", _class_predicate(tuple(ranges), negated, pathname)))
     return j + 1
 
 
-def _class_predicate(ranges: tuple[tuple[str, str], ...], negated: bool) -> Predicate:
+def _class_predicate(ranges: tuple[tuple[str, str], ...], negated: bool,
+                     pathname: bool = True) -> Predicate:
     def matches(char: str) -> bool:
-        if char == "/":
+        if char == "/" and pathname:
             return False
         return any(low <= char <= high for low, high in ranges) != negated
 

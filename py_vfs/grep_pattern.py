@@ -92,6 +92,12 @@ class LineMatcher:
             return False
         return self.exact or self.automaton.match(line)
 
+    def spans(self, line: str) -> list[tuple[int, int]]:
+        """Where the pattern matches in ``line``: leftmost-longest, non-empty, in order."""
+        if self.literal not in line:
+            return []
+        return self.automaton.spans(line)
+
 
 def _required_literal(items: list[tuple[Any, Any]], icase: bool) -> tuple[str, bool]:
     """The longest run of plain characters in the pattern's top-level sequence (every match

@@ -5,13 +5,14 @@
 when the page passed ``onOutput``: web/worker.mjs), hands each piece on as it is written:
 ``emit(stream, bytes)`` posts an ``output`` message to the page. Given ``read`` (the page
 passed ``input``), the line's standard input is what the user types: each ``read()`` asks the
-page for more (``inputWanted``) and resolves to it, None at the end (Ctrl-D). ``interactive`` (the
-terminal's lines) adds what a terminal needs: a line with an open quote is not run but answered
-``{more: true}`` (the terminal asks for the rest), ``!`` events are expanded (the expanded line
-is echoed first, as bash does), the line is recorded in the history
-(py_vfs/shell/history_file.py) and the answer carries the history list and HOME. A line whose
-call is cancelled (Ctrl-C) stops where it is and the call fails with ECANCELED: the shell's
-status is 130.
+page for more (``inputWanted``) and resolves to it, None at the end (Ctrl-D).
+
+``interactive`` (the terminal's lines) adds what a terminal needs: an unfinished line (an open
+quote, ``if`` without ``fi``: the parser's ``needs_more``) is not run but answered
+``{more: true}`` (the terminal asks for the rest); ``!`` events are expanded (the expanded line
+is echoed first, as bash does); the line is recorded in the history
+(py_vfs/shell/history_file.py); the answer carries the history list and HOME. A line whose
+call is cancelled (Ctrl-C) stops where it is (status 130) and the call fails with ECANCELED.
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from typing import Any
 from . import cancel
 from .errors import FsError
 from .shell import Shell
-from .shell.complete import complete, unfinished
-from .shell.context import HOME
-from .shell.history_file import HistoryError
+from .shell.complete import complete
+from .shell.history_file import HistoryError, history_of
+from .shell.parser import needs_more
 from .shell.pipes import Emit, Output, StreamInput
 from .web_args import flag
 
@@ -40,6 +41,7 @@ class ShellOps:
 
     def __init__(self, shell: Shell) -> None:
         self.shell = shell
+        self.history = history_of(shell)
 
     def table(self) -> dict[str, Callable[..., Any]]:
         """Operation name -> function, for ``WebAPI``'s table."""
@@ -55,9 +57,9 @@ class ShellOps:
         stderr = _emitting(emit, "stderr", isatty)
         extra: dict[str, Any] = {}
         if interactive:
-            history = self.shell.history
+            history = self.history
             await history.ensure_loaded()
-            if unfinished(line):
+            if needs_more(line, self.shell.aliases):
                 return {"more": True}
             try:
                 expanded = history.expand(line)
@@ -82,8 +84,8 @@ class ShellOps:
                 "confirm": result.confirm, **extra}
 
     def _session(self) -> dict[str, Any]:
-        return {"history": list(self.shell.history.entries),
-                "home": self.shell.environment().get("HOME") or HOME}
+        return {"history": list(self.history.entries),
+                "home": self.shell.environment().get("HOME") or "/"}
 
     async def _answer(self, message: str, code: int, stderr: Output | None,
                       interactive: bool) -> dict[str, Any]:

@@ -68,6 +68,11 @@ class ViewChannels(Generic[C]):
         return self._keep(vfs.restrict(found.get("read") or (), found.get("write") or (),
                                        writer=writer))
 
+    def adopt(self, view: RestrictedView) -> int:
+        """A child over ``view``, a view made elsewhere (a ``.jsh`` script's ``fs`` is the
+        shell's own view: py_vfs/web_scripts.py); its id."""
+        return self._keep(view)
+
     async def scoop(self, name: str) -> int:
         """``scoop(name)``: a child over the scoop's view (its folders made if needed)."""
         vfs = self._vfs

@@ -38,6 +38,7 @@ from .views import RestrictedView
 from .web_args import copy_file, encoding_of, flag, gc_options, grep_options, mode_of
 from .web_data import DataOps
 from .web_history import HistoryOps
+from .web_scripts import use_js_realm
 from .web_shell import ShellOps
 from .web_steps import Steps
 from .web_views import ViewChannels
@@ -126,8 +127,7 @@ class WebAPI:
 
     def operations(self, v: Any) -> dict[str, Callable[..., Any]]:
         """The operations by protocol name over ``v``: the disk (or a view), or a step's
-        transaction (web_steps.py)."""
-        """The JS operations over ``v``: the VFS, or a step's tx (which has the same methods)."""
+        transaction (web_steps.py), which has the same methods."""
         return {
             "readFile": lambda p, o=None: v.read_file(p, encoding_of(o)),
             # The worker adds the chunks' sha256 to the options as "digests" (web/worker.mjs).
@@ -461,6 +461,8 @@ async def open_api(js_store: Any, js_notify: Any = None,
         mounts = {"host": host, "fsa": js_host.fsa, "previews": host}
     api = WebAPI(vfs, notify=notify if js_notify is not None else None,
                  invalidate=js_invalidate, defaults=bundle, **mounts)
+    if getattr(js_host, "jsh", None) is not None:  # .jsh scripts run in Web Workers
+        use_js_realm(api.channels, js_host.jsh)
     api.collecting = asyncio.ensure_future(vfs.gc())
     return api
 

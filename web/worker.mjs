@@ -22,6 +22,7 @@ import * as scratch from "./opfs_scratch.mjs";
 import { scheduleInMicrotasks } from "./scheduler.mjs";
 import { CALL_SIGNAL, CALL_WRITER, CHUNK_SIZE, OPS } from "./protocol.mjs";
 import { failure } from "./errors.mjs";
+import { ScriptRun } from "./jsh_host.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
 let booted = null;
@@ -200,7 +201,9 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   const bundle = shipped.value && { ...shipped.value, install: defaults };
   // SQLite images are built and read in scratch folders of the origin private file system, not
   // in the worker's memory (web/opfs_scratch.mjs).
-  const host = { request: askPage, fsa, scratch: scratch.available() ? () => scratch.openScratch(pyodide.FS) : undefined };
+  const host = { request: askPage, fsa, scratch: scratch.available() ? () => scratch.openScratch(pyodide.FS) : undefined,
+    // A .jsh script's Web Worker, its fs on a port bound to the view Python made (web_scripts.py).
+    jsh: (childId, init) => new ScriptRun(bindView(readyApi, childId), init) };
   const api = await webapi.open_api(store, notify, host, cacheBytes, invalidate, retention, bundle);
   // A cancellable call's safe points await this now and then, so a cancel message gets in
   // while Python works (py_vfs/cancel.py).
@@ -423,7 +426,7 @@ async function answer(data, reply, view, calls) {
     calls.flows?.delete(data.id);
   }
   if (OPS[data.op]?.opensView && !envelope.error) {
-    const port = await openView(view ?? (await booted).api, envelope.value);
+    const { port } = bindView(view ?? (await booted).api, envelope.value);
     reply({ type: "result", id: data.id, value: port }, [port]);
     return;
   }
@@ -477,17 +480,23 @@ function acknowledged(calls, { id, bytes }) {
 
 // Restricted views (py_vfs/web_views.py, docs/sandbox.md): the scope is bound here, to a port.
 // Every call that comes on the port runs on the view's child API; the other end of the port
-// is all the page (or a Web Worker it is posted to) gets.
-async function openView(parent, childId) {
+// is all the page (or a Web Worker it is posted to) gets. {port, close}: close forgets the view.
+function bindView(parent, childId) {
   const child = parent.channels.child(childId);
   const calls = new Map();
   const { port1, port2 } = new MessageChannel();
+  let open = true;
+  const close = () => {
+    if (!open) return;
+    open = false;
+    parent.channels.release(childId);
+    child.destroy();
+    port1.close();
+  };
   child.connect((id, event) => port1.postMessage({ type: "watch", id, event }));
   port1.onmessage = async ({ data }) => {
     if (data.type === "close") {
-      parent.channels.release(childId);
-      child.destroy();
-      port1.close();
+      close();
       return;
     }
     if (data.type === "cancel") {
@@ -509,7 +518,7 @@ async function openView(parent, childId) {
       port1.postMessage({ type: "result", id: data.id, error: failure("EIO", String(error?.message ?? error), { syscall: data.op }) });
     }
   };
-  return port2;
+  return { port: port2, close };
 }
 
 function transferables(value) {

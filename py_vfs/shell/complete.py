@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from py_vfs.shell.commands import COMMANDS
-from py_vfs.shell.context import HOME, resolve
+from py_vfs.shell.context import resolve
 
 if TYPE_CHECKING:
     from py_vfs.shell.interpreter import Shell
@@ -116,7 +116,7 @@ def _paths(shell: Shell, word: _Word) -> Completion:
     folder = folder + "/" if "/" in word.text else ""
     looked_up = folder
     if word.text.startswith("~") and (folder == "~/" or folder.startswith("~/")):
-        looked_up = HOME.rstrip("/") + folder[1:]
+        looked_up = (shell.environment().get("HOME") or "/").rstrip("/") + folder[1:]
     try:
         directory = resolve(shell.cwd, looked_up or ".")
         entries = shell.vfs.readdir(directory, with_types=True)
@@ -160,19 +160,3 @@ def _quote(value: str, quote: str) -> str:
         return '"' + re.sub(r'(["\\$`])', r"\\\1", value)
     escaped = "".join("\\" + char if char in _SPECIAL else char for char in value)
     return "\\" + escaped if escaped[:1] in ("#", "~") and not value.startswith("~/") else escaped
-
-
-def unfinished(text: str) -> bool:
-    """Whether ``text`` ends inside a quote, so the terminal asks for more (``> ``)."""
-    quote = ""
-    escaped = False
-    for char in text:
-        if escaped:
-            escaped = False
-        elif char == "\\" and quote != "'":
-            escaped = True
-        elif quote:
-            quote = "" if char == quote else quote
-        elif char in "'\"":
-            quote = char
-    return bool(quote)

@@ -25,10 +25,8 @@ if TYPE_CHECKING:
     from py_vfs.node import DirEntry
     from py_vfs.preview import PreviewHost
     from py_vfs.shell.disk import Disk
-    from py_vfs.shell.history_file import History
+    from py_vfs.shell.variables import Variables
     from py_vfs.streams import WriteStream
-
-HOME = "/"  # where `cd` with no argument and `~` lead; the VFS has no users
 
 
 class Session(Protocol):
@@ -39,7 +37,14 @@ class Session(Protocol):
     host: MountHost  # where `mount` gets its folders
     defaults: Bundle | None  # the default content `reset --defaults` puts back (None: none)
     scoop_name: str | None  # the scoop the shell is in (`scoop NAME`), or None
-    history: History  # the lines typed in the terminal (`history`, `!!`)
+    variables: Variables  # shell variables, the exported ones, positional parameters, options
+    aliases: dict[str, str]  # `alias NAME=VALUE`
+    functions: dict[str, Any]  # name -> the function's body (a syntax tree)
+    status: int  # $?, the status of the last command
+    function_depth: int  # functions running (`local` and `return` need one)
+    loop_depth: int  # loops running (`break` and `continue` need one)
+    script_depth: int  # scripts and sourced files running
+    subshell: bool  # a subshell: ( ), a pipeline stage, $( )
 
     def enter_scoop(self, name: str, view: Any) -> None:
         """Run the next lines inside ``view``, the scoop ``name``'s restricted view."""
@@ -54,6 +59,14 @@ class Session(Protocol):
                        stderr: Output) -> int:
         """Run one command (a builtin, a function, a script) with these arguments and
         streams; its exit status."""
+
+    async def run_here(self, text: str, argv: list[str] | None, stdin: Input,
+                       stdout: Output, stderr: Output) -> int:
+        """Run ``text`` in this shell, as `source` (``argv``: ``$0`` and the positional
+        parameters; None keeps them) and `eval` do; its status."""
+
+    def find_script(self, name: str) -> str | None:
+        """The path of the script that would run as command ``name``, or None."""
 
 
 class FileOutput(Output):

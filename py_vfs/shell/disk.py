@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterable
+    from collections.abc import AsyncIterable, Callable
 
     from py_vfs.check import Report
     from py_vfs.node import DirEntry, Stat
@@ -35,8 +35,16 @@ class Disk(Protocol):
         """The node at ``path`` itself, a symlink not followed."""
         ...
 
-    def open_read(self, path: str) -> AsyncIterable[bytes]:
-        """A file's content, a chunk at a time (``import`` reads an archive so)."""
+    def open_read(self, path: str, start: int = 0, end: int | None = None
+                  ) -> AsyncIterable[bytes]:
+        """A file's content (bytes ``start`` to ``end``), a chunk at a time (``import`` reads an
+        archive so; `tail -f` what was appended)."""
+        ...
+
+    def watch(self, path: str, listener: Callable[[dict[str, str]], object],
+              recursive: bool = False) -> Callable[[], None]:
+        """Call ``listener(event)`` for each change at ``path``, made here or in another tab
+        (`tail -f`); returns the function that stops it."""
         ...
 
     def stream_writer(self, path: str) -> WriteStream:
@@ -91,6 +99,18 @@ class Disk(Protocol):
 
     async def touch(self, path: str) -> None:
         """Create an empty file, or set an existing node's times to now."""
+        ...
+
+    async def symlink(self, target: str, path: str) -> None:
+        """Make ``path`` a symlink holding ``target`` (``ln -s``)."""
+        ...
+
+    async def chmod(self, path: str, mode: int) -> None:
+        """Set a node's mode bits (following symlinks)."""
+        ...
+
+    async def utimes(self, path: str, atime_ms: float, mtime_ms: float) -> None:
+        """Set a node's access and modification times, in milliseconds."""
         ...
 
     async def rename(self, old: str, new: str) -> None:

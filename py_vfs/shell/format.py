@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import stat as stat_module
 import time
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from py_vfs.node import Stat
 
 OWNER = "user"
@@ -19,10 +20,7 @@ TYPE_BITS = {
     "directory": stat_module.S_IFDIR,
     "symlink": stat_module.S_IFLNK,
 }
-TYPE_NAMES = {"file": "regular file", "directory": "directory", "symlink": "symbolic link"}
-# Fixed minimum widths, as coreutils gives a directory of small files.
-LINKS_WIDTH = 2
-SIZE_WIDTH = 8
+SIX_MONTHS_MS = 31_556_952_000 // 2  # GNU ls: half a Gregorian year
 
 
 def mode_string(node: Stat) -> str:
@@ -30,14 +28,19 @@ def mode_string(node: Stat) -> str:
     return stat_module.filemode(TYPE_BITS.get(node.type, 0) | (node.mode & 0o7777))
 
 
-def long_lines(entries: list[tuple[str, Stat, str | None]]) -> list[str]:
-    """One `ls -l` line per (name, node, symlink target) with the size column aligned."""
-    width = max([SIZE_WIDTH, *(len(str(node.size)) for _, node, _ in entries)])
+def long_lines(entries: list[tuple[str, Stat, str | None]],
+               size: Callable[[int], str] | None = None) -> list[str]:
+    """One `ls -l` line per (name, node, symlink target), the size column as wide as its
+    widest entry, as GNU ls aligns it; ``size`` formats the size (`ls -lh`: ``human``), else
+    it is in bytes."""
+    sizes = [(size or str)(node.size) for _, node, _ in entries]
+    width = max([0, *(len(shown) for shown in sizes)])
+    now = time.time() * 1000
     lines = []
-    for name, node, target in entries:
+    for (name, node, target), shown_size in zip(entries, sizes, strict=True):
         shown = name if target is None else f"{name} -> {target}"
-        lines.append(f"{mode_string(node)} {1:>{LINKS_WIDTH}} {OWNER} {OWNER} "
-                     f"{node.size:>{width}} {ls_time(node.mtime_ms)} {shown}")
+        lines.append(f"{mode_string(node)} 1 {OWNER} {OWNER} "
+                     f"{shown_size:>{width}} {ls_time(node.mtime_ms, now)} {shown}")
     return lines
 
 
@@ -46,31 +49,11 @@ def total_blocks(nodes: list[Stat]) -> int:
     return sum(-(-node.size // 1024) for node in nodes)
 
 
-def ls_time(ms: float) -> str:
-    """`Nov 21 18:43`: the time column of `ls -l`, in local time, always with the hour."""
-    return time.strftime("%b %d %H:%M", time.localtime(ms / 1000))
-
-
-def stat_time(ms: float) -> str:
-    """`2024-11-21 18:43:05.123 +0000`, like GNU stat but to the millisecond the VFS keeps."""
-    moment = datetime.fromtimestamp(ms / 1000, tz=UTC).astimezone()
-    return f"{moment:%Y-%m-%d %H:%M:%S}.{int(ms) % 1000:03d} {moment:%z}"
-
-
-def stat_lines(name: str, node: Stat, target: str | None) -> list[str]:
-    """The lines `stat` prints for one node; ``name`` and ``target`` come quoted already."""
-    kind = TYPE_NAMES.get(node.type, node.type)
-    if node.type == "file" and node.size == 0:
-        kind = "regular empty file"
-    shown = name if target is None else f"{name} -> {target}"
-    return [
-        f"  File: {shown}",
-        f"  Size: {node.size:<15} Type: {kind}",
-        f"  Mode: ({node.mode & 0o7777:04o}/{mode_string(node)})  Uid: {OWNER}  Gid: {OWNER}",
-        f"Access: {stat_time(node.atime_ms)}",
-        f"Modify: {stat_time(node.mtime_ms)}",
-        f"Change: {stat_time(node.ctime_ms)}",
-    ]
+def ls_time(ms: float, now: float) -> str:
+    """The time column of `ls -l`, in local time, as GNU ls shows it: `Nov  3 18:43` within
+    six months before ``now``, `Nov  3  2023` for anything older or in the future."""
+    recent = now - SIX_MONTHS_MS <= ms <= now
+    return time.strftime("%b %e %H:%M" if recent else "%b %e  %Y", time.localtime(ms / 1000))
 
 
 # ------------------------------------------------------------------ names on a terminal

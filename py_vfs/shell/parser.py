@@ -1,287 +1,399 @@
-"""Turn a command line into commands joined by ``&&``, ``||`` and ``;``, as sh reads it.
+"""Build the syntax tree (``syntax.py``) of a program from the lexer's tokens, as sh's grammar
+reads it: lists, AND-OR lists, pipelines, simple commands and the compound commands.
 
-The tokenizer is written by hand instead of using :mod:`shlex`: with ``punctuation_chars``,
-``shlex`` returns the same token for ``'>'`` and ``>``, so a quoted operator (a plain word in
-sh) cannot be told apart from a real one, and it forgets which characters were quoted, which
-globbing needs (``'*.txt'`` must stay literal while ``*.txt`` expands).
-
-The whole line is parsed before anything runs, so a syntax error runs nothing, as in sh.
+The whole program is parsed before anything runs, so a syntax error runs nothing, as in sh; it
+names the token and its line and column. Aliases are expanded here, as bash does: a command
+word that is an alias is replaced by the tokens of its value.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
 
-BLANKS = " \t"
-OPERATOR_CHARS = "&|;<>()"
-# Longest first, so that ">>" is read as one operator and not as two ">".
-OPERATORS = ("&&", "||", ">>", ">&", ">|", "<<", "<&", "<>", "&", "|", ";", "<", ">", "(", ")")
-SEPARATORS = ("&&", "||", ";", "\n")
-REDIRECTIONS = (">", ">>", ">|", ">&")
-DOUBLE_QUOTE_ESCAPES = '\\"$`'
-GLOB_CHARS = "*?["
-SUPPORTED_FDS = (1, 2)
-# What the tokenizer may take in one step: characters with no meaning of their own ("#" starts a
-# comment only at the start of a word, so it is taken alone), and the inside of "..." up to the
-# next quote or backslash.
-_PLAIN_RUN = re.compile(r"[^ \t\n#'\"\\&|;<>()]+")
-_DOUBLE_QUOTED_RUN = re.compile(r'[^"\\]+')
+from py_vfs.shell.lexer import Incomplete, Lexer, Op, ParseError, Token, tokenize, where
+from py_vfs.shell.syntax import (
+    AndOr,
+    Assign,
+    Case,
+    For,
+    FunctionDef,
+    Group,
+    If,
+    Lit,
+    Node,
+    Pipeline,
+    Redirect,
+    Redirected,
+    Sequence,
+    Simple,
+    While,
+    Word,
+)
 
+__all__ = ["Incomplete", "ParseError", "needs_more", "parse", "tokenize"]
 
-class ParseError(Exception):
-    """A line the shell refuses to run; sh reports these on stderr with status 2."""
-
-    code = 2
-
-
-@dataclass(frozen=True)
-class Word:
-    """A word with the quoting of each piece kept, because quoting decides what a glob is."""
-
-    parts: tuple[tuple[str, bool], ...]  # (text, quoted)
-
-    @property
-    def text(self) -> str:
-        """The word as typed, quotes removed."""
-        return "".join(text for text, _ in self.parts)
-
-    def chars(self) -> Iterator[tuple[str, bool]]:
-        """Each character with whether it was quoted."""
-        for text, quoted in self.parts:
-            for char in text:
-                yield char, quoted
-
-    @property
-    def has_glob(self) -> bool:
-        """Whether an unquoted *, ? or [ makes this word a pattern."""
-        return any(char in GLOB_CHARS and not quoted for char, quoted in self.chars())
+REDIRECT_OPS = ("<", ">", ">>", ">|", "&>", "&>>", "<<", "<<-", "<<<", ">&", "<&", "<>")
+KEYWORDS = ("if", "then", "elif", "else", "fi", "for", "in", "do", "done", "while", "until",
+            "case", "esac", "function", "{", "}", "!")
+CLOSERS = ("then", "elif", "else", "fi", "do", "done", "esac", "}")
+_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+MAX_DEPTH = 50  # nested compound commands; deeper is refused rather than a RecursionError
 
 
-@dataclass(frozen=True)
-class Operator:
-    """An operator token (`&&`, `>`, a newline...), with its IO number if any."""
-    text: str
-    fd: int | None = None  # the IO number written before a redirection, as in "2>"
+class _Parser:
+    def __init__(self, source: str, tokens: list[Token], aliases: dict[str, str]) -> None:
+        self.src = source
+        self.tokens = tokens
+        self.index = 0
+        self.aliases = aliases
+        self.depth = 0
+        self.alias_blank = False  # the last alias's value ended in a blank
 
+    # -- tokens --------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Redirect:
-    """``fd`` goes to the file ``target``, or to wherever ``dup`` goes (``2>&1``)."""
+    def peek(self) -> Token | None:
+        return self.tokens[self.index] if self.index < len(self.tokens) else None
 
-    fd: int
-    target: Word | None = None
-    append: bool = False
-    dup: int | None = None
+    def op(self, *texts: str) -> bool:
+        token = self.peek()
+        return isinstance(token, Op) and token.text in texts
 
+    def reserved(self, *words: str) -> bool:
+        token = self.peek()
+        return isinstance(token, Word) and token.bare in words
 
-@dataclass
-class Command:
-    """One simple command: its words and its redirections, in order."""
-    words: list[Word] = field(default_factory=list)
-    redirects: list[Redirect] = field(default_factory=list)
+    def take(self) -> Token:
+        token = self.peek()
+        if token is None:
+            raise Incomplete("syntax error: unexpected end of file")
+        self.index += 1
+        return token
 
-    @property
-    def empty(self) -> bool:
-        """True when nothing was written between two separators."""
-        return not self.words and not self.redirects
+    def unexpected(self) -> ParseError:
+        token = self.peek()
+        if token is None:
+            return Incomplete("syntax error: unexpected end of file")
+        shown = "newline" if isinstance(token, Op) and token.text == "\n" else token.text
+        return ParseError(f"syntax error near unexpected token '{shown}' "
+                          f"({where(self.src, token.pos)})")
 
+    def expect_reserved(self, word: str) -> None:
+        if not self.reserved(word):
+            raise self.unexpected()
+        self.index += 1
 
-@dataclass(frozen=True)
-class Step:
-    """One pipeline of an AND-OR list; ``connector`` is what joins it to the previous one."""
+    def expect_op(self, text: str) -> None:
+        if not self.op(text):
+            raise self.unexpected()
+        self.index += 1
 
-    connector: str | None  # None for the first pipeline, else ";", "&&" or "||"
-    pipeline: list[Command]  # `a | b | c`: each command's output is the next one's input
+    def newlines(self) -> None:
+        while self.op("\n"):
+            self.index += 1
 
+    # -- lists ---------------------------------------------------------------------------
 
-class _Tokenizer:
-    """Reads words and operators; a newline is kept as an operator so the parser can treat it
-    like ";" except where sh lets a line continue (after "&&" and "||").
+    def program(self) -> Sequence:
+        body = self.sequence()
+        if self.peek() is not None:
+            raise self.unexpected()
+        return body
 
-    Linear in the line's length: runs of ordinary characters are taken with one regular
-    expression match (not character by character), and a word's pieces are joined once, when
-    the word ends (appending to a growing string copied it whole each time: a 1 MB word took
-    seconds)."""
+    def sequence(self) -> Sequence:
+        """and-or lists separated by ``;`` or newlines, up to a closing word or ``)``."""
+        items: list[AndOr] = []
+        self.newlines()
+        while self.peek() is not None and not self.reserved(*CLOSERS) and not self.op(")", ";;"):
+            items.append(self.and_or())
+            if self.op("&"):
+                token = self.peek()
+                assert isinstance(token, Op)
+                raise ParseError("background jobs ('&') are not supported "
+                                 f"({where(self.src, token.pos)})")
+            if not self.op(";", "\n"):
+                break
+            self.index += 1
+            self.newlines()
+        return Sequence(items)
 
-    def __init__(self, line: str) -> None:
-        self.line = line
-        self.pos = 0
-        self.tokens: list[Word | Operator] = []
-        self.parts: list[tuple[list[str], bool]] = []  # (pieces, quoted), joined at the end
-        self.in_word = False  # true once a word has started, even as an empty '' word
+    def body(self) -> Sequence:
+        """A compound command's list, which must hold at least one command."""
+        body = self.sequence()
+        if not body.items:
+            raise self.unexpected()
+        return body
 
-    def run(self) -> list[Word | Operator]:
-        while self.pos < len(self.line):
-            char = self.line[self.pos]
-            if char in BLANKS:
-                self._end_word()
-                self.pos += 1
-            elif char == "\n":
-                self._end_word()
-                self.tokens.append(Operator("\n"))
-                self.pos += 1
-            elif char == "#" and not self.in_word:
-                self._skip_comment()
-            elif char == "'":
-                self._single_quoted()
-            elif char == '"':
-                self._double_quoted()
-            elif char == "\\":
-                self._escaped()
-            elif char in OPERATOR_CHARS:
-                self._operator()
-            else:
-                run = _PLAIN_RUN.match(self.line, self.pos)
-                end = run.end() if run else self.pos + 1  # a "#" inside a word
-                self._add(self.line[self.pos:end], quoted=False)
-                self.pos = end
-        self._end_word()
-        return self.tokens
+    def and_or(self) -> AndOr:
+        node = AndOr(self.pipeline())
+        while self.op("&&", "||"):
+            connector = self.take()
+            assert isinstance(connector, Op)
+            self.newlines()
+            node.rest.append((connector.text, self.pipeline()))
+        return node
 
-    def _add(self, text: str, *, quoted: bool) -> None:
-        self.in_word = True
-        if self.parts and self.parts[-1][1] == quoted:
-            self.parts[-1][0].append(text)
-        elif text:
-            self.parts.append(([text], quoted))
+    def pipeline(self) -> Pipeline:
+        negate = False
+        while self.reserved("!"):
+            self.index += 1
+            negate = not negate
+        pipeline = Pipeline([self.command()], negate)
+        while self.op("|"):
+            self.index += 1
+            self.newlines()
+            pipeline.commands.append(self.command())
+        return pipeline
 
-    def _end_word(self) -> None:
-        if self.in_word:
-            self.tokens.append(Word(tuple(("".join(pieces), quoted)
-                                          for pieces, quoted in self.parts)))
-        self.parts = []
-        self.in_word = False
+    # -- commands ------------------------------------------------------------------------
 
-    def _skip_comment(self) -> None:
-        end = self.line.find("\n", self.pos)
-        self.pos = len(self.line) if end == -1 else end
+    def command(self) -> Node:
+        self._expand_alias()
+        token = self.peek()
+        if not isinstance(token, Word | Op):
+            raise self.unexpected()
+        compound = self._compound(token)
+        if compound is None:
+            return self.simple()
+        redirects = []
+        while (redirect := self._redirect()) is not None:
+            redirects.append(redirect)
+        return Redirected(compound, redirects) if redirects else compound
 
-    def _single_quoted(self) -> None:
-        end = self.line.find("'", self.pos + 1)
-        if end == -1:
-            raise ParseError("syntax error: unterminated quote")
-        self._add(self.line[self.pos + 1 : end], quoted=True)
-        self.pos = end + 1
-
-    def _double_quoted(self) -> None:
-        self._add("", quoted=True)
-        self.pos += 1
-        while self.pos < len(self.line):
-            char = self.line[self.pos]
-            following = self.line[self.pos + 1 : self.pos + 2]
-            if char == '"':
-                self.pos += 1
-                return
-            if char == "\\" and following and following in DOUBLE_QUOTE_ESCAPES:
-                self._add(following, quoted=True)
-                self.pos += 2
-            elif char == "\\" and following == "\n":
-                self.pos += 2
-            elif char == "\\":
-                self._add(char, quoted=True)
-                self.pos += 1
-            else:
-                end = _DOUBLE_QUOTED_RUN.match(self.line, self.pos).end()
-                self._add(self.line[self.pos:end], quoted=True)
-                self.pos = end
-        raise ParseError("syntax error: unterminated quote")
-
-    def _escaped(self) -> None:
-        following = self.line[self.pos + 1 : self.pos + 2]
-        if following == "\n":  # line continuation
-            self.pos += 2
-        elif following:
-            self._add(following, quoted=True)
-            self.pos += 2
-        else:  # a backslash ending the line has nothing to escape; sh keeps it
-            self._add("\\", quoted=False)
-            self.pos += 1
-
-    def _operator(self) -> None:
-        text = next(op for op in OPERATORS if self.line.startswith(op, self.pos))
-        fd = self._io_number() if text[0] in "<>" else None
-        self._end_word()
-        self.tokens.append(Operator(text, fd))
-        self.pos += len(text)
-
-    def _io_number(self) -> int | None:
-        """In sh, unquoted digits right before a redirection name a file descriptor (2>f)."""
-        if self.in_word and len(self.parts) == 1:
-            pieces, quoted = self.parts[0]
-            text = "".join(pieces)
-            if not quoted and text.isdigit():
-                self.parts = []
-                self.in_word = False
-                return int(text)
+    def _compound(self, token: Token) -> Node | None:
+        if isinstance(token, Op):
+            if token.text != "(":
+                return None
+            return self._nested(lambda: self._group(")", subshell=True))
+        kind = token.bare
+        if kind == "{":
+            return self._nested(lambda: self._group("}", subshell=False))
+        parsers = {"if": self._if, "for": self._for, "while": self._while,
+                   "until": self._while, "case": self._case, "function": self._function}
+        if kind in parsers:
+            return self._nested(parsers[kind])
+        following = [t.text for t in self.tokens[self.index + 1:self.index + 3]
+                     if isinstance(t, Op)]
+        if kind and _NAME.fullmatch(kind) and following == ["(", ")"]:
+            self.index += 3
+            return self._function_body(kind)
         return None
 
+    def _nested(self, parse: Callable[[], Node]) -> Node:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise ParseError(f"syntax error: more than {MAX_DEPTH} nested commands")
+        try:
+            return parse()
+        finally:
+            self.depth -= 1
 
-def tokenize(line: str) -> list[Word | Operator]:
-    """The line as words and operators (no parsing yet); ParseError on a bad quote."""
-    return _Tokenizer(line).run()
-
-
-def parse(line: str) -> list[Step]:
-    """Parse a whole line; raise ParseError (status 2) before anything runs if it is invalid."""
-    tokens = tokenize(line)
-    steps: list[Step] = []
-    connector: str | None = None
-    pipeline: list[Command] = []
-    command = Command()
-    index = 0
-    while index < len(tokens):
-        token = tokens[index]
-        if isinstance(token, Word):
-            command.words.append(token)
-        elif token.text == "|":
-            if command.empty:
-                raise ParseError("syntax error near unexpected token '|'")
-            pipeline.append(command)
-            command = Command()
-        elif token.text in SEPARATORS:
-            if command.empty:
-                # a blank line, or a line continued after &&, || or |
-                if token.text == "\n":
-                    index += 1
-                    continue
-                raise ParseError(f"syntax error near unexpected token '{token.text}'")
-            steps.append(Step(connector, [*pipeline, command]))
-            pipeline = []
-            connector = ";" if token.text == "\n" else token.text
-            command = Command()
-        elif token.text in REDIRECTIONS:
-            index += 1
-            target = tokens[index] if index < len(tokens) else None
-            command.redirects.append(_redirect(token, target))
+    def _group(self, closer: str, *, subshell: bool) -> Group:
+        self.index += 1
+        body = self.body()
+        if closer == ")":
+            self.expect_op(")")
         else:
-            raise ParseError(_unsupported(token.text))
-        index += 1
-    if not command.empty:
-        steps.append(Step(connector, [*pipeline, command]))
-    elif pipeline or connector in ("&&", "||"):
-        raise ParseError("syntax error: unexpected end of file")
-    return steps
+            self.expect_reserved("}")
+        return Group(body, subshell)
+
+    def _if(self) -> If:
+        self.index += 1
+        clauses = []
+        cond = self.body()
+        self.expect_reserved("then")
+        clauses.append((cond, self.body()))
+        otherwise = None
+        while self.reserved("elif"):
+            self.index += 1
+            cond = self.body()
+            self.expect_reserved("then")
+            clauses.append((cond, self.body()))
+        if self.reserved("else"):
+            self.index += 1
+            otherwise = self.body()
+        self.expect_reserved("fi")
+        return If(clauses, otherwise)
+
+    def _loop_body(self) -> Sequence:
+        self.expect_reserved("do")
+        body = self.body()
+        self.expect_reserved("done")
+        return body
+
+    def _for(self) -> For:
+        self.index += 1
+        name = self.take()
+        if not isinstance(name, Word) or name.bare is None or not _NAME.fullmatch(name.bare):
+            self.index -= 1
+            raise self.unexpected()
+        words: list[Word] | None = None
+        self.newlines()
+        if self.reserved("in"):
+            self.index += 1
+            words = []
+            while isinstance(token := self.peek(), Word):
+                words.append(token)
+                self.index += 1
+            if not self.op(";", "\n"):
+                raise self.unexpected()
+        if self.op(";"):
+            self.index += 1
+        self.newlines()
+        return For(name.bare, words, self._loop_body())
+
+    def _while(self) -> While:
+        until = self.reserved("until")
+        self.index += 1
+        cond = self.body()
+        return While(cond, self._loop_body(), until)
+
+    def _case(self) -> Case:
+        self.index += 1
+        word = self.take()
+        if not isinstance(word, Word):
+            self.index -= 1
+            raise self.unexpected()
+        self.newlines()
+        self.expect_reserved("in")
+        self.newlines()
+        items = []
+        while not self.reserved("esac"):
+            if self.op("("):
+                self.index += 1
+            patterns = [self._pattern()]
+            while self.op("|"):
+                self.index += 1
+                patterns.append(self._pattern())
+            self.expect_op(")")
+            body = self.sequence()
+            items.append((patterns, body))
+            if not self.op(";;"):
+                break
+            self.index += 1
+            self.newlines()
+        self.expect_reserved("esac")
+        return Case(word, items)
+
+    def _pattern(self) -> Word:
+        token = self.take()
+        if not isinstance(token, Word):
+            self.index -= 1
+            raise self.unexpected()
+        return token
+
+    def _function(self) -> FunctionDef:
+        self.index += 1
+        name = self.take()
+        if not isinstance(name, Word) or not name.bare:
+            self.index -= 1
+            raise self.unexpected()
+        if self.op("("):
+            self.index += 1
+            self.expect_op(")")
+        return self._function_body(name.bare)
+
+    def _function_body(self, name: str) -> FunctionDef:
+        self.newlines()
+        token = self.peek()
+        body = self._compound(token) if token is not None else None
+        if body is None:
+            raise self.unexpected()
+        return FunctionDef(name, body)
+
+    def simple(self) -> Simple:
+        token = self.peek()
+        command = Simple(line=self.src.count("\n", 0, token.pos) + 1 if token else 1)
+        while True:
+            redirect = self._redirect()
+            if redirect is not None:
+                command.redirects.append(redirect)
+                continue
+            token = self.peek()
+            if not isinstance(token, Word):
+                break
+            self.index += 1
+            first = token.parts[0] if token.parts else None
+            match = (_ASSIGNMENT.match(first.text) if isinstance(first, Lit)
+                     and not first.quoted and not command.words else None)
+            if match is not None:
+                assert isinstance(first, Lit)
+                rest = first.text[match.end():]
+                value = Word(((Lit(rest),) if rest else ()) + token.parts[1:], token.pos)
+                command.assigns.append(Assign(match.group(1), value, bool(match.group(2))))
+            else:
+                command.words.append(token)
+                if len(command.words) == 1 and self.alias_blank:
+                    self._expand_alias()
+        if not (command.words or command.assigns or command.redirects):
+            raise self.unexpected()
+        return command
+
+    def _redirect(self) -> Redirect | None:
+        token = self.peek()
+        if not isinstance(token, Op) or token.text not in REDIRECT_OPS:
+            return None
+        self.index += 1
+        target = self.peek()
+        if not isinstance(target, Word):
+            raise self.unexpected()
+        self.index += 1
+        text = token.text
+        fd = token.fd if token.fd is not None else (0 if text[0] == "<" else 1)
+        if text in ("<<", "<<-"):
+            return Redirect(fd, "<<", heredoc=token.heredoc)
+        if text in (">&", "<&") and target.bare is not None and target.bare.isdigit():
+            return Redirect(fd, text, dup=int(target.bare))
+        if text in (">&", "<&") and target.bare == "-":
+            return Redirect(fd, "close")
+        if text == ">&":
+            return Redirect(fd, "&>", target)
+        return Redirect(fd, "<" if text == "<>" else text, target)
+
+    def _expand_alias(self) -> None:
+        """Replace a command word that is an alias by its value's tokens (once per alias, so
+        ``alias ls='ls -l'`` does not loop); a value ending in a blank makes the next word a
+        command word too."""
+        seen: set[str] = set()
+        self.alias_blank = False
+        while True:
+            token = self.peek()
+            if not isinstance(token, Word):
+                return
+            name = token.bare
+            if name is None or name not in self.aliases or name in seen:
+                return
+            seen.add(name)
+            value = self.aliases[name]
+            replacement = [_moved(t, token.pos) for t in tokenize(value)]
+            self.tokens[self.index:self.index + 1] = replacement
+            self.alias_blank = value.endswith((" ", "\t"))
 
 
-def _redirect(operator: Operator, target: Word | Operator | None) -> Redirect:
-    if not isinstance(target, Word):
-        shown = "newline" if target is None or target.text == "\n" else target.text
-        raise ParseError(f"syntax error near unexpected token '{shown}'")
-    fd = 1 if operator.fd is None else operator.fd
-    if fd not in SUPPORTED_FDS:
-        raise ParseError(f"redirecting file descriptor {fd} is not supported")
-    if operator.text == ">&":
-        if target.text not in ("1", "2"):
-            raise ParseError(f"'>&{target.text}' is not supported (only >&1 and >&2)")
-        return Redirect(fd, dup=int(target.text))
-    return Redirect(fd, target=target, append=operator.text == ">>")
+def _moved(token: Token, pos: int) -> Token:
+    """An alias's token, placed where the alias was typed (for error positions)."""
+    if isinstance(token, Word):
+        return Word(token.parts, pos)
+    return Op(token.text, pos, token.fd, token.heredoc)
 
 
-def _unsupported(operator: str) -> str:
-    if operator == "&":
-        return "background jobs ('&') are not supported"
-    if operator.startswith("<"):
-        return f"input redirection ('{operator}') is not supported"
-    return f"'{operator}' is not supported"
+def parse(source: str, aliases: dict[str, str] | None = None, *,
+          final: bool = True) -> Sequence:
+    """Parse a whole program; raise ParseError (status 2) before anything runs if it is
+    invalid (``Incomplete`` when it ends inside a construct)."""
+    tokens = Lexer(source, final=final).run()
+    return _Parser(source, tokens, aliases or {}).program()
+
+
+def needs_more(text: str, aliases: dict[str, str] | None = None) -> bool:
+    """Whether ``text`` ends inside a construct (an open quote, ``if`` without ``fi``, a line
+    ending in ``|`` or ``&&``, a pending here-document): a terminal then shows ``> `` and
+    reads another line instead of running it."""
+    try:
+        parse(text, aliases, final=False)
+    except Incomplete:
+        return True
+    except ParseError:
+        return False
+    return False

@@ -68,9 +68,12 @@ class Output:
             await self._send(piece)
 
     async def flush(self) -> None:
-        """Hand on what ``write_nowait`` queued."""
+        """Hand on what ``write_nowait`` queued; also after a cancel (a message queued by a
+        command that Ctrl-C stopped still shows)."""
         if self._pending:
-            await self.write(b"")
+            piece = bytes(self._pending)
+            self._pending.clear()
+            await self._send(piece)
 
     async def close(self) -> None:
         """The writer is done: flush; a pipe's reader then sees the end of its input."""

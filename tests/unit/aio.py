@@ -8,27 +8,30 @@ JS event loop, and blocking on it needs JSPI stack switching, which Node 20 lack
 ``asyncio.Runner().run(coro)`` raises ``RuntimeError: Runner.run() cannot be called from a
 running event loop``.
 
-On the memory store the core never truly suspends: each ``await`` ends in a coroutine that
-returns without yielding to a loop (``MemoryStore``'s methods, an uncontended
-``asyncio.Lock``). So ``drive`` runs a coroutine by stepping it once with ``send(None)``, which
-runs it to its end. Should it yield instead (it awaited a pending future, ``asyncio.sleep``, a
-contended lock...), ``drive`` closes it and raises ``CoroutineSuspended`` naming where it
-stopped: such a test needs a real event loop and must not pass by accident.
+On the memory store the core waits for nothing but Python code and time: ``MemoryStore``'s
+methods, locks, the tasks of a shell pipeline's stages, ``asyncio.sleep``. So ``drive`` runs a
+coroutine on a small event loop of its own (``_Loop``: asyncio's ``BaseEventLoop`` with no I/O),
+which ``run_until_complete`` can block on. Should the coroutine wait for something no Python code
+will settle (a JS promise), the loop would wait forever: it raises ``CoroutineSuspended`` naming
+where the coroutine stopped instead, so such a test fails loudly and never passes by accident.
 
 ``conftest.py`` installs ``run`` and ``Runner`` as ``asyncio.run`` and ``asyncio.Runner`` for
 the session in Pyodide (``sys.platform == "emscripten"``), or on CPython when the environment
 has ``PYVFS_TEST_STEP_COROUTINES=1`` (to reproduce a Pyodide failure); otherwise the tests use
 the real ``asyncio``. So a unit test drives coroutines with ``asyncio.run`` or an
-``asyncio.Runner``; ``loop.run_until_complete`` on a loop of its own cannot work in Pyodide (the
-loop is a ``WebLoop`` and raises the error above).
+``asyncio.Runner``; ``loop.run_until_complete`` on a loop it makes itself cannot work in Pyodide
+(that loop is a ``WebLoop`` and raises the error above).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import contextvars
 import inspect
 import os
 import sys
+import time
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
@@ -64,41 +67,91 @@ def _where(coro: Any) -> str:
     return f"{name} ({frame.f_code.co_filename}:{frame.f_lineno})"
 
 
-def drive(coro: Coroutine[Any, Any, T], context: contextvars.Context | None = None) -> T:
-    """Run ``coro`` to completion without an event loop; raise if it ever suspends."""
+class _Selector:
+    """The loop's selector: there is no I/O to wait for, only timers (``asyncio.sleep``)."""
+
+    def select(self, timeout: float | None) -> list[Any]:
+        if timeout is None:  # nothing ready, no timer: only the JS event loop could go on
+            raise CoroutineSuspended("the coroutine waits for something no Python code will do")
+        if timeout > 0:
+            time.sleep(timeout)
+        return []
+
+
+class _Loop(asyncio.BaseEventLoop):
+    """A pure-Python event loop without I/O: tasks, futures, callbacks and timers, run
+    synchronously by ``run_until_complete``. Pyodide's own loop (``WebLoop``) cannot block in
+    Node; this one can, because all it waits for is Python code (the memory store) and time."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._selector = _Selector()
+
+    def _process_events(self, event_list: list[Any]) -> None:
+        return None
+
+    def _write_to_self(self) -> None:
+        return None
+
+
+def drive(coro: Coroutine[Any, Any, T], context: contextvars.Context | None = None,
+          loop: asyncio.AbstractEventLoop | None = None) -> T:
+    """Run ``coro`` to completion on a loop of this module; raise ``CoroutineSuspended`` if it
+    waits for something only the JS event loop could bring (a pending JS promise)."""
     if not inspect.iscoroutine(coro):
         raise ValueError(f"a coroutine was expected, got {coro!r}")
-    context = contextvars.copy_context() if context is None else context
+    own = loop is None
+    loop = loop or _Loop()
+    task = loop.create_task(coro, context=context)
     try:
-        yielded = context.run(coro.send, None)
-    except StopIteration as done:
-        return done.value
-    where = _where(coro)
-    coro.close()
-    raise CoroutineSuspended(
-        f"{coro.__qualname__} suspended at {where} on {yielded!r}: it needs a real event "
-        "loop, which tests/unit/aio.py does not provide (no blocking loop in Pyodide/Node)"
-    )
+        return loop.run_until_complete(task)
+    except CoroutineSuspended as exc:
+        where = _where(coro)
+        task.cancel()
+        raise CoroutineSuspended(
+            f"{coro.__qualname__} suspended at {where}: {exc}; it needs the JS event loop, "
+            "which tests/unit/aio.py cannot run (no blocking loop in Pyodide/Node)") from None
+    finally:
+        if own:
+            _close(loop)
+
+
+def _close(loop: asyncio.AbstractEventLoop) -> None:
+    """What ``asyncio.run`` does at the end: cancel what is left, finish async generators."""
+    for task in asyncio.all_tasks(loop):
+        task.cancel()
+    with contextlib.suppress(CoroutineSuspended):
+        loop.run_until_complete(loop.shutdown_asyncgens())
+    loop.close()
 
 
 def run(main: Coroutine[Any, Any, T], *, debug: bool | None = None, loop_factory: Any = None) -> T:
-    """``asyncio.run`` without a loop: each call runs in a copy of the current context."""
+    """``asyncio.run`` on a loop of this module: each call runs in a copy of the current
+    context, on a loop of its own."""
     return drive(main)
 
 
 class Runner:
-    """``asyncio.Runner`` without a loop: every ``run`` shares one context, as the real one does."""
+    """``asyncio.Runner`` on a loop of this module: every ``run`` shares one context and one
+    loop, as the real one does."""
 
     def __init__(self, *, debug: bool | None = None, loop_factory: Any = None) -> None:
         self._context = contextvars.copy_context()
+        self._loop = _Loop()
         self._closed = False
 
     def run(self, coro: Coroutine[Any, Any, T], *, context: contextvars.Context | None = None) -> T:
         if self._closed:
             raise RuntimeError("Runner is closed")
-        return drive(coro, self._context if context is None else context)
+        return drive(coro, self._context if context is None else context, self._loop)
+
+    def get_loop(self) -> asyncio.AbstractEventLoop:
+        """The runner's loop."""
+        return self._loop
 
     def close(self) -> None:
+        if not self._closed:
+            _close(self._loop)
         self._closed = True
 
     def __enter__(self) -> Runner:

@@ -11,14 +11,6 @@ import pytest
 from py_vfs import VFS
 
 
-class Pending:
-    """An awaitable that yields to the event loop, as a pending future does."""
-
-    def __await__(self):
-        yield "pending"
-        return "resumed"
-
-
 def test_asyncio_is_replaced_exactly_where_stepping_is_wanted():
     if sys.platform == "emscripten":
         assert aio.stepping_wanted()
@@ -39,17 +31,33 @@ def test_drive_returns_the_result_and_raises_the_error():
         aio.drive(boom())
 
 
-def test_drive_refuses_a_coroutine_that_suspends():
+def test_drive_runs_tasks_and_timers_and_refuses_what_only_js_could_settle():
+    async def pipeline():  # two tasks passing items, as a shell pipeline's stages do
+        queue: asyncio.Queue = asyncio.Queue(maxsize=1)
+
+        async def produce():
+            for item in range(3):
+                await queue.put(item)
+            await queue.put(None)
+
+        task = asyncio.ensure_future(produce())
+        got = []
+        while (item := await queue.get()) is not None:
+            got.append(item)
+        await task
+        return got
+
+    assert aio.drive(pipeline()) == [0, 1, 2]
+    assert aio.drive(asyncio.sleep(0.001)) is None
+
     async def waits():
-        await Pending()
+        await asyncio.get_running_loop().create_future()  # as a JS promise nobody settles
 
     async def outer():
         return await waits()
 
-    with pytest.raises(aio.CoroutineSuspended, match=r"outer suspended at Pending.__await__"):
+    with pytest.raises(aio.CoroutineSuspended, match=r"outer suspended at \S*waits \("):
         aio.drive(outer())
-    with pytest.raises(aio.CoroutineSuspended):
-        aio.drive(asyncio.sleep(0))
     with pytest.raises(ValueError):
         aio.drive(lambda: None)
 

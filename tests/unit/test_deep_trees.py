@@ -110,9 +110,18 @@ def test_shell_tree_draws_a_tree_deeper_than_the_recursion_limit():
     result = run(Shell(vfs).run("tree t"))
     assert (result.code, result.stderr) == (0, "")
     lines = result.stdout.splitlines()
-    assert lines[-1] == f"{depth - 1} directories, 1 file"
+    assert lines[-1] == f"{depth} directories, 1 file"  # tree 2.1 counts t itself
     assert lines[-3].endswith("└── f")
     assert lines[-3].startswith("    " * (depth - 1))
+
+
+def test_shell_find_walks_a_tree_deeper_than_the_recursion_limit():
+    depth = 1200  # deeper than the recursion limit, shallower than PATH_MAX
+    vfs = VFS.memory()
+    run(deep_tree(vfs, "/t", depth))
+    result = run(Shell(vfs).run("find t -depth -name f -o -name t"))
+    assert (result.code, result.stderr) == (0, "")
+    assert result.stdout == "t" + "/d" * (depth - 1) + "/f\nt\n"
 
 
 def test_the_shell_reports_an_unexpected_exception_instead_of_dying(monkeypatch):

@@ -13,7 +13,7 @@ import pytest
 from py_vfs import VFS, FsError
 from py_vfs.globs import compile_glob
 from py_vfs.grep_pattern import compile_pattern
-from py_vfs.shell.parser import tokenize
+from py_vfs.shell.lexer import tokenize
 
 HOSTILE_GLOB = "**/" * 6 + "zz"  # a backtracking regex over the path ran for minutes
 
@@ -131,12 +131,12 @@ def test_grep_finds_what_python_re_finds(files, pattern, ignore_case):
 
 
 def lines_run(function, *args) -> int:
-    """How many lines of py_vfs/shell/parser.py run during ``function(*args)``."""
+    """How many lines of py_vfs/shell/lexer.py run during ``function(*args)``."""
     count = 0
 
     def tracer(frame, event, arg):
         nonlocal count
-        if not frame.f_code.co_filename.endswith("parser.py"):
+        if not frame.f_code.co_filename.endswith("lexer.py"):
             return None
         if event == "line":
             count += 1

@@ -14,7 +14,7 @@ from py_vfs.cancel import SIGNAL, Signal
 from py_vfs.errors import FsError
 from py_vfs.shell import Shell
 from py_vfs.shell.complete import COMMAND_SOURCES, complete
-from py_vfs.shell.history_file import HISTFILESIZE, HistoryError
+from py_vfs.shell.history_file import HISTFILESIZE, HistoryError, history_of
 from py_vfs.webapi import WebAPI
 
 
@@ -81,7 +81,7 @@ def test_an_unknown_event_runs_nothing(vfs):
 
 def test_history_c_and_bad_arguments(vfs):
     shell = Shell(vfs)
-    run(shell.history.add("ls"))
+    run(history_of(shell).add("ls"))
     assert run(shell.run("history x")).stderr == "history: x: numeric argument required\n"
     assert run(shell.run("history -z")).code == 2
     assert run(shell.run("history -c")).code == 0
@@ -94,19 +94,19 @@ def test_the_file_is_bounded(vfs):
 
     async def many():
         for number in range(HISTFILESIZE * 2):
-            await shell.history.add(f"echo {number}")
+            await history_of(shell).add(f"echo {number}")
 
     run(many())
     lines = run(vfs.read_file("/workspace/.history")).decode().splitlines()
     assert HISTFILESIZE <= len(lines) <= HISTFILESIZE * 3 // 2
     assert lines[-1] == f"echo {HISTFILESIZE * 2 - 1}"
-    assert len(shell.history.entries) == HISTFILESIZE
+    assert len(history_of(shell).entries) == HISTFILESIZE
 
 
 def test_expansion_errors_name_the_event(vfs):
     shell = Shell(vfs)
     with pytest.raises(HistoryError, match="!!: event not found"):
-        shell.history.expand("!!")
+        history_of(shell).expand("!!")
 
 
 # --- the interactive call ------------------------------------------------------------------

@@ -1,19 +1,41 @@
 """The shell's commands. Importing the modules registers their commands in COMMANDS."""
 
 from py_vfs.shell.commands import (
+    archives,
+    attributes,
     builtins,
+    columns,
+    compare,
     data,
     disk,
+    encode,
     files,
+    find,
+    grep,
     history,
+    links,
     listing,
+    lookup,
+    misc,
     mounts,
+    python_cmd,
     recall,
     reset,
     scoops,
     serve,
+    shell_builtins,
+    sizes,
+    tarballs,
+    test_builtin,
+    text,
+    tr,
+    transfers,
+    tree,
 )
 from py_vfs.shell.commands.registry import COMMANDS, CommandSpec, UsageError
 
-__all__ = ["COMMANDS", "CommandSpec", "UsageError", "builtins", "data", "disk", "files",
-           "history", "listing", "mounts", "recall", "reset", "scoops", "serve"]
+__all__ = ["COMMANDS", "CommandSpec", "UsageError", "archives", "attributes", "builtins",
+           "columns", "compare", "data", "disk", "encode", "files", "find", "grep", "history",
+           "links", "listing", "lookup", "misc", "mounts", "python_cmd", "recall", "reset",
+           "scoops", "serve", "shell_builtins", "sizes", "tarballs", "test_builtin", "text", "tr",
+           "transfers", "tree"]

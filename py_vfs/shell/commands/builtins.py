@@ -1,20 +1,19 @@
-"""Commands about the session rather than the files: help, pwd, cd, echo, open, clear, true,
-false."""
+"""Commands about the session rather than the files: help, open, clear."""
 
 from __future__ import annotations
-
-import re
 
 from py_vfs import paths
 from py_vfs.preview import url_inside
 from py_vfs.shell.commands.registry import COMMANDS, command, parse_flags, require_operands
-from py_vfs.shell.context import HOME, Context, describe, each_operand
-from py_vfs.shell.format import quote_name, visible
+from py_vfs.shell.context import Context, each_operand
+from py_vfs.shell.format import quote_name
 
 HELP_FOOTER = """\
-Between commands: a && b (b if a succeeded), a || b (b if a failed), a ; b.
-Output to a file: cmd > FILE, cmd >> FILE (append), 2> FILE, 2>&1.
-Quoting: 'literal', "with \\" escapes", \\x. Globs: * ? [abc].
+Between commands: a | b, a && b, a || b, a ; b, ! a, ( subshell ), { group; }.
+Control: if/then/elif/else/fi, for/while/until ... do ... done, case ... esac, f() { ...; }.
+Words: $VAR ${VAR:-default} $(cmd) $((1 + 2)) {a,b} {1..5} ~ * ? [abc] **.
+Redirections: < FILE, > FILE, >> FILE, 2> FILE, 2>&1, &> FILE, <<EOF, <<< WORD.
+Quoting: 'literal', "with $VAR and \\" escapes", $'\\n', \\x. Reference: docs/shell.md.
 """
 
 
@@ -26,48 +25,6 @@ async def help_(ctx: Context, args: list[str]) -> int:
         spec = COMMANDS[name]
         ctx.out(f"  {spec.usage:<{width}}  {spec.summary}\n")
     ctx.out(HELP_FOOTER)
-    return 0
-
-
-@command("pwd", "print the current directory")
-async def pwd(ctx: Context, args: list[str]) -> int:
-    """Print the current directory (the logical path `cd` kept)."""
-    parse_flags(args, "")
-    ctx.out(f"{visible(ctx.cwd)}\n")
-    return 0
-
-
-@command("cd [DIR]", "change the current directory (no DIR: /)")
-async def cd(ctx: Context, args: list[str]) -> int:
-    """Change the current directory; no operand goes to HOME ("/")."""
-    _, operands = parse_flags(args, "")
-    if len(operands) > 1:
-        ctx.err("too many arguments")
-        return 1
-    name = operands[0] if operands else HOME
-    try:
-        path = ctx.resolve(name)
-        node = ctx.vfs.stat(path)
-    except OSError as exc:
-        ctx.err(f"{quote_name(name)}: {describe(exc)}")
-        return 1
-    if node.type != "directory":
-        ctx.err(f"{quote_name(name)}: Not a directory")
-        return 1
-    # The logical path, as sh keeps it: `cd link/..` returns to where the link is.
-    ctx.session.cwd = path
-    return 0
-
-
-@command("echo [-n] [ARG...]", "print the arguments (-n: without the final newline)")
-async def echo(ctx: Context, args: list[str]) -> int:
-    """Print the arguments joined by spaces; leading -n words drop the newline."""
-    # Not parse_flags: echo prints anything that is not exactly -n, -nn..., like coreutils.
-    newline = True
-    while args and re.fullmatch(r"-n+", args[0]):
-        newline = False
-        args = args[1:]
-    ctx.out(" ".join(args) + ("\n" if newline else ""))
     return 0
 
 
@@ -98,15 +55,3 @@ async def clear(ctx: Context, args: list[str]) -> int:
     parse_flags(args, "")
     ctx.out("\x1b[H\x1b[2J")  # what `clear` writes on an xterm; the terminal interprets it
     return 0
-
-
-@command("true", "do nothing, successfully")
-async def true(ctx: Context, args: list[str]) -> int:
-    """Exit 0."""
-    return 0
-
-
-@command("false", "do nothing, unsuccessfully")
-async def false(ctx: Context, args: list[str]) -> int:
-    """Exit 1."""
-    return 1

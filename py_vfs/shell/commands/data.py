@@ -62,13 +62,12 @@ def parse_format(args: list[str]) -> tuple[str | None, list[str]]:
     return chosen, operands
 
 
-@command("export [--format zip|sqlite] PATH ARCHIVE",
-         "write the tree at PATH as a zip or a SQLite image to the file ARCHIVE")
-async def export_(ctx: Context, args: list[str]) -> int:
+async def export_archive(ctx: Context, args: list[str]) -> int:
     """Stream the tree at PATH (a directory: everything below it; a file: that file) into a zip
     or a SQLite disk image at ARCHIVE, on the disk or in a mounted folder. The format is
     ``--format``'s, else the name's (``.db`` and ``.sqlite``: an image; anything else: a
-    zip). A zip passes about one chunk at a time; an image is built in a temporary file."""
+    zip). A zip passes about one chunk at a time; an image is built in a temporary file.
+    `export` runs this when its operands are not variable names (shell_builtins.py)."""
     chosen, operands = parse_format(args)
     if len(operands) != 2:
         raise UsageError("needs PATH and ARCHIVE")

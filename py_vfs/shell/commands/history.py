@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from py_vfs.shell.commands.compare import file_diff, is_file_diff
+from py_vfs.shell.commands.gnu import gnu
 from py_vfs.shell.commands.registry import UsageError, command
 from py_vfs.shell.context import Context
 from py_vfs.shell.format import quote_arg, quote_name, visible
@@ -91,11 +93,17 @@ def state(word: str) -> Any:
     return word
 
 
-@command("diff A [B]", "list what changed from state A to B (default now)")
+@command("diff [-u] [-q] FILE1 FILE2 | diff A [B]",
+         "compare two files, or list what changed from state A to B (default now)")
+@gnu(status=2, try_prefix=True)
 async def diff(ctx: Context, args: list[str]) -> int:
-    """Print what changed from A to B (a snapshot name, ``@N`` for revision N, or ``now``;
-    B defaults to now) as ``git diff --name-status`` does: ``A``/``D``/``M`` and a path, or
-    ``R``, the old path and the new one."""
+    """With an option, or two operands of which one names an existing file or directory, compare
+    the files as GNU diff does (commands/compare.py). Otherwise print what changed from A to B
+    (a snapshot name, ``@N`` for revision N, or ``now``; B defaults to now) as ``git diff
+    --name-status`` does: ``A``/``D``/``M`` and a path, or ``R``, the old path and the new
+    one."""
+    if is_file_diff(ctx, args):
+        return await file_diff(ctx, args)
     if len(args) not in (1, 2):
         raise UsageError("needs A and at most one B")
     changes = await ctx.vfs.diff(state(args[0]), state(args[1]) if len(args) == 2 else None)

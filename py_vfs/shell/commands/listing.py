@@ -1,205 +1,237 @@
-"""Commands that show the tree: ls, tree and stat. They only read, so they use the VFS's
-synchronous calls (stat, lstat, readdir, readlink)."""
+"""ls: what a directory holds, as GNU ls shows it. It only reads, so it uses the VFS's
+synchronous calls (stat, lstat, readdir, readlink).
+
+Names sort by their code points (GNU ls in the C locale); columns and colors only when a
+terminal shows the output, one name per line otherwise, as GNU does.
+"""
 
 from __future__ import annotations
 
-import errno
-import os
 import posixpath
-from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from py_vfs import cancel
 from py_vfs.shell import format as fmt
-from py_vfs.shell.commands.registry import command, parse_flags, require_operands
-from py_vfs.shell.context import Context, describe, each_operand, list_entries, list_names
+from py_vfs.shell.commands.options import Options, parse, when
+from py_vfs.shell.commands.registry import command
+from py_vfs.shell.context import Context, describe, list_names
 from py_vfs.shell.format import quote_arg, quote_name
+from py_vfs.usage import human
 
 if TYPE_CHECKING:
     from py_vfs.node import Stat
 
+# GNU's built-in colors (no LS_COLORS): directories bold blue, symlinks bold cyan,
+# executable files bold green; every colored name ends with a reset.
+COLORS = {"directory": "01;34", "symlink": "01;36", "executable": "01;32"}
+RESET = "\033[0m"
+WIDTH = 80  # the terminal's columns when $COLUMNS does not say
+TAB = 8  # GNU ls pads columns with tabs, 8 columns apart
 
-def _target(ctx: Context, path: str, node: Stat) -> str | None:
-    """The target shown after `->` for a symlink, None for anything else."""
-    return _link_target(ctx, path) if node.type == "symlink" else None
 
-
-def _link_target(ctx: Context, path: str) -> str:
+def link_target(ctx: Context, path: str) -> str:
+    """The target a symlink holds, or "?" when it cannot be read."""
     try:
         return str(ctx.vfs.readlink(path))
     except OSError:
         return "?"
 
 
-@command("ls [-l] [-a] [-d] [-1] [PATH...]",
+@command("ls [-1AadFhlRrSt] [--color[=WHEN]] [PATH...]",
          "list directory contents (-l: long; -a: hidden too; -d: directories themselves)")
 async def ls(ctx: Context, args: list[str]) -> int:
-    """List operands: files first, then each directory's contents."""
-    flags, operands = parse_flags(args, "lad1")
-    listing = _Listing(ctx, long="l" in flags, show_all="a" in flags, itself="d" in flags)
-    names = operands or ["."]
-    files: list[tuple[str, str]] = []
-    dirs: list[tuple[str, str]] = []
+    """List the operands: files first, then each directory's contents, names sorted.
+
+    -l long format (mode, links, owner, group, size, mtime); -h sizes as 1.5K with -l;
+    -a also names starting with '.' and . and ..; -A the same without . and ..; -d a
+    directory itself, not its contents; -R each directory below too; -t newest first;
+    -S largest first; -r reverse the order; -F append / to directories, @ to symlinks and *
+    to executables; -1 one name per line. Columns and --color=auto (the default) only on a
+    terminal; --color=always|never forces it."""
+    options = parse(args, "1AadFhlRrSt", long={"color": None})
+    listing = _Listing(ctx, options, color=when(options.values.get("color"),
+                                                ctx.stdout.isatty))
+    names = options.operands or ["."]
+    files: list[tuple[str, str, Stat]] = []
+    dirs: list[tuple[str, str, Stat]] = []
     status = 0
     for name in names:
         try:
             path = ctx.resolve(name)
-            (dirs if listing.lists_contents(path) else files).append((name, path))
+            node, contents = listing.operand(path)
+            (dirs if contents else files).append((name, path, node))
         except OSError as exc:
             ctx.err(f"cannot access {quote_arg(name)}: {describe(exc)}")
-            status = 1
-    listing.show_files(sorted(files))
-    for name, path in sorted(dirs):
+            status = 2  # GNU: a command-line operand it cannot access is serious trouble
+    if files:
+        listing.printed = True
+        listing.show(listing.order(files), total=False)
+    stack = list(reversed(listing.order(dirs)))
+    headers = len(names) > 1 or bool(files) or "R" in options
+    while stack:
+        name, path, _ = stack.pop()
         if listing.printed:
             ctx.out("\n")
-        if len(names) > 1:
+        if headers:
             ctx.out(f"{quote_name(name)}:\n")
         listing.printed = True
-        if not listing.show_dir(name, path):
-            status = 1
+        below = await listing.show_dir(name, path)
+        if below is None:
+            status = max(status, 1)
+        stack.extend(reversed(below or []))
+        await cancel.checkpoint("ls", 0, 0, "directories")
     return status
+
+
+def _pad(start: int, end: int) -> str:
+    """From column ``start`` to ``end`` as GNU ls pads there: tabs to each tab stop (every 8)
+    that does not overshoot, then spaces."""
+    out = []
+    while start < end:
+        if end // TAB > (start + 1) // TAB:
+            out.append("\t")
+            start += TAB - start % TAB
+        else:
+            out.append(" ")
+            start += 1
+    return "".join(out)
 
 
 @dataclass
 class _Listing:
     ctx: Context
-    long: bool
-    show_all: bool
-    itself: bool  # -d: show a directory operand as one entry, not its contents
+    options: Options
+    color: bool
     printed: bool = False
+    started_color: bool = field(default=False)
 
-    def lists_contents(self, path: str) -> bool:
-        """Whether an operand is listed as a directory. Like coreutils, `ls -l link` shows the
-        link itself while plain `ls link` lists the directory it points to."""
-        if self.itself:
-            self.ctx.vfs.lstat(path)  # still report a missing operand
-            return False
+    @property
+    def long(self) -> bool:
+        return "l" in self.options
+
+    def operand(self, path: str) -> tuple[Stat, bool]:
+        """An operand's node and whether its contents are listed. Like coreutils, `ls -l link`
+        and `ls -F link` show the link itself while plain `ls link` lists what it points to."""
         node = self.ctx.vfs.lstat(path)
-        if node.type == "symlink" and not self.long:
+        if "d" in self.options:
+            return node, False
+        if node.type == "symlink" and not (self.long or "F" in self.options):
             try:
-                node = self.ctx.vfs.stat(path)
+                return self.ctx.vfs.stat(path), self.ctx.vfs.stat(path).type == "directory"
             except OSError:
-                return False  # a dangling link is listed as a name
-        return node.type == "directory"
+                return node, False  # a dangling link is listed as a name
+        return node, node.type == "directory"
 
-    def show_files(self, files: list[tuple[str, str]]) -> None:
-        if files:
-            self.printed = True
-            self._show(files, total=False)
+    def order(self, entries: list[tuple[str, str, Stat]]) -> list[tuple[str, str, Stat]]:
+        """Sorted by name, or by -t (mtime, newest first) or -S (size, largest first) with
+        the name breaking ties; -r reverses the whole order."""
+        ordered = sorted(entries, key=lambda e: e[0])
+        if "t" in self.options and not ("S" in self.options and self._last("S", "t")):
+            ordered.sort(key=lambda e: -e[2].mtime_ms)
+        elif "S" in self.options:
+            ordered.sort(key=lambda e: -e[2].size)
+        return ordered[::-1] if "r" in self.options else ordered
 
-    def show_dir(self, name: str, path: str) -> bool:
+    def _last(self, first: str, second: str) -> bool:
+        order = self.options.order
+        return max(i for i, f in enumerate(order) if f == first) > \
+            max(i for i, f in enumerate(order) if f == second)
+
+    async def show_dir(self, name: str, path: str) -> list[tuple[str, str, Stat]] | None:
+        """List one directory; the subdirectories -R goes into next (None on failure)."""
         try:
             names = list_names(self.ctx.vfs, path)
         except OSError as exc:
             self.ctx.err(f"cannot open directory {quote_arg(name)}: {describe(exc)}")
-            return False
-        entries = [(child, posixpath.join(path, child)) for child in names
-                   if self.show_all or not child.startswith(".")]
-        if self.show_all:
-            entries = [(".", path), ("..", posixpath.dirname(path)), *entries]
-        self._show(entries, total=True)
-        return True
+            return None
+        hidden = "a" in self.options or "A" in self.options
+        entries: list[tuple[str, str, Stat]] = []
+        if "a" in self.options:
+            entries += [(".", path, self.ctx.vfs.stat(path)),
+                        ("..", posixpath.dirname(path), self.ctx.vfs.stat(posixpath.dirname(path)))]
+        for child in names:
+            if hidden or not child.startswith("."):
+                try:
+                    child_path = posixpath.join(path, child)
+                    entries.append((child, child_path, self.ctx.vfs.lstat(child_path)))
+                except OSError:
+                    continue  # removed since readdir: nothing to show
+        entries = self.order(entries)
+        self.show(entries, total=True)
+        if "R" not in self.options:
+            return []
+        return [(posixpath.join(name, child) if name != "/" else "/" + child, child_path, node)
+                for child, child_path, node in entries
+                if node.type == "directory" and child not in (".", "..")]
 
-    def _show(self, entries: list[tuple[str, str]], *, total: bool) -> None:
-        if not self.long:
-            self.ctx.out("".join(f"{quote_name(name)}\n" for name, _ in entries))
-            return
-        rows = []
-        for name, path in entries:
-            try:
-                node = self.ctx.vfs.lstat(path)
-            except OSError:
-                continue  # removed since readdir; nothing to show
-            target = _target(self.ctx, path, node)
-            rows.append((quote_name(name), node, None if target is None else quote_name(target)))
-        if total:
-            self.ctx.out(f"total {fmt.total_blocks([node for _, node, _ in rows])}\n")
-        self.ctx.out("".join(f"{line}\n" for line in fmt.long_lines(rows)))
-
-
-@command("tree [-a] [DIR...]", "show a directory and everything below it as a tree")
-async def tree(ctx: Context, args: list[str]) -> int:
-    """Print each directory and everything below it, then the counts."""
-    flags, operands = parse_flags(args, "a")
-    counts = _TreeCounts()
-    status = 0
-    shown = False
-    for name in operands or ["."]:
-        try:
-            path = ctx.resolve(name)
-            if ctx.vfs.stat(path).type != "directory":
-                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), path)
-        except OSError as exc:
-            ctx.err(f"{quote_name(name)}: {describe(exc)}")
-            status = 1
-            continue
-        ctx.out(f"{quote_name(name)}\n")
-        _tree_below(ctx, path, counts, show_all="a" in flags)
-        shown = True
-    if shown:
-        ctx.out(f"\n{counts.summary()}\n")
-    return status
-
-
-@dataclass
-class _TreeCounts:
-    dirs: int = 0
-    files: int = 0
-
-    def summary(self) -> str:
-        dirs = "directory" if self.dirs == 1 else "directories"
-        files = "file" if self.files == 1 else "files"
-        return f"{self.dirs} {dirs}, {self.files} {files}"
-
-
-def _tree_below(ctx: Context, path: str, counts: _TreeCounts, *, show_all: bool) -> None:
-    """Print everything below one directory, depth first; symlinks are shown, not followed, so
-    a link to an ancestor cannot loop. An explicit stack of (directory, indent, entries left),
-    not recursion: a tree may be deeper than Python's recursion limit."""
-    stack = [(path, "", _tree_entries(ctx, path, show_all))]
-    while stack:
-        directory, indent, entries = stack[-1]
-        entry = next(entries, None)
-        if entry is None:
-            stack.pop()
-            continue
-        (name, kind), last = entry
-        child = posixpath.join(directory, name)
-        target = _link_target(ctx, child) if kind == "symlink" else None
-        ctx.out(f"{indent}{'└── ' if last else '├── '}{quote_name(name)}"
-                f"{'' if target is None else ' -> ' + quote_name(target)}\n")
-        if kind == "directory":
-            counts.dirs += 1
-            stack.append((child, indent + ("    " if last else "│   "),
-                          _tree_entries(ctx, child, show_all)))
+    def show(self, entries: list[tuple[str, str, Stat]], *, total: bool) -> None:
+        """Entries in the long format, in columns, or one per line."""
+        if self.long:
+            self._long(entries, total=total)
+        elif self.ctx.stdout.isatty and "1" not in self.options:
+            self.ctx.out(self._columns([self._name(name, path, node)
+                                        for name, path, node in entries]))
         else:
-            counts.files += 1
+            self.ctx.out("".join(f"{self._name(name, path, node)[0]}\n"
+                                 for name, path, node in entries))
 
+    def _name(self, name: str, path: str, node: Stat) -> tuple[str, int]:
+        """The name as shown (quoted, colored, with its -F indicator) and its width."""
+        shown = quote_name(name)
+        width = len(shown)
+        kind = node.type
+        if kind == "file" and node.mode & 0o111:
+            kind = "executable"
+        if self.color and kind in COLORS:
+            prefix = "" if self.started_color else RESET
+            self.started_color = True
+            shown = f"{prefix}\033[{COLORS[kind]}m{shown}{RESET}"
+        if "F" in self.options:
+            mark = {"directory": "/", "symlink": "@", "executable": "*"}.get(kind, "")
+            if self.long and kind == "symlink":
+                mark = ""
+            shown += mark
+            width += len(mark)
+        return shown, width
 
-def _tree_entries(ctx: Context, path: str,
-                  show_all: bool) -> Iterator[tuple[tuple[str, str], bool]]:
-    """The (name, type) of what ``tree`` shows in a directory, each with whether it is the
-    last one (one readdir per directory: nothing is looked up by path per entry)."""
-    try:
-        entries = [(entry.name, entry.type) for entry in list_entries(ctx.vfs, path)
-                   if show_all or not entry.name.startswith(".")]
-    except OSError:
-        entries = []
-    return ((entry, index == len(entries) - 1) for index, entry in enumerate(entries))
+    def _columns(self, names: list[tuple[str, int]]) -> str:
+        """GNU's vertical columns: the most columns that fit the width, each as wide as its
+        widest name plus two spaces."""
+        if not names:
+            return ""
+        try:
+            width = int(self.ctx.env.get("COLUMNS", WIDTH))
+        except ValueError:
+            width = WIDTH
+        for columns in range(min(len(names), max(1, width // 3)), 0, -1):
+            rows = -(-len(names) // columns)
+            if -(-len(names) // rows) != columns:
+                continue
+            widths = [max(w for _, w in names[c * rows:(c + 1) * rows]) + 2
+                      for c in range(columns)]
+            if sum(widths) - 2 <= width or columns == 1:
+                break
+        lines = []
+        for row in range(rows):
+            cells = names[row::rows]
+            line, at = [], 0
+            for c, (shown, w) in enumerate(cells):
+                line.append(shown)
+                if c < len(cells) - 1:
+                    line.append(_pad(at + w, at + widths[c]))
+                    at += widths[c]
+            lines.append("".join(line) + "\n")
+        return "".join(lines)
 
-
-@command("stat PATH...", "show a node's type, size, mode and times")
-async def stat(ctx: Context, args: list[str]) -> int:
-    """Print each node's details, a symlink itself (like GNU stat)."""
-    _, operands = parse_flags(args, "")
-    require_operands(operands)
-
-    async def show(name: str) -> None:
-        path = ctx.resolve(name)
-        node = ctx.vfs.lstat(path)
-        target = _target(ctx, path, node)
-        lines = fmt.stat_lines(fmt.quote_name(name), node,
-                               None if target is None else fmt.quote_name(target))
-        ctx.out("".join(f"{line}\n" for line in lines))
-
-    return await each_operand(ctx, operands, show, "cannot stat {arg}")
+    def _long(self, entries: list[tuple[str, str, Stat]], *, total: bool) -> None:
+        rows = []
+        for name, path, node in entries:
+            target = link_target(self.ctx, path) if node.type == "symlink" else None
+            shown, _ = self._name(name, path, node)
+            rows.append((shown, node, None if target is None else quote_name(target)))
+        size = human if "h" in self.options else None
+        if total:
+            blocks = fmt.total_blocks([node for _, node, _ in rows])
+            self.ctx.out(f"total {human(blocks * 1024) if size else blocks}\n")
+        self.ctx.out("".join(f"{line}\n" for line in fmt.long_lines(rows, size=size)))

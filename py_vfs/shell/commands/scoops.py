@@ -1,5 +1,5 @@
-"""Scoops in the shell: `scoop NAME` (a shell inside the scoop's restricted view), `exit` (back
-to the disk) and `scoops` (list them). See docs/sandbox.md."""
+"""Scoops in the shell: `scoop NAME` (a shell inside the scoop's restricted view; `exit`, in
+shell_builtins.py, goes back to the disk) and `scoops` (list them). See docs/sandbox.md."""
 
 from __future__ import annotations
 
@@ -20,16 +20,6 @@ async def scoop(ctx: Context, args: list[str]) -> int:
         ctx.err("not available inside a restricted view")
         return 1
     session.enter_scoop(args[0], await ctx.vfs.scoop(args[0]))
-    return 0
-
-
-@command("exit", "leave the scoop this shell is in")
-async def exit_(ctx: Context, args: list[str]) -> int:
-    """Back to the disk the shell was on, in the directory it left."""
-    if ctx.session.scoop_name is None:
-        ctx.err("not in a scoop")
-        return 1
-    ctx.session.leave_scoop()
     return 0
 
 

@@ -1,0 +1,176 @@
+"""Bytes as text and back: base64, sha256sum, md5sum, xxd (the stdlib's base64, hashlib,
+binascii)."""
+
+from __future__ import annotations
+
+import base64 as b64
+import binascii
+import hashlib
+import re
+
+from py_vfs.shell.commands.gnu import Invalid, each_input, getopts, gnu, number, open_input
+from py_vfs.shell.commands.registry import command
+from py_vfs.shell.context import Context, describe
+from py_vfs.shell.format import quote_arg
+from py_vfs.shell.pipes import Input
+
+
+@command("base64 [-d] [-i] [-w COLS] [FILE]", "encode or decode base64")
+@gnu()
+async def base64(ctx: Context, args: list[str]) -> int:
+    """Encode FILE (none or `-`: standard input) as base64, lines of 76 characters (-w COLS:
+    COLS, 0 for one line); -d decodes (-i: ignoring characters outside the alphabet)."""
+    options, operands = getopts(args, "diw:", ("decode", "ignore-garbage", "wrap="))
+    decode = any(flag in ("-d", "--decode") for flag, _ in options)
+    garbage = any(flag in ("-i", "--ignore-garbage") for flag, _ in options)
+    wrap = 76
+    for flag, value in options:
+        if flag in ("-w", "--wrap"):
+            wrap = number(value, "wrap size")
+    if len(operands) > 1:
+        raise Invalid(f"extra operand {quote_arg(operands[1])}")
+    source = open_input(ctx, operands[0] if operands else "-")
+    try:
+        data = await source.read_all()
+    except OSError as exc:
+        ctx.err(f"{operands[0] if operands else '-'}: {describe(exc)}")
+        return 1
+    if decode:
+        text = re.sub(rb"[^A-Za-z0-9+/=]", b"", data) if garbage else re.sub(rb"\s", b"", data)
+        try:
+            await ctx.write(b64.b64decode(text + b"=" * (-len(text) % 4), validate=True))
+        except (binascii.Error, ValueError):
+            ctx.err("invalid input")
+            return 1
+        return 0
+    encoded = b64.b64encode(data)
+    if wrap:
+        lines = [encoded[i:i + wrap] for i in range(0, len(encoded), wrap)]
+        await ctx.write(b"".join(line + b"\n" for line in lines))
+    else:
+        await ctx.write(encoded + (b"\n" if encoded else b""))
+    return 0
+
+
+async def _sums(ctx: Context, args: list[str], algorithm: str) -> int:
+    options, operands = getopts(args, "cbt", ("check", "binary", "text", "quiet", "status"))
+    flags = {flag for flag, _ in options}
+    if "-c" in flags or "--check" in flags:
+        return await _check(ctx, operands, algorithm, flags)
+
+    async def digest(name: str, source: Input) -> None:
+        hasher = hashlib.new(algorithm)
+        async for piece in source.chunks():
+            hasher.update(piece)
+        shown = name.replace("\\", "\\\\").replace("\n", "\\n")
+        escape = "\\" if shown != name else ""
+        ctx.out(f"{escape}{hasher.hexdigest()}  {shown}\n")
+
+    return await each_input(ctx, operands, digest)
+
+
+async def _check(ctx: Context, operands: list[str], algorithm: str, flags: set[str]) -> int:
+    """`-c`: read `HASH  NAME` lines and say OK or FAILED for each file."""
+    failed = unreadable = bad_lines = 0
+    quiet, silent = "--quiet" in flags, "--status" in flags
+    width = hashlib.new(algorithm).digest_size * 2
+
+    async def verify(list_name: str, source: Input) -> None:
+        nonlocal failed, unreadable, bad_lines
+        async for raw in source.lines():
+            match = re.fullmatch(rf"([0-9a-fA-F]{{{width}}}) [ *](.+)",
+                                 raw.rstrip(b"\n").decode("utf-8", "surrogateescape"))
+            if match is None:
+                bad_lines += 1
+                continue
+            name = match[2]
+            hasher = hashlib.new(algorithm)
+            try:
+                async for piece in open_input(ctx, name).chunks():
+                    hasher.update(piece)
+            except OSError as exc:
+                ctx.err(f"{name}: {describe(exc)}")
+                ctx.out(f"{name}: FAILED open or read\n")
+                unreadable += 1
+                continue
+            good = hasher.hexdigest() == match[1].lower()
+            failed += not good
+            if not silent and not (quiet and good):
+                ctx.out(f"{name}: {'OK' if good else 'FAILED'}\n")
+
+    status = await each_input(ctx, operands, verify)
+    if not silent:
+        if bad_lines:
+            ctx.err(f"WARNING: {bad_lines} line{'s are' if bad_lines > 1 else ' is'} "
+                    "improperly formatted")
+        if unreadable:
+            ctx.err(f"WARNING: {unreadable} listed file{'s' if unreadable > 1 else ''} "
+                    "could not be read")
+        if failed:
+            ctx.err(f"WARNING: {failed} computed checksum{'s' if failed > 1 else ''} "
+                    "did NOT match")
+    return 1 if status or failed or unreadable else 0
+
+
+@command("sha256sum [-c] [FILE...]", "print or check SHA-256 checksums")
+@gnu()
+async def sha256sum(ctx: Context, args: list[str]) -> int:
+    """Print `HASH  NAME` for each FILE (none or `-`: standard input); -c reads such lines
+    from the FILEs and prints `NAME: OK` or `NAME: FAILED` (status 1 if any failed)."""
+    return await _sums(ctx, args, "sha256")
+
+
+@command("md5sum [-c] [FILE...]", "print or check MD5 checksums")
+@gnu()
+async def md5sum(ctx: Context, args: list[str]) -> int:
+    """As sha256sum, with MD5."""
+    return await _sums(ctx, args, "md5")
+
+
+def _dump_line(offset: int, chunk: bytes, cols: int) -> str:
+    pairs = [chunk[i:i + 2].hex() for i in range(0, len(chunk), 2)]
+    hexed = " ".join(pairs)
+    width = (cols // 2) * 5 - 1 + (cols % 2) * 3
+    text = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
+    return f"{offset:08x}: {hexed:<{width}}  {text}\n"
+
+
+@command("xxd [-r] [-c COLS] [-p] [FILE]", "hex dump a file (or -r: make one back into bytes)")
+@gnu()
+async def xxd(ctx: Context, args: list[str]) -> int:
+    """Dump FILE (none or `-`: standard input) as xxd does: an offset, COLS bytes (default 16)
+    in hex by pairs, and the printable ones; -p plain hex (60 digits a line); -r reads a dump
+    (or with -p plain hex) back into bytes."""
+    options, operands = getopts(args, "rpc:", ("revert", "plain", "cols="))
+    flags = {flag for flag, _ in options}
+    cols = 16
+    for flag, value in options:
+        if flag in ("-c", "--cols"):
+            cols = number(value, "number of columns") or 16
+    plain = "-p" in flags or "--plain" in flags
+    if len(operands) > 1:
+        raise Invalid(f"extra operand {quote_arg(operands[1])}")
+    name = operands[0] if operands else "-"
+    try:
+        data = await open_input(ctx, name).read_all()
+    except OSError as exc:
+        ctx.stderr.write_nowait(f"xxd: {name}: {describe(exc)}\n")
+        return 2
+    if "-r" in flags or "--revert" in flags:
+        out = bytearray()
+        for line in data.decode("latin-1").splitlines():
+            if plain:
+                digits = re.sub(r"[^0-9a-fA-F]", "", line)
+            else:
+                match = re.match(r"\s*[0-9a-fA-F]+:\s?((?:[0-9a-fA-F]{2,4} ?)*)", line)
+                digits = re.sub(r"\s", "", match[1]) if match else ""
+            out += bytes.fromhex(digits[: len(digits) // 2 * 2])
+        await ctx.write(bytes(out))
+        return 0
+    if plain:
+        hexed = data.hex()
+        await ctx.write("".join(hexed[i:i + 60] + "\n" for i in range(0, len(hexed), 60)))
+        return 0
+    lines = [_dump_line(i, data[i:i + cols], cols) for i in range(0, len(data), cols)]
+    await ctx.write("".join(lines))
+    return 0

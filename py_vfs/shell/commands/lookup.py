@@ -1,0 +1,31 @@
+"""`which`: what a name runs, a builtin or a script from $PATH (py_vfs/shell/scripts.py)."""
+
+from __future__ import annotations
+
+from py_vfs.shell.commands.registry import COMMANDS, command, parse_flags, require_operands
+from py_vfs.shell.context import Context
+from py_vfs.shell.format import visible
+from py_vfs.shell.scripts import find_scripts
+
+
+@command("which [-a] NAME...", "show what each NAME runs: a built-in command or a script's path")
+async def which(ctx: Context, args: list[str]) -> int:
+    """For each NAME, print what runs it, as zsh's which does: "NAME: shell built-in command"
+    for a built-in (which shadows any script), else the path of the script found in the $PATH
+    folders (NAME, NAME.jsh, NAME.py in each) or named by a path with a "/". -a prints every
+    match, the built-in first. A NAME that runs nothing: "which: NAME: not found" on stderr
+    (zsh prints "NAME not found" on stdout; bash's external which prints nothing), and the
+    status is 1."""
+    flags, names = parse_flags(args, "a")
+    require_operands(names)
+    status = 0
+    for name in names:
+        found = [f"{name}: shell built-in command"] if name in COMMANDS and "/" not in name else []
+        if not found or "a" in flags:
+            found += find_scripts(ctx.vfs, ctx.cwd, name, ctx.env)
+        if not found:
+            ctx.err(f"{name}: not found")
+            status = 1
+        for line in found if "a" in flags else found[:1]:
+            ctx.out(visible(line) + "\n")
+    return status

@@ -1,0 +1,140 @@
+"""Compound commands: ``{ ...; }``, ``( ... )``, ``if``, ``for``, ``while``/``until`` and
+``case``. Loops pass a safe point every iteration, so Ctrl-C stops even ``while true; do :;
+done``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from py_vfs.globs import compile_glob
+from py_vfs.shell.control import ExitShell, LoopControl, ReturnFrom, cancel_point
+from py_vfs.shell.syntax import Case, For, Group, If, Node, Sequence, While
+from py_vfs.shell.words import ExpansionError
+
+if TYPE_CHECKING:
+    from py_vfs.shell.redirects import Streams
+    from py_vfs.shell.variables import Variables
+    from py_vfs.shell.words import Expander
+
+
+class Shell(Protocol):
+    """What compound commands need of the interpreter (``interpreter.Shell``)."""
+
+    variables: Variables
+    status: int
+    condition_depth: int  # inside a condition: `set -e` does not apply
+    loop_depth: int
+
+    def fork(self) -> Shell:
+        """A subshell."""
+
+    def expander(self, io: Streams) -> Expander:
+        """Expands words against the shell's state now."""
+
+    async def sequence(self, seq: Sequence, io: Streams) -> int:
+        """Run a list of commands."""
+
+
+async def run_compound(shell: Shell, node: Node, io: Streams) -> int:
+    """Run one compound command in ``shell``; its status."""
+    if isinstance(node, Group):
+        if not node.subshell:
+            return await shell.sequence(node.body, io)
+        child = shell.fork()
+        try:
+            status = await child.sequence(node.body, io)
+        except ExitShell as exc:
+            status = exc.status
+        except (LoopControl, ReturnFrom):
+            status = child.status
+        shell.status = status
+        return status
+    if isinstance(node, If):
+        return await _if(shell, node, io)
+    if isinstance(node, For):
+        return await _for(shell, node, io)
+    if isinstance(node, While):
+        return await _while(shell, node, io)
+    assert isinstance(node, Case)
+    return await _case(shell, node, io)
+
+
+async def _condition(shell: Shell, cond: Sequence, io: Streams) -> int:
+    shell.condition_depth += 1
+    try:
+        return await shell.sequence(cond, io)
+    finally:
+        shell.condition_depth -= 1
+
+
+async def _if(shell: Shell, node: If, io: Streams) -> int:
+    for cond, body in node.clauses:
+        if await _condition(shell, cond, io) == 0:
+            return await shell.sequence(body, io)
+    if node.otherwise is not None:
+        return await shell.sequence(node.otherwise, io)
+    shell.status = 0
+    return 0
+
+
+async def _loop_body(shell: Shell, body: Sequence, io: Streams) -> tuple[int, bool]:
+    """Run one iteration; (status, whether the loop goes on)."""
+    await cancel_point()
+    shell.loop_depth += 1
+    try:
+        return await shell.sequence(body, io), True
+    except LoopControl as exc:
+        if exc.count > 1:
+            exc.count -= 1
+            raise
+        return shell.status, exc.again
+    finally:
+        shell.loop_depth -= 1
+
+
+async def _for(shell: Shell, node: For, io: Streams) -> int:
+    if node.words is None:
+        values = list(shell.variables.positional)
+    else:
+        try:
+            values = await shell.expander(io).fields(node.words)
+        except ExpansionError as exc:
+            io.stderr.write_nowait(f"sh: {exc}\n")
+            return 1
+    status = 0
+    for value in values:
+        shell.variables.set(node.name, value)
+        status, going = await _loop_body(shell, node.body, io)
+        if not going:
+            break
+    shell.status = status
+    return status
+
+
+async def _while(shell: Shell, node: While, io: Streams) -> int:
+    status = 0
+    while True:
+        await cancel_point()
+        if (await _condition(shell, node.cond, io) == 0) == node.until:
+            break
+        status, going = await _loop_body(shell, node.body, io)
+        if not going:
+            break
+    shell.status = status
+    return status
+
+
+async def _case(shell: Shell, node: Case, io: Streams) -> int:
+    expander = shell.expander(io)
+    try:
+        subject = await expander.string(node.word)
+        for patterns, body in node.items:
+            for pattern in patterns:
+                if compile_glob(await expander.pattern(pattern), "sh",
+                                pathname=False).match(subject):
+                    return await shell.sequence(body, io)
+    except ExpansionError as exc:
+        io.stderr.write_nowait(f"sh: {exc}\n")
+        return 1
+    shell.status = 0
+    return 0

@@ -1,0 +1,49 @@
+"""What interrupts the normal flow of a shell program: ``break``, ``continue``, ``return``,
+``exit`` and Ctrl-C. Builtins raise them; the interpreter catches each where sh does."""
+
+from __future__ import annotations
+
+from py_vfs import cancel
+
+INTERRUPTED = 130  # 128 + SIGINT: the status of a line stopped by Ctrl-C
+
+
+class ControlFlow(Exception):
+    """Base of the shell's non-local exits."""
+
+
+class LoopControl(ControlFlow):
+    """``break N`` (``again`` false) or ``continue N`` (``again`` true)."""
+
+    def __init__(self, count: int, *, again: bool) -> None:
+        super().__init__(count)
+        self.count = count
+        self.again = again
+
+
+class ReturnFrom(ControlFlow):
+    """``return N``: leaves the function or sourced file with status N."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class ExitShell(ControlFlow):
+    """``exit N`` (or ``set -e`` after a failure): ends the script, the subshell or the line."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class Interrupted(ControlFlow):
+    """The call's signal was aborted (Ctrl-C): the line stops at this safe point, status 130."""
+
+
+async def cancel_point() -> None:
+    """A safe point between two commands: Ctrl-C stops the line here (status 130)."""
+    try:
+        await cancel.checkpoint("sh", 0, 0, "commands")
+    except OSError as exc:
+        raise Interrupted() from exc

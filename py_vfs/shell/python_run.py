@@ -1,0 +1,253 @@
+"""Running a Python script in this Python (Pyodide in the page, CPython in ``python -m py_vfs
+shell``): ``python FILE``, ``python -c CODE``, an executable ``.py`` run by name.
+
+A run gets fresh globals: ``__name__ == "__main__"``, ``vfs`` (the shell's disk, or its scoop's
+view: ``await vfs.read_file(path)``...), ``cwd`` (the shell's directory: Python's own
+``os.getcwd()`` and ``open()`` do not reach the VFS yet) and ``env`` (the exported variables; a
+dict, since ``os.environ`` is the whole process's). Top-level ``await`` is allowed.
+
+``sys.argv``, ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` are the run's: the three streams are
+switches that send each call to the streams of the run whose task makes it (a context
+variable), so two scripts in one pipeline write where each should; outside a run they are the
+process's own. Output goes out whenever the script awaits and at its end; what a script writes
+without awaiting is held up to ``HELD_LIMIT`` bytes, past which its write raises ``OSError``
+(EFBIG). Standard input is read before the script starts (a pipe's or a file's, up to
+``STDIN_LIMIT`` bytes: Python's reads are synchronous and the pipeline's are not).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import errno
+import inspect
+import io
+import linecache
+import os
+import sys
+import traceback
+from collections.abc import Generator
+from contextvars import ContextVar
+from typing import Any
+
+from py_vfs.shell.context import Context
+from py_vfs.shell.interrupt import INTERRUPTED, Interrupted, interruptible
+from py_vfs.shell.pipes import SIGPIPE_STATUS, BrokenPipe, NoInput, Output
+
+HELD_LIMIT = 64 << 20  # what a script may write between two awaits
+STDIN_LIMIT = 64 << 20  # what is read of standard input for the script
+
+
+class _Sink(io.RawIOBase):
+    """A script's stdout or stderr: bytes held until the runner hands them on (``drain``)."""
+
+    def __init__(self, output: Output) -> None:
+        super().__init__()
+        self.output = output
+        self.held = bytearray()
+        self.broken = False  # the reader is gone: the next write raises BrokenPipeError
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        piece = bytes(data)
+        if self.broken:
+            raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+        if len(self.held) + len(piece) > HELD_LIMIT:
+            raise OSError(errno.EFBIG, f"more than {HELD_LIMIT} bytes written without an "
+                                       "await: await something (asyncio.sleep(0)) to let it out")
+        self.held += piece
+        return len(piece)
+
+    def isatty(self) -> bool:
+        return self.output.isatty
+
+    async def drain(self) -> None:
+        """Hand on what is held; a reader that is gone marks the sink broken."""
+        if not self.held or self.broken:
+            return
+        piece = bytes(self.held)
+        self.held.clear()
+        try:
+            await self.output.write(piece)
+        except BrokenPipe:
+            self.broken = True
+
+
+class _Streams:
+    """One run's three standard streams."""
+
+    def __init__(self, stdin: bytes, stdout: _Sink, stderr: _Sink) -> None:
+        self.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8", errors="replace")
+        self.stdout = io.TextIOWrapper(stdout, encoding="utf-8", errors="surrogateescape",
+                                       write_through=True)
+        self.stderr = io.TextIOWrapper(stderr, encoding="utf-8", errors="backslashreplace",
+                                       write_through=True)
+        self.sinks = (stdout, stderr)
+
+
+_CURRENT: ContextVar[_Streams | None] = ContextVar("py_vfs_python_streams", default=None)
+
+
+class _Switch:
+    """``sys.stdout`` (or stdin, stderr) while scripts run: the current run's stream, else the
+    process's own."""
+
+    def __init__(self, name: str, own: Any) -> None:
+        self._name = name
+        self.own = own
+
+    def _target(self) -> Any:
+        streams = _CURRENT.get()
+        return self.own if streams is None else getattr(streams, self._name)
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(self._target(), attribute)
+
+    def __iter__(self) -> Any:
+        return iter(self._target())
+
+
+_runs = [0]  # how many scripts run now: the switches are in place while any does
+
+
+def _install() -> None:
+    if _runs[0] == 0:
+        for name in ("stdin", "stdout", "stderr"):
+            setattr(sys, name, _Switch(name, getattr(sys, name)))
+    _runs[0] += 1
+
+
+def _uninstall() -> None:
+    _runs[0] -= 1
+    if _runs[0] == 0:
+        for name in ("stdin", "stdout", "stderr"):
+            switch = getattr(sys, name)
+            if isinstance(switch, _Switch):
+                setattr(sys, name, switch.own)
+
+
+class _Flushing:
+    """Awaits the script's coroutine, handing its output on each time it suspends (so output
+    streams while the script awaits, with no task of its own)."""
+
+    def __init__(self, coroutine: Any, sinks: tuple[_Sink, ...]) -> None:
+        self.coroutine = coroutine
+        self.sinks = sinks
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        coroutine = self.coroutine
+        sent: Any = None
+        thrown: BaseException | None = None
+        try:
+            while True:
+                try:
+                    yielded = coroutine.throw(thrown) if thrown else coroutine.send(sent)
+                except StopIteration as stop:
+                    return stop.value
+                sent, thrown = None, None
+                for sink in self.sinks:
+                    yield from sink.drain().__await__()
+                try:
+                    sent = yield yielded
+                except BaseException as exc:  # a cancel: the script may catch it
+                    thrown = exc
+        finally:
+            coroutine.close()
+
+
+async def _stdin_bytes(ctx: Context) -> bytes:
+    if isinstance(ctx.stdin, NoInput):
+        return b""
+    data = bytearray()
+    while len(data) <= STDIN_LIMIT and (chunk := await ctx.stdin.read()):
+        data += chunk
+    if len(data) > STDIN_LIMIT:
+        raise OSError(errno.EFBIG, f"standard input beyond {STDIN_LIMIT} bytes")
+    return bytes(data)
+
+
+async def run_python(ctx: Context, source: str | bytes, filename: str, argv: list[str]) -> int:
+    """Run ``source`` as the script ``filename`` with ``sys.argv == argv``; its exit status:
+    0, ``SystemExit``'s code, 1 for an uncaught exception (its traceback on stderr), 130 when
+    the call's signal aborts it."""
+    try:
+        code = compile(source, filename, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
+                       dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:
+        ctx.stderr.write_nowait("".join(traceback.format_exception_only(exc)))
+        return 1
+    text = source if isinstance(source, str) else source.decode("utf-8", "replace")
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    try:
+        stdin = await _stdin_bytes(ctx)
+    except OSError as exc:
+        ctx.err(str(exc.strerror or exc))
+        return 1
+    sinks = (_Sink(ctx.stdout), _Sink(ctx.stderr))
+    streams = _Streams(stdin, *sinks)
+    namespace = {"__name__": "__main__", "__file__": filename, "__builtins__": builtins,
+                 "vfs": ctx.vfs, "cwd": ctx.cwd, "env": dict(ctx.env)}
+    token = _CURRENT.set(streams)
+    saved_argv = sys.argv
+    sys.argv = list(argv)
+    _install()
+    try:
+        async with interruptible():
+            status = await _execute(code, namespace, streams, filename)
+    except Interrupted:
+        status = INTERRUPTED
+    finally:
+        _uninstall()
+        sys.argv = saved_argv
+        _CURRENT.reset(token)
+        linecache.cache.pop(filename, None)
+    if status == INTERRUPTED:  # what it wrote after its last await is dropped, as with ^C
+        return status
+    for sink in sinks:
+        await sink.drain()
+    return SIGPIPE_STATUS if sinks[0].broken and status != 0 else status
+
+
+async def _execute(code: Any, namespace: dict[str, Any], streams: _Streams,
+                   filename: str) -> int:
+    try:
+        result = eval(code, namespace)  # running the user's script is the point
+        if inspect.iscoroutine(result):
+            await _Flushing(result, streams.sinks)
+        return 0
+    except SystemExit as exc:
+        return _exit_status(exc, streams)
+    except Exception as exc:
+        if isinstance(exc, BrokenPipeError) and streams.sinks[0].broken:
+            return SIGPIPE_STATUS
+        streams.stderr.write(_traceback(exc, filename))
+        return 1
+    finally:
+        for stream in (streams.stdout, streams.stderr):
+            stream.flush()
+
+
+def _exit_status(exc: SystemExit, streams: _Streams) -> int:
+    """``sys.exit(n)``: n; ``sys.exit("message")``: the message on stderr and 1, as CPython."""
+    if exc.code is None:
+        return 0
+    if isinstance(exc.code, int):
+        return exc.code & 0xFF
+    streams.stderr.write(f"{exc.code}\n")
+    return 1
+
+
+def _traceback(exc: BaseException, filename: str) -> str:
+    """The traceback CPython prints, from the script's first frame on (not the runner's)."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != filename:
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(exc), exc, tb or exc.__traceback__))
+
+
+async def run_python_file(ctx: Context, path: str, args: list[str]) -> int:
+    """Run the script at ``path`` (absolute) with ``args``: ``sys.argv`` is ``[path, *args]``."""
+    data = await ctx.vfs.read_file(path)
+    return await run_python(ctx, data, path, [path, *args])

@@ -1,0 +1,232 @@
+"""Scripts from the disk: finding a command in the ``$PATH`` folders and running it.
+
+A command name that is no builtin is looked up in each folder of ``$PATH`` (default
+``DEFAULT_PATH``) as ``NAME``, ``NAME.jsh`` and ``NAME.py``, in that order; a name with a ``/`` is
+a path. What runs it (docs/shell.md, "Scripts"):
+
+- a ``.jsh`` file, or one whose ``#!`` line names ``jsh`` or ``node``: JavaScript in a worker
+  realm of its own (``Realm``, set by the page's worker: py_vfs/webapi.py, web/jsh_host.mjs);
+- a ``.py`` file or one whose ``#!`` line names python, when executable (a mode bit ``x``): this
+  Python (commands/python_cmd.py), as ``python FILE`` would;
+- anything else: status 126 as bash, and no such file: 127 ``command not found``.
+
+A running script is interrupted by the call's signal (Ctrl-C): ``interruptible`` cancels the
+awaiting task, and the script ends with status 130.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from py_vfs.shell.context import Context, describe, resolve
+from py_vfs.shell.format import quote_name, visible
+from py_vfs.shell.interrupt import INTERRUPTED, Interrupted, interruptible
+from py_vfs.shell.pipes import SIGPIPE_STATUS, BrokenPipe, NoInput
+from py_vfs.shell.python_run import run_python_file
+
+if TYPE_CHECKING:
+    from py_vfs.shell.disk import Disk
+
+DEFAULT_PATH = "/workspace/bin:/shared/bin:/workspace/skills"
+SUFFIXES = ("", ".jsh", ".py")  # tried in this order in each $PATH folder
+NOT_FOUND = 127
+CANNOT_RUN = 126
+SHEBANG_BYTES = 256  # how much of a file is read to find its `#!` line
+
+
+def search_path(env: dict[str, str]) -> list[str]:
+    """The folders of ``$PATH`` (``DEFAULT_PATH`` when unset); an empty entry is the cwd in sh
+    and is skipped here (a script runs by ``./name``)."""
+    return [folder for folder in env.get("PATH", DEFAULT_PATH).split(":") if folder]
+
+
+def _is_file(vfs: Disk, path: str) -> bool:
+    try:
+        return vfs.stat(path).type == "file"
+    except OSError:
+        return False
+
+
+def find_scripts(vfs: Disk, cwd: str, name: str, env: dict[str, str]) -> list[str]:
+    """Every file the name ``name`` could run, first the one that runs: a name with a ``/`` is
+    that path (if it is a file), else the ``$PATH`` folders' ``NAME``, ``NAME.jsh``,
+    ``NAME.py``."""
+    if "/" in name:
+        try:
+            path = resolve(cwd, name)
+        except OSError:
+            return []
+        return [path] if _is_file(vfs, path) else []
+    if not name or name in (".", ".."):
+        return []
+    found = []
+    for folder in search_path(env):
+        for suffix in SUFFIXES:
+            path = posixpath.join(resolve(cwd, folder), name + suffix)
+            if _is_file(vfs, path):
+                found.append(path)
+    return found
+
+
+async def kind_of(vfs: Disk, path: str) -> str | None:
+    """``"jsh"``, ``"python"``, or None for a file this shell cannot run."""
+    if path.endswith(".jsh"):
+        return "jsh"
+    first = b""
+    async for chunk in vfs.open_read(path):
+        first += chunk
+        if len(first) >= SHEBANG_BYTES or b"\n" in first:
+            break
+    line = first.split(b"\n", 1)[0]
+    interpreter = line[2:].decode("utf-8", "replace") if line.startswith(b"#!") else ""
+    words = [posixpath.basename(word) for word in interpreter.split()]
+    if any(word.startswith("python") for word in words):
+        return "python"
+    if any(word in ("jsh", "node") for word in words):
+        return "jsh"
+    return "python" if path.endswith(".py") and not line.startswith(b"#!") else None
+
+
+def _executable(vfs: Disk, path: str) -> bool:
+    return bool(vfs.stat(path).mode & 0o111)
+
+
+async def run_external(ctx: Context, argv: list[str]) -> int:
+    """Run ``argv[0]`` as a script (the interpreter's answer to a name that is no builtin):
+    127 when nothing is found, 126 when the file cannot run, else the script's status."""
+    name = argv[0]
+    found = find_scripts(ctx.vfs, ctx.cwd, name, ctx.env)
+    if not found:
+        if "/" not in name:
+            return _fail(ctx, "command not found", NOT_FOUND)
+        if _is_dir(ctx.vfs, ctx.cwd, name):
+            return _fail(ctx, "Is a directory", CANNOT_RUN)
+        return _fail(ctx, "No such file or directory", NOT_FOUND)
+    path = found[0]
+    try:
+        kind = await kind_of(ctx.vfs, path)
+        if kind == "python" and not _executable(ctx.vfs, path):
+            return _fail(ctx, "Permission denied", CANNOT_RUN)  # bash, for a file without x
+    except OSError as exc:
+        return _fail(ctx, describe(exc), CANNOT_RUN)
+    if kind is None:
+        return _fail(ctx, "cannot execute: not a .jsh or .py script "
+                          "(no #! line naming python or jsh)", CANNOT_RUN)
+    try:
+        if kind == "jsh":
+            return await run_jsh(ctx, path, argv[1:])
+        return await run_python_file(ctx, path, argv[1:])
+    except BrokenPipe:
+        return SIGPIPE_STATUS
+
+
+def _fail(ctx: Context, message: str, status: int) -> int:
+    """``sh: NAME: message`` on stderr, as bash reports a command it cannot run."""
+    ctx.stderr.write_nowait(visible(f"sh: {quote_name(ctx.name)}: {message}") + "\n")
+    return status
+
+
+def _is_dir(vfs: Disk, cwd: str, name: str) -> bool:
+    try:
+        return vfs.stat(resolve(cwd, name)).type == "directory"
+    except OSError:
+        return False
+
+
+# ---------------------------------------------------------------------------- .jsh scripts
+
+@dataclass
+class JshStart:
+    """What a ``.jsh`` realm starts with (docs/scripts.md)."""
+
+    path: str  # the script's absolute path
+    source: str  # its text
+    argv: list[str]  # node's shape: ["jsh", path, ...args]
+    env: dict[str, str]
+    cwd: str
+    writer: str  # who the script's changes are made by (outside a scoop)
+
+
+class RealmRun(Protocol):
+    """One running ``.jsh`` script, as the realm shows it to Python."""
+
+    async def next(self) -> dict[str, Any]:
+        """The script's next message: ``{"type": "out"|"err", "id", "data"}`` (bytes; answer
+        ``ack(id)`` once taken), ``{"type": "read"}`` (answer ``give``), ``{"type": "exit",
+        "code"}``."""
+        ...
+
+    def ack(self, write_id: int) -> None:
+        """The shell took the write ``write_id``: the script's ``await write()`` resolves."""
+
+    def give(self, data: bytes | None) -> None:
+        """A chunk of standard input, or None at its end."""
+
+    def terminate(self) -> None:
+        """Stop the script's worker at once (and close its ``fs`` port)."""
+
+
+Realm = Callable[[Any, JshStart], Awaitable[RealmRun]]
+# Set by the page's worker (py_vfs/webapi.py): starts a script in a worker realm of its own,
+# with ``fs`` served over the given disk or view. None where there is no JavaScript (CPython).
+_realm: list[Realm] = []
+
+
+def set_realm(realm: Realm | None) -> None:
+    """Where ``.jsh`` scripts run (the worker sets it at boot)."""
+    _realm[:] = [] if realm is None else [realm]
+
+
+async def run_jsh(ctx: Context, path: str, args: list[str]) -> int:
+    """Run the ``.jsh`` script at ``path`` in a realm of its own with ``fs`` restricted as the
+    shell is (its view inside a scoop); its exit status."""
+    if not _realm:
+        return _fail(ctx, "cannot execute: .jsh scripts need a JavaScript realm (the page's "
+                          "worker); this Python has none", CANNOT_RUN)
+    data = await ctx.vfs.read_file(path)
+    source = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    writer = getattr(ctx.vfs, "writer", None) if ctx.session.scoop_name else None
+    start = JshStart(path, source, ["jsh", path, *args], dict(ctx.env), ctx.cwd,
+                     writer or _writer_name(posixpath.basename(path)))
+    try:
+        async with interruptible():
+            run = await _realm[0](ctx.vfs, start)
+            try:
+                return await _serve(ctx, run)
+            finally:
+                run.terminate()
+    except Interrupted:
+        return INTERRUPTED
+
+
+def _writer_name(name: str) -> str:
+    """The script's file name as a writer (at most 64 printable characters), else "shell"."""
+    name = name.strip()[:64].strip()
+    return name if name and name.isprintable() else "shell"
+
+
+async def _serve(ctx: Context, run: RealmRun) -> int:
+    """Carry the script's messages: its writes to the pipeline (acknowledged once taken, so
+    `await process.stdout.write()` waits for a slow reader), its reads from it."""
+    reading_ended = isinstance(ctx.stdin, NoInput)
+    while True:
+        event = await run.next()
+        kind = event["type"]
+        if kind == "exit":
+            return int(event["code"])
+        if kind == "read":
+            chunk = b"" if reading_ended else await ctx.stdin.read()
+            reading_ended = reading_ended or not chunk
+            run.give(chunk or None)
+            continue
+        stream = ctx.stdout if kind == "out" else ctx.stderr
+        try:
+            await stream.write(event["data"])
+        except BrokenPipe:
+            if kind == "out":
+                return SIGPIPE_STATUS
+        run.ack(event["id"])
+

@@ -1,0 +1,60 @@
+// The Python worker's side of a running .jsh script (docs/scripts.md): the script runs in a
+// dedicated Web Worker of its own (web/jsh_worker.mjs), started here, from the Python worker,
+// so its output reaches the shell's pipeline without a round trip through the page, and a
+// runaway script (`while (true) {}`) is ended by `terminate()` without touching the page or
+// Python. py_vfs/web_scripts.py drives a ScriptRun: `next()` is the script's next message
+// ({type: "out"|"err", id, data} | {type: "read"} | {type: "exit", code}); `ack(id)` says a
+// write was taken (the script's `await process.stdout.write()` resolves then); `give(data)`
+// answers a read (null: end of input).
+
+const encoder = new TextEncoder();
+
+export class ScriptRun {
+  #worker;
+  #view;
+  #events = [];
+  #waiting = null;
+  #ended = false;
+
+  // `view`: {port, close}, the script's `fs` port bound to its view (web/worker.mjs, bindView).
+  constructor(view, init) {
+    this.#view = view;
+    this.#worker = new Worker(new URL("./jsh_worker.mjs", import.meta.url), { type: "module", name: `jsh:${init.path}` });
+    this.#worker.onmessage = ({ data }) => this.#push(data);
+    this.#worker.onerror = (event) => {
+      event.preventDefault?.();
+      this.#push({ type: "err", id: 0, data: encoder.encode(`jsh: ${event.message || "the script's worker failed"}\n`) });
+      this.#push({ type: "exit", code: 1 });
+    };
+    this.#worker.postMessage({ type: "start", ...init, fs: view.port }, [view.port]);
+  }
+
+  #push(event) {
+    if (this.#ended) return;
+    if (event.type === "exit") this.#ended = true;
+    const waiting = this.#waiting;
+    this.#waiting = null;
+    if (waiting) waiting(event);
+    else this.#events.push(event);
+  }
+
+  next() {
+    if (this.#events.length) return Promise.resolve(this.#events.shift());
+    return new Promise((resolve) => { this.#waiting = resolve; });
+  }
+
+  ack(id) {
+    this.#worker.postMessage({ type: "ack", id });
+  }
+
+  give(data) {
+    this.#worker.postMessage({ type: "stdin", data: data ?? null });
+  }
+
+  // Ends the script at once (also mid-loop) and closes its fs port: the view is forgotten.
+  terminate() {
+    this.#ended = true;
+    this.#worker.terminate();
+    this.#view.close();
+  }
+}
