@@ -12,7 +12,7 @@ quote, ``if`` without ``fi``: the parser's ``needs_more``) is not run but answer
 ``{more: true}`` (the terminal asks for the rest); ``!`` events are expanded (the expanded line
 is echoed first, as bash does); the line is recorded in the history
 (py_vfs/shell/history_file.py); the answer carries the history list and HOME. A line whose
-call is cancelled (Ctrl-C) stops where it is (status 130) and the call fails with ECANCELED.
+call is cancelled (Ctrl-C) stops where it is and answers status 130, as the scripts expect.
 """
 
 from __future__ import annotations
@@ -76,9 +76,6 @@ class ShellOps:
             extra.update(self._session())
             if extra["echo"] is not None and stdout is None:
                 result.stdout = extra["echo"] + "\n" + result.stdout
-        signal = cancel.SIGNAL.get()
-        if signal is not None and signal.aborted:
-            raise cancel.aborted("shell", "interrupted: status 130")
         return {"stdout": result.stdout, "stderr": result.stderr, "code": result.code,
                 "cwd": result.cwd, "open": list(result.open_urls), "scoop": result.scoop,
                 "confirm": result.confirm, **extra}

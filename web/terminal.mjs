@@ -344,7 +344,11 @@ export class TerminalSession extends LineEditor {
       const result = await this.run(text, { signal: controller.signal, onOutput, input, interactive });
       this.flushOutput();
       if (result?.more) this.continued = text;
-      else this.printResult(result);
+      else {
+        // Stopped by Ctrl-C: the shell answers 130 (py_vfs/web_shell.py).
+        if (controller.signal.aborted && result?.code === INTERRUPTED) this.interrupted(text);
+        this.printResult(result);
+      }
     } catch (error) {
       this.flushOutput();
       if (error?.name === "AbortError") this.interrupted(text);

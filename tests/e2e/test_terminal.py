@@ -52,7 +52,7 @@ def test_output_streams_and_a_character_split_between_pieces_stays_whole(app):
     assert sh(app, "echo collected")["stdout"] == "collected\n"
 
 
-def test_ctrl_c_stops_a_long_command_while_the_page_answers(app):
+def test_ctrl_c_stops_a_grep_over_10000_files_while_the_page_answers(app):
     # 10,240 files: 10 files, then a folder holding two copies of the last, ten times over.
     js(app, """
       await vfs.mkdir("/many/l0", {recursive: true});
@@ -63,9 +63,8 @@ def test_ctrl_c_stops_a_long_command_while_the_page_answers(app):
         await vfs.cp(`/many/l${level - 1}`, `/many/l${level}/b`, {recursive: true});
       }
     """)
-    files = "/many/l10" + "/*" * 11
-    type_line(app, f"cat {files} {files} {files}")
-    wait_rows(app, "something", "the long cat's first output")
+    type_line(app, "grep -r something /")
+    wait_rows(app, "something", "grep's first matches")
     # The page answers while the command streams: script runs, and a VFS call is answered.
     assert app.evaluate("1 + 1") == 2
     assert js(app, "return (await vfs.stat('/many/l0/f1')).size") == len("something 1\n")
