@@ -55,6 +55,7 @@ class Op:
     pos: int
     fd: int | None = None
     heredoc: HereDoc | None = None
+    arith: Word | None = None  # the expression of a `((...))` command
 
 
 Token = Word | Op
@@ -127,6 +128,10 @@ class Lexer:
             elif char == "#":
                 end = src.find("\n", self.pos)
                 self.pos = len(src) if end == -1 else end
+            elif src.startswith("((", self.pos) and self._command_start():
+                start = self.pos
+                self.pos += 2
+                self.tokens.append(Op("((", start, arith=Word(self._arith_parts(start), start)))
             elif char in OPERATOR_CHARS:
                 op = self._operator()
                 if until_paren and op.text == "(":
@@ -146,6 +151,15 @@ class Lexer:
                 raise self.eof(f"here-document <<{self.pending[0].delimiter}", self.pos)
             self._read_heredocs()
         return self.tokens
+
+    def _command_start(self) -> bool:
+        """Whether a command may start here (``((`` is then an arithmetic command)."""
+        last = self.tokens[-1] if self.tokens else None
+        if last is None:
+            return True
+        if isinstance(last, Op):
+            return last.text in (";", "\n", "&&", "||", "|", "(", ";;")
+        return last.bare in ("do", "then", "else", "elif", "{", "!", "if", "while", "until")
 
     def _operator(self) -> Op:
         text = next(op for op in OPERATORS if self.src.startswith(op, self.pos))

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from py_vfs.shell.lexer import Incomplete, Lexer, Op, ParseError, Token, tokenize, where
 from py_vfs.shell.syntax import (
     AndOr,
+    ArithCommand,
     Assign,
     Case,
     For,
@@ -163,6 +164,9 @@ class _Parser:
 
     def _compound(self, token: Token) -> Node | None:
         if isinstance(token, Op):
+            if token.arith is not None:
+                self.index += 1
+                return ArithCommand(token.arith)
             if token.text != "(":
                 return None
             return self._nested(lambda: self._group(")", subshell=True))

@@ -210,6 +210,13 @@ class FunctionDef:
 
 
 @dataclass
+class ArithCommand:
+    """``((expr))``: status 0 when the expression is not 0."""
+
+    expr: Word
+
+
+@dataclass
 class Redirected:
     """A compound command with redirections after it (``{ ...; } > f``)."""
 
@@ -217,4 +224,4 @@ class Redirected:
     redirects: list[Redirect]
 
 
-Node = Simple | Group | If | For | While | Case | FunctionDef | Redirected
+Node = Simple | Group | If | For | While | Case | FunctionDef | ArithCommand | Redirected

@@ -60,6 +60,13 @@ def test_needs_more_tells_an_unfinished_program_from_a_finished_or_broken_one(te
     assert needs_more(text) is more
 
 
+def test_the_arithmetic_command_and_subshells_in_subshells(sh):
+    assert sh.ok("i=0; while ((i < 3)); do echo $i; ((i++)); done") == "0\n1\n2\n"
+    assert sh.ok("((0)) || echo zero; ((2 > 1)) && echo more") == "zero\nmore\n"
+    assert sh.ok("( (echo nested) )") == "nested\n"
+    assert needs_more("((1 +")
+
+
 def test_a_multi_line_program_is_one_program(sh):
     program = "f() {\n  echo \"in f: $1\"\n}\nfor x in a b; do\n  f $x\ndone\n"
     assert sh.ok(program) == "in f: a\nin f: b\n"
