@@ -259,7 +259,7 @@ class Lexer:
         if self.pos >= len(src):
             raise self.eof("`", start)
         self.pos += 1
-        out.add(CmdSub("".join(text), quoted, src.count("\n", 0, start) + 1))
+        out.add(CmdSub("".join(text), quoted))
 
     def _dollar(self, out: _Parts, quoted: bool) -> None:
         src, start = self.src, self.pos
@@ -271,7 +271,7 @@ class Lexer:
             sub = Lexer(src, final=self.final)
             sub.pos = start + 2
             sub.run(until_paren=True)
-            out.add(CmdSub(src[start + 2:sub.pos - 1], quoted, src.count("\n", 0, start) + 1))
+            out.add(CmdSub(src[start + 2:sub.pos - 1], quoted))
             self.pos = sub.pos
         elif following == "{":
             self.pos += 2

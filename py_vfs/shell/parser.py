@@ -307,8 +307,7 @@ class _Parser:
         return FunctionDef(name, body)
 
     def simple(self) -> Simple:
-        token = self.peek()
-        command = Simple(line=self.src.count("\n", 0, token.pos) + 1 if token else 1)
+        command = Simple()
         while True:
             redirect = self._redirect()
             if redirect is not None:

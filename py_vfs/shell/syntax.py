@@ -40,7 +40,6 @@ class CmdSub:
 
     text: str
     quoted: bool = False
-    line: int = 1  # where the program starts, for its syntax errors
 
 
 @dataclass(frozen=True)
@@ -133,7 +132,6 @@ class Simple:
     assigns: list[Assign] = field(default_factory=list)
     words: list[Word] = field(default_factory=list)
     redirects: list[Redirect] = field(default_factory=list)
-    line: int = 1
 
 
 @dataclass
