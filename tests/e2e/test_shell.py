@@ -80,8 +80,8 @@ def test_cwd_carries_over_between_calls(app):
     assert ok(app, "pwd") == "/cwd/a/b\n"
     ok(app, "cd ..")
     assert ok(app, "pwd") == "/cwd/a\n"
-    ok(app, "cd")
-    assert ok(app, "pwd") == "/\n"
+    ok(app, "cd")  # $HOME: /workspace, which the default content makes
+    assert ok(app, "pwd") == "/workspace\n"
 
 
 def test_file_commands(app):
