@@ -40,6 +40,7 @@ KEYWORDS = ("if", "then", "elif", "else", "fi", "for", "in", "do", "done", "whil
 CLOSERS = ("then", "elif", "else", "fi", "do", "done", "esac", "}")
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_FUNCTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:+-]*")  # bash also takes `my-func`
 MAX_DEPTH = 50  # nested compound commands; deeper is refused rather than a RecursionError
 
 
@@ -179,7 +180,8 @@ class _Parser:
             return self._nested(parsers[kind])
         following = [t.text for t in self.tokens[self.index + 1:self.index + 3]
                      if isinstance(t, Op)]
-        if kind and _NAME.fullmatch(kind) and following == ["(", ")"]:
+        if kind and _FUNCTION_NAME.fullmatch(kind) and kind not in KEYWORDS \
+                and following == ["(", ")"]:
             self.index += 3
             return self._function_body(kind)
         return None

@@ -64,6 +64,7 @@ def test_the_arithmetic_command_and_subshells_in_subshells(sh):
     assert sh.ok("i=0; while ((i < 3)); do echo $i; ((i++)); done") == "0\n1\n2\n"
     assert sh.ok("((0)) || echo zero; ((2 > 1)) && echo more") == "zero\nmore\n"
     assert sh.ok("( (echo nested) )") == "nested\n"
+    assert sh.ok("my-func() { echo dash; }; my-func") == "dash\n"
     assert needs_more("((1 +")
 
 
