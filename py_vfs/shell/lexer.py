@@ -101,10 +101,9 @@ class Lexer:
         self.pending: list[HereDoc] = []
         self._delimiter_for: Op | None = None
 
-    def fail(self, message: str, pos: int, *, incomplete: bool = False) -> ParseError:
+    def fail(self, message: str, pos: int) -> ParseError:
         """A syntax error at ``pos``."""
-        kind = Incomplete if incomplete else ParseError
-        return kind(f"syntax error: {message} ({where(self.src, pos)})")
+        return ParseError(f"syntax error: {message} ({where(self.src, pos)})")
 
     def eof(self, what: str, pos: int) -> ParseError:
         """The source ended inside ``what`` (opened at ``pos``)."""

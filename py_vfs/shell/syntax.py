@@ -61,12 +61,6 @@ class Word:
     pos: int = 0
 
     @property
-    def literal(self) -> str | None:
-        """The word's text when it is only literal text (quoted or not), else None."""
-        texts = [part.text for part in self.parts if isinstance(part, Lit)]
-        return "".join(texts) if len(texts) == len(self.parts) else None
-
-    @property
     def text(self) -> str:
         """The literal text of the word, or a rough rendering of its expansions (messages)."""
         return "".join(part.text if isinstance(part, Lit) else "$" + _shown(part)

@@ -16,10 +16,6 @@ from py_vfs.shell.words import ifs_separator
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
-# Builtins that `type` calls builtins (the others are commands of this shell, with no file).
-SHELL_BUILTINS = {"cd", "pwd", "export", "unset", "env", "printenv", "set", "shift", "local",
-                  "read", "source", ".", "exit", "return", "break", "continue", "alias",
-                  "unalias", "type", "test", "[", "true", "false", ":", "eval", "echo"}
 
 
 def _declare(value: str) -> str:
