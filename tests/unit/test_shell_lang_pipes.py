@@ -46,6 +46,10 @@ PIPELINES = [
      '1\n2\n', False, 0),
     ('echo a | { cat; echo b; }',
      'a\nb\n', False, 0),
+    ('set -o | while read n v; do case $n in errexit|pipefail) echo "$n $v";; esac; done',
+     'errexit off\npipefail off\n', False, 0),
+    ('export E=1; env | while read l; do case $l in E=*) echo "$l";; esac; done',
+     'E=1\n', False, 0),
 ]
 
 
