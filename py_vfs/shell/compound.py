@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from py_vfs.globs import compile_glob
+from py_vfs.shell.arith import ArithError, evaluate
 from py_vfs.shell.control import ExitShell, LoopControl, ReturnFrom, cancel_point
-from py_vfs.shell.syntax import Case, For, Group, If, Node, Sequence, While
+from py_vfs.shell.syntax import ArithCommand, Case, For, Group, If, Node, Sequence, While
 from py_vfs.shell.words import ExpansionError
 
 if TYPE_CHECKING:
@@ -55,6 +56,8 @@ async def run_compound(shell: Shell, node: Node, io: Streams) -> int:
         return await _for(shell, node, io)
     if isinstance(node, While):
         return await _while(shell, node, io)
+    if isinstance(node, ArithCommand):
+        return await _arith(shell, node, io)
     assert isinstance(node, Case)
     return await _case(shell, node, io)
 
@@ -122,6 +125,18 @@ async def _while(shell: Shell, node: While, io: Streams) -> int:
             break
     shell.status = status
     return status
+
+
+async def _arith(shell: Shell, node: ArithCommand, io: Streams) -> int:
+    expr = await shell.expander(io).string(node.expr)
+    variables = shell.variables
+    try:
+        value = evaluate(expr, lambda name: variables.get(name) or "",
+                         lambda name, text: variables.set(name, text))
+    except ArithError as exc:
+        io.stderr.write_nowait(f"sh: ((: {expr.strip()}: {exc}\n")
+        return 1
+    return 0 if value else 1
 
 
 async def _case(shell: Shell, node: Case, io: Streams) -> int:

@@ -188,30 +188,28 @@ class Shell:
                            self._run.open_urls, self.cwd, self.scoop_name,
                            self._run.confirm[-1] if self._run.confirm else None)
 
-    async def run_text(self, text: str, io: Streams, *, line: int = 1) -> int:
+    async def run_text(self, text: str, io: Streams) -> int:
         """Parse and run a program in this shell; ``exit`` ends it (its status)."""
         try:
-            return await self.run_program(text, io, line=line)
+            self.status = await self.run_program(text, io)
         except ExpansionError as exc:
             _say(io.stderr, str(exc))
-            return exc.status
+            self.status = exc.status
         except (ExitShell, ReturnFrom) as exc:
-            return exc.status
+            self.status = exc.status
         except LoopControl:
-            return self.status
+            pass
         except Interrupted:
-            return INTERRUPTED
+            self.status = INTERRUPTED
+        return self.status
 
-    async def run_program(self, text: str, io: Streams, *, line: int = 1) -> int:
+    async def run_program(self, text: str, io: Streams) -> int:
         """Parse ``text`` whole (a syntax error runs nothing: status 2), then run it here;
         ``exit``, ``return`` and Ctrl-C propagate to the caller."""
         try:
             program = parse(text, self.aliases)
         except ParseError as exc:
-            message = str(exc)
-            if line > 1:
-                message = message.replace("(line ", f"(line {line - 1}+", 1)
-            _say(io.stderr, message)
+            _say(io.stderr, str(exc))
             self.status = exc.code
             return exc.code
         return await self.sequence(program, io)
@@ -372,17 +370,17 @@ class Shell:
     def expander(self, io: Streams) -> Expander:
         """Expands words against this shell's state now; substitutions' errors go to
         ``io``'s stderr."""
-        async def substitute(text: str, line: int) -> str:
-            return await self._substitute(text, line, io.stderr)
+        async def substitute(text: str) -> str:
+            return await self._substitute(text, io.stderr)
 
         return Expander(self.variables, self.status, self.vfs, self.cwd, substitute, PID)
 
-    async def _substitute(self, text: str, line: int, stderr: Output) -> str:
+    async def _substitute(self, text: str, stderr: Output) -> str:
         """``$(...)``: the program's output, run in a subshell (its status becomes $?)."""
         child = self.fork()
         out = Collect()
         io = Streams(NoInput(), out, stderr)
-        status = await child.nested(lambda: child.run_text(text, io, line=line))
+        status = await child.nested(lambda: child.run_text(text, io))
         self.status = status
         self.substitution_status = status
         return out.text()

@@ -55,6 +55,7 @@ class Op:
     pos: int
     fd: int | None = None
     heredoc: HereDoc | None = None
+    arith: Word | None = None  # the expression of a `((...))` command
 
 
 Token = Word | Op
@@ -100,10 +101,9 @@ class Lexer:
         self.pending: list[HereDoc] = []
         self._delimiter_for: Op | None = None
 
-    def fail(self, message: str, pos: int, *, incomplete: bool = False) -> ParseError:
+    def fail(self, message: str, pos: int) -> ParseError:
         """A syntax error at ``pos``."""
-        kind = Incomplete if incomplete else ParseError
-        return kind(f"syntax error: {message} ({where(self.src, pos)})")
+        return ParseError(f"syntax error: {message} ({where(self.src, pos)})")
 
     def eof(self, what: str, pos: int) -> ParseError:
         """The source ended inside ``what`` (opened at ``pos``)."""
@@ -127,6 +127,10 @@ class Lexer:
             elif char == "#":
                 end = src.find("\n", self.pos)
                 self.pos = len(src) if end == -1 else end
+            elif src.startswith("((", self.pos) and self._command_start():
+                start = self.pos
+                self.pos += 2
+                self.tokens.append(Op("((", start, arith=Word(self._arith_parts(start), start)))
             elif char in OPERATOR_CHARS:
                 op = self._operator()
                 if until_paren and op.text == "(":
@@ -146,6 +150,15 @@ class Lexer:
                 raise self.eof(f"here-document <<{self.pending[0].delimiter}", self.pos)
             self._read_heredocs()
         return self.tokens
+
+    def _command_start(self) -> bool:
+        """Whether a command may start here (``((`` is then an arithmetic command)."""
+        last = self.tokens[-1] if self.tokens else None
+        if last is None:
+            return True
+        if isinstance(last, Op):
+            return last.text in (";", "\n", "&&", "||", "|", "(", ";;")
+        return last.bare in ("do", "then", "else", "elif", "{", "!", "if", "while", "until")
 
     def _operator(self) -> Op:
         text = next(op for op in OPERATORS if self.src.startswith(op, self.pos))
@@ -245,7 +258,7 @@ class Lexer:
         if self.pos >= len(src):
             raise self.eof("`", start)
         self.pos += 1
-        out.add(CmdSub("".join(text), quoted, src.count("\n", 0, start) + 1))
+        out.add(CmdSub("".join(text), quoted))
 
     def _dollar(self, out: _Parts, quoted: bool) -> None:
         src, start = self.src, self.pos
@@ -257,7 +270,7 @@ class Lexer:
             sub = Lexer(src, final=self.final)
             sub.pos = start + 2
             sub.run(until_paren=True)
-            out.add(CmdSub(src[start + 2:sub.pos - 1], quoted, src.count("\n", 0, start) + 1))
+            out.add(CmdSub(src[start + 2:sub.pos - 1], quoted))
             self.pos = sub.pos
         elif following == "{":
             self.pos += 2

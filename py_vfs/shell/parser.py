@@ -14,6 +14,7 @@ from collections.abc import Callable
 from py_vfs.shell.lexer import Incomplete, Lexer, Op, ParseError, Token, tokenize, where
 from py_vfs.shell.syntax import (
     AndOr,
+    ArithCommand,
     Assign,
     Case,
     For,
@@ -39,6 +40,7 @@ KEYWORDS = ("if", "then", "elif", "else", "fi", "for", "in", "do", "done", "whil
 CLOSERS = ("then", "elif", "else", "fi", "do", "done", "esac", "}")
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_FUNCTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:+-]*")  # bash also takes `my-func`
 MAX_DEPTH = 50  # nested compound commands; deeper is refused rather than a RecursionError
 
 
@@ -163,6 +165,9 @@ class _Parser:
 
     def _compound(self, token: Token) -> Node | None:
         if isinstance(token, Op):
+            if token.arith is not None:
+                self.index += 1
+                return ArithCommand(token.arith)
             if token.text != "(":
                 return None
             return self._nested(lambda: self._group(")", subshell=True))
@@ -175,7 +180,8 @@ class _Parser:
             return self._nested(parsers[kind])
         following = [t.text for t in self.tokens[self.index + 1:self.index + 3]
                      if isinstance(t, Op)]
-        if kind and _NAME.fullmatch(kind) and following == ["(", ")"]:
+        if kind and _FUNCTION_NAME.fullmatch(kind) and kind not in KEYWORDS \
+                and following == ["(", ")"]:
             self.index += 3
             return self._function_body(kind)
         return None
@@ -303,8 +309,7 @@ class _Parser:
         return FunctionDef(name, body)
 
     def simple(self) -> Simple:
-        token = self.peek()
-        command = Simple(line=self.src.count("\n", 0, token.pos) + 1 if token else 1)
+        command = Simple()
         while True:
             redirect = self._redirect()
             if redirect is not None:

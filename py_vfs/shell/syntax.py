@@ -40,7 +40,6 @@ class CmdSub:
 
     text: str
     quoted: bool = False
-    line: int = 1  # where the program starts, for its syntax errors
 
 
 @dataclass(frozen=True)
@@ -60,12 +59,6 @@ class Word:
 
     parts: tuple[Part, ...]
     pos: int = 0
-
-    @property
-    def literal(self) -> str | None:
-        """The word's text when it is only literal text (quoted or not), else None."""
-        texts = [part.text for part in self.parts if isinstance(part, Lit)]
-        return "".join(texts) if len(texts) == len(self.parts) else None
 
     @property
     def text(self) -> str:
@@ -133,7 +126,6 @@ class Simple:
     assigns: list[Assign] = field(default_factory=list)
     words: list[Word] = field(default_factory=list)
     redirects: list[Redirect] = field(default_factory=list)
-    line: int = 1
 
 
 @dataclass
@@ -210,6 +202,13 @@ class FunctionDef:
 
 
 @dataclass
+class ArithCommand:
+    """``((expr))``: status 0 when the expression is not 0."""
+
+    expr: Word
+
+
+@dataclass
 class Redirected:
     """A compound command with redirections after it (``{ ...; } > f``)."""
 
@@ -217,4 +216,4 @@ class Redirected:
     redirects: list[Redirect]
 
 
-Node = Simple | Group | If | For | While | Case | FunctionDef | Redirected
+Node = Simple | Group | If | For | While | Case | FunctionDef | ArithCommand | Redirected

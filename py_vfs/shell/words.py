@@ -66,7 +66,7 @@ class Expander:
     status: int
     vfs: Disk
     cwd: str
-    substitute: Callable[[str, int], Awaitable[str]]
+    substitute: Callable[[str], Awaitable[str]]
     pid: int = 4242
 
     async def fields(self, words: list[Word]) -> list[str]:
@@ -188,7 +188,7 @@ class Expander:
 
     async def _value(self, part: Part) -> str:
         if isinstance(part, CmdSub):
-            return (await self.substitute(part.text, part.line)).rstrip("\n")
+            return (await self.substitute(part.text)).rstrip("\n")
         if isinstance(part, Arith):
             expr = await self.string(part.expr)
             try:

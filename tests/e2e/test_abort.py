@@ -226,3 +226,27 @@ def test_aborting_a_watch_signal_unsubscribes(app):
     """)
     assert "/abw/two" in result["marker"], "the second watcher never saw /abw/two"
     assert result["seen"] == ["/abw/one"]
+
+
+def test_aborting_an_endless_shell_loop_stops_it_and_the_shell_goes_on(app):
+    """`while true; do :; done` runs in Python when the abort comes: a worker-answered call sent
+    after it (memoryUsage) is answered only because every iteration lets the worker's messages
+    in; the line then stops with status 130, and the next line runs."""
+    result = js(app, """
+      const controller = new AbortController();
+      let settled = null;
+      const loop = vfs.shell("echo kept > /loop.txt; while true; do :; done; echo no > /loop.txt",
+                             {signal: controller.signal});
+      loop.then(() => { settled = "resolved"; }, () => { settled = "rejected"; });
+      await vfs.memoryUsage();
+      const settledBeforeAbort = settled;
+      controller.abort();
+      let outcome;
+      try { const r = await loop; outcome = ["resolved", r.code, r.stdout, r.stderr]; }
+      catch (e) { outcome = [e.name, e.code]; }
+      const after = await vfs.shell("echo $((6 * 7)); cat /loop.txt");
+      return {outcome, settledBeforeAbort, after: after.stdout};
+    """)
+    assert result["settledBeforeAbort"] is None
+    assert result["outcome"] == ["resolved", 130, "", ""]
+    assert result["after"] == "42\nkept\n"

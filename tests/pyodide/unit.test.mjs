@@ -47,6 +47,7 @@ const NO_LOOP_CANCEL = "WebAPI.call's Tasks need a real event loop; tests/e2e/te
 const EXPECTED_SKIPS = new Map([
   // The oracle is the host kernel's file system; Pyodide's is MEMFS.
   ["tests/unit/test_differential.py", "differential tests need a real Linux file system"],
+  // A pipeline's stages wait on each other's pipes; the e2e tier runs pipelines in the worker.
   ["tests/unit/test_group_commit.py::test_a_thousand_writes_in_flight_take_a_few_commits", NO_EVENT_LOOP],
   ["tests/unit/test_group_commit.py::test_a_failing_write_in_a_group_fails_alone", NO_EVENT_LOOP],
   ["tests/unit/test_group_commit.py::test_writers_never_share_a_commit", NO_EVENT_LOOP],

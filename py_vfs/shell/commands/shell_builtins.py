@@ -16,10 +16,6 @@ from py_vfs.shell.words import ifs_separator
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
-# Builtins that `type` calls builtins (the others are commands of this shell, with no file).
-SHELL_BUILTINS = {"cd", "pwd", "export", "unset", "env", "printenv", "set", "shift", "local",
-                  "read", "source", ".", "exit", "return", "break", "continue", "alias",
-                  "unalias", "type", "test", "[", "true", "false", ":", "eval", "echo"}
 
 
 def _declare(value: str) -> str:
@@ -196,7 +192,7 @@ async def set_(ctx: Context, args: list[str]) -> int:
         if arg in ("-o", "+o"):
             if index + 1 == len(args):
                 for name in ("errexit", "nounset", "pipefail", "xtrace"):
-                    ctx.out(f"{name:<15}{'on' if getattr(options, name) else 'off'}\n")
+                    ctx.out(f"{name:<15}\t{'on' if getattr(options, name) else 'off'}\n")
                 return 0
             name = args[index + 1]
             if name not in ("errexit", "nounset", "pipefail", "xtrace"):
@@ -369,7 +365,7 @@ async def return_(ctx: Context, args: list[str]) -> int:
     session = ctx.session
     if not (session.function_depth or session.script_depth):
         ctx.err("can only `return' from a function or sourced script")
-        return 1
+        return 2
     status = _number(ctx, args, session.status)
     raise ReturnFrom(2 if status is None else status & 255)
 
