@@ -67,7 +67,6 @@ KNOWN_FAILURES: dict[str, str] = {
     'quoting-15': 'ours: sh: syntax error: unexpected end of file (unterminated " from line 1,...',
     'vars-14': "stderr: ours 'cd: OLDPWD not set\\n', bash 'sh: cd: OLDPWD not set\\n'",
     'vars-36': "stderr: ours 'cd: HOME not set\\n', bash 'sh: cd: HOME not set\\n'",
-    'arith-07': 'ours: sh: i++: command not found',
     'arith-11': 'ours: sh: 1+: syntax error: operand expected (error token is "")',
     'cmdsub-10': "stdout: ours ' status 0', bash ' status 1'",
     'cmdsub-12': 'ours: sh: syntax error: unexpected end of file (unterminated $( from line 1,...',
