@@ -29,6 +29,7 @@ TITLES = {
     "Q3": "SQL on 10,000 files: `SELECT path FROM files WHERE writer = 'agent' AND mtime > "
           "date('now', '-7 days')`",
     "E1": "export 100 MiB as a zip and drain it (ours only: vfs.export)",
+    "G1": "git clone over HTTP (isomorphic-git, depth 1) of ~1,400 files, 12 MB, + flush",
     "B1 cold": "app page to ready prompt, cold",
     "B1 warm": "app page to ready prompt, warm",
     "B1 snapshot": "app page to ready prompt, from the runtime snapshot",
@@ -146,6 +147,16 @@ def load_text(meta: dict) -> str:
     return f"load average {load['before']:.1f} before, {load['after']:.1f} after"
 
 
+def repository_text(meta: dict) -> list[str]:
+    """What G1 cloned (bench/gitrepo.py), when the run had G1."""
+    repo = meta.get("g1")
+    if not repo:
+        return []
+    return ["", f"G1's repository: {repo['files']:,} files, {repo['bytes'] / 1e6:.1f} MB, from "
+                f"{len(repo['packages'])} packages of node_modules/, commit `{repo['commit']}`; "
+                "raw IndexedDB is no file system isomorphic-git can use and has no G1 time."]
+
+
 def generated(report: dict) -> str:
     meta, summary = report["meta"], report["summary"]
     lines = [
@@ -158,6 +169,7 @@ def generated(report: dict) -> str:
         "### Times (median, ms; lower is better)",
         "",
         *time_table(summary),
+        *repository_text(meta),
         "",
         "### Strict durability (`openVFS({durability: \"strict\"})`)",
         "",

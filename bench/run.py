@@ -7,7 +7,9 @@ Adapters: ours (dist/pyvfs.mjs, `openVFS`), lightningfs (@isomorphic-git/lightni
 (@zenfs/core + @zenfs/dom IndexedDB), rawidb (one IndexedDB put per file). The workloads are in
 bench/web/workloads.mjs; docs/benchmarks.md says what each one does and what the numbers mean.
 E1 (ours only) exports a tree of 100 MiB as a zip through `vfs.export` and drains it: its time,
-rate (MB/s of the tree) and the worker's peaks.
+rate (MB/s of the tree) and the worker's peaks. G1 clones bench/gitrepo.py's repository with
+isomorphic-git over HTTP from the bench server into a fresh store per repetition and adapter
+(not raw IndexedDB, which is no file system) and checks the checkout against its manifest.
 
 Per repetition and adapter, one fresh store (every IndexedDB database of the origin is deleted
 first) is opened (untimed; for ours this boots Pyodide) and takes the CHAIN of workloads in order,
@@ -15,12 +17,13 @@ each timed on its own with an untimed check after it; then the page is reloaded 
 reopening the store and reading W1's files. W8 seeds its own store in a persistent profile and
 times open-to-first-read after each browser restart; Q1-Q3 then time the issue's SQL statements
 (`vfs.query`) on that 10,000-file store in the same page, for ours only (the peers have no SQL).
-B1 times our app page (dist/index.html) to
-`body[data-state=ready]`, cold (new context), warm (reload) and snapshot (reload once the runtime
-snapshot is stored). A setup of ours waits, untimed, until its runtime snapshot is stored
-(docs/boot.md), so W6 and W8 reopen as a returning user does.
+B1 times our app page (dist/index.html) to `body[data-state=ready]`, cold (new context), warm
+(reload) and snapshot (reload once the runtime snapshot is stored). A setup of ours waits,
+untimed, until its runtime snapshot is stored (docs/boot.md), so W6 and W8 reopen as a returning
+user does.
 
---smoke runs every workload once at tiny sizes (B1 cold only) and exits non-zero unless every
+--smoke runs every workload once at tiny sizes (B1 cold only; G1 clones a 21-file repository in
+the chain's store, before W6, with no page or boot of its own) and exits non-zero unless every
 case verified: tests/e2e/test_bench_smoke.py runs it so the bench cannot rot.
 """
 
@@ -43,6 +46,8 @@ from chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from bench.cdp import CDPError, FlatCDP, debugging_args, free_port  # noqa: E402
+from bench.githttp import GIT_PREFIX  # noqa: E402
+from bench.gitrepo import REPO, Repository, repository  # noqa: E402
 from bench.memory import MemoryProbe  # noqa: E402
 from bench.report import write_json, write_markdown  # noqa: E402
 from bench.server import start_bench_server  # noqa: E402
@@ -57,9 +62,11 @@ CHAIN = ["W1", "W1c", "W2", "W3", "W5", "W7", "W4"]
 # SQL over W8's store, run by ours after each W8 reopen, in the same page.
 QUERIES = ["Q1", "Q2", "Q3"]
 QUERYING = "ours"
-WORKLOADS = [*CHAIN, "W6", "E1", "W8", *QUERIES, "B1"]
+WORKLOADS = [*CHAIN, "W6", "E1", "G1", "W8", *QUERIES, "B1"]
 # E1 exports through our JS API (vfs.export): no peer has one, so it runs on ours alone.
 EXPORTING = ["ours"]
+# G1 needs a file system isomorphic-git can take as `fs`: raw IndexedDB is none.
+CLONING = ["ours", STRICT, "lightningfs", "zenfs"]
 # What must run before a workload: the tree it reads, renames or removes.
 NEEDS = {"W2": "W1c", "W3": "W1c", "W5": "W1c", "W7": "W5", "W6": "W1",
          **dict.fromkeys(QUERIES, "W8")}
@@ -116,8 +123,10 @@ class CaseFailed(Exception):
 class Bench:
     """One bench run: a browser, the bench server, and the results collected so far."""
 
-    def __init__(self, playwright, base_url: str, sizes: Sizes, smoke: bool, watchdog: Watchdog):
+    def __init__(self, playwright, base_url: str, sizes: Sizes, smoke: bool, watchdog: Watchdog,
+                 repo: Repository | None = None):
         self.playwright = playwright
+        self.repo = repo
         self.base_url = base_url
         self.sizes = sizes
         self.smoke = smoke
@@ -231,12 +240,19 @@ class Bench:
         return {"adapter": adapter, "store": store, "workload": workload, "stage": stage,
                 "params": asdict(self.sizes)}
 
+    def clone_spec(self, adapter: str, store: str) -> dict:
+        """G1's run on `store`, with the repository's URL path and manifest."""
+        spec = self.spec(adapter, "G1", "run", store)
+        spec["params"] |= {"gitRepo": f"{GIT_PREFIX}{REPO}", "gitManifest": self.repo.manifest}
+        return spec
+
     # --- workloads --------------------------------------------------------------------------
 
     def run_all(self, workloads: list[str], adapters: list[str], reps: int) -> None:
         steps = with_prerequisites(workloads)
         seeds_w8 = self.smoke and "W8" in steps  # a smoke run seeds W8 in the chain's store
-        if seeds_w8 or any(w in steps for w in (*CHAIN, "W6")):
+        chains = seeds_w8 or any(w in steps for w in (*CHAIN, "W6"))
+        if chains:
             page = self.context.new_page()
             for rep in range(reps):
                 for adapter in adapters:  # interleaved: slow drift hits every adapter
@@ -246,6 +262,8 @@ class Bench:
         if "E1" in workloads:  # before W8: a smoke run's W8 closes this context
             for adapter in (a for a in adapters if a in EXPORTING):
                 self.run_export(adapter, reps)
+        if "G1" in workloads and not (self.smoke and chains):  # before W8 too
+            self.run_clone([a for a in adapters if a in CLONING], reps)
         if "W8" in steps:
             self.run_restart(adapters, reps, workloads)
         if "B1" in workloads and "ours" in adapters:
@@ -265,6 +283,9 @@ class Bench:
                 result = stage(workload, "run")
                 if workload in record:
                     self.record(workload, adapter, pick(result))
+        if self.smoke and "G1" in steps and adapter in CLONING:
+            self.record("G1", adapter, pick(self.stage(self.context_cdp, page,
+                                                       self.clone_spec(adapter, store))))
         if "W6" in steps:
             with self.watchdog.stage(f"{adapter} W6 reload", self.stage_bound):
                 self.watchdog.waiting_for("the bench page to reload (window.bench)")
@@ -290,6 +311,25 @@ class Bench:
         finally:
             with self.watchdog.stage("closing the export's page", self.stage_bound):
                 page.close()
+
+    def run_clone(self, adapters: list[str], reps: int) -> None:
+        """G1: per repetition and adapter (interleaved), a page and a fresh store of its own,
+        opened untimed, then the timed clone and the untimed check of its checkout."""
+        for rep in range(reps):
+            for adapter in adapters:
+                page = self.context.new_page()
+                store = f"clone-{rep}-{adapter}"
+                try:
+                    with self.watchdog.stage(f"{adapter} G1 opening the bench page",
+                                             self.stage_bound):
+                        # A smoke run's profile may hold stores its later stages reopen.
+                        self.open_bench_page(page, wipe=not self.smoke)
+                    self.stage(self.context_cdp, page, self.spec(adapter, "G1", "setup", store))
+                    self.record("G1", adapter, pick(self.stage(self.context_cdp, page,
+                                                               self.clone_spec(adapter, store))))
+                finally:
+                    with self.watchdog.stage("closing the clone's page", self.stage_bound):
+                        page.close()
 
     def run_restart(self, adapters: list[str], reps: int, record: list[str]) -> None:
         """W8: a disk of manyFiles files, then `reps` browser restarts timed to the first read,
@@ -418,13 +458,17 @@ def run(args: argparse.Namespace) -> dict:
     workloads = [w for w in args.only.split(",") if w]
     adapters = [a for a in args.adapters.split(",") if a]
     sizes = SMOKE_SIZES if args.smoke else Sizes()
-    base_url, server = start_bench_server()
+    repo = repository(args.smoke) if "G1" in workloads else None
+    if repo:
+        print(f"bench: G1's repository: {repo.files} files, {repo.size / 1e6:.1f} MB from "
+              f"{len(repo.packages)} packages, commit {repo.commit}", flush=True)
+    base_url, server = start_bench_server(repo.project_root if repo else None)
     started = time.monotonic()
     load_before = os.getloadavg()
     watchdog = Watchdog()
     try:
         with sync_playwright() as playwright:
-            bench = Bench(playwright, base_url, sizes, args.smoke, watchdog)
+            bench = Bench(playwright, base_url, sizes, args.smoke, watchdog, repo)
             version = bench.browser.version
             print(f"bench: chromium {version}, load average {load_before[0]:.1f}", flush=True)
             bench.run_all(workloads, adapters, args.reps)
@@ -435,6 +479,9 @@ def run(args: argparse.Namespace) -> dict:
     meta = {"date": time.strftime("%Y-%m-%d %H:%M %Z"), "chromium": version,
             "sizes": asdict(sizes), "reps": args.reps, "seconds": time.monotonic() - started,
             "load": {"before": load_before[0], "after": os.getloadavg()[0]}}
+    if repo:
+        meta["g1"] = {"files": repo.files, "bytes": repo.size, "commit": repo.commit,
+                      "packages": list(repo.packages)}
     return {"meta": meta, "results": bench.results, "summary": summarize(bench.results)}
 
 

@@ -1,4 +1,5 @@
-"""The bench site: dist/ at `/`, bench/web/ at `/bench/`, the peers' files at `/node_modules/`.
+"""The bench site: dist/ at `/`, bench/web/ at `/bench/`, the peers' files at `/node_modules/`,
+and G1's git repository over smart HTTP at `/git/` (bench/githttp.py).
 
 The peers run unbundled: their ES modules are served straight from node_modules/ and the bench
 page resolves their bare imports (`@zenfs/core`, `utilium/buffer`, ...) through an import map that
@@ -21,14 +22,18 @@ sys.path.insert(0, str(ROOT / "build"))
 
 from serve import HOST, Handler, Server  # noqa: E402
 
+from bench.githttp import GIT_PREFIX, serve_git  # noqa: E402
+
 DIST = ROOT / "dist"
 WEB = Path(__file__).resolve().parent / "web"
 NODE = ROOT / "node_modules"
 
-# Packages the bench page may import (ZenFS and what it imports) or load as a script.
+# Packages the bench page may import (ZenFS and what it imports) or load as a script
+# (lightning-fs, and for G1 isomorphic-git's UMD build and its browser HTTP client).
 PEER_PACKAGES = [
     "@zenfs/core", "@zenfs/dom", "@zenfs/streams", "utilium", "kerium", "memium",
     "eventemitter3", "buffer", "base64-js", "ieee754", "@isomorphic-git/lightning-fs",
+    "isomorphic-git",
 ]
 # Packages that ship CommonJS only: the page maps them to small ES wrappers in bench/web/shims/.
 SHIMMED = {"buffer": "/bench/shims/buffer.mjs", "eventemitter3": "/bench/shims/eventemitter3.mjs"}
@@ -67,7 +72,19 @@ def import_map() -> dict:
 
 
 class BenchHandler(Handler):
-    """dist/ plus the two bench prefixes; bench pages get the import map inlined."""
+    """dist/ plus the bench prefixes; bench pages get the import map inlined."""
+
+    def do_GET(self):
+        if urlsplit(self.path).path.startswith(GIT_PREFIX):
+            serve_git(self, self.server.git_root)
+        else:
+            super().do_GET()
+
+    def do_POST(self):
+        if urlsplit(self.path).path.startswith(GIT_PREFIX):
+            serve_git(self, self.server.git_root)
+        else:
+            self.send_error(405, "Method Not Allowed")
 
     def translate_path(self, path):
         parts = urlsplit(path).path
@@ -100,8 +117,10 @@ class BenchHandler(Handler):
         return io.BytesIO(body)
 
 
-def start_bench_server() -> tuple[str, Server]:
-    """Serve the bench site in a daemon thread on 127.0.0.1; return (base_url, server)."""
+def start_bench_server(git_root: Path | None = None) -> tuple[str, Server]:
+    """Serve the bench site in a daemon thread on 127.0.0.1; return (base_url, server).
+    `git_root` is the GIT_PROJECT_ROOT served under /git/ (None: no repository)."""
     server = Server((HOST, 0), partial(BenchHandler, directory=str(DIST)))
+    server.git_root = git_root
     threading.Thread(target=server.serve_forever, name="bench-serve", daemon=True).start()
     return f"http://{HOST}:{server.server_address[1]}/", server

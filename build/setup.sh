@@ -2,8 +2,8 @@
 # Install what py_vfs needs to build (and, with --test, to test), and only what is missing.
 #
 #   sh build/setup.sh           node_modules (npm ci) and .venv (pinned tools)
-#   sh build/setup.sh --test    the same, plus Debian's chromium and sqlite3 when they are not
-#                               on PATH (the browser then checked by build/check_browser.py),
+#   sh build/setup.sh --test    the same, plus Debian's chromium, sqlite3 and git when they are
+#                               not on PATH (the browser then checked by build/check_browser.py),
 #                               and the wheels the Pyodide tier runs tests/unit with (.cache/)
 #
 # Fast when nothing is missing: it compares timestamps and a sha256 stamp; with --test it also
@@ -61,8 +61,9 @@ else
 fi
 
 # 3. --test: Debian's packages the tests use, installed when missing: a Chromium for Playwright
-#    (`playwright install` cannot work here) and the sqlite3 command-line tool
-#    (tests/unit/test_sqlite_views.py queries a disk file with it).
+#    (`playwright install` cannot work here), the sqlite3 command-line tool
+#    (tests/unit/test_sqlite_views.py queries a disk file with it) and git (the bench's G1 makes
+#    its repository with it and serves it with `git http-backend`, part of Debian's git).
 if [ "$want_test" = 1 ]; then
     missing=""
     if [ -n "${CHROMIUM:-}" ] && [ -x "$CHROMIUM" ]; then
@@ -76,6 +77,11 @@ if [ "$want_test" = 1 ]; then
         say "sqlite3: $(command -v sqlite3)"
     else
         missing="$missing sqlite3"
+    fi
+    if command -v git >/dev/null 2>&1; then
+        say "git: $(command -v git)"
+    else
+        missing="$missing git"
     fi
     if [ -n "$missing" ]; then
         command -v apt-get >/dev/null 2>&1 || die "not found:$missing, and no apt-get: install them (for chromium, or set CHROMIUM=/path/to/chromium)"

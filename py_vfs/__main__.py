@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import sys
+from typing import Any
 
 from .defaults import Bundle, install
 from .shell import Shell
+from .shell.complete import complete
+from .shell.history_file import HistoryError
 from .shell.parser import needs_more
 from .storage.sqlite import SQLiteStore
 from .vfs import VFS
@@ -61,27 +63,68 @@ async def _run(session: Shell, line: str, ask: bool = False) -> int:
 
 
 async def _interact(session: Shell) -> int:
-    """A read-eval-print loop; ``readline`` (when present) gives line editing and history."""
-    with contextlib.suppress(ImportError):
-        import readline  # noqa: F401
+    """A read-eval-print loop; ``readline`` (when present) gives line editing, the history of
+    ``~/.history`` on the disk and Tab completion (py_vfs/shell/complete.py); ``!`` events
+    are expanded and each line is recorded, as in the page's terminal."""
+    history = session.history
+    await history.ensure_loaded()
+    edit = _readline(session)
     code = 0
     while True:
         try:
             line = input(f"py_vfs:{session.cwd}$ ")
+            while needs_more(line):  # an open quote, `if` without `fi`...: read on
+                line += "\n" + input("> ")
         except EOFError:
             print()
             return code
         except KeyboardInterrupt:
             print("^C")
             continue
-        if line.strip() in ("exit", "logout"):
+        try:
+            expanded = history.expand(line)
+        except HistoryError as error:
+            print(f"sh: {error}", file=sys.stderr)
+            code = 1
+            continue
+        if expanded != line:
+            print(expanded)
+        recorded = len(history.entries)
+        await history.add(expanded)
+        if edit is not None and len(history.entries) > recorded:
+            edit.add_history(expanded)
+        if expanded.strip() in ("exit", "logout"):
             return code
-        while needs_more(line):  # an open quote, `if` without `fi`...: read on
-            try:
-                line += "\n" + input("> ")
-            except EOFError:
-                break
-        code = await _run(session, line, ask=True)
+        code = await _run(session, expanded, ask=True)
+
+
+def _readline(session: Shell) -> Any:
+    """Set up readline with the shell's history and completion; None where it is missing."""
+    try:
+        import readline
+    except ImportError:
+        return None
+    readline.set_auto_history(False)  # the shell records the expanded lines itself
+    for entry in session.history.entries:
+        readline.add_history(entry)
+    found: list[str] = []
+
+    def completer(text: str, state: int) -> str | None:
+        if state == 0:
+            line, cursor = readline.get_line_buffer(), readline.get_endidx()
+            completion = complete(session, line, cursor)
+            # readline replaces its own word (from begidx): keep what lies before ours.
+            keep = line[readline.get_begidx():completion.start]
+            # readline adds its own space after a unique match.
+            found[:] = [keep + (candidate[:-1] if candidate.endswith(" ")
+                                and not candidate.endswith("\\ ") else candidate)
+                        for candidate in completion.candidates]
+        return found[state] if state < len(found) else None
+
+    readline.set_completer_delims(" \t\n|&;<>()")
+    readline.set_completer(completer)
+    readline.parse_and_bind("tab: complete")
+    return readline
 
 
 if __name__ == "__main__":

@@ -162,7 +162,14 @@ OPS: tuple[Op, ...] = (
     _op("grep", "pattern:string path:path? options:options?",
         options={"regex": "bool", "ignoreCase": "bool", "include": "any",
                  "maxResults": "number", "maxFileSize": "number"}),
-    _op("shell", "line:string", mutating=True, **_NOT_IN_STEP),
+    # A shell line (py_vfs/web_shell.py). With ``stream`` (the page's ``onOutput``) the worker
+    # adds a third argument, the function that posts {type: "output", id, stream, data} to the
+    # page as output is written; the page acknowledges each with {type: "outputAck", id,
+    # bytes}, and the function makes Python wait while too much is unacknowledged.
+    _op("shell", "line:string options:options?", mutating=True,
+        options={"stream": "bool", "isatty": "bool", "interactive": "bool"}, **_NOT_IN_STEP),
+    # Tab completion of the shell's line at the cursor (py_vfs/shell/complete.py).
+    _op("complete", "line:string cursor:number", **_NOT_IN_STEP),
     # Read-only SQL over the disk's metadata (py_vfs/query.py, docs/data.md).
     _op("query", "sql:string params:any? options:options?", options={"limit": "number"}),
     # The disk's history (py_vfs/history.py, snapshots.py; docs/data.md), answered by

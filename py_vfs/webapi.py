@@ -39,6 +39,7 @@ from .web_args import copy_file, encoding_of, flag, gc_options, grep_options, mo
 from .web_data import DataOps
 from .web_history import HistoryOps
 from .web_scripts import use_js_realm
+from .web_shell import ShellOps
 from .web_steps import Steps
 from .web_views import ViewChannels
 from .writers import check_writer
@@ -78,11 +79,13 @@ class WebAPI:
             view, host=host and ViewHost(view, host), fsa=fsa, steps=self._steps,
             previews=ViewPreviews(view, self.shell.previews)),
             lambda path, kind: self.shell.previews.root_url(path, kind))
+        self.shell_ops = ShellOps(self.shell)  # shell and complete (py_vfs/web_shell.py)
         self._signals: dict[int, Signal] = {}  # the cancellable calls in flight, by call id
         self._ops = {**self.operations(vfs), **self._steps.table(self), "watch": self._watch,
                      "unwatch": self._unwatch, "sync": vfs.sync, "reset": self._reset,
                      **DataOps(vfs, self._streams, self._keep).table(),
-                     **HistoryOps(vfs).table(), **self.channels.table()}
+                     **HistoryOps(vfs).table(), **self.channels.table(),
+                     **self.shell_ops.table()}
         if set(self._ops) != PYTHON_OPS:  # py_vfs/protocol.py declares every operation
             raise AssertionError(f"WebAPI and protocol.OPS differ: {set(self._ops) ^ PYTHON_OPS}")
         self.collecting: asyncio.Future[int] | None = None  # the garbage collection at boot
@@ -157,7 +160,6 @@ class WebAPI:
             "glob": v.glob,
             "query": self._query,
             "grep": lambda pattern, p="/", o=None: v.grep(pattern, p or "/", **grep_options(o)),
-            "shell": self._shell,
             "preview": self._preview,
             "openRead": lambda p, start=0, end=None: self._keep(v.open_read(p, start or 0, end)),
             "readChunk": self._read_chunk,
@@ -267,12 +269,6 @@ class WebAPI:
             await stream.abort()
         elif isinstance(stream, ReadStream | AsyncGenerator):  # an export: its state goes
             await stream.aclose()
-
-    async def _shell(self, line: str) -> dict[str, Any]:
-        result = await self.shell.run(line)
-        return {"stdout": result.stdout, "stderr": result.stderr, "code": result.code,
-                "cwd": result.cwd, "open": list(result.open_urls), "scoop": result.scoop,
-                "confirm": result.confirm}
 
     async def _reset(self, options: Any = None) -> dict[str, Any]:
         """``vfs.reset({defaults: true})``: put the shipped default content back."""
@@ -404,11 +400,15 @@ def dispatch(api: WebAPI, op: str, js_args: Any, writer: str | None = None,
 
 
 def _from_js(value: Any) -> Any:
-    """Uint8Array becomes bytes, plain objects dicts; strings and numbers pass as they are."""
-    from pyodide.ffi import JsProxy
+    """Uint8Array becomes bytes, plain objects dicts; strings and numbers pass as they are; a
+    function (the shell's ``emit``: web/worker.mjs) is called with its bytes as Uint8Array."""
+    from pyodide.ffi import JsProxy, to_js
 
     if not isinstance(value, JsProxy):
         return value
+    if value.typeof == "function":
+        return lambda *args: value(*(to_js(arg) if isinstance(arg, bytes) else arg
+                                     for arg in args))
     if getattr(value, "BYTES_PER_ELEMENT", None) is not None:
         return value.to_bytes()
     return value.to_py()

@@ -31,6 +31,26 @@ function modeType(type) {
   return { file: 0o100000, directory: 0o040000, symlink: 0o120000 }[type] ?? 0;
 }
 
+// The output of a streamed shell call: bytes per stream, decoded as UTF-8 across pieces (a
+// character split between two pieces comes out whole), handed to `onOutput(stream, text)`.
+class OutputSink {
+  constructor(onOutput) {
+    this.onOutput = onOutput;
+    this.decoders = {};
+  }
+  push(stream, data) {
+    const decoder = (this.decoders[stream] ??= new TextDecoder());
+    const text = decoder.decode(data, { stream: true });
+    if (text) this.onOutput(stream, text);
+  }
+  end() {
+    for (const [stream, decoder] of Object.entries(this.decoders)) {
+      const text = decoder.decode();
+      if (text) this.onOutput(stream, text);
+    }
+  }
+}
+
 export class Dirent {
   constructor(raw) {
     this.name = raw.name;
@@ -86,8 +106,10 @@ export class VFS {
   transferable({ signal } = {}) { return this.#call("restrict", { signal }); }
   // Checks the arguments of `op` (declared in py_vfs/protocol.py) and sends it; a bad argument
   // or an aborted signal (web/abort.mjs) rejects at once, and nothing reaches the worker.
+  // `sink` (shell only): gets the call's output messages (OutputSink).
   #call(op, ...args) {
-    let sent, signal;
+    let sent, signal, sink;
+    if (args.at(-1) instanceof OutputSink) sink = args.pop();
     try {
       ({ args, signal } = takeSignal(op, args));
       throwIfAborted(signal);
@@ -95,6 +117,7 @@ export class VFS {
     } catch (error) {
       return Promise.reject(error);
     }
+    if (sink) return this.#instance.call(op, sent, undefined, this.#writer, signal, (stream, data) => sink.push(stream, data));
     return this.#send(op, sent, signal);
   }
   #send(op, args, signal) {
@@ -400,7 +423,20 @@ export class VFS {
   // signal}. agentTools(vfs) (web/agent_tools.mjs) wraps it as a tool set for an LLM.
   agentTool(name, input, options) { return this.#call("agentTool", name, input, options); }
   // Runs a shell command line in this VFS's shell session (its cwd carries over between calls).
-  shell(line, opts) { return this.#call("shell", line, opts); }
+  // `onOutput(stream, text)`: the output as it is written ("stdout"/"stderr", UTF-8 decoded
+  // across pieces) instead of in the answer; `isatty`: ls and grep color it; `interactive`: the
+  // terminal's history, `!` expansion and continuation (docs/api.md).
+  shell(line, options) {
+    const { onOutput, ...rest } = options ?? {};
+    if (onOutput !== undefined && typeof onOutput !== "function") {
+      return Promise.reject(invalidArgType("options.onOutput", "of type function", onOutput));
+    }
+    if (!onOutput) return this.#call("shell", line, options);
+    const sink = new OutputSink(onOutput);
+    return this.#call("shell", line, { ...rest, stream: true }, sink).finally(() => sink.end());
+  }
+  // Tab completion of `line` at `cursor` in the shell session: {start, candidates, names}.
+  complete(line, cursor, opts) { return this.#call("complete", line, cursor, opts); }
   // Resolves to a URL on the preview origin that serves `path` and nothing outside its root. By
   // default the root is `path` itself (a folder: everything below it, the URL ends in "/"; a
   // file: that file alone, under its own name), as the shell's `open`. With `{root}`, a folder

@@ -46,10 +46,11 @@ async function askPersistence() {
 }
 
 // The one way to run a shell line, shared by the terminal and window.pyvfs.shell: both drive
-// the same shell in the worker, so a `cd` in one is seen by the other.
-async function runLine(line) {
+// the same shell in the worker, so a `cd` in one is seen by the other. The terminal passes
+// {signal, onOutput, interactive} (its output streams in, colored: isatty).
+async function runLine(line, options = undefined) {
   const vfs = await ready;
-  const result = await vfs.shell(line);
+  const result = await vfs.shell(line, options && { ...options, isatty: true });
   const blocked = (result.open ?? []).filter((url) => !openPreview(url));
   session?.setCwd(result.cwd);
   showMounts(vfs);
@@ -106,32 +107,37 @@ async function main() {
   const vfs = await ready;
   // Loaded only now so that a broken terminal module still ends in a visible error.
   const { TerminalSession } = await import("./terminal.mjs");
-  const cwd = await initialCwd(vfs);
+  const start = await startingPoint(vfs);
   $("boot").hidden = true;
   $("terminal").hidden = false;
   await showMounts(vfs);
   startDataPanel(vfs, describe);
-  session = new TerminalSession($("terminal"), { run: runLine, prompt, cwd });
+  const complete = (line, cursor) => vfs.complete(line, cursor);
+  session = new TerminalSession($("terminal"), { run: runLine, complete, prompt, ...start });
   session.write(WELCOME);
-  session.start(cwd);
+  session.start(start.cwd);
   session.focus();
   document.body.dataset.state = "ready";
 }
 
-// Each shell result carries the cwd; before the first command, ask with a no-op.
-async function initialCwd(vfs) {
+// Each interactive shell result carries the cwd, the history (read from ~/.history at the
+// shell's start) and HOME; before the first command, ask with an empty line.
+async function startingPoint(vfs) {
   try {
-    const result = await vfs.shell("pwd");
-    return result.cwd || result.stdout.trim() || "/";
+    const { cwd, history, home } = await vfs.shell("", { interactive: true });
+    return { cwd: cwd || "/", history: history ?? [], home: home || "/" };
   } catch {
-    return "/";
+    return { cwd: "/", history: [], home: "/" };
   }
 }
 
-// Inside a scoop (`scoop NAME`) the prompt names it instead of the user.
-function prompt(cwd, scoop) {
+// Inside a scoop (`scoop NAME`) the prompt names it instead of the user; the cwd shows HOME as
+// `~`, as bash's \w does (not when HOME is /).
+function prompt(cwd, scoop, home = "/") {
   const who = scoop ? `scoop:${scoop}` : "user";
-  return `\x1b[1;32m${who}@py_vfs\x1b[0m:\x1b[1;34m${cwd}\x1b[0m$ `;
+  const inHome = home !== "/" && (cwd === home || cwd.startsWith(`${home}/`));
+  const shown = inHome ? `~${cwd.slice(home.length)}` : cwd;
+  return `\x1b[1;32m${who}@py_vfs\x1b[0m:\x1b[1;34m${shown}\x1b[0m$ `;
 }
 
 // --- boot panel ------------------------------------------------------------------------------

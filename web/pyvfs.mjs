@@ -111,6 +111,11 @@ class Instance {
       }
     } else if (data.type === "invalidate") {
       this.cache.invalidate(data.view);
+    } else if (data.type === "output") {
+      // A streamed shell call's output (api.mjs, shell's onOutput); none once it is aborted.
+      const pending = this.calls.get(data.id);
+      if (pending && !pending.signal?.aborted) pending.onOutput?.(data.stream, data.data);
+      this.worker.postMessage({ type: "outputAck", id: data.id, bytes: data.data.byteLength });
     } else if (data.type === "result") {
       const pending = this.calls.get(data.id);
       this.calls.delete(data.id);
@@ -164,10 +169,11 @@ class Instance {
   // `keep(reply, token)`, when given, sees the reply first and gives the value to resolve with
   // (the stat cache fills from it). `signal` (not aborted yet: the API checked): aborting it
   // asks the worker to cancel the call (web/abort.mjs).
-  call(op, args, keep, writer = DEFAULT_WRITER, signal = undefined) {
+  // `onOutput(stream, bytes)`: where a streamed shell call's output messages go.
+  call(op, args, keep, writer = DEFAULT_WRITER, signal = undefined, onOutput = undefined) {
     if (this.closed) return Promise.reject(fsError("EBADF", `EBADF: VFS "${this.name}" is closed`, { syscall: op }));
     const id = this.nextId++;
-    const pending = { keep, signal, ...this.cache.begin(op) };
+    const pending = { keep, signal, onOutput, ...this.cache.begin(op) };
     pending.promise = new Promise((resolve, reject) => Object.assign(pending, { resolve, reject }));
     this.calls.set(id, pending);
     this.sent++;

@@ -1,80 +1,43 @@
 // A line-editing terminal on top of xterm.js. There is no pty: this module is the "line
-// discipline" (echo, editing, history) and hands whole lines to an async `run` callback.
+// discipline" (echo, editing, history, Ctrl-R, Tab) and hands whole lines to an async
+// `run(line, {signal, onOutput, interactive})` callback (vfs.shell); the output streams in
+// while the line runs, and Ctrl-C aborts it.
 
 import { Terminal } from "./vendor/xterm.mjs";
 import { FitAddon } from "./vendor/addon-fit.mjs";
+import { clusters, KEYS, LineEditor, TOKEN, up } from "./line_editor.mjs";
+import { columns, commonPrefix, searchBack } from "./line_tools.mjs";
 
 const RED = "\x1b[31m";
 const RESET = "\x1b[0m";
-const HISTORY_LIMIT = 1000;
+// Shown while the rest of an unfinished line (an open quote) is typed, as bash's PS2.
+const CONTINUATION_PROMPT = "> ";
+const INTERRUPTED = 130; // the status of a line stopped by Ctrl-C (128 + SIGINT)
 // Shown instead of the prompt when a command asks for confirmation (`reset --defaults`).
 const CONFIRM_PROMPT = "Proceed? [y/N] ";
 
-// One input token: an escape sequence, a single control character, or a run of printable text
-// (a run, so that a paste is inserted and echoed once rather than per character).
-const TOKEN = /^(?:\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1bO[\s\S]|\x1b[\s\S]?|\r\n|[\x00-\x1f\x7f]|[^\x00-\x1f\x7f]+)/;
-
-// xterm sends different sequences for the same key depending on modes and platform.
-const KEYS = {
-  "\r": "enter", "\n": "enter", "\r\n": "enter",
-  "\x7f": "backspace", "\b": "backspace",
-  "\x1b[3~": "deleteForward", "\x04": "deleteForward",
-  "\x1b[D": "left", "\x1bOD": "left", "\x02": "left",
-  "\x1b[C": "right", "\x1bOC": "right", "\x06": "right",
-  "\x1b[1;5D": "wordLeft", "\x1b[1;3D": "wordLeft", "\x1bb": "wordLeft",
-  "\x1b[1;5C": "wordRight", "\x1b[1;3C": "wordRight", "\x1bf": "wordRight",
-  "\x1b[A": "historyUp", "\x1bOA": "historyUp",
-  "\x1b[B": "historyDown", "\x1bOB": "historyDown",
-  "\x1b[H": "home", "\x1bOH": "home", "\x1b[1~": "home", "\x1b[7~": "home", "\x01": "home",
-  "\x1b[F": "end", "\x1bOF": "end", "\x1b[4~": "end", "\x1b[8~": "end", "\x05": "end",
-  "\x15": "killLine", "\x0b": "killToEnd",
-  "\x03": "interrupt", "\x0c": "clearScreen",
-};
-
-// Cell widths as xterm's default (Unicode 6) tables count them; emoji are 1 cell there.
-const WIDE = [
-  [0x1100, 0x115f], [0x2329, 0x232a], [0x2e80, 0x303e], [0x3040, 0xa4cf], [0xac00, 0xd7a3],
-  [0xf900, 0xfaff], [0xfe10, 0xfe19], [0xfe30, 0xfe6f], [0xff00, 0xff60], [0xffe0, 0xffe6],
-  [0x20000, 0x2fffd], [0x30000, 0x3fffd],
-];
-const ZERO_WIDTH = /^[\p{Mn}\p{Me}\u1160-\u11ff\u200b-\u200f\u2060-\u2063\ufeff]/u;
-const ANSI = /\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
-
-function charWidth(ch) {
-  if (ZERO_WIDTH.test(ch)) return 0;
-  const cp = ch.codePointAt(0);
-  return WIDE.some(([lo, hi]) => cp >= lo && cp <= hi) ? 2 : 1;
-}
-
-// Combining marks stay with their base character so the cursor never lands between them.
-function clusters(text) {
-  const out = [];
-  for (const ch of text) {
-    if (out.length && charWidth(ch) === 0) out[out.length - 1] += ch;
-    else out.push(ch);
-  }
-  return out;
-}
-
-const up = (n) => (n > 0 ? `\x1b[${n}A` : "");
-const right = (n) => (n > 0 ? `\x1b[${n}C` : "");
-const isSpace = (ch) => /\s/.test(ch);
-
-export class TerminalSession {
-  constructor(container, { run, prompt, cwd = "/" }) {
+export class TerminalSession extends LineEditor {
+  constructor(container, { run, complete, prompt, cwd = "/", history = [], home = "/" }) {
+    super();
     this.run = run;
+    this.complete = complete; // (line, cursor) => {start, candidates, names}
     this.prompt = prompt;
     this.cwd = cwd;
-    this.chars = [];        // the line being edited, one entry per cursor stop
-    this.cursor = 0;        // index into chars
-    this.shown = 0;         // cell offset of the on-screen cursor from the prompt's first cell
-    this.history = [];
-    this.historyPos = 0;
+    this.home = home;
+    this.history = history; // the shell's list (~/.history and this session's lines)
+    this.historyPos = history.length;
     this.draft = "";        // the unfinished line, kept while browsing history
     this.pending = "";      // input received while not at a prompt
     this.busy = true;       // no prompt until start(): input before that is buffered
     this.atLineStart = true;
     this.confirmLine = null; // while asking y/N: the line to run on "y" (the shell's `confirm`)
+    this.continued = "";    // the lines of an unfinished command typed so far (an open quote)
+    this.running = null;    // the AbortController of the line running
+    this.waiting = false;   // a completion is being asked for: input waits
+    this.tabs = 0;          // Tabs pressed in a row (the second lists the candidates)
+    this.search = null;     // Ctrl-R: {query, index, failed, original}
+    this.queued = [];       // streamed output not drawn yet: drawn once per animation frame
+    this.status = 0;        // the last line's status
     this.term = this.createTerminal(container);
   }
 
@@ -156,22 +119,27 @@ export class TerminalSession {
   // --- input -------------------------------------------------------------------------------
 
   feed(data) {
-    // A lone Tab is a completion request (unsupported); a Tab inside a paste is whitespace.
+    // A lone Tab is a completion request; a Tab inside a paste is whitespace.
     if (data.length > 1) data = data.replace(/\t/g, " ");
     this.pending += data;
     if (this.busy) this.keepAfterInterrupt();
     this.drain();
   }
 
-  // Ctrl-C while a command runs cannot stop it, but it does cancel what was typed ahead
-  // (including the rest of a multi-line paste), as a terminal flushes its input on SIGINT.
+  // Ctrl-C while a command runs stops it (its call is aborted) and cancels what was typed
+  // ahead (including the rest of a multi-line paste), as a terminal flushes its input on SIGINT.
   keepAfterInterrupt() {
     const at = this.pending.lastIndexOf("\x03");
-    if (at > 0) this.pending = this.pending.slice(at);
+    if (at < 0) return;
+    this.pending = "";
+    if (this.running && !this.running.signal.aborted) {
+      this.flushOutput();
+      this.running.abort();
+    }
   }
 
   drain() {
-    while (!this.busy && this.pending) {
+    while (!this.busy && !this.waiting && this.pending) {
       const token = this.pending.match(TOKEN)[0];
       this.pending = this.pending.slice(token.length);
       this.handle(token);
@@ -179,106 +147,100 @@ export class TerminalSession {
   }
 
   handle(token) {
+    if (this.search) return this.searchKey(token);
+    if (KEYS[token] !== "tab") this.tabs = 0;
     const action = KEYS[token];
     if (action) this[action]();
     else if (!/^[\x00-\x1f\x7f]/.test(token)) this.insert(token);
     // Anything else (unbound control keys, F-keys, a lone Tab) is ignored.
   }
 
-  // --- editing -----------------------------------------------------------------------------
-
-  insert(text) {
-    const atEnd = this.cursor === this.chars.length;
-    const parts = clusters(text);
-    this.chars.splice(this.cursor, 0, ...parts);
-    this.cursor += parts.length;
-    if (atEnd) this.echoAppended(text);
-    else this.render();
-  }
-
-  // Appending needs no redraw; it also keeps a line taller than the screen (a long paste)
-  // intact, since a redraw cannot move the cursor above the top of the viewport.
-  echoAppended(text) {
-    const { end } = this.layout();
-    this.term.write(text + this.wrapFix(end));
-    this.shown = end;
-  }
-
-  backspace() {
-    if (this.cursor === 0) return;
-    this.chars.splice(--this.cursor, 1);
-    this.render();
-  }
-
-  deleteForward() {
-    if (this.cursor === this.chars.length) return;
-    this.chars.splice(this.cursor, 1);
-    this.render();
-  }
-
-  left() {
-    this.moveTo(this.cursor - 1);
-  }
-
-  right() {
-    this.moveTo(this.cursor + 1);
-  }
-
-  home() {
-    this.moveTo(0);
-  }
-
-  end() {
-    this.moveTo(this.chars.length);
-  }
-
-  wordLeft() {
-    let i = this.cursor;
-    while (i > 0 && isSpace(this.chars[i - 1])) i--;
-    while (i > 0 && !isSpace(this.chars[i - 1])) i--;
-    this.moveTo(i);
-  }
-
-  wordRight() {
-    let i = this.cursor;
-    while (i < this.chars.length && isSpace(this.chars[i])) i++;
-    while (i < this.chars.length && !isSpace(this.chars[i])) i++;
-    this.moveTo(i);
-  }
-
-  moveTo(index) {
-    const clamped = Math.max(0, Math.min(index, this.chars.length));
-    if (clamped === this.cursor) return;
-    this.cursor = clamped;
-    this.render();
-  }
-
-  killLine() {
-    this.setLine("");
-  }
-
-  killToEnd() {
-    this.chars.length = this.cursor;
-    this.render();
-  }
-
-  setLine(text) {
-    this.chars = clusters(text);
-    this.cursor = this.chars.length;
-    this.render();
-  }
-
   interrupt() {
     this.end();
     this.term.write("^C\r\n");
     this.confirmLine = null;
+    this.continued = "";
+    this.status = INTERRUPTED;
     this.resetLine();
     this.showPrompt();
   }
 
-  clearScreen() {
-    this.term.write("\x1b[H\x1b[2J");
-    this.shown = 0;
+  // --- completion (Tab) ------------------------------------------------------------------------
+
+  async tab() {
+    this.tabs++;
+    const line = this.chars.join("");
+    const cursorAt = this.chars.slice(0, this.cursor).join("").length;
+    this.waiting = true;
+    let found;
+    try {
+      found = await this.complete(line, cursorAt);
+    } catch {
+      found = null;
+    }
+    this.waiting = false;
+    if (found?.candidates?.length) this.useCompletion(line, cursorAt, found);
+    this.drain();
+  }
+
+  // One candidate: it replaces the word; several: their common prefix does, and the second Tab
+  // in a row lists them under the line, in columns, as bash does.
+  useCompletion(line, cursorAt, { start, candidates, names }) {
+    const word = line.slice(start, cursorAt);
+    const text = candidates.length === 1 ? candidates[0] : commonPrefix(candidates);
+    if (text.length > word.length) {
+      this.replaceBeforeCursor(line, start, cursorAt, text);
+      return;
+    }
+    if (candidates.length > 1 && this.tabs >= 2) {
+      this.end();
+      this.term.write("\r\n");
+      this.output(columns(names, this.term.cols));
+      this.shown = 0;
+      this.render();
+    }
+  }
+
+  replaceBeforeCursor(line, start, cursorAt, text) {
+    const after = line.slice(cursorAt);
+    this.chars = clusters(line.slice(0, start) + text + after);
+    this.cursor = this.chars.length - clusters(after).length;
+    this.render();
+  }
+
+  // --- reverse incremental search (Ctrl-R) ------------------------------------------------------
+
+  reverseSearch() {
+    this.search = { query: "", index: this.history.length, failed: false, original: this.chars.join("") };
+    this.render();
+  }
+
+  searchKey(token) {
+    const search = this.search;
+    const action = KEYS[token];
+    if (action === "reverseSearch") return this.searchFrom(search.query, search.index - 1);
+    if (action === "backspace") return this.searchFrom(search.query.slice(0, -1), this.history.length - 1);
+    if (action === "interrupt" || token === "\x07") {
+      this.search = null;
+      return this.setLine(search.original);
+    }
+    if (!action && !/^[\x00-\x1f\x7f]/.test(token)) return this.searchFrom(search.query + token, search.index);
+    // Any other key takes the line found and does what it does (Enter runs it).
+    this.search = null;
+    this.historyPos = Math.min(search.index, this.history.length);
+    this.setLine(this.chars.join(""));
+    if (action && action !== "interrupt") this[action]();
+  }
+
+  searchFrom(query, from) {
+    const found = searchBack(this.history, query, from);
+    this.search.query = query;
+    this.search.failed = !found && query !== "";
+    if (found) {
+      this.search.index = found.index;
+      this.chars = clusters(found.line);
+      this.cursor = clusters(found.line.slice(0, found.line.lastIndexOf(query))).length;
+    }
     this.render();
   }
 
@@ -297,17 +259,13 @@ export class TerminalSession {
     this.setLine(atDraft ? this.draft : this.history[this.historyPos]);
   }
 
-  remember(line) {
-    if (line.trim() && line !== this.history.at(-1)) this.history.push(line);
-    if (this.history.length > HISTORY_LIMIT) this.history.shift();
-  }
-
   resetLine() {
     this.chars = [];
     this.cursor = 0;
     this.shown = 0;
     this.historyPos = this.history.length;
     this.draft = "";
+    this.search = null;
   }
 
   // --- running -----------------------------------------------------------------------------
@@ -317,9 +275,8 @@ export class TerminalSession {
     this.end();
     this.term.write("\r\n");
     if (this.confirmLine) return this.answer(line);
-    this.remember(line);
     this.resetLine();
-    if (line.trim()) this.execute(line);
+    if (line.trim() || this.continued) this.execute(line, { interactive: true });
     else this.showPrompt();
   }
 
@@ -329,25 +286,61 @@ export class TerminalSession {
     const confirmed = this.confirmLine;
     this.confirmLine = null;
     this.resetLine();
-    if (/^\s*y(es)?\s*$/i.test(line)) return this.execute(confirmed);
+    if (/^\s*y(es)?\s*$/i.test(line)) return this.execute(confirmed, { interactive: false });
     this.output("cancelled\n");
     this.showPrompt();
   }
 
-  async execute(line) {
+  // Runs a line (with the lines before it, when it continues an unfinished one); its output is
+  // drawn as it streams in. `interactive`: the shell records and expands it (history, `!!`).
+  async execute(line, { interactive }) {
     this.busy = true;
+    const text = this.continued ? `${this.continued}\n${line}` : line;
+    this.continued = "";
+    const controller = (this.running = new AbortController());
+    const onOutput = (stream, piece) => this.queueOutput(stream, piece);
     try {
-      this.printResult(await this.run(line));
+      const result = await this.run(text, { signal: controller.signal, onOutput, interactive });
+      this.flushOutput();
+      if (result?.more) this.continued = text;
+      else this.printResult(result);
     } catch (error) {
-      this.printError(error);
+      this.flushOutput();
+      if (error?.name === "AbortError") this.interrupted(text);
+      else this.printError(error);
     }
+    this.running = null;
     this.busy = false;
     this.showPrompt();
     this.drain();
   }
 
-  printResult({ stdout = "", stderr = "", cwd, scoop = null, confirm } = {}) {
+  // A line stopped by Ctrl-C: bash prints ^C where the output stopped and the status is 130.
+  // The shell recorded the line before it ran: so does the list here.
+  interrupted(line) {
+    if (line.trim() && line !== this.history.at(-1)) this.history = [...this.history, line];
+    this.term.write("^C");
+    this.atLineStart = false;
+    this.status = INTERRUPTED;
+  }
+
+  // Streamed output is drawn once per animation frame, however many pieces came in between.
+  queueOutput(stream, text) {
+    this.queued.push([stream, text]);
+    if (this.queued.length === 1) requestAnimationFrame(() => this.flushOutput());
+  }
+
+  flushOutput() {
+    const queued = this.queued;
+    this.queued = [];
+    for (const [stream, text] of queued) this.output(text, stream === "stderr" ? RED : "");
+  }
+
+  printResult({ stdout = "", stderr = "", code, cwd, scoop = null, confirm, history, home } = {}) {
     if (cwd) this.cwd = cwd;
+    if (history) this.history = history;
+    if (home) this.home = home;
+    if (code !== undefined) this.status = code;
     this.scoop = scoop; // the scoop the shell is in (`scoop NAME`), shown in the prompt
     this.output(stdout);
     // A command that asks first: its "not done" note is for scripts; the terminal asks instead.
@@ -382,49 +375,14 @@ export class TerminalSession {
     this.render();
   }
 
-  // --- drawing -----------------------------------------------------------------------------
-
+  // What is drawn before the line (LineEditor.render).
   promptText() {
-    return this.confirmLine ? CONFIRM_PROMPT : this.prompt(this.cwd, this.scoop);
-  }
-
-  // Cell offsets (from the prompt's first cell) of the cursor and of the end of the line.
-  // A wide character that would straddle the right edge is pushed to the next row, as xterm does.
-  layout() {
-    const cols = this.term.cols;
-    let pos = 0;
-    let cursor = 0;
-    const place = (ch) => {
-      const width = charWidth(ch);
-      if (width === 2 && pos % cols === cols - 1) pos++;
-      pos += width;
-    };
-    for (const ch of this.promptText().replace(ANSI, "")) place(ch);
-    this.chars.forEach((ch, i) => {
-      if (i === this.cursor) cursor = pos;
-      place(ch);
-    });
-    if (this.cursor === this.chars.length) cursor = pos;
-    return { cursor, end: pos };
-  }
-
-  rowOf(offset) {
-    return Math.floor(offset / this.term.cols);
-  }
-
-  // After writing up to the right edge xterm leaves the cursor on that row until the next
-  // character; writing a space and backing over it makes the position match the layout math.
-  wrapFix(end) {
-    return end > 0 && end % this.term.cols === 0 ? " \b" : "";
-  }
-
-  // Redraw prompt and line from the prompt's first cell, then put the cursor in place.
-  render() {
-    const { cursor, end } = this.layout();
-    const toStart = up(this.rowOf(this.shown)) + "\r";
-    const line = this.promptText() + this.chars.join("") + this.wrapFix(end) + "\x1b[J";
-    const toCursor = up(this.rowOf(end) - this.rowOf(cursor)) + "\r" + right(cursor % this.term.cols);
-    this.term.write(toStart + line + toCursor);
-    this.shown = cursor;
+    if (this.search) {
+      const { failed, query } = this.search;
+      return `(${failed ? "failed " : ""}reverse-i-search)\`${query}': `;
+    }
+    if (this.confirmLine) return CONFIRM_PROMPT;
+    if (this.continued) return CONTINUATION_PROMPT;
+    return this.prompt(this.cwd, this.scoop, this.home);
   }
 }

@@ -39,6 +39,12 @@ export class ViewChannel {
       }
       return;
     }
+    if (data.type === "output") {
+      const pending = this.#calls.get(data.id);
+      if (pending && !pending.signal?.aborted) pending.onOutput?.(data.stream, data.data);
+      this.#port.postMessage({ type: "outputAck", id: data.id, bytes: data.data.byteLength });
+      return;
+    }
     if (data.type !== "result") return;
     const pending = this.#calls.get(data.id);
     this.#calls.delete(data.id);
@@ -52,10 +58,10 @@ export class ViewChannel {
 
   // As the disk's Instance.call (web/pyvfs.mjs): `signal` (not aborted yet) cancels the call in
   // the worker when it aborts.
-  call(op, args, keep, writer, signal = undefined) {
+  call(op, args, keep, writer, signal = undefined, onOutput = undefined) {
     if (this.closed) return Promise.reject(fsError("EBADF", "EBADF: this view is closed", { syscall: op }));
     const id = this.nextId++;
-    const pending = { keep, signal };
+    const pending = { keep, signal, onOutput };
     pending.promise = new Promise((resolve, reject) => Object.assign(pending, { resolve, reject }));
     this.#calls.set(id, pending);
     this.sent++;

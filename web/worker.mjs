@@ -6,6 +6,8 @@
 // (web/errors.mjs; preview answers go to the port: web/preview_owner.mjs; "invalidate":
 // web/stat_cache.mjs). For the shell's mount commands the worker asks the page:
 // {type: "request", id, kind, payload}, answered by {type: "reply", id, value | error}.
+// A streamed shell call also posts {type: "output", id, stream, data} before its result, each
+// answered by {type: "outputAck", id, bytes} from the page (the flow control of withEmit).
 // {type: "cancel", id} cancels a call sent with cancellable: true (py_vfs/protocol.py,
 // CALL_SIGNAL): dropped if it has not reached Python yet, else stopped at its next safe point.
 
@@ -416,9 +418,10 @@ async function answer(data, reply, view, calls) {
   inOrder = args.catch(() => {});
   let envelope;
   try {
-    envelope = await call(data.op, await args, data[CALL_WRITER], view, id, calls);
+    envelope = await call(data.op, withEmit(data, await args, reply, calls), data[CALL_WRITER], view, id, calls);
   } finally {
     if (id !== null) calls.delete(id);
+    calls.flows?.delete(data.id);
   }
   if (OPS[data.op]?.opensView && !envelope.error) {
     const { port } = bindView(view ?? (await booted).api, envelope.value);
@@ -426,6 +429,37 @@ async function answer(data, reply, view, calls) {
     return;
   }
   reply({ type: "result", id: data.id, ...envelope }, transferables(envelope.value));
+}
+
+// A streamed shell call (options.stream: the page gave onOutput) gets a third argument: the
+// function Python calls with each piece of output as it is written (py_vfs/web_shell.py), which
+// posts {type: "output", id, stream, data} on the call's channel. The page answers each piece
+// with {type: "outputAck", id, bytes} once it has taken it; past OUTPUT_WINDOW bytes not
+// acknowledged, the function returns a promise Python awaits, so a command that writes faster
+// than the page reads waits instead of filling the page's memory.
+const OUTPUT_WINDOW = 1 << 20;
+
+function withEmit(data, args, reply, calls) {
+  if (data.op !== "shell" || !args[1]?.stream) return args;
+  const flow = { unacked: 0, resume: null };
+  (calls.flows ??= new Map()).set(data.id, flow);
+  const emit = (stream, bytes) => {
+    reply({ type: "output", id: data.id, stream, data: bytes });
+    flow.unacked += bytes.byteLength;
+    if (flow.unacked <= OUTPUT_WINDOW) return undefined;
+    return new Promise((resolve) => { flow.resume = resolve; });
+  };
+  return [args[0], args[1], emit];
+}
+
+function acknowledged(calls, { id, bytes }) {
+  const flow = calls.flows?.get(id);
+  if (!flow) return;
+  flow.unacked -= bytes;
+  if (flow.unacked <= OUTPUT_WINDOW && flow.resume) {
+    flow.resume();
+    flow.resume = null;
+  }
 }
 
 // Restricted views (py_vfs/web_views.py, docs/sandbox.md): the scope is bound here, to a port.
@@ -451,6 +485,10 @@ function bindView(parent, childId) {
     }
     if (data.type === "cancel") {
       cancelCall(calls, child, data.id);
+      return;
+    }
+    if (data.type === "outputAck") {
+      acknowledged(calls, data);
       return;
     }
     if (data.type !== "call") return;
@@ -481,6 +519,10 @@ self.onmessage = async ({ data, ports }) => {
   }
   if (data.type === "cancel") {
     cancelCall(pageCalls, readyApi, data.id);
+    return;
+  }
+  if (data.type === "outputAck") {
+    acknowledged(pageCalls, data);
     return;
   }
   if (data.type === "reply") {

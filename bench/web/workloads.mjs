@@ -4,9 +4,14 @@
 // back. W8 has its own store, seeded once and read after browser restarts; Q1-Q3 (ours only: the
 // other file systems have no SQL) query that store in the page W8 reopened it in. E1 (ours only:
 // the JS API's vfs.export) has its own store too, seeded once: a tree of exportSize bytes.
+// G1 clones a git repository served by the bench server into a fresh store with isomorphic-git
+// (the adapter's `gitFs`: ours, lightning-fs and ZenFS; raw IndexedDB is no file system).
 // Each workload has `run` (the timed part) and may have `before` (untimed, just before it),
 // `check` (untimed: throws unless the result is right) and `seed` (W8: fills the store).
-// Sizes come from the runner: {files, dirs, fileSize, bigSize, manyFiles, manyDirs, exportSize}.
+// Sizes come from the runner: {files, dirs, fileSize, bigSize, manyFiles, manyDirs, exportSize};
+// for G1 also {gitRepo: the repository's URL path, gitManifest: {path: SHA-256 hex}}.
+
+import { clone, prepareClone, verifyCheckout } from "./git.mjs";
 
 const paths = (root, p) =>
   Array.from({ length: p.files }, (_, i) => `${root}/d${i % p.dirs}/f${i}.txt`);
@@ -161,6 +166,17 @@ export const WORKLOADS = {
     check: (fs, p, got) => {
       if (!got.zip || got.bytes === 0) throw new Error(`the export is no zip (${got.bytes} bytes)`);
     },
+  },
+  G1: {
+    // Untimed: isomorphic-git loaded. Timed: a shallow clone of one branch into /g1, its
+    // checkout included, and flush (lightning-fs saves its superblock). Checked: every file of
+    // the checkout against the runner's manifest, byte for byte (SHA-256), and nothing more.
+    before: (fs) => prepareClone(fs),
+    run: async (fs, p) => {
+      await clone(fs, "/g1", new URL(p.gitRepo, location.href).href);
+      await fs.flush();
+    },
+    check: (fs, p) => verifyCheckout(fs, "/g1", p.gitManifest),
   },
   W8: {
     seed: async (fs, p) => {

@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
 from py_vfs import cancel
 
 INTERRUPTED = 130  # 128 + SIGINT: the status of a line stopped by Ctrl-C
@@ -47,3 +51,27 @@ async def cancel_point() -> None:
         await cancel.checkpoint("sh", 0, 0, "commands")
     except OSError as exc:
         raise Interrupted() from exc
+
+
+@contextlib.asynccontextmanager
+async def interruptible() -> AsyncIterator[None]:
+    """For a wait no safe point ends (a script's realm that never answers): while the block
+    runs, the call's signal aborting cancels the task and the block raises ``Interrupted``.
+    Without a signal (CPython's shell), nothing changes."""
+    signal = cancel.SIGNAL.get()
+    task = asyncio.current_task() if signal is not None else None
+    if signal is None or task is None:
+        yield
+        return
+    if signal.aborted:
+        raise Interrupted()
+    remove = signal.on_abort(task.cancel)
+    try:
+        yield
+    except asyncio.CancelledError:
+        if not signal.aborted:
+            raise
+        task.uncancel()
+        raise Interrupted() from None
+    finally:
+        remove()

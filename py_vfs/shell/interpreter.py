@@ -26,6 +26,7 @@ from py_vfs.shell.control import (
     cancel_point,
 )
 from py_vfs.shell.format import quote_name, visible
+from py_vfs.shell.history_file import History, history_path
 from py_vfs.shell.parser import ParseError, parse
 from py_vfs.shell.pipes import SIGPIPE_STATUS, BrokenPipe, Collect, Input, NoInput, Output, Pipe
 from py_vfs.shell.redirects import RedirectError, Streams
@@ -106,6 +107,8 @@ class Shell:
         # The shipped default content (py_vfs/defaults.py), for `reset --defaults`.
         self.defaults = defaults
         self.scoop_name: str | None = None
+        # The terminal's lines (`history`, `!!`): ~/.history on the disk the shell started on.
+        self.history = History(vfs, lambda: history_path(vfs, self.environment()))
         self._outside: tuple[Disk, str, PreviewHost, MountHost] | None = None  # for `exit`
         self._run = _Run()  # the line running now
         self.variables = Variables()
@@ -164,10 +167,8 @@ class Shell:
         return self.variables.exported()
 
     def find_script(self, name: str) -> str | None:
-        """The path of the script that runs as command ``name`` (found in ``$PATH``, or the
-        path itself when the name has a ``/``), or None."""
-        found = scripts.find_scripts(self.vfs, self.cwd, name, self.environment())
-        return found[0] if found else None
+        """The path of the script that runs as command ``name`` ($PATH, or a path), or None."""
+        return next(iter(scripts.find_scripts(self.vfs, self.cwd, name, self.environment())), None)
 
     async def run(self, line: str, *, stdin: Input | None = None,
                   stdout: Output | None = None, stderr: Output | None = None) -> ShellResult:
@@ -441,7 +442,7 @@ class Shell:
                           self._run.open_urls, self._run.confirm)
         spec = COMMANDS.get(name)
         # Not a builtin: a script, found and run by scripts.py (127 or 126 when it cannot be).
-        run = spec.invoke if spec is not None else _external
+        run = spec.invoke if spec is not None else scripts.run_command
         try:
             status = await run(context, argv[1:])
         except UsageError as exc:
@@ -490,10 +491,6 @@ class Shell:
             return await self.invoke(argv, Streams(stdin, stdout, stderr))
         except (ExitShell, ReturnFrom) as exc:
             return exc.status
-
-
-async def _external(ctx: Context, args: list[str]) -> int:
-    return await scripts.run_external(ctx, [ctx.name, *args])
 
 
 def _collected(stream: Output) -> str:

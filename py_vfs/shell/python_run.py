@@ -31,7 +31,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from py_vfs.shell.context import Context
-from py_vfs.shell.interrupt import INTERRUPTED, Interrupted, interruptible
+from py_vfs.shell.control import INTERRUPTED, Interrupted, interruptible
 from py_vfs.shell.pipes import SIGPIPE_STATUS, BrokenPipe, NoInput, Output
 
 HELD_LIMIT = 64 << 20  # what a script may write between two awaits

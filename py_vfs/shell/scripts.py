@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from py_vfs.shell.context import Context, describe, resolve
+from py_vfs.shell.control import INTERRUPTED, Interrupted, interruptible
 from py_vfs.shell.format import quote_name, visible
-from py_vfs.shell.interrupt import INTERRUPTED, Interrupted, interruptible
 from py_vfs.shell.pipes import SIGPIPE_STATUS, BrokenPipe, NoInput
 from py_vfs.shell.python_run import run_python_file
 
@@ -69,6 +69,25 @@ def find_scripts(vfs: Disk, cwd: str, name: str, env: dict[str, str]) -> list[st
             if _is_file(vfs, path):
                 found.append(path)
     return found
+
+
+def script_names(vfs: Disk, cwd: str, env: dict[str, str]) -> set[str]:
+    """The command names the ``$PATH`` folders offer (``NAME``, ``NAME.jsh``, ``NAME.py`` as
+    ``NAME``), for Tab completion."""
+    names: set[str] = set()
+    for folder in search_path(env):
+        try:
+            entries = vfs.readdir(resolve(cwd, folder))
+        except OSError:
+            continue
+        for entry in entries:
+            name = str(entry)
+            for suffix in SUFFIXES:
+                if suffix and name.endswith(suffix):
+                    name = name[: -len(suffix)]
+                    break
+            names.add(name)
+    return names
 
 
 async def kind_of(vfs: Disk, path: str) -> str | None:
@@ -121,6 +140,11 @@ async def run_external(ctx: Context, argv: list[str]) -> int:
         return await run_python_file(ctx, path, argv[1:])
     except BrokenPipe:
         return SIGPIPE_STATUS
+
+
+async def run_command(ctx: Context, args: list[str]) -> int:
+    """``run_external`` for the command ``ctx.name`` with ``args``, as a command's run."""
+    return await run_external(ctx, [ctx.name, *args])
 
 
 def _fail(ctx: Context, message: str, status: int) -> int:

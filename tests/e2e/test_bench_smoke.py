@@ -3,16 +3,24 @@
 The bench itself (bench/run.py) is not part of `npm test`: timed numbers do not belong in tests.
 This runs its --smoke mode in a subprocess (it starts its own server and browsers, and the sync
 Playwright API cannot nest inside pytest-playwright's) and checks that every case reported.
+The bench server's git endpoint for G1 is checked apart, with git's own client.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
+
+from bench.githttp import GIT_PREFIX
+from bench.gitrepo import REPO, repository
+from bench.server import start_bench_server
 
 ROOT = Path(__file__).resolve().parents[2]
 # "strict": ours with openVFS({durability: "strict"}); it does not take W8's restarts.
@@ -22,12 +30,14 @@ ADAPTERS = {"ours", STRICT, "lightningfs", "zenfs", "rawidb"}
 # ends with a message naming the stage and what it waited for, which this test then shows.
 # Normally the whole smoke run takes about a minute.
 SMOKE_BOUND_S = 900
-WORKLOADS = {"W1", "W1c", "W2", "W3", "W4", "W5", "W6", "W7", "W8"}
+WORKLOADS = {"W1", "W1c", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "G1"}
+# G1 clones with isomorphic-git, which needs a file system: raw IndexedDB is none.
+NOT_CLONING = "rawidb"
 # SQL through vfs.query on W8's store: ours only (the other file systems have no SQL).
 QUERIES = {"Q1", "Q2", "Q3"}
 # Their timed part writes to IndexedDB and waits for the commit, with every adapter (for
 # lightning-fs, flush saves its superblock): time must pass, so 0 ms means nothing was done.
-COMMITTING = {"W1", "W1c", "W4", "W5", "W7"}
+COMMITTING = {"W1", "W1c", "W4", "W5", "W7", "G1"}
 # Timed from opening the store: openMs (opening IndexedDB, and for ours booting Python) plus
 # runMs (the reads), within a page loaded just before (sinceNavigationMs).
 REOPENING = {"W6", "W8"}
@@ -40,6 +50,7 @@ def check_results(results: dict) -> None:
     for workload in sorted(WORKLOADS | QUERIES):
         expected = ADAPTERS - {STRICT} if workload == "W8" else ADAPTERS
         expected = {"ours"} if workload in QUERIES else expected
+        expected = ADAPTERS - {NOT_CLONING} if workload == "G1" else expected
         assert set(results[workload]) == expected, f"{workload}: {sorted(results[workload])}"
         for adapter, samples in sorted(results[workload].items()):
             case = f"{workload} {adapter}"
@@ -72,3 +83,34 @@ def test_bench_smoke(tmp_path):
     log = f"{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     assert proc.returncode == 0, f"bench --smoke failed:\n{log}"
     check_results(json.loads(out.read_text())["results"])
+
+
+GIT_BOUND_S = 60
+
+
+def test_bench_git_server_serves_the_repository_for_fetches_only(tmp_path):
+    """G1's server: git's own client clones exactly the manifest's files over smart HTTP, and
+    nothing but a fetch is answered (the repository is served read-only)."""
+    repo = repository(smoke=True)
+    base_url, server = start_bench_server(repo.project_root)
+    url = f"{base_url}{GIT_PREFIX.lstrip('/')}{REPO}"
+    try:
+        checkout = tmp_path / "clone"
+        subprocess.run(["git", "clone", "--quiet", "--depth", "1", url, str(checkout)],
+                       check=True, timeout=GIT_BOUND_S, capture_output=True)
+        head = subprocess.run(["git", "-C", str(checkout), "rev-parse", "HEAD"], check=True,
+                              timeout=GIT_BOUND_S, capture_output=True, text=True).stdout.strip()
+        assert head == repo.commit
+        got = {path.relative_to(checkout).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+               for path in checkout.rglob("*") if path.is_file() and ".git" not in path.parts}
+        assert got == repo.manifest
+        for request in (urllib.request.Request(f"{url}/info/refs?service=git-receive-pack"),
+                        urllib.request.Request(f"{url}/git-receive-pack", data=b"0000"),
+                        urllib.request.Request(f"{url}/HEAD")):  # the dumb protocol
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=GIT_BOUND_S)
+            assert refused.value.code == 403, request.full_url
+    finally:
+        server.shutdown()
+        server.server_close()
+

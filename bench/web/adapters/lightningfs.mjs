@@ -6,9 +6,11 @@
 import { nodeLike, walkRemove } from "./common.mjs";
 
 export async function open(store) {
-  const fs = new globalThis.LightningFS(store).promises;
+  const lfs = new globalThis.LightningFS(store);
+  const fs = lfs.promises;
   await fs.stat("/"); // waits for the superblock to load
   return nodeLike(fs, {
+    gitFs: lfs, // isomorphic-git's own file system takes the instance as `fs`
     // lightning-fs has no recursive rm: walk the tree like a caller would.
     rmTree: (path) => walkRemove(fs, path),
     flush: () => fs.flush(),

@@ -32,6 +32,7 @@ async function openWith(options) {
     settle: () => snapshotSettled(vfs),
     wasmBytes: async () => (await vfs.memoryUsage()).wasmBytes,
     exportZip: (path) => vfs.export(path, { format: "zip" }),
+    gitFs: { promises: vfs }, // what isomorphic-git takes as `fs` (tests/e2e/test_isomorphic_git.py)
   });
 }
 

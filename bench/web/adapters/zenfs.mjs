@@ -8,5 +8,5 @@ import { nodeLike } from "./common.mjs";
 
 export async function open(store) {
   await configure({ mounts: { "/": { backend: IndexedDB, storeName: store } } });
-  return nodeLike(fs.promises);
+  return nodeLike(fs.promises, { gitFs: { promises: fs.promises } });
 }

@@ -19,6 +19,7 @@ from py_vfs.shell.commands import (
     misc,
     mounts,
     python_cmd,
+    recall,
     reset,
     scoops,
     serve,
@@ -35,6 +36,6 @@ from py_vfs.shell.commands.registry import COMMANDS, CommandSpec, UsageError
 
 __all__ = ["COMMANDS", "CommandSpec", "UsageError", "archives", "attributes", "builtins",
            "columns", "compare", "data", "disk", "encode", "files", "find", "grep", "history",
-           "links", "listing", "lookup", "misc", "mounts", "python_cmd", "reset", "scoops",
-           "serve", "shell_builtins", "sizes", "tarballs", "test_builtin", "text", "tr",
-           "transfers", "tree"]
+           "links", "listing", "lookup", "misc", "mounts", "python_cmd", "recall", "reset",
+           "scoops", "serve", "shell_builtins", "sizes", "tarballs", "test_builtin", "text",
+           "tr", "transfers", "tree"]

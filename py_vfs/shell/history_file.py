@@ -1,0 +1,146 @@
+"""The interactive shell's command history: ``~/.history`` on the disk, and bash's ``!``
+expansion (not the disk's journal, which is ``log``: py_vfs/shell/commands/history.py).
+
+bash's model: each shell keeps its own list in memory, read from the file when the shell starts
+(the first interactive line, ``ensure_loaded``); every line it runs is appended to the file at
+once (so it survives a reload, and a shell started later, in any tab, gets the lines of all
+tabs in the order they ran). Another tab's lines reach this shell's list only on its next
+start, as with bash's ``histappend``. The file keeps the last ``HISTFILESIZE`` lines (it is cut
+back when it has grown by half again), the list the last ``HISTSIZE``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from py_vfs.shell.disk import Disk
+
+HISTSIZE = 1000  # the lines kept in memory (bash's HISTSIZE)
+HISTFILESIZE = 1000  # the lines the file keeps (bash's HISTFILESIZE)
+HISTORY_NAME = ".history"
+# Where the history lives when HOME is not set: /workspace (the default layout), else /.
+WORKSPACE = "/workspace"
+# `!` starts an event unless a blank, `=`, `(` or the end follows (bash's rules).
+_EVENT = re.compile(r"""!(!|-?\d+|\$|[^\s=(!$\d\-"'][^\s;&|<>()"']*)""")
+
+
+class HistoryError(Exception):
+    """A ``!`` event that matches no line: the line does not run (bash: event not found)."""
+
+
+def history_path(vfs: Disk, env: dict[str, str]) -> str:
+    """The history file: ``$HOME/.history``; without HOME, in /workspace when it exists, else
+    in / (the one place that decides it)."""
+    home = env.get("HOME") or (WORKSPACE if vfs.exists(WORKSPACE) else "/")
+    return home.rstrip("/") + "/" + HISTORY_NAME
+
+
+class History:
+    """One shell's history list and its file. ``where()`` names the file when it is first
+    needed (HOME may be set by then)."""
+
+    def __init__(self, vfs: Disk, where: Callable[[], str]) -> None:
+        self.vfs = vfs  # the disk the shell started on (a scoop's view may not write there)
+        self._where = where
+        self.path: str | None = None
+        self.entries: list[str] = []
+        self._file_lines = 0  # lines in the file, as far as this shell knows
+
+    async def ensure_loaded(self) -> None:
+        """Read the file into the list, once (a missing or unreadable file: an empty list)."""
+        if self.path is not None:
+            return
+        self.path = self._where()
+        try:
+            data = await self.vfs.read_file(self.path)
+        except OSError:
+            return
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+        lines = text.splitlines()
+        self._file_lines = len(lines)
+        self.entries = lines[-HISTSIZE:]
+
+    async def add(self, line: str) -> None:
+        """Record a line the user runs, in the list and at the end of the file; a blank line,
+        or the same line again, is not recorded (bash's HISTCONTROL=ignoreboth, as Debian sets
+        it, without dropping lines that start with a space)."""
+        await self.ensure_loaded()
+        if not line.strip() or (self.entries and self.entries[-1] == line):
+            return
+        self.entries.append(line)
+        del self.entries[:-HISTSIZE]
+        assert self.path is not None
+        try:
+            await self.vfs.append_file(self.path, line + "\n")
+            self._file_lines += line.count("\n") + 1
+            if self._file_lines > HISTFILESIZE * 3 // 2:
+                await self._trim()
+        except OSError:
+            return  # a read-only disk or a full one: the list still has the line
+
+    async def _trim(self) -> None:
+        """Keep the file's last HISTFILESIZE lines (other tabs' appends included)."""
+        assert self.path is not None
+        data = await self.vfs.read_file(self.path)
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+        lines = text.splitlines()[-HISTFILESIZE:]
+        await self.vfs.write_file(self.path, "".join(line + "\n" for line in lines))
+        self._file_lines = len(lines)
+
+    def clear(self) -> None:
+        """``history -c``: empty the list (the file keeps what it has, as bash's does)."""
+        self.entries.clear()
+
+    def numbered(self, count: int | None = None) -> list[tuple[int, str]]:
+        """The last ``count`` entries (all by default) with their numbers (from 1)."""
+        first = 0 if count is None else max(len(self.entries) - count, 0)
+        return [(index + 1, self.entries[index]) for index in range(first, len(self.entries))]
+
+    def expand(self, line: str) -> str:
+        """The line with its ``!!``, ``!n``, ``!-n``, ``!prefix`` and ``!$`` events replaced by
+        earlier lines (``!$``: the last word of the previous one), as bash does before it runs
+        an interactive line; nothing inside single quotes or after a backslash."""
+        out: list[str] = []
+        index = 0
+        quote = ""
+        while index < len(line):
+            char = line[index]
+            if char == "\\" and quote != "'":
+                out.append(line[index:index + 2])
+                index += 2
+                continue
+            if char in "'\"" and quote in ("", char):
+                quote = "" if quote else char
+            match = _EVENT.match(line, index) if char == "!" and quote != "'" else None
+            if match is None:
+                out.append(char)
+                index += 1
+                continue
+            out.append(self._event(match.group(1)))
+            index = match.end()
+        return "".join(out)
+
+    def _event(self, spec: str) -> str:
+        if spec in ("!", "$"):
+            line = self._nth_back(1, "!" + spec)
+            return line.split()[-1] if spec == "$" and line.split() else line
+        if re.fullmatch(r"-?\d+", spec):
+            number = int(spec)
+            if number < 0:
+                return self._nth_back(-number, "!" + spec)
+            if 1 <= number <= len(self.entries):
+                return self.entries[number - 1]
+            raise HistoryError(f"!{spec}: event not found")
+        for entry in reversed(self.entries):
+            if entry.startswith(spec):
+                return entry
+        raise HistoryError(f"!{spec}: event not found")
+
+    def _nth_back(self, count: int, text: str) -> str:
+        if not 1 <= count <= len(self.entries):
+            raise HistoryError(f"{text}: event not found")
+        return self.entries[-count]
