@@ -495,7 +495,7 @@ async def run_case(line: str) -> ShellResult:
     await build_tree(vfs)
     shell = Shell(vfs)
     shell.cwd = cases.ROOT
-    # What generate.py puts in bash's environment; ignored while `export` does not exist.
+    # As in generate.py's environment for bash: HOME is the tree, times are UTC.
     await shell.run(f"export HOME={cases.ROOT} TZ=UTC")
     try:
         return await asyncio.wait_for(shell.run(line), CASE_SECONDS)
