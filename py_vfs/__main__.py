@@ -12,7 +12,7 @@ from typing import Any
 from .defaults import Bundle, install
 from .shell import Shell
 from .shell.complete import complete
-from .shell.history_file import HistoryError
+from .shell.history_file import HistoryError, history_of
 from .shell.parser import needs_more
 from .storage.sqlite import SQLiteStore
 from .vfs import VFS
@@ -66,21 +66,24 @@ async def _interact(session: Shell) -> int:
     """A read-eval-print loop; ``readline`` (when present) gives line editing, the history of
     ``~/.history`` on the disk and Tab completion (py_vfs/shell/complete.py); ``!`` events
     are expanded and each line is recorded, as in the page's terminal."""
-    history = session.history
+    history = history_of(session)
     await history.ensure_loaded()
     edit = _readline(session)
     code = 0
     while True:
         try:
             line = input(f"py_vfs:{session.cwd}$ ")
-            while needs_more(line):  # an open quote, `if` without `fi`...: read on
-                line += "\n" + input("> ")
         except EOFError:
             print()
             return code
         except KeyboardInterrupt:
             print("^C")
             continue
+        while needs_more(line, session.aliases):  # an open quote, `if` without `fi`...: read on
+            try:
+                line += "\n" + input("> ")
+            except EOFError:
+                break
         try:
             expanded = history.expand(line)
         except HistoryError as error:
@@ -105,7 +108,7 @@ def _readline(session: Shell) -> Any:
     except ImportError:
         return None
     readline.set_auto_history(False)  # the shell records the expanded lines itself
-    for entry in session.history.entries:
+    for entry in history_of(session).entries:
         readline.add_history(entry)
     found: list[str] = []
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import time
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
@@ -129,14 +130,17 @@ async def wait(awaitable: Awaitable[object] | None, syscall: str,
     # call_soon (one thread), from the JS message handler that got the cancel.
     remove = (signal.on_abort(lambda: loop.call_soon_threadsafe(_wake, woken))
               if signal is not None else None)
-    deadline = None if timeout is None else time.monotonic() + max(timeout, 0.0)
+    # No limit arms no timer: Pyodide's loop cannot clear a JS timer once set (a cancelled
+    # one fires and does nothing), and a pending timer keeps Node from exiting.
+    endless = timeout is None or math.isinf(timeout)
+    deadline = 0.0 if endless else time.monotonic() + max(timeout or 0.0, 0.0)
     try:
         while True:
-            left = LONGEST_TIMER if deadline is None else deadline - time.monotonic()
-            if left <= 0:
+            left = None if endless else deadline - time.monotonic()
+            if left is not None and left <= 0:
                 return False
             waiting = [woken] if task is None else [woken, task]
-            await asyncio.wait(waiting, timeout=min(left, LONGEST_TIMER),
+            await asyncio.wait(waiting, timeout=None if left is None else min(left, LONGEST_TIMER),
                                return_when=asyncio.FIRST_COMPLETED)
             if signal is not None and signal.aborted:
                 raise aborted(syscall)

@@ -165,9 +165,12 @@ OPS: tuple[Op, ...] = (
     # A shell line (py_vfs/web_shell.py). With ``stream`` (the page's ``onOutput``) the worker
     # adds a third argument, the function that posts {type: "output", id, stream, data} to the
     # page as output is written; the page acknowledges each with {type: "outputAck", id,
-    # bytes}, and the function makes Python wait while too much is unacknowledged.
+    # bytes}, and the function makes Python wait while too much is unacknowledged. With
+    # ``input`` (the page's ``input``), a fourth: read(), which posts {type: "inputWanted",
+    # id} and resolves to the page's {type: "input", id, data} (null data: the end).
     _op("shell", "line:string options:options?", mutating=True,
-        options={"stream": "bool", "isatty": "bool", "interactive": "bool"}, **_NOT_IN_STEP),
+        options={"stream": "bool", "isatty": "bool", "interactive": "bool", "input": "bool"},
+        **_NOT_IN_STEP),
     # Tab completion of the shell's line at the cursor (py_vfs/shell/complete.py).
     _op("complete", "line:string cursor:number", **_NOT_IN_STEP),
     # Read-only SQL over the disk's metadata (py_vfs/query.py, docs/data.md).

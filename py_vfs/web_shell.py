@@ -3,32 +3,37 @@
 
 ``shell`` collects the line's output into the answer, or, given ``emit`` (the worker adds it
 when the page passed ``onOutput``: web/worker.mjs), hands each piece on as it is written:
-``emit(stream, bytes)`` posts an ``output`` message to the page. ``interactive`` (the
-terminal's lines) adds what a terminal needs: a line with an open quote is not run but answered
-``{more: true}`` (the terminal asks for the rest), ``!`` events are expanded (the expanded line
-is echoed first, as bash does), the line is recorded in the history
-(py_vfs/shell/history_file.py) and the answer carries the history list and HOME. A line whose
-call is cancelled (Ctrl-C) stops where it is and the call fails with ECANCELED: the shell's
-status is 130.
+``emit(stream, bytes)`` posts an ``output`` message to the page. Given ``read`` (the page
+passed ``input``), the line's standard input is what the user types: each ``read()`` asks the
+page for more (``inputWanted``) and resolves to it, None at the end (Ctrl-D).
+
+``interactive`` (the terminal's lines) adds what a terminal needs: an unfinished line (an open
+quote, ``if`` without ``fi``: the parser's ``needs_more``) is not run but answered
+``{more: true}`` (the terminal asks for the rest); ``!`` events are expanded (the expanded line
+is echoed first, as bash does); the line is recorded in the history
+(py_vfs/shell/history_file.py); the answer carries the history list and HOME. A line whose
+call is cancelled (Ctrl-C) stops where it is and answers status 130, as the scripts expect.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from . import cancel
 from .errors import FsError
 from .shell import Shell
 from .shell.complete import complete
-from .shell.history_file import HistoryError
+from .shell.history_file import HistoryError, history_of
 from .shell.parser import needs_more
-from .shell.pipes import Emit, Output
+from .shell.pipes import Emit, Output, StreamInput
 from .web_args import flag
 
 # emit(stream, data): None, or an awaitable while the page is behind (web/worker.mjs).
 Emitter = Callable[[str, bytes], Any]
+# read(): an awaitable of the next bytes the user typed, None at the end (Ctrl-D).
+Reader = Callable[[], Any]
 
 
 class ShellOps:
@@ -36,14 +41,15 @@ class ShellOps:
 
     def __init__(self, shell: Shell) -> None:
         self.shell = shell
+        self.history = history_of(shell)
 
     def table(self) -> dict[str, Callable[..., Any]]:
         """Operation name -> function, for ``WebAPI``'s table."""
         return {"shell": self.run,
                 "complete": lambda line, cursor: complete(self.shell, line, int(cursor)).to_dict()}
 
-    async def run(self, line: str, options: Any = None,
-                  emit: Emitter | None = None) -> dict[str, Any]:
+    async def run(self, line: str, options: Any = None, emit: Emitter | None = None,
+                  read: Reader | None = None) -> dict[str, Any]:
         """One line; see the module docstring."""
         interactive = flag(options, "interactive")
         isatty = flag(options, "isatty")
@@ -51,9 +57,9 @@ class ShellOps:
         stderr = _emitting(emit, "stderr", isatty)
         extra: dict[str, Any] = {}
         if interactive:
-            history = self.shell.history
+            history = self.history
             await history.ensure_loaded()
-            if needs_more(line):
+            if needs_more(line, self.shell.aliases):
                 return {"more": True}
             try:
                 expanded = history.expand(line)
@@ -64,20 +70,18 @@ class ShellOps:
             extra["echo"] = expanded if expanded != line else None
             await history.add(expanded)
             line = expanded
-        result = await self.shell.run(line, stdout=stdout, stderr=stderr)
+        stdin = None if read is None else StreamInput(_typed(read))
+        result = await self.shell.run(line, stdin=stdin, stdout=stdout, stderr=stderr)
         if interactive:
             extra.update(self._session())
             if extra["echo"] is not None and stdout is None:
                 result.stdout = extra["echo"] + "\n" + result.stdout
-        signal = cancel.SIGNAL.get()
-        if signal is not None and signal.aborted:
-            raise cancel.aborted("shell", "interrupted: status 130")
         return {"stdout": result.stdout, "stderr": result.stderr, "code": result.code,
                 "cwd": result.cwd, "open": list(result.open_urls), "scoop": result.scoop,
                 "confirm": result.confirm, **extra}
 
     def _session(self) -> dict[str, Any]:
-        return {"history": list(self.shell.history.entries),
+        return {"history": list(self.history.entries),
                 "home": self.shell.environment().get("HOME") or "/"}
 
     async def _answer(self, message: str, code: int, stderr: Output | None,
@@ -87,6 +91,17 @@ class ShellOps:
         return {"stdout": "", "stderr": "" if stderr is not None else message, "code": code,
                 "cwd": self.shell.cwd, "open": [], "scoop": self.shell.scoop_name,
                 "confirm": None, **(self._session() if interactive else {})}
+
+
+async def _typed(read: Reader) -> AsyncIterator[bytes]:
+    """What the user types, as the command asks for it (Uint8Array in the page)."""
+    while True:
+        data = await read()
+        if data is None:
+            return
+        piece = data.to_bytes() if hasattr(data, "to_bytes") else bytes(data)
+        if piece:
+            yield piece
 
 
 def _emitting(emit: Emitter | None, stream: str, isatty: bool) -> Output | None:

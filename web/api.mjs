@@ -31,19 +31,39 @@ function modeType(type) {
   return { file: 0o100000, directory: 0o040000, symlink: 0o120000 }[type] ?? 0;
 }
 
-// The output of a streamed shell call: bytes per stream, decoded as UTF-8 across pieces (a
+// The streams of a shell call. Output: bytes per stream, decoded as UTF-8 across pieces (a
 // character split between two pieces comes out whole), handed to `onOutput(stream, text)`.
-class OutputSink {
-  constructor(onOutput) {
+// Input: each time the command wants more, `input()` is asked and its answer posted (as
+// UTF-8 bytes; null, also once the signal aborts, ends the input).
+// Resolves to null once `signal` aborts (never without one).
+function aborted(signal) {
+  return new Promise((resolve) => signal?.addEventListener("abort", () => resolve(null), { once: true }));
+}
+
+class ShellStreams {
+  constructor(onOutput, input, signal) {
     this.onOutput = onOutput;
+    this.input = input;
+    this.signal = signal;
     this.decoders = {};
   }
-  push(stream, data) {
+  async wanted(post) {
+    let data = null;
+    try {
+      if (this.input && !this.signal?.aborted) data = await Promise.race([this.input(), aborted(this.signal)]);
+    } catch {
+      data = null;
+    }
+    post(typeof data === "string" ? new TextEncoder().encode(data) : data ?? null);
+  }
+  output(stream, data) {
+    if (!this.onOutput) return;
     const decoder = (this.decoders[stream] ??= new TextDecoder());
     const text = decoder.decode(data, { stream: true });
     if (text) this.onOutput(stream, text);
   }
   end() {
+    if (!this.onOutput) return;
     for (const [stream, decoder] of Object.entries(this.decoders)) {
       const text = decoder.decode();
       if (text) this.onOutput(stream, text);
@@ -106,10 +126,10 @@ export class VFS {
   transferable({ signal } = {}) { return this.#call("restrict", { signal }); }
   // Checks the arguments of `op` (declared in py_vfs/protocol.py) and sends it; a bad argument
   // or an aborted signal (web/abort.mjs) rejects at once, and nothing reaches the worker.
-  // `sink` (shell only): gets the call's output messages (OutputSink).
+  // `streams` (shell only): the call's output and input (ShellStreams).
   #call(op, ...args) {
-    let sent, signal, sink;
-    if (args.at(-1) instanceof OutputSink) sink = args.pop();
+    let sent, signal, streams;
+    if (args.at(-1) instanceof ShellStreams) streams = args.pop();
     try {
       ({ args, signal } = takeSignal(op, args));
       throwIfAborted(signal);
@@ -117,7 +137,7 @@ export class VFS {
     } catch (error) {
       return Promise.reject(error);
     }
-    if (sink) return this.#instance.call(op, sent, undefined, this.#writer, signal, (stream, data) => sink.push(stream, data));
+    if (streams) return this.#instance.call(op, sent, undefined, this.#writer, signal, streams);
     return this.#send(op, sent, signal);
   }
   #send(op, args, signal) {
@@ -426,14 +446,19 @@ export class VFS {
   // `onOutput(stream, text)`: the output as it is written ("stdout"/"stderr", UTF-8 decoded
   // across pieces) instead of in the answer; `isatty`: ls and grep color it; `interactive`: the
   // terminal's history, `!` expansion and continuation (docs/api.md).
+  // `input()`: the line's standard input, asked for as the command reads: resolves to the next
+  // text or bytes, null at the end (without it the line reads nothing).
   shell(line, options) {
-    const { onOutput, ...rest } = options ?? {};
-    if (onOutput !== undefined && typeof onOutput !== "function") {
-      return Promise.reject(invalidArgType("options.onOutput", "of type function", onOutput));
+    const { onOutput, input, ...rest } = options ?? {};
+    for (const [name, value] of [["onOutput", onOutput], ["input", input]]) {
+      if (value !== undefined && typeof value !== "function") {
+        return Promise.reject(invalidArgType(`options.${name}`, "of type function", value));
+      }
     }
-    if (!onOutput) return this.#call("shell", line, options);
-    const sink = new OutputSink(onOutput);
-    return this.#call("shell", line, { ...rest, stream: true }, sink).finally(() => sink.end());
+    if (!onOutput && !input) return this.#call("shell", line, options);
+    const streams = new ShellStreams(onOutput, input, rest.signal);
+    const flags = { ...(onOutput ? { stream: true } : {}), ...(input ? { input: true } : {}) };
+    return this.#call("shell", line, { ...rest, ...flags }, streams).finally(() => streams.end());
   }
   // Tab completion of `line` at `cursor` in the shell session: {start, candidates, names}.
   complete(line, cursor, opts) { return this.#call("complete", line, cursor, opts); }

@@ -114,8 +114,14 @@ class Instance {
     } else if (data.type === "output") {
       // A streamed shell call's output (api.mjs, shell's onOutput); none once it is aborted.
       const pending = this.calls.get(data.id);
-      if (pending && !pending.signal?.aborted) pending.onOutput?.(data.stream, data.data);
+      if (pending && !pending.signal?.aborted) pending.streams?.output(data.stream, data.data);
       this.worker.postMessage({ type: "outputAck", id: data.id, bytes: data.data.byteLength });
+    } else if (data.type === "inputWanted") {
+      // The line reads what the user types (api.mjs, shell's input): the next piece, or null.
+      const post = (bytes) => this.worker.postMessage({ type: "input", id: data.id, data: bytes });
+      const pending = this.calls.get(data.id);
+      if (pending?.streams) pending.streams.wanted(post);
+      else post(null);
     } else if (data.type === "result") {
       const pending = this.calls.get(data.id);
       this.calls.delete(data.id);
@@ -169,11 +175,12 @@ class Instance {
   // `keep(reply, token)`, when given, sees the reply first and gives the value to resolve with
   // (the stat cache fills from it). `signal` (not aborted yet: the API checked): aborting it
   // asks the worker to cancel the call (web/abort.mjs).
-  // `onOutput(stream, bytes)`: where a streamed shell call's output messages go.
-  call(op, args, keep, writer = DEFAULT_WRITER, signal = undefined, onOutput = undefined) {
+  // `streams` (a shell call's, api.mjs ShellStreams): takes its output messages and answers
+  // its requests for input.
+  call(op, args, keep, writer = DEFAULT_WRITER, signal = undefined, streams = undefined) {
     if (this.closed) return Promise.reject(fsError("EBADF", `EBADF: VFS "${this.name}" is closed`, { syscall: op }));
     const id = this.nextId++;
-    const pending = { keep, signal, onOutput, ...this.cache.begin(op) };
+    const pending = { keep, signal, streams, ...this.cache.begin(op) };
     pending.promise = new Promise((resolve, reject) => Object.assign(pending, { resolve, reject }));
     this.calls.set(id, pending);
     this.sent++;

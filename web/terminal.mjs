@@ -38,6 +38,8 @@ export class TerminalSession extends LineEditor {
     this.search = null;     // Ctrl-R: {query, index, failed, original}
     this.queued = [];       // streamed output not drawn yet: drawn once per animation frame
     this.status = 0;        // the last line's status
+    this.inputWanted = null; // the running command reads the keyboard: resolves its next input
+    this.inputLine = "";    // what is typed for it so far (cooked mode: sent on Enter)
     this.term = this.createTerminal(container);
   }
 
@@ -136,14 +138,52 @@ export class TerminalSession extends LineEditor {
       this.flushOutput();
       this.running.abort();
     }
+    if (this.inputWanted) this.giveInput(null);
   }
 
+  // At the prompt, keys edit the line; while a command runs, typed text waits for the next
+  // prompt, unless the command reads the keyboard: then it is its input (cooked, as a tty).
   drain() {
-    while (!this.busy && !this.waiting && this.pending) {
+    while (this.pending && (this.busy ? this.inputWanted : !this.waiting)) {
       const token = this.pending.match(TOKEN)[0];
       this.pending = this.pending.slice(token.length);
-      this.handle(token);
+      if (this.busy) this.cooked(token);
+      else this.handle(token);
     }
+  }
+
+  // --- the running command's input ---------------------------------------------------------
+
+  // The command asks for what the user types (vfs.shell's `input`): the next line on Enter,
+  // what is typed so far on Ctrl-D, or the end (null) on Ctrl-D at the start of a line.
+  readInput() {
+    return new Promise((resolve) => {
+      this.inputWanted = resolve;
+      this.drain();
+    });
+  }
+
+  cooked(token) {
+    const action = KEYS[token];
+    if (token === "\x04") this.giveInput(this.inputLine || null);
+    else if (action === "enter") {
+      this.term.write("\r\n");
+      this.atLineStart = true;
+      this.giveInput(`${this.inputLine}\n`);
+    } else if (action === "backspace" && this.inputLine) {
+      this.inputLine = clusters(this.inputLine).slice(0, -1).join("");
+      this.term.write("\b \b");
+    } else if (!/^[\x00-\x1f\x7f]/.test(token)) {
+      this.inputLine += token;
+      this.output(token);
+    }
+  }
+
+  giveInput(data) {
+    const resolve = this.inputWanted;
+    this.inputWanted = null;
+    this.inputLine = "";
+    resolve?.(data);
   }
 
   handle(token) {
@@ -299,17 +339,24 @@ export class TerminalSession extends LineEditor {
     this.continued = "";
     const controller = (this.running = new AbortController());
     const onOutput = (stream, piece) => this.queueOutput(stream, piece);
+    const input = () => this.readInput();
     try {
-      const result = await this.run(text, { signal: controller.signal, onOutput, interactive });
+      const result = await this.run(text, { signal: controller.signal, onOutput, input, interactive });
       this.flushOutput();
       if (result?.more) this.continued = text;
-      else this.printResult(result);
+      else {
+        // Stopped by Ctrl-C: the shell answers 130 (py_vfs/web_shell.py).
+        if (controller.signal.aborted && result?.code === INTERRUPTED) this.interrupted(text);
+        this.printResult(result);
+      }
     } catch (error) {
       this.flushOutput();
       if (error?.name === "AbortError") this.interrupted(text);
       else this.printError(error);
     }
     this.running = null;
+    this.inputWanted = null;
+    this.inputLine = "";
     this.busy = false;
     this.showPrompt();
     this.drain();

@@ -41,8 +41,15 @@ export class ViewChannel {
     }
     if (data.type === "output") {
       const pending = this.#calls.get(data.id);
-      if (pending && !pending.signal?.aborted) pending.onOutput?.(data.stream, data.data);
+      if (pending && !pending.signal?.aborted) pending.streams?.output(data.stream, data.data);
       this.#port.postMessage({ type: "outputAck", id: data.id, bytes: data.data.byteLength });
+      return;
+    }
+    if (data.type === "inputWanted") {
+      const post = (bytes) => this.#port.postMessage({ type: "input", id: data.id, data: bytes });
+      const pending = this.#calls.get(data.id);
+      if (pending?.streams) pending.streams.wanted(post);
+      else post(null);
       return;
     }
     if (data.type !== "result") return;
@@ -58,10 +65,10 @@ export class ViewChannel {
 
   // As the disk's Instance.call (web/pyvfs.mjs): `signal` (not aborted yet) cancels the call in
   // the worker when it aborts.
-  call(op, args, keep, writer, signal = undefined, onOutput = undefined) {
+  call(op, args, keep, writer, signal = undefined, streams = undefined) {
     if (this.closed) return Promise.reject(fsError("EBADF", "EBADF: this view is closed", { syscall: op }));
     const id = this.nextId++;
-    const pending = { keep, signal, onOutput };
+    const pending = { keep, signal, streams };
     pending.promise = new Promise((resolve, reject) => Object.assign(pending, { resolve, reject }));
     this.#calls.set(id, pending);
     this.sent++;

@@ -7,7 +7,9 @@
 // web/stat_cache.mjs). For the shell's mount commands the worker asks the page:
 // {type: "request", id, kind, payload}, answered by {type: "reply", id, value | error}.
 // A streamed shell call also posts {type: "output", id, stream, data} before its result, each
-// answered by {type: "outputAck", id, bytes} from the page (the flow control of withEmit).
+// answered by {type: "outputAck", id, bytes} from the page (the flow control of withStreams);
+// one reading what the user types posts {type: "inputWanted", id}, answered by {type: "input",
+// id, data}.
 // {type: "cancel", id} cancels a call sent with cancellable: true (py_vfs/protocol.py,
 // CALL_SIGNAL): dropped if it has not reached Python yet, else stopped at its next safe point.
 
@@ -418,7 +420,7 @@ async function answer(data, reply, view, calls) {
   inOrder = args.catch(() => {});
   let envelope;
   try {
-    envelope = await call(data.op, withEmit(data, await args, reply, calls), data[CALL_WRITER], view, id, calls);
+    envelope = await call(data.op, withStreams(data, await args, reply, calls), data[CALL_WRITER], view, id, calls);
   } finally {
     if (id !== null) calls.delete(id);
     calls.flows?.delete(data.id);
@@ -439,9 +441,13 @@ async function answer(data, reply, view, calls) {
 // than the page reads waits instead of filling the page's memory.
 const OUTPUT_WINDOW = 1 << 20;
 
-function withEmit(data, args, reply, calls) {
-  if (data.op !== "shell" || !args[1]?.stream) return args;
-  const flow = { unacked: 0, resume: null };
+// With options.input (the page gave `input`), a fourth: read(), which asks the page for what
+// the user types ({type: "inputWanted", id}) and resolves to its {type: "input", id, data}
+// (null: the end of the input).
+function withStreams(data, args, reply, calls) {
+  const options = args[1];
+  if (data.op !== "shell" || !(options?.stream || options?.input)) return args;
+  const flow = { unacked: 0, resume: null, answer: null };
   (calls.flows ??= new Map()).set(data.id, flow);
   const emit = (stream, bytes) => {
     reply({ type: "output", id: data.id, stream, data: bytes });
@@ -449,7 +455,17 @@ function withEmit(data, args, reply, calls) {
     if (flow.unacked <= OUTPUT_WINDOW) return undefined;
     return new Promise((resolve) => { flow.resume = resolve; });
   };
-  return [args[0], args[1], emit];
+  const read = () => new Promise((resolve) => {
+    flow.answer = resolve;
+    reply({ type: "inputWanted", id: data.id });
+  });
+  return [args[0], options, options.stream ? emit : null, options.input ? read : null];
+}
+
+function typed(calls, { id, data }) {
+  const flow = calls.flows?.get(id);
+  flow?.answer?.(data ?? undefined); // undefined reaches Python as None (null: JsNull)
+  if (flow) flow.answer = null;
 }
 
 function acknowledged(calls, { id, bytes }) {
@@ -491,6 +507,10 @@ function bindView(parent, childId) {
       acknowledged(calls, data);
       return;
     }
+    if (data.type === "input") {
+      typed(calls, data);
+      return;
+    }
     if (data.type !== "call") return;
     try {
       await answer(data, (message, transfer) => port1.postMessage(message, transfer), child, calls);
@@ -523,6 +543,10 @@ self.onmessage = async ({ data, ports }) => {
   }
   if (data.type === "outputAck") {
     acknowledged(pageCalls, data);
+    return;
+  }
+  if (data.type === "input") {
+    typed(pageCalls, data);
     return;
   }
   if (data.type === "reply") {

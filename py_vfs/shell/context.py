@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from py_vfs.node import DirEntry
     from py_vfs.preview import PreviewHost
     from py_vfs.shell.disk import Disk
-    from py_vfs.shell.history_file import History
     from py_vfs.shell.variables import Variables
     from py_vfs.streams import WriteStream
 
@@ -46,7 +45,6 @@ class Session(Protocol):
     loop_depth: int  # loops running (`break` and `continue` need one)
     script_depth: int  # scripts and sourced files running
     subshell: bool  # a subshell: ( ), a pipeline stage, $( )
-    history: History  # the lines typed in the terminal (`history`, `!!`)
 
     def enter_scoop(self, name: str, view: Any) -> None:
         """Run the next lines inside ``view``, the scoop ``name``'s restricted view."""

@@ -12,7 +12,7 @@ back when it has grown by half again), the list the last ``HISTSIZE``.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -37,6 +37,17 @@ def history_path(vfs: Disk, env: dict[str, str]) -> str:
     in / (the one place that decides it)."""
     home = env.get("HOME") or (WORKSPACE if vfs.exists(WORKSPACE) else "/")
     return home.rstrip("/") + "/" + HISTORY_NAME
+
+
+def history_of(shell: Any) -> History:
+    """The shell's history (``shell.history``), made on first use: the page's API and the
+    command line make it as they start, so subshells (copies of the shell) share it. Its file is
+    on the disk the shell is on then."""
+    found = getattr(shell, "history", None)
+    if found is None:
+        vfs = shell.vfs
+        found = shell.history = History(vfs, lambda: history_path(vfs, shell.environment()))
+    return found
 
 
 class History:

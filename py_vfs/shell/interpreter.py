@@ -26,7 +26,6 @@ from py_vfs.shell.control import (
     cancel_point,
 )
 from py_vfs.shell.format import quote_name, visible
-from py_vfs.shell.history_file import History, history_path
 from py_vfs.shell.parser import ParseError, parse
 from py_vfs.shell.pipes import SIGPIPE_STATUS, BrokenPipe, Collect, Input, NoInput, Output, Pipe
 from py_vfs.shell.redirects import RedirectError, Streams
@@ -107,8 +106,6 @@ class Shell:
         # The shipped default content (py_vfs/defaults.py), for `reset --defaults`.
         self.defaults = defaults
         self.scoop_name: str | None = None
-        # The terminal's lines (`history`, `!!`): ~/.history on the disk the shell started on.
-        self.history = History(vfs, lambda: history_path(vfs, self.environment()))
         self._outside: tuple[Disk, str, PreviewHost, MountHost] | None = None  # for `exit`
         self._run = _Run()  # the line running now
         self.variables = Variables()

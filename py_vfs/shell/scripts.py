@@ -94,11 +94,7 @@ async def kind_of(vfs: Disk, path: str) -> str | None:
     """``"jsh"``, ``"python"``, or None for a file this shell cannot run."""
     if path.endswith(".jsh"):
         return "jsh"
-    first = b""
-    async for chunk in vfs.open_read(path):
-        first += chunk
-        if len(first) >= SHEBANG_BYTES or b"\n" in first:
-            break
+    first = b"".join([chunk async for chunk in vfs.open_read(path, 0, SHEBANG_BYTES)])
     line = first.split(b"\n", 1)[0]
     interpreter = line[2:].decode("utf-8", "replace") if line.startswith(b"#!") else ""
     words = [posixpath.basename(word) for word in interpreter.split()]

@@ -32,6 +32,9 @@ SCRIPTS = {
         "const text = await fs.readFile(process.argv[2], 'utf8');\n"
         "await fs.writeFile(process.argv[3], text.split('').reverse().join(''));\n"
         "console.error('copied', text.length);",
+    "/workspace/bin/endless.jsh":
+        "await fs.writeFile('/workspace/endless-started', 'yes');\n"
+        "while (true) await process.stdout.write('y\\n'.repeat(4096));",
     "/workspace/bin/spin.jsh":
         "await fs.writeFile('/workspace/spinning', 'yes'); while (true) {}",
     "/workspace/bin/count.py":
@@ -91,20 +94,41 @@ def test_a_python_script_is_interrupted_at_its_awaits_by_the_signal(page):
       }
       if (!started) throw new Error("the Python script never wrote its marker");
       controller.abort();
-      const stopped = await within(running, 30000, "the aborted python script");
+      const stopped = await within(running.then((r) => ({resolved: r}),
+        (e) => ({name: e.name, hint: e.hint})), 30000, "the aborted python script");
       return {stopped, after: await sh("python -c 'print(6 * 7)'")};
     """)
-    assert (result["stopped"]["stderr"], result["stopped"]["code"]) == ("", 130)
+    # An aborted shell call rejects with Node's AbortError; the shell's status was 130.
+    assert result["stopped"] == {"name": "AbortError", "hint": "interrupted: status 130"}
     assert (result["after"]["stdout"], result["after"]["code"]) == ("42\n", 0)
+
+
+def test_an_endless_writer_ends_when_its_reader_is_gone(page):
+    """`endless | true`: true reads nothing and ends; the script's next write finds no reader,
+    and the script is stopped (141, as SIGPIPE) instead of writing forever; the line's status
+    is true's."""
+    result = js(page, WITHIN + """
+      await vfs.rm("/workspace/endless-started", {force: true});
+      const run = await sh("endless | true");
+      return {run, started: await vfs.exists("/workspace/endless-started")};
+    """)
+    assert result["started"] is True
+    assert (result["run"]["stdout"], result["run"]["stderr"], result["run"]["code"]) == ("", "", 0)
+    piped = shell(page, "endless | true; echo next")
+    assert (piped["stdout"], piped["code"]) == ("next\n", 0)
 
 
 def test_argv_env_and_cwd(page):
     result = shell(page, "cd /workspace && args one 'two words' && cd /")
     assert (result["stderr"], result["code"]) == ("", 0)
     seen = json.loads(result["stdout"])
-    # node's shape: [runtime, script, ...args]; the shell has no variables yet: env is empty.
-    assert seen == {"argv": ["jsh", "/workspace/bin/args.jsh", "one", "two words"],
-                    "cwd": "/workspace", "env": {}}
+    # node's shape: [runtime, script, ...args]; env: the shell's exported variables.
+    assert (seen["argv"], seen["cwd"]) == (
+        ["jsh", "/workspace/bin/args.jsh", "one", "two words"], "/workspace")
+    assert seen["env"]["PWD"] == "/workspace"
+    assert seen["env"]["PATH"] == "/workspace/bin:/shared/bin:/workspace/skills"
+    exported = json.loads(shell(page, "GREETING=hello args")["stdout"])
+    assert exported["env"]["GREETING"] == "hello"
 
 
 def test_exit_statuses(page):
@@ -144,13 +168,14 @@ def test_a_runaway_script_is_killed_by_the_signal_and_the_page_still_answers(pag
       }
       if (!spinning) throw new Error("the spinning script never wrote its marker");
       controller.abort();
-      const stopped = await within(running, 30000, "the aborted spin");
+      const stopped = await within(running.then((r) => ({resolved: r}),
+        (e) => ({name: e.name, hint: e.hint})), 30000, "the aborted spin");
       const after = await sh("echo hi | upper");
       return {stopped, after};
     """)
     # The script's worker is terminated (a nested dedicated worker, started by the Python
     # worker): checked on Chromium 156.0.8078.79.
-    assert result["stopped"]["code"] == 130
+    assert result["stopped"] == {"name": "AbortError", "hint": "interrupted: status 130"}
     assert (result["after"]["stdout"], result["after"]["code"]) == ("HI\n", 0)
 
 

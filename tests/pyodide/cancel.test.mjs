@@ -48,3 +48,31 @@ async def sleeper():
   signal.destroy();
   scope.destroy();
 });
+
+test("the shell's sleep stops on an abort from JS: status 130, nothing printed", { timeout: TEST_MS }, async () => {
+  const scope = pyodide.toPy({});
+  pyodide.runPython(`
+from py_vfs import VFS, cancel
+from py_vfs.shell import Shell
+signal = cancel.Signal()
+
+def waiting():
+    return signal.listeners
+
+async def line():
+    cancel.SIGNAL.set(signal)
+    result = await Shell(VFS.memory()).run("sleep infinity; echo after")
+    return [result.stdout, result.stderr, result.code]
+`, { globals: scope });
+  const outcome = pyodide.runPythonAsync("await line()", { globals: scope });
+  const signal = scope.get("signal");
+  const waiting = scope.get("waiting");
+  await until("sleep waits on its signal", () => waiting() === 1);
+  signal.abort();
+  const result = await within(CALL_MS, "the interrupted line", outcome);
+  assert.deepEqual(result.toJs(), ["", "", 130]);
+  result.destroy();
+  waiting.destroy();
+  signal.destroy();
+  scope.destroy();
+});

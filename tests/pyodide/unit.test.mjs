@@ -44,8 +44,6 @@ const SIGALRM = 14;
 const NO_EVENT_LOOP = "writes in flight together need a real event loop"; // no JSPI in Node 20
 const NO_PROCESSES = "Emscripten (Pyodide) has no processes";
 const NO_LOOP_CANCEL = "WebAPI.call's Tasks need a real event loop; tests/e2e/test_abort.py covers the worker";
-const NO_LOOP_WAIT = "a wait suspends: it needs a real event loop; tests/pyodide/cancel.test.mjs covers Pyodide";
-const NO_LOOP_SHELL = "a command that waits needs a real event loop; the e2e tier presses Ctrl-C in the page";
 const EXPECTED_SKIPS = new Map([
   // The oracle is the host kernel's file system; Pyodide's is MEMFS.
   ["tests/unit/test_differential.py", "differential tests need a real Linux file system"],
@@ -65,14 +63,8 @@ const EXPECTED_SKIPS = new Map([
   ["tests/unit/test_cancel_calls.py::test_a_cancelled_recursive_copy_or_removal_changes_nothing[cp-args0]", NO_LOOP_CANCEL],
   ["tests/unit/test_cancel_calls.py::test_a_cancelled_recursive_copy_or_removal_changes_nothing[rm-args1]", NO_LOOP_CANCEL],
   ["tests/unit/test_cancel_calls.py::test_a_call_without_an_id_cannot_be_cancelled_and_unknown_ids_are_ignored", NO_LOOP_CANCEL],
-  ["tests/unit/test_cancel_sleep.py::test_an_endless_sleep_ends_with_ecanceled_when_its_signal_is_aborted", NO_LOOP_WAIT],
-  ["tests/unit/test_cancel_sleep.py::test_an_abort_from_another_thread_wakes_the_sleep", NO_LOOP_WAIT],
-  ["tests/unit/test_cancel_sleep.py::test_an_already_aborted_signal_fails_before_waiting", NO_LOOP_WAIT],
-  ["tests/unit/test_cancel_sleep.py::test_without_an_abort_a_sleep_returns_and_a_wait_says_what_ended_it", NO_LOOP_WAIT],
-  ["tests/unit/test_cancel_sleep.py::test_a_wait_aborted_stops_what_it_waited_for", NO_LOOP_WAIT],
-  ["tests/unit/test_cancel_sleep.py::test_ctrl_c_stops_a_sleeping_line_with_status_130_and_no_message", NO_LOOP_WAIT],
-  ["tests/unit/test_shell_follow.py::test_tail_f_prints_appends_made_later_then_stops_on_ctrl_c", NO_LOOP_SHELL],
-  ["tests/unit/test_shell_follow.py::test_grep_r_over_many_files_stops_at_ctrl_c", NO_LOOP_SHELL],
+  ["tests/unit/test_cancel_sleep.py::test_an_abort_from_another_thread_wakes_the_sleep",
+    "Pyodide has no threads (and the test driver's loop cannot be woken by one); tests/pyodide/cancel.test.mjs aborts from JS"],
   ["tests/unit/test_agent_tools.py::test_every_schema_is_valid_json_schema_and_agrees_with_the_tools_own_checks",
     "jsonschema needs rpds-py, which has no wheel for Pyodide here"],
   // Two installs in flight at once; the one that runs second is tested alone (it runs here) and
@@ -82,11 +74,14 @@ const EXPECTED_SKIPS = new Map([
   ["tests/unit/test_defaults.py::test_command_line_shell_installs_a_folder_once_and_asks_before_reset",
     NO_PROCESSES],
   ["tests/unit/test_group_commit.py::test_order_of_calls_is_the_order_of_effects", NO_EVENT_LOOP],
+  ["tests/unit/test_shell_scripts.py::test_the_calls_signal_interrupts_a_script_at_its_awaits",
+    "a script awaiting a sleep needs a real event loop; tests/e2e/test_scripts.py interrupts one in the page"],
   ["tests/unit/test_quoting.py::test_the_same_as_the_real_gnu_ls",
     "needs GNU ls in a process (not in Pyodide)"],
   ["tests/unit/test_archive.py::test_info_zip_unzips_the_export_and_its_zip_imports_back",
     "needs Info-ZIP's unzip and zip in a process (not in Pyodide)"],
   ["tests/unit/test_sqlite_store.py::test_command_line_shell", NO_PROCESSES],
+  ["tests/unit/test_shell_terminal.py::test_the_command_line_shell_keeps_history_and_expands_events", NO_PROCESSES],
   ["tests/unit/test_sqlite_views.py::test_the_issue_statements_in_the_stock_sqlite3_tool_answer_as_query",
     NO_PROCESSES],
   ["tests/unit/test_sqlite_views.py::test_two_processes_opening_old_files_at_once_both_succeed",

@@ -103,6 +103,10 @@ def drive(coro: Coroutine[Any, Any, T], context: contextvars.Context | None = No
     own = loop is None
     loop = loop or _Loop()
     task = loop.create_task(coro, context=context)
+    # In Pyodide, the WebLoop counts as running while Python runs; asyncio refuses to run a loop
+    # inside another, so it is set aside while this one runs.
+    outer = asyncio._get_running_loop()
+    asyncio._set_running_loop(None)
     try:
         return loop.run_until_complete(task)
     except CoroutineSuspended as exc:
@@ -114,6 +118,7 @@ def drive(coro: Coroutine[Any, Any, T], context: contextvars.Context | None = No
     finally:
         if own:
             _close(loop)
+        asyncio._set_running_loop(outer)
 
 
 def _close(loop: asyncio.AbstractEventLoop) -> None:

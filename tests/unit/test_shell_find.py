@@ -9,8 +9,8 @@ import asyncio
 import pytest
 from test_shell import Session, fail
 
-from py_vfs import VFS
-from py_vfs.shell import Shell
+from py_vfs import VFS, cancel
+from py_vfs.shell import Shell, ShellResult
 
 
 @pytest.fixture
@@ -111,5 +111,46 @@ def test_find_in_a_scoop_sees_only_its_view():
         found = runner.run(shell.run("find / -name note -o -name top.txt"))
         assert (found.code, found.stdout) == (0, "/scoops/alpha/workspace/note\n")
         assert runner.run(shell.run("find /scoops/beta")).code == 1
+    finally:
+        runner.close()
+
+
+class _AbortsOnce(cancel.Signal):
+    """A signal that reads as aborted exactly once, at its ``at``-th check: whatever safe
+    point checks it then stops, and the writes after it (the error message) go through."""
+
+    def __init__(self, at: int) -> None:
+        super().__init__()
+        self.asked = 0
+        self.at = at
+
+    @property
+    def aborted(self) -> bool:
+        self.asked += 1
+        return self.asked == self.at
+
+    @aborted.setter
+    def aborted(self, value: bool) -> None:
+        """Signal.__init__ sets it; the count decides."""
+
+
+@pytest.mark.parametrize("line", ["find t -type d", "du t", "ls -R t", "tree t"])
+def test_a_walk_stops_between_directories_when_interrupted(line):
+    vfs = VFS.memory()
+    runner = asyncio.Runner()
+    try:
+        runner.run(vfs.mkdir("/t/" + "/".join(f"d{i}" for i in range(50)), recursive=True))
+        shell = Shell(vfs)
+
+        async def interrupted() -> ShellResult:
+            cancel.SIGNAL.set(_AbortsOnce(at=10))  # in this run's own context
+            return await shell.run(line)
+
+        result = runner.run(interrupted())
+        # Stopped long before the bottom: 130 as bash after Ctrl-C, or 1 with the walk's
+        # "stopped after N" when the interpreter no longer sees the signal aborted.
+        assert result.code in (1, 130), result
+        assert result.code == 130 or "(stopped after" in result.stderr, result
+        assert "d49" not in result.stdout
     finally:
         runner.close()

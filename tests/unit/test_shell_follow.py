@@ -6,16 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
-import aio
-import pytest
-
 from py_vfs import VFS, cancel
 from py_vfs.shell import Shell
 from py_vfs.shell.pipes import Emit
-
-pytestmark = pytest.mark.skipif(aio.stepping_wanted(),
-                                reason="a command that waits needs a real event loop; "
-                                       "the e2e tier presses Ctrl-C in the page")
 
 
 def run(coro):

@@ -139,17 +139,18 @@ async def _add(ctx: Context, archive: zipfile.ZipFile, sink: _Sink, writer: Writ
         ctx.out(f"  adding: {visible(info.filename)} ({how})\n")
 
 
-@command("unzip [-loq] [-d DIR] ARCHIVE", "list (-l) or extract a zip archive")
+@command("unzip [-lopq] [-d DIR] ARCHIVE [MEMBER...]",
+         "list (-l) or extract a zip archive (-p: members to standard output)")
 async def unzip(ctx: Context, args: list[str]) -> int:
     """Extract every member of the zip ARCHIVE below DIR (-d; default the current directory,
     created if missing), with its mode and time; -l lists the members instead. An existing
     file is not replaced without -o (it is reported, and the status is 1, what Info-ZIP's
     unzip does when it cannot ask). Hostile members are refused: names leading outside DIR,
     links leading outside DIR, members through a symlink, bombs (docs/shell.md)."""
-    options = parse(args, "loqn", "d")
-    if len(options.operands) != 1:
-        raise UsageError("needs exactly one ARCHIVE (naming members is not supported)")
-    name = options.operands[0]
+    options = parse(args, "lopqn", "d")
+    if not options.operands or (len(options.operands) > 1 and "p" not in options):
+        raise UsageError("needs one ARCHIVE (MEMBERs only with -p)")
+    name, *wanted = options.operands
     try:
         data = await read_archive(ctx, name)
     except OSError:
@@ -162,6 +163,8 @@ async def unzip(ctx: Context, args: list[str]) -> int:
     except (zipfile.BadZipFile, ValueError, EOFError, OSError) as exc:
         ctx.err(f"{quote_arg(name)}: not a zip archive ({visible(str(exc))})")
         return 9
+    if "p" in options:
+        return await _to_stdout(ctx, archive, infos, wanted)
     quiet = "q" in options
     if not quiet:
         ctx.out(f"Archive:  {visible(name)}\n")
@@ -217,6 +220,30 @@ async def _extract(ctx: Context, archive: zipfile.ZipFile, entry: zip_entries.En
         verb = "  inflating" if entry.info.compress_type == zipfile.ZIP_DEFLATED \
             else " extracting"
         ctx.out(f"{verb}: {shown:<24}\n")
+
+
+async def _to_stdout(ctx: Context, archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo],
+                     wanted: list[str]) -> int:
+    """unzip -p: the data of each file member (or of those named), one after another, held
+    to its declared size; a MEMBER not in the archive is reported (status 11, as unzip)."""
+    names = {info.filename for info in infos}
+    for info in infos:
+        if info.is_dir() or (wanted and info.filename not in wanted):
+            continue
+        sent = 0
+        try:
+            for piece in _chunks(archive, info):
+                sent += len(piece)
+                if sent > info.file_size:
+                    raise Refusal(f"{quote_arg(info.filename)}: more data than its header says")
+                await ctx.write(piece)
+        except Refusal as exc:
+            ctx.err(str(exc))
+            return 1
+    missing = [member for member in wanted if member not in names]
+    for member in missing:
+        ctx.err(f"caution: filename not matched:  {visible(member)}")
+    return 11 if missing else 0
 
 
 def _chunks(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> Iterator[bytes]:

@@ -280,13 +280,13 @@ def parse_stamp(text: str) -> float:
 
 
 @command("touch [-acm] [-d DATE] [-r FILE] [-t STAMP] FILE...",
-         "create empty files, or set their times (to now unless -d or -r)")
+         "create empty files, or set their times (to now unless -d, -t or -r)")
 async def touch(ctx: Context, args: list[str]) -> int:
     """Create each missing FILE empty (not with -c), and set its access and modification
     times: to now, to DATE (-d: `YYYY-MM-DD [HH:MM[:SS]]`, `@SECONDS`, `now`), to STAMP (-t:
     `[[CC]YY]MMDDhhmm[.ss]`) or to those of FILE (-r). -a changes only the access time, -m
     only the modification time."""
-    options = parse(args, "acfmh", "drt", long={"date": True, "reference": True,
+    options = parse(args, "acfm", "drt", long={"date": True, "reference": True,
                                                "no-create": False})
     require_operands(options.operands)
     now = time.time() * 1000

@@ -92,7 +92,7 @@ def _compare(a: bytes, b: bytes, options: str) -> int:
     return -result if "r" in options else result
 
 
-@command("sort [-n] [-r] [-u] [-f] [-b] [-s] [-t SEP] [-k KEY]... [FILE...]",
+@command("sort [OPTION]... [FILE...]",
          "sort lines (bytes, the C locale)")
 @gnu(status=2)
 async def sort(ctx: Context, args: list[str]) -> int:
@@ -211,7 +211,7 @@ def _ranges(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-@command("cut -b LIST|-c LIST|-f LIST [-d DELIM] [-s] [FILE...]",
+@command("cut OPTION... [FILE...]",
          "print selected bytes or fields of each line")
 @gnu()
 async def cut(ctx: Context, args: list[str]) -> int:

@@ -251,8 +251,7 @@ async def _walk(ctx: Context, top: str, shown: str, opts: _Options, follow: bool
             found.append((path, name))
 
 
-@command("grep [-EFivwxclLoqsnHhrR] [-A N] [-B N] [-C N] [-e PATTERN] [--include GLOB] "
-         "[--exclude GLOB] [--color[=WHEN]] PATTERN [FILE...]",
+@command("grep [OPTION]... PATTERN [FILE...]",
          "print the lines that match a pattern")
 @gnu(status=2, usage="Usage: grep [OPTION]... PATTERNS [FILE]...")
 async def grep(ctx: Context, args: list[str]) -> int:

@@ -7,10 +7,10 @@ file system that cannot link.
 from __future__ import annotations
 
 import errno
-import os
 import posixpath
 from collections import deque
 
+from py_vfs.errors import FsError
 from py_vfs.shell.commands.options import parse
 from py_vfs.shell.commands.registry import UsageError, command
 from py_vfs.shell.context import Context, describe, is_dir, lexists
@@ -21,7 +21,8 @@ MAX_LINKS = 40  # symlinks followed while resolving one path (Linux's MAXSYMLINK
 
 
 def _error(code: int, path: str) -> OSError:
-    return OSError(code, os.strerror(code), path)
+    """The error of ``code``, worded as glibc words it (Emscripten's strerror differs)."""
+    return FsError.of(errno.errorcode[code], "ln", path)
 
 
 def canonical(vfs: Disk, path: str, missing: str) -> str:
@@ -93,7 +94,7 @@ async def ln(ctx: Context, args: list[str]) -> int:
         into = is_dir(ctx.vfs, last_path)
     if len(targets) > 1 and not into:
         code = errno.ENOTDIR if lexists(ctx.vfs, last_path) else errno.ENOENT
-        ctx.err(f"target {quote_arg(last)}: {os.strerror(code)}")
+        ctx.err(f"target {quote_arg(last)}: {describe(_error(code, last_path))}")
         return 1
     status = 0
     for target in targets:
@@ -167,10 +168,10 @@ async def realpath(ctx: Context, args: list[str]) -> int:
     component must exist (-e: all of it; -m: none). -s (--no-symlinks): only `.` and `..`
     are resolved, symlinks left as they are; --relative-to=DIR prints the result relative to
     DIR (resolved the same way); -q: no messages; -z: NUL after each, not newline."""
-    options = parse(args, "emsqzLP", long={"canonicalize-existing": False,
+    options = parse(args, "emsqzP", long={"canonicalize-existing": False,
                                            "canonicalize-missing": False, "strip": False,
                                            "no-symlinks": False, "quiet": False,
-                                           "relative-to": True, "relative-base": True,
+                                           "relative-to": True,
                                            "zero": False})
     if not options.operands:
         raise UsageError("missing operand")

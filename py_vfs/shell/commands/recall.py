@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from py_vfs.shell.commands.registry import UsageError, command
 from py_vfs.shell.context import Context
+from py_vfs.shell.history_file import history_of
 
 
 @command("history [-c] [N]", "show the lines typed in the terminal, numbered")
@@ -13,7 +14,7 @@ async def history(ctx: Context, args: list[str]) -> int:
     then the lines run since (bash's numbering, from 1); N: the last N only. -c empties the
     list (the file keeps its lines). `!n`, `!-n`, `!!`, `!prefix` and `!$` recall lines in the
     terminal."""
-    entries = ctx.session.history
+    entries = history_of(ctx.session)
     await entries.ensure_loaded()
     if args == ["-c"]:
         entries.clear()

@@ -38,7 +38,7 @@ async def du(ctx: Context, args: list[str]) -> int:
     (--max-depth=N): only lines N levels deep or less; -c: a `total` line at the end;
     -h: sizes as 1.5K, 12M; -b: in bytes; -k: 1K units (the default). Sizes are apparent
     sizes (what `ls -l` shows), as GNU's `du --apparent-size`."""
-    options = parse(args, "abchksS", "d", long={"max-depth": True, "summarize": False,
+    options = parse(args, "abchks", "d", long={"max-depth": True, "summarize": False,
                                                 "all": False, "total": False,
                                                 "human-readable": False, "bytes": False,
                                                 "apparent-size": False})

@@ -49,7 +49,7 @@ class _Job:
 def _job(ctx: Context, args: list[str]) -> _Job:
     if args and not args[0].startswith("-"):
         args = ["-" + args[0], *args[1:]]  # the old style: `tar czf a.tgz d`
-    options: Options = parse(args, "cxtzvk", "fC", long=LONG)
+    options: Options = parse(args, "cxtzv", "fC", long=LONG)
     modes = {flag[0] if len(flag) > 1 else flag for flag in options.flags
              if flag in ("c", "x", "t", "create", "extract", "list")}
     modes = {"c" if m == "c" else "x" if m == "e" or m == "x" else "t" for m in modes}

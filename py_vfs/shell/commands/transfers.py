@@ -50,6 +50,8 @@ def _transfers(ctx: Context, operands: list[str]) -> list[_Transfer]:
         raise Refused(f"target {quote_arg(target)}: {describe(exc)}") from exc
     into = is_dir(ctx.vfs, target_path)
     if len(sources) > 1 and not into:
+        if not lexists(ctx.vfs, target_path):
+            raise Refused(f"target {quote_arg(target)}: No such file or directory")
         raise Refused(f"target {quote_arg(target)} is not a directory")
     transfers = []
     for source in sources:

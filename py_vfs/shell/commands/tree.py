@@ -74,7 +74,6 @@ class _Walk:
             entry = next(entries, None)
             if entry is None:
                 stack.pop()
-                await cancel.checkpoint("tree", self.dirs + self.files, 0, "entries")
                 continue
             (name, kind), last = entry
             child = posixpath.join(directory, name)
@@ -84,7 +83,9 @@ class _Walk:
             if kind == "directory" or (kind == "symlink" and is_dir(self.ctx.vfs, child)):
                 self.dirs += 1
                 if kind == "directory" and (self.level is None or len(stack) < self.level):
-                    stack.append((child, indent + ("    " if last else "│   "),
+                    await cancel.checkpoint("tree", self.dirs + self.files, 0, "entries")
+                    # tree 2.1 (UTF-8): a branch goes on as "│" and two no-break spaces.
+                    stack.append((child, indent + ("    " if last else "│\u00a0\u00a0 "),
                                   self._entries(child)))
             else:
                 self.files += 1
