@@ -32,7 +32,7 @@ import inspect
 import os
 import sys
 import time
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -103,12 +103,9 @@ def drive(coro: Coroutine[Any, Any, T], context: contextvars.Context | None = No
     own = loop is None
     loop = loop or _Loop()
     task = loop.create_task(coro, context=context)
-    # In Pyodide, the WebLoop counts as running while Python runs; asyncio refuses to run a loop
-    # inside another, so it is set aside while this one runs.
-    outer = asyncio._get_running_loop()
-    asyncio._set_running_loop(None)
     try:
-        return loop.run_until_complete(task)
+        with _aside():
+            return loop.run_until_complete(task)
     except CoroutineSuspended as exc:
         where = _where(coro)
         task.cancel()
@@ -118,14 +115,25 @@ def drive(coro: Coroutine[Any, Any, T], context: contextvars.Context | None = No
     finally:
         if own:
             _close(loop)
-        asyncio._set_running_loop(outer)
+
+
+@contextlib.contextmanager
+def _aside() -> Iterator[None]:
+    """In Pyodide the WebLoop counts as running while Python runs, and asyncio refuses to run a
+    loop inside another: it is set aside while one of this module's loops runs."""
+    outer = asyncio.events._get_running_loop()
+    asyncio.events._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio.events._set_running_loop(outer)
 
 
 def _close(loop: asyncio.AbstractEventLoop) -> None:
     """What ``asyncio.run`` does at the end: cancel what is left, finish async generators."""
     for task in asyncio.all_tasks(loop):
         task.cancel()
-    with contextlib.suppress(CoroutineSuspended):
+    with _aside(), contextlib.suppress(CoroutineSuspended):
         loop.run_until_complete(loop.shutdown_asyncgens())
     loop.close()
 
