@@ -364,7 +364,6 @@ KNOWN_FAILURES: dict[str, str] = {
     'builtin-12': "stderr: ours 'cd: nope: No such file or directory\\n', bash 'sh: cd: nope:...",
     'builtin-13': "stderr: ours 'cd: a.txt: Not a directory\\n', bash 'sh: cd: a.txt: Not a d...",
     'builtin-17': "stderr: ours 'cd: too many arguments\\n', bash 'sh: cd: too many arguments\\n'",
-    'builtin-20': "stderr: ours 'which: nosuch: not found\\n', bash ''",
     'builtin-22': "stdout: ours '2', bash '1'",
     # text: 16
     'cat-05': "ours: cat: invalid option -- 'n'",

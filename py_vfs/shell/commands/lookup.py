@@ -13,9 +13,8 @@ async def which(ctx: Context, args: list[str]) -> int:
     """For each NAME, print what runs it, as zsh's which does: "NAME: shell built-in command"
     for a built-in (which shadows any script), else the path of the script found in the $PATH
     folders (NAME, NAME.jsh, NAME.py in each) or named by a path with a "/". -a prints every
-    match, the built-in first. A NAME that runs nothing: "which: NAME: not found" on stderr
-    (zsh prints "NAME not found" on stdout; bash's external which prints nothing), and the
-    status is 1."""
+    match, the built-in first. A NAME that runs nothing prints nothing, as Debian's which, and
+    the status is 1."""
     flags, names = parse_flags(args, "a")
     require_operands(names)
     status = 0
@@ -24,7 +23,6 @@ async def which(ctx: Context, args: list[str]) -> int:
         if not found or "a" in flags:
             found += find_scripts(ctx.vfs, ctx.cwd, name, ctx.env)
         if not found:
-            ctx.err(f"{name}: not found")
             status = 1
         for line in found if "a" in flags else found[:1]:
             ctx.out(visible(line) + "\n")
