@@ -862,7 +862,7 @@ def test_open_urls_are_collected_per_run(sh):
     ("rm -x f", "rm: invalid option -- 'x'\n"),
     ("cp -z a b", "cp: invalid option -- 'z'\n"),
     ("mkdir -q d", "mkdir: invalid option -- 'q'\n"),
-    ("cat -n f", "cat: invalid option -- 'n'\n"),
+    ("cat -z f", "cat: invalid option -- 'z'\n"),
     ("ls --long", "ls: unrecognized option '--long'\n"),
 ])
 def test_unknown_flags_are_usage_errors(sh, line, message):

@@ -366,8 +366,6 @@ KNOWN_FAILURES: dict[str, str] = {
     'builtin-17': "stderr: ours 'cd: too many arguments\\n', bash 'sh: cd: too many arguments\\n'",
     'builtin-22': "stdout: ours '2', bash '1'",
     # text: 16
-    'cat-05': "ours: cat: invalid option -- 'n'",
-    'cat-10': "ours: cat: invalid option -- 'n'",
     'cat-11': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
     'printf-08': "stderr: ours 'printf: abc: invalid number\\n', bash 'sh: printf: abc: inval...",
     'head-11': 'stderr: ours "head: invalid number of lines: \'x\'\\nTry \'hea..., bash "he...',

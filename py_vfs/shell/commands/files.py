@@ -22,18 +22,39 @@ class Refused(Exception):
     """An operand a command will not touch; the message is complete as coreutils words it."""
 
 
-@command("cat [FILE...]", "print the contents of files, one after another")
+@command("cat [-n] [FILE...]", "print the contents of files, one after another")
 async def cat(ctx: Context, args: list[str]) -> int:
     """Write each file's bytes to stdout unchanged (binary content included), a chunk at a
-    time; no FILE, or `-`, is standard input."""
-    _, operands = parse_flags(args, "")
+    time; no FILE, or `-`, is standard input. -n: number every output line (GNU's `%6d` and a
+    tab), counting on across the files as GNU does."""
+    flags, operands = parse_flags(args, "n")
+    number = _LineNumbers() if "n" in flags else None
 
     async def show(name: str) -> None:
         source = ctx.stdin.chunks() if name == "-" else ctx.vfs.open_read(ctx.resolve(name))
         async for piece in source:
-            await ctx.write(piece)
+            await ctx.write(number.add(piece) if number else piece)
 
     return await each_operand(ctx, operands or ["-"], show, "{name}")
+
+
+class _LineNumbers:
+    """Numbers lines as they stream by; a line may span chunks and files."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.at_start = True
+
+    def add(self, piece: bytes) -> bytes:
+        """``piece`` with a number before each line that starts in it."""
+        out = bytearray()
+        for line in piece.splitlines(keepends=True):
+            if self.at_start:
+                self.count += 1
+                out += b"%6d\t" % self.count
+            out += line
+            self.at_start = line.endswith(b"\n")
+        return bytes(out)
 
 
 @command("mkdir [-pv] [-m MODE] DIR...",
