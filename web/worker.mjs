@@ -125,6 +125,23 @@ async function startPython(manifest, message, options = {}) {
   }
 }
 
+// Pyodide 314 copies a snapshot into the wasm memory as the module instantiates it (30 MiB) and
+// does not grow that memory first, so a snapshot of a heap that grew past 30 MiB fails with
+// "offset is out of bounds". While a snapshot is restored, the instance's memory is grown to
+// the snapshot's size as soon as it is instantiated; returns what undoes the wrapping.
+function growingInstantiation(size) {
+  const { instantiate, instantiateStreaming } = WebAssembly;
+  const grown = (result) => {
+    const memory = result?.instance?.exports?.memory;
+    const missing = memory ? size - memory.buffer.byteLength : 0;
+    if (missing > 0) memory.grow(Math.ceil(missing / 65536));
+    return result;
+  };
+  WebAssembly.instantiate = (...args) => instantiate(...args).then(grown);
+  WebAssembly.instantiateStreaming = (...args) => instantiateStreaming(...args).then(grown);
+  return () => Object.assign(WebAssembly, { instantiate, instantiateStreaming });
+}
+
 // Python with py_vfs imported, from the stored snapshot; null when there is none or it cannot
 // be used (stale, corrupt): that one is dropped and the caller boots from the packages.
 async function fromSnapshot(manifest, key) {
@@ -138,6 +155,7 @@ async function fromSnapshot(manifest, key) {
   // Pyodide keeps its options for its lifetime: a thenable that lets go of the 30 MiB once
   // read makes them collectable after the restore (it copies them into the wasm memory).
   const once = { then: (resolve) => { resolve(bytes); bytes = null; } };
+  const restoreInstantiation = growingInstantiation(bytes.byteLength);
   try {
     const pyodide = await startPython(manifest, "Restoring Python from its snapshot", { _loadSnapshot: once });
     pyodide.runPython(RESEED);
@@ -150,6 +168,8 @@ async function fromSnapshot(manifest, key) {
     bootInfo.snapshot = "rejected";
     await dropSnapshot().catch(() => {});
     return null;
+  } finally {
+    restoreInstantiation();
   }
 }
 
