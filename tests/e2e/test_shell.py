@@ -96,8 +96,8 @@ def test_file_commands(app):
     assert ok(app, "ls") == "d\nf\n"
     stat = ok(app, "stat f")
     assert "Size: 8" in stat and "regular file" in stat
-    tree = ok(app, "tree /fc")
-    assert "├── d" in tree and "copy" in tree and "1 directory, 3 files" in tree
+    tree = ok(app, "tree /fc")  # tree 2.1 counts the top directory too
+    assert "├── d" in tree and "copy" in tree and "2 directories, 3 files" in tree
     assert "help" in ok(app, "help") and "mkdir" in ok(app, "help")
 
 
