@@ -342,7 +342,7 @@ DIFFERENCES: dict[str, dict[str, Any]] = {
 # that only fails for want of a language feature says "needs lang"). Strict xfails: remove a
 # case once it passes.
 KNOWN_FAILURES: dict[str, str] = {
-    # lang: 23
+    # lang: 22
     'vars-14': "stderr: ours 'cd: OLDPWD not set\\n', bash 'sh: cd: OLDPWD not set\\n'",
     'vars-36': "stderr: ours 'cd: HOME not set\\n', bash 'sh: cd: HOME not set\\n'",
     'arith-11': 'ours: sh: 1+: syntax error: operand expected (error token is "")',
@@ -365,7 +365,7 @@ KNOWN_FAILURES: dict[str, str] = {
     'builtin-13': "stderr: ours 'cd: a.txt: Not a directory\\n', bash 'sh: cd: a.txt: Not a d...",
     'builtin-17': "stderr: ours 'cd: too many arguments\\n', bash 'sh: cd: too many arguments\\n'",
     'builtin-22': "stdout: ours '2', bash '1'",
-    # text: 16
+    # text: 14
     'cat-11': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
     'printf-08': "stderr: ours 'printf: abc: invalid number\\n', bash 'sh: printf: abc: inval...",
     'head-11': 'stderr: ours "head: invalid number of lines: \'x\'\\nTry \'hea..., bash "he...',
