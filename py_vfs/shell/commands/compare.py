@@ -36,6 +36,18 @@ async def _read(ctx: Context, name: str) -> bytes:
     return await open_input(ctx, name).read_all()
 
 
+async def _read_both(ctx: Context, names: list[str]) -> tuple[bytes, bytes] | None:
+    """The two operands' contents; None once one cannot be read (reported: status 2)."""
+    contents = []
+    for name in names:
+        try:
+            contents.append(await _read(ctx, name))
+        except OSError as exc:
+            ctx.err(f"{name}: {describe(exc)}")
+            return None
+    return contents[0], contents[1]
+
+
 def _lines(data: bytes) -> list[str]:
     return data.decode("utf-8", "surrogateescape").splitlines(keepends=True)
 
@@ -92,14 +104,10 @@ async def file_diff(ctx: Context, args: list[str]) -> int:
         raise Invalid(f"missing operand after {after}", 2)
     if len(operands) > 2:
         raise Invalid(f"extra operand {quote_arg(operands[2])}", 2)
-    contents = []
-    for name in operands:
-        try:
-            contents.append(await _read(ctx, name))
-        except OSError as exc:
-            ctx.err(f"{name}: {describe(exc)}")
-            return 2
-    first, second = contents
+    both = await _read_both(ctx, operands)
+    if both is None:
+        return 2
+    first, second = both
     if first == second:
         if same:
             ctx.out(f"Files {operands[0]} and {operands[1]} are identical\n")
@@ -138,14 +146,10 @@ async def cmp(ctx: Context, args: list[str]) -> int:
     if len(operands) > 2:
         raise Invalid(f"extra operand {quote_arg(operands[2])}")
     names = [*operands, "-"][:2]
-    contents = []
-    for name in names:
-        try:
-            contents.append(await _read(ctx, name))
-        except OSError as exc:
-            ctx.err(f"{name}: {describe(exc)}")
-            return 2
-    first, second = contents
+    both = await _read_both(ctx, names)
+    if both is None:
+        return 2
+    first, second = both
     if first == second:
         return 0
     if silent:
@@ -154,7 +158,7 @@ async def cmp(ctx: Context, args: list[str]) -> int:
                  None)
     if index is None:
         shorter = 0 if len(first) < len(second) else 1
-        data = contents[shorter]
+        data = both[shorter]
         line = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
         ctx.err(f"EOF on {names[shorter]} after byte {len(data)}, line {line}"
                 if data else f"EOF on {names[shorter]} which is empty")

@@ -13,8 +13,8 @@ import functools
 import getopt
 from collections.abc import Awaitable, Callable
 
-from py_vfs.shell.context import Context, describe
-from py_vfs.shell.format import quote_arg, quote_name
+from py_vfs.shell.context import Context, each_operand
+from py_vfs.shell.format import quote_arg
 from py_vfs.shell.pipes import Input, StreamInput
 
 Run = Callable[[Context, list[str]], Awaitable[int]]
@@ -89,16 +89,9 @@ async def each_input(ctx: Context, operands: list[str],
                      failure: str = "{name}") -> int:
     """Run ``action(name, input)`` for each operand (none: `-`); a file that cannot be read is
     reported as `cmd: NAME: reason` (``failure`` formats the name) and the rest still run;
-    status 1 if any failed."""
-    status = 0
-    for name in operands or ["-"]:
-        try:
-            await action(name, open_input(ctx, name))
-        except OSError as exc:
-            shown = failure.format(arg=quote_arg(name), name=quote_name(name))
-            ctx.err(f"{shown}: {describe(exc)}")
-            status = 1
-    return status
+    status 1 if any failed (``context.each_operand`` with the operand opened as an input)."""
+    return await each_operand(ctx, operands or ["-"],
+                              lambda name: action(name, open_input(ctx, name)), failure)
 
 
 def number(text: str, what: str) -> int:
