@@ -114,10 +114,10 @@ def bound_cell(summary: dict, workload: str, key: str, bound: float, unit: str) 
     value = summary.get(workload, {}).get("ours", {}).get(key)
     if value is None:
         return "–"
-    scale = MIB if unit == "MiB" else 1
+    shown = f"{value / MIB:.1f}" if unit == "MiB" else fmt_ms(value)
+    limit = f"{bound / MIB:.0f}" if unit == "MiB" else fmt_ms(bound)
     verdict = "met" if value <= bound else "**missed**"
-    return f"{verdict} (<= {bound / scale:,.0f} {unit}; {value / scale:,.1f} {unit}, " \
-           f"{value / bound:.2f}x)"
+    return f"{verdict} (<= {limit} {unit}; {shown} {unit}, {value / bound:.2f}x)"
 
 
 def targets_table(summary: dict) -> list[str]:
