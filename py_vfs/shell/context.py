@@ -115,6 +115,7 @@ class Context:
     open_urls: list[str] = field(default_factory=list)  # for the page to open (open, serve)
     # The line to run once the user confirms (`reset --defaults`): a terminal asks y/N.
     confirm: list[str] = field(default_factory=list)
+    builtin: bool = False  # a builtin of bash: its errors are the shell's (`sh: cd: ...`)
 
     @property
     def cwd(self) -> str:
@@ -144,9 +145,18 @@ class Context:
                                            stdout or self.stdout, self.stderr)
 
     def err(self, message: str) -> None:
-        """Report one failure the way coreutils does: `cmd: message`. Names in ``message`` are
-        quoted already (``quote_arg``); ``visible`` is the net for anything else."""
-        self.stderr.write_nowait(visible(f"{quote_name(self.name)}: {message}") + "\n")
+        """Report one failure the way coreutils does, `cmd: message`, or a builtin of bash the
+        way bash does, `sh: cmd: message`. Names in ``message`` are quoted already
+        (``quote_arg``); ``visible`` is the net for anything else."""
+        if self.builtin:
+            self.say(f"{self.name}: {message}")
+        else:
+            self.stderr.write_nowait(visible(f"{quote_name(self.name)}: {message}") + "\n")
+
+    def say(self, message: str) -> None:
+        """Report a failure as the shell itself does: `sh: message` (`source` of a missing
+        file names only the file, as bash does)."""
+        self.stderr.write_nowait(visible(f"sh: {message}") + "\n")
 
     def resolve(self, path: str) -> str:
         """The absolute path of an operand, relative to the current directory."""

@@ -433,9 +433,10 @@ class Shell:
         body = self.functions.get(name)
         if body is not None:
             return await self._call(body, argv, io)
-        context = Context(self.vfs, self, name, io.stdin, io.stdout, io.stderr,
-                          self._run.open_urls, self._run.confirm)
         spec = COMMANDS.get(name)
+        context = Context(self.vfs, self, name, io.stdin, io.stdout, io.stderr,
+                          self._run.open_urls, self._run.confirm,
+                          builtin=spec is not None and spec.builtin)
         # Not a builtin: a script, found and run by scripts.py (127 or 126 when it cannot be).
         run = spec.invoke if spec is not None else scripts.run_command
         try:

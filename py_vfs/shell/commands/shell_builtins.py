@@ -317,7 +317,7 @@ async def _source(ctx: Context, args: list[str]) -> int:
     try:
         data = await ctx.vfs.read_file(ctx.resolve(args[0]))
     except OSError as exc:
-        ctx.err(f"{quote_name(args[0])}: {describe(exc)}")
+        ctx.say(f"{quote_name(args[0])}: {describe(exc)}")
         return 1
     text = data.decode("utf-8", "surrogateescape") if isinstance(data, bytes) else data
     return await ctx.session.run_here(text, args, ctx.stdin, ctx.stdout, ctx.stderr)
