@@ -431,26 +431,32 @@ async def unalias(ctx: Context, args: list[str]) -> int:
     return status
 
 
-@command("type NAME...", "tell what a command name is: alias, keyword, function, builtin")
+@command("type [-t] NAME...", "tell what a command name is: alias, keyword, function, builtin")
 async def type_(ctx: Context, args: list[str]) -> int:
     """For each NAME, say what runs when it is typed as a command: an alias, a shell
-    keyword, a function, a builtin (the commands of this shell) or a script found in $PATH."""
+    keyword, a function, a builtin (the commands of this shell) or a script found in $PATH.
+    -t: only the kind, one word (alias, keyword, function, builtin, file), nothing for a name
+    that is none of them. Status 1 when a NAME is not found."""
+    flags, names = parse_flags(args, "t")
     session = ctx.session
     status = 0
-    for name in args:
+    for name in names:
         if name in session.aliases:
-            ctx.out(f"{name} is aliased to `{session.aliases[name]}'\n")
+            kind, said = "alias", f"is aliased to `{session.aliases[name]}'"
         elif name in KEYWORDS:
-            ctx.out(f"{name} is a shell keyword\n")
+            kind, said = "keyword", "is a shell keyword"
         elif name in session.functions:
-            ctx.out(f"{name} is a function\n")
+            kind, said = "function", "is a function"
         elif name in COMMANDS:
-            ctx.out(f"{name} is a shell builtin\n")
+            kind, said = "builtin", "is a shell builtin"
         elif (path := session.find_script(name)) is not None:
-            ctx.out(f"{name} is {visible(path)}\n")
+            kind, said = "file", f"is {visible(path)}"
         else:
-            ctx.err(f"{quote_name(name)}: not found")
+            if "t" not in flags:
+                ctx.err(f"{quote_name(name)}: not found")
             status = 1
+            continue
+        ctx.out(f"{kind}\n" if "t" in flags else f"{name} {said}\n")
     return status
 
 
