@@ -342,13 +342,12 @@ DIFFERENCES: dict[str, dict[str, Any]] = {
 # that only fails for want of a language feature says "needs lang"). Strict xfails: remove a
 # case once it passes.
 KNOWN_FAILURES: dict[str, str] = {
-    # lang: 6
+    # lang: 5
     'arith-11': 'ours: sh: 1+: syntax error: operand expected (error token is "")',
     'cmdsub-10': "stdout: ours ' status 0', bash ' status 1'",
     'glob-13': "stdout: ours 'dir/c.md dir/d.py dir/empty dir/sub dir..., bash 'dir/ dir/c.md ...",
     'heredoc-08': 'stderr: ours \'\', bash "sh: warning: here-document at line 1 delimit...',
     'redir-22': "stderr: ours '', bash 'cat: a.txt: input file is output file\\n'",
-    'builtin-22': "stdout: ours '2', bash '1'",
     # text: 13
     'cat-11': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
     'head-11': 'stderr: ours "head: invalid number of lines: \'x\'\\nTry \'hea..., bash "he...',

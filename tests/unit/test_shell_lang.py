@@ -132,6 +132,10 @@ def test_export_lists_and_still_exports_archives(sh):
     sh.ok("mkdir /t && echo hi > /t/f")
     assert sh.ok("export /t /t.zip && mkdir /u && import /t.zip /u && cat /u/f").endswith(
         "hi\n")
+    # A word that looks like an assignment makes it the variable builtin: an invalid name is
+    # refused (status 1, as bash), the valid ones are still exported.
+    result = sh("export 1x=2 y=3; printenv y")
+    assert (result.stdout, result.stderr) == ("3\n", "sh: export: `1x=2': not a valid identifier\n")
 
 
 def test_set_options(sh):

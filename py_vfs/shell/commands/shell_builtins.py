@@ -16,6 +16,8 @@ from py_vfs.shell.words import ifs_separator
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
+# What `export` reads as a (maybe invalid) assignment rather than an archive's operand.
+_ASSIGNMENT_LIKE = re.compile(r"[^-/=][^/=]*=")
 
 
 def _declare(value: str) -> str:
@@ -72,22 +74,29 @@ async def cd(ctx: Context, args: list[str]) -> int:
          "export variables to commands, or write a tree as an archive")
 async def export(ctx: Context, args: list[str]) -> int:
     """With no operand or -p, list the exported variables (`declare -x NAME="value"`); with
-    operands that are all NAME or NAME=VALUE, mark them exported (assigning VALUE); anything
-    else is the archive export (see `export [--format zip|sqlite] PATH ARCHIVE`)."""
+    operands that are all NAME or NAME=VALUE, or any that looks like an assignment (WORD=...,
+    WORD without `/` nor a leading `-`), mark them exported (assigning VALUE; an invalid NAME
+    is an error, status 1); anything else is the archive export (see
+    `export [--format zip|sqlite] PATH ARCHIVE`)."""
     variables = ctx.session.variables
     if args in ([], ["-p"]):
         for name, value in sorted(variables.exported().items()):
             ctx.out(f'declare -x {name}="{_escape_double(value)}"\n')
         return 0
-    if not all(_NAME.fullmatch(arg) or _ASSIGNMENT.fullmatch(arg) for arg in args):
+    if not all(_NAME.fullmatch(arg) or _ASSIGNMENT.fullmatch(arg) for arg in args) \
+            and not any(_ASSIGNMENT_LIKE.match(arg) for arg in args):
         return await export_archive(ctx, args)
+    status = 0
     for arg in args:
         match = _ASSIGNMENT.fullmatch(arg)
         if match is not None:
             variables.set(match.group(1), match.group(2), export=True)
-        else:
+        elif _NAME.fullmatch(arg):
             variables.export(arg)
-    return 0
+        else:
+            ctx.err(f"`{arg}': not a valid identifier")
+            status = 1
+    return status
 
 
 def _escape_double(value: str) -> str:
