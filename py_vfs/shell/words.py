@@ -194,7 +194,7 @@ class Expander:
             try:
                 return str(evaluate(expr, self._arith_get, self._arith_set))
             except ArithError as exc:
-                raise ExpansionError(f"{expr.strip()}: {exc}") from None
+                raise ExpansionError(f"{expr.lstrip()}: {exc}") from None
         assert isinstance(part, Param)
         return await self._param(part)
 

@@ -68,6 +68,26 @@ def test_the_arithmetic_command_and_subshells_in_subshells(sh):
     assert needs_more("((1 +")
 
 
+# What bash 5.2.15 printed (its "bash: line 1: " is our "sh: "): the error token is the
+# expression from where parsing stopped (at the end: from its last token) to its end.
+@pytest.mark.parametrize(("expr", "stderr"), [
+    ("1 + ", 'sh: 1 + : syntax error: operand expected (error token is "+ ")\n'),
+    ("*1", 'sh: *1: syntax error: operand expected (error token is "*1")\n'),
+    ("1 2 3", 'sh: 1 2 3: syntax error in expression (error token is "2 3")\n'),
+    ("1?:2", 'sh: 1?:2: expression expected (error token is ":2")\n'),
+    ("1?2", "sh: 1?2: `:' expected for conditional expression (error token is \"2\")\n"),
+    ("4/(2-2)", 'sh: 4/(2-2): division by 0 (error token is "(2-2)")\n'),
+    ("2**-1+3", 'sh: 2**-1+3: exponent less than 0 (error token is "+3")\n'),
+    ("1 + 08", 'sh: 1 + 08: value too great for base (error token is "08")\n'),
+])
+def test_arithmetic_errors_name_bashs_error_token(sh, expr, stderr):
+    assert sh(f"echo $(({expr}))") == ShellResult("", stderr, 1, [], "/")
+
+
+def test_plus_plus_before_a_number_is_two_signs(sh):
+    assert sh.ok("echo $((++1)) $((--5)) $((-+-1))") == "1 5 1\n"
+
+
 def test_a_multi_line_program_is_one_program(sh):
     program = "f() {\n  echo \"in f: $1\"\n}\nfor x in a b; do\n  f $x\ndone\n"
     assert sh.ok(program) == "in f: a\nin f: b\n"
