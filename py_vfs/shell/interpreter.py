@@ -369,11 +369,15 @@ class Shell:
 
     def expander(self, io: Streams) -> Expander:
         """Expands words against this shell's state now; substitutions' errors go to
-        ``io``'s stderr."""
+        ``io``'s stderr, and their status is ``$?`` for the words after them (as in bash:
+        `echo $(false) $?` prints 1)."""
         async def substitute(text: str) -> str:
-            return await self._substitute(text, io.stderr)
+            output = await self._substitute(text, io.stderr)
+            expander.status = self.status
+            return output
 
-        return Expander(self.variables, self.status, self.vfs, self.cwd, substitute, PID)
+        expander = Expander(self.variables, self.status, self.vfs, self.cwd, substitute, PID)
+        return expander
 
     async def _substitute(self, text: str, stderr: Output) -> str:
         """``$(...)``: the program's output, run in a subshell (its status becomes $?)."""

@@ -59,8 +59,9 @@ def escape_braces(text: str) -> str:
 
 @dataclass
 class Expander:
-    """Expands words for one shell: its variables, its last status, its disk and directory,
-    and ``substitute`` running a command substitution's program."""
+    """Expands words for one shell: its variables, its last status (``$?``, which a command
+    substitution's status replaces), its disk and directory, and ``substitute`` running a
+    command substitution's program."""
 
     variables: Variables
     status: int
