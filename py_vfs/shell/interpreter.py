@@ -212,6 +212,8 @@ class Shell:
             _say(io.stderr, str(exc))
             self.status = exc.code
             return exc.code
+        for warning in program.warnings:
+            _say(io.stderr, warning)
         return await self.sequence(program, io)
 
     async def run_script(self, text: str, argv: list[str], io: Streams, *,

@@ -279,6 +279,11 @@ def test_input_redirection_and_here_documents_feed_commands(sh):
     assert sh("cat < /nope; echo $?") == ShellResult(
         "1\n", "sh: /nope: No such file or directory\n", 0, [], "/")
     assert sh.ok("cat <<EOF <<<ignored\nfirst\nEOF\n") == "ignored\n"  # the last one wins
+    # Ended by the end of the program: the body runs after bash's warning (bash 5.2.15 numbers
+    # the line that ended before the body: the second here-document's begins after line 3).
+    assert sh("cat <<A; cat <<B\na\nA\nb") == ShellResult(
+        "a\nb\n", "sh: warning: here-document at line 3 delimited by end-of-file (wanted `B')\n",
+        0, [], "/")
 
 
 def test_outputs_go_where_the_redirections_say_left_to_right(sh):
