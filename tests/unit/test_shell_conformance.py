@@ -342,8 +342,7 @@ DIFFERENCES: dict[str, dict[str, Any]] = {
 # that only fails for want of a language feature says "needs lang"). Strict xfails: remove a
 # case once it passes.
 KNOWN_FAILURES: dict[str, str] = {
-    # lang: 2
-    'glob-13': "stdout: ours 'dir/c.md dir/d.py dir/empty dir/sub dir..., bash 'dir/ dir/c.md ...",
+    # lang: 1
     'redir-22': "stderr: ours '', bash 'cat: a.txt: input file is output file\\n'",
     # text: 13
     'cat-11': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',

@@ -236,6 +236,16 @@ def test_globs_use_vfs_globs_dialect(sh):
     assert sh.vfs.glob("/g/odd\\*") == []
 
 
+def test_a_final_double_star_matches_its_directory_as_bash(sh):
+    """bash 5.2.15 with globstar: the directory before a final `**` is a match too, named as
+    typed (`a/`) or as a wildcard found it (`a`); vfs.glob keeps its own meaning."""
+    sh.ok("mkdir -p /g/a/b && touch /g/a/z.txt /g/a/b/w.txt && cd /g")
+    assert sh.ok("echo a/**") == "a/ a/b a/b/w.txt a/z.txt\n"
+    assert sh.ok("echo a*/**") == "a a/b a/b/w.txt a/z.txt\n"
+    assert sh.ok("echo a/**/ a/**/**") == "a/ a/b/ a a/b a/b/w.txt a/z.txt\n"
+    assert sh.vfs.glob("/g/a/**") == ["/g/a/b", "/g/a/b/w.txt", "/g/a/z.txt"]
+
+
 # ------------------------------------------------------------------------ Ctrl-C
 
 
