@@ -80,6 +80,7 @@ class FileOutput(Output):
         self.path = path
         self.display = display  # the name as typed, for error messages
         self.append = append
+        self.appends_to = path if append else None
         self._collected = bytearray()
         self._stream: WriteStream | None = None
 
@@ -201,6 +202,21 @@ async def each_operand(ctx: Context, operands: list[str],
             ctx.err(f"{shown}: {describe(exc)}")
             status = 1
     return status
+
+
+def refuse_own_output(ctx: Context, path: str | None) -> None:
+    """GNU cat's check before it reads ``path``: when it is the non-empty file the command's
+    output is appended to (`cat f >> f`, through a symlink too), reading it would feed the
+    command its own output: OSError `input file is output file`, and nothing is read."""
+    target = ctx.stdout.appends_to
+    if path is None or target is None:
+        return
+    try:
+        same = ctx.vfs.realpath(path) == ctx.vfs.realpath(target) and ctx.vfs.stat(path).size
+    except OSError:
+        return
+    if same:
+        raise OSError(errno.EINVAL, "input file is output file")
 
 
 def is_dir(vfs: Disk, path: str) -> bool:

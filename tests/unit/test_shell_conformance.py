@@ -342,8 +342,7 @@ DIFFERENCES: dict[str, dict[str, Any]] = {
 # that only fails for want of a language feature says "needs lang"). Strict xfails: remove a
 # case once it passes.
 KNOWN_FAILURES: dict[str, str] = {
-    # lang: 1
-    'redir-22': "stderr: ours '', bash 'cat: a.txt: input file is output file\\n'",
+    # lang: 0
     # text: 13
     'cat-11': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
     'head-11': 'stderr: ours "head: invalid number of lines: \'x\'\\nTry \'hea..., bash "he...',

@@ -309,6 +309,18 @@ def test_outputs_go_where_the_redirections_say_left_to_right(sh):
         "sh: 3: redirecting this file descriptor is not supported\n")
 
 
+def test_cat_refuses_to_append_a_file_to_itself_as_gnu(sh):
+    """GNU cat 9 (checked against it): the file its output is appended to is not read, named
+    directly, through a symlink or as a `<` standard input; an empty one or a pipe is fine."""
+    sh.ok("echo x > /a; : > /e; ln -s /a /l; cd /")
+    result = sh("cat a >> a; cat l >> a; cat < a >> a; cat e >> e; echo $?")
+    assert result.stderr == ("cat: a: input file is output file\ncat: l: input file is output "
+                             "file\ncat: -: input file is output file\n")
+    assert (result.stdout, sh.text("/a")) == ("0\n", "x\n")
+    sh.ok("cat a | cat >> a")
+    assert sh.text("/a") == "x\nx\n"
+
+
 def test_expansion_limits_are_errors_not_hangs(sh):
     result = sh("echo {1..1000000}; echo after")
     assert result.code == 1 and "more than 100000 words" in result.stderr
