@@ -108,7 +108,9 @@ def _input(vfs: Disk, cwd: str, name: str) -> Input:
             raise RedirectError(f"{quote_name(name)}: Is a directory")
     except OSError as exc:
         raise RedirectError(f"{quote_name(name)}: {describe(exc)}") from exc
-    return StreamInput(vfs.open_read(path))
+    stream = StreamInput(vfs.open_read(path))
+    stream.path = path
+    return stream
 
 
 def _output(vfs: Disk, cwd: str, name: str, *, append: bool) -> FileOutput:

@@ -12,6 +12,15 @@ from py_vfs.shell.format import quote_arg
 Run = Callable[[Context, list[str]], Awaitable[int]]
 
 
+# The commands that are builtins in bash: their errors read `sh: NAME: message`, as bash's
+# read `bash: line N: NAME: message`; the others', coreutils' shape, `NAME: message`.
+SHELL_BUILTINS = frozenset({
+    ".", ":", "[", "alias", "break", "cd", "continue", "echo", "eval", "exit", "export", "false",
+    "help", "history", "local", "printf", "pwd", "read", "return", "set", "shift", "source",
+    "test", "true", "type", "unalias", "unset",
+})
+
+
 class UsageError(Exception):
     """Bad flags or operands; the interpreter prints `cmd: message` and returns status 2."""
 
@@ -24,6 +33,11 @@ class CommandSpec:
     summary: str
     run: Run
     help_flag: bool = True  # `--help` as the only argument prints the help (not for echo)
+
+    @property
+    def builtin(self) -> bool:
+        """A builtin of bash (``SHELL_BUILTINS``): its errors are the shell's, `sh: NAME: ...`."""
+        return self.name in SHELL_BUILTINS
 
     async def invoke(self, ctx: Context, args: list[str]) -> int:
         """Run the command; `CMD --help` prints its usage, summary and description instead
