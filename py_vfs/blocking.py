@@ -6,13 +6,15 @@ A ``Blocking`` owns that loop and runs each call to completion on it. ``ThreadLo
 runs the loop in a daemon thread of its own, and a caller blocks on ``run_coroutine_threadsafe``:
 callers may be in any thread, also inside another running loop (a notebook); a call made from
 the loop's own thread would wait for itself, and raises. (In Pyodide there is one thread and the
-loop is the page's: a synchronous caller will block with ``pyodide.ffi.run_sync`` instead.)
+loop is the page's: ``can_block`` says whether a synchronous caller may block with
+``block_on``, ``pyodide.ffi.run_sync``, instead.)
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
+import sys
 import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
@@ -87,3 +89,23 @@ class ThreadLoop(Blocking):
 async def _awaited(awaitable: Awaitable[T]) -> T:
     """``awaitable`` as a coroutine (``run_coroutine_threadsafe`` takes only coroutines)."""
     return await awaitable
+
+
+def can_block() -> bool:
+    """True in Pyodide when the running call may block on a coroutine (``block_on``): the
+    runtime has WebAssembly stack switching (JSPI, as Chromium does) and Python was entered
+    through a promising call, as the worker enters every call. False on CPython."""
+    if sys.platform != "emscripten":
+        return False
+    from pyodide.ffi import can_run_sync
+
+    return bool(can_run_sync())
+
+
+def block_on(awaitable: Awaitable[T]) -> T:
+    """Where ``can_block()``: suspends this Python call (not the page, whose event loop goes on
+    running other tasks, the ones that settle ``awaitable`` among them) until ``awaitable`` has
+    finished; its result."""
+    from pyodide.ffi import run_sync
+
+    return run_sync(awaitable)

@@ -73,5 +73,11 @@ async def interruptible() -> AsyncIterator[None]:
             raise
         task.uncancel()
         raise Interrupted() from None
+    except Interrupted:
+        # Ended by the block itself (a script blocked on its input, py_vfs/shell/python_run.py)
+        # before the cancel reached the task: that cancel is rescinded.
+        if task.cancelling():
+            task.uncancel()
+        raise
     finally:
         remove()

@@ -9,15 +9,22 @@ dict, since ``os.environ`` is the whole process's). Top-level ``await`` is allow
 ``sys.argv``, ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` are the run's: the three streams are
 switches that send each call to the streams of the run whose task makes it (a context
 variable), so two scripts in one pipeline write where each should; outside a run they are the
-process's own. Output goes out whenever the script awaits and at its end; what a script writes
-without awaiting is held up to ``HELD_LIMIT`` bytes, past which its write raises ``OSError``
-(EFBIG). Standard input is read before the script starts (a pipe's or a file's, up to
-``STDIN_LIMIT`` bytes: Python's reads are synchronous and the pipeline's are not).
+process's own.
+
+Python's reads and writes are synchronous and the pipeline's are not. Where the call may block
+(``blocking.can_block``: in the page, with JSPI) each read of ``sys.stdin`` waits for the
+pipeline's next piece and each write goes out at once, while the page's event loop runs the
+other stages; Ctrl-C ends a script waiting there (status 130). Elsewhere (CPython's shell,
+Pyodide without JSPI) output goes out whenever the script awaits and at its end, what a script
+writes without awaiting is held up to ``HELD_LIMIT`` bytes (past which its write raises
+``OSError`` EFBIG), and standard input is read before the script starts (up to
+``STDIN_LIMIT`` bytes).
 """
 
 from __future__ import annotations
 
 import ast
+import asyncio
 import builtins
 import errno
 import inspect
@@ -30,9 +37,10 @@ from collections.abc import Generator
 from contextvars import ContextVar
 from typing import Any
 
+from py_vfs import blocking, cancel
 from py_vfs.shell.context import Context
 from py_vfs.shell.control import INTERRUPTED, Interrupted, interruptible
-from py_vfs.shell.pipes import SIGPIPE_STATUS, BrokenPipe, NoInput, Output
+from py_vfs.shell.pipes import SIGPIPE_STATUS, BrokenPipe, Input, NoInput, Output
 
 HELD_LIMIT = 64 << 20  # what a script may write between two awaits
 STDIN_LIMIT = 64 << 20  # what is read of standard input for the script
@@ -41,9 +49,10 @@ STDIN_LIMIT = 64 << 20  # what is read of standard input for the script
 class _Sink(io.RawIOBase):
     """A script's stdout or stderr: bytes held until the runner hands them on (``drain``)."""
 
-    def __init__(self, output: Output) -> None:
+    def __init__(self, output: Output, blocks: bool) -> None:
         super().__init__()
         self.output = output
+        self.blocks = blocks  # each write goes out at once (blocking.block_on)
         self.held = bytearray()
         self.broken = False  # the reader is gone: the next write raises BrokenPipeError
 
@@ -54,6 +63,12 @@ class _Sink(io.RawIOBase):
         piece = bytes(data)
         if self.broken:
             raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+        if self.blocks:
+            self.held += piece
+            _blocked(self.drain(), "write")
+            if self.broken:
+                raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+            return len(piece)
         if len(self.held) + len(piece) > HELD_LIMIT:
             raise OSError(errno.EFBIG, f"more than {HELD_LIMIT} bytes written without an "
                                        "await: await something (asyncio.sleep(0)) to let it out")
@@ -75,11 +90,66 @@ class _Sink(io.RawIOBase):
             self.broken = True
 
 
+class _Source(io.RawIOBase):
+    """A script's stdin where the call may block: each read waits for the pipeline's next piece
+    (what the script wrote is out first, so a prompt shows before its answer is read)."""
+
+    def __init__(self, stdin: Input, sinks: tuple[_Sink, ...]) -> None:
+        super().__init__()
+        self.stdin = stdin
+        self.sinks = sinks
+        self.pending = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if not self.pending:
+            for sink in self.sinks:
+                _blocked(sink.drain(), "write")
+            self.pending = _blocked(self.stdin.read(), "read")
+        count = min(len(buffer), len(self.pending))
+        buffer[:count] = self.pending[:count]
+        self.pending = self.pending[count:]
+        return count
+
+
+def _blocked(awaitable: Any, syscall: str) -> Any:
+    """``awaitable``'s result, the script blocked on it; the call's signal aborting ends the
+    wait with ``Interrupted`` (Ctrl-C while a script waits for input)."""
+    signal = cancel.SIGNAL.get()
+
+    async def waited() -> Any:
+        task = asyncio.ensure_future(awaitable)
+        if signal is None:
+            return await task
+        woken = asyncio.get_running_loop().create_future()
+        remove = signal.on_abort(lambda: woken.done() or woken.set_result(None))
+        try:
+            await asyncio.wait([task, woken], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            remove()
+        if task.done():
+            return task.result()
+        return _ABORTED
+
+    if signal is not None and signal.aborted:
+        raise Interrupted()
+    result = blocking.block_on(waited())
+    if result is _ABORTED:
+        raise Interrupted()
+    return result
+
+
+_ABORTED = object()  # what a blocked wait gives when the call's signal aborted it
+
+
 class _Streams:
     """One run's three standard streams."""
 
-    def __init__(self, stdin: bytes, stdout: _Sink, stderr: _Sink) -> None:
-        self.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8", errors="replace")
+    def __init__(self, stdin: io.RawIOBase, stdout: _Sink, stderr: _Sink) -> None:
+        self.stdin = io.TextIOWrapper(io.BufferedReader(stdin), encoding="utf-8",
+                                      errors="replace")
         self.stdout = io.TextIOWrapper(stdout, encoding="utf-8", errors="surrogateescape",
                                        write_through=True)
         self.stderr = io.TextIOWrapper(stderr, encoding="utf-8", errors="backslashreplace",
@@ -180,12 +250,16 @@ async def run_python(ctx: Context, source: str | bytes, filename: str, argv: lis
         return 1
     text = source if isinstance(source, str) else source.decode("utf-8", "replace")
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
-    try:
-        stdin = await _stdin_bytes(ctx)
-    except OSError as exc:
-        ctx.err(str(exc.strerror or exc))
-        return 1
-    sinks = (_Sink(ctx.stdout), _Sink(ctx.stderr))
+    blocks = blocking.can_block()
+    sinks = (_Sink(ctx.stdout, blocks), _Sink(ctx.stderr, blocks))
+    if blocks and not isinstance(ctx.stdin, NoInput):
+        stdin: io.RawIOBase = _Source(ctx.stdin, sinks)
+    else:
+        try:
+            stdin = io.BytesIO(await _stdin_bytes(ctx))
+        except OSError as exc:
+            ctx.err(str(exc.strerror or exc))
+            return 1
     streams = _Streams(stdin, *sinks)
     namespace = {"__name__": "__main__", "__file__": filename, "__builtins__": builtins,
                  "vfs": ctx.vfs, "cwd": ctx.cwd, "env": dict(ctx.env)}
@@ -219,6 +293,8 @@ async def _execute(code: Any, namespace: dict[str, Any], streams: _Streams,
         return 0
     except SystemExit as exc:
         return _exit_status(exc, streams)
+    except Interrupted:
+        raise
     except Exception as exc:
         if isinstance(exc, BrokenPipeError) and streams.sinks[0].broken:
             return SIGPIPE_STATUS

@@ -104,6 +104,44 @@ def test_a_python_script_is_interrupted_at_its_awaits_by_the_signal(page):
     assert (result["after"]["stdout"], result["after"]["code"]) == ("42\n", 0)
 
 
+def test_a_python_script_reads_an_endless_pipe_line_by_line(page):
+    """In the page (JSPI) each read of sys.stdin waits for the pipeline's next piece: a script
+    takes two lines of `yes` and ends, and `yes` then stops (its reader is gone). Read whole
+    before the script started, the endless input failed with EFBIG (checked on Chromium
+    156.0.8078.79)."""
+    result = shell(page, "yes | python -c 'import sys; print(sys.stdin.readline().strip() + "
+                         "input())'; echo status $?")
+    assert (result["stdout"], result["stderr"], result["code"]) == ("yy\nstatus 0\n", "", 0)
+
+
+def test_a_python_prompt_shows_before_its_input_is_read_and_ctrl_c_ends_the_wait(page):
+    """input("name? ") with the keyboard as stdin: the prompt reaches onOutput before the script
+    asks for input, the typed line is the answer; a second input() waiting when the signal
+    aborts ends the script with status 130 and the shell answers the next line."""
+    result = js(page, WITHIN + """
+      const seen = [];
+      let answered = 0;
+      const controller = new AbortController();
+      const code = "print('hello ' + input('name? ')); input('again? ')";
+      const running = vfs.shell(`python -c "${code}"`, {
+        signal: controller.signal,
+        onOutput: (stream, text) => seen.push([stream, text]),
+        input: () => {
+          answered += 1;
+          if (answered === 1) return Promise.resolve("ada\\n");
+          setTimeout(() => controller.abort(), 0);
+          return new Promise(() => {});
+        },
+      });
+      const done = await within(running, 60000, "the python script waiting for input");
+      return {seen, code: done.code, after: await sh("python -c 'print(6 * 7)'")};
+    """)
+    text = "".join(piece for stream, piece in result["seen"] if stream == "stdout")
+    assert text == "name? hello ada\nagain? "
+    assert result["code"] == 130
+    assert (result["after"]["stdout"], result["after"]["code"]) == ("42\n", 0)
+
+
 def test_an_endless_writer_ends_when_its_reader_is_gone(page):
     """`endless | true`: true reads nothing and ends; the script's next write finds no reader,
     and the script is stopped (141, as SIGPIPE) instead of writing forever; the line's status
