@@ -154,3 +154,16 @@ def test_history_is_kept_in_the_disk_across_a_reload(app):
     type_line(app, "!!")
     poll_page(app, f"{ROWS}.split('kept-across-reload').length >= 3",
               "!! echoing the line and running it")
+
+
+def test_python_alone_is_an_interactive_interpreter_on_the_disk(app):
+    """`python` in the terminal: the console's prompt, a line typed after it runs with the
+    shell's disk at hand as `vfs`, and Ctrl-D at the start of a line ends it and returns the
+    shell's prompt."""
+    type_line(app, "python")
+    wait_rows(app, ">>> ", "the interactive interpreter's prompt")
+    type_line(app, "print(6 * 7, vfs.stat('/').type)")
+    wait_rows(app, "42 directory\n", "the interpreter's answer")
+    app.keyboard.press("Control+D")
+    type_line(app, "echo after-python")
+    wait_rows(app, "after-python\n", "the shell's prompt after Ctrl-D ended the interpreter")

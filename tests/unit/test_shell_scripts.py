@@ -138,7 +138,7 @@ def test_a_script_reads_code_from_stdin_and_binary_streams_work(shell):
 def test_python_with_no_script_says_interactive_is_not_there_yet(shell):
     out, err, code = sh(shell, "python")
     assert (out, code) == ("", 2)
-    assert "interactive Python is not available yet" in err
+    assert "interactive Python needs a terminal" in err
 
 
 def test_scripts_write_to_their_own_stage_and_sys_is_restored(shell):

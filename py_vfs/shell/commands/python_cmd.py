@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import sys
 
+from py_vfs.blocking import can_block
 from py_vfs.shell.commands.registry import UsageError, command
 from py_vfs.shell.context import Context, describe
 from py_vfs.shell.pipes import NoInput
 from py_vfs.shell.python_run import run_python, run_python_file
 
-NO_INTERACTIVE = ("interactive Python is not available yet: give a FILE, -c CODE, or a script "
-                  "on stdin")
+NO_INTERACTIVE = ("interactive Python needs a terminal: give a FILE, -c CODE, or a script on "
+                  "stdin")
+# The interactive interpreter: the standard library's console, reading lines with input(), so
+# from the keyboard (py_vfs/shell/python_run.py blocks the script on it in the page).
+REPL = """import code, sys
+code.interact(banner=f"Python {sys.version.split()[0]} on py_vfs: vfs, cwd and env are here; "
+              "Ctrl-D ends", local=globals(), exitmsg="")
+"""
 
 
 @command("python [-c CODE | FILE | -] [ARG...]", "run a Python script in this Python")
@@ -19,9 +26,10 @@ async def python(ctx: Context, args: list[str]) -> int:
     operand with input piped in) with sys.argv set as CPython does: [FILE, ARG...], ["-c",
     ARG...] or ["-", ARG...]. The script's globals hold `vfs` (the shell's disk or scoop view:
     `await vfs.read_file(path)`), `cwd` (the shell's directory) and `env` (the exported
-    variables); top-level await is allowed. Status: 0, sys.exit's code, 1 for an uncaught
-    exception (traceback on stderr), 2 for a file that cannot be opened, 130 when interrupted.
-    -V/--version prints the version."""
+    variables); top-level await is allowed. With no operand in the page's terminal: the
+    interactive interpreter (Ctrl-D or exit() ends it). Status: 0, sys.exit's code, 1 for an
+    uncaught exception (traceback on stderr), 2 for a file that cannot be opened, 130 when
+    interrupted. -V/--version prints the version."""
     if args and args[0] in ("-V", "--version"):
         ctx.out(f"Python {sys.version.split()[0]}\n")
         return 0
@@ -31,6 +39,8 @@ async def python(ctx: Context, args: list[str]) -> int:
         return await run_python(ctx, args[1], "<string>", ["-c", *args[2:]])
     if args and args[0].startswith("-") and args[0] != "-":
         raise UsageError(f"unknown option {args[0]}")
+    if not args and ctx.stdout.isatty and can_block() and not isinstance(ctx.stdin, NoInput):
+        return await run_python(ctx, REPL, "<stdin>", [""])
     if not args or args[0] == "-":
         if not args and isinstance(ctx.stdin, NoInput):
             ctx.err(NO_INTERACTIVE)
