@@ -1,12 +1,21 @@
-"""The ``pyvfs`` fsspec file system (py_vfs/fsspec_fs.py): what a user of fsspec relies on
-beyond fsspec's own abstract suite (tests/unit/test_fsspec_abstract.py): URLs with storage
-options, a durable disk file, random-access reads that read only the chunks they need, modes,
-transactions, errors, and the entry point that registers the protocol."""
+"""The ``pyvfs`` fsspec file system (py_vfs/fsspec_fs.py).
+
+First fsspec's own abstract test suite (``fsspec.tests.abstract``): copy, get, put, open and
+pipe, over scenarios it builds with the file system itself. We give the fixtures it asks for:
+``fs`` (a fresh memory disk per test class, as fsspec's own memory file system does),
+``fs_path`` (the folder the scenarios are made in, removed after each test) and ``fs_join``
+(paths on the disk are POSIX, whatever the host); the local side of get and put is the real
+local file system. Every test of the suite runs; none is skipped.
+
+Then what a user of fsspec relies on beyond it: URLs with storage options, a durable disk file,
+random-access reads that read only the chunks they need, modes, transactions, errors, and the
+entry point that registers the protocol."""
 
 from __future__ import annotations
 
 import csv
 import io
+import posixpath
 import subprocess
 import sys
 import tracemalloc
@@ -22,10 +31,56 @@ fsspec = pytest.importorskip(
     "fsspec", reason="fsspec is an optional dependency (py_vfs[fsspec]); build/requirements.txt "
     "pins it for the tests")
 
+import fsspec.tests.abstract as abstract  # noqa: E402
+
 from py_vfs.fsspec_fs import PyVFSFileSystem  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 MiB = 1 << 20
+
+
+class PyVFSFixtures(abstract.AbstractFixtures):
+    """The fixtures fsspec's abstract tests ask an implementation to provide."""
+
+    @pytest.fixture(scope="class")
+    def fs(self):
+        """One memory disk for the class (fsspec's instance cache skipped, so it is fresh)."""
+        filesystem = PyVFSFileSystem(skip_instance_cache=True)
+        yield filesystem
+        filesystem.close()
+
+    @pytest.fixture
+    def fs_join(self):
+        """Disk paths are POSIX paths."""
+        return posixpath.join
+
+    @pytest.fixture
+    def fs_path(self, fs):
+        """The folder each test builds its scenario in, emptied after it."""
+        path = "/fsspec-tests"
+        fs.makedirs(path, exist_ok=True)
+        yield path
+        fs.rm(path, recursive=True)
+
+
+class TestPyVFSCopy(abstract.AbstractCopyTests, PyVFSFixtures):
+    """fsspec's copy tests."""
+
+
+class TestPyVFSGet(abstract.AbstractGetTests, PyVFSFixtures):
+    """fsspec's get tests (disk -> local)."""
+
+
+class TestPyVFSPut(abstract.AbstractPutTests, PyVFSFixtures):
+    """fsspec's put tests (local -> disk)."""
+
+
+class TestPyVFSOpen(abstract.AbstractOpenTests, PyVFSFixtures):
+    """fsspec's open tests."""
+
+
+class TestPyVFSPipe(abstract.AbstractPipeTests, PyVFSFixtures):
+    """fsspec's pipe tests."""
 
 
 @pytest.fixture
