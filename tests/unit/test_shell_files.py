@@ -53,7 +53,8 @@ def test_ls_colors_only_on_a_terminal_unless_asked(sh):
     assert sh.ok("ls") == "d\nf\nl\nx\n"
     assert sh.ok("ls --color=always") == colored
     assert terminal(sh, "ls -1 --color=never") == "d\nf\nl\nx\n"
-    fail(sh("ls --color=sometimes"), 2, "ls: invalid argument 'sometimes' for '--color'\n")
+    fail(sh("ls --color=sometimes"), 2, "ls: invalid argument 'sometimes' for '--color'\n"
+         "Try 'ls --help' for more information.\n")
 
 
 def test_ls_sorts_by_time_size_and_reverse(sh):
@@ -183,7 +184,8 @@ def test_chmod_recursive_verbose_and_errors(sh):
     # Without who, the umask (022) keeps bits: GNU warns and exits 1.
     sh.ok("chmod 666 d/f")
     fail(sh("chmod -w d/f"), 1, "chmod: d/f: new permissions are r--rw-rw-, not r--r--r--\n")
-    fail(sh("chmod 8 d/f"), 2, "chmod: invalid mode: '8'\n")
+    fail(sh("chmod 8 d/f"), 1,
+         "chmod: invalid mode: '8'\nTry 'chmod --help' for more information.\n")
     fail(sh("chmod 644 nope d/f"), 1,
          "chmod: cannot access 'nope': No such file or directory\n")
 

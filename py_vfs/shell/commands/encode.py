@@ -8,15 +8,14 @@ import binascii
 import hashlib
 import re
 
-from py_vfs.shell.commands.gnu import Invalid, each_input, getopts, gnu, number, open_input
-from py_vfs.shell.commands.registry import command
+from py_vfs.shell.commands.gnu import each_input, getopts, number, open_input
+from py_vfs.shell.commands.registry import GNU, UsageError, command
 from py_vfs.shell.context import Context, describe
 from py_vfs.shell.format import quote_arg
 from py_vfs.shell.pipes import Input
 
 
-@command("base64 [-d] [-i] [-w COLS] [FILE]", "encode or decode base64")
-@gnu()
+@command("base64 [-d] [-i] [-w COLS] [FILE]", "encode or decode base64", errors=GNU)
 async def base64(ctx: Context, args: list[str]) -> int:
     """Encode FILE (none or `-`: standard input) as base64, lines of 76 characters (-w COLS:
     COLS, 0 for one line); -d decodes (-i: ignoring characters outside the alphabet)."""
@@ -28,7 +27,7 @@ async def base64(ctx: Context, args: list[str]) -> int:
         if flag in ("-w", "--wrap"):
             wrap = number(value, "wrap size")
     if len(operands) > 1:
-        raise Invalid(f"extra operand {quote_arg(operands[1])}")
+        raise UsageError(f"extra operand {quote_arg(operands[1])}")
     source = open_input(ctx, operands[0] if operands else "-")
     try:
         data = await source.read_all()
@@ -112,16 +111,14 @@ async def _check(ctx: Context, operands: list[str], algorithm: str, flags: set[s
     return 1 if status or failed or unreadable else 0
 
 
-@command("sha256sum [-c] [FILE...]", "print or check SHA-256 checksums")
-@gnu()
+@command("sha256sum [-c] [FILE...]", "print or check SHA-256 checksums", errors=GNU)
 async def sha256sum(ctx: Context, args: list[str]) -> int:
     """Print `HASH  NAME` for each FILE (none or `-`: standard input); -c reads such lines
     from the FILEs and prints `NAME: OK` or `NAME: FAILED` (status 1 if any failed)."""
     return await _sums(ctx, args, "sha256")
 
 
-@command("md5sum [-c] [FILE...]", "print or check MD5 checksums")
-@gnu()
+@command("md5sum [-c] [FILE...]", "print or check MD5 checksums", errors=GNU)
 async def md5sum(ctx: Context, args: list[str]) -> int:
     """As sha256sum, with MD5."""
     return await _sums(ctx, args, "md5")
@@ -135,8 +132,8 @@ def _dump_line(offset: int, chunk: bytes, cols: int) -> str:
     return f"{offset:08x}: {hexed:<{width}}  {text}\n"
 
 
-@command("xxd [-r] [-c COLS] [-p] [FILE]", "hex dump a file (or -r: make one back into bytes)")
-@gnu()
+@command("xxd [-r] [-c COLS] [-p] [FILE]", "hex dump a file (or -r: make one back into bytes)",
+         errors=GNU)
 async def xxd(ctx: Context, args: list[str]) -> int:
     """Dump FILE (none or `-`: standard input) as xxd does: an offset, COLS bytes (default 16)
     in hex by pairs, and the printable ones; -p plain hex (60 digits a line); -r reads a dump
@@ -149,7 +146,7 @@ async def xxd(ctx: Context, args: list[str]) -> int:
             cols = number(value, "number of columns") or 16
     plain = "-p" in flags or "--plain" in flags
     if len(operands) > 1:
-        raise Invalid(f"extra operand {quote_arg(operands[1])}")
+        raise UsageError(f"extra operand {quote_arg(operands[1])}")
     name = operands[0] if operands else "-"
     try:
         data = await open_input(ctx, name).read_all()

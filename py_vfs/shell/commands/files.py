@@ -13,7 +13,7 @@ import posixpath
 from py_vfs import cancel
 from py_vfs.shell.commands.attributes import new_mode
 from py_vfs.shell.commands.options import parse
-from py_vfs.shell.commands.registry import UsageError, command, parse_flags, require_operands
+from py_vfs.shell.commands.registry import GNU, UsageError, command, parse_flags, require_operands
 from py_vfs.shell.context import Context, describe, each_operand, is_dir, list_entries
 from py_vfs.shell.format import quote_arg
 
@@ -22,7 +22,7 @@ class Refused(Exception):
     """An operand a command will not touch; the message is complete as coreutils words it."""
 
 
-@command("cat [-n] [FILE...]", "print the contents of files, one after another")
+@command("cat [-n] [FILE...]", "print the contents of files, one after another", errors=GNU)
 async def cat(ctx: Context, args: list[str]) -> int:
     """Write each file's bytes to stdout unchanged (binary content included), a chunk at a
     time; no FILE, or `-`, is standard input. -n: number every output line (GNU's `%6d` and a
@@ -58,7 +58,7 @@ class _LineNumbers:
 
 
 @command("mkdir [-pv] [-m MODE] DIR...",
-         "create directories (-p: with their parents, no error if present)")
+         "create directories (-p: with their parents, no error if present)", errors=GNU)
 async def mkdir(ctx: Context, args: list[str]) -> int:
     """Create each directory. -p: parents too, and no error if it is there already; -v: say
     which directories were created; -m MODE: the new directory's mode (octal or symbolic,
@@ -99,7 +99,8 @@ async def mkdir(ctx: Context, args: list[str]) -> int:
 
 
 @command("rm [-rfvd] PATH...",
-         "remove files (-r: directories too; -d: empty directories; -f: ignore missing)")
+         "remove files (-r: directories too; -d: empty directories; -f: ignore missing)",
+         errors=GNU)
 async def rm(ctx: Context, args: list[str]) -> int:
     """Remove each operand (a symlink itself, never what it points to). -r (-R): directories
     and everything below them; -d: empty directories; -f: no message and no error for a
@@ -107,7 +108,8 @@ async def rm(ctx: Context, args: list[str]) -> int:
     options = parse(args, "rRfvdi", long={"recursive": False, "force": False,
                                           "verbose": False, "dir": False})
     if "i" in options:
-        raise UsageError("-i is not supported: the shell cannot ask a question yet")
+        raise UsageError("-i is not supported: the shell cannot ask a question yet", 2,
+                         try_line=False)
     recursive = bool({"r", "R", "recursive"} & options.flags)
     force = "f" in options or "force" in options
     rm_dirs = "d" in options or "dir" in options
@@ -179,7 +181,7 @@ async def _remove_tree(ctx: Context, name: str, path: str) -> None:
         await cancel.checkpoint("rm", removed, 0, "entries")
 
 
-@command("rmdir [-pv] DIR...", "remove empty directories (-p: and then their parents)")
+@command("rmdir [-pv] DIR...", "remove empty directories (-p: and then their parents)", errors=GNU)
 async def rmdir(ctx: Context, args: list[str]) -> int:
     """Remove each empty directory. -p: then each parent named in the operand
     (`rmdir -p a/b/c` removes a/b/c, a/b and a); -v: say so for each."""

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from py_vfs import cancel, paths
 from py_vfs.globs import compile_glob
 from py_vfs.grep_pattern import LineMatcher, compile_pattern
-from py_vfs.shell.commands.gnu import Invalid, getopts, gnu, number, open_input
+from py_vfs.shell.commands.gnu import getopts, number, open_input
 from py_vfs.shell.commands.posix_re import BadPattern, translate
-from py_vfs.shell.commands.registry import command
+from py_vfs.shell.commands.registry import Usage, UsageError, command
 from py_vfs.shell.context import Context, describe, list_entries
 from py_vfs.shell.format import quote_name
 from py_vfs.shell.pipes import Input
@@ -105,11 +105,11 @@ def _parse(args: list[str]) -> tuple[_Options, list[str]]:
             opts.flags.add(letter)
     if not given_pattern:
         if not operands:
-            raise Invalid("", 2)
+            raise UsageError("", 2)
         opts.patterns = operands.pop(0).split("\n")
     if opts.color not in ("never", "always", "auto", "none", "yes", "no", "tty", "force",
                           "if-tty"):
-        raise Invalid(f"invalid argument '{opts.color}' for '--color'", 2)
+        raise UsageError(f"invalid argument '{opts.color}' for '--color'", 2)
     return opts, operands
 
 
@@ -252,8 +252,8 @@ async def _walk(ctx: Context, top: str, shown: str, opts: _Options, follow: bool
 
 
 @command("grep [OPTION]... PATTERN [FILE...]",
-         "print the lines that match a pattern")
-@gnu(status=2, usage="Usage: grep [OPTION]... PATTERNS [FILE]...")
+         "print the lines that match a pattern",
+         errors=Usage(2, try_help=True, usage="Usage: grep [OPTION]... PATTERNS [FILE]..."))
 async def grep(ctx: Context, args: list[str]) -> int:
     """Print the lines of the FILEs (none: standard input, or with -r the current directory)
     that match PATTERN, as GNU grep: a basic regular expression, -E extended, -F a fixed

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from py_vfs.shell.commands.gnu import getopts, gnu
+from py_vfs.shell.commands.gnu import getopts
 from py_vfs.shell.commands.jq_lang import compile_filter
 from py_vfs.shell.commands.jq_values import JqError, dump
-from py_vfs.shell.commands.registry import command
+from py_vfs.shell.commands.registry import Usage, command
 from py_vfs.shell.context import Context, describe
 
 
@@ -28,8 +28,8 @@ def _values(text: str) -> list[Any]:
         values.append(value)
 
 
-@command("jq [-r] [-c] [-n] [-s] [-S] FILTER [FILE...]", "filter JSON")
-@gnu(status=2)
+@command("jq [-r] [-c] [-n] [-s] [-S] FILTER [FILE...]", "filter JSON",
+         errors=Usage(2, try_help=True))
 async def jq(ctx: Context, args: list[str]) -> int:
     """Run FILTER on each JSON value of the FILEs (none or `-`: standard input) and print the
     results, pretty (two spaces) unless -c; -r prints strings raw, -n runs once on null, -s

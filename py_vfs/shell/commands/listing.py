@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from py_vfs import cancel
 from py_vfs.shell import format as fmt
 from py_vfs.shell.commands.options import Options, parse, when
-from py_vfs.shell.commands.registry import command
+from py_vfs.shell.commands.registry import Usage, command
 from py_vfs.shell.context import Context, describe, list_names
 from py_vfs.shell.format import quote_arg, quote_name
 from py_vfs.usage import human
@@ -39,7 +39,8 @@ def link_target(ctx: Context, path: str) -> str:
 
 
 @command("ls [-1AadFhlRrSt] [--color[=WHEN]] [PATH...]",
-         "list directory contents (-l: long; -a: hidden too; -d: directories themselves)")
+         "list directory contents (-l: long; -a: hidden too; -d: directories themselves)",
+         errors=Usage(2, try_help=True))
 async def ls(ctx: Context, args: list[str]) -> int:
     """List the operands: files first, then each directory's contents, names sorted.
 

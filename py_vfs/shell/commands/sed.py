@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass, field
 
 from py_vfs import cancel
-from py_vfs.shell.commands.gnu import Invalid, getopts, gnu, open_input
+from py_vfs.shell.commands.gnu import getopts, open_input
 from py_vfs.shell.commands.posix_re import BadPattern, translate
-from py_vfs.shell.commands.registry import command
+from py_vfs.shell.commands.registry import GNU, UsageError, command
 from py_vfs.shell.context import Context, describe
 from py_vfs.shell.format import quote_name
 
@@ -268,8 +268,7 @@ async def _run(commands: list[_Command], lines: list[str], quiet: bool,
     return True
 
 
-@command("sed [OPTION]... [SCRIPT] [FILE...]", "edit lines as a stream")
-@gnu()
+@command("sed [OPTION]... [SCRIPT] [FILE...]", "edit lines as a stream", errors=GNU)
 async def sed(ctx: Context, args: list[str]) -> int:
     """Apply SCRIPT to each line of the FILEs (none or `-`: standard input) and print the
     result. Commands: s/RE/REPLACEMENT/FLAGS (flags g, p, I, a number N), p, d, q, =; each may
@@ -285,7 +284,7 @@ async def sed(ctx: Context, args: list[str]) -> int:
     in_place = bool(flags & {"-i", "--in-place"})
     if not scripts:
         if not operands:
-            raise Invalid("missing script")
+            raise UsageError("missing script")
         scripts = [operands.pop(0)]
     try:
         commands = [c for i, script in enumerate(scripts, 1)

@@ -12,8 +12,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 
 from py_vfs import cancel
-from py_vfs.shell.commands.gnu import Invalid, each_input, getopts, gnu
-from py_vfs.shell.commands.registry import command
+from py_vfs.shell.commands.gnu import each_input, getopts
+from py_vfs.shell.commands.registry import GNU, UsageError, command
 from py_vfs.shell.context import Context, describe, ensure_parent_dir
 from py_vfs.shell.format import quote_arg
 from py_vfs.shell.pipes import Input
@@ -40,7 +40,7 @@ def _count(text: str, what: str) -> tuple[int, str]:
         if digits.endswith(unit) and digits[:-len(unit)].isdigit():
             digits, multiplier = digits[:-len(unit)], size
     if not digits.isdigit():
-        raise Invalid(f"invalid number of {what}: {quote_arg(text)}")
+        raise UsageError(f"invalid number of {what}: {quote_arg(text)}", try_line=False)
     return int(digits) * multiplier, sign
 
 
@@ -68,8 +68,7 @@ async def _each_with_header(ctx: Context, operands: list[str], verbose: bool,
     return await each_input(ctx, operands, run, "cannot open {arg} for reading")
 
 
-@command("head [-n [-]N] [-c [-]N] [-q|-v] [FILE...]", "print the first lines of files")
-@gnu()
+@command("head [-n [-]N] [-c [-]N] [-q|-v] [FILE...]", "print the first lines of files", errors=GNU)
 async def head(ctx: Context, args: list[str]) -> int:
     """Print the first 10 lines of each FILE (none or `-`: standard input); -n N: N lines,
     -n -N: all but the last N; -c: bytes instead; several files get `==> NAME <==` headers
@@ -147,8 +146,7 @@ async def _tail_of(source: Input, count: int, sign: str, unit: str) -> bytes:
 
 
 @command("tail [-n [+]N] [-c [+]N] [-f] [-q|-v] [FILE...]",
-         "print the last lines of files (-f: and what is appended later)")
-@gnu()
+         "print the last lines of files (-f: and what is appended later)", errors=GNU)
 async def tail(ctx: Context, args: list[str]) -> int:
     """Print the last 10 lines of each FILE (none or `-`: standard input); -n N: N lines,
     -n +N: from line N on; -c: bytes instead; headers as head. -f: then keep printing what is
@@ -204,8 +202,7 @@ def _counts(data_lines: int, words: int, chars: int, size: int) -> dict[str, int
     return {"l": data_lines, "w": words, "m": chars, "c": size}
 
 
-@command("wc [-l] [-w] [-m] [-c] [FILE...]", "count lines, words and bytes")
-@gnu()
+@command("wc [-l] [-w] [-m] [-c] [FILE...]", "count lines, words and bytes", errors=GNU)
 async def wc(ctx: Context, args: list[str]) -> int:
     """Print newline, word and byte counts for each FILE (none or `-`: standard input), and a
     `total` line for several; -l lines, -w words, -m characters (UTF-8), -c bytes, in that
@@ -250,8 +247,7 @@ async def wc(ctx: Context, args: list[str]) -> int:
     return status
 
 
-@command("tee [-a] [FILE...]", "copy standard input to standard output and to files")
-@gnu()
+@command("tee [-a] [FILE...]", "copy standard input to standard output and to files", errors=GNU)
 async def tee(ctx: Context, args: list[str]) -> int:
     """Copy standard input to standard output and into each FILE as it arrives (-a: appended
     to the files rather than replacing them)."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from py_vfs import cancel
 from py_vfs.shell.commands.files import Refused
 from py_vfs.shell.commands.options import Options, parse
-from py_vfs.shell.commands.registry import UsageError, command
+from py_vfs.shell.commands.registry import GNU, UsageError, command
 from py_vfs.shell.context import Context, describe, is_dir, lexists, list_entries
 from py_vfs.shell.format import quote_arg
 
@@ -85,7 +85,7 @@ async def _each_transfer(ctx: Context, operands: list[str], run: TransferRun) ->
     return status
 
 
-@command("mv [-fnv] SRC... DST", "move or rename; into DST if it is a directory")
+@command("mv [-fnv] SRC... DST", "move or rename; into DST if it is a directory", errors=GNU)
 async def mv(ctx: Context, args: list[str]) -> int:
     """Rename, or move into a directory; across a mount, copy then remove. -n: never replace
     an existing target (skip it); -f: replace without asking (the default here); -v: say
@@ -93,7 +93,8 @@ async def mv(ctx: Context, args: list[str]) -> int:
     options = parse(args, "fnvi", long={"force": False, "no-clobber": False,
                                         "verbose": False})
     if "i" in options:
-        raise UsageError("-i is not supported: the shell cannot ask a question yet")
+        raise UsageError("-i is not supported: the shell cannot ask a question yet", 2,
+                         try_line=False)
     no_clobber = _last_wins(options, "n", "f")
 
     async def move(ctx: Context, transfer: _Transfer) -> None:
@@ -156,7 +157,7 @@ async def _move_across(ctx: Context, move: _Transfer) -> None:
 
 
 @command("cp [-afnprRv] SRC... DST",
-         "copy files (-r: directories too); into DST if it is a directory")
+         "copy files (-r: directories too); into DST if it is a directory", errors=GNU)
 async def cp(ctx: Context, args: list[str]) -> int:
     """Copy files, or trees with -r (-R); a symlink is followed without -r and copied as a
     link with it. -p: keep modes and times (a copy keeps its mode anyway, and gets new times
@@ -166,7 +167,8 @@ async def cp(ctx: Context, args: list[str]) -> int:
                                              "preserve": None, "no-clobber": False,
                                              "force": False, "verbose": False})
     if "i" in options:
-        raise UsageError("-i is not supported: the shell cannot ask a question yet")
+        raise UsageError("-i is not supported: the shell cannot ask a question yet", 2,
+                         try_line=False)
     archive = "a" in options or "archive" in options
     recursive = archive or bool({"r", "R", "recursive"} & options.flags)
     preserve = archive or "p" in options or "preserve" in options
