@@ -104,11 +104,12 @@ def _input(vfs: Disk, cwd: str, name: str) -> Input:
         return NoInput()
     try:
         path = resolve(cwd, name)
-        if vfs.stat(path).type == "directory":
-            raise RedirectError(f"{quote_name(name)}: Is a directory")
+        node = vfs.stat(path)
     except OSError as exc:
         raise RedirectError(f"{quote_name(name)}: {describe(exc)}") from exc
-    return StreamInput(vfs.open_read(path))
+    if node.type == "directory":
+        raise RedirectError(f"{quote_name(name)}: Is a directory")
+    return StreamInput(vfs.open_read(path), node.size)
 
 
 def _output(vfs: Disk, cwd: str, name: str, *, append: bool) -> FileOutput:

@@ -300,6 +300,14 @@ DIFFERENCES: dict[str, dict[str, Any]] = {
         'reason': _QUOTED,
         'stdout': "'your file.txt'\n",
     },
+    'ls-17': {
+        'reason': _QUOTED,
+        'stdout': (
+            'a.txt\t   b.txt      bin.dat\tdata.json      dir\t empty.txt    fruits.csv\n'
+            "héllo.txt  lines.txt  link.txt\t'my file.txt'  nonl.txt  numbers.txt  script.sh\n"
+            'src\t   v1.txt     v2.txt\twords.txt\n'
+        ),
+    },
     'tree-02': {
         'reason': _QUOTED,
         'stdout': (
@@ -367,15 +375,8 @@ KNOWN_FAILURES: dict[str, str] = {
     'builtin-22': "stdout: ours '2', bash '1'",
     # text: 14
     'printf-08': "stderr: ours 'printf: abc: invalid number\\n', bash 'sh: printf: abc: inval...",
-    'wc-05': "stdout: ours '      3       3      17', bash ' 3  3 17'",
-    'uniq-08': "stderr: ours 'uniq: No such file or directory\\n', bash 'uniq: nope: No such ...",
-    'tee-03': 'stderr: ours "tee: \'dir\': Is a directory\\n", bash \'tee: dir: Is a directo...',
-    'base64-05': "stdout: ours '', bash None",
-    'base64-07': "stderr: ours 'base64: No such file or directory\\n', bash 'base64: nope: No...",
-    'xxd-05': "ours: xxd: invalid option -- 'l'",
     'jq-10': "stdout: ours '2', bash '4'",
     # files: 10
-    'ls-17': "ours: ls: invalid option -- 'x'",
 }
 
 

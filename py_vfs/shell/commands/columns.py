@@ -7,7 +7,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from py_vfs.shell.commands.gnu import each_input, getopts, open_input
+from py_vfs.shell.commands.gnu import each_input, getopts
 from py_vfs.shell.commands.registry import GNU, Usage, UsageError, command
 from py_vfs.shell.context import Context
 from py_vfs.shell.format import quote_arg
@@ -168,8 +168,10 @@ async def uniq(ctx: Context, args: list[str]) -> int:
     flags = {names.get(flag, flag[1:]) for flag, _ in options}
     if len(operands) > 1:
         raise UsageError(f"extra operand {quote_arg(operands[1])}")
-    source = open_input(ctx, operands[0] if operands else "-")
+    return await each_input(ctx, operands, lambda _, source: _uniq(ctx, source, flags))
 
+
+async def _uniq(ctx: Context, source: Input, flags: set[str]) -> None:
     async def emit(line: bytes, count: int) -> None:
         if ("d" in flags and count < 2) or ("u" in flags and count > 1):
             return
@@ -190,7 +192,6 @@ async def uniq(ctx: Context, args: list[str]) -> int:
         current, count = line, 1
     if current is not None:
         await emit(current, count)
-    return 0
 
 
 def _ranges(text: str) -> list[tuple[int, int]]:

@@ -38,8 +38,8 @@ def getopts(args: list[str], short: str,
 
 
 def open_input(ctx: Context, name: str) -> Input:
-    """The standard input for `-`, else the file ``name`` read a chunk at a time (opened at
-    the first read, so a missing file fails there)."""
+    """The standard input for `-`, else the file ``name`` read a chunk at a time (a missing
+    file raises ``OSError`` here; ``each_input`` reports it with the name)."""
     if name == "-":
         return ctx.stdin
     return StreamInput(ctx.vfs.open_read(ctx.resolve(name)))

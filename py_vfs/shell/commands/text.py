@@ -15,7 +15,7 @@ from py_vfs import cancel
 from py_vfs.shell.commands.gnu import each_input, getopts
 from py_vfs.shell.commands.registry import GNU, UsageError, command
 from py_vfs.shell.context import Context, describe, ensure_parent_dir
-from py_vfs.shell.format import quote_arg
+from py_vfs.shell.format import quote_arg, quote_name
 from py_vfs.shell.pipes import Input
 
 
@@ -185,10 +185,10 @@ async def _follow(ctx: Context, name: str) -> None:
             try:
                 size = ctx.vfs.stat(path).size
             except OSError as exc:
-                ctx.err(f"{quote_arg(name)}: {describe(exc)}")
+                ctx.err(f"{quote_name(name)}: {describe(exc)}")
                 continue
             if size < offset:
-                ctx.err(f"{quote_arg(name)}: file truncated")
+                ctx.err(f"{quote_name(name)}: file truncated")
                 offset = 0
             if size > offset:
                 async for piece in ctx.vfs.open_read(path, offset, size):
@@ -207,12 +207,13 @@ async def wc(ctx: Context, args: list[str]) -> int:
     """Print newline, word and byte counts for each FILE (none or `-`: standard input), and a
     `total` line for several; -l lines, -w words, -m characters (UTF-8), -c bytes, in that
     order whatever the order typed. Columns are aligned as GNU wc aligns them (the width of
-    the total size; 7 when standard input is read)."""
+    the total size of the files; 7 when standard input is a pipe or a terminal)."""
     options, operands = getopts(args, "lwmc", ("lines", "words", "chars", "bytes"))
     names = {"--lines": "l", "--words": "w", "--chars": "m", "--bytes": "c"}
     wanted = {names.get(flag, flag[1:]) for flag, _ in options} or {"l", "w", "c"}
     order = [key for key in "lwmc" if key in wanted]
     rows: list[tuple[dict[str, int], str | None]] = []
+    sizes: list[int | None] = []  # each input's, as fstat: None when not a regular file
 
     async def count(name: str, source: Input) -> None:
         lines = words = chars = size = 0
@@ -230,15 +231,15 @@ async def wc(ctx: Context, args: list[str]) -> int:
                     in_word = not space
         rows.append((_counts(lines, words, chars, size), None if name == "-" and not operands
                      else name))
+        sizes.append(source.size if name == "-" else size)
 
     status = await each_input(ctx, operands, count)
     if len(operands) > 1:
         total = {key: sum(row[key] for row, _ in rows) for key in "lwmc"}
         rows.append((total, "total"))
-    if any(name == "-" for name in operands or ["-"]):
-        width = 7
-    else:
-        width = len(str(sum(row["c"] for row, name in rows if name != "total")))
+    width = len(str(sum(size or 0 for size in sizes)))
+    if None in sizes:
+        width = max(width, 7)
     if len(order) == 1 and len(rows) == 1:
         width = 1
     for row, name in rows:
@@ -262,7 +263,7 @@ async def tee(ctx: Context, args: list[str]) -> int:
             if ctx.vfs.exists(path) and ctx.vfs.stat(path).type == "directory":
                 raise IsADirectoryError(21, "Is a directory")
         except OSError as exc:
-            ctx.err(f"{quote_arg(name)}: {describe(exc)}")
+            ctx.err(f"{quote_name(name)}: {describe(exc)}")
             status = 1
             continue
         writers.append((path, None if append else ctx.vfs.stream_writer(path), bytearray()))
