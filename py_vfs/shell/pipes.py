@@ -131,9 +131,7 @@ class Discard(Output):
 class Input:
     """What a command reads. Subclasses give the next piece (``_next``: b"" at the end)."""
 
-    # The size of the regular file read, as fstat(2) tells a command (`wc < f` aligns its
-    # columns to it); None: not a regular file (a pipe, a here-document, the terminal).
-    size: int | None = None
+    path: str | None = None  # the file a `<` redirection reads (absolute)
 
     def __init__(self) -> None:
         self._buffer = b""
@@ -215,13 +213,11 @@ class BytesInput(Input):
 
 
 class StreamInput(Input):
-    """Input from an async iterable of bytes: a VFS file read a chunk at a time (``size``:
-    the file's, when it is known before reading)."""
+    """Input from an async iterable of bytes: a VFS file read a chunk at a time."""
 
-    def __init__(self, source: AsyncIterable[bytes], size: int | None = None) -> None:
+    def __init__(self, source: AsyncIterable[bytes]) -> None:
         super().__init__()
         self._source = aiter(source)
-        self.size = size
 
     async def _next(self) -> bytes:
         try:

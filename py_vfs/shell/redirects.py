@@ -104,12 +104,13 @@ def _input(vfs: Disk, cwd: str, name: str) -> Input:
         return NoInput()
     try:
         path = resolve(cwd, name)
-        node = vfs.stat(path)
+        if vfs.stat(path).type == "directory":
+            raise RedirectError(f"{quote_name(name)}: Is a directory")
     except OSError as exc:
         raise RedirectError(f"{quote_name(name)}: {describe(exc)}") from exc
-    if node.type == "directory":
-        raise RedirectError(f"{quote_name(name)}: Is a directory")
-    return StreamInput(vfs.open_read(path), node.size)
+    stream = StreamInput(vfs.open_read(path))
+    stream.path = path
+    return stream
 
 
 def _output(vfs: Disk, cwd: str, name: str, *, append: bool) -> FileOutput:

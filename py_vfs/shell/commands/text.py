@@ -231,7 +231,10 @@ async def wc(ctx: Context, args: list[str]) -> int:
                     in_word = not space
         rows.append((_counts(lines, words, chars, size), None if name == "-" and not operands
                      else name))
-        sizes.append(source.size if name == "-" else size)
+        if name != "-":
+            sizes.append(size)
+        else:  # fstat: the size of the file a `<` redirection reads, None for a pipe
+            sizes.append(ctx.vfs.stat(source.path).size if source.path else None)
 
     status = await each_input(ctx, operands, count)
     if len(operands) > 1:
