@@ -375,7 +375,6 @@ KNOWN_FAILURES: dict[str, str] = {
     'builtin-22': "stdout: ours '2', bash '1'",
     # text: 14
     'printf-08': "stderr: ours 'printf: abc: invalid number\\n', bash 'sh: printf: abc: inval...",
-    'jq-10': "stdout: ours '2', bash '4'",
     # files: 10
 }
 
