@@ -418,6 +418,12 @@ _group("cat", "text", [
     "cat empty.txt; echo $?",
     "cat -n nonl.txt b.txt",
     "cat -x a.txt",
+    "cat -A bin.dat",
+    "cat -v bin.dat",
+    "cat -b a.txt",
+    "printf 'a\\tb\\n\\n\\n\\nc\\n' | cat -sT",
+    "cat -E nonl.txt a.txt",
+    "printf 'x\\n\\n' | cat -bs - nonl.txt",
 ])
 
 _group("echo", "text", [
@@ -448,6 +454,7 @@ _group("printf", "text", [
     "printf '%b\\n' 'x\\ty'",
     "printf '%s %s\\n' one",
     "printf",
+    "printf '\\200\\xff\\101' | xxd -p",
 ])
 
 _group("grep", "text", [
@@ -533,6 +540,9 @@ _group("wc", "text", [
     "wc nope; echo $?",
     "wc -lwc a.txt",
     "wc -l *.txt",
+    "wc - < a.txt",
+    "cat a.txt | wc",
+    "wc a.txt - < lines.txt",
 ])
 
 _group("sort", "text", [
@@ -587,6 +597,9 @@ _group("tr", "text", [
     "tr a",
     "echo abc | tr -c a x; echo",
     "echo 'a,b,c' | tr , '\\n'",
+    "tr -d a b",
+    "tr -ds a",
+    "tr -s a b c",
 ])
 
 _group("tee", "text", [
@@ -676,6 +689,7 @@ _group("base64", "text", [
     "base64 -w 0 a.txt; echo",
     "echo '!!!' | base64 -d; echo $?",
     "base64 nope; echo $?",
+    "base64 -w 4 a.txt",
 ])
 
 _group("sum", "text", [
@@ -697,6 +711,9 @@ _group("xxd", "text", [
     "echo 616263 | xxd -r -p; echo",
     "xxd -l 4 a.txt",
     "xxd nope; echo $?",
+    "xxd -s 2 -l 3 a.txt",
+    "xxd -s -3 a.txt",
+    "xxd -p -l 0x3 a.txt",
 ])
 
 _group("jq", "text", [
@@ -715,6 +732,9 @@ _group("jq", "text", [
     "echo '{\"a\":[1,2]}' | jq '.a | add'",
     "jq .missing data.json",
     "jq -r '.tags | join(\",\")' data.json",
+    "echo '{\"a\":1} x' | jq -c .a; echo $?",
+    "echo '[1,]' | jq .; echo $?",
+    "printf '{\"a\":\\n tru}' | jq .; echo $?",
 ])
 
 _group("misc", "text", [
@@ -740,6 +760,9 @@ _group("misc", "text", [
     "dirname a/b/ c",
     "basename",
     "date -u -d '2024-01-01' '+%A %d %B'",
+    "date -r nope; echo $?",
+    "date -u +%s +%s; echo $?",
+    "date -u -d @0 x; echo $?",
 ])
 
 _group("ls", "files", [
@@ -763,6 +786,9 @@ _group("ls", "files", [
     "ls dir src",
     "ls -d */",
     "ls -1 | wc -l",
+    "ls -C dir src",
+    "ls -x -1 dir",
+    "ls -l -x src",
 ])
 
 _group("mkdir", "files", [
@@ -782,6 +808,7 @@ _group("rmdir", "files", [
     "rmdir nope",
     "rmdir a.txt",
     "rmdir",
+    "rmdir -p dir/empty; echo $?; ls dir",
 ])
 
 _group("touch", "files", [
@@ -824,6 +851,8 @@ _group("cp", "files", [
     "cp a.txt b.txt && cat b.txt",
     "cp link.txt l2 && cat l2 && [ -L l2 ]; echo $?",
     "cp -r src dir && find dir | sort",
+    "cp -rv dir d2 | sort",
+    "cp -v a.txt dir/sub",
 ])
 
 _group("mv", "files", [

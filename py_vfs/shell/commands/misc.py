@@ -196,7 +196,12 @@ async def date(ctx: Context, args: list[str]) -> int:
     for flag, value in options:
         if flag in ("-u", "--utc"):
             utc = True
-        elif flag in ("-r", "--reference"):
+            continue
+        if operands and not operands[0].startswith("+"):
+            raise UsageError(f"the argument {quote_arg(operands[0])} lacks a leading '+';",
+                             detail="when using an option to specify date(s), any non-option\n"
+                                    "argument must be a format string beginning with '+'")
+        if flag in ("-r", "--reference"):
             try:
                 stamp = ctx.vfs.stat(ctx.resolve(value)).mtime_ms / 1000
             except OSError as exc:

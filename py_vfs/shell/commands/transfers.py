@@ -181,9 +181,25 @@ async def cp(ctx: Context, args: list[str]) -> int:
         if preserve:
             await _preserve(ctx, transfer.source_path, transfer.target_path)
         if "v" in options or "verbose" in options:
-            ctx.out(f"{quote_arg(transfer.source)} -> {quote_arg(transfer.target)}\n")
+            ctx.out("".join(f"{quote_arg(source)} -> {quote_arg(target)}\n" for source, target
+                            in _copied(ctx, transfer, recursive=recursive)))
 
     return await _each_transfer(ctx, options.operands, copy)
+
+
+def _copied(ctx: Context, transfer: _Transfer, *, recursive: bool) -> list[tuple[str, str]]:
+    """What `cp -v` names: the SRC and its copy, then (-r) each node below, a directory before
+    what it holds, by name."""
+    pairs = []
+    stack = [(transfer.source_path, transfer.source, transfer.target)]
+    while stack:
+        path, source, target = stack.pop()
+        pairs.append((source, target))
+        if recursive and ctx.vfs.lstat(path).type == "directory":
+            stack.extend((posixpath.join(path, entry.name), posixpath.join(source, entry.name),
+                          posixpath.join(target, entry.name))
+                         for entry in reversed(list_entries(ctx.vfs, path)))
+    return pairs
 
 
 async def _copy(ctx: Context, copy: _Transfer, *, recursive: bool) -> None:
