@@ -647,6 +647,10 @@ _group("sed", "text", [
     "sed '3q' lines.txt",
     "sed 's/$/!/' nonl.txt",
     "sed = a.txt",
+    "sed -i.bak 's/a/b/' a.txt; cat a.txt.bak a.txt",
+    "sed -ni.orig '2p' a.txt; cat a.txt.orig a.txt",
+    "sed -i'bak_*' 's/a/b/' a.txt; cat bak_a.txt",
+    "sed --in-place=.old -e 's/e/E/' b.txt; cat b.txt.old b.txt",
 ])
 
 _group("diff", "text", [
