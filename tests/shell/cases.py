@@ -706,6 +706,8 @@ _group("sum", "text", [
     "md5sum 'my file.txt'",
     "md5sum a.txt > m; echo x >> a.txt; md5sum -c m; echo $?",
     "sha256sum empty.txt",
+    "md5sum -b a.txt",
+    "sha256sum -b -t a.txt",
 ])
 
 _group("xxd", "text", [
@@ -857,6 +859,8 @@ _group("cp", "files", [
     "cp -r src dir && find dir | sort",
     "cp -rv dir d2 | sort",
     "cp -v a.txt dir/sub",
+    "cp -vt src a.txt b.txt",
+    "cp -t dir; echo $?",
 ])
 
 _group("mv", "files", [
@@ -870,6 +874,8 @@ _group("mv", "files", [
     "mv",
     "mv a.txt",
     "mv a.txt b.txt nodir; echo $?",
+    "mv -t dir a.txt b.txt; ls dir",
+    "mv -t a.txt b.txt; echo $?",
 ])
 
 _group("ln", "files", [

@@ -58,6 +58,9 @@ async def _sums(ctx: Context, args: list[str], algorithm: str) -> int:
     flags = {flag for flag, _ in options}
     if "-c" in flags or "--check" in flags:
         return await _check(ctx, operands, algorithm, flags)
+    # -b marks each name `*` (binary mode), -t ` ` (text): the last of them wins, as GNU.
+    modes = [flag for flag, _ in options if flag in ("-b", "--binary", "-t", "--text")]
+    mode = "*" if modes and modes[-1] in ("-b", "--binary") else " "
 
     async def digest(name: str, source: Input) -> None:
         hasher = hashlib.new(algorithm)
@@ -65,7 +68,7 @@ async def _sums(ctx: Context, args: list[str], algorithm: str) -> int:
             hasher.update(piece)
         shown = name.replace("\\", "\\\\").replace("\n", "\\n")
         escape = "\\" if shown != name else ""
-        ctx.out(f"{escape}{hasher.hexdigest()}  {shown}\n")
+        ctx.out(f"{escape}{hasher.hexdigest()} {mode}{shown}\n")
 
     return await each_input(ctx, operands, digest)
 
