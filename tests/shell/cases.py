@@ -526,6 +526,8 @@ _group("tail", "text", [
     "seq 5 | tail -n 2",
     "tail nope; echo $?",
     "tail -c +3 a.txt",
+    "tail +18 lines.txt",
+    "tail +3 a.txt b.txt",
 ])
 
 _group("wc", "text", [

@@ -19,8 +19,11 @@ from py_vfs.shell.format import quote_arg, quote_name
 from py_vfs.shell.pipes import Input
 
 
-def _obsolete_count(args: list[str]) -> list[str]:
-    """`head -5` is `head -n 5` (the old form people still type)."""
+def _obsolete_count(args: list[str], *, plus: bool = False) -> list[str]:
+    """`head -5` is `head -n 5` (the old form people still type); ``plus`` (tail): `+5` as
+    the first argument, before one FILE at most, is `tail -n +5` (GNU's rule)."""
+    if plus and 0 < len(args) <= 2 and re.fullmatch(r"\+[0-9]+", args[0]):
+        args = [f"-n{args[0]}", *args[1:]]
     out: list[str] = []
     for arg in args:
         takes_value = bool(out) and out[-1] in ("-n", "-c")
@@ -152,7 +155,7 @@ async def tail(ctx: Context, args: list[str]) -> int:
     -n +N: from line N on; -c: bytes instead; headers as head. -f: then keep printing what is
     appended to the (last) FILE, by this tab or another, until Ctrl-C; a file cut shorter is
     reported (`file truncated`) and followed from its new end."""
-    options, operands = getopts(_obsolete_count(args), "n:c:fqvF",
+    options, operands = getopts(_obsolete_count(args, plus=True), "n:c:fqvF",
                                 ("lines=", "bytes=", "follow", "quiet", "silent", "verbose"))
     count, sign, unit, follow = 10, "", "lines", False
     for flag, value in options:
