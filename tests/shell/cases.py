@@ -499,6 +499,8 @@ _group("grep", "text", [
     "grep -n '' nonl.txt",
     "grep -A2 -n line.1 lines.txt",
     "grep -ri 'the' . | sort",
+    "grep -I -r ELF .; echo $?",
+    "grep -I -c ELF bin.dat a.txt; echo $?",
 ])
 
 _group("head", "text", [
@@ -982,4 +984,6 @@ _group("archive", "files", [
     "mkdir out && tar cf t.tar a.txt && tar xf t.tar -C out && ls out",
     "tar -cf t.tar a.txt b.txt && rm a.txt b.txt && tar -xf t.tar && cat a.txt b.txt",
     "zip -q o.zip a.txt && echo x > a.txt && unzip -o -q o.zip && cat a.txt",
+    "tar cf t.tar dir && tar tf t.tar dir/sub/ nope; echo $?",
+    "tar cf t.tar dir a.txt && mkdir o && tar xf t.tar -C o dir/sub && find o | sort",
 ])

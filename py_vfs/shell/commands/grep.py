@@ -166,10 +166,14 @@ class _Search:
         after_left, last_printed, count, line_no = 0, 0, 0, 0
         binary = None
         out: list[str] = []
+        selected_before = self.selected_any
         async for raw in source.lines():
             line_no += 1
             if binary is None or (binary is False and line_no * 80 < BINARY_SNIFF):
                 binary = b"\0" in raw and "a" not in flags
+                if binary and "I" in flags:  # -I: a binary file holds no match at all
+                    out, count, self.selected_any = [], 0, selected_before
+                    break
             text = raw.rstrip(b"\n").decode("utf-8", "surrogateescape")
             selected = self.matcher.match(text) != ("v" in flags)
             if not selected:
