@@ -9,7 +9,9 @@ What is measured
     heap   `Runtime.getHeapUsage` usedSize + backingStorageSize (the V8 heap plus ArrayBuffer
            backing stores, e.g. a 32 MiB file being written), of the page and of its VFS worker,
            sampled by the runner every POLL_SECONDS while a case runs, after a forced GC; the
-           peaks are kept (page + worker together, and the worker alone).
+           peaks are kept (page + worker together, and the worker alone). A peak includes
+           garbage not yet collected; `worker_retained` is the worker's heap after a forced GC
+           at the end of the case, what it keeps.
     wasm   not here: the worker reports its own Pyodide heap (`memoryUsage().wasmBytes` of our JS
            API, read by bench/web/bench.mjs). `Runtime.queryObjects` would find every
            `WebAssembly.Memory` without help from the worker, but on Chromium 156 it never
@@ -68,6 +70,14 @@ class MemoryProbe:
             worker = heap_bytes(self.cdp.call("Runtime.getHeapUsage", session=session))
         self.peak = max(self.peak, page + worker)
         self.worker_peak = max(self.worker_peak, worker)
+
+    def worker_retained(self) -> int | None:
+        """The worker's heap after a forced full GC: what it keeps, without the garbage a
+        peak may include (None before the worker exists)."""
+        if not (worker := self._attach_worker()):
+            return None
+        self.cdp.call("HeapProfiler.collectGarbage", session=worker)
+        return heap_bytes(self.cdp.call("Runtime.getHeapUsage", session=worker))
 
     def close(self) -> None:
         for session in (self.page_session, self.worker_session):

@@ -18,9 +18,10 @@ reopening the store and reading W1's files. W8 seeds its own store in a persiste
 times open-to-first-read after each browser restart; Q1-Q3 then time the issue's SQL statements
 (`vfs.query`) on that 10,000-file store in the same page, for ours only (the peers have no SQL).
 B1 times our app page (dist/index.html) to `body[data-state=ready]`, cold (new context), warm
-(reload) and snapshot (reload once the runtime snapshot is stored). A setup of ours waits,
-untimed, until its runtime snapshot is stored (docs/boot.md), so W6 and W8 reopen as a returning
-user does.
+(reload) and snapshot (reload once the runtime snapshot is stored). W4r times reading W4's file
+after a reload (bench/cold_read.py). T1 opens ours on one store in 1, 2 and 5 pages of a context
+of its own and reports their memory (bench/tabs.py). A setup of ours waits, untimed, until its
+runtime snapshot is stored (docs/boot.md), so W6 and W8 reopen as a returning user does.
 
 --smoke runs every workload once at tiny sizes (B1 cold only; G1 clones a 21-file repository in
 the chain's store, before W6, with no page or boot of its own) and exits non-zero unless every
@@ -31,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import tempfile
 import time
@@ -46,11 +46,13 @@ from chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from bench.cdp import CDPError, FlatCDP, debugging_args, free_port  # noqa: E402
+from bench.cold_read import run_cold_read  # noqa: E402
 from bench.githttp import GIT_PREFIX  # noqa: E402
 from bench.gitrepo import REPO, Repository, repository  # noqa: E402
 from bench.memory import MemoryProbe  # noqa: E402
-from bench.report import write_json, write_markdown  # noqa: E402
+from bench.report import pick, summarize, write_json, write_markdown  # noqa: E402
 from bench.server import start_bench_server  # noqa: E402
+from bench.tabs import run_tabs  # noqa: E402
 from bench.watchdog import Watchdog  # noqa: E402
 
 ADAPTERS = ["ours", "strict", "lightningfs", "zenfs", "rawidb"]
@@ -62,7 +64,7 @@ CHAIN = ["W1", "W1c", "W2", "W3", "W5", "W7", "W4"]
 # SQL over W8's store, run by ours after each W8 reopen, in the same page.
 QUERIES = ["Q1", "Q2", "Q3"]
 QUERYING = "ours"
-WORKLOADS = [*CHAIN, "W6", "E1", "G1", "W8", *QUERIES, "B1"]
+WORKLOADS = [*CHAIN, "W6", "W4r", "E1", "G1", "W8", *QUERIES, "B1", "T1"]
 # E1 exports through our JS API (vfs.export): no peer has one, so it runs on ours alone.
 EXPORTING = ["ours"]
 # G1 needs a file system isomorphic-git can take as `fs`: raw IndexedDB is none.
@@ -219,6 +221,8 @@ class Bench:
                     result["heapPeak"] = float(probe.peak)
                     if probe.worker_peak:
                         result["workerHeapPeak"] = float(probe.worker_peak)
+                        wait("a forced garbage collection in the worker, then its heap (CDP)")
+                        result["workerHeapRetained"] = float(probe.worker_retained())
                     wait("the worker's wasm memory size (window.bench.wasm)")
                     wasm = page.evaluate("([a, s]) => window.bench.wasm(a, s)",
                                          [spec["adapter"], spec["store"]])
@@ -259,6 +263,8 @@ class Bench:
                     self.chain(page, adapter, f"chain-{rep}-{adapter}", steps, workloads)
             with self.watchdog.stage("closing the chain's page", self.stage_bound):
                 page.close()
+        if "W4r" in workloads:  # W4's file read in a fresh page (bench/cold_read.py)
+            run_cold_read(self, [a for a in adapters if a != STRICT], reps, READY_TIMEOUT_MS)
         if "E1" in workloads:  # before W8: a smoke run's W8 closes this context
             for adapter in (a for a in adapters if a in EXPORTING):
                 self.run_export(adapter, reps)
@@ -268,6 +274,8 @@ class Bench:
             self.run_restart(adapters, reps, workloads)
         if "B1" in workloads and "ours" in adapters:
             self.run_app_load(reps)
+        if "T1" in workloads and "ours" in adapters:  # memory per tab (bench/tabs.py)
+            run_tabs(self, reps, BENCH_PAGE, READY_TIMEOUT_MS)
 
     def chain(self, page, adapter: str, store: str, steps: set[str], record: list[str]) -> None:
         """One fresh store: the CHAIN workloads in order, then a reload and W6."""
@@ -415,24 +423,6 @@ def with_prerequisites(workloads: list[str]) -> set[str]:
     while missing := {NEEDS[w] for w in steps if w in NEEDS} - steps:
         steps |= missing
     return steps
-
-
-def pick(result: dict) -> dict:
-    """The numbers of a stage's result worth keeping."""
-    keys = ("ms", "openMs", "runMs", "sinceNavigationMs", "heapPeak", "workerHeapPeak", "wasm")
-    return {k: float(result[k]) for k in keys if result.get(k) is not None}
-
-
-def summarize(results: dict) -> dict:
-    """Medians per workload and adapter (time, and the heap and wasm peaks)."""
-    summary: dict[str, dict[str, dict]] = {}
-    for workload, by_adapter in results.items():
-        for adapter, samples in by_adapter.items():
-            keys = {k for s in samples for k in s}
-            summary.setdefault(workload, {})[adapter] = {
-                k: statistics.median(s[k] for s in samples if k in s) for k in sorted(keys)
-            } | {"n": len(samples)}
-    return summary
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

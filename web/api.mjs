@@ -1,8 +1,9 @@
-// The JS API object that openVFS() resolves to (web/pyvfs.mjs), in node:fs/promises shape, and
-// its Stats and Dirent. Every method is one round trip to the worker, but stat, lstat, exists
-// and readdir, which the page's stat cache may answer (web/stat_cache.mjs). Arguments are
-// checked here, as Node checks them, before anything is sent (web/validate.mjs). Every method
-// is documented in docs/api.md (tests/e2e/test_js_api.py fails on one that is not).
+// The JS API object that openVFS() resolves to (web/pyvfs.mjs), in node:fs/promises shape (its
+// Stats and Dirent: web/entries.mjs; a shell call's streams: web/shell_streams.mjs). Every
+// method is one round trip to the worker, but stat, lstat, exists and readdir, which the page's
+// stat cache may answer (web/stat_cache.mjs). Arguments are checked here, as Node checks them,
+// before anything is sent (web/validate.mjs). Every method is documented in docs/api.md
+// (tests/e2e/test_js_api.py fails on one that is not).
 
 import { abortError, checkSignal, takeSignal, throwIfAborted } from "./abort.mjs";
 import { fsError } from "./errors.mjs";
@@ -11,77 +12,10 @@ import { CHUNK_SIZE, DEFAULT_WRITER, OPS } from "./protocol.mjs";
 import { checkCall, checkWriter, invalidArgType, KINDS } from "./validate.mjs";
 import { batches, isStream } from "./write_batches.mjs";
 import { ViewChannel } from "./view_channel.mjs";
+import { Dirent, Stats } from "./entries.mjs";
+import { ShellStreams } from "./shell_streams.mjs";
 
-export class Stats {
-  constructor(raw) {
-    Object.assign(this, {
-      type: raw.type, size: raw.size, mode: raw.mode | modeType(raw.type),
-      mtimeMs: raw.mtimeMs, ctimeMs: raw.ctimeMs, atimeMs: raw.atimeMs, birthtimeMs: raw.ctimeMs,
-      name: raw.name, path: raw.path,
-      mtime: new Date(raw.mtimeMs), ctime: new Date(raw.ctimeMs), atime: new Date(raw.atimeMs),
-      uid: 1000, gid: 1000, nlink: 1, dev: 1, ino: 0,
-    });
-  }
-  isFile() { return this.type === "file"; }
-  isDirectory() { return this.type === "directory"; }
-  isSymbolicLink() { return this.type === "symlink"; }
-}
-
-function modeType(type) {
-  return { file: 0o100000, directory: 0o040000, symlink: 0o120000 }[type] ?? 0;
-}
-
-// The streams of a shell call. Output: bytes per stream, decoded as UTF-8 across pieces (a
-// character split between two pieces comes out whole), handed to `onOutput(stream, text)`.
-// Input: each time the command wants more, `input()` is asked and its answer posted (as
-// UTF-8 bytes; null, also once the signal aborts, ends the input).
-// Resolves to null once `signal` aborts (never without one).
-function aborted(signal) {
-  return new Promise((resolve) => signal?.addEventListener("abort", () => resolve(null), { once: true }));
-}
-
-class ShellStreams {
-  constructor(onOutput, input, signal) {
-    this.onOutput = onOutput;
-    this.input = input;
-    this.signal = signal;
-    this.decoders = {};
-  }
-  async wanted(post) {
-    let data = null;
-    try {
-      if (this.input && !this.signal?.aborted) data = await Promise.race([this.input(), aborted(this.signal)]);
-    } catch {
-      data = null;
-    }
-    post(typeof data === "string" ? new TextEncoder().encode(data) : data ?? null);
-  }
-  output(stream, data) {
-    if (!this.onOutput) return;
-    const decoder = (this.decoders[stream] ??= new TextDecoder());
-    const text = decoder.decode(data, { stream: true });
-    if (text) this.onOutput(stream, text);
-  }
-  end() {
-    if (!this.onOutput) return;
-    for (const [stream, decoder] of Object.entries(this.decoders)) {
-      const text = decoder.decode();
-      if (text) this.onOutput(stream, text);
-    }
-  }
-}
-
-export class Dirent {
-  constructor(raw) {
-    this.name = raw.name;
-    this.path = raw.path;
-    this.parentPath = raw.path.slice(0, raw.path.length - raw.name.length - 1) || "/";
-    this.type = raw.type;
-  }
-  isFile() { return this.type === "file"; }
-  isDirectory() { return this.type === "directory"; }
-  isSymbolicLink() { return this.type === "symlink"; }
-}
+export { Dirent, Stats };
 
 // The JS API, in node:fs/promises shape. Every method is one round trip to the worker, but
 // stat, lstat, exists and readdir, which the page's stat cache may answer (web/stat_cache.mjs).

@@ -12,10 +12,16 @@ const here = (path) => new URL(path, import.meta.url).href;
 // Imports every module of py_vfs: restored memory has them in sys.modules, while the wheel's
 // files, kept by Emscripten outside the wasm memory, are not restored. Python must not hold any
 // JS object yet (Pyodide could not restore it), so the wheel goes in as bytes, not via micropip.
+// A module of an optional extra whose dependency is not installed (py_vfs/fsspec_fs.py without
+// fsspec) is left out; a missing module of py_vfs itself is a fault.
 const IMPORT_ALL = `
 import importlib, pkgutil, py_vfs
 for module in pkgutil.walk_packages(py_vfs.__path__, "py_vfs."):
-    importlib.import_module(module.name)
+    try:
+        importlib.import_module(module.name)
+    except ModuleNotFoundError as error:
+        if (error.name or "py_vfs").split(".")[0] == "py_vfs":
+            raise
 `;
 
 async function make({ manifest, key }) {

@@ -53,7 +53,7 @@ async function runCase({ adapter, store, workload, stage, params }) {
   await w.before?.(fs, p);
   const running = await timed(() => w.run(fs, p));
   await w.check?.(fs, p, running.value);
-  return { ms: running.ms };
+  return { ms: running.ms, ...running.value?.split };
 }
 
 // Deletes every IndexedDB database of this origin: each case starts on a fresh store.

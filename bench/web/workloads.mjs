@@ -4,9 +4,13 @@
 // back. W8 has its own store, seeded once and read after browser restarts; Q1-Q3 (ours only: the
 // other file systems have no SQL) query that store in the page W8 reopened it in. E1 (ours only:
 // the JS API's vfs.export) has its own store too, seeded once: a tree of exportSize bytes.
+// W4r writes W4's file in a store of its own and reads it after a reload (bench/cold_read.py).
+// T1 (ours only) opens the same store in 1, 2 and 5 pages of one browser context: its first page
+// seeds /t1 with `files` files, every page then reads one of them (memory per tab, bench/tabs.py).
 // G1 clones a git repository served by the bench server into a fresh store with isomorphic-git
 // (the adapter's `gitFs`: ours, lightning-fs and ZenFS; raw IndexedDB is no file system).
-// Each workload has `run` (the timed part) and may have `before` (untimed, just before it),
+// Each workload has `run` (the timed part; its value's `split` adds named parts of its time to
+// the result) and may have `before` (untimed, just before it),
 // `check` (untimed: throws unless the result is right) and `seed` (W8: fills the store).
 // Sizes come from the runner: {files, dirs, fileSize, bigSize, manyFiles, manyDirs, exportSize};
 // for G1 also {gitRepo: the repository's URL path, gitManifest: {path: SHA-256 hex}}.
@@ -128,12 +132,16 @@ export const WORKLOADS = {
       await fs.mkdir("/w4");
       bigContent(p.bigSize);
     },
+    // Timed as a whole, and split: the write + flush, and the read back + verify (`split`).
     run: async (fs, p) => {
       const data = bigContent(p.bigSize);
+      const start = performance.now();
       await fs.writeFile("/w4/big.bin", data);
       await fs.flush();
+      const written = performance.now();
       const back = await fs.readFile("/w4/big.bin");
       if (!same(back, data)) throw new Error("big file differs");
+      return { split: { writeMs: written - start, readMs: performance.now() - written } };
     },
     // W6 reopens this store next: leave it holding only /w1, as for every adapter.
     check: async (fs) => {
@@ -143,6 +151,17 @@ export const WORKLOADS = {
   },
   W6: {
     run: (fs, p) => readAll(fs, "/w1", p),
+  },
+  W4r: {
+    // W4's file written at the setup; timed after a reload: reopening the store and reading it.
+    seed: async (fs, p) => {
+      await fs.mkdir("/w4");
+      await fs.writeFile("/w4/big.bin", bigContent(p.bigSize));
+    },
+    run: async (fs, p) => {
+      const back = await fs.readFile("/w4/big.bin");
+      if (!same(back, bigContent(p.bigSize))) throw new Error("big file differs");
+    },
   },
   E1: {
     // 4 MiB files (the last one shorter), made once per store at its setup (untimed, and
@@ -189,6 +208,13 @@ export const WORKLOADS = {
     run: async (fs, p) => {
       const data = await fs.readFile("/w8/d0/f0.txt");
       if (!same(data, content(0, p.fileSize))) throw new Error("first file differs");
+    },
+  },
+  T1: {
+    seed: (fs, p) => writeConcurrent(fs, "/t1", p),
+    run: async (fs, p) => {
+      const data = await fs.readFile("/t1/d0/f0.txt");
+      if (!same(data, content(0, p.fileSize))) throw new Error("/t1/d0/f0.txt differs");
     },
   },
   Q1: {

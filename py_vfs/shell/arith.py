@@ -39,7 +39,7 @@ def _number(text: str) -> int:
             return int(text, 8)
         return int(text)
     except ValueError:
-        raise ArithError(f"{text}: value too great for base (error token is \"{text}\")") from None
+        raise ArithError(f"value too great for base (error token is \"{text}\")") from None
 
 
 class _Eval:
@@ -48,6 +48,7 @@ class _Eval:
         self.get = get
         self.set = set_
         self.tokens: list[tuple[str, str]] = []
+        self.starts: list[int] = []  # where each token starts in ``text``
         pos = 0
         while pos < len(text):
             if text[pos:].strip() == "":
@@ -59,9 +60,16 @@ class _Eval:
             number, name, op = match.groups()
             self.tokens.append(("num", number) if number else ("name", name) if name
                                else ("op", op))
+            self.starts.append(match.end() - len(number or name or op))
             pos = match.end()
         self.index = 0
         self.depth = 0
+
+    def error(self, what: str, at: int | None = None) -> ArithError:
+        """``what`` with bash's error token: the expression from the token at index ``at``
+        (default: the one parsing stopped at; at the end, the last one) to its end."""
+        index = min(self.index if at is None else at, len(self.tokens) - 1)
+        return ArithError(f"{what} (error token is \"{self.text[self.starts[index]:]}\")")
 
     def peek(self) -> str | None:
         return self.tokens[self.index][1] if self.index < len(self.tokens) else None
@@ -90,8 +98,7 @@ class _Eval:
             return 0
         value = self.comma()
         if self.index < len(self.tokens):
-            raise ArithError(f"syntax error in expression (error token is "
-                             f"\"{self.tokens[self.index][1]}\")")
+            raise self.error("syntax error in expression")
         return value
 
     def comma(self) -> int:
@@ -119,12 +126,18 @@ class _Eval:
         if not self.is_op("?"):
             return cond
         self.index += 1
+        self._expression_expected()
         yes = self.assign()
         if not self.is_op(":"):
-            raise ArithError("`:' expected for conditional expression")
+            raise self.error("`:' expected for conditional expression")
         self.index += 1
+        self._expression_expected()
         no = self.assign()
         return yes if cond else no
+
+    def _expression_expected(self) -> None:
+        if self.index == len(self.tokens) or self.is_op(":"):
+            raise self.error("expression expected")
 
     def binary(self, level: int) -> int:
         if level == len(_BINARY):
@@ -137,7 +150,10 @@ class _Eval:
                 self._skip(level + 1)
                 left = int(op == "||")
                 continue
+            start = self.index
             right = self.binary(level + 1)
+            if op in ("/", "%") and right == 0:
+                raise self.error("division by 0", start)
             left = _apply(op, left, right)
         return left
 
@@ -153,7 +169,10 @@ class _Eval:
         base = self.unary()
         if self.is_op("**"):
             self.index += 1
-            return _apply("**", base, self.power())
+            exponent = self.power()
+            if exponent < 0:
+                raise self.error("exponent less than 0")
+            return _apply("**", base, exponent)
         return base
 
     def unary(self) -> int:
@@ -161,15 +180,18 @@ class _Eval:
         if self.depth > MAX_DEPTH:
             raise ArithError("expression recursion level exceeded")
         try:
-            if self.is_op("++", "--") and self.index + 1 < len(self.tokens):
-                op = self.tokens[self.index][1]
-                name = self.tokens[self.index + 1]
-                if name[0] != "name":
-                    raise ArithError("syntax error: operand expected")
+            if self.is_op("++", "--") and self.index + 1 < len(self.tokens) \
+                    and self.tokens[self.index + 1][0] == "name":
+                op, name = self.tokens[self.index][1], self.tokens[self.index + 1]
                 self.index += 2
                 value = self.variable(name[1]) + (1 if op == "++" else -1)
                 self.set(name[1], str(value))
                 return value
+            if self.is_op("++", "--"):  # not before a name: two signs, as in bash (++1 is 1)
+                op = self.tokens[self.index][1][0]
+                self.index += 1
+                value = wrap(-self.unary()) if op == "-" else self.unary()
+                return wrap(-value) if op == "-" else value
             if self.is_op("-", "+", "!", "~"):
                 op = self.tokens[self.index][1]
                 self.index += 1
@@ -181,7 +203,7 @@ class _Eval:
 
     def primary(self) -> int:
         if self.index >= len(self.tokens):
-            raise ArithError("syntax error: operand expected (error token is \"\")")
+            raise self.error("syntax error: operand expected")
         kind, text = self.tokens[self.index]
         self.index += 1
         if kind == "num":
@@ -196,10 +218,11 @@ class _Eval:
         if text == "(":
             value = self.comma()
             if not self.is_op(")"):
-                raise ArithError("missing `)'")
+                raise self.error("missing `)'")
             self.index += 1
             return value
-        raise ArithError(f"syntax error: operand expected (error token is \"{text}\")")
+        self.index -= 1
+        raise self.error("syntax error: operand expected")
 
 
 def wrap(value: int) -> int:

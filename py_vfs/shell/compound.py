@@ -134,7 +134,7 @@ async def _arith(shell: Shell, node: ArithCommand, io: Streams) -> int:
         value = evaluate(expr, lambda name: variables.get(name) or "",
                          lambda name, text: variables.set(name, text))
     except ArithError as exc:
-        io.stderr.write_nowait(f"sh: ((: {expr.strip()}: {exc}\n")
+        io.stderr.write_nowait(f"sh: ((: {expr.lstrip()}: {exc}\n")
         return 1
     return 0 if value else 1
 

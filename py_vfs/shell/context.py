@@ -80,6 +80,7 @@ class FileOutput(Output):
         self.path = path
         self.display = display  # the name as typed, for error messages
         self.append = append
+        self.appends_to = path if append else None
         self._collected = bytearray()
         self._stream: WriteStream | None = None
 
@@ -115,6 +116,7 @@ class Context:
     open_urls: list[str] = field(default_factory=list)  # for the page to open (open, serve)
     # The line to run once the user confirms (`reset --defaults`): a terminal asks y/N.
     confirm: list[str] = field(default_factory=list)
+    builtin: bool = False  # a builtin of bash: its errors are the shell's (`sh: cd: ...`)
 
     @property
     def cwd(self) -> str:
@@ -144,9 +146,18 @@ class Context:
                                            stdout or self.stdout, self.stderr)
 
     def err(self, message: str) -> None:
-        """Report one failure the way coreutils does: `cmd: message`. Names in ``message`` are
-        quoted already (``quote_arg``); ``visible`` is the net for anything else."""
-        self.stderr.write_nowait(visible(f"{quote_name(self.name)}: {message}") + "\n")
+        """Report one failure the way coreutils does, `cmd: message`, or a builtin of bash the
+        way bash does, `sh: cmd: message`. Names in ``message`` are quoted already
+        (``quote_arg``); ``visible`` is the net for anything else."""
+        if self.builtin:
+            self.say(f"{self.name}: {message}")
+        else:
+            self.stderr.write_nowait(visible(f"{quote_name(self.name)}: {message}") + "\n")
+
+    def say(self, message: str) -> None:
+        """Report a failure as the shell itself does: `sh: message` (`source` of a missing
+        file names only the file, as bash does)."""
+        self.stderr.write_nowait(visible(f"sh: {message}") + "\n")
 
     def resolve(self, path: str) -> str:
         """The absolute path of an operand, relative to the current directory."""
@@ -191,6 +202,21 @@ async def each_operand(ctx: Context, operands: list[str],
             ctx.err(f"{shown}: {describe(exc)}")
             status = 1
     return status
+
+
+def refuse_own_output(ctx: Context, path: str | None) -> None:
+    """GNU cat's check before it reads ``path``: when it is the non-empty file the command's
+    output is appended to (`cat f >> f`, through a symlink too), reading it would feed the
+    command its own output: OSError `input file is output file`, and nothing is read."""
+    target = ctx.stdout.appends_to
+    if path is None or target is None:
+        return
+    try:
+        same = ctx.vfs.realpath(path) == ctx.vfs.realpath(target) and ctx.vfs.stat(path).size
+    except OSError:
+        return
+    if same:
+        raise OSError(errno.EINVAL, "input file is output file")
 
 
 def is_dir(vfs: Disk, path: str) -> bool:

@@ -212,6 +212,8 @@ class Shell:
             _say(io.stderr, str(exc))
             self.status = exc.code
             return exc.code
+        for warning in program.warnings:
+            _say(io.stderr, warning)
         return await self.sequence(program, io)
 
     async def run_script(self, text: str, argv: list[str], io: Streams, *,
@@ -369,11 +371,15 @@ class Shell:
 
     def expander(self, io: Streams) -> Expander:
         """Expands words against this shell's state now; substitutions' errors go to
-        ``io``'s stderr."""
+        ``io``'s stderr, and their status is ``$?`` for the words after them (as in bash:
+        `echo $(false) $?` prints 1)."""
         async def substitute(text: str) -> str:
-            return await self._substitute(text, io.stderr)
+            output = await self._substitute(text, io.stderr)
+            expander.status = self.status
+            return output
 
-        return Expander(self.variables, self.status, self.vfs, self.cwd, substitute, PID)
+        expander = Expander(self.variables, self.status, self.vfs, self.cwd, substitute, PID)
+        return expander
 
     async def _substitute(self, text: str, stderr: Output) -> str:
         """``$(...)``: the program's output, run in a subshell (its status becomes $?)."""
@@ -433,9 +439,10 @@ class Shell:
         body = self.functions.get(name)
         if body is not None:
             return await self._call(body, argv, io)
-        context = Context(self.vfs, self, name, io.stdin, io.stdout, io.stderr,
-                          self._run.open_urls, self._run.confirm)
         spec = COMMANDS.get(name)
+        context = Context(self.vfs, self, name, io.stdin, io.stdout, io.stderr,
+                          self._run.open_urls, self._run.confirm,
+                          builtin=spec is not None and spec.builtin)
         # Not a builtin: a script, found and run by scripts.py (127 or 126 when it cannot be).
         run = spec.invoke if spec is not None else scripts.run_command
         try:

@@ -100,6 +100,7 @@ class Lexer:
         self.tokens: list[Token] = []
         self.pending: list[HereDoc] = []
         self._delimiter_for: Op | None = None
+        self.warnings: list[str] = []  # as bash's, `warning: ...` (the program still runs)
 
     def fail(self, message: str, pos: int) -> ParseError:
         """A syntax error at ``pos``."""
@@ -381,10 +382,14 @@ class Lexer:
         src = self.src
         for doc in self.pending:
             lines: list[str] = []
+            # bash's "here-document at line N": the line that ended before its body.
+            begun = src.count("\n", 0, max(self.pos - 1, 0)) + 1
             while True:
                 if self.pos >= len(src):
                     if not self.final:
                         raise self.eof(f"here-document <<{doc.delimiter}", self.pos)
+                    self.warnings.append(f"warning: here-document at line {begun} delimited "
+                                         f"by end-of-file (wanted `{doc.delimiter}')")
                     break
                 end = src.find("\n", self.pos)
                 end = len(src) if end == -1 else end

@@ -386,9 +386,13 @@ def _moved(token: Token, pos: int) -> Token:
 def parse(source: str, aliases: dict[str, str] | None = None, *,
           final: bool = True) -> Sequence:
     """Parse a whole program; raise ParseError (status 2) before anything runs if it is
-    invalid (``Incomplete`` when it ends inside a construct)."""
-    tokens = Lexer(source, final=final).run()
-    return _Parser(source, tokens, aliases or {}).program()
+    invalid (``Incomplete`` when it ends inside a construct). Its ``warnings`` are bash's
+    (a here-document ended by the end of the file)."""
+    lexer = Lexer(source, final=final)
+    tokens = lexer.run()
+    program = _Parser(source, tokens, aliases or {}).program()
+    program.warnings = lexer.warnings
+    return program
 
 
 def needs_more(text: str, aliases: dict[str, str] | None = None) -> bool:

@@ -47,6 +47,7 @@ class Output:
     """Where a command writes. Subclasses say where bytes go (``_send``)."""
 
     isatty = False  # a terminal shows it (ls and grep color their output only then)
+    appends_to: str | None = None  # the file a `>>` redirection appends it to (absolute)
 
     def __init__(self) -> None:
         self._pending = bytearray()

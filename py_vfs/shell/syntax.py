@@ -149,6 +149,9 @@ class Sequence:
     """Commands run one after the other (``;`` or a newline)."""
 
     items: list[AndOr] = field(default_factory=list)
+    # A whole program's: what bash warns about as it reads it (a here-document that the end
+    # of the file ended), printed before it runs.
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -59,8 +59,9 @@ def escape_braces(text: str) -> str:
 
 @dataclass
 class Expander:
-    """Expands words for one shell: its variables, its last status, its disk and directory,
-    and ``substitute`` running a command substitution's program."""
+    """Expands words for one shell: its variables, its last status (``$?``, which a command
+    substitution's status replaces), its disk and directory, and ``substitute`` running a
+    command substitution's program."""
 
     variables: Variables
     status: int
@@ -194,7 +195,7 @@ class Expander:
             try:
                 return str(evaluate(expr, self._arith_get, self._arith_set))
             except ArithError as exc:
-                raise ExpansionError(f"{expr.strip()}: {exc}") from None
+                raise ExpansionError(f"{expr.lstrip()}: {exc}") from None
         assert isinstance(part, Param)
         return await self._param(part)
 
@@ -316,15 +317,18 @@ class Expander:
     def glob(self, pattern: str) -> list[str]:
         """The paths ``pattern`` matches, sorted (none: the caller keeps the word). A name
         starting with "." is matched only by a segment starting with "."; ``**`` alone as a
-        segment spans any number of directories (bash's globstar)."""
+        segment spans any number of directories (bash's globstar), the directory before it
+        included (``dir/**``: ``dir/`` and all below it, as bash)."""
         absolute = pattern.startswith("/")
         prefixes = ["/" if absolute else ""]
         segments = [segment for segment in pattern.split("/") if segment]
+        bases: list[str] = []  # the directories a last `**` starts from
         for number, segment in enumerate(segments):
             last = number == len(segments) - 1
             if not _has_wildcard(segment):
                 prefixes = [prefix + _unescape(segment) + "/" for prefix in prefixes]
             elif segment == "**":
+                bases = prefixes if last else []
                 prefixes = [found for prefix in prefixes
                             for found in self._below(prefix, files=last)]
             else:
@@ -337,7 +341,12 @@ class Expander:
         dirs_only = pattern.endswith("/")
         found = [prefix if dirs_only else prefix[:-1] for prefix in prefixes
                  if self._exists(prefix, dirs_only)]
-        return sorted(name for name in found if name)
+        # bash names the directory before `**` as typed when it was typed (`dir/**`: `dir/`),
+        # without the slash when a wildcard found it (`d*/**`: `dir`).
+        typed = dirs_only or not any(_has_wildcard(segment) for segment in segments[:-1])
+        found += [base if typed else base[:-1] for base in bases
+                  if base and self._exists(base, True)]
+        return sorted({name for name in found if name})
 
     def _entries(self, prefix: str) -> list:
         try:

@@ -115,7 +115,7 @@ def test_quoting_and_operators(app):
     ("cat /nope/x", "cat: /nope/x: No such file or directory\n", 1),
     ("mkdir /", "mkdir: cannot create directory '/': File exists\n", 1),
     ("rmdir /errs", "rmdir: failed to remove '/errs': Directory not empty\n", 1),
-    ("cd /errs/file", "cd: /errs/file: Not a directory\n", 1),
+    ("cd /errs/file", "sh: cd: /errs/file: Not a directory\n", 1),
     ("rm /errs", "rm: cannot remove '/errs': Is a directory\n", 1),
     ("cat /errs", "cat: /errs: Is a directory\n", 1),
     ("nosuchcommand", "sh: nosuchcommand: command not found\n", 127),

@@ -19,7 +19,8 @@ import py_vfs
 # Bottom to top. A module is named by its dotted path below ``py_vfs`` ("" is the package
 # itself); an entry ending in ".*" takes a whole subpackage, its ``__init__`` included.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("basics", ("errors", "cancel", "paths", "automaton", "globs", "grep_pattern", "scratch")),
+    ("basics", ("errors", "cancel", "paths", "automaton", "globs", "grep_pattern", "scratch",
+                "blocking")),
     ("node", ("node",)),
     ("transaction", ("transaction",)),
     ("storage", ("storage.*",)),
@@ -37,7 +38,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("tools over the facade", ("archive", "zip_entries", "sqlite_image", "defaults")),
     ("surfaces", ("shell.*", "protocol", "web_data", "webapi", "web_history", "preview",
                   "page_cache", "view_hosts", "web_views", "web_args", "web_steps", "web_scripts",
-                  "web_shell", "__main__")),
+                  "web_shell", "fsspec_fs", "__main__")),
 ]
 
 ROOT = Path(py_vfs.__file__).parent

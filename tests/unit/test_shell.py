@@ -406,9 +406,9 @@ def test_relative_paths_resolve_against_cwd(sh):
 
 def test_cd_errors(sh):
     sh.ok("touch f && mkdir d")
-    fail(sh("cd /nope"), 1, "cd: /nope: No such file or directory\n")
-    fail(sh("cd f"), 1, "cd: f: Not a directory\n")
-    fail(sh("cd d d"), 1, "cd: too many arguments\n")
+    fail(sh("cd /nope"), 1, "sh: cd: /nope: No such file or directory\n")
+    fail(sh("cd f"), 1, "sh: cd: f: Not a directory\n")
+    fail(sh("cd d d"), 1, "sh: cd: too many arguments\n")
     assert sh.shell.cwd == "/"
 
 

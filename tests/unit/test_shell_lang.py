@@ -68,6 +68,26 @@ def test_the_arithmetic_command_and_subshells_in_subshells(sh):
     assert needs_more("((1 +")
 
 
+# What bash 5.2.15 printed (its "bash: line 1: " is our "sh: "): the error token is the
+# expression from where parsing stopped (at the end: from its last token) to its end.
+@pytest.mark.parametrize(("expr", "stderr"), [
+    ("1 + ", 'sh: 1 + : syntax error: operand expected (error token is "+ ")\n'),
+    ("*1", 'sh: *1: syntax error: operand expected (error token is "*1")\n'),
+    ("1 2 3", 'sh: 1 2 3: syntax error in expression (error token is "2 3")\n'),
+    ("1?:2", 'sh: 1?:2: expression expected (error token is ":2")\n'),
+    ("1?2", "sh: 1?2: `:' expected for conditional expression (error token is \"2\")\n"),
+    ("4/(2-2)", 'sh: 4/(2-2): division by 0 (error token is "(2-2)")\n'),
+    ("2**-1+3", 'sh: 2**-1+3: exponent less than 0 (error token is "+3")\n'),
+    ("1 + 08", 'sh: 1 + 08: value too great for base (error token is "08")\n'),
+])
+def test_arithmetic_errors_name_bashs_error_token(sh, expr, stderr):
+    assert sh(f"echo $(({expr}))") == ShellResult("", stderr, 1, [], "/")
+
+
+def test_plus_plus_before_a_number_is_two_signs(sh):
+    assert sh.ok("echo $((++1)) $((--5)) $((-+-1))") == "1 5 1\n"
+
+
 def test_a_multi_line_program_is_one_program(sh):
     program = "f() {\n  echo \"in f: $1\"\n}\nfor x in a b; do\n  f $x\ndone\n"
     assert sh.ok(program) == "in f: a\nin f: b\n"
@@ -132,6 +152,10 @@ def test_export_lists_and_still_exports_archives(sh):
     sh.ok("mkdir /t && echo hi > /t/f")
     assert sh.ok("export /t /t.zip && mkdir /u && import /t.zip /u && cat /u/f").endswith(
         "hi\n")
+    # A word that looks like an assignment makes it the variable builtin: an invalid name is
+    # refused (status 1, as bash), the valid ones are still exported.
+    result = sh("export 1x=2 y=3; printenv y")
+    assert (result.stdout, result.stderr) == ("3\n", "sh: export: `1x=2': not a valid identifier\n")
 
 
 def test_set_options(sh):
@@ -212,6 +236,16 @@ def test_globs_use_vfs_globs_dialect(sh):
     assert sh.vfs.glob("/g/odd\\*") == []
 
 
+def test_a_final_double_star_matches_its_directory_as_bash(sh):
+    """bash 5.2.15 with globstar: the directory before a final `**` is a match too, named as
+    typed (`a/`) or as a wildcard found it (`a`); vfs.glob keeps its own meaning."""
+    sh.ok("mkdir -p /g/a/b && touch /g/a/z.txt /g/a/b/w.txt && cd /g")
+    assert sh.ok("echo a/**") == "a/ a/b a/b/w.txt a/z.txt\n"
+    assert sh.ok("echo a*/**") == "a a/b a/b/w.txt a/z.txt\n"
+    assert sh.ok("echo a/**/ a/**/**") == "a/ a/b/ a a/b a/b/w.txt a/z.txt\n"
+    assert sh.vfs.glob("/g/a/**") == ["/g/a/b", "/g/a/b/w.txt", "/g/a/z.txt"]
+
+
 # ------------------------------------------------------------------------ Ctrl-C
 
 
@@ -255,6 +289,11 @@ def test_input_redirection_and_here_documents_feed_commands(sh):
     assert sh("cat < /nope; echo $?") == ShellResult(
         "1\n", "sh: /nope: No such file or directory\n", 0, [], "/")
     assert sh.ok("cat <<EOF <<<ignored\nfirst\nEOF\n") == "ignored\n"  # the last one wins
+    # Ended by the end of the program: the body runs after bash's warning (bash 5.2.15 numbers
+    # the line that ended before the body: the second here-document's begins after line 3).
+    assert sh("cat <<A; cat <<B\na\nA\nb") == ShellResult(
+        "a\nb\n", "sh: warning: here-document at line 3 delimited by end-of-file (wanted `B')\n",
+        0, [], "/")
 
 
 def test_outputs_go_where_the_redirections_say_left_to_right(sh):
@@ -268,6 +307,18 @@ def test_outputs_go_where_the_redirections_say_left_to_right(sh):
         "0\n", "", 0, [], "/")
     assert sh("echo x 3> /f").stderr == (
         "sh: 3: redirecting this file descriptor is not supported\n")
+
+
+def test_cat_refuses_to_append_a_file_to_itself_as_gnu(sh):
+    """GNU cat 9 (checked against it): the file its output is appended to is not read, named
+    directly, through a symlink or as a `<` standard input; an empty one or a pipe is fine."""
+    sh.ok("echo x > /a; : > /e; ln -s /a /l; cd /")
+    result = sh("cat a >> a; cat l >> a; cat < a >> a; cat e >> e; echo $?")
+    assert result.stderr == ("cat: a: input file is output file\ncat: l: input file is output "
+                             "file\ncat: -: input file is output file\n")
+    assert (result.stdout, sh.text("/a")) == ("0\n", "x\n")
+    sh.ok("cat a | cat >> a")
+    assert sh.text("/a") == "x\nx\n"
 
 
 def test_expansion_limits_are_errors_not_hangs(sh):

@@ -174,6 +174,9 @@ BASH = [
      ' x\n', False, 0),
     ('true; false; echo $? $?',
      '1 1\n', False, 0),
+    # A command substitution's status is $? for the words after it, in the same command.
+    ('true; echo $(false) $?; false; echo "$(true)$?" $(false) $?',
+     '1\n0 1\n', False, 0),
     ('echo $(( $(echo 3) + 4 ))',
      '7\n', False, 0),
     ('i=0; for x in a b c; do i=$((i+1)); done; echo $i $x',

@@ -85,6 +85,15 @@ def test_builtins_shadow_scripts_and_which_tells(shell):
         "/workspace/bin/upper.py\n", "", 1)
 
 
+def test_type_t_names_each_kind_in_one_word(shell):
+    sh(shell, "alias ll=ls; f() { :; }")
+    assert sh(shell, "type -t ll if f cd upper; echo $?") == (
+        "alias\nkeyword\nfunction\nbuiltin\nfile\n0\n", "", 0)
+    # Unknown: nothing printed, status 1 (as bash).
+    assert sh(shell, "type -t nosuch") == ("", "", 1)
+    assert sh(shell, "type upper") == ("upper is /workspace/bin/upper.py\n", "", 0)
+
+
 def test_python_file_and_code_with_argv_and_exit_codes(shell):
     run(shell.vfs.write_file("/s.py", "import sys\nprint(sys.argv)\nsys.exit(int(sys.argv[1]))\n"))
     assert sh(shell, "python /s.py 4") == ("['/s.py', '4']\n", "", 4)

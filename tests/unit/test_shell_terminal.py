@@ -81,7 +81,7 @@ def test_an_unknown_event_runs_nothing(vfs):
 def test_history_c_and_bad_arguments(vfs):
     shell = Shell(vfs)
     run(history_of(shell).add("ls"))
-    assert run(shell.run("history x")).stderr == "history: x: numeric argument required\n"
+    assert run(shell.run("history x")).stderr == "sh: history: x: numeric argument required\n"
     assert run(shell.run("history -z")).code == 2
     assert run(shell.run("history -c")).code == 0
     assert run(shell.run("history")).stdout == ""

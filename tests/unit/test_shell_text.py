@@ -17,16 +17,16 @@ from py_vfs.shell import Shell
 DATA = json.loads((Path(__file__).parent / "shell_text_cases.json").read_text("utf-8"))
 FILES: dict[str, str] = DATA["files"]
 CASES: list[list] = DATA["cases"]
-# Where the shell differs on purpose (docs/shell.md): a builtin's message names the command
-# alone, not "bash: line 1: printf:"; a command xargs cannot find is reported by the shell
-# that runs it; jq's syntax and JSON errors are worded by our parser and Python's json.
+# Where the shell differs on purpose (docs/shell.md): a command xargs cannot find is reported
+# by the shell that runs it; jq's syntax errors are worded by our parser.
 DIFFERENT = {
     "echo x | xargs nosuchcmd": ["", "sh: nosuchcmd: command not found\n", 127],
     "echo '{\"a\":1}' | jq '.['": [
         "", "jq: error: syntax error, unexpected 'end of file'\njq: 1 compile error\n", 3],
 }
 CASES = [[case[0], *DIFFERENT.get(case[0], case[1:])] for case in CASES]
-CASES += [["printf %d abc", "0", "printf: abc: invalid number\n", 1]]
+# printf is a builtin of bash: its error is the shell's (bash: "bash: line 1: printf: ...").
+CASES += [["printf %d abc", "0", "sh: printf: abc: invalid number\n", 1]]
 
 
 def run_line(line: str) -> tuple[str, str, int]:

@@ -14,7 +14,14 @@ from py_vfs import cancel
 from py_vfs.shell.commands.attributes import new_mode
 from py_vfs.shell.commands.options import parse
 from py_vfs.shell.commands.registry import GNU, UsageError, command, parse_flags, require_operands
-from py_vfs.shell.context import Context, describe, each_operand, is_dir, list_entries
+from py_vfs.shell.context import (
+    Context,
+    describe,
+    each_operand,
+    is_dir,
+    list_entries,
+    refuse_own_output,
+)
 from py_vfs.shell.format import quote_arg
 
 
@@ -35,7 +42,9 @@ async def cat(ctx: Context, args: list[str]) -> int:
     lines = _Lines(flags) if flags - {"u"} else None
 
     async def show(name: str) -> None:
-        source = ctx.stdin.chunks() if name == "-" else ctx.vfs.open_read(ctx.resolve(name))
+        path = ctx.stdin.path if name == "-" else ctx.resolve(name)
+        refuse_own_output(ctx, path)  # `cat f >> f`
+        source = ctx.stdin.chunks() if path is None or name == "-" else ctx.vfs.open_read(path)
         async for piece in source:
             await ctx.write(lines.add(piece) if lines else piece)
 

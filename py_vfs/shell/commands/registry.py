@@ -12,6 +12,15 @@ from py_vfs.shell.format import quote_arg
 Run = Callable[[Context, list[str]], Awaitable[int]]
 
 
+# The commands that are builtins in bash: their errors read `sh: NAME: message`, as bash's
+# read `bash: line N: NAME: message`; the others', coreutils' shape, `NAME: message`.
+SHELL_BUILTINS = frozenset({
+    ".", ":", "[", "alias", "break", "cd", "continue", "echo", "eval", "exit", "export", "false",
+    "help", "history", "local", "printf", "pwd", "read", "return", "set", "shift", "source",
+    "test", "true", "type", "unalias", "unset",
+})
+
+
 class UsageError(Exception):
     """Bad flags or operands: ``CommandSpec.invoke`` prints `cmd: message` and what the
     command's ``Usage`` adds, and returns its status (``status`` overrides it)."""
@@ -49,7 +58,8 @@ class Usage:
         return exc.status or self.status
 
 
-# A builtin of bash, or a command of the VFS's own: `cmd: message`, status 2.
+# A builtin of bash (`sh: cmd: message`, Context.err) or a command of the VFS's own
+# (`cmd: message`): the message alone, status 2.
 BUILTIN = Usage()
 # A coreutils tool: `cmd: message`, then `Try 'cmd --help' for more information.`, status 1.
 GNU = Usage(1, try_help=True)
@@ -64,6 +74,11 @@ class CommandSpec:
     run: Run
     errors: Usage = BUILTIN  # how a usage error is reported
     help_flag: bool = True  # `--help` as the only argument prints the help (not for echo)
+
+    @property
+    def builtin(self) -> bool:
+        """A builtin of bash (``SHELL_BUILTINS``): its errors are the shell's, `sh: NAME: ...`."""
+        return self.name in SHELL_BUILTINS
 
     async def invoke(self, ctx: Context, args: list[str]) -> int:
         """Run the command; `CMD --help` prints its usage, summary and description instead

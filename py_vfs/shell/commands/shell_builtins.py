@@ -16,6 +16,8 @@ from py_vfs.shell.words import ifs_separator
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
+# What `export` reads as a (maybe invalid) assignment rather than an archive's operand.
+_ASSIGNMENT_LIKE = re.compile(r"[^-/=][^/=]*=")
 
 
 def _declare(value: str) -> str:
@@ -72,22 +74,29 @@ async def cd(ctx: Context, args: list[str]) -> int:
          "export variables to commands, or write a tree as an archive")
 async def export(ctx: Context, args: list[str]) -> int:
     """With no operand or -p, list the exported variables (`declare -x NAME="value"`); with
-    operands that are all NAME or NAME=VALUE, mark them exported (assigning VALUE); anything
-    else is the archive export (see `export [--format zip|sqlite] PATH ARCHIVE`)."""
+    operands that are all NAME or NAME=VALUE, or any that looks like an assignment (WORD=...,
+    WORD without `/` nor a leading `-`), mark them exported (assigning VALUE; an invalid NAME
+    is an error, status 1); anything else is the archive export (see
+    `export [--format zip|sqlite] PATH ARCHIVE`)."""
     variables = ctx.session.variables
     if args in ([], ["-p"]):
         for name, value in sorted(variables.exported().items()):
             ctx.out(f'declare -x {name}="{_escape_double(value)}"\n')
         return 0
-    if not all(_NAME.fullmatch(arg) or _ASSIGNMENT.fullmatch(arg) for arg in args):
+    if not all(_NAME.fullmatch(arg) or _ASSIGNMENT.fullmatch(arg) for arg in args) \
+            and not any(_ASSIGNMENT_LIKE.match(arg) for arg in args):
         return await export_archive(ctx, args)
+    status = 0
     for arg in args:
         match = _ASSIGNMENT.fullmatch(arg)
         if match is not None:
             variables.set(match.group(1), match.group(2), export=True)
-        else:
+        elif _NAME.fullmatch(arg):
             variables.export(arg)
-    return 0
+        else:
+            ctx.err(f"`{arg}': not a valid identifier")
+            status = 1
+    return status
 
 
 def _escape_double(value: str) -> str:
@@ -317,7 +326,7 @@ async def _source(ctx: Context, args: list[str]) -> int:
     try:
         data = await ctx.vfs.read_file(ctx.resolve(args[0]))
     except OSError as exc:
-        ctx.err(f"{quote_name(args[0])}: {describe(exc)}")
+        ctx.say(f"{quote_name(args[0])}: {describe(exc)}")
         return 1
     text = data.decode("utf-8", "surrogateescape") if isinstance(data, bytes) else data
     return await ctx.session.run_here(text, args, ctx.stdin, ctx.stdout, ctx.stderr)
@@ -431,26 +440,32 @@ async def unalias(ctx: Context, args: list[str]) -> int:
     return status
 
 
-@command("type NAME...", "tell what a command name is: alias, keyword, function, builtin")
+@command("type [-t] NAME...", "tell what a command name is: alias, keyword, function, builtin")
 async def type_(ctx: Context, args: list[str]) -> int:
     """For each NAME, say what runs when it is typed as a command: an alias, a shell
-    keyword, a function, a builtin (the commands of this shell) or a script found in $PATH."""
+    keyword, a function, a builtin (the commands of this shell) or a script found in $PATH.
+    -t: only the kind, one word (alias, keyword, function, builtin, file), nothing for a name
+    that is none of them. Status 1 when a NAME is not found."""
+    flags, names = parse_flags(args, "t")
     session = ctx.session
     status = 0
-    for name in args:
+    for name in names:
         if name in session.aliases:
-            ctx.out(f"{name} is aliased to `{session.aliases[name]}'\n")
+            kind, said = "alias", f"is aliased to `{session.aliases[name]}'"
         elif name in KEYWORDS:
-            ctx.out(f"{name} is a shell keyword\n")
+            kind, said = "keyword", "is a shell keyword"
         elif name in session.functions:
-            ctx.out(f"{name} is a function\n")
+            kind, said = "function", "is a function"
         elif name in COMMANDS:
-            ctx.out(f"{name} is a shell builtin\n")
+            kind, said = "builtin", "is a shell builtin"
         elif (path := session.find_script(name)) is not None:
-            ctx.out(f"{name} is {visible(path)}\n")
+            kind, said = "file", f"is {visible(path)}"
         else:
-            ctx.err(f"{quote_name(name)}: not found")
+            if "t" not in flags:
+                ctx.err(f"{quote_name(name)}: not found")
             status = 1
+            continue
+        ctx.out(f"{kind}\n" if "t" in flags else f"{name} {said}\n")
     return status
 
 

@@ -1,0 +1,212 @@
+"""The ``pyvfs`` fsspec file system (py_vfs/fsspec_fs.py): what a user of fsspec relies on
+beyond fsspec's own abstract suite (tests/unit/test_fsspec_abstract.py): URLs with storage
+options, a durable disk file, random-access reads that read only the chunks they need, modes,
+transactions, errors, and the entry point that registers the protocol."""
+
+from __future__ import annotations
+
+import csv
+import io
+import subprocess
+import sys
+import tracemalloc
+import zipfile
+from pathlib import Path
+
+import pytest
+
+if sys.platform == "emscripten":
+    pytest.skip("the pyvfs file system runs its disk on a thread of its own, and Pyodide has no "
+                "threads", allow_module_level=True)
+fsspec = pytest.importorskip(
+    "fsspec", reason="fsspec is an optional dependency (py_vfs[fsspec]); build/requirements.txt "
+    "pins it for the tests")
+
+from py_vfs.fsspec_fs import PyVFSFileSystem  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+MiB = 1 << 20
+
+
+@pytest.fixture
+def fs():
+    filesystem = PyVFSFileSystem(skip_instance_cache=True)
+    yield filesystem
+    filesystem.close()
+
+
+@pytest.fixture(autouse=True)
+def registered():
+    """The protocol as the entry point registers it (test_the_wheel_registers... proves that)."""
+    fsspec.register_implementation("pyvfs", PyVFSFileSystem, clobber=True)
+    yield
+    PyVFSFileSystem.clear_instance_cache()
+
+
+def test_a_url_with_storage_options_reads_and_writes_a_durable_disk_file(tmp_path):
+    disk = str(tmp_path / "my.db")
+    with fsspec.open("pyvfs:///workspace/a.csv", "w", disk=disk, newline="") as f:
+        csv.writer(f).writerows([["name", "n"], ["a", "1"], ["b", "2"]])
+    fsspec.filesystem("pyvfs", disk=disk).close()
+    PyVFSFileSystem.clear_instance_cache()
+
+    with fsspec.open("pyvfs:///workspace/a.csv", "r", disk=disk, newline="") as f:
+        assert list(csv.reader(f)) == [["name", "n"], ["a", "1"], ["b", "2"]]
+    fs = fsspec.filesystem("pyvfs", disk=disk)
+    assert fs.ls("/workspace", detail=False) == ["/workspace/a.csv"]
+    assert fs.info("pyvfs:///workspace/a.csv")["type"] == "file"
+
+
+def test_the_same_options_share_one_open_disk_and_none_is_a_fresh_memory_disk():
+    one = fsspec.filesystem("pyvfs")
+    assert fsspec.filesystem("pyvfs") is one
+    one.pipe_file("/x", b"1")
+    other = fsspec.filesystem("pyvfs", skip_instance_cache=True)
+    assert not other.exists("/x")
+    other.close()
+
+
+def test_a_range_read_of_a_big_file_reads_only_the_chunks_it_needs(tmp_path):
+    disk = str(tmp_path / "big.db")
+    writer = PyVFSFileSystem(disk, skip_instance_cache=True)
+    pattern = bytes(range(256)) * (16 * MiB // 256)
+    with writer.open("/big.bin", "wb") as f:
+        for at in range(0, len(pattern), MiB):
+            f.write(pattern[at:at + MiB])
+    writer.close()
+    del f
+
+    reader = PyVFSFileSystem(disk, skip_instance_cache=True)  # nothing of the file cached
+    tracemalloc.start()
+    try:
+        with reader.open("/big.bin", "rb", block_size=64 * 1024) as f:
+            f.seek(5 * MiB + 3)
+            middle = f.read(10)
+        tail = reader.cat_file("/big.bin", start=-4)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        reader.close()
+    assert middle == pattern[5 * MiB + 3:5 * MiB + 13]
+    assert tail == pattern[-4:]
+    # A chunk is 512 KiB: reading the file would take 16 MiB.
+    assert peak < 3 * MiB, f"peak {peak / MiB:.1f} MiB for two small reads of a 16 MiB file"
+
+
+def test_modes_wb_ab_xb_and_text(fs):
+    with fs.open("/d/f.txt", "wb") as f:
+        f.write(b"one\n")
+    with fs.open("/d/f.txt", "ab") as f:
+        f.write(b"two\n")
+    assert fs.cat_file("/d/f.txt") == b"one\ntwo\n"
+    with pytest.raises(FileExistsError):
+        fs.open("/d/f.txt", "xb")
+    with fs.open("/d/g.txt", "xb") as f:
+        f.write(b"new")
+    with fs.open("/d/f.txt", "r") as f:
+        assert [line for line in f] == ["one\n", "two\n"]
+    assert fs.cat_file("/d/f.txt", start=4, end=7) == b"two"
+
+
+def test_a_write_replaces_the_file_only_when_it_is_closed(fs):
+    fs.pipe_file("/f", b"old")
+    f = fs.open("/f", "wb", block_size=5 * MiB)
+    f.write(b"n" * (6 * MiB))  # one block already went into the write stream
+    assert fs.cat_file("/f") == b"old"
+    f.close()
+    assert fs.cat_file("/f") == b"n" * (6 * MiB)
+
+
+def test_a_transaction_commits_at_its_end_and_an_error_discards_it(fs):
+    with fs.transaction:
+        with fs.open("/t/a", "wb") as f:
+            f.write(b"a")
+        assert not fs.exists("/t/a")
+    assert fs.cat_file("/t/a") == b"a"
+    with pytest.raises(RuntimeError), fs.transaction:
+        with fs.open("/t/b", "wb") as f:
+            f.write(b"b")
+        raise RuntimeError("the caller fails")
+    assert not fs.exists("/t/b")
+
+
+def test_listing_info_symlinks_and_removal(fs):
+    fs.pipe({"/w/a.txt": b"a", "/w/sub/b.txt": b"bb"})
+    fs._call("symlink", "a.txt", "/w/link")
+    fs._call("symlink", "missing", "/w/dangling")
+    names = {entry["name"]: entry for entry in fs.ls("/w")}
+    assert sorted(names) == ["/w/a.txt", "/w/dangling", "/w/link", "/w/sub"]
+    assert names["/w/sub"]["type"] == "directory"
+    assert names["/w/link"] | {"mtime": 0, "created": 0, "mode": 0} == {
+        "name": "/w/link", "type": "file", "size": 1, "islink": True, "destination": "a.txt",
+        "mtime": 0, "created": 0, "mode": 0}
+    assert names["/w/dangling"]["type"] == "other"
+    assert fs.find("/w") == ["/w/a.txt", "/w/dangling", "/w/link", "/w/sub/b.txt"]
+    assert fs.glob("/w/**/*.txt") == ["/w/a.txt", "/w/sub/b.txt"]
+    assert fs.du("/w") == 1 + 2 + 1
+    with pytest.raises(IsADirectoryError):
+        fs.rm("/w/sub")
+    fs.rm("/w", recursive=True)
+    assert not fs.exists("/w")
+
+
+def test_mv_cp_get_and_put(fs, tmp_path):
+    fs.pipe({"/a/x": b"x", "/a/y/z": b"z"})
+    fs.mv("/a", "/b")
+    assert fs.find("/", withdirs=True) == ["/", "/b", "/b/x", "/b/y", "/b/y/z"]
+    fs.cp("/b", "/c", recursive=True)
+    assert fs.cat_file("/c/y/z") == b"z"
+    fs.get("/c", str(tmp_path / "out"), recursive=True)
+    assert (tmp_path / "out" / "y" / "z").read_bytes() == b"z"
+    (tmp_path / "out" / "new").write_bytes(b"n")
+    fs.put(str(tmp_path / "out"), "/d", recursive=True)
+    assert fs.find("/d") == ["/d/new", "/d/x", "/d/y/z"]
+
+
+def test_errors_are_the_oserror_subclasses_and_errno_of_linux(fs):
+    import errno
+
+    fs.pipe_file("/file", b"f")
+    with pytest.raises(FileNotFoundError) as missing:
+        fs.cat_file("/nope")
+    assert missing.value.errno == errno.ENOENT
+    with pytest.raises(FileExistsError):
+        fs.mkdir("/file")
+    with pytest.raises(FileExistsError):
+        fs.pipe_file("/file", b"x", mode="create")
+    with pytest.raises(NotADirectoryError):
+        fs.ls("/file/x")
+    with pytest.raises(IsADirectoryError):
+        fs.cat_file("/")
+    fs.makedirs("/file2/deep", exist_ok=True)
+    fs.makedirs("/file2/deep", exist_ok=True)
+    with pytest.raises(FileExistsError):
+        fs.makedirs("/file2/deep")
+
+
+def test_zipfile_reads_an_archive_on_the_disk_through_fsspec(fs):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("inside.txt", "zipped")
+    fs.pipe_file("/a.zip", buffer.getvalue())
+    with fs.open("/a.zip", "rb") as f, zipfile.ZipFile(f) as archive:
+        assert archive.read("inside.txt") == b"zipped"
+
+
+def test_the_wheel_registers_the_protocol_with_fsspec(tmp_path):
+    """``fsspec.filesystem("pyvfs")`` works without registering anything by hand once the
+    wheel is installed: its entry point (group ``fsspec.specs``) names the class."""
+    build = subprocess.run(
+        [sys.executable, "-c", "import sys, flit_core.buildapi as b; "
+         "print(b.build_wheel(sys.argv[1]))", str(tmp_path)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=True)
+    wheel = tmp_path / build.stdout.strip().splitlines()[-1]
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site)
+    probe = ("import fsspec; fs = fsspec.filesystem('pyvfs'); fs.pipe_file('/a', b'1'); "
+             "print(type(fs).__module__, fs.cat_file('/a').decode())")
+    run = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=120, env={"PYTHONPATH": str(site)})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["py_vfs.fsspec_fs", "1"]
