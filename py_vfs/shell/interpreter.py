@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from py_vfs.mounts.host import LocalHost, MountHost
 from py_vfs.preview import LocalPreviews, PreviewHost
 from py_vfs.shell import scripts
-from py_vfs.shell.commands import COMMANDS, UsageError
+from py_vfs.shell.commands import COMMANDS
 from py_vfs.shell.compound import run_compound
 from py_vfs.shell.context import Context, FileOutput, describe, is_dir
 from py_vfs.shell.control import (
@@ -447,9 +447,6 @@ class Shell:
         run = spec.invoke if spec is not None else scripts.run_command
         try:
             status = await run(context, argv[1:])
-        except UsageError as exc:
-            context.err(str(exc))
-            status = 2
         except BrokenPipe:
             return SIGPIPE_STATUS
         except OSError as exc:

@@ -418,6 +418,12 @@ _group("cat", "text", [
     "cat empty.txt; echo $?",
     "cat -n nonl.txt b.txt",
     "cat -x a.txt",
+    "cat -A bin.dat",
+    "cat -v bin.dat",
+    "cat -b a.txt",
+    "printf 'a\\tb\\n\\n\\n\\nc\\n' | cat -sT",
+    "cat -E nonl.txt a.txt",
+    "printf 'x\\n\\n' | cat -bs - nonl.txt",
 ])
 
 _group("echo", "text", [
@@ -448,6 +454,7 @@ _group("printf", "text", [
     "printf '%b\\n' 'x\\ty'",
     "printf '%s %s\\n' one",
     "printf",
+    "printf '\\200\\xff\\101' | xxd -p",
 ])
 
 _group("grep", "text", [
@@ -492,6 +499,8 @@ _group("grep", "text", [
     "grep -n '' nonl.txt",
     "grep -A2 -n line.1 lines.txt",
     "grep -ri 'the' . | sort",
+    "grep -I -r ELF .; echo $?",
+    "grep -I -c ELF bin.dat a.txt; echo $?",
 ])
 
 _group("head", "text", [
@@ -519,6 +528,8 @@ _group("tail", "text", [
     "seq 5 | tail -n 2",
     "tail nope; echo $?",
     "tail -c +3 a.txt",
+    "tail +18 lines.txt",
+    "tail +3 a.txt b.txt",
 ])
 
 _group("wc", "text", [
@@ -533,6 +544,9 @@ _group("wc", "text", [
     "wc nope; echo $?",
     "wc -lwc a.txt",
     "wc -l *.txt",
+    "wc - < a.txt",
+    "cat a.txt | wc",
+    "wc a.txt - < lines.txt",
 ])
 
 _group("sort", "text", [
@@ -587,6 +601,9 @@ _group("tr", "text", [
     "tr a",
     "echo abc | tr -c a x; echo",
     "echo 'a,b,c' | tr , '\\n'",
+    "tr -d a b",
+    "tr -ds a",
+    "tr -s a b c",
 ])
 
 _group("tee", "text", [
@@ -634,6 +651,10 @@ _group("sed", "text", [
     "sed '3q' lines.txt",
     "sed 's/$/!/' nonl.txt",
     "sed = a.txt",
+    "sed -i.bak 's/a/b/' a.txt; cat a.txt.bak a.txt",
+    "sed -ni.orig '2p' a.txt; cat a.txt.orig a.txt",
+    "sed -i'bak_*' 's/a/b/' a.txt; cat bak_a.txt",
+    "sed --in-place=.old -e 's/e/E/' b.txt; cat b.txt.old b.txt",
 ])
 
 _group("diff", "text", [
@@ -676,6 +697,7 @@ _group("base64", "text", [
     "base64 -w 0 a.txt; echo",
     "echo '!!!' | base64 -d; echo $?",
     "base64 nope; echo $?",
+    "base64 -w 4 a.txt",
 ])
 
 _group("sum", "text", [
@@ -688,6 +710,8 @@ _group("sum", "text", [
     "md5sum 'my file.txt'",
     "md5sum a.txt > m; echo x >> a.txt; md5sum -c m; echo $?",
     "sha256sum empty.txt",
+    "md5sum -b a.txt",
+    "sha256sum -b -t a.txt",
 ])
 
 _group("xxd", "text", [
@@ -697,6 +721,9 @@ _group("xxd", "text", [
     "echo 616263 | xxd -r -p; echo",
     "xxd -l 4 a.txt",
     "xxd nope; echo $?",
+    "xxd -s 2 -l 3 a.txt",
+    "xxd -s -3 a.txt",
+    "xxd -p -l 0x3 a.txt",
 ])
 
 _group("jq", "text", [
@@ -715,6 +742,9 @@ _group("jq", "text", [
     "echo '{\"a\":[1,2]}' | jq '.a | add'",
     "jq .missing data.json",
     "jq -r '.tags | join(\",\")' data.json",
+    "echo '{\"a\":1} x' | jq -c .a; echo $?",
+    "echo '[1,]' | jq .; echo $?",
+    "printf '{\"a\":\\n tru}' | jq .; echo $?",
 ])
 
 _group("misc", "text", [
@@ -740,6 +770,9 @@ _group("misc", "text", [
     "dirname a/b/ c",
     "basename",
     "date -u -d '2024-01-01' '+%A %d %B'",
+    "date -r nope; echo $?",
+    "date -u +%s +%s; echo $?",
+    "date -u -d @0 x; echo $?",
 ])
 
 _group("ls", "files", [
@@ -763,6 +796,9 @@ _group("ls", "files", [
     "ls dir src",
     "ls -d */",
     "ls -1 | wc -l",
+    "ls -C dir src",
+    "ls -x -1 dir",
+    "ls -l -x src",
 ])
 
 _group("mkdir", "files", [
@@ -782,6 +818,7 @@ _group("rmdir", "files", [
     "rmdir nope",
     "rmdir a.txt",
     "rmdir",
+    "rmdir -p dir/empty; echo $?; ls dir",
 ])
 
 _group("touch", "files", [
@@ -824,6 +861,10 @@ _group("cp", "files", [
     "cp a.txt b.txt && cat b.txt",
     "cp link.txt l2 && cat l2 && [ -L l2 ]; echo $?",
     "cp -r src dir && find dir | sort",
+    "cp -rv dir d2 | sort",
+    "cp -v a.txt dir/sub",
+    "cp -vt src a.txt b.txt",
+    "cp -t dir; echo $?",
 ])
 
 _group("mv", "files", [
@@ -837,6 +878,8 @@ _group("mv", "files", [
     "mv",
     "mv a.txt",
     "mv a.txt b.txt nodir; echo $?",
+    "mv -t dir a.txt b.txt; ls dir",
+    "mv -t a.txt b.txt; echo $?",
 ])
 
 _group("ln", "files", [
@@ -941,4 +984,6 @@ _group("archive", "files", [
     "mkdir out && tar cf t.tar a.txt && tar xf t.tar -C out && ls out",
     "tar -cf t.tar a.txt b.txt && rm a.txt b.txt && tar -xf t.tar && cat a.txt b.txt",
     "zip -q o.zip a.txt && echo x > a.txt && unzip -o -q o.zip && cat a.txt",
+    "tar cf t.tar dir && tar tf t.tar dir/sub/ nope; echo $?",
+    "tar cf t.tar dir a.txt && mkdir o && tar xf t.tar -C o dir/sub && find o | sort",
 ])

@@ -300,6 +300,14 @@ DIFFERENCES: dict[str, dict[str, Any]] = {
         'reason': _QUOTED,
         'stdout': "'your file.txt'\n",
     },
+    'ls-17': {
+        'reason': _QUOTED,
+        'stdout': (
+            'a.txt\t   b.txt      bin.dat\tdata.json      dir\t empty.txt    fruits.csv\n'
+            "héllo.txt  lines.txt  link.txt\t'my file.txt'  nonl.txt  numbers.txt  script.sh\n"
+            'src\t   v1.txt     v2.txt\twords.txt\n'
+        ),
+    },
     'tree-02': {
         'reason': _QUOTED,
         'stdout': (
@@ -343,31 +351,8 @@ DIFFERENCES: dict[str, dict[str, Any]] = {
 # case once it passes.
 KNOWN_FAILURES: dict[str, str] = {
     # lang: 0
-    # text: 13
-    'cat-11': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
-    'head-11': 'stderr: ours "head: invalid number of lines: \'x\'\\nTry \'hea..., bash "he...',
-    'wc-05': "stdout: ours '      3       3      17', bash ' 3  3 17'",
-    'uniq-08': "stderr: ours 'uniq: No such file or directory\\n', bash 'uniq: nope: No such ...",
-    'tr-07': 'stderr: ours "tr: missing operand after \'a\'\\nTry \'tr --hel..., bash "tr: ...',
-    'tee-03': 'stderr: ours "tee: \'dir\': Is a directory\\n", bash \'tee: dir: Is a directo...',
-    'base64-05': "stdout: ours '', bash None",
-    'base64-07': "stderr: ours 'base64: No such file or directory\\n', bash 'base64: nope: No...",
-    'xxd-05': "ours: xxd: invalid option -- 'l'",
-    'jq-10': "stdout: ours '2', bash '4'",
-    'misc-07': 'stderr: ours "date: invalid date \'bad date\'\\nTry \'date --h..., bash "da...',
-    'misc-08': "ours: date: invalid option -- 'r'",
-    'misc-09': "ours: date: invalid option -- 'r'",
-    # files: 10
-    'ls-17': "ours: ls: invalid option -- 'x'",
-    'mkdir-06': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
-    'rmdir-05': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
-    'touch-06': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
-    'rm-08': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
-    'cp-10': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
-    'cp-11': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
-    'mv-08': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
-    'mv-09': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
-    'chmod-06': 'usage error without GNU\'s line "Try \'CMD --help\' for more information."',
+    # text: 0
+    # files: 0
 }
 
 

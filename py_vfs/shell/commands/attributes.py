@@ -19,7 +19,7 @@ from py_vfs import cancel
 from py_vfs.shell import format as fmt
 from py_vfs.shell.commands.listing import link_target
 from py_vfs.shell.commands.options import parse
-from py_vfs.shell.commands.registry import UsageError, command, require_operands
+from py_vfs.shell.commands.registry import GNU, UsageError, command, require_operands
 from py_vfs.shell.context import Context, describe, each_operand, ensure_parent_dir, list_names
 from py_vfs.shell.format import quote_arg, quote_name
 
@@ -92,7 +92,7 @@ def _default(name: str, node: Stat, target: str | None) -> str:
             f" Birth: -\n")
 
 
-@command("stat [-L] [-c FORMAT] PATH...", "show a node's type, size, mode and times")
+@command("stat [-L] [-c FORMAT] PATH...", "show a node's type, size, mode and times", errors=GNU)
 async def stat(ctx: Context, args: list[str]) -> int:
     """Print each node's details in GNU stat's layout, a symlink itself unless -L.
     -c FORMAT (--format=FORMAT) prints FORMAT and a newline instead, --printf=FORMAT without
@@ -169,7 +169,8 @@ def _bits(perms: str, mode: int, is_dir: bool) -> int:
     return bits
 
 
-@command("chmod [-Rcfv] MODE FILE...", "change mode bits (octal, or symbolic like u+x,go-w)")
+@command("chmod [-Rcfv] MODE FILE...", "change mode bits (octal, or symbolic like u+x,go-w)",
+         errors=GNU)
 async def chmod(ctx: Context, args: list[str]) -> int:
     """Set each FILE's mode: octal (755) or symbolic clauses ([ugoa][+-=][rwxXst], joined by
     commas). A symlink operand changes what it points to; -R goes into directories (links met
@@ -280,7 +281,7 @@ def parse_stamp(text: str) -> float:
 
 
 @command("touch [-acm] [-d DATE] [-r FILE] [-t STAMP] FILE...",
-         "create empty files, or set their times (to now unless -d, -t or -r)")
+         "create empty files, or set their times (to now unless -d, -t or -r)", errors=GNU)
 async def touch(ctx: Context, args: list[str]) -> int:
     """Create each missing FILE empty (not with -c), and set its access and modification
     times: to now, to DATE (-d: `YYYY-MM-DD [HH:MM[:SS]]`, `@SECONDS`, `now`), to STAMP (-t:
@@ -288,7 +289,8 @@ async def touch(ctx: Context, args: list[str]) -> int:
     only the modification time."""
     options = parse(args, "acfm", "drt", long={"date": True, "reference": True,
                                                "no-create": False})
-    require_operands(options.operands)
+    if not options.operands:
+        raise UsageError("missing file operand")
     now = time.time() * 1000
     times: tuple[float, float] | None = None
     date = options.values.get("d", options.values.get("date"))

@@ -7,8 +7,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-from py_vfs.shell.commands.gnu import Invalid, each_input, getopts, gnu, open_input
-from py_vfs.shell.commands.registry import command
+from py_vfs.shell.commands.gnu import each_input, getopts
+from py_vfs.shell.commands.registry import GNU, Usage, UsageError, command
 from py_vfs.shell.context import Context
 from py_vfs.shell.format import quote_arg
 from py_vfs.shell.pipes import Input
@@ -32,10 +32,10 @@ def _parse_key(text: str) -> _Key:
     match = re.fullmatch(r"([0-9]+)(?:\.([0-9]+))?([bfnr]*)(?:,([0-9]+)(?:\.([0-9]+))?([bfnr]*))?",
                          text)
     if match is not None and int(match[1]) == 0:
-        raise Invalid(f"field number is zero: invalid field specification {quote_arg(text)}",
+        raise UsageError(f"field number is zero: invalid field specification {quote_arg(text)}",
                       2, try_line=False)
     if match is None:
-        raise Invalid(f"invalid field specification {quote_arg(text)}", 2)
+        raise UsageError(f"invalid field specification {quote_arg(text)}", 2)
     return _Key(int(match[1]), int(match[2] or 1), int(match[4] or 0), int(match[5] or 0),
                 (match[3] or "") + (match[6] or ""))
 
@@ -93,8 +93,7 @@ def _compare(a: bytes, b: bytes, options: str) -> int:
 
 
 @command("sort [OPTION]... [FILE...]",
-         "sort lines (bytes, the C locale)")
-@gnu(status=2)
+         "sort lines (bytes, the C locale)", errors=Usage(2, try_help=True))
 async def sort(ctx: Context, args: list[str]) -> int:
     """Write the lines of all FILEs (none or `-`: standard input) sorted, comparing bytes (the
     C locale). -n numeric, -r reverse, -f fold case, -b ignore leading blanks, -u one line of
@@ -110,7 +109,7 @@ async def sort(ctx: Context, args: list[str]) -> int:
     for flag, value in options:
         if flag in ("-t", "--field-separator"):
             if len(value.encode()) != 1:
-                raise Invalid(f"multi-character tab {quote_arg(value)}", 2)
+                raise UsageError(f"multi-character tab {quote_arg(value)}", 2)
             separator = value.encode()
         elif flag in ("-k", "--key"):
             keys.append(_parse_key(value))
@@ -159,8 +158,7 @@ async def sort(ctx: Context, args: list[str]) -> int:
     return 0
 
 
-@command("uniq [-c] [-d] [-u] [-i] [INPUT]", "drop repeated adjacent lines")
-@gnu()
+@command("uniq [-c] [-d] [-u] [-i] [INPUT]", "drop repeated adjacent lines", errors=GNU)
 async def uniq(ctx: Context, args: list[str]) -> int:
     """Write INPUT (none or `-`: standard input) with each run of equal adjacent lines written
     once; -c prefix each with its count, -d only lines that repeat, -u only lines that do not,
@@ -169,9 +167,11 @@ async def uniq(ctx: Context, args: list[str]) -> int:
     names = {"--count": "c", "--repeated": "d", "--unique": "u", "--ignore-case": "i"}
     flags = {names.get(flag, flag[1:]) for flag, _ in options}
     if len(operands) > 1:
-        raise Invalid(f"extra operand {quote_arg(operands[1])}")
-    source = open_input(ctx, operands[0] if operands else "-")
+        raise UsageError(f"extra operand {quote_arg(operands[1])}")
+    return await each_input(ctx, operands, lambda _, source: _uniq(ctx, source, flags))
 
+
+async def _uniq(ctx: Context, source: Input, flags: set[str]) -> None:
     async def emit(line: bytes, count: int) -> None:
         if ("d" in flags and count < 2) or ("u" in flags and count > 1):
             return
@@ -192,7 +192,6 @@ async def uniq(ctx: Context, args: list[str]) -> int:
         current, count = line, 1
     if current is not None:
         await emit(current, count)
-    return 0
 
 
 def _ranges(text: str) -> list[tuple[int, int]]:
@@ -201,19 +200,18 @@ def _ranges(text: str) -> list[tuple[int, int]]:
     for part in text.split(","):
         match = re.fullmatch(r"([0-9]*)(-?)([0-9]*)", part)
         if match is None or part in ("", "-") or (match[1] and int(match[1]) == 0):
-            raise Invalid("fields and positions are numbered from 1" if part.startswith("0")
+            raise UsageError("fields and positions are numbered from 1" if part.startswith("0")
                           else "invalid byte, character or field list")
         low = int(match[1]) if match[1] else 1
         high = (int(match[3]) if match[3] else 1 << 62) if match[2] else low
         if high < low:
-            raise Invalid("invalid decreasing range")
+            raise UsageError("invalid decreasing range")
         spans.append((low, high))
     return spans
 
 
 @command("cut OPTION... [FILE...]",
-         "print selected bytes or fields of each line")
-@gnu()
+         "print selected bytes or fields of each line", errors=GNU)
 async def cut(ctx: Context, args: list[str]) -> int:
     """Print, of each line of the FILEs (none or `-`: standard input), the bytes (-b, and -c:
     bytes too, as GNU cut) or fields (-f, separated by DELIM, default TAB) in LIST (N, N-M, N-,
@@ -226,11 +224,11 @@ async def cut(ctx: Context, args: list[str]) -> int:
     for flag, value in options:
         if flag in ("-b", "-c", "-f", "--bytes", "--characters", "--fields"):
             if mode is not None:
-                raise Invalid("only one type of list may be specified")
+                raise UsageError("only one type of list may be specified")
             mode, spans = ("f" if flag in ("-f", "--fields") else "b"), _ranges(value)
         elif flag in ("-d", "--delimiter"):
             if len(value.encode()) != 1:
-                raise Invalid("the delimiter must be a single character")
+                raise UsageError("the delimiter must be a single character")
             delimiter = value.encode()
         elif flag in ("-s", "--only-delimited"):
             only = True
@@ -239,7 +237,7 @@ async def cut(ctx: Context, args: list[str]) -> int:
         elif flag == "--complement":
             complement = True
     if mode is None:
-        raise Invalid("you must specify a list of bytes, characters, or fields")
+        raise UsageError("you must specify a list of bytes, characters, or fields")
 
     def chosen(index: int) -> bool:
         inside = any(low <= index <= high for low, high in spans)

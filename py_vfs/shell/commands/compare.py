@@ -10,12 +10,15 @@ from __future__ import annotations
 import difflib
 from datetime import UTC, datetime
 
-from py_vfs.shell.commands.gnu import Invalid, getopts, gnu, number, open_input
-from py_vfs.shell.commands.registry import command
+from py_vfs.shell.commands.gnu import getopts, number, open_input
+from py_vfs.shell.commands.registry import Usage, UsageError, command
 from py_vfs.shell.context import Context, describe
 from py_vfs.shell.format import quote_arg
 
 NO_NEWLINE = "\\ No newline at end of file\n"
+
+# diff's and cmp's usage errors: `cmd: Try 'cmd --help' ...`, status 2 (trouble).
+DIFF_ERRORS = Usage(2, try_help=True, try_prefix=True)
 
 
 def is_file_diff(ctx: Context, args: list[str]) -> bool:
@@ -101,9 +104,9 @@ async def file_diff(ctx: Context, args: list[str]) -> int:
             same = True
     if len(operands) < 2:
         after = quote_arg(operands[-1] if operands else "diff")
-        raise Invalid(f"missing operand after {after}", 2)
+        raise UsageError(f"missing operand after {after}", 2)
     if len(operands) > 2:
-        raise Invalid(f"extra operand {quote_arg(operands[2])}", 2)
+        raise UsageError(f"extra operand {quote_arg(operands[2])}", 2)
     both = await _read_both(ctx, operands)
     if both is None:
         return 2
@@ -132,8 +135,7 @@ async def file_diff(ctx: Context, args: list[str]) -> int:
     return 1
 
 
-@command("cmp [-s] FILE1 [FILE2]", "say where two files first differ")
-@gnu(status=2, try_prefix=True)
+@command("cmp [-s] FILE1 [FILE2]", "say where two files first differ", errors=DIFF_ERRORS)
 async def cmp(ctx: Context, args: list[str]) -> int:
     """Compare two files byte by byte (FILE2 missing or `-`: standard input): print
     `A B differ: char N, line L` (GNU's words in the C locale) at the first difference,
@@ -142,9 +144,9 @@ async def cmp(ctx: Context, args: list[str]) -> int:
     options, operands = getopts(args, "s", ("silent", "quiet"))
     silent = bool(options)
     if not operands:
-        raise Invalid("missing operand after 'cmp'")
+        raise UsageError("missing operand after 'cmp'")
     if len(operands) > 2:
-        raise Invalid(f"extra operand {quote_arg(operands[2])}")
+        raise UsageError(f"extra operand {quote_arg(operands[2])}")
     names = [*operands, "-"][:2]
     both = await _read_both(ctx, names)
     if both is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from py_vfs.check import describe
-from py_vfs.shell.commands.registry import command, parse_flags
+from py_vfs.shell.commands.registry import GNU, command, parse_flags
 from py_vfs.shell.context import Context
 from py_vfs.shell.format import visible
 from py_vfs.usage import Usage, human
@@ -23,7 +23,7 @@ async def fsck(ctx: Context, args: list[str]) -> int:
     return 0 if report.ok else 1
 
 
-@command("df [-h]", "show the disk's size, use and quota (-h: sizes like 1.5M)")
+@command("df [-h]", "show the disk's size, use and quota (-h: sizes like 1.5M)", errors=GNU)
 async def df(ctx: Context, args: list[str]) -> int:
     """Print the store's size against its quota, then counts and content sizes."""
     flags, _ = parse_flags(args, "h")

@@ -8,15 +8,14 @@ import binascii
 import hashlib
 import re
 
-from py_vfs.shell.commands.gnu import Invalid, each_input, getopts, gnu, number, open_input
-from py_vfs.shell.commands.registry import command
+from py_vfs.shell.commands.gnu import each_input, getopts, number, open_input
+from py_vfs.shell.commands.registry import GNU, UsageError, command
 from py_vfs.shell.context import Context, describe
 from py_vfs.shell.format import quote_arg
 from py_vfs.shell.pipes import Input
 
 
-@command("base64 [-d] [-i] [-w COLS] [FILE]", "encode or decode base64")
-@gnu()
+@command("base64 [-d] [-i] [-w COLS] [FILE]", "encode or decode base64", errors=GNU)
 async def base64(ctx: Context, args: list[str]) -> int:
     """Encode FILE (none or `-`: standard input) as base64, lines of 76 characters (-w COLS:
     COLS, 0 for one line); -d decodes (-i: ignoring characters outside the alphabet)."""
@@ -28,13 +27,15 @@ async def base64(ctx: Context, args: list[str]) -> int:
         if flag in ("-w", "--wrap"):
             wrap = number(value, "wrap size")
     if len(operands) > 1:
-        raise Invalid(f"extra operand {quote_arg(operands[1])}")
-    source = open_input(ctx, operands[0] if operands else "-")
-    try:
-        data = await source.read_all()
-    except OSError as exc:
-        ctx.err(f"{operands[0] if operands else '-'}: {describe(exc)}")
+        raise UsageError(f"extra operand {quote_arg(operands[1])}")
+    inputs: list[bytes] = []
+
+    async def read(_: str, source: Input) -> None:
+        inputs.append(await source.read_all())
+
+    if await each_input(ctx, operands, read):
         return 1
+    data = inputs[0]
     if decode:
         text = re.sub(rb"[^A-Za-z0-9+/=]", b"", data) if garbage else re.sub(rb"\s", b"", data)
         try:
@@ -48,7 +49,7 @@ async def base64(ctx: Context, args: list[str]) -> int:
         lines = [encoded[i:i + wrap] for i in range(0, len(encoded), wrap)]
         await ctx.write(b"".join(line + b"\n" for line in lines))
     else:
-        await ctx.write(encoded + (b"\n" if encoded else b""))
+        await ctx.write(encoded)  # GNU: -w 0 ends without a newline
     return 0
 
 
@@ -57,6 +58,9 @@ async def _sums(ctx: Context, args: list[str], algorithm: str) -> int:
     flags = {flag for flag, _ in options}
     if "-c" in flags or "--check" in flags:
         return await _check(ctx, operands, algorithm, flags)
+    # -b marks each name `*` (binary mode), -t ` ` (text): the last of them wins, as GNU.
+    modes = [flag for flag, _ in options if flag in ("-b", "--binary", "-t", "--text")]
+    mode = "*" if modes and modes[-1] in ("-b", "--binary") else " "
 
     async def digest(name: str, source: Input) -> None:
         hasher = hashlib.new(algorithm)
@@ -64,7 +68,7 @@ async def _sums(ctx: Context, args: list[str], algorithm: str) -> int:
             hasher.update(piece)
         shown = name.replace("\\", "\\\\").replace("\n", "\\n")
         escape = "\\" if shown != name else ""
-        ctx.out(f"{escape}{hasher.hexdigest()}  {shown}\n")
+        ctx.out(f"{escape}{hasher.hexdigest()} {mode}{shown}\n")
 
     return await each_input(ctx, operands, digest)
 
@@ -112,16 +116,14 @@ async def _check(ctx: Context, operands: list[str], algorithm: str, flags: set[s
     return 1 if status or failed or unreadable else 0
 
 
-@command("sha256sum [-c] [FILE...]", "print or check SHA-256 checksums")
-@gnu()
+@command("sha256sum [-c] [FILE...]", "print or check SHA-256 checksums", errors=GNU)
 async def sha256sum(ctx: Context, args: list[str]) -> int:
     """Print `HASH  NAME` for each FILE (none or `-`: standard input); -c reads such lines
     from the FILEs and prints `NAME: OK` or `NAME: FAILED` (status 1 if any failed)."""
     return await _sums(ctx, args, "sha256")
 
 
-@command("md5sum [-c] [FILE...]", "print or check MD5 checksums")
-@gnu()
+@command("md5sum [-c] [FILE...]", "print or check MD5 checksums", errors=GNU)
 async def md5sum(ctx: Context, args: list[str]) -> int:
     """As sha256sum, with MD5."""
     return await _sums(ctx, args, "md5")
@@ -135,21 +137,36 @@ def _dump_line(offset: int, chunk: bytes, cols: int) -> str:
     return f"{offset:08x}: {hexed:<{width}}  {text}\n"
 
 
-@command("xxd [-r] [-c COLS] [-p] [FILE]", "hex dump a file (or -r: make one back into bytes)")
-@gnu()
+def _c_number(text: str) -> int:
+    """A number as xxd reads one (C's strtol, base 0: `0x10`, `020`, `16`); 0 if none."""
+    match = re.match(r"\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)", text)
+    if match is None:
+        return 0
+    value = int(match[2], 16 if match[2][:2].lower() == "0x" else 8 if match[2][0] == "0"
+                else 10)
+    return -value if match[1] == "-" else value
+
+
+@command("xxd [-r] [-c COLS] [-p] [-s SEEK] [-l LEN] [FILE]",
+         "hex dump a file (or -r: make one back into bytes)", errors=GNU)
 async def xxd(ctx: Context, args: list[str]) -> int:
     """Dump FILE (none or `-`: standard input) as xxd does: an offset, COLS bytes (default 16)
-    in hex by pairs, and the printable ones; -p plain hex (60 digits a line); -r reads a dump
-    (or with -p plain hex) back into bytes."""
-    options, operands = getopts(args, "rpc:", ("revert", "plain", "cols="))
+    in hex by pairs, and the printable ones; -p plain hex (60 digits a line); -s SEEK start at
+    byte SEEK (negative: that many before the end), -l LEN stop after LEN bytes; -r reads a
+    dump (or with -p plain hex) back into bytes."""
+    options, operands = getopts(args, "rpc:s:l:", ("revert", "plain", "cols=", "seek=", "len="))
     flags = {flag for flag, _ in options}
-    cols = 16
+    cols, seek, length = 16, 0, None
     for flag, value in options:
         if flag in ("-c", "--cols"):
             cols = number(value, "number of columns") or 16
+        elif flag in ("-s", "--seek"):
+            seek = _c_number(value)
+        elif flag in ("-l", "--len"):
+            length = _c_number(value)
     plain = "-p" in flags or "--plain" in flags
     if len(operands) > 1:
-        raise Invalid(f"extra operand {quote_arg(operands[1])}")
+        raise UsageError(f"extra operand {quote_arg(operands[1])}")
     name = operands[0] if operands else "-"
     try:
         data = await open_input(ctx, name).read_all()
@@ -167,10 +184,12 @@ async def xxd(ctx: Context, args: list[str]) -> int:
             out += bytes.fromhex(digits[: len(digits) // 2 * 2])
         await ctx.write(bytes(out))
         return 0
+    start = max(0, len(data) + seek if seek < 0 else seek)
+    data = data[start:] if length is None else data[start:start + max(0, length)]
     if plain:
         hexed = data.hex()
         await ctx.write("".join(hexed[i:i + 60] + "\n" for i in range(0, len(hexed), 60)))
         return 0
-    lines = [_dump_line(i, data[i:i + cols], cols) for i in range(0, len(data), cols)]
+    lines = [_dump_line(start + i, data[i:i + cols], cols) for i in range(0, len(data), cols)]
     await ctx.write("".join(lines))
     return 0

@@ -13,7 +13,7 @@ import posixpath
 from py_vfs import cancel
 from py_vfs.shell.commands.attributes import new_mode
 from py_vfs.shell.commands.options import parse
-from py_vfs.shell.commands.registry import UsageError, command, parse_flags, require_operands
+from py_vfs.shell.commands.registry import GNU, UsageError, command, parse_flags, require_operands
 from py_vfs.shell.context import (
     Context,
     describe,
@@ -29,45 +29,85 @@ class Refused(Exception):
     """An operand a command will not touch; the message is complete as coreutils words it."""
 
 
-@command("cat [-n] [FILE...]", "print the contents of files, one after another")
+@command("cat [-AbeEnstTuv] [FILE...]", "print the contents of files, one after another",
+         errors=GNU)
 async def cat(ctx: Context, args: list[str]) -> int:
     """Write each file's bytes to stdout unchanged (binary content included), a chunk at a
     time; no FILE, or `-`, is standard input. -n: number every output line (GNU's `%6d` and a
-    tab), counting on across the files as GNU does."""
-    flags, operands = parse_flags(args, "n")
-    number = _LineNumbers() if "n" in flags else None
+    tab), counting on across the files as GNU does; -b: only the non-empty ones; -s: squeeze
+    runs of empty lines into one; -E: `$` at each line's end; -T: tabs as `^I`; -v: other
+    control bytes as `^X`, DEL as `^?`, bytes above 127 as `M-`; -A is -vET, -e -vE, -t -vT;
+    -u is ignored."""
+    flags, operands = parse_flags(args, "AbeEnstTuv")
+    lines = _Lines(flags) if flags - {"u"} else None
 
     async def show(name: str) -> None:
         path = ctx.stdin.path if name == "-" else ctx.resolve(name)
         refuse_own_output(ctx, path)  # `cat f >> f`
         source = ctx.stdin.chunks() if path is None or name == "-" else ctx.vfs.open_read(path)
         async for piece in source:
-            await ctx.write(number.add(piece) if number else piece)
+            await ctx.write(lines.add(piece) if lines else piece)
 
     return await each_operand(ctx, operands or ["-"], show, "{name}")
 
 
-class _LineNumbers:
-    """Numbers lines as they stream by; a line may span chunks and files."""
+def _shown_byte(byte: int, tabs: bool) -> bytes:
+    """cat -v's form of a byte: `^X` for control bytes, `^?` for DEL, `M-` above 127."""
+    prefix = b"M-" if byte >= 128 else b""
+    byte &= 0x7F
+    if byte == 9 and not tabs and not prefix:
+        return b"\t"
+    if byte < 32:
+        return prefix + b"^" + bytes([byte + 64])
+    return prefix + (b"^?" if byte == 127 else bytes([byte]))
 
-    def __init__(self) -> None:
+
+# cat -v's table (TAB kept), and cat -vT's (TAB as ^I).
+_VISIBLE = [_shown_byte(byte, False) for byte in range(256)]
+_VISIBLE_TABS = [_shown_byte(byte, True) for byte in range(256)]
+
+
+class _Lines:
+    """cat's line options over the stream; a line may span chunks and files."""
+
+    def __init__(self, flags: set[str]) -> None:
+        self.number = bool(flags & {"n", "b"})
+        self.number_blank = "b" not in flags
+        self.squeeze = "s" in flags
+        self.ends = bool(flags & {"A", "e", "E"})
+        self.tabs = bool(flags & {"A", "t", "T"})
+        self.table = (_VISIBLE_TABS if self.tabs else _VISIBLE) \
+            if flags & {"A", "e", "t", "v"} else None
         self.count = 0
         self.at_start = True
+        self.blank_before = False  # the last whole line was empty
 
     def add(self, piece: bytes) -> bytes:
-        """``piece`` with a number before each line that starts in it."""
+        """``piece`` as the options show it."""
         out = bytearray()
-        for line in piece.splitlines(keepends=True):
-            if self.at_start:
+        *whole, rest = piece.split(b"\n")
+        for line, newline in [*((line, b"\n") for line in whole), (rest, b"")]:
+            if not line and not newline:
+                continue
+            blank = self.at_start and not line and bool(newline)
+            if blank and self.squeeze and self.blank_before:
+                continue
+            if self.at_start and self.number and (self.number_blank or not blank):
                 self.count += 1
                 out += b"%6d\t" % self.count
-            out += line
-            self.at_start = line.endswith(b"\n")
+            if self.table is not None:
+                line = b"".join(self.table[byte] for byte in line)
+            elif self.tabs:
+                line = line.replace(b"\t", b"^I")
+            out += line + (b"$" if self.ends and newline else b"") + newline
+            if newline:
+                self.blank_before = blank
+            self.at_start = bool(newline)
         return bytes(out)
 
 
 @command("mkdir [-pv] [-m MODE] DIR...",
-         "create directories (-p: with their parents, no error if present)")
+         "create directories (-p: with their parents, no error if present)", errors=GNU)
 async def mkdir(ctx: Context, args: list[str]) -> int:
     """Create each directory. -p: parents too, and no error if it is there already; -v: say
     which directories were created; -m MODE: the new directory's mode (octal or symbolic,
@@ -108,7 +148,8 @@ async def mkdir(ctx: Context, args: list[str]) -> int:
 
 
 @command("rm [-rfvd] PATH...",
-         "remove files (-r: directories too; -d: empty directories; -f: ignore missing)")
+         "remove files (-r: directories too; -d: empty directories; -f: ignore missing)",
+         errors=GNU)
 async def rm(ctx: Context, args: list[str]) -> int:
     """Remove each operand (a symlink itself, never what it points to). -r (-R): directories
     and everything below them; -d: empty directories; -f: no message and no error for a
@@ -116,7 +157,8 @@ async def rm(ctx: Context, args: list[str]) -> int:
     options = parse(args, "rRfvdi", long={"recursive": False, "force": False,
                                           "verbose": False, "dir": False})
     if "i" in options:
-        raise UsageError("-i is not supported: the shell cannot ask a question yet")
+        raise UsageError("-i is not supported: the shell cannot ask a question yet", 2,
+                         try_line=False)
     recursive = bool({"r", "R", "recursive"} & options.flags)
     force = "f" in options or "force" in options
     rm_dirs = "d" in options or "dir" in options
@@ -188,7 +230,7 @@ async def _remove_tree(ctx: Context, name: str, path: str) -> None:
         await cancel.checkpoint("rm", removed, 0, "entries")
 
 
-@command("rmdir [-pv] DIR...", "remove empty directories (-p: and then their parents)")
+@command("rmdir [-pv] DIR...", "remove empty directories (-p: and then their parents)", errors=GNU)
 async def rmdir(ctx: Context, args: list[str]) -> int:
     """Remove each empty directory. -p: then each parent named in the operand
     (`rmdir -p a/b/c` removes a/b/c, a/b and a); -v: say so for each."""
@@ -205,14 +247,15 @@ async def rmdir(ctx: Context, args: list[str]) -> int:
             shown = name.rstrip("/")
             while (shown := posixpath.dirname(shown)) not in ("", "/", "."):
                 names.append(shown)
-        for shown in names:
+        for index, shown in enumerate(names):
             if verbose:
                 ctx.out(f"rmdir: removing directory, {quote_arg(shown)}\n")
             try:
                 await ctx.vfs.rmdir(ctx.resolve(shown))
             except OSError as exc:
                 if not (ignore and exc.errno == errno.ENOTEMPTY):
-                    ctx.err(f"failed to remove {quote_arg(shown)}: {describe(exc)}")
+                    what = "directory " if index else ""  # GNU: a parent -p goes on to
+                    ctx.err(f"failed to remove {what}{quote_arg(shown)}: {describe(exc)}")
                     status = 1
                 break
     return status

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from py_vfs import cancel, paths
 from py_vfs.globs import compile_glob
 from py_vfs.grep_pattern import LineMatcher, compile_pattern
-from py_vfs.shell.commands.gnu import Invalid, getopts, gnu, number, open_input
+from py_vfs.shell.commands.gnu import getopts, number, open_input
 from py_vfs.shell.commands.posix_re import BadPattern, translate
-from py_vfs.shell.commands.registry import command
+from py_vfs.shell.commands.registry import Usage, UsageError, command
 from py_vfs.shell.context import Context, describe, list_entries
 from py_vfs.shell.format import quote_name
 from py_vfs.shell.pipes import Input
@@ -105,11 +105,11 @@ def _parse(args: list[str]) -> tuple[_Options, list[str]]:
             opts.flags.add(letter)
     if not given_pattern:
         if not operands:
-            raise Invalid("", 2)
+            raise UsageError("", 2)
         opts.patterns = operands.pop(0).split("\n")
     if opts.color not in ("never", "always", "auto", "none", "yes", "no", "tty", "force",
                           "if-tty"):
-        raise Invalid(f"invalid argument '{opts.color}' for '--color'", 2)
+        raise UsageError(f"invalid argument '{opts.color}' for '--color'", 2)
     return opts, operands
 
 
@@ -166,10 +166,14 @@ class _Search:
         after_left, last_printed, count, line_no = 0, 0, 0, 0
         binary = None
         out: list[str] = []
+        selected_before = self.selected_any
         async for raw in source.lines():
             line_no += 1
             if binary is None or (binary is False and line_no * 80 < BINARY_SNIFF):
                 binary = b"\0" in raw and "a" not in flags
+                if binary and "I" in flags:  # -I: a binary file holds no match at all
+                    out, count, self.selected_any = [], 0, selected_before
+                    break
             text = raw.rstrip(b"\n").decode("utf-8", "surrogateescape")
             selected = self.matcher.match(text) != ("v" in flags)
             if not selected:
@@ -252,8 +256,8 @@ async def _walk(ctx: Context, top: str, shown: str, opts: _Options, follow: bool
 
 
 @command("grep [OPTION]... PATTERN [FILE...]",
-         "print the lines that match a pattern")
-@gnu(status=2, usage="Usage: grep [OPTION]... PATTERNS [FILE]...")
+         "print the lines that match a pattern",
+         errors=Usage(2, try_help=True, usage="Usage: grep [OPTION]... PATTERNS [FILE]..."))
 async def grep(ctx: Context, args: list[str]) -> int:
     """Print the lines of the FILEs (none: standard input, or with -r the current directory)
     that match PATTERN, as GNU grep: a basic regular expression, -E extended, -F a fixed

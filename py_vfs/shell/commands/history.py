@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from py_vfs.shell.commands.compare import file_diff, is_file_diff
-from py_vfs.shell.commands.gnu import gnu
+from py_vfs.shell.commands.compare import DIFF_ERRORS, file_diff, is_file_diff
 from py_vfs.shell.commands.registry import UsageError, command
 from py_vfs.shell.context import Context
 from py_vfs.shell.format import quote_arg, quote_name, visible
@@ -94,8 +93,8 @@ def state(word: str) -> Any:
 
 
 @command("diff [-u] [-q] FILE1 FILE2 | diff A [B]",
-         "compare two files, or list what changed from state A to B (default now)")
-@gnu(status=2, try_prefix=True)
+         "compare two files, or list what changed from state A to B (default now)",
+         errors=DIFF_ERRORS)
 async def diff(ctx: Context, args: list[str]) -> int:
     """With an option, or two operands of which one names an existing file or directory, compare
     the files as GNU diff does (commands/compare.py). Otherwise print what changed from A to B

@@ -3,33 +3,23 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
-from py_vfs.shell.commands.gnu import getopts, gnu
+from py_vfs.shell.commands.gnu import getopts
+from py_vfs.shell.commands.jq_input import json_values
 from py_vfs.shell.commands.jq_lang import compile_filter
 from py_vfs.shell.commands.jq_values import JqError, dump
-from py_vfs.shell.commands.registry import command
+from py_vfs.shell.commands.registry import Usage, command
 from py_vfs.shell.context import Context, describe
 
-
-def _values(text: str) -> list[Any]:
-    """Every JSON value in ``text`` (jq reads a stream of them)."""
-    decoder = json.JSONDecoder()
-    values, at = [], 0
-    while True:
-        while at < len(text) and text[at] in " \t\r\n":
-            at += 1
-        if at >= len(text):
-            return values
-        try:
-            value, at = decoder.raw_decode(text, at)
-        except json.JSONDecodeError as exc:
-            raise JqError(f"{exc.msg} at line {exc.lineno}, column {exc.colno}", 2) from None
-        values.append(value)
+# jq 1.6's status for input that is not JSON (jq 1.7 exits 2), and the end of the values.
+PARSE_ERROR = 4
+STOP = object()
 
 
-@command("jq [-r] [-c] [-n] [-s] [-S] FILTER [FILE...]", "filter JSON")
-@gnu(status=2)
+@command("jq [-r] [-c] [-n] [-s] [-S] FILTER [FILE...]", "filter JSON",
+         errors=Usage(2, try_help=True))
 async def jq(ctx: Context, args: list[str]) -> int:
     """Run FILTER on each JSON value of the FILEs (none or `-`: standard input) and print the
     results, pretty (two spaces) unless -c; -r prints strings raw, -n runs once on null, -s
@@ -58,16 +48,24 @@ async def jq(ctx: Context, args: list[str]) -> int:
         except OSError as exc:
             ctx.stderr.write_nowait(f"jq: error: Could not open {name}: {describe(exc)}\n")
             return 2
-    try:
-        values = [None] if flags & {"-n", "--null-input"} else _values("".join(text))
-    except JqError as exc:
-        ctx.stderr.write_nowait(f"parse error: {exc}\n")
-        return 2
+    values: Iterator[Any] = iter([None]) if flags & {"-n", "--null-input"} \
+        else json_values("".join(text))
     if flags & {"-s", "--slurp"} and not flags & {"-n", "--null-input"}:
-        values = [values]
+        try:
+            values = iter([list(values)])
+        except JqError as exc:
+            ctx.stderr.write_nowait(f"parse error: {exc}\n")
+            return PARSE_ERROR
     sort_keys = bool(flags & {"-S", "--sort-keys"})
     status = 0
-    for value in values:
+    while True:
+        try:  # the values before a parse error are filtered first, as jq streams them
+            value = next(values, STOP)
+        except JqError as exc:
+            ctx.stderr.write_nowait(f"parse error: {exc}\n")
+            return PARSE_ERROR
+        if value is STOP:
+            return status
         try:
             results = program(value)
         except JqError as exc:
@@ -84,4 +82,3 @@ async def jq(ctx: Context, args: list[str]) -> int:
                     result = json.loads(json.dumps(result, sort_keys=True))
                 out.append(dump(result, compact) + end)
         await ctx.write("".join(out))
-    return status

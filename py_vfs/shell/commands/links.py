@@ -12,7 +12,7 @@ from collections import deque
 
 from py_vfs.errors import FsError
 from py_vfs.shell.commands.options import parse
-from py_vfs.shell.commands.registry import UsageError, command
+from py_vfs.shell.commands.registry import GNU, UsageError, command
 from py_vfs.shell.context import Context, describe, is_dir, lexists
 from py_vfs.shell.disk import Disk
 from py_vfs.shell.format import quote_arg, quote_name
@@ -68,7 +68,8 @@ def _joined(ctx: Context, name: str) -> str:
     return name if name.startswith("/") else posixpath.join(ctx.cwd, name)
 
 
-@command("ln [-fnsv] TARGET... [LINK|DIR]", "make symbolic links (-s; the VFS has no hard links)")
+@command("ln [-fnsv] TARGET... [LINK|DIR]", "make symbolic links (-s; the VFS has no hard links)",
+         errors=GNU)
 async def ln(ctx: Context, args: list[str]) -> int:
     """Make LINK a symlink holding TARGET, or one link per TARGET inside DIR (named as the
     target's last component); with one operand, that link in the current directory. The
@@ -129,7 +130,8 @@ async def ln(ctx: Context, args: list[str]) -> int:
     return status
 
 
-@command("readlink [-efmnqsv] PATH...", "print a symlink's target, or a canonical path (-f -e -m)")
+@command("readlink [-efmnqsv] PATH...", "print a symlink's target, or a canonical path (-f -e -m)",
+         errors=GNU)
 async def readlink(ctx: Context, args: list[str]) -> int:
     """Print the target each symlink holds, as written; a PATH that is not a symlink prints
     nothing and makes the status 1. -f: the canonical path instead (every link, `.` and `..`
@@ -162,7 +164,7 @@ async def readlink(ctx: Context, args: list[str]) -> int:
 
 
 @command("realpath [-emsqz] [--relative-to=DIR] PATH...",
-         "print the canonical absolute path of each PATH")
+         "print the canonical absolute path of each PATH", errors=GNU)
 async def realpath(ctx: Context, args: list[str]) -> int:
     """Print each PATH with every symlink, `.` and `..` resolved; all but the last
     component must exist (-e: all of it; -m: none). -s (--no-symlinks): only `.` and `..`

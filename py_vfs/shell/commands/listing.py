@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from py_vfs import cancel
 from py_vfs.shell import format as fmt
 from py_vfs.shell.commands.options import Options, parse, when
-from py_vfs.shell.commands.registry import command
+from py_vfs.shell.commands.registry import Usage, command
 from py_vfs.shell.context import Context, describe, list_names
 from py_vfs.shell.format import quote_arg, quote_name
 from py_vfs.usage import human
@@ -38,8 +38,9 @@ def link_target(ctx: Context, path: str) -> str:
         return "?"
 
 
-@command("ls [-1AadFhlRrSt] [--color[=WHEN]] [PATH...]",
-         "list directory contents (-l: long; -a: hidden too; -d: directories themselves)")
+@command("ls [-1AaCdFhlRrStx] [--color[=WHEN]] [PATH...]",
+         "list directory contents (-l: long; -a: hidden too; -d: directories themselves)",
+         errors=Usage(2, try_help=True))
 async def ls(ctx: Context, args: list[str]) -> int:
     """List the operands: files first, then each directory's contents, names sorted.
 
@@ -47,9 +48,10 @@ async def ls(ctx: Context, args: list[str]) -> int:
     -a also names starting with '.' and . and ..; -A the same without . and ..; -d a
     directory itself, not its contents; -R each directory below too; -t newest first;
     -S largest first; -r reverse the order; -F append / to directories, @ to symlinks and *
-    to executables; -1 one name per line. Columns and --color=auto (the default) only on a
-    terminal; --color=always|never forces it."""
-    options = parse(args, "1AadFhlRrSt", long={"color": None})
+    to executables; -1 one name per line; -C in columns (down, then across), -x in rows
+    (across, then down), the last of -l, -1, -C and -x wins. Columns and --color=auto (the
+    default) only on a terminal; --color=always|never forces it."""
+    options = parse(args, "1AaCdFhlRrStx", long={"color": None})
     listing = _Listing(ctx, options, color=when(options.values.get("color"),
                                                 ctx.stdout.isatty))
     names = options.operands or ["."]
@@ -107,8 +109,14 @@ class _Listing:
     started_color: bool = field(default=False)
 
     @property
+    def format(self) -> str:
+        """The last of -l, -1, -C and -x given; else columns on a terminal, lines elsewhere."""
+        given = [flag for flag in self.options.order if flag in ("l", "1", "C", "x")]
+        return given[-1] if given else "C" if self.ctx.stdout.isatty else "1"
+
+    @property
     def long(self) -> bool:
-        return "l" in self.options
+        return self.format == "l"
 
     def operand(self, path: str) -> tuple[Stat, bool]:
         """An operand's node and whether its contents are listed. Like coreutils, `ls -l link`
@@ -169,9 +177,10 @@ class _Listing:
         """Entries in the long format, in columns, or one per line."""
         if self.long:
             self._long(entries, total=total)
-        elif self.ctx.stdout.isatty and "1" not in self.options:
+        elif self.format in ("C", "x"):
             self.ctx.out(self._columns([self._name(name, path, node)
-                                        for name, path, node in entries]))
+                                        for name, path, node in entries],
+                                       across=self.format == "x"))
         else:
             self.ctx.out("".join(f"{self._name(name, path, node)[0]}\n"
                                  for name, path, node in entries))
@@ -195,9 +204,9 @@ class _Listing:
             width += len(mark)
         return shown, width
 
-    def _columns(self, names: list[tuple[str, int]]) -> str:
-        """GNU's vertical columns: the most columns that fit the width, each as wide as its
-        widest name plus two spaces."""
+    def _columns(self, names: list[tuple[str, int]], *, across: bool) -> str:
+        """GNU's columns: the most that fit the width, each as wide as its widest name plus
+        two spaces; names go down each column (``across``: along each row)."""
         if not names:
             return ""
         try:
@@ -206,15 +215,16 @@ class _Listing:
             width = WIDTH
         for columns in range(min(len(names), max(1, width // 3)), 0, -1):
             rows = -(-len(names) // columns)
-            if -(-len(names) // rows) != columns:
+            if not across and -(-len(names) // rows) != columns:
                 continue
-            widths = [max(w for _, w in names[c * rows:(c + 1) * rows]) + 2
+            widths = [max(w for _, w in (names[c::columns] if across
+                                         else names[c * rows:(c + 1) * rows])) + 2
                       for c in range(columns)]
             if sum(widths) - 2 <= width or columns == 1:
                 break
         lines = []
         for row in range(rows):
-            cells = names[row::rows]
+            cells = names[row * columns:(row + 1) * columns] if across else names[row::rows]
             line, at = [], 0
             for c, (shown, w) in enumerate(cells):
                 line.append(shown)

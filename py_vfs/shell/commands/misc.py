@@ -9,11 +9,11 @@ from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 
 from py_vfs import cancel
-from py_vfs.shell.commands.gnu import Invalid, getopts, gnu
+from py_vfs.shell.commands.gnu import getopts
 from py_vfs.shell.commands.printf import escapes, render
-from py_vfs.shell.commands.registry import command
-from py_vfs.shell.context import Context
-from py_vfs.shell.format import quote_arg
+from py_vfs.shell.commands.registry import GNU, UsageError, command
+from py_vfs.shell.context import Context, describe
+from py_vfs.shell.format import quote_arg, quote_name
 
 BATCH = 16 * 1024  # what yes and seq write at once
 
@@ -63,9 +63,9 @@ def _seq_number(text: str) -> Decimal:
     try:
         value = Decimal(text)
     except InvalidOperation:
-        raise Invalid(f"invalid floating point argument: {quote_arg(text)}") from None
+        raise UsageError(f"invalid floating point argument: {quote_arg(text)}") from None
     if value.is_nan():
-        raise Invalid(f"invalid 'not-a-number' argument: {quote_arg(text)}")
+        raise UsageError(f"invalid 'not-a-number' argument: {quote_arg(text)}")
     return value
 
 
@@ -76,8 +76,7 @@ def _decimals(text: str) -> int:
     return len(text.split(".", 1)[1]) if "." in text else 0
 
 
-@command("seq [-s SEP] [-w] [FIRST [INCR]] LAST", "print a sequence of numbers")
-@gnu()
+@command("seq [-s SEP] [-w] [FIRST [INCR]] LAST", "print a sequence of numbers", errors=GNU)
 async def seq(ctx: Context, args: list[str]) -> int:
     """Print the numbers from FIRST (default 1) to LAST by INCR (default 1), one a line (-s:
     separated by SEP instead); -w pads them with zeros to the same width. Decimal operands
@@ -93,11 +92,11 @@ async def seq(ctx: Context, args: list[str]) -> int:
         elif flag in ("-w", "--equal-width"):
             width = True
         else:
-            raise Invalid("option -f is not supported")
+            raise UsageError("option -f is not supported")
     if not operands:
-        raise Invalid("missing operand")
+        raise UsageError("missing operand")
     if len(operands) > 3:
-        raise Invalid(f"extra operand {quote_arg(operands[3])}")
+        raise UsageError(f"extra operand {quote_arg(operands[3])}")
     values = [_seq_number(text) for text in operands]
     first, step, last = Decimal(1), Decimal(1), values[-1]
     if len(values) > 1:
@@ -105,7 +104,7 @@ async def seq(ctx: Context, args: list[str]) -> int:
     if len(values) == 3:
         step = values[1]
     if step == 0:
-        raise Invalid(f"invalid Zero increment value: {quote_arg(operands[1])}")
+        raise UsageError(f"invalid Zero increment value: {quote_arg(operands[1])}")
     places = max(_decimals(text) for text in operands)
     pad = max(len(f"{value:.{places}f}") for value in (first, last)) if width else 0
     out: list[str] = []
@@ -145,20 +144,19 @@ async def yes(ctx: Context, args: list[str]) -> int:
 _UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
-@command("sleep NUMBER[smhd]...", "wait for the sum of the durations (Ctrl-C stops it)")
-@gnu()
+@command("sleep NUMBER[smhd]...", "wait for the sum of the durations (Ctrl-C stops it)", errors=GNU)
 async def sleep(ctx: Context, args: list[str]) -> int:
     """Wait for the sum of the durations: a number (decimals allowed) with an optional unit,
     s (default), m, h or d; `infinity` waits until Ctrl-C, which stops any sleep at once."""
     if args and args[0] == "--":
         args = args[1:]
     if not args:
-        raise Invalid("missing operand")
+        raise UsageError("missing operand")
     total = 0.0
     for arg in args:
         match = re.fullmatch(r"(inf|infinity|[0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)([smhd]?)", arg)
         if match is None:
-            raise Invalid(f"invalid time interval {quote_arg(arg)}")
+            raise UsageError(f"invalid time interval {quote_arg(arg)}")
         total += float(match[1]) * _UNITS[match[2]]
     await cancel.sleep(total if math.isfinite(total) else math.inf)
     return 0
@@ -176,7 +174,7 @@ def _parse_date(text: str) -> datetime:
             return moment if moment.tzinfo else moment.astimezone()
         except ValueError:
             pass
-    raise Invalid(f"invalid date {quote_arg(text)}")
+    raise UsageError(f"invalid date {quote_arg(text)}", try_line=False)
 
 
 def _strftime(moment: datetime, fmt: str) -> str:
@@ -187,32 +185,44 @@ def _strftime(moment: datetime, fmt: str) -> str:
     return moment.strftime(fmt)
 
 
-@command("date [-u] [-d DATE] [+FORMAT]", "print the date and time")
-@gnu()
+@command("date [-u] [-d DATE|-r FILE] [+FORMAT]", "print the date and time", errors=GNU)
 async def date(ctx: Context, args: list[str]) -> int:
-    """Print the current time (-d: DATE instead, `@SECONDS` or an ISO 8601 date) as
-    `Mon Nov 23 16:42:41 UTC 2026`, or as +FORMAT says (strftime's codes, plus %N and %s);
-    -u: in UTC rather than the local time zone."""
-    options, operands = getopts(args, "ud:", ("utc", "date="))
+    """Print the current time (-d: DATE instead, `@SECONDS` or an ISO 8601 date; -r: FILE's
+    modification time) as `Mon Nov 23 16:42:41 UTC 2026`, or as +FORMAT says (strftime's
+    codes, plus %N and %s); -u: in UTC rather than the local time zone."""
+    options, operands = getopts(args, "ud:r:", ("utc", "date=", "reference="))
     moment = datetime.fromtimestamp(time.time(), tz=UTC)
     utc = False
     for flag, value in options:
         if flag in ("-u", "--utc"):
             utc = True
+            continue
+        if operands and not operands[0].startswith("+"):
+            raise UsageError(f"the argument {quote_arg(operands[0])} lacks a leading '+';",
+                             detail="when using an option to specify date(s), any non-option\n"
+                                    "argument must be a format string beginning with '+'")
+        if flag in ("-r", "--reference"):
+            try:
+                stamp = ctx.vfs.stat(ctx.resolve(value)).mtime_ms / 1000
+            except OSError as exc:
+                ctx.err(f"{quote_name(value)}: {describe(exc)}")
+                return 1
+            moment = datetime.fromtimestamp(stamp, tz=UTC)
         else:
             moment = _parse_date(value)
+    if len(operands) > 1:
+        raise UsageError(f"extra operand {quote_arg(operands[1])}")
     fmt = "%a %b %e %H:%M:%S %Z %Y"
-    for operand in operands:
-        if not operand.startswith("+") or fmt != "%a %b %e %H:%M:%S %Z %Y":
-            raise Invalid(f"invalid date {quote_arg(operand)}")
-        fmt = operand[1:]
+    if operands:
+        if not operands[0].startswith("+"):
+            raise UsageError(f"invalid date {quote_arg(operands[0])}", try_line=False)
+        fmt = operands[0][1:]
     moment = moment.astimezone(UTC) if utc else moment.astimezone()
     ctx.out(_strftime(moment, fmt) + "\n")
     return 0
 
 
-@command("basename NAME [SUFFIX]", "print NAME without its directories (and SUFFIX)")
-@gnu()
+@command("basename NAME [SUFFIX]", "print NAME without its directories (and SUFFIX)", errors=GNU)
 async def basename(ctx: Context, args: list[str]) -> int:
     """Print NAME's last component (trailing slashes ignored), without SUFFIX if it ends so
     (-s SUFFIX: the same for every NAME with -a); -a: every operand is a NAME."""
@@ -226,10 +236,10 @@ async def basename(ctx: Context, args: list[str]) -> int:
         else:
             end = "\0"
     if not operands:
-        raise Invalid("missing operand")
+        raise UsageError("missing operand")
     if not multiple:
         if len(operands) > 2:
-            raise Invalid(f"extra operand {quote_arg(operands[2])}")
+            raise UsageError(f"extra operand {quote_arg(operands[2])}")
         suffix = operands[1] if len(operands) == 2 else ""
         operands = operands[:1]
     for name in operands:
@@ -241,14 +251,13 @@ async def basename(ctx: Context, args: list[str]) -> int:
     return 0
 
 
-@command("dirname NAME...", "print each NAME without its last component")
-@gnu()
+@command("dirname NAME...", "print each NAME without its last component", errors=GNU)
 async def dirname(ctx: Context, args: list[str]) -> int:
     """Print each NAME with its last component and trailing slashes removed (`.` when none
     is left)."""
     options, operands = getopts(args, "z", ("zero",))
     if not operands:
-        raise Invalid("missing operand")
+        raise UsageError("missing operand")
     end = "\0" if options else "\n"
     for name in operands:
         stripped = name.rstrip("/")

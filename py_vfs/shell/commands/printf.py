@@ -12,6 +12,12 @@ _SPEC = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\*|[0-9]+)?(?:\.(?P<precision
                    r"(?P<conv>[sbcdiouxXfFeEgGaA%])")
 
 
+def _byte(value: int) -> str:
+    """The byte ``value`` as text that the output writes back as that one byte (a byte above
+    127 is not a character: `\\200` is the byte 0x80, not U+0080 in UTF-8)."""
+    return bytes([value]).decode("utf-8", "surrogateescape")
+
+
 def escapes(text: str, *, echo: bool = False) -> tuple[str, bool]:
     """``text`` with its backslash escapes replaced; True when a ``\\c`` stopped it (the rest
     is dropped). ``echo``: `\\0NNN` is octal (echo -e, printf %b); otherwise `\\NNN` is (a
@@ -26,11 +32,11 @@ def escapes(text: str, *, echo: bool = False) -> tuple[str, bool]:
             return "".join(out), True
         if code[0] in "01234567" and (echo is False or code[0] == "0"):
             digits = code[1:] if echo else code
-            out.append(chr(int(digits or "0", 8) & 0xFF))
+            out.append(_byte(int(digits or "0", 8) & 0xFF))
         elif code[0] in "1234567":  # echo: \1 is not an escape
             out.append("\\" + code)
         elif code[0] == "x":
-            out.append(bytes([int(code[1:], 16)]).decode("latin-1"))
+            out.append(_byte(int(code[1:], 16)))
         elif code[0] in "uU":
             out.append(chr(int(code[1:], 16)))
         elif code in _SIMPLE and not (echo and code in "\"'?"):

@@ -22,7 +22,47 @@ SHELL_BUILTINS = frozenset({
 
 
 class UsageError(Exception):
-    """Bad flags or operands; the interpreter prints `cmd: message` and returns status 2."""
+    """Bad flags or operands: ``CommandSpec.invoke`` prints `cmd: message` and what the
+    command's ``Usage`` adds, and returns its status (``status`` overrides it)."""
+
+    def __init__(self, message: str, status: int | None = None, *,
+                 try_line: bool = True, detail: str = "") -> None:
+        super().__init__(message)
+        self.status = status
+        self.try_line = try_line  # some errors (sort -k0, head -n x) print no `Try` line
+        self.detail = detail  # a line of its own after the message (tr's "Two strings ...")
+
+
+@dataclass(frozen=True)
+class Usage:
+    """How a command reports a ``UsageError``: its status, whether GNU's line `Try 'cmd
+    --help' for more information.` follows (``try_prefix``: `cmd: Try ...`, as diff and cmp
+    print it), and a usage line printed between (grep's)."""
+
+    status: int = 2
+    try_help: bool = False
+    try_prefix: bool = False
+    usage: str = ""
+
+    def report(self, ctx: Context, exc: UsageError) -> int:
+        """Print the error as the command's tool does; its exit status."""
+        if str(exc):
+            ctx.err(str(exc))
+        if exc.detail:
+            ctx.stderr.write_nowait(f"{exc.detail}\n")
+        if self.usage:
+            ctx.stderr.write_nowait(f"{self.usage}\n")
+        if self.try_help and exc.try_line:
+            prefix = f"{ctx.name}: " if self.try_prefix else ""
+            ctx.stderr.write_nowait(f"{prefix}Try '{ctx.name} --help' for more information.\n")
+        return exc.status or self.status
+
+
+# A builtin of bash (`sh: cmd: message`, Context.err) or a command of the VFS's own
+# (`cmd: message`): the message alone, status 2.
+BUILTIN = Usage()
+# A coreutils tool: `cmd: message`, then `Try 'cmd --help' for more information.`, status 1.
+GNU = Usage(1, try_help=True)
 
 
 @dataclass(frozen=True)
@@ -32,6 +72,7 @@ class CommandSpec:
     usage: str
     summary: str
     run: Run
+    errors: Usage = BUILTIN  # how a usage error is reported
     help_flag: bool = True  # `--help` as the only argument prints the help (not for echo)
 
     @property
@@ -45,7 +86,10 @@ class CommandSpec:
         if self.help_flag and args == ["--help"]:
             ctx.out(self.help_text())
             return 0
-        return await self.run(ctx, args)
+        try:
+            return await self.run(ctx, args)
+        except UsageError as exc:
+            return self.errors.report(ctx, exc)
 
     def help_text(self) -> str:
         """`Usage: ...`, the summary, and the command's description (its docstring)."""
@@ -57,13 +101,15 @@ class CommandSpec:
 COMMANDS: dict[str, CommandSpec] = {}
 
 
-def command(usage: str, summary: str, *, help_flag: bool = True) -> Callable[[Run], Run]:
+def command(usage: str, summary: str, *, help_flag: bool = True,
+            errors: Usage = BUILTIN) -> Callable[[Run], Run]:
     """Register a command under the first word of its usage line; ``help_flag=False`` for a
-    command that takes `--help` as an operand (bash's echo prints it)."""
+    command that takes `--help` as an operand (bash's echo prints it); ``errors``: how its
+    usage errors read (``GNU`` for a coreutils tool)."""
 
     def register(run: Run) -> Run:
         name = usage.split()[0]
-        COMMANDS[name] = CommandSpec(name, usage, summary, run, help_flag)
+        COMMANDS[name] = CommandSpec(name, usage, summary, run, errors, help_flag)
         return run
 
     return register
@@ -92,6 +138,6 @@ def parse_flags(args: list[str], allowed: str) -> tuple[set[str], list[str]]:
 
 
 def require_operands(operands: list[str]) -> None:
-    """Refuse a command with no operand (status 2, like coreutils)."""
+    """Refuse a command with no operand (a usage error, as coreutils' `missing operand`)."""
     if not operands:
         raise UsageError("missing operand")

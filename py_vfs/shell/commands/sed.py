@@ -7,13 +7,14 @@ and run by Python's ``re``: unlike grep's, a sed pattern can backtrack (sed need
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass, field
 
 from py_vfs import cancel
-from py_vfs.shell.commands.gnu import Invalid, getopts, gnu, open_input
+from py_vfs.shell.commands.gnu import getopts, open_input
 from py_vfs.shell.commands.posix_re import BadPattern, translate
-from py_vfs.shell.commands.registry import command
+from py_vfs.shell.commands.registry import GNU, UsageError, command
 from py_vfs.shell.context import Context, describe
 from py_vfs.shell.format import quote_name
 
@@ -268,14 +269,15 @@ async def _run(commands: list[_Command], lines: list[str], quiet: bool,
     return True
 
 
-@command("sed [OPTION]... [SCRIPT] [FILE...]", "edit lines as a stream")
-@gnu()
+@command("sed [OPTION]... [SCRIPT] [FILE...]", "edit lines as a stream", errors=GNU)
 async def sed(ctx: Context, args: list[str]) -> int:
     """Apply SCRIPT to each line of the FILEs (none or `-`: standard input) and print the
     result. Commands: s/RE/REPLACEMENT/FLAGS (flags g, p, I, a number N), p, d, q, =; each may
     have an address: N, $, /RE/, or a range A,B, and ! to negate it; commands are separated by
     ; or newlines. -n: print only what p asks; -E (-r): extended regular expressions; -e:
-    several scripts, joined; -i: edit each FILE in place (one write per file)."""
+    several scripts, joined; -i[SUFFIX]: edit each FILE in place (one write per file), first
+    copying it to FILE+SUFFIX (a `*` in SUFFIX: the file's name there)."""
+    args, suffix = _backup_suffix(args)
     options, operands = getopts(args, "nEre:is", ("quiet", "silent", "regexp-extended",
                                                   "expression=", "in-place", "separate"))
     scripts = [value for flag, value in options if flag in ("-e", "--expression")]
@@ -285,7 +287,7 @@ async def sed(ctx: Context, args: list[str]) -> int:
     in_place = bool(flags & {"-i", "--in-place"})
     if not scripts:
         if not operands:
-            raise Invalid("missing script")
+            raise UsageError("missing script")
         scripts = [operands.pop(0)]
     try:
         commands = [c for i, script in enumerate(scripts, 1)
@@ -305,6 +307,8 @@ async def sed(ctx: Context, args: list[str]) -> int:
                 assert isinstance(data, bytes)
                 out: list[str] = []
                 await _run(commands, _split(data), quiet, out)
+                if suffix:
+                    await ctx.vfs.write_file(_backup(path, suffix), data)
                 await ctx.vfs.write_file(path, "".join(out).encode("utf-8", "surrogateescape"))
             except OSError as exc:
                 ctx.err(f"can't read {quote_name(name)}: {describe(exc)}")
@@ -323,6 +327,38 @@ async def sed(ctx: Context, args: list[str]) -> int:
     await _run(commands, _split(bytes(data)), quiet, out)
     await ctx.write("".join(out).encode("utf-8", "surrogateescape"))
     return status
+
+
+def _backup_suffix(args: list[str]) -> tuple[list[str], str]:
+    """GNU's optional argument of -i, glued to it (`-i.bak`, `-ni.bak`, `--in-place=.bak`),
+    which getopt cannot read: the arguments with it cut off, and the suffix."""
+    suffix, out, value_next = "", [], False
+    for index, arg in enumerate(args):
+        if arg == "--":
+            return [*out, *args[index:]], suffix
+        if value_next:
+            value_next = False
+        elif arg.startswith("--in-place="):
+            suffix, arg = arg.partition("=")[2], "--in-place"
+        elif arg.startswith("-") and not arg.startswith("--"):
+            for at, letter in enumerate(arg[1:], start=1):
+                if letter == "e":  # the rest, or the next argument, is a script
+                    value_next = at == len(arg) - 1
+                    break
+                if letter == "i":
+                    suffix, arg = arg[at + 1:] or suffix, arg[:at + 1]
+                    break
+        out.append(arg)
+    return out, suffix
+
+
+def _backup(path: str, suffix: str) -> str:
+    """Where sed -i keeps the original: PATH+SUFFIX, or with `*` in SUFFIX, SUFFIX with the
+    file's name in place of `*`, in the file's directory."""
+    if "*" not in suffix:
+        return path + suffix
+    directory, name = posixpath.split(path)
+    return posixpath.join(directory, suffix.replace("*", name))
 
 
 def _split(data: bytes) -> list[str]:

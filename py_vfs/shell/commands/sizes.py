@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from py_vfs import cancel
 from py_vfs.shell.commands.options import parse
-from py_vfs.shell.commands.registry import UsageError, command
+from py_vfs.shell.commands.registry import GNU, UsageError, command
 from py_vfs.shell.context import Context, describe, list_names
 from py_vfs.shell.format import quote_arg, quote_name
 from py_vfs.usage import human
@@ -31,7 +31,8 @@ class _Dir:
     names: Iterator[str] = field(default_factory=lambda: iter(()))
 
 
-@command("du [-abchks] [-d N] [PATH...]", "show how much each directory holds (1K units)")
+@command("du [-abchks] [-d N] [PATH...]", "show how much each directory holds (1K units)",
+         errors=GNU)
 async def du(ctx: Context, args: list[str]) -> int:
     """Print the size of each PATH (default .) and of every directory below it, after what
     it holds, as `SIZE<TAB>PATH`. -s: only each PATH's total; -a: files too; -d N

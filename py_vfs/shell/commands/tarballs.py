@@ -73,7 +73,8 @@ def _job(ctx: Context, args: list[str]) -> _Job:
 async def tar(ctx: Context, args: list[str]) -> int:
     """-c writes the PATHs (relative to -C DIR), directories with everything below them,
     into ARCHIVE; -x makes ARCHIVE's members below -C DIR (default .); -t lists them (-v: as
-    `ls -l` does). -f ARCHIVE: the archive file (`-` or no -f: standard input or output);
+    `ls -l` does); on -x and -t, PATHs choose the members (each with what is below it).
+    -f ARCHIVE: the archive file (`-` or no -f: standard input or output);
     -z: gzip-compressed (on -x and -t it is detected anyway). The old style `tar czf A.tgz
     d` works too. Symlinks are archived as links, with modes and times; on -x, members that
     would land outside DIR (absolute after the `/` is stripped, `..`, through a symlink, a
@@ -96,11 +97,37 @@ async def tar(ctx: Context, args: list[str]) -> int:
         ctx.err("This does not look like a tar archive")
         ctx.err(FAILED)
         return 2
+    members, missing = _selected(members, job.paths)
     if job.mode == "t":
         for member in members:
             ctx.out(_listed(member, job.verbose))
-        return 0
-    return await _extract(ctx, job, archive, members, len(data))
+        status = 0
+    else:
+        status = await _extract(ctx, job, archive, members, len(data))
+    for name in missing:
+        ctx.err(f"{visible(name)}: Not found in archive")
+    if missing:
+        ctx.err(FAILED)
+        return 2
+    return status
+
+
+def _selected(members: list[tarfile.TarInfo],
+              names: list[str]) -> tuple[list[tarfile.TarInfo], list[str]]:
+    """The members -t and -x act on: all, or those the NAMEs name, each with what is below it
+    (`tar tf a.tar d` lists d/ and d/f); and the NAMEs no member matched."""
+    if not names:
+        return members, []
+    wanted = [name.rstrip("/") or "/" for name in names]
+
+    def matches(member: tarfile.TarInfo, name: str) -> bool:
+        own = member.name.rstrip("/")
+        return own == name or own.startswith(name + "/")
+
+    chosen = [member for member in members if any(matches(member, name) for name in wanted)]
+    missing = [name for name, bare in zip(names, wanted, strict=True)
+               if not any(matches(member, bare) for member in members)]
+    return chosen, missing
 
 
 # ------------------------------------------------------------------ -c

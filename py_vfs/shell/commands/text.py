@@ -12,15 +12,18 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 
 from py_vfs import cancel
-from py_vfs.shell.commands.gnu import Invalid, each_input, getopts, gnu
-from py_vfs.shell.commands.registry import command
+from py_vfs.shell.commands.gnu import each_input, getopts
+from py_vfs.shell.commands.registry import GNU, UsageError, command
 from py_vfs.shell.context import Context, describe, ensure_parent_dir
-from py_vfs.shell.format import quote_arg
+from py_vfs.shell.format import quote_arg, quote_name
 from py_vfs.shell.pipes import Input
 
 
-def _obsolete_count(args: list[str]) -> list[str]:
-    """`head -5` is `head -n 5` (the old form people still type)."""
+def _obsolete_count(args: list[str], *, plus: bool = False) -> list[str]:
+    """`head -5` is `head -n 5` (the old form people still type); ``plus`` (tail): `+5` as
+    the first argument, before one FILE at most, is `tail -n +5` (GNU's rule)."""
+    if plus and 0 < len(args) <= 2 and re.fullmatch(r"\+[0-9]+", args[0]):
+        args = [f"-n{args[0]}", *args[1:]]
     out: list[str] = []
     for arg in args:
         takes_value = bool(out) and out[-1] in ("-n", "-c")
@@ -40,7 +43,7 @@ def _count(text: str, what: str) -> tuple[int, str]:
         if digits.endswith(unit) and digits[:-len(unit)].isdigit():
             digits, multiplier = digits[:-len(unit)], size
     if not digits.isdigit():
-        raise Invalid(f"invalid number of {what}: {quote_arg(text)}")
+        raise UsageError(f"invalid number of {what}: {quote_arg(text)}", try_line=False)
     return int(digits) * multiplier, sign
 
 
@@ -68,8 +71,7 @@ async def _each_with_header(ctx: Context, operands: list[str], verbose: bool,
     return await each_input(ctx, operands, run, "cannot open {arg} for reading")
 
 
-@command("head [-n [-]N] [-c [-]N] [-q|-v] [FILE...]", "print the first lines of files")
-@gnu()
+@command("head [-n [-]N] [-c [-]N] [-q|-v] [FILE...]", "print the first lines of files", errors=GNU)
 async def head(ctx: Context, args: list[str]) -> int:
     """Print the first 10 lines of each FILE (none or `-`: standard input); -n N: N lines,
     -n -N: all but the last N; -c: bytes instead; several files get `==> NAME <==` headers
@@ -147,14 +149,13 @@ async def _tail_of(source: Input, count: int, sign: str, unit: str) -> bytes:
 
 
 @command("tail [-n [+]N] [-c [+]N] [-f] [-q|-v] [FILE...]",
-         "print the last lines of files (-f: and what is appended later)")
-@gnu()
+         "print the last lines of files (-f: and what is appended later)", errors=GNU)
 async def tail(ctx: Context, args: list[str]) -> int:
     """Print the last 10 lines of each FILE (none or `-`: standard input); -n N: N lines,
     -n +N: from line N on; -c: bytes instead; headers as head. -f: then keep printing what is
     appended to the (last) FILE, by this tab or another, until Ctrl-C; a file cut shorter is
     reported (`file truncated`) and followed from its new end."""
-    options, operands = getopts(_obsolete_count(args), "n:c:fqvF",
+    options, operands = getopts(_obsolete_count(args, plus=True), "n:c:fqvF",
                                 ("lines=", "bytes=", "follow", "quiet", "silent", "verbose"))
     count, sign, unit, follow = 10, "", "lines", False
     for flag, value in options:
@@ -187,10 +188,10 @@ async def _follow(ctx: Context, name: str) -> None:
             try:
                 size = ctx.vfs.stat(path).size
             except OSError as exc:
-                ctx.err(f"{quote_arg(name)}: {describe(exc)}")
+                ctx.err(f"{quote_name(name)}: {describe(exc)}")
                 continue
             if size < offset:
-                ctx.err(f"{quote_arg(name)}: file truncated")
+                ctx.err(f"{quote_name(name)}: file truncated")
                 offset = 0
             if size > offset:
                 async for piece in ctx.vfs.open_read(path, offset, size):
@@ -204,18 +205,18 @@ def _counts(data_lines: int, words: int, chars: int, size: int) -> dict[str, int
     return {"l": data_lines, "w": words, "m": chars, "c": size}
 
 
-@command("wc [-l] [-w] [-m] [-c] [FILE...]", "count lines, words and bytes")
-@gnu()
+@command("wc [-l] [-w] [-m] [-c] [FILE...]", "count lines, words and bytes", errors=GNU)
 async def wc(ctx: Context, args: list[str]) -> int:
     """Print newline, word and byte counts for each FILE (none or `-`: standard input), and a
     `total` line for several; -l lines, -w words, -m characters (UTF-8), -c bytes, in that
     order whatever the order typed. Columns are aligned as GNU wc aligns them (the width of
-    the total size; 7 when standard input is read)."""
+    the total size of the files; 7 when standard input is a pipe or a terminal)."""
     options, operands = getopts(args, "lwmc", ("lines", "words", "chars", "bytes"))
     names = {"--lines": "l", "--words": "w", "--chars": "m", "--bytes": "c"}
     wanted = {names.get(flag, flag[1:]) for flag, _ in options} or {"l", "w", "c"}
     order = [key for key in "lwmc" if key in wanted]
     rows: list[tuple[dict[str, int], str | None]] = []
+    sizes: list[int | None] = []  # each input's, as fstat: None when not a regular file
 
     async def count(name: str, source: Input) -> None:
         lines = words = chars = size = 0
@@ -233,15 +234,18 @@ async def wc(ctx: Context, args: list[str]) -> int:
                     in_word = not space
         rows.append((_counts(lines, words, chars, size), None if name == "-" and not operands
                      else name))
+        if name != "-":
+            sizes.append(size)
+        else:  # fstat: the size of the file a `<` redirection reads, None for a pipe
+            sizes.append(ctx.vfs.stat(source.path).size if source.path else None)
 
     status = await each_input(ctx, operands, count)
     if len(operands) > 1:
         total = {key: sum(row[key] for row, _ in rows) for key in "lwmc"}
         rows.append((total, "total"))
-    if any(name == "-" for name in operands or ["-"]):
-        width = 7
-    else:
-        width = len(str(sum(row["c"] for row, name in rows if name != "total")))
+    width = len(str(sum(size or 0 for size in sizes)))
+    if None in sizes:
+        width = max(width, 7)
     if len(order) == 1 and len(rows) == 1:
         width = 1
     for row, name in rows:
@@ -250,8 +254,7 @@ async def wc(ctx: Context, args: list[str]) -> int:
     return status
 
 
-@command("tee [-a] [FILE...]", "copy standard input to standard output and to files")
-@gnu()
+@command("tee [-a] [FILE...]", "copy standard input to standard output and to files", errors=GNU)
 async def tee(ctx: Context, args: list[str]) -> int:
     """Copy standard input to standard output and into each FILE as it arrives (-a: appended
     to the files rather than replacing them)."""
@@ -266,7 +269,7 @@ async def tee(ctx: Context, args: list[str]) -> int:
             if ctx.vfs.exists(path) and ctx.vfs.stat(path).type == "directory":
                 raise IsADirectoryError(21, "Is a directory")
         except OSError as exc:
-            ctx.err(f"{quote_arg(name)}: {describe(exc)}")
+            ctx.err(f"{quote_name(name)}: {describe(exc)}")
             status = 1
             continue
         writers.append((path, None if append else ctx.vfs.stream_writer(path), bytearray()))

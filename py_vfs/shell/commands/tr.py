@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from py_vfs.shell.commands.gnu import Invalid, getopts, gnu
-from py_vfs.shell.commands.registry import command
+from py_vfs.shell.commands.gnu import getopts
+from py_vfs.shell.commands.registry import GNU, UsageError, command
 from py_vfs.shell.context import Context
 from py_vfs.shell.format import quote_arg
 
@@ -35,7 +35,7 @@ def _atoms(text: bytes) -> list[int | str]:
         if match:
             name = match[1].decode()
             if name not in _CLASSES:
-                raise Invalid(f"invalid character class {quote_arg(name)}")
+                raise UsageError(f"invalid character class {quote_arg(name)}")
             atoms.append(name)
             i += match.end()
             continue
@@ -69,7 +69,7 @@ def expand(text: str) -> tuple[bytes, list[str]]:
             end = atoms[i + 2]
             assert isinstance(end, int)
             if end < atom:
-                raise Invalid(f"range-endpoints of '{chr(atom)}-{chr(end)}' are in reverse "
+                raise UsageError(f"range-endpoints of '{chr(atom)}-{chr(end)}' are in reverse "
                               "collating sequence order")
             out += bytes(range(atom, end + 1))
             i += 3
@@ -79,8 +79,7 @@ def expand(text: str) -> tuple[bytes, list[str]]:
     return bytes(out), classes
 
 
-@command("tr [-c] [-d] [-s] SET1 [SET2]", "translate, squeeze or delete characters")
-@gnu()
+@command("tr [-c] [-d] [-s] SET1 [SET2]", "translate, squeeze or delete characters", errors=GNU)
 async def tr(ctx: Context, args: list[str]) -> int:
     """Copy standard input to standard output, replacing the bytes of SET1 by those of SET2 at
     the same place (SET2's last repeated if shorter); -d delete SET1's bytes; -s squeeze a run
@@ -90,14 +89,18 @@ async def tr(ctx: Context, args: list[str]) -> int:
     options, operands = getopts(args, "cCds", ("complement", "delete", "squeeze-repeats"))
     names = {"--complement": "c", "--delete": "d", "--squeeze-repeats": "s", "-C": "c"}
     flags = {names.get(flag, flag[1:]) for flag, _ in options}
-    wanted = 1 if ("d" in flags and "s" not in flags) or (
-        "s" in flags and "d" not in flags and len(operands) == 1) else 2
+    fewest = 1 + (("d" in flags) == ("s" in flags))
+    most = 1 + ("d" not in flags or "s" in flags)
     if not operands:
-        raise Invalid("missing operand")
-    if len(operands) < wanted:
-        raise Invalid(f"missing operand after {quote_arg(operands[-1])}")
-    if len(operands) > wanted:
-        raise Invalid(f"extra operand {quote_arg(operands[wanted])}")
+        raise UsageError("missing operand")
+    if len(operands) < fewest:
+        raise UsageError(f"missing operand after {quote_arg(operands[-1])}", detail=(
+            "Two strings must be given when both deleting and squeezing repeats."
+            if "s" in flags else "Two strings must be given when translating."))
+    if len(operands) > most:
+        raise UsageError(f"extra operand {quote_arg(operands[most])}", detail=(
+            "Only one string may be given when deleting without squeezing repeats."
+            if len(operands) == 2 else ""))
     set1, classes1 = expand(operands[0])
     if "c" in flags:
         set1 = bytes(b for b in range(256) if b not in set1)
@@ -105,7 +108,7 @@ async def tr(ctx: Context, args: list[str]) -> int:
     table = bytes(range(256))
     if len(operands) == 2 and "d" not in flags:
         if not set2:
-            raise Invalid("when not truncating set1, string2 must be non-empty")
+            raise UsageError("when not truncating set1, string2 must be non-empty")
         if (classes1 == ["lower"] and classes2 == ["upper"]) or \
            (classes1 == ["upper"] and classes2 == ["lower"]):
             set2 = _CLASSES[classes2[0]]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from py_vfs import cancel
 from py_vfs.shell.commands.files import Refused
 from py_vfs.shell.commands.options import Options, parse
-from py_vfs.shell.commands.registry import UsageError, command
+from py_vfs.shell.commands.registry import GNU, UsageError, command
 from py_vfs.shell.context import Context, describe, is_dir, lexists, list_entries
 from py_vfs.shell.format import quote_arg
 
@@ -36,19 +36,25 @@ class _Transfer:
 TransferRun = Callable[[Context, _Transfer], Awaitable[None]]
 
 
-def _transfers(ctx: Context, operands: list[str]) -> list[_Transfer]:
+def _transfers(ctx: Context, operands: list[str], directory: str | None) -> list[_Transfer]:
     """Apply the rule shared by mv and cp: a target that is an existing directory receives the
-    sources under their own names; several sources require such a directory."""
+    sources under their own names; several sources require such a directory. ``directory``
+    (-t DIR): every operand is a source, moved into DIR."""
     if not operands:
         raise UsageError("missing file operand")
-    if len(operands) == 1:
+    if directory is None and len(operands) == 1:
         raise UsageError(f"missing destination file operand after {quote_arg(operands[0])}")
-    *sources, target = operands
+    sources, target = (operands, directory) if directory is not None \
+        else (operands[:-1], operands[-1])
     try:
         target_path = ctx.resolve(target)
     except OSError as exc:
         raise Refused(f"target {quote_arg(target)}: {describe(exc)}") from exc
     into = is_dir(ctx.vfs, target_path)
+    if directory is not None and not into:
+        reason = "Not a directory" if lexists(ctx.vfs, target_path) else \
+            "No such file or directory"
+        raise Refused(f"target directory {quote_arg(target)}: {reason}")
     if len(sources) > 1 and not into:
         if not lexists(ctx.vfs, target_path):
             raise Refused(f"target {quote_arg(target)}: No such file or directory")
@@ -69,9 +75,10 @@ def _transfers(ctx: Context, operands: list[str]) -> list[_Transfer]:
     return transfers
 
 
-async def _each_transfer(ctx: Context, operands: list[str], run: TransferRun) -> int:
+async def _each_transfer(ctx: Context, options: Options, run: TransferRun) -> int:
     try:
-        transfers = _transfers(ctx, operands)
+        directory = options.values.get("t", options.values.get("target-directory"))
+        transfers = _transfers(ctx, options.operands, directory)
     except Refused as exc:
         ctx.err(str(exc))
         return 1
@@ -85,15 +92,18 @@ async def _each_transfer(ctx: Context, operands: list[str], run: TransferRun) ->
     return status
 
 
-@command("mv [-fnv] SRC... DST", "move or rename; into DST if it is a directory")
+@command("mv [-fnv] SRC... DST | mv [-fnv] -t DIR SRC...",
+         "move or rename; into DST if it is a directory", errors=GNU)
 async def mv(ctx: Context, args: list[str]) -> int:
     """Rename, or move into a directory; across a mount, copy then remove. -n: never replace
     an existing target (skip it); -f: replace without asking (the default here); -v: say
-    what was renamed. -i is refused: the shell cannot ask a question yet."""
-    options = parse(args, "fnvi", long={"force": False, "no-clobber": False,
-                                        "verbose": False})
+    what was renamed; -t DIR: move every SRC into DIR. -i is refused: the shell cannot ask a
+    question yet."""
+    options = parse(args, "fnvi", "t", long={"force": False, "no-clobber": False,
+                                             "verbose": False, "target-directory": True})
     if "i" in options:
-        raise UsageError("-i is not supported: the shell cannot ask a question yet")
+        raise UsageError("-i is not supported: the shell cannot ask a question yet", 2,
+                         try_line=False)
     no_clobber = _last_wins(options, "n", "f")
 
     async def move(ctx: Context, transfer: _Transfer) -> None:
@@ -103,7 +113,7 @@ async def mv(ctx: Context, args: list[str]) -> int:
         if "v" in options or "verbose" in options:
             ctx.out(f"renamed {quote_arg(transfer.source)} -> {quote_arg(transfer.target)}\n")
 
-    return await _each_transfer(ctx, options.operands, move)
+    return await _each_transfer(ctx, options, move)
 
 
 def _last_wins(options: Options, no: str, force: str) -> bool:
@@ -155,18 +165,20 @@ async def _move_across(ctx: Context, move: _Transfer) -> None:
     await ctx.vfs.rm(move.source_path, recursive=True)
 
 
-@command("cp [-afnprRv] SRC... DST",
-         "copy files (-r: directories too); into DST if it is a directory")
+@command("cp [-afnprRv] SRC... DST | cp [-afnprRv] -t DIR SRC...",
+         "copy files (-r: directories too); into DST if it is a directory", errors=GNU)
 async def cp(ctx: Context, args: list[str]) -> int:
     """Copy files, or trees with -r (-R); a symlink is followed without -r and copied as a
     link with it. -p: keep modes and times (a copy keeps its mode anyway, and gets new times
     without -p); -a: -r and -p; -n: never replace an existing target; -f: replace (the
-    default here); -v: name each copy as `'a' -> 'b'`."""
-    options = parse(args, "afnprRvi", long={"recursive": False, "archive": False,
-                                             "preserve": None, "no-clobber": False,
-                                             "force": False, "verbose": False})
+    default here); -v: name each copy as `'a' -> 'b'`; -t DIR: copy every SRC into DIR."""
+    options = parse(args, "afnprRvi", "t", long={"recursive": False, "archive": False,
+                                                  "preserve": None, "no-clobber": False,
+                                                  "force": False, "verbose": False,
+                                                  "target-directory": True})
     if "i" in options:
-        raise UsageError("-i is not supported: the shell cannot ask a question yet")
+        raise UsageError("-i is not supported: the shell cannot ask a question yet", 2,
+                         try_line=False)
     archive = "a" in options or "archive" in options
     recursive = archive or bool({"r", "R", "recursive"} & options.flags)
     preserve = archive or "p" in options or "preserve" in options
@@ -179,9 +191,25 @@ async def cp(ctx: Context, args: list[str]) -> int:
         if preserve:
             await _preserve(ctx, transfer.source_path, transfer.target_path)
         if "v" in options or "verbose" in options:
-            ctx.out(f"{quote_arg(transfer.source)} -> {quote_arg(transfer.target)}\n")
+            ctx.out("".join(f"{quote_arg(source)} -> {quote_arg(target)}\n" for source, target
+                            in _copied(ctx, transfer, recursive=recursive)))
 
-    return await _each_transfer(ctx, options.operands, copy)
+    return await _each_transfer(ctx, options, copy)
+
+
+def _copied(ctx: Context, transfer: _Transfer, *, recursive: bool) -> list[tuple[str, str]]:
+    """What `cp -v` names: the SRC and its copy, then (-r) each node below, a directory before
+    what it holds, by name."""
+    pairs = []
+    stack = [(transfer.source_path, transfer.source, transfer.target)]
+    while stack:
+        path, source, target = stack.pop()
+        pairs.append((source, target))
+        if recursive and ctx.vfs.lstat(path).type == "directory":
+            stack.extend((posixpath.join(path, entry.name), posixpath.join(source, entry.name),
+                          posixpath.join(target, entry.name))
+                         for entry in reversed(list_entries(ctx.vfs, path)))
+    return pairs
 
 
 async def _copy(ctx: Context, copy: _Transfer, *, recursive: bool) -> None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from py_vfs import cancel
-from py_vfs.shell.commands.gnu import Invalid, getopts, gnu, number
-from py_vfs.shell.commands.registry import command
+from py_vfs.shell.commands.gnu import getopts, number
+from py_vfs.shell.commands.registry import GNU, UsageError, command
 from py_vfs.shell.context import Context
 from py_vfs.shell.format import quote_arg
 
@@ -41,7 +41,7 @@ def split_items(text: str) -> list[str]:
                 word.append(char)
     if quote:
         kind = "single" if quote == "'" else "double"
-        raise Invalid(f"unmatched {kind} quote; by default quotes are special to xargs "
+        raise UsageError(f"unmatched {kind} quote; by default quotes are special to xargs "
                       "unless you use the -0 option", try_line=False)
     if in_word:
         items.append("".join(word))
@@ -49,8 +49,7 @@ def split_items(text: str) -> list[str]:
 
 
 @command("xargs [OPTION]... [COMMAND [ARG...]]",
-         "run COMMAND with arguments read from standard input")
-@gnu()
+         "run COMMAND with arguments read from standard input", errors=GNU)
 async def xargs(ctx: Context, args: list[str]) -> int:
     """Read items from standard input (words separated by blanks, with quotes and backslashes
     as GNU xargs; -0: separated by NUL; -d DELIM: by DELIM) and run COMMAND (default echo)
