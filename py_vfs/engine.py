@@ -158,9 +158,13 @@ class CommitEngine:
         # the lock commits every change queued by then: often this one was already committed
         # by an earlier caller's group.
         # A group has one writer: behind another writer's changes, this one may need a turn
-        # of its own.
+        # of its own. While another caller leads a round, this one follows it (its change is
+        # probably in that round's group) instead of queueing for the turn too.
         while not waiter.done:
-            async with self._replica.turn(), self.mutex:
+            if self._group.leading:
+                await self._group.round_over()
+                continue
+            async with self._group.lead(), self._replica.turn(), self.mutex:
                 if not waiter.done:
                     await self._group.commit_pending(waiter)
         return waiter.outcome()

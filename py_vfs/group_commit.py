@@ -10,10 +10,18 @@ order of changes is the order of the calls.
 
 If the store rejects the group (ENOSPC, say), the members are committed again one by one, so a
 write that would fit alone is not failed by a neighbour that does not.
+
+One caller at a time *leads*: it waits for the cross-tab turn and commits. The others follow:
+they wait for the leader's round to end instead of each asking for the turn (a crossing into JS
+and a Web Lock turn per write, for nothing when the leader took their change), and one whose
+change is still queued leads the next round.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 from .errors import FsError
@@ -55,6 +63,27 @@ class GroupCommit:
     def __init__(self, replica: Replica) -> None:
         self.replica = replica
         self._queue: list[Waiter] = []
+        self._round: asyncio.Event | None = None  # set when the leading caller's round ends
+
+    @property
+    def leading(self) -> bool:
+        """True while a caller leads a round (waits for the turn, or commits)."""
+        return self._round is not None
+
+    async def round_over(self) -> None:
+        """Wait for the round under way to end (its leader may have committed our change)."""
+        if self._round is not None:
+            await self._round.wait()
+
+    @contextlib.asynccontextmanager
+    async def lead(self) -> AsyncIterator[None]:
+        """Lead a round: the others follow until it ends, however it ends."""
+        self._round = asyncio.Event()
+        try:
+            yield
+        finally:
+            ended, self._round = self._round, None
+            ended.set()
 
     def enqueue(self, change: Change, operation: str, writer: str) -> Waiter:
         """Queue ``change`` for the next group; the waiter tells its outcome."""

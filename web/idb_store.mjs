@@ -6,6 +6,7 @@
 
 import { failure } from "./errors.mjs";
 import { openDatabase, request } from "./idb.mjs";
+import { LockLease } from "./lock_lease.mjs";
 // The IndexedDB database version is the storage format's version (FORMAT_VERSION in
 // py_vfs/vfs.py). 2: the change log. 3: small files inline in their node records (no new
 // object store; older code refuses it).
@@ -67,13 +68,14 @@ export class IDBStore {
 
   // Takes the Web Lock of this disk (exclusive, FIFO across tabs and workers); resolves with the
   // function that releases it. Without Web Locks (Node) it resolves at once: the revision check
-  // of commitLogged alone keeps commits correct, Web Locks add fairness (no tab starves).
+  // of commitLogged alone keeps commits correct, Web Locks add fairness (no tab starves). The
+  // lock is kept as a lease between this tab's commits while no other tab asks for it
+  // (web/lock_lease.mjs).
   lock() {
     const locks = globalThis.navigator?.locks;
     if (!locks) return Promise.resolve(() => {});
-    return new Promise((acquired) => {
-      locks.request(this.lockName, () => new Promise((release) => acquired(release)));
-    });
+    this.lease ??= new LockLease(this.lockName, locks);
+    return this.lease.acquire();
   }
 
   // Boot: the revision and every node record, from one snapshot. -> {rev, keys, values}
@@ -222,6 +224,7 @@ export class IDBStore {
   }
 
   close() {
+    this.lease?.close();
     this.channel?.close();
     this.db.close();
   }

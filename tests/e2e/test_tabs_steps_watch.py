@@ -175,3 +175,27 @@ def test_a_committed_step_is_seen_whole_by_the_other_tab(tabs):
     assert sorted(events[:-1]) == sorted(  # the step's, each once: no more, no less
         [("create", "/whole"), ("create", "/whole/dir")]
         + [("create", f"/whole/dir/f{i}") for i in range(20)] + [("create", "/whole/dir/done")])
+
+
+def test_two_tabs_taking_turns_each_see_the_others_writes_and_lose_none(tabs):
+    # A tab keeps the disk's Web Lock between its own commits while nobody else asks for it
+    # (web/lock_lease.mjs): each turn here is the other tab asking, and each append reads the
+    # file first, so a tab that wrote over a change it had not seen would lose a piece.
+    first, second = tabs
+    log = "/turns/log"
+    js(first.page, 'await vfs.mkdir("/turns"); await vfs.writeFile(args[0], ""); return true;', log)
+    expected = ""
+    for i in range(10):
+        for tag, tab in (("a", first), ("b", second)):
+            piece = f"{tag}{i};"
+            expected += piece
+            text = js(tab.page, """
+              const [path, piece] = args;
+              await vfs.appendFile(path, piece);
+              await vfs.writeFile(`/turns/${piece}`, piece);
+              return await vfs.readFile(path, "utf8");
+            """, log, piece)
+            assert text == expected, f"tab {tag}, round {i}"
+    # The second tab wrote last: its view holds every write.
+    listing = js(second.page, 'return (await vfs.readdir("/turns")).sort();')
+    assert listing == sorted(["log"] + [f"{t}{i};" for i in range(10) for t in "ab"])

@@ -57,6 +57,33 @@ def test_a_thousand_writes_in_flight_take_a_few_commits():
     assert sorted(reopened.walk("/")) == sorted(names)
 
 
+class TurnCountingStore(LatentStore):
+    """A latent store with a cross-tab writer lock that counts the turns taken."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.turns = 0
+        self._held = asyncio.Lock()
+
+    async def lock(self):
+        await self._held.acquire()
+        await asyncio.sleep(0)  # granted a turn of the loop later, as a Web Lock is
+        self.turns += 1
+        return self._held.release
+
+
+def test_writes_in_flight_wait_for_the_leading_writer_instead_of_each_taking_a_turn():
+    # One caller waits for the turn and commits what is queued; the others follow its round
+    # rather than each taking the lock (a crossing into JS and a Web Lock turn in the browser).
+    store = TurnCountingStore()
+    names = [f"/d{i % 10}/f{i}" for i in range(200)]
+    _, outcomes = writes_in_flight(store, names)
+    assert outcomes == [None] * 200
+    assert store.turns <= 3
+    reopened = asyncio.run(VFS.open(store))
+    assert sorted(reopened.walk("/")) == sorted(names)
+
+
 def test_a_failing_write_in_a_group_fails_alone():
     store = LatentStore()
     names = ["/a", "/a/inside", "/b"]  # /a/inside: /a is a file
