@@ -2,15 +2,19 @@
 // order everything reaches the worker (docs/boot.md, "Reads before Python").
 //
 // - Only the disk's own reads (readFile, stat, lstat, exists, readdir; not a step's, a view's
-//   or one with a signal) are tried here, and only until the first call that is not: from that
-//   call on, everything goes to the worker, so a tab reads its own writes.
-// - A read the reader declines goes to the worker too, and ends the early reads as well.
+//   or one with a signal) are tried here, and only until the first call that may change
+//   something (any operation py_vfs/protocol.py does not declare read-only: a write, a step, a
+//   shell line...): from that call on, everything goes to the worker, so a tab reads its own
+//   writes. A read-only call the reader does not answer (diagnostics, readlink, a read it
+//   declines) goes to the worker without ending them: reads answered on either side before any
+//   change see the same disk, so their order cannot show.
 // - A call for the worker waits until every read tried before it has been answered here or
 //   sent on: nothing overtakes a call made before it.
 // - Once Python is ready (or failed) the reader retires: Python's answers are cheaper then, and
 //   the page's stat cache works on them.
 
 import { openEarlyReader } from "./early_reader.mjs";
+import { READ_ONLY } from "./protocol.mjs";
 
 // The operations tried here, as Instance.call names them (readdir: readdirStats).
 const EARLY = new Set(["readFile", "stat", "lstat", "exists", "readdirStats"]);
@@ -48,13 +52,11 @@ export class BeforeBoot {
   // declined call on at once (it runs before any call queued after this one is posted).
   try(op, args, direct, decided) {
     if (!(this.#reader && this.#on && direct && EARLY.has(op))) {
-      this.stop();
+      if (!READ_ONLY.has(op)) this.stop();
       return false;
     }
-    const reader = this.#reader;
-    const decision = reader.answer(op, args).then((reply) => {
+    const decision = this.#reader.answer(op, args).then((reply) => {
       if (reply) this.answered++;
-      else this.stop();
       decided(reply);
     });
     this.#undecided.add(decision);

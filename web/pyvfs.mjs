@@ -156,6 +156,9 @@ class Instance {
     const value = pending.keep && !data.early ? pending.keep(data, pending.token) : data.value;
     // A call stopped by its signal (py_vfs/cancel.py) rejects as Node's fs does.
     if (data.error?.code === "ECANCELED" && pending.signal) pending.reject(abortError(pending.signal, data.error.hint));
+    // The worker answers a call it could not run because Python failed to start with that
+    // failure's bare message; the page says which failure it is.
+    else if (data.error && this.bootError) pending.reject(fsError("EIO", `EIO: ${this.bootError.message}`, { syscall: data.error.syscall }));
     else if (data.error) pending.reject(toError(data.error));
     else pending.resolve(value);
   }

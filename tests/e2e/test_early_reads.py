@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 
+import pytest
+
 from .console_errors import expect_failed_load
 
 PAGE = "/early-reads-test"  # the server's 404 page: a same-origin document the app never touches
@@ -40,7 +42,6 @@ SEED_JS = """async (disk) => {
   await vfs.symlink("sub/", "/d/slash");
   await vfs.symlink("a.txt/", "/d/fileslash");
   await vfs.symlink("/d/\\u{1F600}.txt", "/d/\\u00e9link");
-  await vfs.close();
 }"""
 
 PATHS = ["/", "/d", "/d/", "/d/a.txt", "/d/a.txt/", "/d/a.txt/x", "/d/missing", "/d/missing/x",
@@ -120,11 +121,11 @@ def python_held(context):
         context.unroute(is_manifest, hold)
 
 
+@pytest.mark.timeout(600)  # two boots and 350 answers: over 300 s at load 18 on 2 cores
 @expect_failed_load(PAGE, 404, reason="the page is the server's 404 page")
 def test_early_answers_are_the_cores(page):
     page.goto(PAGE)
     page.evaluate(SEED_JS, DISK)
-    page.reload()
     core = page.evaluate(ASK_JS, [DISK, QUERIES, True])
     assert page.evaluate(DIAGNOSTICS_JS)["earlyReads"] == 0  # Python was ready: none early
 
@@ -183,3 +184,65 @@ FRESH_JS = """async (disk) => {
 def test_a_fresh_disk_waits_for_python_and_its_default_content(page):
     page.goto(PAGE)
     assert page.evaluate(FRESH_JS, "early-fresh") == {"text": True, "early": 0}
+
+
+OTHER_TAB_WRITES_JS = """async ([disk, text]) => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  const vfs = await openVFS({ name: disk, snapshot: "off" });
+  await vfs.writeFile("/d/a.txt", text);
+  await vfs.writeFile("/d/new.txt", text);
+}"""
+EARLY_READ_JS = """async ([disk, path]) => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  const vfs = window.__vfs = await openVFS({ name: disk, snapshot: "off" });
+  return [await vfs.readFile(path, "utf8"), await vfs.exists("/d/new.txt")];
+}"""
+
+
+@expect_failed_load(PAGE, 404, reason="the page is the server's 404 page")
+def test_another_tabs_commit_during_boot_is_read_whole(page):
+    page.goto(PAGE)
+    page.evaluate(SEED_JS, DISK)
+    other = page.context.new_page()
+    other.goto(PAGE)
+    other.evaluate(OTHER_TAB_WRITES_JS, [DISK, "first"])  # the other tab's Python is up
+    with python_held(page.context):
+        page.reload()
+        assert page.evaluate(EARLY_READ_JS, [DISK, "/d/a.txt"]) == ["first", True]
+        # Committed (durable) in the other tab after this tab's reader read the records: the
+        # next early answer reads them again, in the transaction that reads the file.
+        other.evaluate(OTHER_TAB_WRITES_JS, [DISK, "second"])
+        assert page.evaluate(EARLY_READ_JS, [DISK, "/d/a.txt"]) == ["second", True]
+    assert page.evaluate(DIAGNOSTICS_JS)["earlyReads"] == 4
+
+
+# The write is sent before Python fails, the mkdir after: both reject saying why.
+BROKEN_BOOT_JS = """async (disk) => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  const vfs = window.__vfs = await openVFS({ name: disk, snapshot: "off" });
+  const text = await vfs.readFile("/d/a.txt", "utf8");
+  const failed = (e) => ({ code: e.code, message: e.message });
+  window.__write = vfs.writeFile("/d/b.txt", "x").then(() => null, failed);
+  return text;
+}"""
+AFTER_FAILURE_JS = """async () => {
+  const failed = (e) => ({ code: e.code, message: e.message });
+  const write = await window.__write;
+  return [write, await window.__vfs.mkdir("/d/c").then(() => null, failed)];
+}"""
+
+
+@expect_failed_load(r"/manifest\.json", 500, reason="the worker's manifest is refused")
+@expect_failed_load(PAGE, 404, reason="the page is the server's 404 page")
+def test_a_boot_failure_after_early_reads_rejects_every_later_call(page):
+    page.goto(PAGE)
+    page.evaluate(SEED_JS, DISK)
+    with python_held(page.context) as held:
+        page.reload()
+        assert page.evaluate(BROKEN_BOOT_JS, DISK) == "héllo"  # openVFS resolved, read early
+        for route in held:
+            route.fulfill(status=500, body="refused by the test")
+        held.clear()
+    for failure in page.evaluate(AFTER_FAILURE_JS):
+        assert failure["code"] == "EIO", failure
+        assert failure["message"].startswith("EIO: py_vfs failed to start: "), failure
