@@ -365,13 +365,15 @@ export class VFS {
   // {durability: {asked, lastCommit}}: the openVFS option, and the durability the browser reports
   // for the last commit's transaction (null before the first commit; docs/storage.md),
   // {calls} posted to the worker by this page before this one, {statCache: {hits, entries}},
+  // {earlyReads}: calls this page answered from the records while Python booted (docs/boot.md),
   // {streams, pinnedChunks}: streams open in the worker (JS streams, preview bodies) and the
   // distinct chunks they pin (kept in the store until released).
   async diagnostics(opts) {
     const instance = this.#instance;
     const calls = instance.sent;
     const worker = await this.#call("diagnostics", opts);
-    return { ...worker, calls, statCache: { hits: instance.cache.hits, entries: instance.cache.size } };
+    return { ...worker, calls, statCache: { hits: instance.cache.hits, entries: instance.cache.size },
+      earlyReads: instance.early.answered };
   }
   // One use of the agent tool `name` (py_vfs/agent.py) with `input`; options {caps, workspace,
   // signal}. agentTools(vfs) (web/agent_tools.mjs) wraps it as a tool set for an LLM.

@@ -9,6 +9,7 @@
 
 import { abortError } from "./abort.mjs";
 import { VFS } from "./api.mjs";
+import { BeforeBoot } from "./before_boot.mjs";
 import { envelopeOf, fsError, toError } from "./errors.mjs";
 import { DURABILITIES } from "./idb_store.mjs";
 import { MountStore, codeOfPick, keptMounts, pickDirectory } from "./mount_store.mjs";
@@ -78,9 +79,17 @@ class Instance {
     // commits, after they resolved, and would empty the cache just filled after them.
     this.cache = new StatCache();
     this.worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module", name: `pyvfs:${name}` });
+    // The disk's reads are answered from its records while Python boots (web/before_boot.mjs):
+    // the API is given as soon as they can be, or once Python is ready.
+    this.early = new BeforeBoot(name, { defaults });
     this.ready = new Promise((resolve, reject) => {
-      this.worker.onmessage = ({ data }) => this.receive(data, resolve, reject);
-      this.worker.onerror = (event) => reject(new Error(event.message || "worker failed to start"));
+      const give = () => {
+        this.api ??= new VFS(this);
+        previewRelay.then(() => resolve(this.api), reject);
+      };
+      this.worker.onmessage = ({ data }) => this.receive(data, give, reject);
+      this.worker.onerror = (event) => this.fail(new Error(event.message || "worker failed to start"), reject);
+      this.early.opened.then((early) => early && !this.bootError && give());
     });
     this.worker.postMessage({ type: "open", name, cacheBytes, snapshot, durability, retention, defaults });
     this.mountStore = MountStore.open(name).catch(() => null);
@@ -98,12 +107,12 @@ class Instance {
     if (data.type === "progress") {
       this.last = { stage: data.stage, message: data.message, loaded: data.loaded, total: data.total };
       if (data.stage === "ready") {
-        this.api = new VFS(this);
-        previewRelay.then(() => resolve(this.api), reject);
+        this.early.stop();
+        resolve();
       }
       for (const listener of this.listeners) listener(this.last);
     } else if (data.type === "failed") {
-      reject(new Error(`py_vfs failed to start: ${data.message}`));
+      this.fail(new Error(`py_vfs failed to start: ${data.message}`), reject);
     } else if (data.type === "watch") {
       const listener = this.watchers.get(data.id);
       if (listener) {
@@ -123,19 +132,35 @@ class Instance {
       if (pending?.streams) pending.streams.wanted(post);
       else post(null);
     } else if (data.type === "result") {
-      const pending = this.calls.get(data.id);
-      this.calls.delete(data.id);
-      // Before the caller resumes: what it does next must not see the cache as it was.
-      if (pending.mutating) this.cache.settle();
-      pending.unlisten?.();
-      const value = pending.keep ? pending.keep(data, pending.token) : data.value;
-      // A call stopped by its signal (py_vfs/cancel.py) rejects as Node's fs does.
-      if (data.error?.code === "ECANCELED" && pending.signal) pending.reject(abortError(pending.signal, data.error.hint));
-      else if (data.error) pending.reject(toError(data.error));
-      else pending.resolve(value);
+      this.settle(data);
     } else if (data.type === "request") {
       this.answer(data);
     }
+  }
+
+  // Python did not start: openVFS rejects, or, when it resolved already (early reads), every
+  // later call rejects with this error (those sent already get the worker's EIO saying it).
+  fail(error, reject) {
+    this.bootError = error;
+    this.early.stop();
+    reject(error);
+  }
+
+  // A call's answer: the worker's reply, or the early reader's ({id, value | error}).
+  settle(data) {
+    const pending = this.calls.get(data.id);
+    this.calls.delete(data.id);
+    // Before the caller resumes: what it does next must not see the cache as it was.
+    if (pending.mutating) this.cache.settle();
+    pending.unlisten?.();
+    const value = pending.keep && !data.early ? pending.keep(data, pending.token) : data.value;
+    // A call stopped by its signal (py_vfs/cancel.py) rejects as Node's fs does.
+    if (data.error?.code === "ECANCELED" && pending.signal) pending.reject(abortError(pending.signal, data.error.hint));
+    // The worker answers a call it could not run because Python failed to start with that
+    // failure's bare message; the page says which failure it is.
+    else if (data.error && this.bootError) pending.reject(fsError("EIO", `EIO: ${this.bootError.message}`, { syscall: data.error.syscall }));
+    else if (data.error) pending.reject(toError(data.error));
+    else pending.resolve(value);
   }
 
   // The shell's mount, unmount and reconnect, done by the JS API of this page, and its preview
@@ -179,16 +204,23 @@ class Instance {
   // its requests for input.
   call(op, args, keep, writer = DEFAULT_WRITER, signal = undefined, streams = undefined) {
     if (this.closed) return Promise.reject(fsError("EBADF", `EBADF: VFS "${this.name}" is closed`, { syscall: op }));
+    if (this.bootError) return Promise.reject(fsError("EIO", `EIO: ${this.bootError.message}`, { syscall: op }));
     const id = this.nextId++;
     const pending = { keep, signal, streams, ...this.cache.begin(op) };
     pending.promise = new Promise((resolve, reject) => Object.assign(pending, { resolve, reject }));
     this.calls.set(id, pending);
-    this.sent++;
-    const sent = args.map(cloneable);
-    this.worker.postMessage({ type: "call", id, op, args: sent, [CALL_WRITER]: writer, [CALL_SIGNAL]: Boolean(signal) },
-      transferOf(op, sent));
+    const post = () => {
+      this.sent++;
+      const sent = args.map(cloneable);
+      this.worker.postMessage({ type: "call", id, op, args: sent, [CALL_WRITER]: writer, [CALL_SIGNAL]: Boolean(signal) },
+        transferOf(op, sent));
+    };
+    // An early answer is the value itself (a readdir's: its records), so `keep` is not asked.
+    const direct = !signal && !streams;
+    const early = (reply) => (reply ? this.settle({ id, ...reply, early: true }) : post());
+    if (!this.early.try(op, args, direct, early)) this.early.post(post);
     if (signal) {
-      const cancel = () => this.worker.postMessage({ type: "cancel", id });
+      const cancel = () => this.early.post(() => this.worker.postMessage({ type: "cancel", id }));
       signal.addEventListener("abort", cancel, { once: true });
       pending.unlisten = () => signal.removeEventListener("abort", cancel);
     }
@@ -213,6 +245,7 @@ class Instance {
   async close() {
     await this.settled();
     this.closed = true;
+    this.early.stop();
     this.worker.terminate();
     if (instances.get(this.name) === this) instances.delete(this.name);
   }

@@ -20,16 +20,22 @@ export function openStrict(store) {
 
 // Without the default content (docs/defaults.md): the other file systems start empty too, and
 // installing it would add a commit to the first open that none of them makes.
+// The durability check is not awaited before the store is given: on a returning visit openVFS
+// resolves before Python has booted (docs/boot.md, "Reads before Python"), and diagnostics,
+// the worker's, would add the boot to every open; flush and settle wait for it instead.
 async function openWith(options) {
   const vfs = await openVFS({ ...options, defaults: false });
-  const { asked } = (await vfs.diagnostics()).durability;
-  if (asked !== (options.durability ?? "default")) {
-    throw new Error(`the VFS was opened with durability ${asked}, not ${options.durability}`);
-  }
+  const checked = vfs.diagnostics().then(({ durability: { asked } }) => {
+    if (asked !== (options.durability ?? "default")) {
+      throw new Error(`the VFS was opened with durability ${asked}, not ${options.durability}`);
+    }
+  });
+  checked.catch(() => {}); // reported by flush or settle
   return nodeLike(vfs, {
+    flush: () => checked,
     exists: (path) => vfs.exists(path),
     query: (sql, params, options) => vfs.query(sql, params, options),
-    settle: () => snapshotSettled(vfs),
+    settle: () => checked.then(() => snapshotSettled(vfs)),
     wasmBytes: async () => (await vfs.memoryUsage()).wasmBytes,
     exportZip: (path) => vfs.export(path, { format: "zip" }),
     gitFs: { promises: vfs }, // what isomorphic-git takes as `fs` (tests/e2e/test_isomorphic_git.py)

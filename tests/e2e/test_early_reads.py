@@ -1,0 +1,248 @@
+"""Reads before Python has booted (docs/boot.md, "Reads before Python"): on a returning visit
+the page answers readFile, stat, lstat, exists and readdir from the disk's IndexedDB records
+while the worker still boots, and every answer (value or error: code, message, syscall, path)
+is the one Python gives. Python is held back by holding the worker's first request (its
+manifest.json), so the early answers cannot have come from it; it is released, by the test,
+only once they are in.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+
+from .console_errors import expect_failed_load
+
+PAGE = "/early-reads-test"  # the server's 404 page: a same-origin document the app never touches
+DISK = "early"
+
+# The tree: inline and chunked files, directories, links (relative, absolute, to a directory,
+# with "..", a loop, a dangling one, one with a trailing slash), a file used as a directory,
+# names that sort differently by UTF-16 unit and by code point.
+SEED_JS = """async (disk) => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  const vfs = await openVFS({ name: disk, snapshot: "off" });
+  const big = new Uint8Array(512 * 1024 * 2 + 77).map((_, i) => (i * 31) % 251);  // 3 chunks
+  await vfs.mkdir("/d/sub/deep", { recursive: true });
+  await vfs.writeFile("/d/a.txt", "héllo");
+  await vfs.writeFile("/d/sub/deep/z.txt", "deep");
+  await vfs.writeFile("/d/big.bin", big);
+  await vfs.writeFile("/d/latin.bin", new Uint8Array([0x41, 0xe9, 0x80, 0xff]));
+  await vfs.writeFile("/d/bom.txt", new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69]));
+  await vfs.writeFile("/d/empty", "");
+  await vfs.writeFile("/d/\\u{1F600}.txt", "astral");
+  await vfs.writeFile("/d/\\uFF21.txt", "fullwidth");
+  await vfs.symlink("a.txt", "/d/rel");
+  await vfs.symlink("/d/sub", "/d/abs");
+  await vfs.symlink("../d/sub/deep/z.txt", "/d/sub/up");
+  await vfs.symlink("loop2", "/d/loop1");
+  await vfs.symlink("loop1", "/d/loop2");
+  await vfs.symlink("nowhere", "/d/dangling");
+  await vfs.symlink("sub/", "/d/slash");
+  await vfs.symlink("a.txt/", "/d/fileslash");
+  await vfs.symlink("/d/\\u{1F600}.txt", "/d/\\u00e9link");
+}"""
+
+PATHS = ["/", "/d", "/d/", "/d/a.txt", "/d/a.txt/", "/d/a.txt/x", "/d/missing", "/d/missing/x",
+         "/d/big.bin", "/d/latin.bin", "/d/bom.txt", "/d/empty", "/d/sub", "/d/sub/deep/z.txt",
+         "/d/rel", "/d/abs", "/d/abs/deep/z.txt", "/d/abs/", "/d/sub/up", "/d/loop1",
+         "/d/loop1/x", "/d/dangling", "/d/dangling/", "/d/slash", "/d/slash/deep",
+         "/d/fileslash", "/d/\U0001F600.txt", "/d/\uFF21.txt", "/d/\u00e9link",
+         "/d/../d/./sub//deep/../deep/z.txt", "/../d/a.txt", "/d/sub/..", "/d/a.txt/.."]
+# [op, path, options]: every path through every read, and readFile with each encoding.
+QUERIES = ([["stat", p, None] for p in PATHS] + [["lstat", p, None] for p in PATHS]
+           + [["exists", p, None] for p in PATHS] + [["readdir", p, None] for p in PATHS]
+           + [["readdir", p, {"withFileTypes": True}] for p in ("/d", "/d/abs")]
+           + [["readFile", p, None] for p in PATHS]
+           + [["readFile", p, "utf8"] for p in ("/d/a.txt", "/d/rel", "/d/bom.txt", "/d/empty",
+                                                "/d/\u00e9link", "/d/sub/up")]
+           + [["readFile", p, {"encoding": "latin1"}] for p in ("/d/latin.bin", "/d/big.bin")])
+
+# Runs QUERIES one after another on the disk's API; each answer as plain data.
+# `python`: first wait until Python is ready (diagnostics is the worker's), so Python answers
+# all; else each answer is bounded, since one that waits for Python would wait for ever.
+ASK_JS = """async ([disk, queries, python]) => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  const vfs = await openVFS({ name: disk, snapshot: "off" });
+  if (python) await vfs.diagnostics();
+  const late = (what) => new Promise((_, reject) => setTimeout(() => reject(
+    new Error(`${what} waited 60 s: the early reader did not answer it`)), 60000));
+  const bounded = (promise, what) => python ? promise : Promise.race([promise, late(what)]);
+  const plain = (value) => {
+    if (value instanceof Uint8Array) return { bytes: Array.from(value) };
+    if (Array.isArray(value)) return value.map(plain);
+    if (value && typeof value === "object") {
+      const out = {};
+      for (const key of Object.keys(value).sort()) {
+        const field = value[key];
+        if (typeof field !== "function" && !(field instanceof Date)) out[key] = field;
+      }
+      return out;
+    }
+    return value;
+  };
+  const answers = [];
+  for (const [op, path, options] of queries) {
+    try {
+      const asked = options === null ? vfs[op](path) : vfs[op](path, options);
+      answers.push({ value: plain(await bounded(asked, `${op} ${path}`)) });
+    } catch (e) {
+      if (e.message.includes("the early reader did not answer")) throw e;
+      answers.push({ error: { code: e.code, message: e.message, syscall: e.syscall, path: e.path,
+                              errno: e.errno } });
+    }
+  }
+  window.__vfs = vfs;
+  return answers;
+}"""
+
+DIAGNOSTICS_JS = "async () => (await window.__vfs.diagnostics())"
+
+
+@contextlib.contextmanager
+def python_held(context):
+    """Holds the worker's first request (dist/manifest.json) until the block ends: Python cannot
+    start, let alone answer, inside it."""
+    held = []
+
+    def hold(route):
+        held.append(route)
+
+    def is_manifest(url: str) -> bool:
+        return url.endswith("/manifest.json") and "/defaults/" not in url
+
+    context.route(is_manifest, hold)
+    try:
+        yield held
+    finally:
+        for route in held:
+            route.continue_()
+        context.unroute(is_manifest, hold)
+
+
+@pytest.mark.timeout(600)  # two boots and 350 answers: over 300 s at load 18 on 2 cores
+@expect_failed_load(PAGE, 404, reason="the page is the server's 404 page")
+def test_early_answers_are_the_cores(page):
+    page.goto(PAGE)
+    page.evaluate(SEED_JS, DISK)
+    core = page.evaluate(ASK_JS, [DISK, QUERIES, True])
+    assert page.evaluate(DIAGNOSTICS_JS)["earlyReads"] == 0  # Python was ready: none early
+
+    with python_held(page.context) as held:
+        page.reload()
+        early = page.evaluate(ASK_JS, [DISK, QUERIES, False])
+        assert held, "the worker never asked for its manifest"
+    assert page.evaluate(DIAGNOSTICS_JS)["earlyReads"] == len(QUERIES)
+    for query, mine, theirs in zip(QUERIES, early, core, strict=True):
+        assert mine == theirs, query
+    # Spot checks that the comparison compared something.
+    assert core[QUERIES.index(["readFile", "/d/rel", "utf8"])] == {"value": "héllo"}
+    assert core[QUERIES.index(["stat", "/d/loop1", None])]["error"]["code"] == "ELOOP"
+    assert core[QUERIES.index(["readdir", "/d", None])]["value"][-2:] == ["\uFF21.txt",
+                                                                           "\U0001F600.txt"]
+
+
+# A read made before the write is answered early; one made after it (not even awaiting it)
+# waits for Python (it is not counted as early), and so does everything after, so a read once
+# the write resolved sees it.
+ORDER_JS = """async (disk) => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  const vfs = await openVFS({ name: disk, snapshot: "off" });
+  window.__vfs = vfs;
+  const before = vfs.readFile("/d/a.txt", "utf8");
+  const write = vfs.writeFile("/d/a.txt", "after");
+  const queued = vfs.stat("/d/a.txt");
+  window.__order = write.then(async () => {
+    await queued;
+    return vfs.readFile("/d/a.txt", "utf8");
+  });
+  return await before;
+}"""
+
+
+@expect_failed_load(PAGE, 404, reason="the page is the server's 404 page")
+def test_a_write_ends_early_reads_so_the_tab_reads_its_own_write(page):
+    page.goto(PAGE)
+    page.evaluate(SEED_JS, DISK)
+    with python_held(page.context):
+        page.reload()
+        assert page.evaluate(ORDER_JS, DISK) == "héllo"
+    assert page.evaluate("() => window.__order") == "after"
+    assert page.evaluate(DIAGNOSTICS_JS)["earlyReads"] == 1
+
+
+FRESH_JS = """async (disk) => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  const vfs = await openVFS({ name: disk, snapshot: "off" });
+  const text = await vfs.readFile("/shared/README.md", "utf8");
+  return { text: text.length > 0, early: (await vfs.diagnostics()).earlyReads };
+}"""
+
+
+@expect_failed_load(PAGE, 404, reason="the page is the server's 404 page")
+def test_a_fresh_disk_waits_for_python_and_its_default_content(page):
+    page.goto(PAGE)
+    assert page.evaluate(FRESH_JS, "early-fresh") == {"text": True, "early": 0}
+
+
+OTHER_TAB_WRITES_JS = """async ([disk, text]) => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  const vfs = await openVFS({ name: disk, snapshot: "off" });
+  await vfs.writeFile("/d/a.txt", text);
+  await vfs.writeFile("/d/new.txt", text);
+}"""
+EARLY_READ_JS = """async ([disk, path]) => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  const vfs = window.__vfs = await openVFS({ name: disk, snapshot: "off" });
+  return [await vfs.readFile(path, "utf8"), await vfs.exists("/d/new.txt")];
+}"""
+
+
+@expect_failed_load(PAGE, 404, reason="the page is the server's 404 page")
+def test_another_tabs_commit_during_boot_is_read_whole(page):
+    page.goto(PAGE)
+    page.evaluate(SEED_JS, DISK)
+    other = page.context.new_page()
+    other.goto(PAGE)
+    other.evaluate(OTHER_TAB_WRITES_JS, [DISK, "first"])  # the other tab's Python is up
+    with python_held(page.context):
+        page.reload()
+        assert page.evaluate(EARLY_READ_JS, [DISK, "/d/a.txt"]) == ["first", True]
+        # Committed (durable) in the other tab after this tab's reader read the records: the
+        # next early answer reads them again, in the transaction that reads the file.
+        other.evaluate(OTHER_TAB_WRITES_JS, [DISK, "second"])
+        assert page.evaluate(EARLY_READ_JS, [DISK, "/d/a.txt"]) == ["second", True]
+    assert page.evaluate(DIAGNOSTICS_JS)["earlyReads"] == 4
+
+
+# The write is sent before Python fails, the mkdir after: both reject saying why.
+BROKEN_BOOT_JS = """async (disk) => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  const vfs = window.__vfs = await openVFS({ name: disk, snapshot: "off" });
+  const text = await vfs.readFile("/d/a.txt", "utf8");
+  const failed = (e) => ({ code: e.code, message: e.message });
+  window.__write = vfs.writeFile("/d/b.txt", "x").then(() => null, failed);
+  return text;
+}"""
+AFTER_FAILURE_JS = """async () => {
+  const failed = (e) => ({ code: e.code, message: e.message });
+  const write = await window.__write;
+  return [write, await window.__vfs.mkdir("/d/c").then(() => null, failed)];
+}"""
+
+
+@expect_failed_load(r"/manifest\.json", 500, reason="the worker's manifest is refused")
+@expect_failed_load(PAGE, 404, reason="the page is the server's 404 page")
+def test_a_boot_failure_after_early_reads_rejects_every_later_call(page):
+    page.goto(PAGE)
+    page.evaluate(SEED_JS, DISK)
+    with python_held(page.context) as held:
+        page.reload()
+        assert page.evaluate(BROKEN_BOOT_JS, DISK) == "héllo"  # openVFS resolved, read early
+        for route in held:
+            route.fulfill(status=500, body="refused by the test")
+        held.clear()
+    for failure in page.evaluate(AFTER_FAILURE_JS):
+        assert failure["code"] == "EIO", failure
+        assert failure["message"].startswith("EIO: py_vfs failed to start: "), failure
