@@ -48,6 +48,7 @@ const NO_THREADS_FSSPEC = "the pyvfs file system runs its disk on a thread of it
 const EXPECTED_SKIPS = new Map([
   // py_vfs/blocking.py: on CPython a disk's loop runs in a thread; the page will block with JSPI.
   ["tests/unit/test_fsspec.py", NO_THREADS_FSSPEC],
+  ["tests/unit/test_pyfile.py", "the disk's loop runs in a thread here, and Pyodide has no threads"],
   // The oracle is the host kernel's file system; Pyodide's is MEMFS.
   ["tests/unit/test_differential.py", "differential tests need a real Linux file system"],
   // A pipeline's stages wait on each other's pipes; the e2e tier runs pipelines in the worker.
