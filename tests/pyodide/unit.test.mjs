@@ -64,6 +64,7 @@ const EXPECTED_SKIPS = new Map([
   ["tests/unit/test_query.py::test_the_js_api_call_answers_columns_rows_and_truncated",
     "an async call of the JS API needs a real event loop (the e2e tier calls it from the page)"],
   ["tests/unit/test_group_commit.py::test_a_group_the_store_refuses_is_retried_one_by_one", NO_EVENT_LOOP],
+  ["tests/unit/test_group_commit.py::test_writes_in_flight_wait_for_the_leading_writer_instead_of_each_taking_a_turn", NO_EVENT_LOOP],
   ["tests/unit/test_cancel_calls.py::test_a_cancelled_grep_stops_at_its_first_safe_point", NO_LOOP_CANCEL],
   ["tests/unit/test_cancel_calls.py::test_a_cancelled_recursive_copy_or_removal_changes_nothing[cp-args0]", NO_LOOP_CANCEL],
   ["tests/unit/test_cancel_calls.py::test_a_cancelled_recursive_copy_or_removal_changes_nothing[rm-args1]", NO_LOOP_CANCEL],
