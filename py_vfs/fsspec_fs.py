@@ -109,10 +109,11 @@ class PyVFSFileSystem(AbstractFileSystem):
         return entries if detail else [entry["name"] for entry in entries]
 
     def exists(self, path: str, **kwargs: Any) -> bool:
-        """True when ``path`` names an entry (a dangling symlink counts, as in ``lexists``)."""
+        """True when ``path`` names an entry (a dangling symlink counts, as in ``lexists``);
+        False for any path that cannot be reached (missing, or through a file), as Linux."""
         try:
             self.info(path)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return False
         return True
 

@@ -231,6 +231,7 @@ def test_errors_are_the_oserror_subclasses_and_errno_of_linux(fs):
         fs.pipe_file("/file", b"x", mode="create")
     with pytest.raises(NotADirectoryError):
         fs.ls("/file/x")
+    assert not fs.exists("/file/x")  # os.path.exists answers False through a file too
     with pytest.raises(IsADirectoryError):
         fs.cat_file("/")
     fs.makedirs("/file2/deep", exist_ok=True)
