@@ -202,7 +202,7 @@ class PyVFSFileSystem(AbstractFileSystem):
             size = self.info(path)["size"]
             start = size + start if start is not None and start < 0 else start
             end = size + end if end is not None and end < 0 else end
-        return self._loop.run(_read_range(self.vfs, path, start or 0, end))
+        return self._loop.call(lambda: self.vfs.open_read(path, start or 0, end).read_all())
 
     def touch(self, path: str, truncate: bool = True, **kwargs: Any) -> None:
         """Make an empty file (``truncate``: empty an existing one), or update its times."""
@@ -230,7 +230,8 @@ class PyVFSFile(AbstractBufferedFile):
 
     def _fetch_range(self, start: int, end: int) -> bytes:
         """The bytes ``[start, end)``, reading only the chunks that hold them."""
-        return self.fs._loop.run(_read_range(self.fs.vfs, self.path, start, end))
+        return self.fs._loop.call(
+            lambda: self.fs.vfs.open_read(self.path, start, end).read_all())
 
     def _initiate_upload(self) -> None:
         """``wb``/``xb``: opens the write stream the blocks go to; ``ab``: nothing to open."""
@@ -272,12 +273,3 @@ async def _open_disk(disk: str | Path | None, writer: str) -> VFS:
     from .storage.sqlite import SQLiteStore
 
     return await VFS.open(SQLiteStore(disk), writer=writer)
-
-
-async def _read_range(vfs: VFS, path: str, start: int, end: int | None) -> bytes:
-    """The bytes ``[start, end)`` of ``path``, streamed chunk by chunk from the disk."""
-    pieces = []
-    async with vfs.open_read(path, start, end) as stream:
-        async for piece in stream:
-            pieces.append(piece)
-    return b"".join(pieces)

@@ -132,8 +132,8 @@ class VFSRawFile(io.RawIOBase):
         if self._memory is not None:
             piece = self._memory[self._position:self._position + len(view)]
         else:
-            piece = self._runner.run(_read_range(self._vfs, self._path, self._position,
-                                                 self._position + len(view)))
+            piece = self._runner.call(lambda: self._vfs.open_read(
+                self._path, self._position, self._position + len(view)).read_all())
         view[:len(piece)] = piece
         self._position += len(piece)
         return len(piece)
@@ -233,15 +233,6 @@ def _kind_of(mode: str) -> str:
     if len(kinds) != 1 or set(mode) - set("rwaxbt+") or len(set(mode)) != len(mode):
         raise ValueError(f"invalid mode: '{mode}'")
     return kinds[0]
-
-
-async def _read_range(vfs: Any, path: str, start: int, end: int) -> bytes:
-    """The bytes ``[start, end)`` of ``path``, reading only the chunks that hold them."""
-    pieces = []
-    async with vfs.open_read(path, start, end) as stream:
-        async for piece in stream:
-            pieces.append(piece)
-    return b"".join(pieces)
 
 
 def open_file(runner: Blocking, vfs: Any, path: str, mode: str = "r", buffering: int = -1,

@@ -74,6 +74,11 @@ class ReadStream:
             return self._inline
         return await self._engine.content.read_chunk(self._keys[index], keep=False)
 
+    async def read_all(self) -> bytes:
+        """Every byte left in the stream's range, at once; the stream is closed after."""
+        async with self:
+            return b"".join([piece async for piece in self])
+
     async def aclose(self) -> None:
         """Release the stream's chunks (a chunk only it kept is reclaimed now)."""
         if not self._closed:
