@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 
 import pytest
 from serve import start_site
@@ -84,8 +85,12 @@ def test_a_new_build_takes_over_an_open_preview_without_reload(origin):
     app.page.evaluate(WRITE_JS, ["/v/a.txt", "two"])
     app.page.reload()  # the app's relay registers the service worker again, asks for an update
     wait_ready(app)
-    preview.wait_for_function("""async (url) => {
-      const response = await fetch(url, { cache: "no-store" });
-      return response.headers.get("x-preview-build") === "next";
-    }""", arg=url, timeout=20000, polling=200)
-    assert preview.evaluate(PROBE_JS, url) == [200, "next", "two"]
+    # Polled here, not with wait_for_function: that one takes an async predicate's promise as
+    # truthy at once, so it never waited for the new build.
+    deadline = time.monotonic() + 20
+    while (seen := preview.evaluate(PROBE_JS, url))[1] != "next":
+        if time.monotonic() > deadline:
+            pytest.fail(f"waited 20 s for the new service worker build to answer; last {seen}")
+        time.sleep(0.2)
+    assert seen == [200, "next", "two"]
+    assert preview.evaluate(PROBE_JS, url) == [200, "next", "two"]  # and it stays in charge
