@@ -128,7 +128,19 @@ class PageLoop(Blocking):
                 "a synchronous call into the page's disk must wait for the page's event loop, "
                 "which only a script run by the shell's python or vfs.runPython can do (in a "
                 "browser with JSPI); elsewhere await the VFS's coroutines")
-        return block_on(awaitable)
+        done, value = block_on(_outcome(awaitable))
+        if not done:
+            raise value
+        return value
+
+
+async def _outcome(awaitable: Awaitable[T]) -> tuple[bool, Any]:
+    """``(True, result)`` or ``(False, the exception)``: an error raised inside ``run_sync``'s
+    task would also be printed on stderr by the page's loop, as if nobody had handled it."""
+    try:
+        return True, await awaitable
+    except BaseException as error:  # re-raised in the caller, whatever it is
+        return False, error
 
 
 class CoroutineSuspended(RuntimeError):

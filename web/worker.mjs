@@ -66,6 +66,14 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   const cancel = pyodide.pyimport("py_vfs.cancel");
   cancel.set_yielder(nextTask);
   cancel.destroy();
+  // Python's fsspec reaches this disk by its name, and fsspec's wheel is installed on its first
+  // import, not at boot (docs/python.md).
+  for (const [module, call] of [["py_vfs.page_disks", (m) => { const vfs = api.vfs; m.serve(name, vfs); vfs.destroy(); }],
+    ["py_vfs.lazy_wheels", (m) => m.install(here(manifest.fsspec), here(manifest.wheel))]]) {
+    const proxy = pyodide.pyimport(module);
+    call(proxy);
+    proxy.destroy();
+  }
   readyApi = api;
   store.onRemoteCommit = catchUp;
   (await api.restore_mounts(await mountsKept))?.destroy?.();
