@@ -268,13 +268,15 @@ async function answer(data, reply, view, calls) {
 // acknowledged, the function returns a promise Python awaits, so a command that writes faster
 // than the page reads waits instead of filling the page's memory.
 const OUTPUT_WINDOW = 1 << 20;
+// The calls that stream so: a shell line, and Python code run as `python -c` (vfs.runPython).
+const STREAMED = new Set(["shell", "runPython"]);
 
 // With options.input (the page gave `input`), a fourth: read(), which asks the page for what
 // the user types ({type: "inputWanted", id}) and resolves to its {type: "input", id, data}
 // (null: the end of the input).
 function withStreams(data, args, reply, calls) {
   const options = args[1];
-  if (data.op !== "shell" || !(options?.stream || options?.input)) return args;
+  if (!STREAMED.has(data.op) || !(options?.stream || options?.input)) return args;
   const flow = { unacked: 0, resume: null, answer: null };
   (calls.flows ??= new Map()).set(data.id, flow);
   const emit = (stream, bytes) => {

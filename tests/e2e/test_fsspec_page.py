@@ -71,7 +71,8 @@ for name, attempt in tries.items():
 
 def test_a_script_in_a_scoop_reaches_its_own_view_only(page):
     """The same options as the page's own scripts (fsspec hands out its cached instance) reach
-    only the scoop's view, entered with the shell's `scoop` or through `vfs.scoop()`'s API."""
+    only the scoop's view, entered with the shell's `scoop` or through `vfs.scoop()`'s API
+    (its shell and its runPython)."""
     result = js(page, WITHIN + """
       await vfs.writeFile("/workspace/secret.txt", "secret");
       const outside = await sh(`python -c 'import fsspec; ` +
@@ -81,13 +82,14 @@ def test_a_script_in_a_scoop_reaches_its_own_view_only(page):
       const inShell = await sh(`python -c '${args[0]}'`);
       await sh("exit");
       const inView = await within(view.shell(`python -c '${args[0]}'`), 120000, "view.shell");
-      return {outside, inShell, inView, planted: await vfs.exists("/workspace/planted.txt"),
+      const inRun = await within(view.runPython(args[0]), 120000, "view.runPython");
+      return {outside, inShell, inView, inRun, planted: await vfs.exists("/workspace/planted.txt"),
               mine: await vfs.readFile("/scoops/fs-a/workspace/mine.txt", "utf8")};
     """, SCOOP_SCRIPT)
     assert (result["outside"]["stdout"], result["outside"]["code"]) == ("b'secret'\n", 0)
     expected = ("own mine\nread FileNotFoundError\nwrite PermissionError\n"
                 "list FileNotFoundError\nother disk PermissionError\n")
-    for run in (result["inShell"], result["inView"]):
+    for run in (result["inShell"], result["inView"], result["inRun"]):
         assert (run["stdout"], run["stderr"], run["code"]) == (expected, "", 0)
     assert result["planted"] is False
     assert result["mine"] == "mine"
@@ -138,3 +140,74 @@ def test_fsspec_imports_from_our_origin_on_first_use_after_either_boot(browser,
         ("py_vfs.fsspec_fs from packages\n", "", 0), ("py_vfs.fsspec_fs from snapshot\n", "", 0)]
     assert len(wheels) == 2 and all(url.startswith(app.page.url.split("/")[0]) for url in wheels)
     assert_no_offsite(app.offsite, "the fsspec boot context")
+
+
+def test_run_python_runs_code_as_python_c_with_cwd_args_stdin_and_status(page):
+    """`vfs.runPython` is the shell's `python -c`: sys.argv, cwd, stdin and the exit status as
+    there, the session's own directory untouched; fsspec writes seen by the JS API at once."""
+    result = js(page, WITHIN + """
+      const before = (await sh("pwd")).stdout;
+      const ran = await py("import sys, os\\nprint(sys.argv, cwd, sys.stdin.read().strip())",
+        {cwd: "/workspace", args: ["a", "b c"], stdin: "typed\\n"});
+      const bytesIn = await py("import sys; print(sys.stdin.buffer.read())",
+        {stdin: new Uint8Array([104, 105])});
+      const exits = await py("import sys; print('out'); sys.exit(3)");
+      const raises = await py("1 / 0");
+      const written = await py(args[0]);
+      const report = await vfs.readFile("/workspace/report.txt", "utf8");
+      const seen = [];
+      const twoStreams = "print('one', flush=True)\\nimport sys\\nprint('two', file=sys.stderr)";
+      const streamed = await py(twoStreams, {onOutput: (kind, text) => seen.push([kind, text])});
+      return {before, after: (await sh("pwd")).stdout, ran, bytesIn, exits, raises, written,
+              report, seen, streamed};
+    """, CSV_SCRIPT)
+    assert result["after"] == result["before"]
+    assert result["ran"] == {"stdout": "['-c', 'a', 'b c'] /workspace typed\n", "stderr": "",
+                             "code": 0}
+    assert result["bytesIn"]["stdout"] == "b'hi'\n"
+    assert result["exits"] == {"stdout": "out\n", "stderr": "", "code": 3}
+    assert result["raises"]["code"] == 1
+    assert result["raises"]["stderr"].endswith("ZeroDivisionError: division by zero\n")
+    assert (result["written"]["code"], result["written"]["stderr"]) == (0, "")
+    assert result["report"] == "total 3\n"
+    # Handed on as written (print writes the text and the newline apart), stdout before stderr.
+    assert result["seen"][0] == ["stdout", "one"]
+    assert {stream: "".join(text for kind, text in result["seen"] if kind == stream)
+            for stream in ("stdout", "stderr")} == {"stdout": "one\n", "stderr": "two\n"}
+    assert result["streamed"] == {"stdout": "", "stderr": "", "code": 0}
+
+
+def test_run_python_rejects_bad_arguments_and_stops_at_its_signal(page):
+    """Bad arguments reject in the page as Node's do (nothing sent); a cwd that is not there
+    rejects with the core's ENOENT; an abort stops a script waiting in an await (status 130)
+    and an already aborted signal rejects with AbortError."""
+    result = js(page, WITHIN + """
+      const outcome = (call) => call().then((r) => ["resolved", r.code],
+        (e) => [e.name, e.code]);
+      const bad = [];
+      for (const call of [() => vfs.runPython(5), () => vfs.runPython("1", {args: "a"}),
+                          () => vfs.runPython("1", {args: [1]}),
+                          () => vfs.runPython("1", {bogus: 1}),
+                          () => vfs.runPython("1", {onOutput: "no"}),
+                          () => vfs.runPython("1", {cwd: "/no/such/dir"}),
+                          () => vfs.runPython("1", {cwd: "/workspace/data.csv"})]) {
+        bad.push(await outcome(call));
+      }
+      const controller = new AbortController();
+      await vfs.rm("/workspace/py-waiting", {force: true});
+      const running = vfs.runPython("await vfs.write_file('/workspace/py-waiting', b'1')\\n" +
+        "import asyncio\\nawait asyncio.sleep(3600)", {signal: controller.signal});
+      for (let i = 0; i < 600 && !(await vfs.exists("/workspace/py-waiting")); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      controller.abort();
+      const stopped = await within(running, 60000, "the aborted runPython");
+      const early = await outcome(() => vfs.runPython("1", {signal: AbortSignal.abort()}));
+      return {bad, stopped: stopped.code, early, after: (await py("print(6 * 7)")).stdout};
+    """)
+    assert result["bad"] == [["TypeError", "ERR_INVALID_ARG_TYPE"]] * 3 + [
+        ["TypeError", "ERR_INVALID_ARG_VALUE"], ["TypeError", "ERR_INVALID_ARG_TYPE"],
+        ["Error", "ENOENT"], ["Error", "ENOTDIR"]]
+    assert result["stopped"] == 130
+    assert result["early"] == ["AbortError", "ABORT_ERR"]
+    assert result["after"] == "42\n"
