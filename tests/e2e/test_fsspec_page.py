@@ -211,3 +211,41 @@ def test_run_python_rejects_bad_arguments_and_stops_at_its_signal(page):
     assert result["stopped"] == 130
     assert result["early"] == ["AbortError", "ABORT_ERR"]
     assert result["after"] == "42\n"
+
+
+NOT_PROMISING = """
+import asyncio, errno, fsspec
+fs = fsspec.filesystem("pyvfs")
+loop = asyncio.get_running_loop()
+done = loop.create_future()
+def attempt(name):
+    try:
+        fs.ls("/workspace")
+        return f"{name} listed"
+    except OSError as error:
+        return f"{name} {errno.errorcode[error.errno]} {error}"
+def from_js():
+    done.set_result(attempt("from a JS timer:"))
+from js import setTimeout
+from pyodide.ffi import create_once_callable
+setTimeout(create_once_callable(from_js), 0)
+print(await done)
+again = loop.create_future()
+loop.call_soon(lambda: again.set_result(attempt("from the page's loop:")))
+print(await again)
+"""
+
+
+def test_a_call_that_cannot_block_fails_with_eagain_and_says_where_it_can(page):
+    """A Python callback a JS timer calls directly is not a promising call: fsspec cannot wait
+    for the page's loop there and fails at once with EAGAIN (never hangs); the same call from
+    the page's own loop (asyncio's callbacks) blocks with JSPI and works."""
+    result = js(page, WITHIN + "return await py(args[0]);", NOT_PROMISING)
+    # Which entries into Python may block is JSPI's: checked on Chromium 156.0.8078.79.
+    assert result["stdout"].splitlines() == [
+        "from a JS timer: EAGAIN EAGAIN: resource temporarily unavailable, call (a synchronous "
+        "call into the page's disk must wait for the page's event loop, which only a script run "
+        "by the shell's python or vfs.runPython can do (in a browser with JSPI); elsewhere "
+        "await the VFS's coroutines)",
+        "from the page's loop: listed"]
+    assert (result["stderr"], result["code"]) == ("", 0)
