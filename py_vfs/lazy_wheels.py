@@ -32,14 +32,15 @@ class _OnImport(importlib.abc.MetaPathFinder):
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
         """None (other finders go on) unless ``fullname`` is a package waiting for its wheels:
-        then they are unpacked first, once."""
-        urls = self.wheels.pop(fullname, None)
+        then they are unpacked first, once they all could be."""
+        urls = self.wheels.get(fullname)
         if urls is None:
             return None
         where = site.getsitepackages()[0]
-        for url in urls:
+        for url in urls:  # a failed fetch raises ImportError; the next import tries again
             with zipfile.ZipFile(io.BytesIO(_fetch(url))) as wheel:
                 wheel.extractall(where)
+        del self.wheels[fullname]
         importlib.invalidate_caches()
         return importlib.machinery.PathFinder.find_spec(fullname, path)
 
