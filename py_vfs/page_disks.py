@@ -1,7 +1,7 @@
 """Which disk Python code in the page reaches by name: the disk its worker serves, or the view
 the running code works on (docs/python.md).
 
-The worker serves one disk (``open_api`` records it here with its name). A shell command runs
+The worker serves one disk (web/worker.mjs records it here with its name). A shell command runs
 on the disk or on a restricted view of it (a scoop): ``working_on`` holds the one the running
 command works on, a context variable that the shell sets around each command, so a script run
 by ``python`` (from the terminal, a ``.py`` script, ``vfs.runPython``) and every task it starts
@@ -28,9 +28,9 @@ _page: dict[str, Any] = {}  # {"name": the disk's name, "vfs": its VFS}, once th
 working_on: ContextVar[Any] = ContextVar("py_vfs_working_on", default=None)
 
 
-def serve(name: str, vfs: Any) -> None:
-    """Records the disk this worker serves: ``name`` (openVFS's) and its VFS."""
-    _page.update(name=name, vfs=vfs)
+def serve(name: str, api: Any) -> None:
+    """Records the disk this worker serves: ``name`` (openVFS's) and its API (a ``WebAPI``)."""
+    _page.update(name=name, vfs=api.vfs)
 
 
 def served() -> str | None:

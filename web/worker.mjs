@@ -68,18 +68,24 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   cancel.destroy();
   // Python's fsspec reaches this disk by its name, and fsspec's wheel is installed on its first
   // import, not at boot (docs/python.md).
-  for (const [module, call] of [["py_vfs.page_disks", (m) => { const vfs = api.vfs; m.serve(name, vfs); vfs.destroy(); }],
-    ["py_vfs.lazy_wheels", (m) => m.install(here(manifest.fsspec), here(manifest.wheel))]]) {
-    const proxy = pyodide.pyimport(module);
-    call(proxy);
-    proxy.destroy();
-  }
+  callPython(pyodide, "py_vfs.page_disks", "serve", name, api);
+  callPython(pyodide, "py_vfs.lazy_wheels", "install", here(manifest.fsspec), here(manifest.wheel));
   readyApi = api;
   store.onRemoteCommit = catchUp;
   (await api.restore_mounts(await mountsKept))?.destroy?.();
   progress("ready", "Ready");
   snapshotWhenIdle(manifest, key, snapshot, () => (activeCalls ? 0 : performance.now() - lastCallAt));
   return { pyodide, api, dispatch: webapi.dispatch, store };
+}
+
+// `module.fn(...args)` in Python, the module's proxy let go of afterwards.
+function callPython(pyodide, module, fn, ...args) {
+  const proxy = pyodide.pyimport(module);
+  try {
+    proxy[fn](...args);
+  } finally {
+    proxy.destroy();
+  }
 }
 
 // Calls running in Python now, and when the last one ended: the runtime snapshot is made only

@@ -23,6 +23,7 @@ import sys
 import tracemalloc
 import zipfile
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -276,7 +277,7 @@ def page_disk(monkeypatch):
 
     monkeypatch.setattr(page_disks, "_page", {})
     vfs = VFS.memory()
-    page_disks.serve("default", vfs)
+    page_disks.serve("default", SimpleNamespace(vfs=vfs))  # as the worker serves its WebAPI
     return vfs
 
 
