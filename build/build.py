@@ -21,8 +21,11 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
       manifest.json              {version, files: [{path, size, sha256}]}, made by
                                  `python -m py_vfs.defaults defaults/` (docs/defaults.md)
       files/<path>               each file, at its path on the disk (files/shared/README.md)
-    wheels/                      our wheel (py_vfs-<version>-py3-none-any.whl) and micropip's
-    manifest.json                {version, wheel, wheelSha256, micropip, pyodide, build, downloads}:
+    wheels/                      our wheel (py_vfs-<version>-py3-none-any.whl), micropip's and
+                                 fsspec's (installed on Python's first `import fsspec`:
+                                 py_vfs/lazy_wheels.py, docs/python.md)
+    manifest.json                {version, wheel, wheelSha256, micropip, fsspec, pyodide, build,
+                                 downloads}:
                                  what the worker loads, the sizes it reports progress against,
                                  and what keys the Python memory snapshot (docs/boot.md)
 
@@ -70,6 +73,11 @@ MICROPIP_WHEEL = f"micropip-{MICROPIP_VERSION}-py3-none-any.whl"
 # PyPI's wheel, not the one pyodide-lock.json describes: Pyodide rebuilds micropip for its own
 # distribution, so the lock file's sha256 is of another file than PyPI's wheel of that version.
 MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"
+# The optional dependency py_vfs[fsspec], at the version pyproject.toml pins (checked), PyPI's
+# wheel (pure Python).
+FSSPEC_VERSION = "2026.9.0"
+FSSPEC_WHEEL = f"fsspec-{FSSPEC_VERSION}-py3-none-any.whl"
+FSSPEC_SHA256 = "8dd6e646e99ea382bd85f97a45e6b526a442d79423a7dc673f1e2756d05fcb5f"
 # (source under node_modules, destination under dist/)
 VENDOR_FILES = [
     ("@xterm/xterm/lib/xterm.mjs", "vendor/xterm.mjs"),
@@ -131,7 +139,8 @@ def input_files() -> list[Path]:
 
 def inputs_digest(files: list[Path]) -> str:
     h = hashlib.sha256()
-    h.update(f"pyodide={PYODIDE_VERSION} micropip={MICROPIP_SHA256}\n".encode())
+    h.update(f"pyodide={PYODIDE_VERSION} micropip={MICROPIP_SHA256} fsspec={FSSPEC_SHA256}\n"
+             .encode())
     for path in files:
         h.update(rel(path).encode() + b"\0")
         if path.is_file():
@@ -227,22 +236,28 @@ def sha256_of(path: Path) -> str:
         return hashlib.file_digest(f, "sha256").hexdigest()
 
 
-def fetch_micropip(out: Path) -> None:
-    cached = WHEEL_CACHE / MICROPIP_WHEEL
+def fetch_wheel(out: Path, name: str, version: str, wheel: str, sha256: str) -> None:
+    """PyPI's wheel of ``name==version`` (cached in .cache/wheels/), checked against its pinned
+    sha256, into dist/wheels/."""
+    cached = WHEEL_CACHE / wheel
     if not cached.is_file():
         WHEEL_CACHE.mkdir(parents=True, exist_ok=True)
         args = ["download", "--no-deps", "--only-binary=:all:", "--python-version", "3.14"]
-        run(
-            [*PIP, *args, "-d", str(WHEEL_CACHE), f"micropip=={MICROPIP_VERSION}"],
-            "pip download micropip",
-        )
+        run([*PIP, *args, "-d", str(WHEEL_CACHE), f"{name}=={version}"], f"pip download {name}")
         if not cached.is_file():
             raise BuildError(f"pip download did not produce {rel(cached)}")
     sha = sha256_of(cached)
-    if sha != MICROPIP_SHA256:
+    if sha != sha256:
         cached.unlink()
-        raise BuildError(f"{MICROPIP_WHEEL} has sha256 {sha}, expected {MICROPIP_SHA256}")
-    copy(cached, out / "wheels" / MICROPIP_WHEEL)
+        raise BuildError(f"{wheel} has sha256 {sha}, expected {sha256}")
+    copy(cached, out / "wheels" / wheel)
+
+
+def check_fsspec_pin() -> None:
+    """pyproject.toml's extra py_vfs[fsspec] pins the fsspec the page ships."""
+    pin = f'"fsspec=={FSSPEC_VERSION}"'
+    if pin not in (ROOT / "pyproject.toml").read_text():
+        raise BuildError(f"pyproject.toml's fsspec extra must pin {pin} (build/build.py ships it)")
 
 
 SW_BUILD_LINE = 'const BUILD = "dev";'
@@ -306,8 +321,10 @@ def build(out: Path, digest: str) -> dict[str, int]:
     # py_vfs-<version>-py3-none-any.whl (flit normalises the name to py_vfs).
     version = wheel.split("-")[1]
 
-    with step(f"micropip {MICROPIP_VERSION}"):
-        fetch_micropip(out)
+    with step(f"micropip {MICROPIP_VERSION}, fsspec {FSSPEC_VERSION}"):
+        fetch_wheel(out, "micropip", MICROPIP_VERSION, MICROPIP_WHEEL, MICROPIP_SHA256)
+        check_fsspec_pin()
+        fetch_wheel(out, "fsspec", FSSPEC_VERSION, FSSPEC_WHEEL, FSSPEC_SHA256)
 
     with step(f"pyodide {PYODIDE_VERSION}"):
         for name in PYODIDE_FILES:
@@ -343,6 +360,7 @@ def build(out: Path, digest: str) -> dict[str, int]:
         # Keys the Python memory snapshot: one made with another wheel is stale (docs/boot.md).
         "wheelSha256": sha256_of(out / "wheels" / wheel),
         "micropip": f"wheels/{MICROPIP_WHEEL}",
+        "fsspec": f"wheels/{FSSPEC_WHEEL}",
         "pyodide": PYODIDE_VERSION,
         "build": digest[:12],
         # Bytes of the two large runtime files, so boot can show download progress against a

@@ -11,24 +11,36 @@ streams its blocks into one write stream and replaces the file in one commit whe
 (or at the end of an fsspec transaction); ``ab`` appends each flushed block; ``xb`` fails with
 FileExistsError when the file exists as it is opened.
 
-fsspec is synchronous and the VFS's operations are coroutines: every call runs on the disk's
-own event loop, in a thread of its own (``py_vfs.blocking``).
+In Pyodide in the page, ``name="default"`` is the page's disk of that name (the disk its
+worker serves, the very VFS the JS API and the shell use), and a file system made with no
+``disk`` is the page's disk too; inside a restricted view (a scoop) it is that view and nothing
+else (``py_vfs.page_disks``, resolved at each call since fsspec shares one instance per set of
+options).
+
+fsspec is synchronous and the VFS's operations are coroutines (``py_vfs.blocking``): a disk of
+its own runs on its own event loop, in a thread of its own on CPython, stepped by the caller in
+Pyodide (``StepLoop``: a memory disk waits for no JS); the page's disk runs on the page's loop,
+and a call suspends Python with JSPI until it has finished (``PageLoop``; EAGAIN where it
+cannot).
 """
 
 from __future__ import annotations
 
 import stat as stat_module
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from fsspec.spec import AbstractBufferedFile, AbstractFileSystem
 
-from .blocking import Blocking, ThreadLoop
+from . import page_disks
+from .blocking import Blocking, PageLoop, StepLoop, ThreadLoop
 from .errors import FsError
 from .node import DIRECTORY, FILE, SYMLINK, Stat
 from .vfs import VFS
 
+_PAGE = object()  # no disk given: the page's disk in the page, else a new memory disk
 _TYPE_BITS = {FILE: stat_module.S_IFREG, DIRECTORY: stat_module.S_IFDIR,
               SYMLINK: stat_module.S_IFLNK}
 
@@ -39,18 +51,33 @@ class PyVFSFileSystem(AbstractFileSystem):
     protocol = "pyvfs"
     root_marker = "/"
 
-    def __init__(self, disk: str | Path | None = None, *, writer: str = "user",
-                 **storage_options: Any) -> None:
+    def __init__(self, disk: str | Path | object | None = _PAGE, *, name: str | None = None,
+                 writer: str = "user", **storage_options: Any) -> None:
         """Open the disk: ``disk``, a SQLite disk file (made when missing; None: a new disk in
-        memory). ``writer`` names who the changes are made by, in the journal."""
+        memory), ``writer`` naming who the changes are made by, in the journal. In the page:
+        ``name``, the page's disk of that name (``disk`` not given: the page's disk)."""
         super().__init__(**storage_options)
-        self._loop: Blocking = ThreadLoop()
-        self.vfs = self._loop.run(_open_disk(disk, writer))
+        self._page = name is not None or (disk is _PAGE and page_disks.served() is not None)
+        self._name = name
+        if self._page:
+            page_disks.reach(name)  # a name this Python cannot reach fails here already
+            self._loop: Blocking = PageLoop()
+            return
+        self._loop = StepLoop() if sys.platform == "emscripten" else ThreadLoop()
+        self._vfs = self._loop.run(_open_disk(None if disk is _PAGE else disk, writer))
+
+    @property
+    def vfs(self) -> Any:
+        """The disk (or, in the page, the disk or view the running code reaches: at each use)."""
+        return page_disks.reach(self._name) if self._page else self._vfs
 
     def close(self) -> None:
         """Closes the disk and stops its loop; the instance cannot be used afterwards (fsspec's
-        instance cache still holds it: ``clear_instance_cache()`` forgets it)."""
-        self._loop.call(self.vfs.close)
+        instance cache still holds it: ``clear_instance_cache()`` forgets it). The page's
+        disk stays open: it is the page's."""
+        if self._page:
+            return
+        self._loop.call(self._vfs.close)
         self._loop.close()
 
     def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:

@@ -67,7 +67,8 @@ ERROR_FIELDS = ("code", "errno", "syscall", "path", "dest", "message", "hint")
 # "number", "mode", "any", "encoding" (one of ENCODINGS), "utf8"
 # (utf8 only: the text is stored as UTF-8), "flag" (the file-open flag, only the one the call
 # means: "r" to read, "w" or "a" to write, "a" to append), "false" (Node's option, honoured
-# only at its default, false), "when" (a Date, ms since 1970 or ISO 8601 text).
+# only at its default, false), "when" (a Date, ms since 1970 or ISO 8601 text), "path",
+# "content", "strings" (an array of strings).
 #
 # The call envelope the page posts to the worker is {type: "call", id, op, args, writer}:
 # ``writer`` (CALL_WRITER, default DEFAULT_WRITER) names who the call's changes are made by
@@ -171,6 +172,11 @@ OPS: tuple[Op, ...] = (
     _op("shell", "line:string options:options?", mutating=True,
         options={"stream": "bool", "isatty": "bool", "interactive": "bool", "input": "bool"},
         **_NOT_IN_STEP),
+    # Python code run as the shell's `python -c CODE ARG...` (py_vfs/web_shell.py), with the
+    # shell call's streams: ``stream`` and ``input`` add the same third and fourth arguments.
+    _op("runPython", "code:string options:options?", mutating=True,
+        options={"cwd": "path", "args": "strings", "stdin": "content", "stream": "bool",
+                 "input": "bool"}, **_NOT_IN_STEP),
     # Tab completion of the shell's line at the cursor (py_vfs/shell/complete.py).
     _op("complete", "line:string cursor:number", **_NOT_IN_STEP),
     # Read-only SQL over the disk's metadata (py_vfs/query.py, docs/data.md).

@@ -13,6 +13,12 @@ quote, ``if`` without ``fi``: the parser's ``needs_more``) is not run but answer
 is echoed first, as bash does); the line is recorded in the history
 (py_vfs/shell/history_file.py); the answer carries the history list and HOME. A line whose
 call is cancelled (Ctrl-C) stops where it is and answers status 130, as the scripts expect.
+
+``runPython`` (``vfs.runPython(code, options)``) runs ``code`` as the shell's ``python -c CODE
+ARG...`` does (the same command, so the same ``run_python``, globals and view: a session inside
+a scoop runs it in the scoop), in a copy of the session (``cwd`` applies to this run only, a
+shell function named ``python`` does not stand in), with the same output and input streams as
+``shell``; ``stdin`` (text or bytes) is its whole standard input instead.
 """
 
 from __future__ import annotations
@@ -25,9 +31,11 @@ from . import cancel
 from .errors import FsError
 from .shell import Shell
 from .shell.complete import complete
+from .shell.context import resolve
+from .shell.control import INTERRUPTED, Interrupted
 from .shell.history_file import HistoryError, history_of
 from .shell.parser import needs_more
-from .shell.pipes import Emit, Output, StreamInput
+from .shell.pipes import BrokenPipe, BytesInput, Collect, Emit, Input, NoInput, Output, StreamInput
 from .web_args import flag
 
 # emit(stream, data): None, or an awaitable while the page is behind (web/worker.mjs).
@@ -45,7 +53,7 @@ class ShellOps:
 
     def table(self) -> dict[str, Callable[..., Any]]:
         """Operation name -> function, for ``WebAPI``'s table."""
-        return {"shell": self.run,
+        return {"shell": self.run, "runPython": self.run_python,
                 "complete": lambda line, cursor: complete(self.shell, line, int(cursor)).to_dict()}
 
     async def run(self, line: str, options: Any = None, emit: Emitter | None = None,
@@ -80,6 +88,38 @@ class ShellOps:
                 "cwd": result.cwd, "open": list(result.open_urls), "scoop": result.scoop,
                 "confirm": result.confirm, **extra}
 
+    async def run_python(self, code: str, options: Any = None, emit: Emitter | None = None,
+                         read: Reader | None = None) -> dict[str, Any]:
+        """``code`` run as ``python -c code *args``: ``{stdout, stderr, code}``; see the module
+        docstring. A ``cwd`` that is not a directory fails the call (ENOENT, ENOTDIR)."""
+        options = options or {}
+        shell = self.shell.fork()
+        shell.functions = {}
+        if options.get("cwd") is not None:
+            path = resolve(shell.cwd, options["cwd"])
+            if not shell.vfs.stat(path).is_dir:
+                raise FsError.of("ENOTDIR", "chdir", options["cwd"])
+            shell.cwd = path
+        if read is not None and options.get("stdin") is not None:
+            raise FsError.of("EINVAL", "runPython").with_hint("give stdin or input, not both")
+        stdin: Input = NoInput()
+        if read is not None:
+            stdin = StreamInput(_typed(read))
+        elif options.get("stdin") is not None:
+            given = options["stdin"]  # text, or bytes (a memoryview from JS)
+            stdin = BytesInput(given if isinstance(given, str) else bytes(given))
+        stdout = _emitting(emit, "stdout", False) or Collect()
+        stderr = _emitting(emit, "stderr", False) or Collect()
+        argv = ["python", "-c", code, *options.get("args", [])]
+        try:
+            status = await shell.run_argv(argv, stdin, stdout, stderr)
+        except Interrupted:
+            status = INTERRUPTED
+        for stream in (stdout, stderr):
+            with contextlib.suppress(BrokenPipe, OSError):
+                await stream.flush()
+        return {"stdout": _text(stdout), "stderr": _text(stderr), "code": status}
+
     def _session(self) -> dict[str, Any]:
         return {"history": list(self.history.entries),
                 "home": self.shell.environment().get("HOME") or "/"}
@@ -91,6 +131,11 @@ class ShellOps:
         return {"stdout": "", "stderr": "" if stderr is not None else message, "code": code,
                 "cwd": self.shell.cwd, "open": [], "scoop": self.shell.scoop_name,
                 "confirm": None, **(self._session() if interactive else {})}
+
+
+def _text(stream: Output) -> str:
+    """What a collected stream holds ("" for one handed on as it was written)."""
+    return stream.text() if isinstance(stream, Collect) else ""
 
 
 async def _typed(read: Reader) -> AsyncIterator[bytes]:

@@ -384,17 +384,22 @@ export class VFS {
   // terminal's history, `!` expansion and continuation (docs/api.md).
   // `input()`: the line's standard input, asked for as the command reads: resolves to the next
   // text or bytes, null at the end (without it the line reads nothing).
-  shell(line, options) {
+  shell(line, options) { return this.#streamed("shell", line, options); }
+  // Runs Python `code` as the shell's `python -c code ...args` does, in this VFS's shell session
+  // (its view; `cwd` for this run only): {stdout, stderr, code}. `stdin`: its standard input
+  // (text or bytes); `onOutput`, `input` and `signal` as for shell.
+  runPython(code, options) { return this.#streamed("runPython", code, options); }
+  #streamed(op, first, options) {
     const { onOutput, input, ...rest } = options ?? {};
     for (const [name, value] of [["onOutput", onOutput], ["input", input]]) {
       if (value !== undefined && typeof value !== "function") {
         return Promise.reject(invalidArgType(`options.${name}`, "of type function", value));
       }
     }
-    if (!onOutput && !input) return this.#call("shell", line, options);
+    if (!onOutput && !input) return this.#call(op, first, options);
     const streams = new ShellStreams(onOutput, input, rest.signal);
     const flags = { ...(onOutput ? { stream: true } : {}), ...(input ? { input: true } : {}) };
-    return this.#call("shell", line, { ...rest, ...flags }, streams).finally(() => streams.end());
+    return this.#call(op, first, { ...rest, ...flags }, streams).finally(() => streams.end());
   }
   // Tab completion of `line` at `cursor` in the shell session: {start, candidates, names}.
   complete(line, cursor, opts) { return this.#call("complete", line, cursor, opts); }

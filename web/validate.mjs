@@ -150,6 +150,12 @@ const OPTION_KINDS = {
     return Boolean(value);
   },
   when,
+  strings(value, name) {
+    if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) {
+      throw invalidArgType(name, "an array of strings", value);
+    }
+    return value;
+  },
   false(value, name) {
     if (value) throw unsupported(name, value);
     return value;

@@ -66,12 +66,26 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   const cancel = pyodide.pyimport("py_vfs.cancel");
   cancel.set_yielder(nextTask);
   cancel.destroy();
+  // Python's fsspec reaches this disk by its name, and fsspec's wheel is installed on its first
+  // import, not at boot (docs/python.md).
+  callPython(pyodide, "py_vfs.page_disks", "serve", name, api);
+  callPython(pyodide, "py_vfs.lazy_wheels", "install", here(manifest.fsspec), here(manifest.wheel));
   readyApi = api;
   store.onRemoteCommit = catchUp;
   (await api.restore_mounts(await mountsKept))?.destroy?.();
   progress("ready", "Ready");
   snapshotWhenIdle(manifest, key, snapshot, () => (activeCalls ? 0 : performance.now() - lastCallAt));
   return { pyodide, api, dispatch: webapi.dispatch, store };
+}
+
+// `module.fn(...args)` in Python, the module's proxy let go of afterwards.
+function callPython(pyodide, module, fn, ...args) {
+  const proxy = pyodide.pyimport(module);
+  try {
+    proxy[fn](...args);
+  } finally {
+    proxy.destroy();
+  }
 }
 
 // Calls running in Python now, and when the last one ended: the runtime snapshot is made only
@@ -260,13 +274,15 @@ async function answer(data, reply, view, calls) {
 // acknowledged, the function returns a promise Python awaits, so a command that writes faster
 // than the page reads waits instead of filling the page's memory.
 const OUTPUT_WINDOW = 1 << 20;
+// The calls that stream so: a shell line, and Python code run as `python -c` (vfs.runPython).
+const STREAMED = new Set(["shell", "runPython"]);
 
 // With options.input (the page gave `input`), a fourth: read(), which asks the page for what
 // the user types ({type: "inputWanted", id}) and resolves to its {type: "input", id, data}
 // (null: the end of the input).
 function withStreams(data, args, reply, calls) {
   const options = args[1];
-  if (data.op !== "shell" || !(options?.stream || options?.input)) return args;
+  if (!STREAMED.has(data.op) || !(options?.stream || options?.input)) return args;
   const flow = { unacked: 0, resume: null, answer: null };
   (calls.flows ??= new Map()).set(data.id, flow);
   const emit = (stream, bytes) => {

@@ -36,6 +36,7 @@ CALLS = """
     reconnect: () => vfs.reconnect("/ab/m", s), memoryUsage: () => vfs.memoryUsage(s),
     flush: () => vfs.flush(s), close: () => vfs.close(s), diagnostics: () => vfs.diagnostics(s),
     shell: () => vfs.shell("ls", s), complete: () => vfs.complete("l", 1, s),
+    runPython: () => vfs.runPython("open_files = 1", s),
     previewUrl: () => vfs.previewUrl("/ab/f", s),
     agentTool: () => vfs.agentTool("ls", {path: "/ab"}, s),
     restrict: () => vfs.restrict({read: ["/ab"], signal}), scoop: () => vfs.scoop("ab", s),

@@ -83,12 +83,15 @@ def test_manifest_and_wheels(page, offsite_requests):
     response = page.goto("/manifest.json")
     assert response.header_value("content-type") == "application/json"
     manifest = json.loads(response.text())
-    keys = {"version", "wheel", "wheelSha256", "micropip", "pyodide", "build", "downloads"}
+    keys = {"version", "wheel", "wheelSha256", "micropip", "fsspec", "pyodide", "build",
+            "downloads"}
     assert set(manifest) == keys
     assert manifest["pyodide"] == "314.0.7"
     assert manifest["micropip"] == "wheels/micropip-0.11.1-py3-none-any.whl"
     assert manifest["wheel"] == f"wheels/py_vfs-{manifest['version']}-py3-none-any.whl"
-    for key in ("wheel", "micropip"):
+    # Installed on the first `import fsspec` (py_vfs/lazy_wheels.py), at pyproject.toml's pin.
+    assert manifest["fsspec"] == "wheels/fsspec-2026.9.0-py3-none-any.whl"
+    for key in ("wheel", "micropip", "fsspec"):
         r = fetch(page, manifest[key])
         assert r["status"] == 200, manifest[key]
         assert r["headers"]["content-type"] == "application/zip"

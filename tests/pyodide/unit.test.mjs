@@ -44,10 +44,9 @@ const SIGALRM = 14;
 const NO_EVENT_LOOP = "writes in flight together need a real event loop"; // no JSPI in Node 20
 const NO_PROCESSES = "Emscripten (Pyodide) has no processes";
 const NO_LOOP_CANCEL = "WebAPI.call's Tasks need a real event loop; tests/e2e/test_abort.py covers the worker";
-const NO_THREADS_FSSPEC = "the pyvfs file system runs its disk on a thread of its own, and Pyodide has no threads";
 const EXPECTED_SKIPS = new Map([
-  // py_vfs/blocking.py: on CPython a disk's loop runs in a thread; the page will block with JSPI.
-  ["tests/unit/test_fsspec.py", NO_THREADS_FSSPEC],
+  // It builds our wheel and imports it in a new Python process.
+  ["tests/unit/test_fsspec.py::test_the_wheel_registers_the_protocol_with_fsspec", NO_PROCESSES],
   ["tests/unit/test_pyfile.py", "the disk's loop runs in a thread here, and Pyodide has no threads"],
   // The oracle is the host kernel's file system; Pyodide's is MEMFS.
   ["tests/unit/test_differential.py", "differential tests need a real Linux file system"],

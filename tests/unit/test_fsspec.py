@@ -5,7 +5,9 @@ pipe, over scenarios it builds with the file system itself. We give the fixtures
 ``fs`` (a fresh memory disk per test class, as fsspec's own memory file system does),
 ``fs_path`` (the folder the scenarios are made in, removed after each test) and ``fs_join``
 (paths on the disk are POSIX, whatever the host); the local side of get and put is the real
-local file system. Every test of the suite runs; none is skipped.
+local file system. Every test of the suite runs; none is skipped. On CPython the disk runs on a
+thread of its own (``ThreadLoop``), in Pyodide (the Node tier re-runs this module) on a loop the
+caller steps (``StepLoop``): Node 20 has neither threads for Python nor JSPI.
 
 Then what a user of fsspec relies on beyond it: URLs with storage options, a durable disk file,
 random-access reads that read only the chunks they need, modes, transactions, errors, and the
@@ -21,12 +23,10 @@ import sys
 import tracemalloc
 import zipfile
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-if sys.platform == "emscripten":
-    pytest.skip("the pyvfs file system runs its disk on a thread of its own, and Pyodide has no "
-                "threads", allow_module_level=True)
 fsspec = pytest.importorskip(
     "fsspec", reason="fsspec is an optional dependency (py_vfs[fsspec]); build/requirements.txt "
     "pins it for the tests")
@@ -249,6 +249,7 @@ def test_zipfile_reads_an_archive_on_the_disk_through_fsspec(fs):
         assert archive.read("inside.txt") == b"zipped"
 
 
+@pytest.mark.skipif(sys.platform == "emscripten", reason="Emscripten (Pyodide) has no processes")
 def test_the_wheel_registers_the_protocol_with_fsspec(tmp_path):
     """``fsspec.filesystem("pyvfs")`` works without registering anything by hand once the
     wheel is installed: its entry point (group ``fsspec.specs``) names the class."""
@@ -266,3 +267,81 @@ def test_the_wheel_registers_the_protocol_with_fsspec(tmp_path):
                          text=True, timeout=120, env={"PYTHONPATH": str(site)})
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["py_vfs.fsspec_fs", "1"]
+
+
+@pytest.fixture
+def page_disk(monkeypatch):
+    """A memory disk served as the page's disk "default" (as web/worker.mjs records it)."""
+    from py_vfs import page_disks
+    from py_vfs.vfs import VFS
+
+    monkeypatch.setattr(page_disks, "_page", {})
+    vfs = VFS.memory()
+    page_disks.serve("default", SimpleNamespace(vfs=vfs))  # as the worker serves its WebAPI
+    return vfs
+
+
+def test_in_the_page_a_name_reaches_the_served_disk_and_a_scoop_only_its_own_view(page_disk):
+    """``name=`` (or no disk at all) is the page's disk; another name is ENOENT (each disk has
+    a worker of its own). Inside a restricted view the same options reach that view and
+    nothing else: another name is EACCES. Resolved at each use, so the instance fsspec caches
+    for a set of options never carries the disk into a scoop."""
+    from py_vfs import page_disks
+
+    assert page_disks.reach(None) is page_disk
+    assert page_disks.reach("default") is page_disk
+    with pytest.raises(FileNotFoundError, match="serves the disk 'default'"):
+        page_disks.reach("other")
+    view = page_disk.restrict(read=["/scoops/a"], write=["/scoops/a"])
+    fs = fsspec.filesystem("pyvfs", name="default")
+    assert fs.vfs is page_disk
+    token = page_disks.working_on.set(view)
+    try:
+        assert fs.vfs is view
+        assert fsspec.filesystem("pyvfs", name="default") is fs  # fsspec's cached instance
+        assert page_disks.reach(None) is view
+        with pytest.raises(PermissionError, match="reaches only that view"):
+            page_disks.reach("other")
+    finally:
+        page_disks.working_on.reset(token)
+    assert fs.vfs is page_disk
+    assert isinstance(fsspec.filesystem("pyvfs"), PyVFSFileSystem)
+    assert fsspec.filesystem("pyvfs").vfs is page_disk  # no disk given: the page's
+
+
+def test_a_call_that_cannot_block_on_the_page_disk_fails_with_eagain_at_once(page_disk):
+    """Off a promising call (no JSPI here: CPython, or Pyodide in Node) a synchronous call into
+    the page's disk cannot wait for the page's event loop: EAGAIN, saying where it can."""
+    import errno
+
+    fs = fsspec.filesystem("pyvfs", name="default")
+    with pytest.raises(OSError, match=r"vfs\.runPython") as raised:
+        fs.cat("/workspace/a.csv")
+    assert raised.value.errno == errno.EAGAIN
+    fs.close()  # the page's disk stays open: it is the page's
+    assert not page_disk.exists("/workspace/a.csv")
+
+
+def test_a_stepped_disk_raises_instead_of_waiting_for_javascript():
+    """A ``StepLoop`` (Pyodide without JSPI) runs what waits for Python code and time; a
+    coroutine waiting for something only the JS event loop could settle raises, naming where
+    it waits, instead of hanging."""
+    import asyncio
+
+    from py_vfs.blocking import CoroutineSuspended, StepLoop
+
+    steps = StepLoop()
+
+    async def sleepy() -> str:
+        await asyncio.sleep(0.001)
+        return "slept"
+
+    async def waits_for_js() -> None:
+        await asyncio.get_running_loop().create_future()  # nothing will ever settle it
+
+    try:
+        assert steps.run(sleepy()) == "slept"
+        with pytest.raises(CoroutineSuspended, match="waits_for_js suspended at"):
+            steps.run(waits_for_js())
+    finally:
+        steps.close()

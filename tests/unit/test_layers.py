@@ -34,11 +34,12 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                     "mount_ops", "mounting", "files", "namespace", "metadata", "copies",
                     "step", "snapshots", "writers", "query")),
     # The agent tools use the facade's API only, and the package exports them beside it.
-    ("facade", ("vfs", "agent", "", "views", "scoops")),
+    # page_disks: which disk or view Python code in the page reaches (fsspec's name=).
+    ("facade", ("vfs", "agent", "", "views", "scoops", "page_disks")),
     ("tools over the facade", ("archive", "zip_entries", "sqlite_image", "defaults")),
     ("surfaces", ("shell.*", "protocol", "web_data", "webapi", "web_history", "preview",
                   "page_cache", "view_hosts", "web_views", "web_args", "web_steps", "web_scripts",
-                  "web_shell", "fsspec_fs", "pyfile", "__main__")),
+                  "web_shell", "fsspec_fs", "pyfile", "lazy_wheels", "__main__")),
 ]
 
 ROOT = Path(py_vfs.__file__).parent

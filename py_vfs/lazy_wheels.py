@@ -1,0 +1,69 @@
+"""Optional packages the page ships as wheels (dist/wheels/), installed on their first import.
+
+fsspec (py_vfs[fsspec], docs/python.md) is not installed at boot: nothing before the first read
+waits for it, and a boot from the runtime snapshot stays what it was. ``install`` puts a finder
+on ``sys.meta_path``; the first ``import fsspec`` in the worker's Python fetches its wheel from
+the page's own origin with a synchronous request (a worker may make one; it needs no JSPI, so it
+works in any call), unpacks it into site-packages and lets the import go on. A Python restored
+from the runtime snapshot has py_vfs's modules but not their files (docs/boot.md), and
+``py_vfs.fsspec_fs`` is not among its modules (the snapshot is made without fsspec): the same
+first import then unpacks our own wheel again, which brings that module's file and the entry
+point (``fsspec.specs``) through which fsspec finds the ``pyvfs`` protocol.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import io
+import site
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+
+class _OnImport(importlib.abc.MetaPathFinder):
+    """Installs a package's wheels when it is first imported, then lets the import go on."""
+
+    def __init__(self, wheels: dict[str, list[str]]) -> None:
+        self.wheels = wheels  # top-level package -> URLs of the wheels it needs
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        """None (other finders go on) unless ``fullname`` is a package waiting for its wheels:
+        then they are unpacked first, once they all could be."""
+        urls = self.wheels.get(fullname)
+        if urls is None:
+            return None
+        where = site.getsitepackages()[0]
+        for url in urls:  # a failed fetch raises ImportError; the next import tries again
+            with zipfile.ZipFile(io.BytesIO(_fetch(url))) as wheel:
+                wheel.extractall(where)
+        del self.wheels[fullname]
+        importlib.invalidate_caches()
+        return importlib.machinery.PathFinder.find_spec(fullname, path)
+
+
+def _fetch(url: str) -> bytes:
+    """The bytes at ``url``, by a synchronous request (the worker's thread waits for them)."""
+    from js import XMLHttpRequest
+
+    request = XMLHttpRequest.new()
+    request.open("GET", url, False)
+    request.responseType = "arraybuffer"
+    request.send()
+    if request.status != 200:
+        raise ImportError(f"{url}: HTTP {request.status}")
+    return request.response.to_bytes()
+
+
+def install(fsspec_wheel: str, own_wheel: str) -> None:
+    """``import fsspec`` installs fsspec's wheel (URL ``fsspec_wheel``) first, and our own
+    (``own_wheel``) too when py_vfs's files are not there (a boot from the snapshot)."""
+    if "fsspec" in sys.modules or any(isinstance(f, _OnImport) for f in sys.meta_path):
+        return
+    urls = [fsspec_wheel]
+    if not (Path(__file__).parent / "fsspec_fs.py").is_file():
+        urls.append(own_wheel)
+    sys.meta_path.append(_OnImport({"fsspec": urls}))

@@ -1,0 +1,57 @@
+"""Which disk Python code in the page reaches by name: the disk its worker serves, or the view
+the running code works on (docs/python.md).
+
+The worker serves one disk (web/worker.mjs records it here with its name). A shell command runs
+on the disk or on a restricted view of it (a scoop): ``working_on`` holds the one the running
+command works on, a context variable that the shell sets around each command, so a script run
+by ``python`` (from the terminal, a ``.py`` script, ``vfs.runPython``) and every task it starts
+see it. ``reach(name)`` is what ``fsspec.filesystem("pyvfs", name=...)`` resolves, at each
+call (fsspec caches one instance per set of options, shared by every caller):
+
+- outside a restricted view: the page's disk, when ``name`` is None or its name; another name
+  is ENOENT (each disk is served by a worker of its own);
+- inside a restricted view: that view and nothing else. ``name`` may be None or the disk's
+  own name (the view's paths are the disk's); another name is EACCES, as is any way out.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from typing import Any
+
+from .errors import FsError
+from .views import RestrictedView
+
+_page: dict[str, Any] = {}  # {"name": the disk's name, "vfs": its VFS}, once the worker opened it
+
+# The disk or the view the running shell command works on (None outside the shell).
+working_on: ContextVar[Any] = ContextVar("py_vfs_working_on", default=None)
+
+
+def serve(name: str, api: Any) -> None:
+    """Records the disk this worker serves: ``name`` (openVFS's) and its API (a ``WebAPI``)."""
+    _page.update(name=name, vfs=api.vfs)
+
+
+def served() -> str | None:
+    """The name of the disk this Python serves (None: no page disk, as on CPython)."""
+    return _page.get("name")
+
+
+def reach(name: str | None) -> Any:
+    """The disk or view that code running now reaches as the page's disk ``name`` (None: the
+    one it works on): see the module docstring."""
+    current = working_on.get()
+    if "vfs" not in _page:
+        raise FsError.of("ENOENT", "open", name).with_hint(
+            "no page disk in this Python: fsspec's name= names the disk of the page's worker")
+    own = _page["name"]
+    if isinstance(current, RestrictedView):
+        if name not in (None, own):
+            raise FsError.of("EACCES", "open", name).with_hint(
+                "code running in a restricted view reaches only that view")
+        return current
+    if name not in (None, own):
+        raise FsError.of("ENOENT", "open", name).with_hint(
+            f"this worker serves the disk {own!r}; each disk is served by a worker of its own")
+    return current if current is not None else _page["vfs"]
