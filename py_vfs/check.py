@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .content import HELD_PREFIX, SNAPSHOT_PREFIX
-from .node import DIRECTORY, FILE, ROOT_ID, SYMLINK, Node, decode_inline
+from .node import DIRECTORY, FILE, ROOT_ID, SYMLINK, Node, decode_inline, name_key
 from .storage import Store
 
 KINDS = (FILE, DIRECTORY, SYMLINK)
@@ -98,6 +98,7 @@ async def check(store: Store, format_version: int, progress: Progress | None = N
     report.nodes = len(nodes)
     tree = _Tree(nodes)
     _check_tree(tree, report)
+    await _check_names(store, tree, report)
     lengths = await _check_chunks(store, tree, report, progress)
     _check_sizes(tree, lengths, report)
     for extra in EXTRA_CHECKS:
@@ -122,6 +123,25 @@ async def _load_nodes(store: Store, report: Report) -> dict[str, Node]:
         except (ValueError, KeyError, TypeError) as error:
             report.add("record", f"nodes/{key}", f"unreadable node record ({error!r})")
     return nodes
+
+
+async def _check_names(store: Store, tree: _Tree, report: Report) -> None:
+    """The ``names`` keyspace is exactly the stored nodes' directory entries: one key per node
+    but the root (``parent id/name`` -> its id), none more (a reader that resolves paths with
+    it, web/early_reader.mjs, would otherwise find a file the disk does not have, or miss one).
+    A node already reported (an orphan, a second entry with its name) is not reported again."""
+    stored = {str(key): str(value) for key, value in await store.get_all("names")}
+    reported = {problem.where for problem in report.problems}
+    for node in tree.nodes.values():
+        if node.parent is None:
+            continue
+        key = name_key(node.parent, node.name)
+        found = stored.pop(key, None)
+        if found != node.id and tree.where(node) not in reported:
+            said = "no entry" if found is None else f"an entry naming {found}"
+            report.add("names", tree.where(node), f"names/{key} has {said}, not this node")
+    for key, value in stored.items():
+        report.add("names", f"names/{key}", f"an entry naming {value}, which no node has there")
 
 
 class _Tree:

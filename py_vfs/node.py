@@ -97,6 +97,14 @@ class Node:
         )
 
 
+def name_key(parent: str, name: str) -> str:
+    """The key of the entry ``name`` of directory ``parent`` in the ``names`` keyspace (its value
+    the entry's node id): a name has no ``/`` and an id is hex or ``root``, so the entries of one
+    directory are the keys that start with ``parent + "/"``, and JS resolves a path with one
+    keyed read per segment (web/early_reader.mjs)."""
+    return f"{parent}/{name}"
+
+
 def encode_inline(data: bytes) -> str:
     """Base64 keeps the record JSON text (IndexedDB and SQLite store it as a string) at 4/3 of
     the bytes, whatever they are; JSON escapes of raw bytes could take six times as much."""

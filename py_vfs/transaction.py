@@ -12,6 +12,8 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
+from .node import name_key
+
 if TYPE_CHECKING:
     from .node import Node
 
@@ -131,12 +133,29 @@ class Transaction:
         for key, record in self._nodes.items():
             out.append(("delete", "nodes", key, None) if record is None
                        else ("put", "nodes", key, record))
+        out.extend(self._name_ops())
         for key, value in self._meta.items():
             out.append(("delete", "meta", key, None) if value is None
                        else ("put", "meta", key, value))
         if self._log_upto is not None:
             out.append(("delete_to", "log", self._log_upto, None))
         return out
+
+    def _name_ops(self) -> list[Op]:
+        """The ``names`` keyspace's writes for the nodes whose (directory, name) changed:
+        deletes first, so a name that passes from one node to another (a rename over an
+        existing file) ends up naming the new one."""
+        deletes: list[Op] = []
+        puts: list[Op] = []
+        for node_id, (before, after) in self.changes.items():
+            old, new = _place(before), _place(after)
+            if old == new:
+                continue
+            if old is not None:
+                deletes.append(("delete", "names", old, None))
+            if new is not None:
+                puts.append(("put", "names", new, node_id))
+        return deletes + puts
 
     @property
     def written_chunks(self) -> dict[str, bytes]:
@@ -152,3 +171,10 @@ class Transaction:
         """Undo every change in memory, newest first."""
         while self._undo:
             self._undo.pop()()
+
+
+def _place(node: Node | None) -> str | None:
+    """The ``names`` key of ``node`` (None: no node, or the root)."""
+    if node is None or node.parent is None:
+        return None
+    return name_key(node.parent, node.name)

@@ -42,7 +42,7 @@ from .mounting import Mounts
 from .mounts.backend import Backend
 from .mounts.table import MountTable
 from .namespace import Namespace
-from .node import ROOT_ID, DirEntry, Node, Stat
+from .node import ROOT_ID, DirEntry, Node, Stat, name_key
 from .query import MAX_ROWS, Result, query
 from .resolver import Resolver
 from .sandbox import Scope
@@ -53,7 +53,7 @@ from .step import Step
 from .storage import Store
 from .storage.memory import MemoryStore
 from .streams import ReadStream, WriteStream
-from .transaction import WRITER, Transaction
+from .transaction import WRITER, Op, Transaction
 from .tree import Tree
 from .usage import Usage, measure
 from .views import RestrictedView
@@ -62,7 +62,9 @@ from .writers import WriterView, check_writer
 
 # 2: the change log (``log`` keyspace, ``meta/rev``); IndexedDB database version 2 as well.
 # 3: small files inline in their node record (``inline``); IndexedDB database version 3.
-FORMAT_VERSION = 3
+# 4: the ``names`` keyspace (directory entries, so JS resolves a path with keyed reads);
+# IndexedDB database version 4, whose upgrade (web/idb_store.mjs) fills it from the nodes.
+FORMAT_VERSION = 4
 
 
 class VFS:
@@ -126,16 +128,20 @@ class VFS:
     async def _upgrade_format(self) -> None:
         """Format 1 lacked the change log and ``meta/rev``, which are created on first use, and
         format 2 inline content, which format 3 only adds (a small file of format 2 keeps its
-        one chunk, read as before, until it is next written), so upgrading either is recording
-        the new version. A newer format than ours is refused: this code would not know what its
-        records mean."""
+        one chunk, read as before, until it is next written); format 4 adds the ``names``
+        keyspace, written here from the nodes in the commit that records the new version (an
+        IndexedDB disk has it already: the database upgrade fills it and records the version,
+        web/idb_store.mjs). A newer format than ours is refused: this code would not know what
+        its records mean."""
         stored = await self.store.get("meta", "format")
         version = int(str(stored)) if stored is not None else 1
         if version > FORMAT_VERSION:
             raise FsError.of("EIO", "open", f"disk format {version} (this py_vfs reads "
                                             f"{FORMAT_VERSION} and older)")
         if version < FORMAT_VERSION:
-            await self.store.commit([("put", "meta", "format", str(FORMAT_VERSION))])
+            names: list[Op] = [("put", "names", name_key(node.parent, node.name), node.id)
+                               for node in self.index.nodes.values() if node.parent is not None]
+            await self.store.commit([*names, ("put", "meta", "format", str(FORMAT_VERSION))])
 
     async def _create_root(self) -> None:
         """A fresh disk: the root is the first logged commit (two tabs racing: one wins, the

@@ -10,9 +10,10 @@
 // Whatever this reader is not sure to answer as the core would, it declines (`undefined`) and
 // the call goes to the worker: a path that reaches a mount point, a path or link target the
 // core would refuse as invalid, text that is not valid UTF-8, a missing chunk, a file over
-// readFile's limit. Each answer is one readonly IndexedDB transaction: it reads the disk's
-// revision and, when another tab committed since the records were read, reads them again in
-// that same transaction, so an answer is never made of two revisions.
+// readFile's limit. Each answer is one readonly IndexedDB transaction that resolves its path
+// with keyed reads, one directory entry (the `names` store, py_vfs/node.py name_key) and one
+// node record per segment: it never reads every record, and it sees one state of the disk, the
+// last commit of any tab completed before it began.
 
 import { failure } from "./errors.mjs";
 import { request } from "./idb.mjs";
@@ -47,20 +48,29 @@ class Refusal {
 const utf8 = new TextEncoder();
 const bytesOf = (text) => utf8.encode(text).length;
 
-// The reader of the disk `name`, or null when it may not answer: the database is not at this
-// code's format, has no root yet, or its default content is not the version the worker is about
-// to install (`defaultsVersion`; null: nothing to install). It never creates or upgrades the
-// database: that stays the worker's.
+// The reader of the disk `name`, or null when it may not answer: the database is missing or not
+// at this code's format, has no root yet, or its default content is not the version the worker
+// is about to install (`defaultsVersion`; null: nothing to install). It never creates or
+// upgrades the database: that stays the worker's (an older disk gets its `names` at that
+// upgrade). It opens the database at this format without asking `indexedDB.databases()` first
+// (a round trip to the browser process of 25-130 ms on a returning visit): a missing or older
+// database fires `upgradeneeded`, which it aborts, and the open fails; aborting the creation of
+// a new database leaves none (or one at version 0, which the worker's open treats as new).
 export async function openEarlyReader(name, defaultsVersion) {
-  const dbName = `pyvfs:${name}`;
-  const known = await indexedDB.databases?.();
-  if (!known?.some((db) => db.name === dbName && db.version === FORMAT_VERSION)) return null;
-  const db = await new Promise((resolve, reject) => {
-    const req = indexedDB.open(dbName, FORMAT_VERSION);
-    req.onupgradeneeded = () => req.transaction.abort(); // deleted meanwhile: not ours to make
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
+  const db = await new Promise((resolve) => {
+    const req = indexedDB.open(`pyvfs:${name}`, FORMAT_VERSION);
+    let waiting = true;
+    const give = (value) => {
+      if (waiting) resolve(value);
+      else value?.close(); // opened after the reader gave up: not kept
+      waiting = false;
+    };
+    req.onupgradeneeded = () => req.transaction.abort(); // missing or older: not ours to make
+    req.onsuccess = () => give(req.result);
+    req.onerror = () => give(null); // the abort above, or a newer format (VersionError)
+    req.onblocked = () => give(null); // another tab holds an older version open
   });
+  if (!db) return null;
   db.onversionchange = () => db.close();
   const reader = new EarlyReader(db, defaultsVersion);
   try {
@@ -76,48 +86,22 @@ export class EarlyReader {
   constructor(db, defaultsVersion) {
     this.db = db;
     this.defaultsVersion = defaultsVersion;
-    this.rev = null;
-    this.nodes = null; // id -> node
-    this.children = null; // directory id -> Map(name -> node)
   }
 
   close() {
     this.db.close();
   }
 
-  // Reads the records once, checking the disk is as the worker will leave it after boot.
+  // Checks the disk is as the worker will leave it after boot: this format, a root, and the
+  // default content of this build (three keyed reads).
   async start() {
     const tx = this.db.transaction(["meta", "nodes"], "readonly");
     const meta = tx.objectStore("meta");
-    const [format, defaults] = await Promise.all([request(meta.get("format")), request(meta.get("defaults")),
-      this.#load(tx)]);
-    if (String(format) !== String(FORMAT_VERSION) || !this.nodes.has(ROOT_ID)) return false;
+    const [format, defaults, root] = await Promise.all([request(meta.get("format")),
+      request(meta.get("defaults")), request(tx.objectStore("nodes").get(ROOT_ID))]);
+    if (String(format) !== String(FORMAT_VERSION) || root == null) return false;
     if (this.defaultsVersion == null) return true;
     return defaults != null && JSON.parse(String(defaults)).version === this.defaultsVersion;
-  }
-
-  // The revision and every node record, in `tx`.
-  async #load(tx) {
-    const nodes = tx.objectStore("nodes");
-    const [rev, keys, values] = await Promise.all([
-      request(tx.objectStore("meta").get("rev")), request(nodes.getAllKeys()), request(nodes.getAll()),
-    ]);
-    this.#index(Number(rev ?? 0), keys, values);
-  }
-
-  #index(rev, keys, values) {
-    const byId = new Map();
-    const children = new Map();
-    for (let i = 0; i < keys.length; i++) {
-      const r = JSON.parse(String(values[i]));
-      const node = { id: keys[i], ...r };
-      byId.set(node.id, node);
-      if (r.parent == null) continue;
-      let names = children.get(r.parent);
-      if (!names) children.set(r.parent, (names = new Map()));
-      names.set(r.name, node);
-    }
-    Object.assign(this, { rev, nodes: byId, children });
   }
 
   // The answer to the disk API's `op` with `args`, as the worker's reply would carry it:
@@ -127,25 +111,59 @@ export class EarlyReader {
     const work = ANSWERS[op];
     if (!work) return undefined;
     try {
-      const tx = this.db.transaction(["meta", "nodes", "chunks"], "readonly");
-      const rev = Number((await request(tx.objectStore("meta").get("rev"))) ?? 0);
-      if (rev !== this.rev) await this.#load(tx);
-      const value = await work(this, tx, ...args);
+      const records = new Records(this.db.transaction(["nodes", "names", "chunks"], "readonly"));
+      const value = await work(records, ...args);
       return value === DECLINE ? undefined : { value };
     } catch (error) {
       if (error instanceof Refusal) return { error: error.envelope() };
       return undefined; // anything unexpected is the worker's to answer
     }
   }
+}
+
+// The records one answer reads, in its transaction `tx`: node records by id (each read once)
+// and directory entries by (directory id, name).
+class Records {
+  constructor(tx) {
+    this.tx = tx;
+    this.nodes = new Map(); // id -> a promise of the node, or of null
+  }
+
+  node(id) {
+    let node = this.nodes.get(id);
+    if (!node) {
+      node = request(this.tx.objectStore("nodes").get(id))
+        .then((record) => (record == null ? null : { id, ...JSON.parse(String(record)) }));
+      this.nodes.set(id, node);
+    }
+    return node;
+  }
+
+  // The entry `name` of the directory `directory`, or null.
+  async child(directory, name) {
+    const id = await request(this.tx.objectStore("names").get(`${directory.id}/${name}`));
+    return id == null ? null : this.node(String(id));
+  }
+
+  // Every entry of `directory`, in no particular order. An entry whose record is missing is
+  // the worker's to explain (fsck's "names" problem): an Error, so the reader declines.
+  async children(directory) {
+    const prefix = `${directory.id}/`;
+    // "0" is the code unit after "/": the range holds exactly the keys starting with prefix.
+    const range = IDBKeyRange.bound(prefix, `${directory.id}0`, false, true);
+    const ids = await request(this.tx.objectStore("names").getAll(range));
+    const nodes = await Promise.all(ids.map((id) => this.node(String(id))));
+    if (nodes.some((node) => node == null)) throw new Error("an entry without its node");
+    return nodes;
+  }
 
   // py_vfs/resolver.py `lookup`: [node, canonical path], a Refusal thrown, or DECLINE.
-  lookup(path, syscall, follow = true) {
+  async lookup(path, syscall, follow = true) {
     const names = normalized(path);
     if (names === DECLINE) return DECLINE;
     const pending = names.reverse();
-    let namesLeft = pending.length;
     if (hasTrailingSlash(path)) pending.unshift(MUST_BE_DIR);
-    const root = this.nodes.get(ROOT_ID);
+    const root = await this.node(ROOT_ID);
     let stack = [[root, "/"]];
     let hops = 0;
     while (pending.length) {
@@ -154,14 +172,13 @@ export class EarlyReader {
         if (stack.at(-1)[0].kind !== "directory") throw new Refusal("ENOTDIR", syscall, path);
         continue;
       }
-      namesLeft--;
       if (segment === "..") {
         if (stack.length > 1) stack.pop();
         continue;
       }
       const [directory, dirPath] = stack.at(-1);
       if (directory.kind !== "directory") throw new Refusal("ENOTDIR", syscall, path);
-      const node = this.children.get(directory.id)?.get(segment);
+      const node = await this.child(directory, segment);
       if (!node) throw new Refusal("ENOENT", syscall, path);
       if (node.kind === "symlink" && (pending.length || follow)) {
         if (++hops > MAX_SYMLINK_HOPS) throw new Refusal("ELOOP", syscall, path);
@@ -171,7 +188,6 @@ export class EarlyReader {
         if (target.startsWith("/")) stack = [[root, "/"]];
         if (target.endsWith("/")) pending.push(MUST_BE_DIR);
         pending.push(...more.reverse());
-        namesLeft += more.length;
         continue;
       }
       if (node.mount != null) return DECLINE; // a mounted folder: Python's
@@ -182,8 +198,8 @@ export class EarlyReader {
 
   // A directory's entries sorted as Python sorts names (by code point), or DECLINE when one
   // of them is a mount point (its stat comes from the folder).
-  entries(directory) {
-    const nodes = [...(this.children.get(directory.id)?.values() ?? [])];
+  async entries(directory) {
+    const nodes = await this.children(directory);
     if (nodes.some((node) => node.mount != null)) return DECLINE;
     return nodes.sort((a, b) => byCodePoint(a.name, b.name));
   }
@@ -199,13 +215,13 @@ function statOf(node, canonical) {
 }
 
 const ANSWERS = {
-  async readFile(reader, tx, path, options) {
-    const found = reader.lookup(path, "open");
+  async readFile(records, path, options) {
+    const found = await records.lookup(path, "open");
     if (found === DECLINE) return DECLINE;
     const [node] = found;
     if (node.kind === "directory") throw new Refusal("EISDIR", "read", path);
     if (node.size > MAX_READ_SIZE) return DECLINE;
-    const data = node.inline != null ? fromBase64(node.inline) : await chunksOf(tx, node.chunks ?? []);
+    const data = node.inline != null ? fromBase64(node.inline) : await chunksOf(records.tx, node.chunks ?? []);
     if (data === DECLINE) return DECLINE;
     const encoding = typeof options === "string" ? options : options?.encoding;
     if (encoding == null) return data;
@@ -213,29 +229,29 @@ const ANSWERS = {
     if (encoding === "latin1" || encoding === "binary") return latin1(data);
     return DECLINE;
   },
-  stat(reader, tx, path) {
-    const found = reader.lookup(path, "stat");
+  async stat(records, path) {
+    const found = await records.lookup(path, "stat");
     return found === DECLINE ? DECLINE : statOf(...found);
   },
-  lstat(reader, tx, path) {
-    const found = reader.lookup(path, "lstat", false);
+  async lstat(records, path) {
+    const found = await records.lookup(path, "lstat", false);
     return found === DECLINE ? DECLINE : statOf(...found);
   },
   // py_vfs/resolver.py `exists`: any refusal of a valid path is false.
-  exists(reader, tx, path) {
+  async exists(records, path) {
     try {
-      return reader.lookup(path, "access") === DECLINE ? DECLINE : true;
+      return (await records.lookup(path, "access")) === DECLINE ? DECLINE : true;
     } catch (error) {
       if (error instanceof Refusal) return false;
       throw error;
     }
   },
-  readdirStats(reader, tx, path) {
-    const found = reader.lookup(path, "scandir");
+  async readdirStats(records, path) {
+    const found = await records.lookup(path, "scandir");
     if (found === DECLINE) return DECLINE;
     const [node, canonical] = found;
     if (node.kind !== "directory") throw new Refusal("ENOTDIR", "scandir", path);
-    const entries = reader.entries(node);
+    const entries = await records.entries(node);
     if (entries === DECLINE) return DECLINE;
     const prefix = canonical === "/" ? "/" : `${canonical}/`;
     // page_cache.py `listing`: a listing's sizes are stat_size (4096 for a directory).

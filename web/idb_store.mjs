@@ -9,10 +9,13 @@ import { openDatabase, request } from "./idb.mjs";
 import { LockLease } from "./lock_lease.mjs";
 // The IndexedDB database version is the storage format's version (FORMAT_VERSION in
 // py_vfs/vfs.py). 2: the change log. 3: small files inline in their node records (no new
-// object store; older code refuses it).
+// object store; older code refuses it). 4: the `names` store, directory entries (`parent
+// id/name` -> node id, py_vfs/node.py name_key), filled from the nodes by the upgrade.
 import { FORMAT_VERSION as FORMAT, LOG_KEEP } from "./protocol.mjs";
 
-const SPACES = ["nodes", "chunks", "meta", "log"];
+const SPACES = ["nodes", "chunks", "meta", "log", "names"];
+// The first format with the `names` store.
+const NAMES_FORMAT = 4;
 
 // A failed transaction as the protocol's error envelope (py_vfs/storage/indexeddb.py reads it).
 function failureOf(error) {
@@ -30,6 +33,28 @@ function applyOps(tx, ops) {
   }
 }
 
+// Format 4's directory entries, from the node records, in the upgrade's own transaction: no
+// other connection can commit between the read and the writes (the upgrade holds the database
+// alone), so the entries are exactly the nodes'. A record that does not parse gets none (fsck
+// reports the record).
+function fillNames(tx) {
+  const nodes = tx.objectStore("nodes");
+  const names = tx.objectStore("names");
+  const keys = nodes.getAllKeys();
+  const values = nodes.getAll();
+  values.onsuccess = () => {
+    values.result.forEach((value, i) => {
+      let record;
+      try {
+        record = JSON.parse(String(value));
+      } catch {
+        return;
+      }
+      if (record?.parent != null) names.put(keys.result[i], `${record.parent}/${record.name}`);
+    });
+  };
+}
+
 // The durabilities IndexedDB offers a readwrite transaction: "default" (the browser's choice,
 // "relaxed" in Chromium since 121), "strict" (complete only once flushed to the disk), "relaxed".
 export const DURABILITIES = ["default", "strict", "relaxed"];
@@ -43,6 +68,7 @@ export class IDBStore {
       }
       // An existing disk keeps its data; it is now at revision 0 with an empty change log.
       if (event.oldVersion > 0) tx.objectStore("meta").put(String(FORMAT), "format");
+      if (event.oldVersion > 0 && event.oldVersion < NAMES_FORMAT) fillNames(tx);
     });
     return new IDBStore(db, name, durability);
   }

@@ -1,8 +1,11 @@
 """The durable key-value interface every backend implements (DESIGN section 3).
 
 Keyspaces: ``nodes`` (node id -> JSON record), ``chunks`` (sha256 hex -> bytes), ``meta``
-(name -> JSON) and ``log`` (revision -> JSON change-log entry, see docs/architecture.md; it is
-also the journal, kept for the retention window, see ``history.py``).
+(name -> JSON), ``log`` (revision -> JSON change-log entry, see docs/architecture.md; it is
+also the journal, kept for the retention window, see ``history.py``) and ``names``
+(``parent id/name`` -> node id, ``node.name_key``: the directory entries of the nodes, written
+with them in the same commit, so a reader resolves a path without reading every node; the
+boot before Python does, web/early_reader.mjs).
 
 An op is ``("put", space, key, value)``, ``("delete", space, key, None)`` or
 ``("delete_to", space, key, None)``: every key up to ``key`` (the journal's oldest entries).
@@ -23,7 +26,7 @@ from typing import Protocol
 
 from ..transaction import Op
 
-SPACES = ("nodes", "chunks", "meta", "log")
+SPACES = ("nodes", "chunks", "meta", "log", "names")
 
 # How far behind a tab catches up by replaying the change log: a tab further behind reloads
 # every node instead (the log itself is kept much longer: it is the journal).
@@ -34,7 +37,7 @@ LogEntries = list[tuple[int, str]]
 
 
 class Store(Protocol):
-    """A durable key-value store of four keyspaces (docs/architecture.md, "Storage interface")."""
+    """A durable key-value store of five keyspaces (docs/architecture.md, "Storage interface")."""
 
     async def get_all(self, space: str) -> Rows:
         """Every ``(key, value)`` of ``space``."""

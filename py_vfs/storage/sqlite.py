@@ -18,7 +18,7 @@ from ..transaction import Op
 from . import LOG_KEEP, SPACES, LogEntries, Rows, gap, prefix_end
 from .sqlite_views import ensure_views
 
-_VALUE_TYPES = {"nodes": "TEXT", "chunks": "BLOB", "meta": "TEXT", "log": "TEXT"}
+_VALUE_TYPES = {"nodes": "TEXT", "chunks": "BLOB", "meta": "TEXT", "log": "TEXT", "names": "TEXT"}
 _KEY_TYPES = {"log": "INTEGER"}
 BUSY_TIMEOUT_S = 30.0
 

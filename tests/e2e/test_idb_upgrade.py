@@ -4,13 +4,15 @@ same upgrade on fake-indexeddb, which has no second tab and no real versionchang
 
 The old disk is built with raw IndexedDB calls, in the layout web/idb_store.mjs's upgrade path
 reads: format 1 is the object stores nodes, chunks, meta (database version 1); format 2 adds the
-log store and meta/rev (version 2). Small files of both are one chunk named by their record. The
+log store and meta/rev (version 2); format 3 keeps that layout (its small files may be inline;
+a chunked one still reads). Small files here are one chunk named by their record. The
 page that built it keeps its connection, with the handler every older IDBStore installed
 (``db.onversionchange = () => db.close()``), as an app tab left open from before the deploy. The
-current app (format 3) then boots in another tab: the old tab is told (versionchange) and closes,
-so the upgrade is not blocked; the data is all there, and the old code can no longer open it.
-Last, a version-4 open stands for the next deploy: the app's own IDBStore must step aside the same
-way.
+current app (format 4) then boots in another tab: the old tab is told (versionchange) and closes,
+so the upgrade is not blocked; the data is all there, the upgrade filled the ``names`` store
+(directory entries) from the nodes, exactly (the app's fsck checks every entry), and the old code
+can no longer open it. Last, a version-5 open stands for the next deploy: the app's own IDBStore
+must step aside the same way.
 """
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ APP_JS = """async ([chunkSize, bigSize]) => {
   let wrong = big.length === bigSize ? 0 : -1;
   for (let i = 0; i < big.length; i++) if (big[i] !== ((i * 7 + (i >> 12)) & 255)) wrong++;
   const before = await vfs.check();
-  await vfs.appendFile("/docs/small.txt", "and appended by format 3\\n");
+  await vfs.appendFile("/docs/small.txt", "and appended by format 4\\n");
   await vfs.writeFile("/docs/new.txt", "new");
   const after = await vfs.check();
   return {
@@ -117,7 +119,7 @@ OLD_AFTER_JS = """async (version) => {
 FUTURE_JS = """async () => {
   const blocked = [];
   const outcome = await new Promise((resolve) => {
-    const req = indexedDB.open("pyvfs:default", 4);
+    const req = indexedDB.open("pyvfs:default", 5);
     req.onblocked = () => blocked.push(true);
     req.onsuccess = () => { req.result.close(); resolve("opened"); };
     req.onerror = () => resolve(req.error.name);
@@ -127,7 +129,7 @@ FUTURE_JS = """async () => {
 }"""
 
 
-@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("version", [1, 2, 3])
 def test_an_old_format_disk_upgrades_while_an_old_tab_has_it_open(browser, base_url, version):
     context = browser.new_context(base_url=base_url)
     context.add_init_script(NO_SNAPSHOT)
@@ -141,7 +143,7 @@ def test_an_old_format_disk_upgrades_while_an_old_tab_has_it_open(browser, base_
         got = app.evaluate(APP_JS, [CHUNK, BIG_SIZE])
         assert got["names"] == ["big.bin", "new.txt", "small.txt"]
         assert got["wrong"] == 0 and got["modes"] == [0o600, 0o644]
-        assert got["small"] == SMALL_TEXT + "and appended by format 3\n"
+        assert got["small"] == SMALL_TEXT + "and appended by format 4\n"
         assert got["problems"] == []
         # The small file is inline now: its old chunk is no file's any more, but the journal
         # holds it (time travel), so it is not reclaimable; the big file's chunks stay.
@@ -149,10 +151,10 @@ def test_an_old_format_disk_upgrades_while_an_old_tab_has_it_open(browser, base_
                 got["history"]) == (3, 2, 0, 1)
 
         assert old.evaluate(OLD_AFTER_JS, version) == {
-            "versionchange": [version, 3],  # told, with the versions, and it closed
+            "versionchange": [version, 4],  # told, with the versions, and it closed
             "closed": "InvalidStateError",
             "reopen": "VersionError",  # the old code cannot open the upgraded disk
-            "version": 3, "stores": ["chunks", "log", "meta", "nodes"], "format": "3",
+            "version": 4, "stores": ["chunks", "log", "meta", "names", "nodes"], "format": "4",
         }
         # The same promise, kept by the current code for the deploy after it.
         assert old.evaluate(FUTURE_JS) == {"outcome": "opened", "blocked": False}

@@ -122,7 +122,11 @@ test("a format-1 database (no change log) is upgraded in place and keeps its rec
   assert.deepEqual((await call(api, "readdir", "/")).value, ["old.txt"]);
   await call(api, "writeFile", "/new.txt", "n");
   assert.deepEqual((await call(api, "readdir", "/")).value, ["new.txt", "old.txt"]);
-  assert.equal(await store.get("meta", "format"), "3");
+  assert.equal(await store.get("meta", "format"), "4");
+  // Format 4's directory entries: the upgrade's from the old node, the commit's for the new one.
+  const entries = await store.getAll("names");
+  assert.deepEqual(entries.map(([key]) => key), ["root/new.txt", "root/old.txt"]);
+  assert.equal(entries[1][1], "n1");
   assert.equal((await store.logSince(0)).rev, 1);
 });
 
@@ -145,7 +149,8 @@ test("a format-2 database is upgraded in place and its chunked small file still 
   old.close();
   const store = await IDBStore.open("legacy2");
   const api = await webapi.open_api(store);
-  assert.equal(await store.get("meta", "format"), "3");
+  assert.equal(await store.get("meta", "format"), "4");
+  assert.deepEqual(await store.getAll("names"), [["root/old.txt", "n1"]]);
   assert.equal((await call(api, "readFile", "/old.txt", "utf8")).value, "written by format 2");
   await call(api, "appendFile", "/old.txt", "!");
   // Rewritten small: inline now. Its old chunk stays while the journal may go back to it.

@@ -293,7 +293,8 @@ def test_a_format_2_disk_upgrades_in_place_and_its_chunked_small_files_read():
 
     async def scenario():
         vfs = await VFS.open(store, retention=Retention(0, 0))
-        assert store.spaces["meta"]["format"] == "3"
+        assert store.spaces["meta"]["format"] == "4"
+        assert store.spaces["names"] == {f"{ROOT_ID}/old.txt": "00000000000000aa"}
         assert await vfs.read_file("/old.txt") == data  # still its chunk: both forms read
         assert (await vfs.check()).ok
         await vfs.append_file("/old.txt", b", appended by format 3")
@@ -305,7 +306,7 @@ def test_a_format_2_disk_upgrades_in_place_and_its_chunked_small_files_read():
 
 def test_a_newer_format_is_refused():
     store, _ = format_2_disk()
-    store.spaces["meta"]["format"] = "4"
+    store.spaces["meta"]["format"] = "5"
     with pytest.raises(FsError) as info:
         run(VFS.open(store))
     assert info.value.code == "EIO"

@@ -253,7 +253,8 @@ def test_the_store_tables_are_unchanged_and_check_is_clean(disk):
     assert run(vfs.check()).ok
     assert file_rows(path, "SELECT type, name FROM sqlite_master WHERE type <> 'index' "
                            "ORDER BY type, name") == [
-        ("table", "chunks"), ("table", "log"), ("table", "meta"), ("table", "nodes"),
+        ("table", "chunks"), ("table", "log"), ("table", "meta"), ("table", "names"),
+        ("table", "nodes"),
         ("view", "files"), ("view", "journal")]
 
 
