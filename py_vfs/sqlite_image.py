@@ -26,11 +26,11 @@ from . import paths, scratch
 from .content import CHUNK_SIZE
 from .errors import FsError
 from .limits import MAX_TIME_MS, MIN_TIME_MS
-from .node import DIRECTORY, FILE, SYMLINK, Stat
+from .node import DIRECTORY, FILE, ROOT_ID, SYMLINK, Stat
 from .storage import SPACES
 from .storage.sqlite import SQLiteStore
 from .transaction import Op
-from .vfs import VFS
+from .vfs import FORMAT_VERSION, VFS
 from .zip_entries import (
     MAX_ENTRIES,
     MAX_ENTRY_BYTES,
@@ -192,12 +192,49 @@ async def _as_async(pieces: Iterable[bytes]) -> AsyncIterator[bytes]:
         yield piece
 
 
+ADDED_SPACES = frozenset({"names"})
+"""Keyspaces that formats after the first image format added, derived from the nodes."""
+
+
+async def _upgrade_older(path: str) -> None:
+    """An image made by an older py_vfs (its format below ours, its added keyspaces missing),
+    brought to this format in place, as ``VFS.open`` upgrades a disk: ``path`` is the import's
+    own scratch copy, so nothing the user holds changes. A newer format is refused; anything
+    else is left as it is for ``open_image``'s checks to judge (a missing root or table)."""
+    store = _ReadOnlyStore(path)
+    try:
+        missing = set(SPACES) - store.tables()
+        if not missing <= ADDED_SPACES:
+            return
+        stored = await store.get("meta", "format")
+        version = str(stored if stored is not None else 1)
+        if version.isdigit() and int(version) > FORMAT_VERSION:
+            raise refuse("EINVAL", f"an image of disk format {version} (this py_vfs reads "
+                                   f"{FORMAT_VERSION} and older)")
+        if (not version.isdigit() or int(version) == FORMAT_VERSION
+                or await store.get("nodes", ROOT_ID) is None):
+            return
+    finally:
+        store.close()
+    upgrading = _ImageStore(path)
+    try:
+        await VFS.open(upgrading, cache_bytes=0)
+    finally:
+        upgrading.seal()
+
+
 async def open_image(path: str) -> VFS:
     """The image at ``path`` as a read-only VFS, after checking it is a SQLite file with the
     tables of a py_vfs disk and that ``VFS.check`` finds every record and chunk sound."""
     with open(path, "rb") as image:
         if image.read(len(HEADER)) != HEADER:
             raise refuse("EINVAL", "not a SQLite image (its header is not SQLite's)")
+    try:
+        await _upgrade_older(path)
+    except FsError:
+        raise
+    except Exception as error:  # not a SQLite file after all, or records this code cannot read
+        raise refuse("EINVAL", f"a damaged image or bad records: {error}") from None
     store = _ReadOnlyStore(path)
     try:
         tables = store.tables()
