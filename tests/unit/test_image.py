@@ -105,7 +105,6 @@ def test_a_disk_file_imports_as_an_image(tmp_path):
     assert fresh.stat("/x/a/b.txt").mode == 0o600
 
 
-@pytest.mark.skipif(NO_PROCESSES, reason="Emscripten (Pyodide) has no processes")
 def test_an_image_of_an_older_format_imports_the_same(disk, tmp_path):
     # An image exported before format 4 has no names table: the import upgrades its own copy,
     # as opening an older disk does, and the tree comes back the same.
@@ -128,6 +127,7 @@ def test_an_image_of_a_newer_format_is_refused(disk, tmp_path):
         disk, tmp_path, "UPDATE meta SET value = '5' WHERE key = 'format'")).hint
 
 
+@pytest.mark.skipif(NO_PROCESSES, reason="Emscripten (Pyodide) has no processes")
 def test_the_image_opens_in_the_command_line_shell_and_in_sqlite3(disk, tmp_path):
     path = write(tmp_path, run(image_bytes(disk)))
     shell = subprocess.run([sys.executable, "-m", "py_vfs", "shell", "--disk", path, "-c",
