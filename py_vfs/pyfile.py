@@ -32,6 +32,7 @@ import os
 from typing import Any
 
 from .blocking import Blocking
+from .content import CHUNK_SIZE
 from .errors import FsError
 
 RANDOM_LIMIT = 256 << 20  # the largest file a "+" mode holds in memory
@@ -55,6 +56,11 @@ class VFSRawFile(io.RawIOBase):
         self._memory: bytearray | None = None  # "+": the whole content
         self._dirty = False
         self._kind = _kind_of(mode)  # after the fields close() reads: a bad mode closes cleanly
+        # "r": the last chunk read (aligned), which the next small reads are served from: a
+        # streaming read keeps no chunk in the disk's cache, and a text layer reads 8 KiB at a
+        # time, so each chunk is fetched from the store once, not once per read.
+        self._window = b""
+        self._window_start = 0
         self.fd: int | None = None  # the descriptor os.fsync takes for this file (py_vfs.pyhost)
         self._open()
 
@@ -135,11 +141,20 @@ class VFSRawFile(io.RawIOBase):
         if self._memory is not None:
             piece = self._memory[self._position:self._position + len(view)]
         else:
-            piece = self._runner.call(lambda: self._vfs.open_read(
-                self._path, self._position, self._position + len(view)).read_all())
+            piece = self._read_window(len(view))
         view[:len(piece)] = piece
         self._position += len(piece)
         return len(piece)
+
+    def _read_window(self, size: int) -> bytes:
+        """Up to ``size`` bytes at the position, from the chunk that holds it."""
+        offset = self._position - self._window_start
+        if not 0 <= offset < len(self._window):
+            start = self._position - self._position % CHUNK_SIZE
+            self._window = self._runner.call(lambda: self._vfs.open_read(
+                self._path, start, start + CHUNK_SIZE).read_all())
+            self._window_start, offset = start, self._position - start
+        return self._window[offset:offset + size]
 
     def write(self, data: Any) -> int:
         """Write ``data`` at the current position (at the end in ``a`` modes)."""
