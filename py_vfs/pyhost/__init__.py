@@ -63,6 +63,7 @@ def _rmtree(original: Any) -> Any:
                 raise exc from None
         return None
 
+    rmtree.avoids_symlink_attacks = getattr(original, "avoids_symlink_attacks", False)
     return rmtree
 
 

@@ -88,13 +88,13 @@ class Binding:
         if isinstance(path, int):
             return None
         text = os.fsdecode(path)
+        if not text:  # names no file, as on Linux: the VFS says so when the cwd is its
+            return "" if self.cwd is not None else None
         if text.startswith("/"):
             absolute = text
         else:
             base = self.cwd if self.cwd is not None else ORIGINAL_GETCWD()
-            absolute = f"{base.rstrip('/')}/{text}" if text else base
-            if not text:  # "" names no file, as on Linux
-                return "" if self.cwd is not None and self.owns(base) else None
+            absolute = f"{base.rstrip('/')}/{text}"
         return absolute if self.owns(posixpath.normpath(absolute)) else None
 
     def call(self, method: str, *args: Any, **kwargs: Any) -> Any:

@@ -61,6 +61,8 @@ def make_open(original: Handler) -> Handler:
         target = None if binding is None or opener is not None else binding.locate(file)
         if target is None:
             return original(file, mode, buffering, encoding, errors, newline, closefd, opener)
+        if not closefd:
+            raise ValueError("Cannot use closefd=False with file name")
         if not isinstance(mode, str):
             raise TypeError(f"open() argument 'mode' must be str, not {type(mode).__name__}")
         try:
@@ -200,7 +202,12 @@ _UNSUPPORTED = ("link", "mkfifo", "mknod", "chown", "lchown", "chroot", "statvfs
 
 
 def _path_call(name: str, count: int, handler: Handler, original: Handler) -> Handler:
+    keywords = ("path",) if count == 1 else ("src", "dst")
+
     def call(*args: Any, **kwargs: Any) -> Any:
+        missing = keywords[len(args):count]
+        if missing and all(keyword in kwargs for keyword in missing):  # os.stat(path=...)
+            args = (*args, *(kwargs.pop(keyword) for keyword in missing))
         binding = _binding_for(kwargs)
         given = args[:count]
         located = [binding.locate(path) for path in given] if binding is not None else []

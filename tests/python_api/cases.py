@@ -309,6 +309,10 @@ case(lambda d: os.stat(j(d, "a.txt", "x")))
 case(lambda d: kind_of(os.stat(j(d, "link_a"), follow_symlinks=False).st_mode))
 case(lambda d: stat.S_IMODE(os.stat(j(d, "a.txt")).st_mode) & 0o700)
 case(lambda d: os.stat(j(d, "b.bin")).st_size)
+case(lambda d: os.stat(path=j(d, "b.bin")).st_size)
+case(lambda d: [os.rename(src=j(d, "a.txt"), dst=j(d, "kw.txt")), os.path.exists(j(d, "kw.txt"))])
+case(lambda d: opened(j(d, "a.txt"), closefd=False))
+case(lambda d: opened(""))
 
 # ------------------------------------------------------------------ os: changing the tree
 @case
