@@ -4,8 +4,8 @@ the shell's ``python`` in the worker uses ``open``, ``os``, ``pathlib``, ``shuti
 
 - The conformance suite (tests/python_api/cases.py) runs in the page as a script on the disk and
   its outcomes are compared with the same cases run by this process on a Linux temp directory.
-- A script reads a CSV written by the JS API, writes an HTML report with ``open()``; the preview
-  serves it, and a reload keeps it.
+- A script reads a CSV written by the JS API, writes an HTML report with ``open()``; a watch
+  listener hears of it, the preview serves it, and a reload keeps it.
 - A 200 MiB file read line by line with ``for line in open(...)`` leaves the worker's wasm
   memory far below the file's size (reads are lazy)."""
 
@@ -82,10 +82,19 @@ def test_a_script_reads_a_csv_from_the_js_api_and_its_report_is_previewed_and_ke
       await vfs.mkdir("/workspace/sales", {recursive: true});
       await vfs.writeFile("/workspace/sales/sales.csv",
                           "region,amount\\nnorth,120\\nsouth,80\\n\\"east, far\\",5\\n");
-      await vfs.writeFile("/workspace/sales/report.py", args[0]);""", REPORT_SCRIPT)
+      await vfs.writeFile("/workspace/sales/report.py", args[0]);
+      window.pyhostSeen = [];
+      window.pyhostUnwatch = vfs.watch("/workspace/sales",
+                                       (event) => window.pyhostSeen.push(event.path),
+                                       {recursive: true});
+      await window.pyhostUnwatch.ready;""", REPORT_SCRIPT)
     result = shell(page, "cd /workspace/sales && python report.py")
     assert (result["stdout"], result["stderr"], result["code"]) == (
         "3 205 /workspace/sales ['report', 'report.py', 'sales.csv']\n", "", 0)
+    # Watch listeners hear of the script's commit (the VFS's own).
+    poll_page(page, "window.pyhostSeen.includes('/workspace/sales/report/index.html')",
+              "a watch event for the report the script wrote")
+    js(page, "await window.pyhostUnwatch();")
     # The script's file is the disk's at once: the JS API reads it, the preview serves it.
     report = js(page, "return await vfs.readFile('/workspace/sales/report/index.html', 'utf8');")
     assert "<li>east, far: 5</li>" in report
