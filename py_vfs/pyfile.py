@@ -226,6 +226,11 @@ class VFSRawFile(io.RawIOBase):
             raise io.UnsupportedOperation("fileno")
         return self.fd
 
+    def stat(self) -> Any:
+        """The file's stat on the disk (``os.fstat``)."""
+        self._check_open()
+        return self._call("stat", self._path)
+
     def sync(self) -> None:
         """``os.fsync``: commit what was written so far (durable when this returns). A ``w``
         or ``x`` stream replaces the file with what it holds, and later writes are appended at

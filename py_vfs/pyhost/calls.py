@@ -318,12 +318,18 @@ def _fd_call(name: str, handler: Callable[[VFSRawFile, Any], Any], original: Han
     return call
 
 
+def _close(raw: VFSRawFile) -> None:
+    """``os.close``: commits what was written (as ``close()`` does) and frees the descriptor."""
+    _OPENED.pop(raw.fd or 0, None)
+    raw.close()
+
+
 _FD_CALLS: list[tuple[str, Callable[..., Any]]] = [
     ("fsync", lambda raw: raw.sync()), ("fdatasync", lambda raw: raw.sync()),
-    ("fstat", lambda raw: stat_result(raw._call("stat", raw.name))),
+    ("fstat", lambda raw: stat_result(raw.stat())),
     ("lseek", lambda raw, pos, how: raw.seek(pos, how) if raw.seekable() else raw.tell()),
     ("read", lambda raw, size: raw.read(size)), ("write", lambda raw, data: raw.write(data)),
-    ("close", lambda raw: (_OPENED.pop(raw.fd, None), raw.close())[1]),
+    ("close", lambda raw: _close(raw)),
 ]
 
 

@@ -268,6 +268,14 @@ def fstat_of_open_file(d):
         return os.fstat(f.fileno()).st_size
 
 
+@case
+def fstat_of_a_file_opened_by_a_relative_path(d):
+    def body():
+        with open("b.bin", "rb") as f:
+            return os.fstat(f.fileno()).st_size
+    return in_dir(d, body)
+
+
 case(lambda d: opened(j(d, "a.txt"), "rw"))
 case(lambda d: opened(j(d, "a.txt"), "rb", encoding="utf-8"))
 
