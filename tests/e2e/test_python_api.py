@@ -210,3 +210,18 @@ def test_two_runs_at_once_each_see_their_own_cwd(app):
     assert (result["b"]["stdout"], result["b"]["code"]) == ("/workspace/tb ['done']\n", 0)
     assert (result["a"]["stdout"], result["a"]["code"]) == (
         "/workspace/ta ['show.py', 'wait.py']\n", 0)
+
+
+def test_the_runtime_s_roots_stay_python_s_own(app):
+    """/tmp (and /lib, /home/pyodide...) are Pyodide's own file system: a script's scratch file
+    there is not on the disk, tempfile works there, and os.chdir there leaves the disk and
+    back comes to it."""
+    js(app, "await vfs.mkdir('/workspace/rt', {recursive: true});")
+    code = ("import os, tempfile; os.chdir('/tmp'); open('rt.txt', 'w').write('r'); "
+            "t = tempfile.NamedTemporaryFile(); os.chdir('/workspace/rt'); "
+            "print(os.path.exists('/tmp/rt.txt'), os.path.exists('rt.txt'), os.getcwd(), "
+            "t.name.startswith('/tmp/'), 'rt.txt' in os.listdir('/tmp'), os.path.isdir('/lib'))")
+    result = shell(app, f"cd /workspace/rt && python -c \"{code}\"")
+    assert (result["stdout"], result["stderr"], result["code"]) == (
+        "True False /workspace/rt True True True\n", "", 0)
+    assert js(app, "return await vfs.exists('/tmp/rt.txt');") is False
