@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
-from py_vfs.blocking import Blocking, block_on
+from py_vfs.blocking import Blocking, PageLoop
 
 T = TypeVar("T")
 
@@ -26,22 +26,17 @@ RUNTIME_ROOTS = ("/lib", "/usr", "/dev", "/proc", "/sys", "/tmp", "/home/pyodide
 BOUND: ContextVar[Binding | None] = ContextVar("py_vfs_pyhost", default=None)
 
 
-class PageRunner(Blocking):
-    """The page's runner: suspends the running Python call with ``block_on`` (JSPI) until the
-    VFS's coroutine has finished; the coroutine runs with no binding (py_vfs's own code sees
-    Python's own file API unchanged)."""
+class PageRunner(PageLoop):
+    """The page's runner (``blocking.PageLoop``: ``block_on``, JSPI) whose calls run with no
+    binding: py_vfs's own code sees Python's own file API unchanged."""
 
     def run(self, awaitable: Awaitable[T]) -> T:
-        """``awaitable``'s result, this call blocked on it (its exception raised here: the
-        awaited task itself ends with a value, so the runtime reports no failed task)."""
+        """``awaitable``'s result, this call blocked on it."""
         token = BOUND.set(None)
         try:
-            ok, value = block_on(_captured(awaitable))
+            return super().run(awaitable)
         finally:
             BOUND.reset(token)
-        if not ok:
-            raise value
-        return value
 
     def call(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """``function(*args, **kwargs)`` at once (the VFS's loop is this thread's), blocking on
@@ -52,13 +47,6 @@ class PageRunner(Blocking):
         finally:
             BOUND.reset(token)
         return self.run(result) if inspect.isawaitable(result) else result
-
-
-async def _captured(awaitable: Awaitable[T]) -> tuple[bool, Any]:
-    try:
-        return True, await awaitable
-    except BaseException as exc:  # handed to the blocked caller, who raises it
-        return False, exc
 
 
 class Binding:
