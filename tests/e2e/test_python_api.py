@@ -192,24 +192,23 @@ def test_python_c_an_executable_script_and_the_terminal_s_repl_all_see_the_disk(
 
 
 def test_two_runs_at_once_each_see_their_own_cwd(app):
-    """Run A blocks (reading its stdin, fed by a stage that waits for a file run B makes)
-    while run B runs to its end: each sees its own current directory and files, since the
-    binding is per run (a context variable), not per process."""
+    """Run A waits (at its awaits, bound) for a file run B makes, while run B runs to its end:
+    each sees its own current directory and files, since the binding is per run (a context
+    variable), not per process. Both go through vfs.runPython, each in a copy of the session."""
     js(app, """
       for (const d of ["ta", "tb"]) await vfs.mkdir(`/workspace/${d}`, {recursive: true});
       await vfs.rm("/workspace/tb/done", {force: true});
-      await vfs.writeFile("/workspace/ta/wait.py", "import asyncio, os\\n" +
-        "while not os.path.exists('/workspace/tb/done'):\\n    await asyncio.sleep(0.02)\\n");
-      await vfs.writeFile("/workspace/ta/show.py",
-        "import os, sys\\nsys.stdin.read()\\nprint(os.getcwd(), sorted(os.listdir()))\\n");""")
+      await vfs.writeFile("/workspace/ta/a.txt", "a");""")
     result = js(app, WITHIN + """
-      const a = sh("cd /workspace/ta && python wait.py | python show.py");
-      const b = await sh("cd /workspace/tb && python -c \\"import os; " +
-        "open('done', 'w').close(); print(os.getcwd(), sorted(os.listdir()))\\"");
+      const run = (code, cwd) => within(vfs.runPython(code, {cwd}), 120000, code);
+      const a = run("import asyncio, os\\n" +
+        "while not os.path.exists('/workspace/tb/done'):\\n    await asyncio.sleep(0.02)\\n" +
+        "print(os.getcwd(), sorted(os.listdir()))\\n", "/workspace/ta");
+      const b = await run("import os\\nopen('done', 'w').close()\\n" +
+        "print(os.getcwd(), sorted(os.listdir()))\\n", "/workspace/tb");
       return {a: await a, b};""")
     assert (result["b"]["stdout"], result["b"]["code"]) == ("/workspace/tb ['done']\n", 0)
-    assert (result["a"]["stdout"], result["a"]["code"]) == (
-        "/workspace/ta ['show.py', 'wait.py']\n", 0)
+    assert (result["a"]["stdout"], result["a"]["code"]) == ("/workspace/ta ['a.txt']\n", 0)
 
 
 def test_the_runtime_s_roots_stay_python_s_own(app):
