@@ -32,6 +32,7 @@ import os
 from typing import Any
 
 from .blocking import Blocking
+from .content import CHUNK_SIZE
 from .errors import FsError
 
 RANDOM_LIMIT = 256 << 20  # the largest file a "+" mode holds in memory
@@ -49,12 +50,18 @@ class VFSRawFile(io.RawIOBase):
         self._runner = runner
         self._vfs = vfs
         self._path = path
-        self._kind = _kind_of(mode)
         self._position = 0
         self._stream: Any = None
         self._pending = bytearray()  # "a": what close() appends
         self._memory: bytearray | None = None  # "+": the whole content
         self._dirty = False
+        self._kind = _kind_of(mode)  # after the fields close() reads: a bad mode closes cleanly
+        # "r": the last chunk read (aligned), which the next small reads are served from: a
+        # streaming read keeps no chunk in the disk's cache, and a text layer reads 8 KiB at a
+        # time, so each chunk is fetched from the store once, not once per read.
+        self._window = b""
+        self._window_start = 0
+        self.fd: int | None = None  # the descriptor os.fsync takes for this file (py_vfs.pyhost)
         self._open()
 
     # ------------------------------------------------------------------------- opening
@@ -120,8 +127,10 @@ class VFSRawFile(io.RawIOBase):
         return self._kind != "r" or "+" in self.mode
 
     def seekable(self) -> bool:
-        """Reading and the ``+`` modes seek; a write stream (``w``, ``x``, ``a``) does not."""
-        return self.readable()
+        """True, as for a file of the host (text layers then know where a stream starts: a
+        UTF-16 file gets its BOM); a write stream (``w``, ``x``, ``a``) seeks only to where it
+        is."""
+        return True
 
     def readinto(self, buffer: Any) -> int:
         """Fill ``buffer`` from the current position; 0 at the end of the file."""
@@ -132,11 +141,20 @@ class VFSRawFile(io.RawIOBase):
         if self._memory is not None:
             piece = self._memory[self._position:self._position + len(view)]
         else:
-            piece = self._runner.call(lambda: self._vfs.open_read(
-                self._path, self._position, self._position + len(view)).read_all())
+            piece = self._read_window(len(view))
         view[:len(piece)] = piece
         self._position += len(piece)
         return len(piece)
+
+    def _read_window(self, size: int) -> bytes:
+        """Up to ``size`` bytes at the position, from the chunk that holds it."""
+        offset = self._position - self._window_start
+        if not 0 <= offset < len(self._window):
+            start = self._position - self._position % CHUNK_SIZE
+            self._window = self._runner.call(lambda: self._vfs.open_read(
+                self._path, start, start + CHUNK_SIZE).read_all())
+            self._window_start, offset = start, self._position - start
+        return self._window[offset:offset + size]
 
     def write(self, data: Any) -> int:
         """Write ``data`` at the current position (at the end in ``a`` modes)."""
@@ -163,8 +181,8 @@ class VFSRawFile(io.RawIOBase):
         """Move the position, as ``os.lseek``; past the end is allowed (a write there fills
         the gap with zeros)."""
         self._check_open()
-        if not self.seekable():
-            if offset == 0 and whence == os.SEEK_CUR:
+        if not self.readable():
+            if (whence, offset) in ((os.SEEK_CUR, 0), (os.SEEK_SET, self._position)):
                 return self._position
             raise io.UnsupportedOperation(
                 "seek: a file opened for writing only streams; open it with a '+' mode")
@@ -201,19 +219,42 @@ class VFSRawFile(io.RawIOBase):
         self._dirty = True
         return size
 
+    def fileno(self) -> int:
+        """The descriptor ``py_vfs.pyhost`` gave this file (for ``os.fsync``); without one,
+        ``io.UnsupportedOperation`` as for an in-memory file."""
+        if self.fd is None:
+            raise io.UnsupportedOperation("fileno")
+        return self.fd
+
+    def stat(self) -> Any:
+        """The file's stat on the disk (``os.fstat``)."""
+        self._check_open()
+        return self._call("stat", self._path)
+
+    def sync(self) -> None:
+        """``os.fsync``: commit what was written so far (durable when this returns). A ``w``
+        or ``x`` stream replaces the file with what it holds, and later writes are appended at
+        the next sync or at ``close()``."""
+        self._check_open()
+        self._commit()
+
+    def _commit(self) -> None:
+        if self._stream is not None:
+            stream, self._stream = self._stream, None
+            self._runner.run(stream.close())
+        elif self._pending:
+            data, self._pending = bytes(self._pending), bytearray()
+            self._call("append_file", self._path, data)
+        elif self._memory is not None and self._dirty:
+            self._call("write_file", self._path, bytes(self._memory))
+            self._dirty = False
+
     def close(self) -> None:
         """Commit what was written (durable when this returns), then close."""
         if self.closed:
             return
         try:
-            if self._stream is not None:
-                stream, self._stream = self._stream, None
-                self._runner.run(stream.close())
-            elif self._pending:
-                data, self._pending = bytes(self._pending), bytearray()
-                self._call("append_file", self._path, data)
-            elif self._memory is not None and self._dirty:
-                self._call("write_file", self._path, bytes(self._memory))
+            self._commit()
         finally:
             super().close()
 

@@ -2,8 +2,9 @@
 shell``): ``python FILE``, ``python -c CODE``, an executable ``.py`` run by name.
 
 A run gets fresh globals: ``__name__ == "__main__"``, ``vfs`` (the shell's disk, or its scoop's
-view: ``await vfs.read_file(path)``...), ``cwd`` (the shell's directory: Python's own
-``os.getcwd()`` and ``open()`` do not reach the VFS yet) and ``env`` (the exported variables; a
+view: ``await vfs.read_file(path)``...), ``cwd`` (the shell's directory; in the page Python's
+own ``open()``, ``os``, ``pathlib``... see the VFS at the shell's paths, ``os.getcwd()`` being
+``cwd``: py_vfs/pyhost) and ``env`` (the exported variables; a
 dict, since ``os.environ`` is the whole process's). Top-level ``await`` is allowed.
 
 ``sys.argv``, ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` are the run's: the three streams are
@@ -26,6 +27,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import builtins
+import contextlib
 import errno
 import inspect
 import io
@@ -37,7 +39,7 @@ from collections.abc import Generator
 from contextvars import ContextVar
 from typing import Any
 
-from py_vfs import blocking, cancel
+from py_vfs import blocking, cancel, pyhost
 from py_vfs.shell.context import Context
 from py_vfs.shell.control import INTERRUPTED, Interrupted, interruptible
 from py_vfs.shell.pipes import SIGPIPE_STATUS, BrokenPipe, Input, NoInput, Output
@@ -267,9 +269,14 @@ async def run_python(ctx: Context, source: str | bytes, filename: str, argv: lis
     saved_argv = sys.argv
     sys.argv = list(argv)
     _install()
+    # In the page, Python's own file API sees the run's VFS and cwd (py_vfs/pyhost); elsewhere
+    # the VFS runs on this thread's loop, which a synchronous call cannot wait for.
+    host = pyhost.session(pyhost.Binding(ctx.vfs, pyhost.PageRunner(), ctx.cwd)) if blocks \
+        else contextlib.nullcontext()
     try:
-        async with interruptible():
-            status = await _execute(code, namespace, streams, filename)
+        with host:
+            async with interruptible():
+                status = await _execute(code, namespace, streams, filename)
     except Interrupted:
         status = INTERRUPTED
     finally:

@@ -48,6 +48,8 @@ const EXPECTED_SKIPS = new Map([
   // It builds our wheel and imports it in a new Python process.
   ["tests/unit/test_fsspec.py::test_the_wheel_registers_the_protocol_with_fsspec", NO_PROCESSES],
   ["tests/unit/test_pyfile.py", "the disk's loop runs in a thread here, and Pyodide has no threads"],
+  // Python's own file API on a disk: tests/e2e/test_python_api.py runs the same cases in the page.
+  ["tests/unit/test_python_api.py", "the disk's loop runs in a thread here, and Pyodide has no threads"],
   // The oracle is the host kernel's file system; Pyodide's is MEMFS.
   ["tests/unit/test_differential.py", "differential tests need a real Linux file system"],
   // A pipeline's stages wait on each other's pipes; the e2e tier runs pipelines in the worker.

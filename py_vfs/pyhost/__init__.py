@@ -1,0 +1,106 @@
+"""Python's own file API on the VFS while user code runs (docs/python.md, "Python's own file
+API"): ``open``, ``os``'s path functions, and what is built on them (``os.path``, ``pathlib``,
+``shutil``, ``glob``, ``json``, ``csv``, ``zipfile``...) see the VFS at the shell's paths.
+
+``session(binding)`` binds a VFS view, a runner and a virtual cwd to the running context (a
+context variable, so two runs at once each see their own) and, while any run is bound, puts the
+replacements in place of the module attributes (``builtins.open``, ``io.open``, ``os.stat``...).
+A replacement sends a call on a VFS path to the bound VFS and any other call (a runtime path, a
+descriptor, no binding: py_vfs's own code and Pyodide's runtime) to the original function.
+"""
+
+from __future__ import annotations
+
+import builtins
+import errno
+import io
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from py_vfs.pyhost.binding import BOUND, RUNTIME_ROOTS, Binding, PageRunner, bound, error, relabel
+from py_vfs.pyhost.calls import make_open, replacements
+
+__all__ = ["BOUND", "RUNTIME_ROOTS", "Binding", "PageRunner", "session"]
+
+_SETS = ("supports_dir_fd", "supports_fd", "supports_follow_symlinks", "supports_effective_ids")
+_active = [0]  # how many sessions are open: the replacements are in place while any is
+_saved: dict[tuple[Any, str], Any] = {}
+
+
+def _rmtree(original: Any) -> Any:
+    """``shutil.rmtree`` on a VFS directory: one recursive removal (one commit), with
+    shutil's errors and its ``onexc``/``onerror``/``ignore_errors`` handling."""
+
+    def rmtree(path: Any, ignore_errors: bool = False, onerror: Any = None, *,
+               onexc: Any = None, dir_fd: Any = None) -> None:
+        binding = BOUND.get()
+        located = None if binding is None or dir_fd is not None else binding.locate(path)
+        if located is None:
+            extra = {"onexc": onexc} if onexc is not None else {}
+            if dir_fd is not None:
+                extra["dir_fd"] = dir_fd
+            return original(path, ignore_errors, onerror, **extra)
+        try:
+            found = binding.call("lstat", located)
+            if found.is_symlink:
+                raise OSError("Cannot call rmtree on a symbolic link")
+            if not found.is_dir:
+                raise error(errno.ENOTDIR, path)  # as os.scandir fails in shutil
+            binding.call("rm", located, recursive=True)
+        except OSError as exc:
+            if isinstance(exc.errno, int) and exc.filename is None:
+                exc = relabel(exc, path)
+            if ignore_errors:
+                return None
+            if onexc is not None:
+                onexc(os.rmdir, path, exc)
+            elif onerror is not None:
+                onerror(os.rmdir, path, (type(exc), exc, exc.__traceback__))
+            else:
+                raise exc from None
+        return None
+
+    rmtree.avoids_symlink_attacks = getattr(original, "avoids_symlink_attacks", False)
+    return rmtree
+
+
+def _install() -> None:
+    made: dict[tuple[Any, str], Any] = {(os, name): fn for name, fn in replacements().items()}
+    for module in (builtins, io):
+        made[(module, "open")] = make_open(module.open)
+    made[(shutil, "rmtree")] = _rmtree(shutil.rmtree)
+    for (module, name), replacement in made.items():
+        original = getattr(module, name)
+        _saved[(module, name)] = original
+        setattr(module, name, replacement)
+        for set_name in _SETS:
+            members = getattr(os, set_name, None)
+            if members is not None and original in members:
+                members.add(replacement)
+
+
+def _uninstall() -> None:
+    for (module, name), original in _saved.items():
+        replacement = getattr(module, name)
+        setattr(module, name, original)
+        for set_name in _SETS:
+            getattr(os, set_name, set()).discard(replacement)
+    _saved.clear()
+
+
+@contextmanager
+def session(binding: Binding) -> Iterator[Binding]:
+    """Run the block with ``binding`` bound: Python's file API sees its VFS (see the module)."""
+    if _active[0] == 0:
+        _install()
+    _active[0] += 1
+    try:
+        with bound(binding):
+            yield binding
+    finally:
+        _active[0] -= 1
+        if _active[0] == 0:
+            _uninstall()

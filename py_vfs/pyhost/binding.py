@@ -1,0 +1,130 @@
+"""Which VFS, runner and current directory the running user code sees (a context variable), and
+how a path it names is mapped: to the VFS, or left to Python's runtime (docs/python.md,
+"Python's own file API")."""
+
+from __future__ import annotations
+
+import errno
+import inspect
+import os
+import posix
+import posixpath
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, TypeVar
+
+from py_vfs.blocking import Blocking, PageLoop
+
+T = TypeVar("T")
+
+# The runtime's own roots: the standard library and site-packages (/lib), Python's home and the
+# process's cwd (/home/pyodide), scratch space that tempfile and libraries need fast (/tmp),
+# and the emulated devices. Every other absolute path is the VFS's, as the shell shows it.
+RUNTIME_ROOTS = ("/lib", "/usr", "/dev", "/proc", "/sys", "/tmp", "/home/pyodide")
+
+BOUND: ContextVar[Binding | None] = ContextVar("py_vfs_pyhost", default=None)
+
+
+class PageRunner(PageLoop):
+    """The page's runner (``blocking.PageLoop``: ``block_on``, JSPI) whose calls run with no
+    binding: py_vfs's own code sees Python's own file API unchanged."""
+
+    def run(self, awaitable: Awaitable[T]) -> T:
+        """``awaitable``'s result, this call blocked on it."""
+        token = BOUND.set(None)
+        try:
+            return super().run(awaitable)
+        finally:
+            BOUND.reset(token)
+
+    def call(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``function(*args, **kwargs)`` at once (the VFS's loop is this thread's), blocking on
+        its result only when it is awaitable."""
+        token = BOUND.set(None)
+        try:
+            result = function(*args, **kwargs)
+        finally:
+            BOUND.reset(token)
+        return self.run(result) if inspect.isawaitable(result) else result
+
+
+class Binding:
+    """One run's view of the disk: ``vfs`` (a VFS or a restricted view), ``runner`` (how a
+    synchronous call waits for it) and ``cwd``, the virtual current directory (None when the
+    code changed into a runtime directory: then the process's own cwd applies).
+
+    ``vfs_roots``: when given, only paths under them are the VFS's (the unit tests map a
+    temporary directory); otherwise every path but ``RUNTIME_ROOTS``."""
+
+    def __init__(self, vfs: Any, runner: Blocking, cwd: str | None,
+                 vfs_roots: tuple[str, ...] | None = None) -> None:
+        self.vfs = vfs
+        self.runner = runner
+        self.cwd = cwd
+        self.vfs_roots = vfs_roots
+
+    def owns(self, absolute: str) -> bool:
+        """True when the normalized absolute path is the VFS's."""
+        if self.vfs_roots is not None:
+            return any(_under(absolute, root) for root in self.vfs_roots)
+        return not any(_under(absolute, root) for root in RUNTIME_ROOTS)
+
+    def locate(self, path: Any) -> str | None:
+        """The VFS path ``path`` names (relative ones against the virtual cwd), or None when it
+        is the runtime's (or a file descriptor)."""
+        if isinstance(path, int):
+            return None
+        text = os.fsdecode(path)
+        if not text:  # names no file, as on Linux: the VFS says so when the cwd is its
+            return "" if self.cwd is not None else None
+        if text.startswith("/"):
+            absolute = text
+        else:
+            base = self.cwd if self.cwd is not None else ORIGINAL_GETCWD()
+            absolute = f"{base.rstrip('/')}/{text}"
+        return absolute if self.owns(posixpath.normpath(absolute)) else None
+
+    def call(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        """A method of the VFS (stat, mkdir...) on the VFS's loop; its result, awaited when it
+        is a coroutine."""
+        return self.runner.call(getattr(self.vfs, method), *args, **kwargs)
+
+
+ORIGINAL_GETCWD: Callable[[], str] = posix.getcwd
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root + "/")
+
+
+def error(code: int, *names: Any) -> OSError:
+    """Linux's error for ``code``: the OSError subclass Python picks, with the path(s) as the
+    caller gave them."""
+    shown = [_shown(name) for name in names] + [None, None]
+    return OSError(code, os.strerror(code), shown[0], None, shown[1])
+
+
+def _shown(name: Any) -> Any:
+    """A path as an OSError carries it: str or bytes, as given (a path-like: its fspath)."""
+    return None if name is None or isinstance(name, int) else os.fspath(name)
+
+
+def relabel(exc: OSError, *names: Any) -> OSError:
+    """The VFS's error (its paths are the VFS's) as Linux reports it: same errno and class,
+    the path(s) as the caller gave them."""
+    return error(exc.errno or errno.EIO, *names)
+
+
+@contextmanager
+def bound(binding: Binding) -> Iterator[Binding]:
+    """Binds ``binding`` to the running context; the process's cwd is put back at the end if
+    the code changed it."""
+    token = BOUND.set(binding)
+    own_cwd = ORIGINAL_GETCWD()
+    try:
+        yield binding
+    finally:
+        BOUND.reset(token)
+        if ORIGINAL_GETCWD() != own_cwd:
+            posix.chdir(own_cwd)

@@ -1,0 +1,101 @@
+"""Python's own file API on the VFS (py_vfs/pyhost) against the same API on Linux: every case of
+tests/python_api/cases.py runs on a real temporary directory and, with the hooks bound, on a
+memory disk, and the outcomes must be equal (values; for errors the class, errno and paths).
+
+The disk runs on its own loop in a thread (``ThreadLoop``) and the cases run in this thread, as
+a synchronous caller reaches a disk on CPython. Only the VFS side's base directory is mapped to
+the disk (``Binding(vfs_roots=...)``): every other path stays the host's, as the runtime's
+roots stay Python's in the page. tests/e2e/test_python_api.py runs the same cases in the page."""
+
+from __future__ import annotations
+
+import builtins
+import importlib.util
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+if sys.platform == "emscripten":
+    pytest.skip("the disk's loop runs in a thread here, and Pyodide has no threads",
+                allow_module_level=True)
+
+from py_vfs import VFS, pyhost
+from py_vfs.blocking import ThreadLoop
+
+CASES_FILE = Path(__file__).parent.parent / "python_api" / "cases.py"
+# Where the VFS side is meant to differ from Linux, by case name, with the reason
+# (docs/python.md, "Python's own file API"). Keep it tiny.
+DIFFERENCES: dict[str, str] = {}
+
+
+def load_cases():
+    spec = importlib.util.spec_from_file_location("python_api_cases", CASES_FILE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+async def _memory() -> VFS:
+    return VFS.memory()
+
+
+@pytest.fixture
+def disk():
+    runner = ThreadLoop()
+    vfs = runner.run(_memory())
+    yield runner, vfs
+    runner.close()
+
+
+def test_every_case_gives_on_the_vfs_what_it_gives_on_linux(tmp_path, disk):
+    cases = load_cases()
+    assert len(cases.CASES) >= 100
+    linux = cases.run_all(str(tmp_path / "linux"))
+    runner, vfs = disk
+    base = str(tmp_path / "vfs")
+    runner.call(vfs.mkdir, base, recursive=True)
+    with pyhost.session(pyhost.Binding(vfs, runner, None, vfs_roots=(base,))):
+        on_vfs = cases.run_all(base)
+    assert not os.path.exists(base), "the VFS side wrote to the host"
+    differing = {name: {"linux": linux[name], "vfs": on_vfs[name]} for name in linux
+                 if linux[name] != on_vfs[name] and name not in DIFFERENCES}
+    assert not differing, "\n".join(f"{name}: {both}" for name, both in differing.items())
+    assert runner.call(vfs.readdir, base), "the VFS side did not reach the disk"
+
+
+def test_with_no_binding_every_call_is_the_original(tmp_path, disk):
+    runner, vfs = disk
+    runner.call(vfs.mkdir, str(tmp_path), recursive=True)
+    original_open, original_stat = builtins.open, os.stat
+    with pyhost.session(pyhost.Binding(vfs, runner, None, vfs_roots=(str(tmp_path),))):
+        assert builtins.open is not original_open and os.stat is not original_stat
+        token = pyhost.BOUND.set(None)  # py_vfs's own code, or another task's
+        try:
+            (tmp_path / "host.txt").write_text("host")
+            assert os.listdir(tmp_path) == ["host.txt"]
+        finally:
+            pyhost.BOUND.reset(token)
+        assert os.listdir(tmp_path) == []  # the disk's directory, as the binding maps it
+    assert builtins.open is original_open and os.stat is original_stat
+    assert (tmp_path / "host.txt").read_text() == "host"
+
+
+def test_runtime_paths_stay_the_runtime_s_and_cross_renames_are_exdev(tmp_path, disk):
+    runner, vfs = disk
+    mapped = str(tmp_path / "vfs")
+    runner.call(vfs.mkdir, mapped, recursive=True)
+    (tmp_path / "host.txt").write_text("host")
+    with pyhost.session(pyhost.Binding(vfs, runner, None, vfs_roots=(mapped,))):
+        with open(f"{mapped}/v.txt", "w") as f:
+            f.write("vfs")
+        assert Path(tmp_path / "host.txt").read_text() == "host"
+        with pytest.raises(OSError) as caught:
+            os.rename(tmp_path / "host.txt", f"{mapped}/moved.txt")
+        assert caught.value.errno == 18  # EXDEV: shutil.move copies instead
+        shutil.move(str(tmp_path / "host.txt"), f"{mapped}/moved.txt")
+        assert Path(f"{mapped}/moved.txt").read_text() == "host"
+    assert runner.call(vfs.read_file, f"{mapped}/moved.txt") == b"host"
+    assert not (tmp_path / "host.txt").exists()
