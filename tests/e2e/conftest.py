@@ -238,6 +238,20 @@ WAIT_READY_JS = """async (ms) => {
 }"""
 
 
+# The worker's boot diagnostics (docs/boot.md), and a wait until its runtime snapshot is stored
+# (or making it failed): seconds of CPU on a loaded machine.
+BOOT_JS = "async () => (await (await window.pyvfs.ready).diagnostics()).boot"
+WAIT_STORED_JS = """async (ms) => {
+  const vfs = await window.pyvfs.ready;
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const { boot } = await vfs.diagnostics();
+    if (boot.snapshot !== "waiting" && boot.snapshot !== "making") return boot.snapshot;
+    if (Date.now() > deadline) throw new Error(`no snapshot after ${ms} ms: ${boot.snapshot}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}"""
+
 def poll_page(page, expression: str, what: str, timeout_ms: int = 60_000):
     """Wait until `expression` is truthy in `page`, checked every 50 ms; fail naming `what`.
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import assert_no_offsite, js, open_app, wait_ready
+from .conftest import BOOT_JS, WAIT_STORED_JS, assert_no_offsite, js, open_app, wait_ready
 
 # Every wait in the page is bounded and says what it waited for.
 WITHIN = """
@@ -95,17 +95,6 @@ def test_a_script_in_a_scoop_reaches_its_own_view_only(page):
     assert result["mine"] == "mine"
 
 
-BOOT_JS = "async () => (await (await window.pyvfs.ready).diagnostics()).boot"
-WAIT_STORED_JS = """async (ms) => {
-  const vfs = await window.pyvfs.ready;
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const { boot } = await vfs.diagnostics();
-    if (boot.snapshot !== "waiting" && boot.snapshot !== "making") return boot.snapshot;
-    if (Date.now() > deadline) throw new Error(`no snapshot after ${ms} ms: ${boot.snapshot}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}"""
 PROBE = ("python -c \"import fsspec; fs = fsspec.filesystem('pyvfs'); "
          "fs.pipe('/workspace/probe.txt', b'from ' + fs.cat('/workspace/boot.txt')); "
          "print(type(fs).__module__, fs.cat('/workspace/probe.txt').decode())\"")

@@ -10,21 +10,17 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import AppSession, assert_no_offsite, open_app, record_offsite, wait_ready
+from .conftest import (
+    BOOT_JS,
+    WAIT_STORED_JS,
+    AppSession,
+    assert_no_offsite,
+    open_app,
+    record_offsite,
+    wait_ready,
+)
 
 MAKE_TIMEOUT_S = 240
-BOOT_JS = "async () => (await (await window.pyvfs.ready).diagnostics()).boot"
-# Polls until the snapshot is stored (or making it failed): seconds of CPU on a loaded machine.
-WAIT_STORED_JS = """async (ms) => {
-  const vfs = await window.pyvfs.ready;
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const { boot } = await vfs.diagnostics();
-    if (boot.snapshot !== "waiting" && boot.snapshot !== "making") return boot.snapshot;
-    if (Date.now() > deadline) throw new Error(`no snapshot after ${ms} ms: ${boot.snapshot}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}"""
 # Rewrites the stored record: "corrupt" flips its first byte, "stale" gives it another key. (No
 # code passed as a string: the app's CSP refuses eval, so `new Function` cannot run there.)
 EDIT_JS = """async (change) => {
