@@ -540,6 +540,10 @@ def test_a_tab_opened_before_the_mount_cannot_write_below_it(app, mount_session)
         poll_page(other.page, "window.pyvfs.ready.then((v) => v.mounts()).then((m) => "
                   "!m.some((x) => x.path === '/mnt/shared'))", "the unmount to reach the tab")
         js(other.page, 'await vfs.writeFile("/mnt/shared/disk.txt", "disk");')
+        # Reads in a tab may lag another tab's writes by one broadcast (docs/architecture.md,
+        # "Several tabs"): wait until this tab has caught up.
+        poll_page(app, "window.pyvfs.ready.then((v) => v.exists('/mnt/shared/disk.txt'))",
+                  "the other tab's write to reach this tab")
         assert js(app, """return [await vfs.readFile("/mnt/shared/disk.txt", "utf8"),
                                   await window.__folders.exists(
                                       await window.__folders.open("shared"), "disk.txt")];""") \
