@@ -16,6 +16,8 @@ call (fsspec caches one instance per set of options, shared by every caller):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
@@ -24,8 +26,20 @@ from .views import RestrictedView
 
 _page: dict[str, Any] = {}  # {"name": the disk's name, "vfs": its VFS}, once the worker opened it
 
-# The disk or the view the running shell command works on (None outside the shell).
+# The disk or the view the running shell command works on (None outside the shell): the one
+# source of it for fsspec (``reach``) and for Python's own file API (``py_vfs.pyhost``).
 working_on: ContextVar[Any] = ContextVar("py_vfs_working_on", default=None)
+
+
+@contextmanager
+def working(view: Any) -> Iterator[Any]:
+    """Runs the block with ``view`` (a VFS or a restricted view) as the one the running code
+    works on, as the shell does around each command."""
+    token = working_on.set(view)
+    try:
+        yield view
+    finally:
+        working_on.reset(token)
 
 
 def serve(name: str, api: Any) -> None:

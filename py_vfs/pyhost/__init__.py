@@ -2,9 +2,11 @@
 API"): ``open``, ``os``'s path functions, and what is built on them (``os.path``, ``pathlib``,
 ``shutil``, ``glob``, ``json``, ``csv``, ``zipfile``...) see the VFS at the shell's paths.
 
-``session(binding)`` binds a VFS view, a runner and a virtual cwd to the running context (a
+``session(binding)`` binds a runner and a virtual cwd to the running context (a
 context variable, so two runs at once each see their own) and, while any run is bound, puts the
 replacements in place of the module attributes (``builtins.open``, ``io.open``, ``os.stat``...).
+The disk or view a run reaches is the one its shell command works on (``page_disks.working_on``),
+the same one fsspec reaches.
 A replacement sends a call on a VFS path to the bound VFS and any other call (a runtime path, a
 descriptor, no binding: py_vfs's own code and Pyodide's runtime) to the original function.
 """
@@ -15,19 +17,22 @@ import builtins
 import errno
 import io
 import os
+import posix
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from py_vfs.errors import FsError
 from py_vfs.pyhost.binding import BOUND, RUNTIME_ROOTS, Binding, PageRunner, bound, error, relabel
-from py_vfs.pyhost.calls import make_open, replacements
+from py_vfs.pyhost.calls import close_left_open, make_open, replacements
 
 __all__ = ["BOUND", "RUNTIME_ROOTS", "Binding", "PageRunner", "session"]
 
 _SETS = ("supports_dir_fd", "supports_fd", "supports_follow_symlinks", "supports_effective_ids")
 _active = [0]  # how many sessions are open: the replacements are in place while any is
 _saved: dict[tuple[Any, str], Any] = {}
+_process_cwd = [""]  # the process's cwd when the first session began, put back after the last
 
 
 def _rmtree(original: Any) -> Any:
@@ -42,6 +47,8 @@ def _rmtree(original: Any) -> Any:
             extra = {"onexc": onexc} if onexc is not None else {}
             if dir_fd is not None:
                 extra["dir_fd"] = dir_fd
+            elif binding is not None:
+                path = binding.for_runtime(path)
             return original(path, ignore_errors, onerror, **extra)
         try:
             found = binding.call("lstat", located)
@@ -51,7 +58,7 @@ def _rmtree(original: Any) -> Any:
                 raise error(errno.ENOTDIR, path)  # as os.scandir fails in shutil
             binding.call("rm", located, recursive=True)
         except OSError as exc:
-            if isinstance(exc.errno, int) and exc.filename is None:
+            if isinstance(exc, FsError):  # the VFS's paths: shown as the caller gave them
                 exc = relabel(exc, path)
             if ignore_errors:
                 return None
@@ -68,6 +75,7 @@ def _rmtree(original: Any) -> Any:
 
 
 def _install() -> None:
+    _process_cwd[0] = posix.getcwd()
     made: dict[tuple[Any, str], Any] = {(os, name): fn for name, fn in replacements().items()}
     for module in (builtins, io):
         made[(module, "open")] = make_open(module.open)
@@ -83,6 +91,8 @@ def _install() -> None:
 
 
 def _uninstall() -> None:
+    if posix.getcwd() != _process_cwd[0]:  # a run changed into a runtime directory
+        posix.chdir(_process_cwd[0])
     for (module, name), original in _saved.items():
         replacement = getattr(module, name)
         setattr(module, name, original)
@@ -99,7 +109,10 @@ def session(binding: Binding) -> Iterator[Binding]:
     _active[0] += 1
     try:
         with bound(binding):
-            yield binding
+            try:
+                yield binding
+            finally:
+                close_left_open(binding)
     finally:
         _active[0] -= 1
         if _active[0] == 0:

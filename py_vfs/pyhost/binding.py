@@ -15,6 +15,7 @@ from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from py_vfs.blocking import Blocking, PageLoop
+from py_vfs.page_disks import working_on
 
 T = TypeVar("T")
 
@@ -50,19 +51,29 @@ class PageRunner(PageLoop):
 
 
 class Binding:
-    """One run's view of the disk: ``vfs`` (a VFS or a restricted view), ``runner`` (how a
-    synchronous call waits for it) and ``cwd``, the virtual current directory (None when the
-    code changed into a runtime directory: then the process's own cwd applies).
+    """One run's way to the disk: ``runner`` (how a synchronous call waits for it) and ``cwd``,
+    the virtual current directory (None when the code changed into a runtime directory: then
+    the process's own cwd applies). The disk or view it reaches is the one the running command
+    works on (``vfs``, from ``page_disks.working_on``, which fsspec reaches too).
 
     ``vfs_roots``: when given, only paths under them are the VFS's (the unit tests map a
     temporary directory); otherwise every path but ``RUNTIME_ROOTS``."""
 
-    def __init__(self, vfs: Any, runner: Blocking, cwd: str | None,
+    def __init__(self, runner: Blocking, cwd: str | None,
                  vfs_roots: tuple[str, ...] | None = None) -> None:
-        self.vfs = vfs
         self.runner = runner
+        self.descriptors: list[int] = []  # its os.open descriptors (closed at its end)
         self.cwd = cwd
         self.vfs_roots = vfs_roots
+
+    @property
+    def vfs(self) -> Any:
+        """The disk or restricted view the running command works on."""
+        view = working_on.get()
+        if view is None:
+            raise RuntimeError("no disk to bind: a binding is used while a shell command runs "
+                               "(page_disks.working)")
+        return view
 
     def owns(self, absolute: str) -> bool:
         """True when the normalized absolute path is the VFS's."""
@@ -83,7 +94,22 @@ class Binding:
         else:
             base = self.cwd if self.cwd is not None else ORIGINAL_GETCWD()
             absolute = f"{base.rstrip('/')}/{text}"
-        return absolute if self.owns(posixpath.normpath(absolute)) else None
+        # Linux reads "//tmp" as "/tmp"; normpath keeps two leading slashes (POSIX leaves
+        # their meaning open), so fold them first.
+        return absolute if self.owns(posixpath.normpath("/" + absolute.lstrip("/"))) else None
+
+    def for_runtime(self, path: Any) -> Any:
+        """``path`` as the runtime's own function must get it: a relative path joined to the
+        virtual cwd, since the process's cwd is not the run's, and normalized, since the part
+        on the disk does not exist in the runtime (bytes stay bytes)."""
+        if self.cwd is None or not isinstance(path, str | bytes | os.PathLike):
+            return path
+        given = os.fspath(path)
+        text = os.fsdecode(given)
+        if not text or text.startswith("/"):
+            return path
+        joined = posixpath.normpath(f"{self.cwd.rstrip('/')}/{text}")
+        return os.fsencode(joined) if isinstance(given, bytes) else joined
 
     def call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         """A method of the VFS (stat, mkdir...) on the VFS's loop; its result, awaited when it
@@ -118,13 +144,9 @@ def relabel(exc: OSError, *names: Any) -> OSError:
 
 @contextmanager
 def bound(binding: Binding) -> Iterator[Binding]:
-    """Binds ``binding`` to the running context; the process's cwd is put back at the end if
-    the code changed it."""
+    """Binds ``binding`` to the running context."""
     token = BOUND.set(binding)
-    own_cwd = ORIGINAL_GETCWD()
     try:
         yield binding
     finally:
         BOUND.reset(token)
-        if ORIGINAL_GETCWD() != own_cwd:
-            posix.chdir(own_cwd)

@@ -3,6 +3,7 @@ to the bound VFS and every other call to the original function (docs/python.md).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import itertools
 import os
@@ -13,8 +14,9 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from py_vfs.disk import DEFAULT_FILE_MODE
 from py_vfs.errors import FsError
-from py_vfs.pyfile import VFSRawFile, open_file
+from py_vfs.pyfile import VFSRawFile, layer, open_file
 from py_vfs.pyhost.binding import BOUND, Binding, error, relabel
 from py_vfs.pyhost.entries import scandir, stat_result
 
@@ -58,13 +60,20 @@ def make_open(original: Handler) -> Handler:
              errors: str | None = None, newline: str | None = None, closefd: bool = True,
              opener: Any = None) -> Any:
         binding = BOUND.get()
-        target = None if binding is None or opener is not None else binding.locate(file)
+        if isinstance(file, int) and file >= _FIRST_FD:  # os.fdopen of an os.open descriptor
+            return _fdopen(file, mode, buffering, encoding, errors, newline, closefd)
+        target = None if binding is None else binding.locate(file)
         if target is None:
+            if binding is not None:
+                file = binding.for_runtime(file)
             return original(file, mode, buffering, encoding, errors, newline, closefd, opener)
         if not closefd:
             raise ValueError("Cannot use closefd=False with file name")
         if not isinstance(mode, str):
             raise TypeError(f"open() argument 'mode' must be str, not {type(mode).__name__}")
+        if opener is not None:  # as CPython's: the opener's descriptor, layered as asked
+            return _fdopen(opener(file, _flags_of(mode)), mode, buffering, encoding, errors,
+                           newline, True)
         try:
             result = open_file(binding.runner, binding.vfs, target, mode, buffering, encoding,
                                errors, newline)
@@ -76,6 +85,30 @@ def make_open(original: Handler) -> Handler:
         return result
 
     return open
+
+
+def _flags_of(mode: str) -> int:
+    """The ``os.open`` flags CPython's ``open`` passes an opener for ``mode``."""
+    plus = "+" in mode
+    for letter, flags in (("r", 0), ("w", os.O_CREAT | os.O_TRUNC), ("a", os.O_CREAT | os.O_APPEND),
+                          ("x", os.O_CREAT | os.O_EXCL)):
+        if letter in mode:
+            access = os.O_RDWR if plus else os.O_RDONLY if letter == "r" else os.O_WRONLY
+            return flags | access | getattr(os, "O_CLOEXEC", 0)
+    raise ValueError(f"invalid mode: '{mode}'")
+
+
+def _fdopen(fd: int, mode: str, buffering: int, encoding: str | None, errors: str | None,
+            newline: str | None, closefd: bool) -> Any:
+    """A file object over the VFS file behind an ``os.open`` descriptor (``os.fdopen``, or an
+    opener's result): with ``closefd`` the file object owns it, and closing it commits."""
+    raw = _FILES.get(fd)
+    if raw is None or raw.closed:
+        raise error(errno.EBADF)
+    if not closefd:
+        raise error(errno.ENOTSUP)  # closing the file object closes (commits) the VFS file
+    _OPENED.pop(fd, None)  # the file object holds it now
+    return layer(raw, mode, buffering, encoding, errors, newline)
 
 
 # ----------------------------------------------------------------------------- paths
@@ -166,24 +199,45 @@ def _chdir(binding: Binding, path: str) -> None:
 
 
 def _open_fd(binding: Binding, path: str, flags: int, mode: int = 0o777, **_: Any) -> int:
+    """``os.open``: Linux's choice of outcome for ``flags``; a file it makes gets ``mode``
+    less the umask (022), as on Linux."""
     access = flags & os.O_ACCMODE
-    if flags & os.O_CREAT and flags & os.O_EXCL:
-        kind = "x"
-    elif flags & os.O_TRUNC and access != os.O_RDONLY:
-        kind = "w"
-    elif flags & os.O_APPEND:
-        kind = "a"
-    elif access == os.O_RDONLY:
-        kind = "r"
-    else:  # writes in place: the "+" mode, after making the file if asked
-        if flags & os.O_CREAT and not binding.call("exists", path):
+    writes = access != os.O_RDONLY
+    made = False
+    if flags & os.O_CREAT:
+        try:  # one step: made here, or EEXIST when it exists (then O_EXCL fails with it)
             open_file(binding.runner, binding.vfs, path, "xb", 0).close()
+            made = True
+        except FsError as exc:
+            if exc.errno != errno.EEXIST or flags & os.O_EXCL:
+                raise
+    if made and (mode & 0o7777 & ~0o022) != DEFAULT_FILE_MODE:
+        binding.call("chmod", path, mode & 0o7777 & ~0o022)
+    # The file exists now (else opening it below is ENOENT, as without O_CREAT on Linux).
+    if flags & os.O_TRUNC and writes and not made:
+        kind = "w"
+    elif flags & os.O_APPEND and writes:
+        kind = "a"
+    else:
         kind = "r"
-        access = os.O_RDWR
-    plus = "+" if access == os.O_RDWR else ""
+    if kind != "r" and not binding.call("exists", path):  # "w" and "a" would make it
+        raise error(errno.ENOENT, path)
+    plus = "+" if access == os.O_RDWR or (kind == "r" and writes) else ""
     raw = open_file(binding.runner, binding.vfs, path, f"{kind}{plus}b", 0)
     _OPENED[_register(raw)] = raw
+    binding.descriptors.append(raw.fd)
     return raw.fd
+
+
+def close_left_open(binding: Binding) -> None:
+    """Closes (commits) the ``os.open`` descriptors of a run that it left open, at its end: on
+    Linux what it wrote is in the file by then."""
+    for fd in binding.descriptors:
+        raw = _OPENED.pop(fd, None)
+        if raw is not None:
+            with contextlib.suppress(OSError):
+                raw.close()
+    binding.descriptors.clear()
 
 
 # Each: (name, how many leading path arguments, the VFS handler (binding, *vfs paths, *rest)).
@@ -201,18 +255,30 @@ _UNSUPPORTED = ("link", "mkfifo", "mknod", "chown", "lchown", "chroot", "statvfs
                 "lchflags", "pathconf")
 
 
-def _path_call(name: str, count: int, handler: Handler, original: Handler) -> Handler:
-    keywords = ("path",) if count == 1 else ("src", "dst")
+def _positional(args: tuple[Any, ...], kwargs: dict[str, Any], count: int) -> tuple[Any, ...]:
+    """``args`` with the leading path arguments given by keyword (``os.stat(path=...)``,
+    ``os.link(src=..., dst=...)``) moved in front, taken out of ``kwargs``."""
+    missing = ("path",)[len(args):count] if count == 1 else ("src", "dst")[len(args):count]
+    if missing and all(keyword in kwargs for keyword in missing):
+        args = (*args, *(kwargs.pop(keyword) for keyword in missing))
+    return args
 
+
+def _to_runtime(binding: Binding, args: tuple[Any, ...], count: int) -> tuple[Any, ...]:
+    """The leading ``count`` paths as the runtime's function must get them."""
+    return (*(binding.for_runtime(path) for path in args[:count]), *args[count:])
+
+
+def _path_call(name: str, count: int, handler: Handler, original: Handler) -> Handler:
     def call(*args: Any, **kwargs: Any) -> Any:
-        missing = keywords[len(args):count]
-        if missing and all(keyword in kwargs for keyword in missing):  # os.stat(path=...)
-            args = (*args, *(kwargs.pop(keyword) for keyword in missing))
+        args = _positional(args, kwargs, count)
         binding = _binding_for(kwargs)
         given = args[:count]
         located = [binding.locate(path) for path in given] if binding is not None else []
-        if binding is None or len(given) < count or all(p is None for p in located):
+        if binding is None or len(given) < count:
             return original(*args, **kwargs)
+        if all(p is None for p in located):
+            return original(*_to_runtime(binding, args, count), **kwargs)
         if any(p is None for p in located):  # one path on each side
             raise error(errno.EXDEV, *given)
         kwargs.pop("dir_fd", None), kwargs.pop("src_dir_fd", None), kwargs.pop("dst_dir_fd", None)
@@ -235,7 +301,9 @@ def _listing_call(name: str, handler: Handler, original: Handler) -> Handler:
         given = "." if path is None and name != "readlink" else path
         located = binding.locate(given) if binding is not None and given is not None else None
         if located is None:
-            return original(**kwargs) if path is None else original(path, **kwargs)
+            if path is None:
+                return original(**kwargs)
+            return original(path if binding is None else binding.for_runtime(path), **kwargs)
         try:
             return handler(binding, located, given)
         except FsError as exc:
@@ -247,11 +315,17 @@ def _listing_call(name: str, handler: Handler, original: Handler) -> Handler:
 
 
 def _unsupported(name: str, original: Handler) -> Handler:
+    count = 2 if name == "link" else 1
+
     def call(*args: Any, **kwargs: Any) -> Any:
+        args = _positional(args, kwargs, count)
         binding = _binding_for(kwargs)
-        if binding is not None and args and binding.locate(args[0]) is not None:
-            raise error(errno.ENOTSUP, args[0])
-        return original(*args, **kwargs)
+        if binding is None:
+            return original(*args, **kwargs)
+        paths = args[:count]
+        if any(binding.locate(path) is not None for path in paths):
+            raise error(errno.ENOTSUP, *paths)
+        return original(*_to_runtime(binding, args, count), **kwargs)
 
     call.__name__ = call.__qualname__ = name
     return call
@@ -262,6 +336,8 @@ def _symlink(original: Handler) -> Handler:
         binding = _binding_for(kwargs)
         located = binding.locate(dst) if binding is not None else None
         if located is None:
+            if binding is not None:
+                dst = binding.for_runtime(dst)
             return original(src, dst, target_is_directory, **kwargs)
         try:
             binding.call("symlink", os.fsdecode(src), located)
@@ -287,13 +363,15 @@ def _chdir_call(path_call: Handler, original: Handler) -> Handler:
     """``os.chdir``: into a VFS directory sets the virtual cwd; into a runtime one leaves the
     VFS (the process's cwd applies again)."""
 
-    def chdir(path: Any) -> None:
+    def chdir(*args: Any, **kwargs: Any) -> None:
+        args = _positional(args, kwargs, 1)  # os.chdir(path=...) too
+        if len(args) != 1 or kwargs:
+            return original(*args, **kwargs)  # its own TypeError
+        (path,) = args
         binding = BOUND.get()
         if binding is None or isinstance(path, int) or binding.locate(path) is not None:
             return path_call(path)
-        if binding.cwd is not None and not os.fsdecode(path).startswith("/"):
-            path = f"{binding.cwd.rstrip('/')}/{os.fsdecode(path)}"
-        original(path)
+        original(binding.for_runtime(path))
         binding.cwd = None
         return None
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from py_vfs.mounts.host import LocalHost, MountHost
-from py_vfs.page_disks import working_on
+from py_vfs.page_disks import working
 from py_vfs.preview import LocalPreviews, PreviewHost
 from py_vfs.shell import scripts
 from py_vfs.shell.commands import COMMANDS
@@ -446,9 +446,10 @@ class Shell:
                           builtin=spec is not None and spec.builtin)
         # Not a builtin: a script, found and run by scripts.py (127 or 126 when it cannot be).
         run = spec.invoke if spec is not None else scripts.run_command
-        on = working_on.set(self.vfs)  # what Python's fsspec reaches from here (page_disks.py)
         try:
-            status = await run(context, argv[1:])
+            # What the command's Python reaches, by open() or fsspec (page_disks.py).
+            with working(self.vfs):
+                status = await run(context, argv[1:])
         except BrokenPipe:
             return SIGPIPE_STATUS
         except OSError as exc:
@@ -456,8 +457,6 @@ class Shell:
                 raise Interrupted() from exc
             context.err(describe(exc))
             status = 1
-        finally:
-            working_on.reset(on)
         try:
             await io.stdout.flush()
         except BrokenPipe:

@@ -271,7 +271,7 @@ async def run_python(ctx: Context, source: str | bytes, filename: str, argv: lis
     _install()
     # In the page, Python's own file API sees the run's VFS and cwd (py_vfs/pyhost); elsewhere
     # the VFS runs on this thread's loop, which a synchronous call cannot wait for.
-    host = pyhost.session(pyhost.Binding(ctx.vfs, pyhost.PageRunner(), ctx.cwd)) if blocks \
+    host = pyhost.session(pyhost.Binding(pyhost.PageRunner(), ctx.cwd)) if blocks \
         else contextlib.nullcontext()
     try:
         with host:

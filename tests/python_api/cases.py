@@ -714,6 +714,51 @@ def os_open_write_read(d):
 
 case(lambda d: os.open(j(d, "a.txt"), os.O_WRONLY | os.O_CREAT | os.O_EXCL))
 case(lambda d: os.open(j(d, "missing"), os.O_RDONLY))
+# Without O_CREAT nothing is made, whatever else the flags say.
+case(lambda d: os.open(j(d, "missing"), os.O_WRONLY | os.O_APPEND))
+case(lambda d: os.open(j(d, "missing"), os.O_WRONLY | os.O_TRUNC))
+case(lambda d: os.open(j(d, "missing"), os.O_RDWR))
+
+
+@case
+def os_open_creates_read_only_with_its_mode(d):
+    os.close(os.open(j(d, "ro.txt"), os.O_RDONLY | os.O_CREAT, 0o600))
+    os.close(os.open(j(d, "plain.txt"), os.O_WRONLY | os.O_CREAT))
+    return [oct(stat.S_IMODE(os.stat(j(d, name)).st_mode)) for name in ("ro.txt", "plain.txt")]
+
+
+@case
+def os_open_append_and_in_place(d):
+    fd = os.open(j(d, "a.txt"), os.O_WRONLY | os.O_APPEND)
+    os.write(fd, b"more\n")
+    os.close(fd)
+    fd = os.open(j(d, "a.txt"), os.O_WRONLY)
+    os.write(fd, b"J")
+    os.close(fd)
+    return read(j(d, "a.txt"))
+
+
+@case
+def fdopen_and_opener(d):
+    with os.fdopen(os.open(j(d, "fd.txt"), os.O_WRONLY | os.O_CREAT), "w") as f:
+        f.write("through fdopen")
+    with open(j(d, "opened.txt"), "w", opener=lambda path, flags: os.open(path, flags, 0o640)) as f:
+        f.write("through an opener")
+    with open(j(d, "opened.txt"), opener=os.open) as f:
+        text = f.read()
+    return [read(j(d, "fd.txt")), text, oct(stat.S_IMODE(os.stat(j(d, "opened.txt")).st_mode))]
+
+
+@case
+def keyword_paths(d):
+    back = os.getcwd()
+    os.chdir(path=j(d, "sub"))
+    try:
+        here = os.getcwd()
+        os.chdir(j(d))
+        return [here, os.stat(path="a.txt").st_size, sorted(os.listdir(path="sub"))]
+    finally:
+        os.chdir(back)
 
 
 # ------------------------------------------------------------------ running and comparing

@@ -24,6 +24,7 @@ if sys.platform == "emscripten":
 
 from py_vfs import VFS, pyhost
 from py_vfs.blocking import ThreadLoop
+from py_vfs.page_disks import working
 
 CASES_FILE = Path(__file__).parent.parent / "python_api" / "cases.py"
 # Where the VFS side is meant to differ from Linux, by case name, with the reason
@@ -57,7 +58,7 @@ def test_every_case_gives_on_the_vfs_what_it_gives_on_linux(tmp_path, disk):
     runner, vfs = disk
     base = str(tmp_path / "vfs")
     runner.call(vfs.mkdir, base, recursive=True)
-    with pyhost.session(pyhost.Binding(vfs, runner, None, vfs_roots=(base,))):
+    with working(vfs), pyhost.session(pyhost.Binding(runner, None, vfs_roots=(base,))):
         on_vfs = cases.run_all(base)
     assert not os.path.exists(base), "the VFS side wrote to the host"
     differing = {name: {"linux": linux[name], "vfs": on_vfs[name]} for name in linux
@@ -70,7 +71,7 @@ def test_with_no_binding_every_call_is_the_original(tmp_path, disk):
     runner, vfs = disk
     runner.call(vfs.mkdir, str(tmp_path), recursive=True)
     original_open, original_stat = builtins.open, os.stat
-    with pyhost.session(pyhost.Binding(vfs, runner, None, vfs_roots=(str(tmp_path),))):
+    with working(vfs), pyhost.session(pyhost.Binding(runner, None, vfs_roots=(str(tmp_path),))):
         assert builtins.open is not original_open and os.stat is not original_stat
         token = pyhost.BOUND.set(None)  # py_vfs's own code, or another task's
         try:
@@ -88,7 +89,7 @@ def test_runtime_paths_stay_the_runtime_s_and_cross_renames_are_exdev(tmp_path, 
     mapped = str(tmp_path / "vfs")
     runner.call(vfs.mkdir, mapped, recursive=True)
     (tmp_path / "host.txt").write_text("host")
-    with pyhost.session(pyhost.Binding(vfs, runner, None, vfs_roots=(mapped,))):
+    with working(vfs), pyhost.session(pyhost.Binding(runner, None, vfs_roots=(mapped,))):
         with open(f"{mapped}/v.txt", "w") as f:
             f.write("vfs")
         assert Path(tmp_path / "host.txt").read_text() == "host"
@@ -99,3 +100,31 @@ def test_runtime_paths_stay_the_runtime_s_and_cross_renames_are_exdev(tmp_path, 
         assert Path(f"{mapped}/moved.txt").read_text() == "host"
     assert runner.call(vfs.read_file, f"{mapped}/moved.txt") == b"host"
     assert not (tmp_path / "host.txt").exists()
+
+
+def test_a_relative_path_out_of_the_disk_resolves_against_the_run_s_cwd(tmp_path, disk):
+    """From a cwd on the disk, ``../x`` that leaves the disk's roots is the runtime's path
+    joined to that cwd, as on Linux: not the process's cwd (Pyodide's /home/pyodide)."""
+    runner, vfs = disk
+    mapped = str(tmp_path / "vfs")
+    runner.call(vfs.mkdir, f"{mapped}/inner", recursive=True)
+    (tmp_path / "host.txt").write_text("host")
+    with working(vfs), pyhost.session(pyhost.Binding(runner, f"{mapped}/inner",
+                                                     vfs_roots=(mapped,))):
+        with open("../../host.txt") as f:
+            assert f.read() == "host"
+        assert "host.txt" in os.listdir("../..")
+        with open("../../made.txt", "w") as f:
+            f.write("made")
+        assert os.path.isdir("/" + mapped + "/inner")  # "//..." is "/...", the disk's
+    assert (tmp_path / "made.txt").read_text() == "made"
+
+
+def test_a_descriptor_left_open_is_committed_when_the_run_ends(tmp_path, disk):
+    runner, vfs = disk
+    mapped = str(tmp_path)
+    runner.call(vfs.mkdir, mapped, recursive=True)
+    with working(vfs), pyhost.session(pyhost.Binding(runner, None, vfs_roots=(mapped,))):
+        fd = os.open(f"{mapped}/left.txt", os.O_WRONLY | os.O_CREAT)
+        os.write(fd, b"written, never closed")
+    assert runner.call(vfs.read_file, f"{mapped}/left.txt") == b"written, never closed"
