@@ -222,6 +222,10 @@ class StepLoop(Blocking):
         except CoroutineSuspended as exc:
             where = _where(coro)
             task.cancel()
+            # Its cleanup runs now, not inside the next, unrelated call (if it too waits for
+            # JS, it is left pending).
+            with aside(), contextlib.suppress(CoroutineSuspended, asyncio.CancelledError):
+                self.loop.run_until_complete(task)
             raise CoroutineSuspended(
                 f"{coro.__qualname__} suspended at {where}: {exc}; it needs the JS event loop, "
                 "which a StepLoop cannot run (py_vfs/blocking.py)") from None
@@ -231,8 +235,11 @@ class StepLoop(Blocking):
         generators, closes the loop."""
         if self.loop.is_closed():
             return
-        for task in asyncio.all_tasks(self.loop):
+        tasks = asyncio.all_tasks(self.loop)
+        for task in tasks:
             task.cancel()
         with aside(), contextlib.suppress(CoroutineSuspended):
+            if tasks:  # their finally blocks run, as under asyncio.run
+                self.loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
             self.loop.run_until_complete(self.loop.shutdown_asyncgens())
         self.loop.close()

@@ -28,18 +28,26 @@ class _OnImport(importlib.abc.MetaPathFinder):
     """Installs a package's wheels when it is first imported, then lets the import go on."""
 
     def __init__(self, wheels: dict[str, list[str]]) -> None:
-        self.wheels = wheels  # top-level package -> URLs of the wheels it needs
+        self.wheels = wheels  # module -> URLs of the wheels it needs
+        self.unpacked: set[str] = set()
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        """None (other finders go on) unless ``fullname`` is a package waiting for its wheels:
-        then they are unpacked first, once they all could be."""
+        """None (other finders go on) unless ``fullname`` is a module waiting for its wheels:
+        then they are unpacked first, once they all could be. Any failure is an ImportError
+        (what ``try: import fsspec`` probes expect); the next import tries again."""
         urls = self.wheels.get(fullname)
         if urls is None:
             return None
         where = site.getsitepackages()[0]
-        for url in urls:  # a failed fetch raises ImportError; the next import tries again
-            with zipfile.ZipFile(io.BytesIO(_fetch(url))) as wheel:
-                wheel.extractall(where)
+        for url in urls:
+            if url in self.unpacked:
+                continue
+            try:
+                with zipfile.ZipFile(io.BytesIO(_fetch(url))) as wheel:
+                    wheel.extractall(where)
+            except Exception as exc:  # the network, a truncated wheel, the file system
+                raise ImportError(f"{fullname}: could not install {url}: {exc}") from exc
+            self.unpacked.add(url)
         del self.wheels[fullname]
         importlib.invalidate_caches()
         return importlib.machinery.PathFinder.find_spec(fullname, path)
@@ -63,7 +71,8 @@ def install(fsspec_wheel: str, own_wheel: str) -> None:
     (``own_wheel``) too when py_vfs's files are not there (a boot from the snapshot)."""
     if "fsspec" in sys.modules or any(isinstance(f, _OnImport) for f in sys.meta_path):
         return
-    urls = [fsspec_wheel]
+    wheels = {"fsspec": [fsspec_wheel]}
     if not (Path(__file__).parent / "fsspec_fs.py").is_file():
-        urls.append(own_wheel)
-    sys.meta_path.append(_OnImport({"fsspec": urls}))
+        wheels["fsspec"].append(own_wheel)
+        wheels["py_vfs.fsspec_fs"] = [fsspec_wheel, own_wheel]  # imported first, it needs both
+    sys.meta_path.append(_OnImport(wheels))

@@ -133,7 +133,7 @@ class Records {
     let node = this.nodes.get(id);
     if (!node) {
       node = request(this.tx.objectStore("nodes").get(id))
-        .then((record) => (record == null ? null : { id, ...JSON.parse(String(record)) }));
+        .then((record) => (record == null ? null : { ...JSON.parse(String(record)), id }));
       this.nodes.set(id, node);
     }
     return node;
