@@ -266,6 +266,34 @@ def poll_page(page, expression: str, what: str, timeout_ms: int = 60_000):
         time.sleep(0.05)
 
 
+@dataclass
+class OpenedTab:
+    value: object = None
+
+
+@contextlib.contextmanager
+def opened_tab(context, page, timeout_ms: int = 60_000):
+    """The tab `page` opens (window.open) while the block runs, as `opened.value` after it.
+
+    Found among the context's pages, polled with `page.wait_for_timeout` (which lets Playwright
+    take its events in) rather than by waiting for one "page" event: a popup that navigates away
+    from about:blank to the preview origin at once has, a few times in many runs, produced no
+    event in 30 s. On failure the message lists the context's pages."""
+    before = list(context.pages)
+    opened = OpenedTab()
+    yield opened
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        fresh = [tab for tab in context.pages if tab not in before]
+        if fresh:
+            opened.value = fresh[0]
+            return
+        if time.monotonic() > deadline:
+            pytest.fail(f"waited {timeout_ms} ms for the tab the page opens; the context has "
+                        f"{[tab.url for tab in context.pages]}", pytrace=False)
+        page.wait_for_timeout(100)
+
+
 def watch_console(page, sink: list[str]) -> None:
     def on_console(msg):
         if msg.type in ("error", "warning"):

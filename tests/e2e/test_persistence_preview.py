@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .conftest import wait_ready
+from .conftest import opened_tab, wait_ready
 from .console_errors import expect_failed_load
 
 
@@ -26,7 +26,7 @@ def test_serve_shows_the_site_with_its_css_on_the_preview_origin(app_session, pr
     page, context = app_session.page, app_session.context
     for line in SITE:
         sh(page, line)
-    with context.expect_page() as opened:
+    with opened_tab(context, page) as opened:
         result = sh(page, "serve")
     url = result["stdout"].removeprefix("Serving /workspace/site at ").rstrip("\n")
     assert re.fullmatch(re.escape(preview_origin) + r"/preview/[\w-]{22}/index\.html", url), url
@@ -54,7 +54,7 @@ def test_serve_shows_the_site_with_its_css_on_the_preview_origin(app_session, pr
 def test_open_shows_one_file_alone(app_session):
     page, context = app_session.page, app_session.context
     sh(page, "mkdir -p /alone && echo '<p>solo</p>' > /alone/a.html && echo x > /alone/b.txt")
-    with context.expect_page() as opened:
+    with opened_tab(context, page) as opened:
         result = sh(page, "open /alone/a.html")
     url = result["stdout"].split(" -> ")[1].strip()
     assert url.endswith("/a.html")

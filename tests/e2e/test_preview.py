@@ -12,6 +12,7 @@ import re
 
 import pytest
 
+from .conftest import opened_tab
 from .console_errors import expect_failed_load
 from .preview_site import ODD_TEXT, RENDERED_JS, WRITE_JS, site_files
 
@@ -341,7 +342,7 @@ def sh(page, line: str) -> dict:
 
 
 def test_serve_renders_the_site_with_every_resource_applied(site):
-    with site.context.expect_page() as opened:
+    with opened_tab(site.context, site.page) as opened:
         result = sh(site.page, "serve /site")
     url = result["stdout"].removeprefix("Serving /site at ").rstrip("\n")
     assert re.fullmatch(r"http://127\.0\.0\.1:\d+/preview/[\w-]{22}/index\.html", url), url
@@ -376,7 +377,7 @@ def test_serve_renders_the_site_with_every_resource_applied(site):
 
 
 def test_names_with_spaces_and_non_ascii_letters(site):
-    with site.context.expect_page() as opened:
+    with opened_tab(site.context, site.page) as opened:
         result = sh(site.page, "open '/site/dir with space/ünï cödé.txt'")
     url = result["stdout"].rstrip("\n").split(" -> ")[-1]
     odd = "dir%20with%20space/%C3%BCn%C3%AF%20c%C3%B6d%C3%A9.txt"

@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from .conftest import opened_tab
 from .console_errors import expect_failed_load
 
 # The attacks run as the hostile page loads, so the browser's complaints about them can arrive
@@ -108,7 +109,7 @@ def hostile(app_session):
     }""", [ATTACK_MJS, INDEX_HTML])
     # A real token for /secret exists: the hostile page would have to guess it.
     secret_url = app.evaluate("async () => (await window.pyvfs.ready).previewUrl('/secret/s.txt')")
-    with app_session.context.expect_page() as opened:
+    with opened_tab(app_session.context, app) as opened:
         url = sh(app, "serve /hostile")["stdout"].removeprefix("Serving /hostile at ").strip()
     tab = opened.value
     tab.wait_for_url(url)
