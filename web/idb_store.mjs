@@ -104,6 +104,13 @@ export class IDBStore {
     return this.lease.acquire();
   }
 
+  // lock()'s release function when the turn can start at once (the lease is held and idle),
+  // else undefined (None in Python; null would be Pyodide's jsnull): no promise to wait for in
+  // the common case of a tab writing alone.
+  lockNow() {
+    return this.lease?.tryAcquire() ?? undefined;
+  }
+
   // Boot: the revision and every node record, from one snapshot. -> {rev, keys, values}
   async load() {
     const tx = this.db.transaction(["nodes", "meta"], "readonly");

@@ -44,6 +44,14 @@ export class LockLease {
     });
   }
 
+  // The function that ends this caller's turn when the turn can start at once (the lease is
+  // held, idle and not asked for), else null: then acquire(). Saves the caller a wait on a
+  // promise per commit, which from Python is a turn of the event loop (0.1-0.2 ms in wasm).
+  tryAcquire() {
+    if (this.#busy || this.#waiters.length || !this.#release || this.#wanted) return null;
+    return this.#turn();
+  }
+
   close() {
     this.#channel?.close();
     this.#letGo();
@@ -55,15 +63,7 @@ export class LockLease {
     if (this.#busy || !this.#waiters.length) return;
     if (this.#release) {
       if (this.#wanted) return; // released at the end of the current turn (#done)
-      clearTimeout(this.#timer);
-      this.#busy = true;
-      const resolve = this.#waiters.shift();
-      let ended = false;
-      resolve(() => {
-        if (ended) return;
-        ended = true;
-        this.#done();
-      });
+      this.#waiters.shift()(this.#turn());
       return;
     }
     if (this.#requesting) return;
@@ -75,6 +75,18 @@ export class LockLease {
       this.#release = release;
       this.#next();
     }));
+  }
+
+  // Starts a caller's turn on the held lock; returns the function that ends it.
+  #turn() {
+    clearTimeout(this.#timer);
+    this.#busy = true;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.#done();
+    };
   }
 
   #done() {

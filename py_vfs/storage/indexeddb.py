@@ -54,8 +54,11 @@ class IndexedDBStore:
             raise FsError.of(str(failure.code), "write", str(failure.message))
 
     async def lock(self) -> Callable[[], None]:
-        """The disk's Web Lock (see ``IDBStore.lock``): writers of all tabs take turns."""
-        release = await self._js.lock()
+        """The disk's Web Lock (see ``IDBStore.lock``): writers of all tabs take turns. While
+        this tab holds it as an idle lease the turn starts with no wait (``lockNow``)."""
+        release = self._js.lockNow()
+        if release is None:
+            release = await self._js.lock()
         return lambda: release()
 
     async def load(self) -> tuple[int, Rows]:
