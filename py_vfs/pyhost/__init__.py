@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import builtins
 import errno
+import glob
 import io
 import os
 import posix
 import shutil
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -53,7 +55,10 @@ def _rmtree(original: Any) -> Any:
         try:
             found = binding.call("lstat", located)
             if found.is_symlink:
-                raise OSError("Cannot call rmtree on a symbolic link")
+                linked = OSError("Cannot call rmtree on a symbolic link")
+                if sys.version_info >= (3, 13):  # as this Python's own rmtree labels it
+                    linked.filename = path
+                raise linked
             if not found.is_dir:
                 raise error(errno.ENOTDIR, path)  # as os.scandir fails in shutil
             binding.call("rm", located, recursive=True)
@@ -80,8 +85,14 @@ def _install() -> None:
     for module in (builtins, io):
         made[(module, "open")] = make_open(module.open)
     made[(shutil, "rmtree")] = _rmtree(shutil.rmtree)
+    # pathlib's glob (3.13 on) keeps os.lstat and os.scandir as attributes of its own class.
+    globber = getattr(glob, "_StringGlobber", None)
+    for name in ("lstat", "scandir"):
+        held = vars(globber).get(name) if globber is not None else None
+        if isinstance(held, staticmethod) and held.__func__ is getattr(os, name):
+            made[(globber, name)] = staticmethod(made[(os, name)])
     for (module, name), replacement in made.items():
-        original = getattr(module, name)
+        original = vars(module)[name]  # a class's staticmethod as it is, to be put back
         _saved[(module, name)] = original
         setattr(module, name, replacement)
         for set_name in _SETS:

@@ -9,6 +9,7 @@ import itertools
 import os
 import posix
 import stat as stat_module
+import sys
 import time
 import weakref
 from collections.abc import Callable
@@ -21,6 +22,9 @@ from py_vfs.pyhost.binding import BOUND, Binding, error, relabel
 from py_vfs.pyhost.entries import scandir, stat_result
 
 Handler = Callable[..., Any]
+
+# CPython's own os.utime names the path in its error from 3.13 on (as this Python's does).
+_NAMES_UTIME_PATH = sys.version_info >= (3, 13)
 
 # Descriptors of VFS files (os.open, or a file's fileno() for os.fsync): far above the numbers
 # the kernel or Emscripten hand out, so that one is never taken for a real descriptor.
@@ -173,7 +177,9 @@ def _utime(binding: Binding, path: str, times: Any = None, *, ns: Any = None,
         atime_ms = mtime_ms = time.time() * 1000
     try:
         binding.call("utimes", path, atime_ms, mtime_ms)
-    except FsError as exc:  # CPython's utime names no path in its error
+    except FsError as exc:
+        if _NAMES_UTIME_PATH:
+            raise  # labelled with the caller's path by _path_call
         raise error(exc.errno or errno.EIO) from None
 
 

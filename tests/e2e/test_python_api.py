@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -35,6 +36,11 @@ def shell(page, line: str, ms: int = 120_000) -> dict:
     return js(page, WITHIN + "return await sh(args[0], args[1]);", line, ms)
 
 
+# Cases whose error names the path from Python 3.13 on (CPython's own os.utime and rmtree of a
+# link); the page's Python (3.14) does, as py_vfs/pyhost follows the running Python.
+NAMED_SINCE_3_13 = ("_utime_of_a_missing_file", "_rmtree_of_a_link")
+
+
 def load_cases():
     spec = importlib.util.spec_from_file_location("python_api_cases", CASES_FILE)
     module = importlib.util.module_from_spec(spec)
@@ -54,6 +60,10 @@ def test_the_conformance_cases_give_in_the_page_what_they_give_on_linux(app, tmp
     assert (result["code"], result["stderr"]) == (0, ""), result
     in_page = json.loads(result["stdout"])
     assert in_page.keys() == linux.keys()
+    if sys.version_info < (3, 13):  # this process's Linux side, against the page's 3.14
+        for name in linux:
+            if name.endswith(NAMED_SINCE_3_13) and linux[name][0] == "error":
+                in_page[name][3] = None
     differing = {name: {"linux": linux[name], "page": in_page[name]} for name in linux
                  if linux[name] != in_page[name]}
     assert not differing, "\n".join(f"{name}: {both}" for name, both in differing.items())
@@ -88,9 +98,14 @@ def test_a_script_reads_a_csv_from_the_js_api_and_its_report_is_previewed_and_ke
                                        (event) => window.pyhostSeen.push(event.path),
                                        {recursive: true});
       await window.pyhostUnwatch.ready;""", REPORT_SCRIPT)
-    result = shell(page, "cd /workspace/sales && python report.py")
-    assert (result["stdout"], result["stderr"], result["code"]) == (
-        "3 205 /workspace/sales ['report', 'report.py', 'sales.csv']\n", "", 0)
+    # Typed into the terminal, as a user runs it.
+    page.locator(".xterm-helper-textarea").focus()
+    page.keyboard.type("cd /workspace/sales && python report.py; echo status=$?")
+    page.keyboard.press("Enter")
+    poll_page(page, f"/status=\\d/.test({ROWS})", "the script's end in the terminal")
+    rows = page.evaluate(ROWS)
+    assert "3 205 /workspace/sales ['report', 'report.py', 'sales.csv']" in rows, rows
+    assert "status=0" in rows and "Traceback" not in rows, rows
     # Watch listeners hear of the script's commit (the VFS's own).
     poll_page(page, "window.pyhostSeen.includes('/workspace/sales/report/index.html')",
               "a watch event for the report the script wrote")

@@ -436,7 +436,9 @@ def utime_ns(d):
     return os.stat(j(d, "sub", "c.txt")).st_mtime_ns
 
 
-case(lambda d: os.utime(j(d, "missing"), (1, 1)))
+@case
+def utime_of_a_missing_file(d):  # names the path from Python 3.13 on
+    os.utime(j(d, "missing"), (1, 1))
 
 
 @case
@@ -494,9 +496,18 @@ def relative_writes(d):
 case(lambda d: in_dir(d, lambda: opened("missing.txt")))
 
 # ------------------------------------------------------------------ os.walk, os.path
-case(lambda d: [[os.path.relpath(r, d), sorted(ds), sorted(fs)] for r, ds, fs in os.walk(d)])
+# The order directories are visited in follows the listing, which Linux does not sort.
+case(lambda d: sorted([os.path.relpath(r, d), sorted(ds), sorted(fs)] for r, ds, fs in os.walk(d)))
 case(lambda d: sorted(os.path.relpath(r, d) for r, _, _ in os.walk(d, followlinks=True)))
-case(lambda d: [[os.path.relpath(r, d), sorted(fs)] for r, _, fs in os.walk(d, topdown=False)])
+@case
+def walk_bottom_up(d):
+    walked = [[os.path.relpath(r, d), sorted(fs)] for r, _, fs in os.walk(d, topdown=False)]
+    order = [rel for rel, _ in walked]
+    children_first = all(order.index(rel) < order.index(os.path.dirname(rel) or ".")
+                         for rel in order if rel != ".")
+    return [sorted(walked), children_first]
+
+
 case(lambda d: list(os.walk(j(d, "missing"))))
 case(lambda d: [os.path.exists(j(d, n)) for n in ("a.txt", "sub", "link_a", "dangling", "no")])
 case(lambda d: [os.path.lexists(j(d, n)) for n in ("dangling", "no")])
@@ -619,7 +630,13 @@ def shutil_rmtree(d):
 
 case(lambda d: shutil.rmtree(j(d, "missing")))
 case(lambda d: shutil.rmtree(j(d, "a.txt")))
-case(lambda d: shutil.rmtree(j(d, "link_sub")))
+
+
+@case
+def rmtree_of_a_link(d):  # names the path from Python 3.13 on
+    shutil.rmtree(j(d, "link_sub"))
+
+
 case(lambda d: shutil.rmtree(j(d, "missing"), ignore_errors=True))
 
 
@@ -655,14 +672,10 @@ def json_round_trip(d):
         return json.load(f)
 
 
-
-
 @case
 def json_load_error(d):
     with open(j(d, "a.txt")) as f:
         return json.load(f)
-
-
 
 
 @case
