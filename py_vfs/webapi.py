@@ -409,11 +409,14 @@ def dispatch(api: WebAPI, op: str, js_args: Any, writer: str | None = None,
     is the call envelope's (protocol.CALL_WRITER), ``call_id`` its id when the page may cancel
     it (protocol.CALL_SIGNAL)."""
     from js import Object
-    from pyodide.ffi import to_js
+    from pyodide.ffi import jsnull, to_js
 
     def out(envelope: Envelope) -> Any:
         return to_js(envelope, dict_converter=Object.fromEntries)
 
+    # JS's null arrives as pyodide.ffi.jsnull, not None: an absent id or writer is None here.
+    call_id = None if call_id is jsnull else call_id
+    writer = None if writer is jsnull else writer
     args = [_from_js(arg) for arg in js_args]
     result = api.call(op, args, writer, call_id)
     if isinstance(result, dict):
