@@ -374,7 +374,7 @@ def started(coro: Any) -> asyncio.Future[Any]:
     until it first waits, so a call that needs no I/O (a read the index answers, an error) is
     done when this returns and is answered with no turn of the event loop. In Pyodide each
     turn is a round of JS callbacks that cost more than such a call's own work (a 1 KiB
-    readFile from the page: 0.79 ms before, 0.37-0.40 ms after). Its first steps run in the
+    readFile from the page: 0.79 ms before, 0.26-0.29 ms after). Its first steps run in the
     caller's entry into Python, which in the worker is not a promising one: nothing that
     blocks with JSPI may run there (``_MAY_BLOCK``). On 3.11, a task scheduled as usual."""
     if sys.version_info >= (3, 12):
