@@ -223,8 +223,8 @@ class StepLoop(Blocking):
             where = _where(coro)
             task.cancel()
             # Its cleanup runs now, not inside the next, unrelated call (if it too waits for
-            # JS, it is left pending).
-            with aside(), contextlib.suppress(CoroutineSuspended, asyncio.CancelledError):
+            # JS, it is left pending); whatever it raises, this call reports where it waited.
+            with aside(), contextlib.suppress(Exception, asyncio.CancelledError):
                 self.loop.run_until_complete(task)
             raise CoroutineSuspended(
                 f"{coro.__qualname__} suspended at {where}: {exc}; it needs the JS event loop, "

@@ -281,14 +281,15 @@ def open_file(runner: Blocking, vfs: Any, path: str, mode: str = "r", buffering:
               newline: str | None = None) -> Any:
     """Python's ``open(path, mode, buffering, encoding, errors, newline)`` for ``path`` on
     ``vfs``: the same layers and behaviour as for a file of the host (see the module)."""
-    _check(mode, buffering, encoding, errors, newline)
+    check_arguments(mode, buffering, encoding, errors, newline)
     raw = VFSRawFile(runner, vfs, path, mode.replace("t", "").replace("b", "") + "b")
     return layer(raw, mode, buffering, encoding, errors, newline)
 
 
-def _check(mode: str, buffering: int, encoding: str | None, errors: str | None,
-           newline: str | None) -> None:
+def check_arguments(mode: str, buffering: int, encoding: str | None, errors: str | None,
+                    newline: str | None) -> None:
     """open()'s checks of its arguments, made before any file is touched."""
+    _kind_of(mode)
     binary = "b" in mode
     if binary and (encoding is not None or errors is not None or newline is not None):
         raise ValueError("binary mode doesn't take an encoding, errors or newline argument")
@@ -302,7 +303,7 @@ def layer(raw: VFSRawFile, mode: str, buffering: int = -1, encoding: str | None 
           errors: str | None = None, newline: str | None = None) -> Any:
     """The layers ``open`` puts over a raw file for ``mode`` and ``buffering``: the raw file
     itself (``buffering=0``), a buffered one, or text over a buffered one."""
-    _check(mode, buffering, encoding, errors, newline)
+    check_arguments(mode, buffering, encoding, errors, newline)
     if buffering == 0:
         return raw
     size = BUFFER_SIZE if buffering in (-1, 1) else buffering

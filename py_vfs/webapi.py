@@ -82,6 +82,9 @@ class WebAPI:
             lambda path, kind: self.shell.previews.root_url(path, kind))
         self.shell_ops = ShellOps(self.shell)  # shell and complete (py_vfs/web_shell.py)
         self._signals: dict[int, Signal] = {}  # the cancellable calls in flight, by call id
+        # Calls started as tasks (or waiting for a step to end) that have not begun running: no
+        # call after them starts eagerly, which would overtake them (``_call_now``).
+        self._queued = 0
         self._ops = {**self.operations(vfs), **self._steps.table(self), "watch": self._watch,
                      "unwatch": self._unwatch, "sync": vfs.sync, "reset": self._reset,
                      **DataOps(vfs, self._streams, self._keep).table(),
@@ -331,13 +334,20 @@ class WebAPI:
     def _call(self, op: str, args: list[Any],
               eager: bool = False) -> Envelope | asyncio.Future[Envelope]:
         if self._steps.busy and op not in STEP_OPS:
+            self._queued += 1
             return asyncio.ensure_future(self._after_steps(op, args))
         return self._call_now(op, args, eager)
 
     async def _after_steps(self, op: str, args: list[Any]) -> Envelope:
         await self._steps.idle()
+        self._queued -= 1
         result = self._call(op, args)
         return result if isinstance(result, dict) else await result
+
+    async def _begun(self, awaitable: Any) -> Envelope:
+        """A call started as a task: counted in ``_queued`` until it runs."""
+        self._queued -= 1
+        return await _settle(awaitable)
 
     def _call_now(self, op: str, args: list[Any],
                   eager: bool = False) -> Envelope | asyncio.Future[Envelope]:
@@ -356,8 +366,10 @@ class WebAPI:
             # JSPI, which only a task of the event loop (a promising entry) can: user code (a
             # Python run binds open() to the disk, blocking.can_block) and a mounted folder's
             # handles (mounts/fsa.py).
-            if not eager or op in _MAY_BLOCK or self.vfs.mount_table:
-                return asyncio.ensure_future(_settle(result))
+            # Nor while a call made before it waits to start as a task: it would overtake it.
+            if not eager or op in _MAY_BLOCK or self.vfs.mount_table or self._queued:
+                self._queued += 1
+                return asyncio.ensure_future(self._begun(result))
             return started(_settle(result))
         return self._stamp({"value": _plain(result)}, op, entered)
 
@@ -370,13 +382,11 @@ _MAY_BLOCK = frozenset({"shell", "runPython", "agentTool"})
 
 
 def started(coro: Any) -> asyncio.Future[Any]:
-    """``coro`` as a task that starts at once (``eager_start``, Python 3.12 and later): it runs
-    until it first waits, so a call that needs no I/O (a read the index answers, an error) is
-    done when this returns and is answered with no turn of the event loop. In Pyodide each
-    turn is a round of JS callbacks that cost more than such a call's own work (a 1 KiB
-    readFile from the page: 0.79 ms before, 0.26-0.29 ms after). Its first steps run in the
-    caller's entry into Python, which in the worker is not a promising one: nothing that
-    blocks with JSPI may run there (``_MAY_BLOCK``). On 3.11, a task scheduled as usual."""
+    """``coro`` as a task that starts at once (``eager_start``, Python 3.12 on; 3.11: a task
+    scheduled as usual): a call that needs no I/O is done when this returns, with no turn of
+    the event loop, which in Pyodide costs more than such a call's own work (docs/
+    architecture.md). It starts in the worker's entry into Python, which is not a promising
+    one: nothing that blocks with JSPI may run there (``_MAY_BLOCK``)."""
     if sys.version_info >= (3, 12):
         return asyncio.Task(coro, loop=asyncio.get_event_loop(), eager_start=True)
     return asyncio.ensure_future(coro)

@@ -14,6 +14,7 @@ descriptor, no binding: py_vfs's own code and Pyodide's runtime) to the original
 from __future__ import annotations
 
 import builtins
+import contextlib
 import errno
 import glob
 import io
@@ -102,14 +103,15 @@ def _install() -> None:
 
 
 def _uninstall() -> None:
-    if posix.getcwd() != _process_cwd[0]:  # a run changed into a runtime directory
-        posix.chdir(_process_cwd[0])
     for (module, name), original in _saved.items():
         replacement = getattr(module, name)
         setattr(module, name, original)
         for set_name in _SETS:
             getattr(os, set_name, set()).discard(replacement)
     _saved.clear()
+    with contextlib.suppress(OSError):  # a run changed into a runtime directory (maybe gone)
+        if posix.getcwd() != _process_cwd[0]:
+            posix.chdir(_process_cwd[0])
 
 
 @contextmanager

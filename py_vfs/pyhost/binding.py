@@ -62,7 +62,7 @@ class Binding:
     def __init__(self, runner: Blocking, cwd: str | None,
                  vfs_roots: tuple[str, ...] | None = None) -> None:
         self.runner = runner
-        self.descriptors: list[int] = []  # its os.open descriptors (closed at its end)
+        self.descriptors: set[int] = set()  # its open os.open descriptors (closed at its end)
         self.cwd = cwd
         self.vfs_roots = vfs_roots
 

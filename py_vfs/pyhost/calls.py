@@ -17,7 +17,7 @@ from typing import Any
 
 from py_vfs.disk import DEFAULT_FILE_MODE
 from py_vfs.errors import FsError
-from py_vfs.pyfile import VFSRawFile, layer, open_file
+from py_vfs.pyfile import VFSRawFile, check_arguments, layer, open_file
 from py_vfs.pyhost.binding import BOUND, Binding, error, relabel
 from py_vfs.pyhost.entries import scandir, stat_result
 
@@ -76,6 +76,7 @@ def make_open(original: Handler) -> Handler:
         if not isinstance(mode, str):
             raise TypeError(f"open() argument 'mode' must be str, not {type(mode).__name__}")
         if opener is not None:  # as CPython's: the opener's descriptor, layered as asked
+            check_arguments(mode, buffering, encoding, errors, newline)
             return _fdopen(opener(file, _flags_of(mode)), mode, buffering, encoding, errors,
                            newline, True)
         try:
@@ -111,8 +112,9 @@ def _fdopen(fd: int, mode: str, buffering: int, encoding: str | None, errors: st
         raise error(errno.EBADF)
     if not closefd:
         raise error(errno.ENOTSUP)  # closing the file object closes (commits) the VFS file
+    layered = layer(raw, mode, buffering, encoding, errors, newline)
     _OPENED.pop(fd, None)  # the file object holds it now
-    return layer(raw, mode, buffering, encoding, errors, newline)
+    return layered
 
 
 # ----------------------------------------------------------------------------- paths
@@ -231,7 +233,7 @@ def _open_fd(binding: Binding, path: str, flags: int, mode: int = 0o777, **_: An
     plus = "+" if access == os.O_RDWR or (kind == "r" and writes) else ""
     raw = open_file(binding.runner, binding.vfs, path, f"{kind}{plus}b", 0)
     _OPENED[_register(raw)] = raw
-    binding.descriptors.append(raw.fd)
+    binding.descriptors.add(raw.fd)
     return raw.fd
 
 
@@ -405,6 +407,9 @@ def _fd_call(name: str, handler: Callable[[VFSRawFile, Any], Any], original: Han
 def _close(raw: VFSRawFile) -> None:
     """``os.close``: commits what was written (as ``close()`` does) and frees the descriptor."""
     _OPENED.pop(raw.fd or 0, None)
+    binding = BOUND.get()
+    if binding is not None:
+        binding.descriptors.discard(raw.fd or 0)
     raw.close()
 
 

@@ -163,3 +163,20 @@ test("a format-2 database is upgraded in place and its chunked small file still 
   assert.equal(report.historyChunks, 1);
   assert.deepEqual(await store.getPrefix("meta", "held:", "held;"), [[`held:${key}`, await store.get("meta", `held:${key}`)]]);
 });
+
+// Pyodide 314 runs Python 3.14: a call the page cannot cancel starts at once, inside dispatch
+// (py_vfs/webapi.py, `started`), and JS's null id and writer arrive as None.
+test("a read is answered inside dispatch, and a later call never overtakes one waiting to start", { timeout: TEST_MS }, async () => {
+  const api = await webapi.open_api(await IDBStore.open("eager"));
+  await call(api, "writeFile", "/r.txt", "read me");
+  const read = webapi.dispatch(api, "readFile", ["/r.txt", "utf8"], null, null);
+  assert.deepEqual(read, { value: "read me" }, "answered as a synchronous operation is");
+  const first = webapi.dispatch(api, "writeFile", ["/o.txt", "first"], null, 5); // cancellable: a task
+  const second = webapi.dispatch(api, "writeFile", ["/o.txt", "second"], null, null);
+  for (const pending of [first, second]) {
+    const envelope = typeof pending?.then === "function" ? await pending : pending;
+    assert.equal(envelope.error, undefined, JSON.stringify(envelope.error));
+    pending.destroy?.();
+  }
+  assert.equal((await call(api, "readFile", "/o.txt", "utf8")).value, "second");
+});

@@ -65,3 +65,23 @@ def test_a_call_without_an_id_cannot_be_cancelled_and_unknown_ids_are_ignored():
     api = filled()
     assert api.cancel(99) is False
     assert len(call(api, "grep", ["needle"])["value"]["matches"]) == 30
+
+
+def test_a_read_starts_at_once_and_a_later_call_never_overtakes_one_waiting_to_start():
+    """A call the page cannot cancel starts at once (Python 3.12 on: a read the index answers
+    is done when ``call`` returns); a cancellable one starts as a task. A call made after one
+    that has not started yet waits its turn, so the later write wins."""
+    import sys
+
+    api = filled()
+
+    async def in_flight() -> list[Any]:
+        read = api.call("readFile", ["/src/d0/f0.txt", "utf8"])
+        assert (not isinstance(read, dict) and read.done()) == (sys.version_info >= (3, 12))
+        first = api.call("writeFile", ["/o.txt", "first"], None, 5)  # cancellable: a task
+        second = api.call("writeFile", ["/o.txt", "second"])
+        return [r if isinstance(r, dict) else await r for r in (read, first, second)]
+
+    read, first, second = RUNNER.run(in_flight())
+    assert read == {"value": "needle 0\n"} and "error" not in first and "error" not in second
+    assert call(api, "readFile", ["/o.txt", "utf8"])["value"] == "second"
