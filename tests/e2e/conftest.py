@@ -234,6 +234,12 @@ WAIT_READY_JS = """async (ms) => {
       Math.max(0, deadline - Date.now()));
   });
   try { await Promise.race([window.pyvfs.ready, late]); } finally { clearTimeout(timer); }
+  // window.pyvfs.ready may resolve before Python has booted (reads are answered early); the
+  // page's own boot calls (the shell's first line, the mounts bar) end with its state.
+  while (document.body.dataset.state === "booting") {
+    if (Date.now() > deadline) throw new Error(`the page's state stayed "booting" for ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
   return true;
 }"""
 
