@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import sys
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Any, TypeVar
 
 from . import scratch
 from .agent import run_tool
 from .archive import Upload
+from .blocking import started
 from .cancel import SIGNAL, Signal
 from .check import Report
 from .defaults import Bundle, install, reset
@@ -379,17 +379,6 @@ class WebAPI:
 
 # The operations that run user code (the shell, Python, an agent's tools).
 _MAY_BLOCK = frozenset({"shell", "runPython", "agentTool"})
-
-
-def started(coro: Any) -> asyncio.Future[Any]:
-    """``coro`` as a task that starts at once (``eager_start``, Python 3.12 on; 3.11: a task
-    scheduled as usual): a call that needs no I/O is done when this returns, with no turn of
-    the event loop, which in Pyodide costs more than such a call's own work (docs/
-    architecture.md). It starts in the worker's entry into Python, which is not a promising
-    one: nothing that blocks with JSPI may run there (``_MAY_BLOCK``)."""
-    if sys.version_info >= (3, 12):
-        return asyncio.Task(coro, loop=asyncio.get_event_loop(), eager_start=True)
-    return asyncio.ensure_future(coro)
 
 
 async def _settle(awaitable: Any) -> Envelope:
