@@ -43,6 +43,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -85,7 +86,12 @@ VENDOR_FILES = [
     ("@xterm/addon-fit/lib/addon-fit.mjs", "vendor/addon-fit.mjs"),
 ]
 # Files of web/ the site cannot work without.
-REQUIRED_WEB = ["index.html"]
+REQUIRED_WEB = ["index.html", "realm/realm.html", "realm/frame.js"]
+# The modules a scoop's realm runs (docs/sandbox.md, "A realm for code"): they and every module
+# they import are copied into dist/realm/, the one folder (with pyodide/ and wheels/) that the
+# realm's opaque origin may load, so nothing else of the app is served to it.
+REALM_MODULES = ["realm_python.mjs", "jsh_worker.mjs"]
+IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["']\./([\w.-]+\.mjs)["']""")
 # The preview site's folder in dist/ and its files from service_worker/ (sw.js goes to preview/).
 PREVIEW_SITE = "preview-origin"
 PREVIEW_FILES = ["sw.js", "relay.html", "relay.mjs"]
@@ -341,6 +347,7 @@ def build(out: Path, digest: str) -> dict[str, int]:
         protocol = render_protocol()
         (out / "protocol.mjs").write_text(protocol)
         write_json(out / "pyvfs-config.json", {"previewOrigin": None})
+        copy_realm_modules(out)
 
     with step("default content (defaults/)"):
         write_defaults(out)
@@ -376,6 +383,21 @@ def build(out: Path, digest: str) -> dict[str, int]:
         for path in sorted(out.rglob("*"))
         if path.is_file()
     }
+
+
+def copy_realm_modules(out: Path) -> None:
+    """REALM_MODULES and what they import (``./name.mjs``, transitively) into out/realm/."""
+    todo, seen = list(REALM_MODULES), set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        source = out / name
+        if not source.is_file():
+            raise BuildError(f"the realm's module {name} is not in the page")
+        copy(source, out / "realm" / name)
+        todo.extend(IMPORT.findall(source.read_text()))
 
 
 def swap_in(staging: Path) -> None:

@@ -10,7 +10,9 @@ come from an explicit map (browsers refuse module scripts under a wrong type, an
 application/wasm for streaming compilation), not from the machine's mime.types. Caching:
 `Cache-Control: max-age=3600` under /pyodide/ (large, versioned by the build), `no-cache`
 elsewhere. Headers a deployment must send too: `X-Content-Type-Options: nosniff` everywhere;
-on the app's HTML pages `Cross-Origin-Opener-Policy: same-origin` and APP_CSP; on the preview
+on the app's HTML pages `Cross-Origin-Opener-Policy: same-origin` and APP_CSP; under /realm/,
+/pyodide/ and /wheels/ `Access-Control-Allow-Origin: *`, and on /realm/realm.html REALM_CSP
+instead of APP_CSP (a scoop's realm: docs/sandbox.md); on the preview
 site's relay.html `Content-Security-Policy: frame-ancestors <app origin>`. The app serves no
 service worker and never sends `Service-Worker-Allowed`. Quiet unless PYVFS_LOG_REQUESTS=1.
 
@@ -60,7 +62,15 @@ CONFIG = "/pyvfs-config.json"
 # inline styles, hence style-src 'unsafe-inline'.
 APP_CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
            "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; object-src 'none'; "
-           "base-uri 'none'; frame-ancestors 'none'; frame-src {preview}")
+           "base-uri 'none'; frame-ancestors 'none'; frame-src 'self' {preview}")
+# The folders a scoop's realm loads from the app's origin (docs/sandbox.md, "A realm for code"):
+# it runs in an opaque origin, so they are served with CORS (public code, no user data), and
+# the realm's policy lets it load, fetch and frame nothing else: its workers start from blobs,
+# its code may eval (a .jsh script is a function body), and only the app may embed it.
+REALM_PREFIXES = ("/realm/", "/pyodide/", "/wheels/")
+REALM_CSP = ("default-src 'none'; script-src {app}/realm/ {app}/pyodide/ blob: 'unsafe-eval' "
+             "'wasm-unsafe-eval'; worker-src blob:; connect-src {app}/realm/ {app}/pyodide/ "
+             "{app}/wheels/; base-uri 'none'; form-action 'none'; frame-ancestors {app}")
 
 
 class Handler(SimpleHTTPRequestHandler):
@@ -133,7 +143,13 @@ class AppHandler(SiteHandler):
 
     def end_headers(self):
         error_page = self.__dict__.pop("error_page", False)  # this response only
-        if urlsplit(self.path).path.endswith((".html", "/")) or error_page:
+        path = urlsplit(self.path).path
+        if path.startswith(REALM_PREFIXES):
+            self.send_header("Access-Control-Allow-Origin", "*")
+        if path.startswith("/realm/") and path.endswith(".html"):
+            policy = REALM_CSP.format(app=origin_of(self.server))
+            self.send_header("Content-Security-Policy", policy)
+        elif path.endswith((".html", "/")) or error_page:
             self.send_header("Cross-Origin-Opener-Policy", "same-origin")
             self.send_header("Content-Security-Policy",
                              APP_CSP.format(preview=self.server.peer_origin or "'none'"))

@@ -44,7 +44,17 @@ def working(view: Any) -> Iterator[Any]:
 
 def serve(name: str, api: Any) -> None:
     """Records the disk this worker serves: ``name`` (openVFS's) and its API (a ``WebAPI``)."""
-    _page.update(name=name, vfs=api.vfs)
+    record(name, api.vfs)
+
+
+def record(name: str, vfs: Any) -> None:
+    """Records the disk (or, in a scoop's realm, the view) this Python reaches by ``name``."""
+    _page.update(name=name, vfs=vfs)
+
+
+def confined(vfs: Any) -> bool:
+    """True for a restricted view, here or reached over a realm's port (``confined``)."""
+    return isinstance(vfs, RestrictedView) or bool(getattr(vfs, "confined", False))
 
 
 def served() -> str | None:
@@ -60,7 +70,7 @@ def reach(name: str | None) -> Any:
         raise FsError.of("ENOENT", "open", name).with_hint(
             "no page disk in this Python: fsspec's name= names the disk of the page's worker")
     own = _page["name"]
-    if isinstance(current, RestrictedView):
+    if confined(current):
         if name not in (None, own):
             raise FsError.of("EACCES", "open", name).with_hint(
                 "code running in a restricted view reaches only that view")

@@ -492,7 +492,7 @@ async def open_api(js_store: Any, js_notify: Any = None,
     api = WebAPI(vfs, notify=notify if js_notify is not None else None,
                  invalidate=js_invalidate, defaults=bundle, **mounts)
     if getattr(js_host, "jsh", None) is not None:  # .jsh scripts run in Web Workers
-        use_js_realm(api.channels, js_host.jsh)
+        use_js_realm(api.channels, js_host.jsh, js_host.realm)
     api.collecting = asyncio.ensure_future(vfs.gc())
     return api
 

@@ -7,40 +7,27 @@
 // write was taken (the script's `await process.stdout.write()` resolves then); `give(data)`
 // answers a read (null: end of input).
 
-const encoder = new TextEncoder();
+import { RunEvents } from "./run_events.mjs";
 
 export class ScriptRun {
   #worker;
   #view;
-  #events = [];
-  #waiting = null;
-  #ended = false;
+  #events = new RunEvents();
 
   // `view`: {port, close}, the script's `fs` port bound to its view (web/worker.mjs, bindView).
   constructor(view, init) {
     this.#view = view;
     this.#worker = new Worker(new URL("./jsh_worker.mjs", import.meta.url), { type: "module", name: `jsh:${init.path}` });
-    this.#worker.onmessage = ({ data }) => this.#push(data);
+    this.#worker.onmessage = ({ data }) => this.#events.push(data);
     this.#worker.onerror = (event) => {
       event.preventDefault?.();
-      this.#push({ type: "err", id: 0, data: encoder.encode(`jsh: ${event.message || "the script's worker failed"}\n`) });
-      this.#push({ type: "exit", code: 1 });
+      this.#events.fail(`jsh: ${event.message || "the script's worker failed"}`, 1);
     };
     this.#worker.postMessage({ type: "start", ...init, fs: view.port }, [view.port]);
   }
 
-  #push(event) {
-    if (this.#ended) return;
-    if (event.type === "exit") this.#ended = true;
-    const waiting = this.#waiting;
-    this.#waiting = null;
-    if (waiting) waiting(event);
-    else this.#events.push(event);
-  }
-
   next() {
-    if (this.#events.length) return Promise.resolve(this.#events.shift());
-    return new Promise((resolve) => { this.#waiting = resolve; });
+    return this.#events.next();
   }
 
   ack(id) {
@@ -53,7 +40,7 @@ export class ScriptRun {
 
   // Ends the script at once (also mid-loop) and closes its fs port: the view is forgotten.
   terminate() {
-    this.#ended = true;
+    this.#events.ended = true;
     this.#worker.terminate();
     this.#view.close();
   }

@@ -1,5 +1,7 @@
-// The realm a .jsh script runs in (docs/scripts.md): a dedicated Web Worker the Python worker
-// starts per run (web/jsh_host.mjs). The script's text is the body of an async function, so
+// The realm a .jsh script runs in (docs/scripts.md): a dedicated Web Worker per run, started by
+// the Python worker (web/jsh_host.mjs) for the whole disk's shell, or inside a scoop's realm
+// frame (web/realm/frame.js, web/realm_pool.mjs) for a scoop's: then its messages go over the
+// port the frame hands it, not the worker's own. The script's text is the body of an async function, so
 // top-level await works, called with `process`, `fs` and `console`:
 //   process.argv ["jsh", path, ...args] (node's shape, "jsh" standing for node), process.env,
 //   process.cwd(), process.exit(n), process.exitCode, process.stdin (read(), async iteration,
@@ -19,6 +21,7 @@ let nextWrite = 1;
 let exited = false;
 let reading = Promise.resolve();
 let giveInput = null;
+let endpoint = null; // where the script's messages go: the worker itself, or the realm's port
 
 // Thrown by process.exit() to stop the script's code where it is.
 class Exit extends Error {}
@@ -37,14 +40,14 @@ function write(type, chunk) {
   const id = nextWrite++;
   return new Promise((resolve) => {
     acks.set(id, resolve);
-    self.postMessage({ type, id, data }, [data.buffer]);
+    endpoint.postMessage({ type, id, data }, [data.buffer]);
   });
 }
 
 function exit(code) {
   if (exited) return;
   exited = true;
-  self.postMessage({ type: "exit", code: (Number(code) || 0) & 0xff });
+  endpoint.postMessage({ type: "exit", code: (Number(code) || 0) & 0xff });
 }
 
 function show(value) {
@@ -66,7 +69,7 @@ const line = (args) => `${args.map(show).join(" ")}\n`;
 function readInput() {
   const next = reading.then(() => new Promise((resolve) => {
     giveInput = resolve;
-    self.postMessage({ type: "read" });
+    endpoint.postMessage({ type: "read" });
   }));
   reading = next.catch(() => {});
   return next;
@@ -136,7 +139,7 @@ self.addEventListener("error", (event) => {
   fail(event.error ?? event.message);
 });
 
-self.onmessage = ({ data }) => {
+function receive({ data }) {
   if (data.type === "start") start(data);
   else if (data.type === "ack") {
     acks.get(data.id)?.();
@@ -146,4 +149,22 @@ self.onmessage = ({ data }) => {
     giveInput = null;
     resolve?.(data.data ? new Uint8Array(data.data) : null);
   }
-};
+}
+
+// In a realm: the frame's bootstrap hands over the messages that came while this module
+// loaded; the first is the run's port.
+export function serve(scope, queued) {
+  const take = ({ data, ports }) => {
+    if (data?.type !== "port" || endpoint) return;
+    endpoint = ports[0];
+    endpoint.onmessage = receive;
+  };
+  scope.onmessage = take;
+  for (const event of queued) take(event);
+}
+
+// Started by web/jsh_host.mjs: this module is the worker's own script.
+if (self.location?.href === import.meta.url) {
+  endpoint = self;
+  self.onmessage = receive;
+}

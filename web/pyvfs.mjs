@@ -18,6 +18,7 @@ import { StatCache } from "./stat_cache.mjs";
 import { checkWriter } from "./validate.mjs";
 import { mintRoot } from "./preview_roots.mjs";
 import { connectRelay } from "./preview_relay.mjs";
+import { RealmFrames } from "./realm_frames.mjs";
 
 export { Dirent, Stats, VFS, viewOf } from "./api.mjs";
 export { AbortError } from "./abort.mjs";
@@ -41,10 +42,16 @@ let previewRelay = null;
 // `defaults` (default true): install the default content the build ships (dist/defaults/) when
 // this disk does not have its version yet (docs/defaults.md); false opts out. It applies when the
 // VFS of that name is first opened in this page; `vfs.reset({defaults: true})` works either way.
+// `realm` ({timeoutMs, memoryBytes, idleMs}) budgets the realm a scoop's code runs in
+// (docs/sandbox.md, "A realm for code"): a Python run's wall time, the realm's wasm memory, how
+// long an unused realm is kept; it applies when the VFS of that name is first opened.
 export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "auto", previewOrigin,
-                          durability = "default", writer = DEFAULT_WRITER, retention, defaults = true } = {}) {
+                          durability = "default", writer = DEFAULT_WRITER, retention, defaults = true,
+                          realm } = {}) {
+  let budget;
   try {
     checkWriter(writer, "writer");
+    budget = realmBudget(realm);
   } catch (error) {
     return Promise.reject(error);
   }
@@ -57,7 +64,7 @@ export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "
   previewRelay ??= connectRelay(previewOrigin, (name) => instances.get(name)?.worker);
   let instance = instances.get(name);
   if (!instance) {
-    instance = new Instance(name, { cacheBytes, snapshot, durability, retention, defaults });
+    instance = new Instance(name, { cacheBytes, snapshot, durability, retention, defaults, realm: budget });
     instances.set(name, instance);
   }
   if (onProgress) instance.listen(onProgress);
@@ -65,7 +72,7 @@ export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "
 }
 
 class Instance {
-  constructor(name, { cacheBytes, snapshot, durability, retention, defaults }) {
+  constructor(name, { cacheBytes, snapshot, durability, retention, defaults, realm }) {
     this.name = name;
     this.listeners = new Set();
     this.last = null;
@@ -79,6 +86,7 @@ class Instance {
     // commits, after they resolved, and would empty the cache just filled after them.
     this.cache = new StatCache();
     this.worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module", name: `pyvfs:${name}` });
+    this.realms = new RealmFrames(this.worker);
     // The disk's reads are answered from its records while Python boots (web/before_boot.mjs):
     // the API is given as soon as they can be, or once Python is ready.
     this.early = new BeforeBoot(name, { defaults });
@@ -91,7 +99,7 @@ class Instance {
       this.worker.onerror = (event) => this.fail(new Error(event.message || "worker failed to start"), reject);
       this.early.opened.then((early) => early && !this.bootError && give());
     });
-    this.worker.postMessage({ type: "open", name, cacheBytes, snapshot, durability, retention, defaults });
+    this.worker.postMessage({ type: "open", name, cacheBytes, snapshot, durability, retention, defaults, realm });
     this.mountStore = MountStore.open(name).catch(() => null);
     this.mountStore.then(keptMounts).catch(() => []).then((records) => {
       this.worker.postMessage({ type: "mounts", records });
@@ -104,6 +112,7 @@ class Instance {
   }
 
   receive(data, resolve, reject) {
+    if (this.realms.receive(data)) return;
     if (data.type === "progress") {
       this.last = { stage: data.stage, message: data.message, loaded: data.loaded, total: data.total };
       if (data.stage === "ready") {
@@ -247,8 +256,20 @@ class Instance {
     this.closed = true;
     this.early.stop();
     this.worker.terminate();
+    this.realms.closeAll();
     if (instances.get(this.name) === this) instances.delete(this.name);
   }
+}
+
+// openVFS's `realm` option, checked: {timeoutMs, memoryBytes, idleMs}, each a number >= 0.
+function realmBudget(realm = {}) {
+  const budget = {};
+  for (const [key, value] of Object.entries(realm ?? {})) {
+    if (!["timeoutMs", "memoryBytes", "idleMs"].includes(key)) throw new TypeError(`openVFS: realm has no option ${key}`);
+    if (typeof value !== "number" || !(value >= 0)) throw new TypeError(`openVFS: realm.${key} must be a number >= 0, not ${value}`);
+    budget[key] = value;
+  }
+  return budget;
 }
 
 function cloneable(value) {

@@ -21,12 +21,16 @@ import * as scratch from "./opfs_scratch.mjs";
 import { CALL_SIGNAL, CALL_WRITER, CHUNK_SIZE, OPS } from "./protocol.mjs";
 import { failure } from "./errors.mjs";
 import { ScriptRun } from "./jsh_host.mjs";
+import { RealmPool, frameOpener } from "./realm_pool.mjs";
+import { loadSnapshot } from "./runtime_store.mjs";
 
 let booted = null;
 let keptMounts;
 const mountsKept = new Promise((resolve) => { keptMounts = resolve; });
 const requests = new Map();
 let nextRequest = 1;
+// Realms for scoops' code: frames the page embeds (web/realm_frames.mjs, web/realm_pool.mjs).
+const frames = frameOpener((message) => self.postMessage(message));
 
 // Only the page can show a folder picker and ask for permission: the shell's mount commands
 // become requests to it (py_vfs/mounts/fsa.py, BrowserHost).
@@ -38,7 +42,7 @@ function askPage(kind, payload) {
   });
 }
 
-async function boot({ name, cacheBytes, snapshot = "auto", durability = "default", retention, defaults = true }) {
+async function boot({ name, cacheBytes, snapshot = "auto", durability = "default", retention, defaults = true, realm }) {
   const manifest = await (await fetch(here("manifest.json"), { cache: "no-cache" })).json();
   // Fetched while Python starts; settled into a value, so a failure is reported once, below.
   const shippedDefaults = fetchDefaults().then((value) => ({ value }), (error) => ({ error }));
@@ -59,7 +63,9 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   // in the worker's memory (web/opfs_scratch.mjs).
   const host = { request: askPage, fsa, scratch: scratch.available() ? () => scratch.openScratch(pyodide.FS) : undefined,
     // A .jsh script's Web Worker, its fs on a port bound to the view Python made (web_scripts.py).
-    jsh: (childId, init) => new ScriptRun(bindView(readyApi, childId), init) };
+    jsh: (childId, init) => new ScriptRun(bindView(readyApi, childId), init),
+    // A restricted view's code, in its realm (py_vfs/web_scripts.py, docs/sandbox.md).
+    realm: realms(name, manifest, key, snapshot, realm) };
   const api = await webapi.open_api(store, notify, host, cacheBytes, invalidate, retention, bundle);
   // A cancellable call's safe points await this now and then, so a cancel message gets in
   // while Python works (py_vfs/cancel.py).
@@ -76,6 +82,21 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   progress("ready", "Ready");
   snapshotWhenIdle(manifest, key, snapshot, () => (activeCalls ? 0 : performance.now() - lastCallAt));
   return { pyodide, api, dispatch: webapi.dispatch, store };
+}
+
+// The realms of this disk's views: run(key, childId, init) starts code in one.
+function realms(name, manifest, key, snapshot, budget) {
+  const pool = new RealmPool({
+    openFrame: frames.open,
+    bindView: (childId) => bindView(readyApi, childId),
+    release: (childId) => readyApi.channels.release(childId),
+    bootData: async () => ({
+      name, runtime: here("pyodide/"), wheel: here(manifest.wheel), fsspec: here(manifest.fsspec),
+      snapshot: snapshot === "off" ? null : await loadSnapshot(key).catch(() => null),
+    }),
+    budget,
+  });
+  return (realmKey, childId, init) => pool.run(realmKey, childId, init);
 }
 
 // `module.fn(...args)` in Python, the module's proxy let go of afterwards.
@@ -383,6 +404,10 @@ self.onmessage = async ({ data, ports }) => {
   }
   if (data.type === "input") {
     typed(pageCalls, data);
+    return;
+  }
+  if (data.type === "realmOpened") {
+    frames.opened(data, ports[0]);
     return;
   }
   if (data.type === "reply") {

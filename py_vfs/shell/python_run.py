@@ -43,6 +43,7 @@ from py_vfs import blocking, cancel, pyhost
 from py_vfs.shell.context import Context
 from py_vfs.shell.control import INTERRUPTED, Interrupted, interruptible
 from py_vfs.shell.pipes import SIGPIPE_STATUS, BrokenPipe, Input, NoInput, Output
+from py_vfs.shell.realm import code_start, confined, run_in_realm
 
 HELD_LIMIT = 64 << 20  # what a script may write between two awaits
 STDIN_LIMIT = 64 << 20  # what is read of standard input for the script
@@ -243,7 +244,16 @@ async def _stdin_bytes(ctx: Context) -> bytes:
 async def run_python(ctx: Context, source: str | bytes, filename: str, argv: list[str]) -> int:
     """Run ``source`` as the script ``filename`` with ``sys.argv == argv``; its exit status:
     0, ``SystemExit``'s code, 1 for an uncaught exception (its traceback on stderr), 130 when
-    the call's signal aborts it."""
+    the call's signal aborts it. A shell confined to a view (a scoop) runs it in the view's
+    realm instead (py_vfs/shell/realm.py), never in this Python."""
+    if confined(ctx):
+        text = source if isinstance(source, str) else source.decode("utf-8", "replace")
+        return await run_in_realm(ctx, code_start(ctx, "python", filename, text, argv))
+    return await run_here(ctx, source, filename, argv)
+
+
+async def run_here(ctx: Context, source: str | bytes, filename: str, argv: list[str]) -> int:
+    """``run_python`` in this Python: the run's globals, streams and file API bound here."""
     try:
         code = compile(source, filename, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
                        dont_inherit=True)

@@ -5,9 +5,10 @@ A command name that is no builtin is looked up in each folder of ``$PATH`` (defa
 a path. What runs it (docs/shell.md, "Scripts"):
 
 - a ``.jsh`` file, or one whose ``#!`` line names ``jsh`` or ``node``: JavaScript in a worker
-  realm of its own (``Realm``, set by the page's worker: py_vfs/webapi.py, web/jsh_host.mjs);
-- a ``.py`` file or one whose ``#!`` line names python, when executable (a mode bit ``x``): this
-  Python (commands/python_cmd.py), as ``python FILE`` would;
+  realm of its own (py_vfs/shell/realm.py);
+- a ``.py`` file or one whose ``#!`` line names python, when executable (a mode bit ``x``): as
+  ``python FILE`` would (commands/python_cmd.py): in this Python, or inside a scoop in the
+  scoop's realm;
 - anything else: status 126 as bash, and no such file: 127 ``command not found``.
 
 A running script is interrupted by the call's signal (Ctrl-C): ``interruptible`` cancels the
@@ -17,15 +18,12 @@ awaiting task, and the script ends with status 130.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
 from py_vfs.shell.context import Context, describe, resolve
-from py_vfs.shell.control import INTERRUPTED, Interrupted, interruptible
-from py_vfs.shell.format import quote_name, visible
-from py_vfs.shell.pipes import SIGPIPE_STATUS, BrokenPipe, NoInput
+from py_vfs.shell.pipes import SIGPIPE_STATUS, BrokenPipe
 from py_vfs.shell.python_run import run_python_file
+from py_vfs.shell.realm import CANNOT_RUN, code_start, fail, run_in_realm
 
 if TYPE_CHECKING:
     from py_vfs.shell.disk import Disk
@@ -33,7 +31,6 @@ if TYPE_CHECKING:
 DEFAULT_PATH = "/workspace/bin:/shared/bin:/workspace/skills"
 SUFFIXES = ("", ".jsh", ".py")  # tried in this order in each $PATH folder
 NOT_FOUND = 127
-CANNOT_RUN = 126
 SHEBANG_BYTES = 256  # how much of a file is read to find its `#!` line
 
 
@@ -116,19 +113,19 @@ async def run_external(ctx: Context, argv: list[str]) -> int:
     found = find_scripts(ctx.vfs, ctx.cwd, name, ctx.env)
     if not found:
         if "/" not in name:
-            return _fail(ctx, "command not found", NOT_FOUND)
+            return fail(ctx, "command not found", NOT_FOUND)
         if _is_dir(ctx.vfs, ctx.cwd, name):
-            return _fail(ctx, "Is a directory", CANNOT_RUN)
-        return _fail(ctx, "No such file or directory", NOT_FOUND)
+            return fail(ctx, "Is a directory", CANNOT_RUN)
+        return fail(ctx, "No such file or directory", NOT_FOUND)
     path = found[0]
     try:
         kind = await kind_of(ctx.vfs, path)
         if kind == "python" and not _executable(ctx.vfs, path):
-            return _fail(ctx, "Permission denied", CANNOT_RUN)  # bash, for a file without x
+            return fail(ctx, "Permission denied", CANNOT_RUN)  # bash, for a file without x
     except OSError as exc:
-        return _fail(ctx, describe(exc), CANNOT_RUN)
+        return fail(ctx, describe(exc), CANNOT_RUN)
     if kind is None:
-        return _fail(ctx, "cannot execute: not a .jsh or .py script "
+        return fail(ctx, "cannot execute: not a .jsh or .py script "
                           "(no #! line naming python or jsh)", CANNOT_RUN)
     try:
         if kind == "jsh":
@@ -143,12 +140,6 @@ async def run_command(ctx: Context, args: list[str]) -> int:
     return await run_external(ctx, [ctx.name, *args])
 
 
-def _fail(ctx: Context, message: str, status: int) -> int:
-    """``sh: NAME: message`` on stderr, as bash reports a command it cannot run."""
-    ctx.stderr.write_nowait(visible(f"sh: {quote_name(ctx.name)}: {message}") + "\n")
-    return status
-
-
 def _is_dir(vfs: Disk, cwd: str, name: str) -> bool:
     try:
         return vfs.stat(resolve(cwd, name)).type == "directory"
@@ -156,97 +147,9 @@ def _is_dir(vfs: Disk, cwd: str, name: str) -> bool:
         return False
 
 
-# ---------------------------------------------------------------------------- .jsh scripts
-
-@dataclass
-class JshStart:
-    """What a ``.jsh`` realm starts with (docs/scripts.md)."""
-
-    path: str  # the script's absolute path
-    source: str  # its text
-    argv: list[str]  # node's shape: ["jsh", path, ...args]
-    env: dict[str, str]
-    cwd: str
-    writer: str  # who the script's changes are made by (outside a scoop)
-
-
-class RealmRun(Protocol):
-    """One running ``.jsh`` script, as the realm shows it to Python."""
-
-    async def next(self) -> dict[str, Any]:
-        """The script's next message: ``{"type": "out"|"err", "id", "data"}`` (bytes; answer
-        ``ack(id)`` once taken), ``{"type": "read"}`` (answer ``give``), ``{"type": "exit",
-        "code"}``."""
-        ...
-
-    def ack(self, write_id: int) -> None:
-        """The shell took the write ``write_id``: the script's ``await write()`` resolves."""
-
-    def give(self, data: bytes | None) -> None:
-        """A chunk of standard input, or None at its end."""
-
-    def terminate(self) -> None:
-        """Stop the script's worker at once (and close its ``fs`` port)."""
-
-
-Realm = Callable[[Any, JshStart], Awaitable[RealmRun]]
-# Set by the page's worker (py_vfs/webapi.py): starts a script in a worker realm of its own,
-# with ``fs`` served over the given disk or view. None where there is no JavaScript (CPython).
-_realm: list[Realm] = []
-
-
-def set_realm(realm: Realm | None) -> None:
-    """Where ``.jsh`` scripts run (the worker sets it at boot)."""
-    _realm[:] = [] if realm is None else [realm]
-
-
 async def run_jsh(ctx: Context, path: str, args: list[str]) -> int:
     """Run the ``.jsh`` script at ``path`` in a realm of its own with ``fs`` restricted as the
     shell is (its view inside a scoop); its exit status."""
-    if not _realm:
-        return _fail(ctx, "cannot execute: .jsh scripts need a JavaScript realm (the page's "
-                          "worker); this Python has none", CANNOT_RUN)
     data = await ctx.vfs.read_file(path)
     source = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-    writer = getattr(ctx.vfs, "writer", None) if ctx.session.scoop_name else None
-    start = JshStart(path, source, ["jsh", path, *args], dict(ctx.env), ctx.cwd,
-                     writer or _writer_name(posixpath.basename(path)))
-    try:
-        async with interruptible():
-            run = await _realm[0](ctx.vfs, start)
-            try:
-                return await _serve(ctx, run)
-            finally:
-                run.terminate()
-    except Interrupted:
-        return INTERRUPTED
-
-
-def _writer_name(name: str) -> str:
-    """The script's file name as a writer (at most 64 printable characters), else "shell"."""
-    name = name.strip()[:64].strip()
-    return name if name and name.isprintable() else "shell"
-
-
-async def _serve(ctx: Context, run: RealmRun) -> int:
-    """Carry the script's messages: its writes to the pipeline (acknowledged once taken, so
-    `await process.stdout.write()` waits for a slow reader), its reads from it."""
-    reading_ended = isinstance(ctx.stdin, NoInput)
-    while True:
-        event = await run.next()
-        kind = event["type"]
-        if kind == "exit":
-            return int(event["code"])
-        if kind == "read":
-            chunk = b"" if reading_ended else await ctx.stdin.read()
-            reading_ended = reading_ended or not chunk
-            run.give(chunk or None)
-            continue
-        stream = ctx.stdout if kind == "out" else ctx.stderr
-        try:
-            await stream.write(event["data"])
-        except BrokenPipe:
-            if kind == "out":
-                return SIGPIPE_STATUS
-        run.ack(event["id"])
-
+    return await run_in_realm(ctx, code_start(ctx, "jsh", path, source, ["jsh", path, *args]))
