@@ -76,19 +76,6 @@ def test_the_shell_enters_and_leaves_a_scoop():
     assert run(cone.journal(limit=1))[0]["writer"] == "shell"
 
 
-def test_a_shell_in_a_scoop_mounts_only_where_the_scoop_writes(tmp_path):
-    cone = VFS.memory()
-    shell = Shell(cone, host_mounts=True)
-    run(shell.run("scoop alpha"))
-    outside = run(shell.run(f"mount /elsewhere {tmp_path}"))
-    assert outside.code == 1 and "Permission denied" in outside.stderr
-    assert cone.mounts() == []
-    inside = run(shell.run(f"mount /scoops/alpha/home/m {tmp_path}"))
-    assert inside.code == 0, inside.stderr
-    assert [m["path"] for m in cone.mounts()] == ["/scoops/alpha/home/m"]
-    assert run(shell.run("exit; umount /scoops/alpha/home/m")).code == 0
-
-
 def test_a_view_over_the_protocol_stays_in_its_view():
     cone = VFS.memory()
     run(cone.write_file("/secret/s.txt", "s"))
