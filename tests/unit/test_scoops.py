@@ -69,7 +69,8 @@ def test_the_shell_enters_and_leaves_a_scoop():
     assert run(shell.run("exit")).scoop is None
     assert run(shell.run("pwd")).stdout == "/\n"
     assert run(shell.run("scoop beta; scoops")).stdout == "beta\n"  # beta sees only itself
-    assert run(shell.run("exit; scoops")).stdout == "alpha\nbeta\n"
+    assert run(shell.run("exit; scoops")).stdout == ""  # exit ends the line it is on
+    assert run(shell.run("scoops")).stdout == "alpha\nbeta\n"
     # Outside a scoop, exit ends the line with its status, as in bash.
     assert (run(shell.run("exit 3; echo no")).stdout, run(shell.run("exit 3")).code) == ("", 3)
     assert run(cone.read_file("/scoops/alpha/workspace/note")) == b"hi\n"
