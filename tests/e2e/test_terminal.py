@@ -160,6 +160,18 @@ def test_arrow_up_recalls_the_line_just_run(app):
     assert js(app, "return vfs.readFile('/arrow-up.txt', 'utf8')") == "X\nagain\nagain\n"
 
 
+def test_the_prompt_shows_a_control_character_of_the_cwd_visibly(app):
+    """Finding 6: the prompt drew the cwd raw, so a folder named with an escape sequence could
+    retitle the window or clear the screen; it shows as the shell quotes names instead."""
+    js(app, "await vfs.mkdir('/e\\x1b[2Jvil\\x07', {recursive: true})")
+    sh(app, "cd /e*")
+    app.locator(".xterm-helper-textarea").focus()
+    app.keyboard.press("Enter")  # a fresh prompt, drawn with the new cwd
+    poll_page(app, f"{ROWS}.includes(\"user@py_vfs:'/e'$'\\\\033''[2Jvil'$'\\\\a'$\")",
+              "the cwd quoted in the prompt")
+    sh(app, "cd /")
+
+
 def test_history_is_kept_in_the_disk_across_a_reload(app):
     type_line(app, "echo kept-across-reload")
     wait_rows(app, "kept-across-reload\n", "the line's output")
