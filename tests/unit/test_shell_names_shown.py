@@ -7,6 +7,8 @@ in null-separated outputs. Also: a redirection on a read-only mount (finding 12)
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 
 import pytest
 
@@ -195,6 +197,15 @@ def test_tab_completion_shows_and_inserts_such_a_name_visibly(shell):
         assert not any(char in inserted for char in RAW)
         # What Tab inserts is shell text that names the file.
         assert run(shell.run("cat " + inserted)).stdout == "x\n"
+
+
+@pytest.mark.skipif(sys.platform == "emscripten", reason="needs a process")
+def test_the_cpython_prompt_shows_the_cwd_visibly(tmp_path):
+    typed = "mkdir \"/e$(printf '\\033[2J')x\" && cd /e*\npwd\n"
+    shell = [sys.executable, "-m", "py_vfs", "shell", "--disk", str(tmp_path / "p.db")]
+    done = subprocess.run(shell, input=typed, capture_output=True, text=True, timeout=60)
+    assert "py_vfs:'/e'$'\\033''[2Jx'$ " in done.stdout, done
+    assert "\x1b" not in done.stdout + done.stderr
 
 
 # --- finding 12: a redirection the disk refuses ------------------------------------------
