@@ -11,7 +11,10 @@ and wait for the user to type ``less``. So:
   a symlink on the way to it, or the file it leads to lies below ``/shared`` or ``/scoops``
   (``scoop_could_write``). ``which`` and ``command not found`` say what was skipped.
 
-Inside a view nothing is skipped: what runs there has the view's rights only.
+The same holds for a shell on any view that may write outside ``/shared`` and ``/scoops``
+(``guarded``): a script a scoop wrote would get what that view may write and the scoop may not.
+In a scoop's own view (or a narrower one) nothing is skipped: what runs there has no more than
+any scoop's rights.
 """
 
 from __future__ import annotations
@@ -31,14 +34,16 @@ MAX_HOPS = 40  # symlinks followed before giving up, as Linux's ELOOP
 SKIPPED = "not run from the whole disk: a scoop can write it"  # why, as `which` says
 
 
-def unrestricted(vfs: Any) -> bool:
-    """True for the whole disk (the cone), False for a restricted view (a scoop's...)."""
-    return getattr(vfs, "scope", None) is None
+def guarded(vfs: Any) -> bool:
+    """True when a shell on ``vfs`` may write what no scoop may: the whole disk (the cone), or
+    a view with a writable path outside ``/shared`` and ``/scoops``."""
+    scope = getattr(vfs, "scope", None)
+    return scope is None or not all(in_scoop_reach(prefix) for prefix in scope.write)
 
 
 def default_path(vfs: Any) -> str:
     """``$PATH`` when the shell starts (and while it is unset) on ``vfs``."""
-    return CONE_PATH if unrestricted(vfs) else VIEW_PATH
+    return CONE_PATH if guarded(vfs) else VIEW_PATH
 
 
 def in_scoop_reach(path: str) -> bool:
@@ -47,10 +52,10 @@ def in_scoop_reach(path: str) -> bool:
 
 
 def scoop_could_write(vfs: Disk, path: str) -> bool:
-    """True when the shell on ``vfs`` is the cone and a scoop could change what ``path`` runs:
-    the path itself, a symlink met on the way, or where the links lead is in a scoop's reach
-    (also when the links cannot be followed to the end)."""
-    if not unrestricted(vfs):
+    """True when the shell on ``vfs`` is ``guarded`` and a scoop could change what ``path``
+    runs: the path itself, a symlink met on the way, or where the links lead is in a scoop's
+    reach (also when the links cannot be followed to the end)."""
+    if not guarded(vfs):
         return False
     return any(in_scoop_reach(place) for place in _places(vfs, path))
 

@@ -74,6 +74,19 @@ def test_a_script_the_user_wrote_still_runs_and_a_scoop_keeps_shared_bin():
     assert not vfs.exists("/workspace/owned")
 
 
+def test_a_view_wider_than_a_scoop_is_guarded_as_the_cone_is():
+    vfs, _ = cone_with_plant()
+    wide = Shell(vfs.restrict(read=["/"], write=["/workspace"]))  # an agent's, say
+    assert sh(wide, "echo $PATH; PATH=/shared/bin; less")[1].startswith(
+        "sh: less: command not found (/shared/bin/less.py not run")
+    assert not vfs.exists("/workspace/owned")
+    # A view that writes no more than a scoop may is not: /shared/bin is on its PATH.
+    narrow = Shell(vfs.restrict(read=["/"], write=["/shared/tmp"]))
+    out, err, code = sh(narrow, "echo $PATH; less")
+    assert (out, code) == ("/workspace/bin:/shared/bin:/workspace/skills\n", 1)
+    assert err.startswith("planted\n")  # it ran, and could not write /workspace
+
+
 # --- B: nothing survives `exit` -------------------------------------------------------------
 
 
