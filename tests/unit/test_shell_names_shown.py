@@ -199,7 +199,7 @@ def test_tab_completion_shows_and_inserts_such_a_name_visibly(shell):
         assert run(shell.run("cat " + inserted)).stdout == "x\n"
 
 
-@pytest.mark.skipif(sys.platform == "emscripten", reason="needs a process")
+@pytest.mark.skipif(sys.platform == "emscripten", reason="Emscripten (Pyodide) has no processes")
 def test_the_cpython_prompt_shows_the_cwd_visibly(tmp_path):
     typed = "mkdir \"/e$(printf '\\033[2J')x\" && cd /e*\npwd\n"
     shell = [sys.executable, "-m", "py_vfs", "shell", "--disk", str(tmp_path / "p.db")]
