@@ -31,7 +31,7 @@ from py_vfs.shell.trust import SKIPPED, default_path, scoop_could_write
 if TYPE_CHECKING:
     from py_vfs.shell.disk import Disk
 
-DEFAULT_PATH = "/workspace/bin:/workspace/skills"  # the cone's (trust.py: a view's has /shared/bin)
+DEFAULT_PATH = "/workspace/bin:/workspace/skills"  # the cone's (trust.py: a scoop's differs)
 SUFFIXES = ("", ".jsh", ".py")  # tried in this order in each $PATH folder
 NOT_FOUND = 127
 CANNOT_RUN = 126
@@ -55,7 +55,7 @@ def find_scripts(vfs: Disk, cwd: str, name: str, env: dict[str, str],
                  skipped: list[str] | None = None) -> list[str]:
     """Every file the name ``name`` could run, first the one that runs: a name with a ``/`` is
     that path (if it is a file), else the ``$PATH`` folders' ``NAME``, ``NAME.jsh``,
-    ``NAME.py``; in the cone, not those a scoop could write (trust.py), which go to
+    ``NAME.py``; in the cone (trust.guarded), not those a scoop could write, which go to
     ``skipped``."""
     if "/" in name:
         try:

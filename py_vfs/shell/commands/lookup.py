@@ -15,8 +15,8 @@ async def which(ctx: Context, args: list[str]) -> int:
     for a built-in (which shadows any script), else the path of the script found in the $PATH
     folders (NAME, NAME.jsh, NAME.py in each) or named by a path with a "/". -a prints every
     match, the built-in first. A NAME that runs nothing prints nothing, as Debian's which, and
-    the status is 1. In the whole disk, a script a scoop could write is not run (trust.py):
-    each one skipped is named on stderr."""
+    the status is 1. On the whole disk (trust.guarded), a script a scoop could write is not
+    run: each one skipped is named on stderr."""
     flags, names = parse_flags(args, "a")
     require_operands(names)
     status = 0
