@@ -12,6 +12,7 @@ from typing import Any
 from .defaults import Bundle, install
 from .shell import Shell
 from .shell.complete import complete
+from .shell.format import shown_name
 from .shell.history_file import HistoryError, history_of
 from .shell.parser import needs_more
 from .storage.sqlite import SQLiteStore
@@ -72,7 +73,7 @@ async def _interact(session: Shell) -> int:
     code = 0
     while True:
         try:
-            line = input(f"py_vfs:{session.cwd}$ ")
+            line = input(f"py_vfs:{shown_name(session.cwd)}$ ")
         except EOFError:
             print()
             return code

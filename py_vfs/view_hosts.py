@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import paths
-from .mounts.host import MountHost
+from .mounts.host import MountHost, no_host_folder_in_view
 from .preview import PreviewHost
 from .sandbox import denied, hidden
 from .views import RestrictedView
@@ -42,7 +42,10 @@ class ViewHost:
         return path
 
     async def mount(self, path: str, *, read_only: bool, folder: str | None) -> dict[str, Any]:
-        """``MountHost.mount`` at a writable path."""
+        """``MountHost.mount`` at a writable path; never a host folder (CPython's
+        ``LocalHost``): EPERM."""
+        if getattr(self._host, "host_folders", False):
+            raise no_host_folder_in_view(path)
         return await self._host.mount(self._check(path), read_only=read_only, folder=folder)
 
     async def unmount(self, path: str) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 // terminal. window.pyvfs is the scripting surface (used by tests and from the devtools console).
 
 import { startDataPanel } from "./data_panel.mjs";
+import { shownName } from "./line_tools.mjs";
 import { openVFS } from "./pyvfs.mjs";
 
 const WELCOME = "py_vfs \u2014 type 'help'\n";
@@ -77,7 +78,8 @@ function reconnectButton(vfs, mount) {
     button.disabled = true;
     try {
       await vfs.reconnect(mount.path);
-      session?.write(`reconnected '${mount.name}' at ${mount.path}\n`);
+      const name = shownName(mount.name) === mount.name ? `'${mount.name}'` : shownName(mount.name);
+      session?.write(`reconnected ${name} at ${shownName(mount.path)}\n`);
     } catch (error) {
       button.title = describe(error);
     }
@@ -132,11 +134,11 @@ async function startingPoint(vfs) {
 }
 
 // Inside a scoop (`scoop NAME`) the prompt names it instead of the user; the cwd shows HOME as
-// `~`, as bash's \w does (not when HOME is /).
+// `~`, as bash's \w does (not when HOME is /), and a control character in it visible.
 function prompt(cwd, scoop, home = "/") {
   const who = scoop ? `scoop:${scoop}` : "user";
   const inHome = home !== "/" && (cwd === home || cwd.startsWith(`${home}/`));
-  const shown = inHome ? `~${cwd.slice(home.length)}` : cwd;
+  const shown = shownName(inHome ? `~${cwd.slice(home.length)}` : cwd);
   return `\x1b[1;32m${who}@py_vfs\x1b[0m:\x1b[1;34m${shown}\x1b[0m$ `;
 }
 

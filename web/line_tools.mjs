@@ -41,3 +41,32 @@ export function searchBack(history, query, from) {
   }
   return null;
 }
+
+// A name (the prompt's cwd) as the shell shows names (py_vfs/shell/format.py, shown_name): as
+// it is, unless it holds a character the terminal would interpret (Python's "not printable":
+// control and format characters, separators but the space); then single-quoted as GNU ls
+// quotes it, such characters written $'\033' ($'\n' for the ones C names by a letter).
+const UNPRINTABLE = /[\p{C}\p{Zl}\p{Zp}]|(?! )\p{Zs}/u;
+const LETTERS = { "\x07": "a", "\b": "b", "\f": "f", "\n": "n", "\r": "r", "\t": "t", "\v": "v" };
+
+export function shownName(name) {
+  if (!UNPRINTABLE.test(name)) return name;
+  let out = "'";
+  let escaping = false; // inside a $'...' section
+  for (const ch of name) {
+    if (ch === "'") {
+      out += "'\\''";
+      escaping = false;
+    } else if (LETTERS[ch] || UNPRINTABLE.test(ch)) {
+      if (!escaping) out += "'$'";
+      escaping = true;
+      const bytes = [...new TextEncoder().encode(ch)];
+      out += LETTERS[ch] ? `\\${LETTERS[ch]}` : bytes.map((b) => `\\${b.toString(8).padStart(3, "0")}`).join("");
+    } else {
+      if (escaping) out += "''";
+      escaping = false;
+      out += ch;
+    }
+  }
+  return `${out}'`;
+}

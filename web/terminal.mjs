@@ -366,6 +366,7 @@ export class TerminalSession extends LineEditor {
   // The shell recorded the line before it ran: so does the list here.
   interrupted(line) {
     if (line.trim() && line !== this.history.at(-1)) this.history = [...this.history, line];
+    this.historyPos = this.history.length;
     this.term.write("^C");
     this.atLineStart = false;
     this.status = INTERRUPTED;
@@ -385,7 +386,12 @@ export class TerminalSession extends LineEditor {
 
   printResult({ stdout = "", stderr = "", code, cwd, scoop = null, confirm, history, home } = {}) {
     if (cwd) this.cwd = cwd;
-    if (history) this.history = history;
+    // The shell's list replaces ours, and Up starts again from its end (resetLine set the
+    // position before the line ran, when the list was one line shorter).
+    if (history) {
+      this.history = history;
+      this.historyPos = history.length;
+    }
     if (home) this.home = home;
     if (code !== undefined) this.status = code;
     this.scoop = scoop; // the scoop the shell is in (`scoop NAME`), shown in the prompt

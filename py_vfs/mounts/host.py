@@ -50,17 +50,29 @@ class NeedsFolder(Exception):
     """``mount`` on a host with no picker and no folder named."""
 
 
+def no_host_folder_in_view(name: str) -> FsError:
+    """The refusal of a host folder to a restricted view (a scoop): EPERM, and why."""
+    return FsError.of("EPERM", "mount", name).with_hint(
+        "no host folder is mounted inside a scoop or any restricted view: Python has no "
+        "in-process sandbox, so the folder would give the scoop's code the host")
+
+
 class LocalHost:
     """Mounts directories of the machine Python runs on (``mount PATH FOLDER``), only when
     ``enabled``: a shell that runs untrusted lines (an agent's tool calls, a script from an
     archive) must not reach ``/etc`` by mounting it. ``python -m py_vfs shell`` enables it."""
+
+    host_folders = True  # what it mounts are host folders, which no view may (view_hosts.py)
 
     def __init__(self, vfs: Mountable, *, enabled: bool = False) -> None:
         self.vfs = vfs
         self.enabled = enabled
 
     async def mount(self, path: str, *, read_only: bool, folder: str | None) -> dict[str, Any]:
-        """Mount the host directory ``folder`` at ``path`` (EACCES unless enabled)."""
+        """Mount the host directory ``folder`` at ``path`` (EACCES unless enabled; EPERM for a
+        shell on a restricted view)."""
+        if getattr(self.vfs, "scope", None) is not None:
+            raise no_host_folder_in_view(folder or path)
         if not self.enabled:
             raise FsError.of("EACCES", "mount", folder or path).with_hint(
                 "this shell cannot mount host folders: only `python -m py_vfs shell` enables "

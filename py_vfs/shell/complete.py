@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from py_vfs.shell.commands import COMMANDS
 from py_vfs.shell.context import resolve
+from py_vfs.shell.format import shown_name
 from py_vfs.shell.scripts import script_names
 
 if TYPE_CHECKING:
@@ -158,13 +159,26 @@ def _finish(word: _Word, found: list[tuple[str, str, bool]]) -> Completion:
     for value, _, is_dir in found:
         text = _quote(value, word.quote)
         candidates.append(text + ("/" if is_dir else word.quote + " "))
-    return Completion(word.start, candidates, [name for _, name, _ in found])
+    return Completion(word.start, candidates, [shown_name(name) for _, name, _ in found])
 
 
 def _quote(value: str, quote: str) -> str:
+    """``value`` as shell text inside ``quote``; a character a terminal would interpret is
+    written ``$'\\ooo'`` (outside the quote), so the line shows it and the shell reads it."""
     if quote == "'":
-        return "'" + value.replace("'", "'\\''")
-    if quote == '"':
-        return '"' + re.sub(r'(["\\$`])', r"\\\1", value)
-    escaped = "".join("\\" + char if char in _SPECIAL else char for char in value)
-    return "\\" + escaped if escaped[:1] in ("#", "~") and not value.startswith("~/") else escaped
+        parts = ["'\\''" if char == "'" else char for char in value]
+    elif quote == '"':
+        parts = ["\\" + char if char in '"\\$`' else char for char in value]
+    else:
+        parts = ["\\" + char if char in _SPECIAL and shown_name(char) == char else char
+                 for char in value]
+        if value[:1] in ("#", "~") and not value.startswith("~/"):
+            parts[0] = "\\" + parts[0]
+    return quote + "".join(part if shown_name(part) == part else quote + _ansi_c(part) + quote
+                           for part in parts)
+
+
+def _ansi_c(char: str) -> str:
+    """``$'\\033'``: a character as the octal of its UTF-8 bytes, in bash's ANSI-C quotes."""
+    return "$'" + "".join("\\" + format(byte, "03o")
+                          for byte in char.encode("utf-8", "surrogatepass")) + "'"

@@ -84,6 +84,12 @@ class FileOutput(Output):
         self._collected = bytearray()
         self._stream: WriteStream | None = None
 
+    def open(self) -> None:
+        """Start the `>` stream now, as open(2) does before the command runs: a target that
+        can never be written (read-only mount, outside a view) fails the redirection."""
+        if not self.append and self._stream is None:
+            self._stream = self.vfs.stream_writer(self.path)
+
     async def _send(self, data: bytes) -> None:
         if self.append:
             self._collected += data

@@ -120,6 +120,16 @@ def quote_arg(name: str) -> str:
     return "".join(out)
 
 
+def shown_name(name: str) -> str:
+    """A name a command prints as its data, one a line (find, grep's file names, wc, the
+    checksums, readlink, realpath, scoops; the prompt's cwd and Tab's listing): as it is, as
+    GNU prints it, unless it holds a character a terminal would interpret; then quoted as ls
+    quotes it (``'a'$'\\033''b'``), whether the output is a terminal or not, so no pipeline
+    (``find | head``) carries it raw to the screen. Null-separated outputs (``-print0``,
+    ``-z``) are for programs and print names raw."""
+    return name if all(map(_printable, name)) else quote_arg(name)
+
+
 def visible(text: str) -> str:
     """Free text (a message, a hint) with every character a terminal would interpret written
     as ``\\ooo`` octal of its UTF-8 bytes, newlines included: one line, nothing hidden."""

@@ -39,7 +39,8 @@ from py_vfs.shell.syntax import (
     Sequence,
     Simple,
 )
-from py_vfs.shell.variables import PATH_DEFAULT, Variables
+from py_vfs.shell.trust import default_path
+from py_vfs.shell.variables import Variables
 from py_vfs.shell.words import Expander, ExpansionError
 from py_vfs.view_hosts import ViewHost, ViewPreviews
 
@@ -107,21 +108,20 @@ class Shell:
         # The shipped default content (py_vfs/defaults.py), for `reset --defaults`.
         self.defaults = defaults
         self.scoop_name: str | None = None
-        self._outside: tuple[Disk, str, PreviewHost, MountHost] | None = None  # for `exit`
+        self._outside: tuple[Any, ...] | None = None  # what `exit` from a scoop restores
         self._run = _Run()  # the line running now
         self.variables = Variables()
         self.functions: dict[str, Node] = {}
         self.aliases: dict[str, str] = {}
         self.status = 0  # $?
         self.depth = 0  # function calls, sourced files, scripts and substitutions running
-        self.function_depth = 0
-        self.loop_depth = 0
+        self.function_depth = self.loop_depth = 0
         self.script_depth = 0  # scripts and sourced files running (exit ends them)
         self.subshell = False
         self.condition_depth = 0  # inside an if/while condition or before && ||: no errexit
         self.substitution_status: int | None = None  # of the last $(...) of a command
         home = "/workspace" if is_dir(vfs, "/workspace") else "/"
-        for name, value in (("HOME", home), ("PATH", PATH_DEFAULT), ("PWD", "/")):
+        for name, value in (("HOME", home), ("PATH", default_path(vfs)), ("PWD", "/")):
             self.variables.set(name, value, export=True)
         self._cwd = "/"
 
@@ -140,25 +140,26 @@ class Shell:
         """A subshell: a copy whose directory, variables, functions and aliases are its own."""
         child = object.__new__(Shell)
         child.__dict__.update(self.__dict__)
-        child.variables = self.variables.copy()
-        child.functions = dict(self.functions)
-        child.aliases = dict(self.aliases)
+        child.variables, child.functions, child.aliases = (
+            self.variables.copy(), dict(self.functions), dict(self.aliases))
         child.subshell = True
         return child
 
     def enter_scoop(self, name: str, view: Any) -> None:
-        """Run the next lines inside the scoop's view, from its workspace; its preview roots
-        are the view's (readable folders only), and it mounts only where it may write."""
-        self._outside = (self.vfs, self.cwd, self.previews, self.host)
+        """Run the next lines in the scoop's view, from its workspace (previews and mounts
+        through the view); its variables, options, functions and aliases go at `exit`."""
+        self._outside = (self.vfs, self.cwd, self.previews, self.host, self.fork())
+        self.variables.set("PATH", default_path(view))
         self.vfs, self.previews = view, ViewPreviews(view, self.previews)
         self.host = ViewHost(view, self.host)
         self.cwd, self.scoop_name = f"/scoops/{name}/workspace", name
 
     def leave_scoop(self) -> None:
-        """Back to the disk and the directory the shell was on."""
+        """Back to the disk, the directory and the state the shell had before."""
         assert self._outside is not None
-        self.vfs, self.cwd, self.previews, self.host = self._outside
-        self._outside, self.scoop_name = None, None
+        self.vfs, cwd, self.previews, self.host, cone = self._outside
+        self.variables, self.functions, self.aliases = cone.variables, cone.functions, cone.aliases
+        self.cwd, self._outside, self.scoop_name = cwd, None, None
 
     def environment(self) -> dict[str, str]:
         """The exported variables (what `env` prints and scripts see)."""

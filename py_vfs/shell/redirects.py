@@ -122,4 +122,9 @@ def _output(vfs: Disk, cwd: str, name: str, *, append: bool) -> FileOutput:
         raise RedirectError(f"{quote_name(name)}: {describe(exc)}") from exc
     if is_dir(vfs, path):
         raise RedirectError(f"{quote_name(name)}: Is a directory")
-    return FileOutput(vfs, path, name, append=append)
+    sink = FileOutput(vfs, path, name, append=append)
+    try:
+        sink.open()
+    except OSError as exc:  # EROFS on a read-only mount, EACCES outside a view
+        raise RedirectError(f"{quote_name(name)}: {describe(exc)}") from exc
+    return sink

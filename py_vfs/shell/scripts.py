@@ -21,23 +21,25 @@ import posixpath
 from typing import TYPE_CHECKING
 
 from py_vfs.shell.context import Context, describe, resolve
+from py_vfs.shell.format import quote_name
 from py_vfs.shell.pipes import SIGPIPE_STATUS, BrokenPipe
 from py_vfs.shell.python_run import run_python_file
 from py_vfs.shell.realm import CANNOT_RUN, code_start, fail, run_in_realm
+from py_vfs.shell.trust import SKIPPED, default_path, scoop_could_write
 
 if TYPE_CHECKING:
     from py_vfs.shell.disk import Disk
 
-DEFAULT_PATH = "/workspace/bin:/shared/bin:/workspace/skills"
+DEFAULT_PATH = "/workspace/bin:/workspace/skills"  # the cone's (trust.py: a scoop's differs)
 SUFFIXES = ("", ".jsh", ".py")  # tried in this order in each $PATH folder
 NOT_FOUND = 127
 SHEBANG_BYTES = 256  # how much of a file is read to find its `#!` line
 
 
-def search_path(env: dict[str, str]) -> list[str]:
-    """The folders of ``$PATH`` (``DEFAULT_PATH`` when unset); an empty entry is the cwd in sh
+def search_path(env: dict[str, str], default: str = DEFAULT_PATH) -> list[str]:
+    """The folders of ``$PATH`` (``default`` when unset); an empty entry is the cwd in sh
     and is skipped here (a script runs by ``./name``)."""
-    return [folder for folder in env.get("PATH", DEFAULT_PATH).split(":") if folder]
+    return [folder for folder in env.get("PATH", default).split(":") if folder]
 
 
 def _is_file(vfs: Disk, path: str) -> bool:
@@ -47,10 +49,12 @@ def _is_file(vfs: Disk, path: str) -> bool:
         return False
 
 
-def find_scripts(vfs: Disk, cwd: str, name: str, env: dict[str, str]) -> list[str]:
+def find_scripts(vfs: Disk, cwd: str, name: str, env: dict[str, str],
+                 skipped: list[str] | None = None) -> list[str]:
     """Every file the name ``name`` could run, first the one that runs: a name with a ``/`` is
     that path (if it is a file), else the ``$PATH`` folders' ``NAME``, ``NAME.jsh``,
-    ``NAME.py``."""
+    ``NAME.py``; in the cone (trust.guarded), not those a scoop could write, which go to
+    ``skipped``."""
     if "/" in name:
         try:
             path = resolve(cwd, name)
@@ -60,11 +64,15 @@ def find_scripts(vfs: Disk, cwd: str, name: str, env: dict[str, str]) -> list[st
     if not name or name in (".", ".."):
         return []
     found = []
-    for folder in search_path(env):
+    for folder in search_path(env, default_path(vfs)):
         for suffix in SUFFIXES:
             path = posixpath.join(resolve(cwd, folder), name + suffix)
-            if _is_file(vfs, path):
+            if not _is_file(vfs, path):
+                continue
+            if not scoop_could_write(vfs, path):
                 found.append(path)
+            elif skipped is not None:
+                skipped.append(path)
     return found
 
 
@@ -72,13 +80,15 @@ def script_names(vfs: Disk, cwd: str, env: dict[str, str]) -> set[str]:
     """The command names the ``$PATH`` folders offer (``NAME``, ``NAME.jsh``, ``NAME.py`` as
     ``NAME``), for Tab completion."""
     names: set[str] = set()
-    for folder in search_path(env):
+    for folder in search_path(env, default_path(vfs)):
         try:
             entries = vfs.readdir(resolve(cwd, folder))
         except OSError:
             continue
         for entry in entries:
             name = str(entry)
+            if scoop_could_write(vfs, posixpath.join(resolve(cwd, folder), name)):
+                continue
             for suffix in SUFFIXES:
                 if suffix and name.endswith(suffix):
                     name = name[: -len(suffix)]
@@ -110,10 +120,12 @@ async def run_external(ctx: Context, argv: list[str]) -> int:
     """Run ``argv[0]`` as a script (the interpreter's answer to a name that is no builtin):
     127 when nothing is found, 126 when the file cannot run, else the script's status."""
     name = argv[0]
-    found = find_scripts(ctx.vfs, ctx.cwd, name, ctx.env)
+    skipped: list[str] = []
+    found = find_scripts(ctx.vfs, ctx.cwd, name, ctx.env, skipped)
     if not found:
         if "/" not in name:
-            return fail(ctx, "command not found", NOT_FOUND)
+            note = f" ({quote_name(skipped[0])} {SKIPPED})" if skipped else ""
+            return fail(ctx, "command not found" + note, NOT_FOUND)
         if _is_dir(ctx.vfs, ctx.cwd, name):
             return fail(ctx, "Is a directory", CANNOT_RUN)
         return fail(ctx, "No such file or directory", NOT_FOUND)

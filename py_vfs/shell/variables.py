@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-PATH_DEFAULT = "/workspace/bin:/shared/bin:/workspace/skills"
 IFS_DEFAULT = " \t\n"
 
 

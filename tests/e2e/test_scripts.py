@@ -165,7 +165,7 @@ def test_argv_env_and_cwd(page):
     assert (seen["argv"], seen["cwd"]) == (
         ["jsh", "/workspace/bin/args.jsh", "one", "two words"], "/workspace")
     assert seen["env"]["PWD"] == "/workspace"
-    assert seen["env"]["PATH"] == "/workspace/bin:/shared/bin:/workspace/skills"
+    assert seen["env"]["PATH"] == "/workspace/bin:/workspace/skills"  # the cone's: no /shared/bin
     exported = json.loads(shell(page, "GREETING=hello args")["stdout"])
     assert exported["env"]["GREETING"] == "hello"
 

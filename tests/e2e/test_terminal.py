@@ -138,6 +138,40 @@ def test_a_command_reads_the_keyboard_until_ctrl_d(app):
     wait_rows(app, "after-reading\n", "the prompt after Ctrl-C stopped a reading cat")
 
 
+def test_arrow_up_recalls_the_line_just_run(app):
+    """Finding 13: the shell's history list replaced the terminal's without moving its position
+    to the end, so Up recalled the line before the last (and Enter ran `> f` again)."""
+    type_line(app, "echo X > /arrow-up.txt")
+    poll_page(app, "window.pyvfs.ready.then((vfs) => vfs.exists('/arrow-up.txt'))",
+              "the first line's file")
+    type_line(app, "echo again >> /arrow-up.txt")
+    poll_page(app, "window.pyvfs.ready.then(async (vfs) => "
+                   "(await vfs.readFile('/arrow-up.txt', 'utf8')) === 'X\\nagain\\n')",
+              "the second line's append")
+    poll_page(app, f"{ROWS}.trimEnd().endsWith('$')", "the prompt after the second line")
+    app.keyboard.press("ArrowUp")
+    poll_page(app, f"/[$] echo .*arrow-up[.]txt\\s*$/.test({ROWS}.trimEnd())",
+              "a recalled line at the prompt")
+    assert last_row(app).rstrip().endswith("$ echo again >> /arrow-up.txt")
+    app.keyboard.press("Enter")
+    poll_page(app, "window.pyvfs.ready.then(async (vfs) => "
+                   "(await vfs.readFile('/arrow-up.txt', 'utf8')).length > 8)",
+              "the recalled line run")
+    assert js(app, "return vfs.readFile('/arrow-up.txt', 'utf8')") == "X\nagain\nagain\n"
+
+
+def test_the_prompt_shows_a_control_character_of_the_cwd_visibly(app):
+    """Finding 6: the prompt drew the cwd raw, so a folder named with an escape sequence could
+    retitle the window or clear the screen; it shows as the shell quotes names instead."""
+    js(app, "await vfs.mkdir('/e\\x1b[2Jvil\\x07', {recursive: true})")
+    sh(app, "cd /e*")
+    app.locator(".xterm-helper-textarea").focus()
+    app.keyboard.press("Enter")  # a fresh prompt, drawn with the new cwd
+    poll_page(app, f"{ROWS}.includes(\"user@py_vfs:'/e'$'\\\\033''[2Jvil'$'\\\\a'$\")",
+              "the cwd quoted in the prompt")
+    sh(app, "cd /")
+
+
 def test_history_is_kept_in_the_disk_across_a_reload(app):
     type_line(app, "echo kept-across-reload")
     wait_rows(app, "kept-across-reload\n", "the line's output")

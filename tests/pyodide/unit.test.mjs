@@ -94,6 +94,7 @@ const EXPECTED_SKIPS = new Map([
     "needs Info-ZIP's unzip and zip in a process (not in Pyodide)"],
   ["tests/unit/test_sqlite_store.py::test_command_line_shell", NO_PROCESSES],
   ["tests/unit/test_shell_terminal.py::test_the_command_line_shell_keeps_history_and_expands_events", NO_PROCESSES],
+  ["tests/unit/test_shell_names_shown.py::test_the_cpython_prompt_shows_the_cwd_visibly", NO_PROCESSES],
   ["tests/unit/test_sqlite_views.py::test_the_issue_statements_in_the_stock_sqlite3_tool_answer_as_query",
     NO_PROCESSES],
   ["tests/unit/test_sqlite_views.py::test_two_processes_opening_old_files_at_once_both_succeed",

@@ -138,17 +138,17 @@ def test_cd_dash_and_oldpwd_and_home(sh):
 def test_variables_exported_and_not(sh):
     assert sh.ok("A=1; B=2; export B; env").count("B=2") == 1
     out = sh.ok("A=1; export B=2; env")
-    assert "B=2\n" in out and "A=1" not in out and "PATH=/workspace/bin:/shared/bin" in out
+    assert "B=2\n" in out and "A=1" not in out and "PATH=/workspace/bin:/workspace/skills\n" in out
     assert sh.ok("C=3 env").count("C=3") == 1
     assert sh.ok("echo \"[$C]\"") == "[]\n"  # the prefix was for that command only
-    assert sh.ok("printenv B PATH") == "2\n/workspace/bin:/shared/bin:/workspace/skills\n"
+    assert sh.ok("printenv B PATH") == "2\n/workspace/bin:/workspace/skills\n"
     assert sh("printenv A").code == 1
     assert sh.ok("env D=4 printenv D; echo \"[$D]\"") == "4\n[]\n"
     assert sh.ok("unset B; printenv B || echo gone") == "gone\n"
 
 
 def test_export_lists_and_still_exports_archives(sh):
-    assert 'declare -x PATH="/workspace/bin:/shared/bin:/workspace/skills"\n' in sh.ok("export")
+    assert 'declare -x PATH="/workspace/bin:/workspace/skills"\n' in sh.ok("export")
     sh.ok("mkdir /t && echo hi > /t/f")
     assert sh.ok("export /t /t.zip && mkdir /u && import /t.zip /u && cat /u/f").endswith(
         "hi\n")

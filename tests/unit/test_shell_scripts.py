@@ -31,8 +31,7 @@ def shell():
 
     async def setup():
         await vfs.mkdir("/workspace/bin", recursive=True)
-        await vfs.mkdir("/shared/bin", recursive=True)
-        for path, text in (("/workspace/bin/upper.py", UPPER), ("/shared/bin/args", ARGS)):
+        for path, text in (("/workspace/bin/upper.py", UPPER), ("/workspace/bin/args", ARGS)):
             await vfs.write_file(path, text)
             await vfs.chmod(path, 0o755)
         await vfs.write_file("/workspace/bin/plain.py", "print('plain')\n")  # no x bit
@@ -55,8 +54,8 @@ def test_a_script_gets_its_argv_the_cwd_and_the_default_path(shell):
     run(shell.vfs.mkdir("/w"))
     out, err, code = sh(shell, "cd /w && args 'a b' c")
     assert (err, code) == ("", 0)
-    # The shell exports its default PATH.
-    assert out == "['a b', 'c'] /w /workspace/bin:/shared/bin:/workspace/skills\n"
+    # The shell exports its default PATH: the whole disk's has no /shared/bin (docs/scripts.md).
+    assert out == "['a b', 'c'] /w /workspace/bin:/workspace/skills\n"
 
 
 def test_a_script_runs_by_path_too(shell):

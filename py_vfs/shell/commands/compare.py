@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from py_vfs.shell.commands.gnu import getopts, number, open_input
 from py_vfs.shell.commands.registry import Usage, UsageError, command
 from py_vfs.shell.context import Context, describe
-from py_vfs.shell.format import quote_arg
+from py_vfs.shell.format import quote_arg, shown_name
 
 NO_NEWLINE = "\\ No newline at end of file\n"
 
@@ -111,19 +111,20 @@ async def file_diff(ctx: Context, args: list[str]) -> int:
     if both is None:
         return 2
     first, second = both
+    shown = [shown_name(name) for name in operands]
     if first == second:
         if same:
-            ctx.out(f"Files {operands[0]} and {operands[1]} are identical\n")
+            ctx.out(f"Files {shown[0]} and {shown[1]} are identical\n")
         return 0
     if brief:
-        ctx.out(f"Files {operands[0]} and {operands[1]} differ\n")
+        ctx.out(f"Files {shown[0]} and {shown[1]} differ\n")
         return 1
     a, b = _lines(first), _lines(second)
     if not unified:
         await ctx.write(normal_diff(a, b).encode("utf-8", "surrogateescape"))
         return 1
     out = []
-    for line in difflib.unified_diff(a, b, operands[0], operands[1], _stamp(ctx, operands[0]),
+    for line in difflib.unified_diff(a, b, shown[0], shown[1], _stamp(ctx, operands[0]),
                                      _stamp(ctx, operands[1]), n=context):
         if line.startswith(("---", "+++")):
             out.append(line.rstrip("\n").replace(" \t", "\t", 1).replace("\t\t", "\t") + "\n")
@@ -166,5 +167,6 @@ async def cmp(ctx: Context, args: list[str]) -> int:
                 if data else f"EOF on {names[shorter]} which is empty")
         return 1
     line = first[:index].count(b"\n") + 1
-    ctx.out(f"{names[0]} {names[1]} differ: char {index + 1}, line {line}\n")
+    ctx.out(f"{shown_name(names[0])} {shown_name(names[1])} differ: char {index + 1}, "
+            f"line {line}\n")
     return 1

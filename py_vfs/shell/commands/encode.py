@@ -11,7 +11,7 @@ import re
 from py_vfs.shell.commands.gnu import each_input, getopts, number, open_input
 from py_vfs.shell.commands.registry import GNU, UsageError, command
 from py_vfs.shell.context import Context, describe
-from py_vfs.shell.format import quote_arg
+from py_vfs.shell.format import quote_arg, quote_name, shown_name
 from py_vfs.shell.pipes import Input
 
 
@@ -66,8 +66,11 @@ async def _sums(ctx: Context, args: list[str], algorithm: str) -> int:
         hasher = hashlib.new(algorithm)
         async for piece in source.chunks():
             hasher.update(piece)
-        shown = name.replace("\\", "\\\\").replace("\n", "\\n")
-        escape = "\\" if shown != name else ""
+        # GNU marks a name it escaped with a leading `\`; one holding a control character is
+        # quoted for the terminal instead (format.shown_name).
+        shown, escape = shown_name(name), ""
+        if shown == name and "\\" in name:
+            shown, escape = name.replace("\\", "\\\\"), "\\"
         ctx.out(f"{escape}{hasher.hexdigest()} {mode}{shown}\n")
 
     return await each_input(ctx, operands, digest)
@@ -94,13 +97,13 @@ async def _check(ctx: Context, operands: list[str], algorithm: str, flags: set[s
                     hasher.update(piece)
             except OSError as exc:
                 ctx.err(f"{name}: {describe(exc)}")
-                ctx.out(f"{name}: FAILED open or read\n")
+                ctx.out(f"{shown_name(name)}: FAILED open or read\n")
                 unreadable += 1
                 continue
             good = hasher.hexdigest() == match[1].lower()
             failed += not good
             if not silent and not (quiet and good):
-                ctx.out(f"{name}: {'OK' if good else 'FAILED'}\n")
+                ctx.out(f"{shown_name(name)}: {'OK' if good else 'FAILED'}\n")
 
     status = await each_input(ctx, operands, verify)
     if not silent:
@@ -171,7 +174,7 @@ async def xxd(ctx: Context, args: list[str]) -> int:
     try:
         data = await open_input(ctx, name).read_all()
     except OSError as exc:
-        ctx.stderr.write_nowait(f"xxd: {name}: {describe(exc)}\n")
+        ctx.stderr.write_nowait(f"xxd: {quote_name(name)}: {describe(exc)}\n")
         return 2
     if "-r" in flags or "--revert" in flags:
         out = bytearray()

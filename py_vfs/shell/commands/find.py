@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from py_vfs import cancel
 from py_vfs.shell.commands.registry import command
 from py_vfs.shell.context import Context, describe, list_entries, list_names
-from py_vfs.shell.format import quote_arg
+from py_vfs.shell.format import quote_arg, shown_name
 
 if TYPE_CHECKING:
     from py_vfs.node import Stat
@@ -288,7 +288,7 @@ class _Parser:
 
     def _print(self, end: str) -> Test:
         async def show(visit: Visit) -> bool:
-            await self.ctx.write(visit.shown + end)
+            await self.ctx.write((visit.shown if end == "\0" else shown_name(visit.shown)) + end)
             return True
         return show
 

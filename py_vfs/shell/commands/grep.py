@@ -20,7 +20,7 @@ from py_vfs.shell.commands.gnu import getopts, number, open_input
 from py_vfs.shell.commands.posix_re import BadPattern, translate
 from py_vfs.shell.commands.registry import Usage, UsageError, command
 from py_vfs.shell.context import Context, describe, list_entries
-from py_vfs.shell.format import quote_name
+from py_vfs.shell.format import quote_name, shown_name
 from py_vfs.shell.pipes import Input
 
 SPAN_LIMIT = 4096
@@ -306,7 +306,7 @@ async def grep(ctx: Context, args: list[str]) -> int:
         await cancel.checkpoint("grep", done, len(targets), "files")
         source = ctx.stdin if path is None else open_input(ctx, path)
         try:
-            await search.file(name, source)
+            await search.file(shown_name(name), source)
         except OSError as exc:
             if getattr(exc, "code", None) == "ECANCELED":
                 raise

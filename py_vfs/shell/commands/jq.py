@@ -12,6 +12,7 @@ from py_vfs.shell.commands.jq_lang import compile_filter
 from py_vfs.shell.commands.jq_values import JqError, dump
 from py_vfs.shell.commands.registry import Usage, command
 from py_vfs.shell.context import Context, describe
+from py_vfs.shell.format import shown_name
 
 # jq 1.6's status for input that is not JSON (jq 1.7 exits 2), and the end of the values.
 PARSE_ERROR = 4
@@ -46,7 +47,8 @@ async def jq(ctx: Context, args: list[str]) -> int:
             data = await (source.read_all() if source else ctx.vfs.read_file(ctx.resolve(name)))
             text.append(data.decode("utf-8", "replace") if isinstance(data, bytes) else data)
         except OSError as exc:
-            ctx.stderr.write_nowait(f"jq: error: Could not open {name}: {describe(exc)}\n")
+            ctx.stderr.write_nowait(f"jq: error: Could not open {shown_name(name)}: "
+                                    f"{describe(exc)}\n")
             return 2
     values: Iterator[Any] = iter([None]) if flags & {"-n", "--null-input"} \
         else json_values("".join(text))

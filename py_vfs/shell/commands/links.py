@@ -15,7 +15,7 @@ from py_vfs.shell.commands.options import parse
 from py_vfs.shell.commands.registry import GNU, UsageError, command
 from py_vfs.shell.context import Context, describe, is_dir, lexists
 from py_vfs.shell.disk import Disk
-from py_vfs.shell.format import quote_arg, quote_name
+from py_vfs.shell.format import quote_arg, quote_name, shown_name
 
 MAX_LINKS = 40  # symlinks followed while resolving one path (Linux's MAXSYMLINKS): ELOOP beyond
 
@@ -158,6 +158,7 @@ async def readlink(ctx: Context, args: list[str]) -> int:
                 ctx.err(f"{quote_name(name)}: {describe(exc)}")
             status = 1
     no_newline = ("n" in options or "no-newline" in options) and len(options.operands) == 1
+    lines = lines if end == "\0" else [shown_name(line) for line in lines]
     text = end.join(lines) + ("" if no_newline or not lines else end)
     ctx.out(text)
     return status
@@ -209,5 +210,6 @@ async def realpath(ctx: Context, args: list[str]) -> int:
                 ctx.err(f"{quote_name(name)}: {describe(exc)}")
             status = 1
             continue
-        ctx.out((posixpath.relpath(path, base) if base else path) + end)
+        shown = posixpath.relpath(path, base) if base else path
+        ctx.out((shown if end == "\0" else shown_name(shown)) + end)
     return status

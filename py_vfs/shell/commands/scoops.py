@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from py_vfs.shell.commands.registry import UsageError, command
 from py_vfs.shell.context import Context
+from py_vfs.shell.format import shown_name
 
 
 @command("scoop NAME", "open a shell inside scoop NAME (exit returns)")
@@ -32,5 +33,5 @@ async def scoops(ctx: Context, args: list[str]) -> int:
         return 0
     for entry in ctx.vfs.readdir("/scoops", with_types=True):
         if entry.type == "directory":
-            ctx.out(entry.name + "\n")
+            ctx.out(shown_name(entry.name) + "\n")
     return 0

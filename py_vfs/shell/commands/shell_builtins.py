@@ -355,15 +355,14 @@ async def eval_(ctx: Context, args: list[str]) -> int:
 
 @command("exit [N]", "end the script or line with status N (in a scoop at the prompt: leave it)")
 async def exit_(ctx: Context, args: list[str]) -> int:
-    """Typed at the prompt inside a scoop, without N: back to the disk the shell was on (see
-    `scoop`). Anywhere else: end the script, the subshell or the line, with status N
-    (default: the last command's)."""
+    """End the script, the subshell or the line, with status N (default: the last command's).
+    Typed at the prompt inside a scoop, it also leaves the scoop (see `scoop`): back to the
+    disk, the directory and the state the shell had, and the rest of the line does not run."""
     session = ctx.session
     at_prompt = not (session.script_depth or session.function_depth or session.subshell)
-    if session.scoop_name is not None and at_prompt and not args:
-        session.leave_scoop()
-        return 0
     status = _number(ctx, args, session.status)
+    if session.scoop_name is not None and at_prompt:
+        session.leave_scoop()
     raise ExitShell(2 if status is None else status & 255)
 
 

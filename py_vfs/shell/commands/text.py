@@ -15,7 +15,7 @@ from py_vfs import cancel
 from py_vfs.shell.commands.gnu import each_input, getopts
 from py_vfs.shell.commands.registry import GNU, UsageError, command
 from py_vfs.shell.context import Context, describe, ensure_parent_dir
-from py_vfs.shell.format import quote_arg, quote_name
+from py_vfs.shell.format import quote_arg, quote_name, shown_name
 from py_vfs.shell.pipes import Input
 
 
@@ -63,7 +63,7 @@ async def _each_with_header(ctx: Context, operands: list[str], verbose: bool,
 
     async def run(name: str, source: Input) -> None:
         if verbose:
-            shown = "standard input" if name == "-" else name
+            shown = "standard input" if name == "-" else shown_name(name)
             await ctx.write(("" if first[0] else "\n") + f"==> {shown} <==\n")
         first[0] = False
         await action(source)
@@ -233,7 +233,7 @@ async def wc(ctx: Context, args: list[str]) -> int:
                         words += 1
                     in_word = not space
         rows.append((_counts(lines, words, chars, size), None if name == "-" and not operands
-                     else name))
+                     else shown_name(name)))
         if name != "-":
             sizes.append(size)
         else:  # fstat: the size of the file a `<` redirection reads, None for a pipe

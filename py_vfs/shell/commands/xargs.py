@@ -6,7 +6,7 @@ from py_vfs import cancel
 from py_vfs.shell.commands.gnu import getopts, number
 from py_vfs.shell.commands.registry import GNU, UsageError, command
 from py_vfs.shell.context import Context
-from py_vfs.shell.format import quote_arg
+from py_vfs.shell.format import quote_arg, shown_name
 
 NOT_FOUND = 127
 
@@ -100,7 +100,7 @@ async def xargs(ctx: Context, args: list[str]) -> int:
     for done, argv in enumerate(calls):
         await cancel.checkpoint("xargs", done, len(calls), "commands")
         if trace:
-            ctx.stderr.write_nowait(" ".join(argv) + "\n")
+            ctx.stderr.write_nowait(" ".join(map(shown_name, argv)) + "\n")
         code = await ctx.run(argv)
         if code == NOT_FOUND:
             return NOT_FOUND
