@@ -195,8 +195,13 @@ class VFS:
                  writer: str | None = None) -> RestrictedView:
         """A view limited to the subtrees ``read`` and ``write`` (writable is readable too):
         reads outside find nothing (ENOENT), writes outside are EACCES (``views.py``,
-        docs/sandbox.md). ``writer``: who its changes are made by (default: this context's)."""
-        return RestrictedView(self, Scope(read, write), writer or WRITER.get())
+        docs/sandbox.md). ``writer``: who its changes are made by (default: this context's
+        writer, unless that is the disk's default, ``user``: then the view's own name,
+        ``view:<n>``)."""
+        chosen = writer or WRITER.get()
+        if chosen == self.engine.default_writer:
+            chosen = None  # never the unrestricted user's name
+        return RestrictedView(self, Scope(read, write), chosen)
 
     async def scoop(self, name: str) -> RestrictedView:
         """The scoop ``name``'s view: reads and writes ``/scoops/<name>`` (created with its
