@@ -198,10 +198,7 @@ class VFS:
         docs/sandbox.md). ``writer``: who its changes are made by (default: this context's
         writer, unless that is the disk's default, ``user``: then the view's own name,
         ``view:<n>``)."""
-        chosen = writer or WRITER.get()
-        if chosen == self.engine.default_writer:
-            chosen = None  # never the unrestricted user's name
-        return RestrictedView(self, Scope(read, write), chosen)
+        return RestrictedView(self, Scope(read, write), writer or WRITER.get())
 
     async def scoop(self, name: str) -> RestrictedView:
         """The scoop ``name``'s view: reads and writes ``/scoops/<name>`` (created with its

@@ -102,10 +102,11 @@ class RestrictedView(_Scoped):
     """The VFS limited to ``scope``: reads outside find nothing, writes outside are EACCES."""
 
     def __init__(self, vfs: Any, scope: Scope, writer: str | None = None) -> None:
-        """``vfs``: the facade (py_vfs/vfs.py's ``VFS``, which makes views, so this module
-        does not name it); ``writer`` (default ``view:<n>``, docs/sandbox.md "Writers")."""
-        super().__init__(scope, f"view:{next(_UNNAMED)}" if writer is None
-                         else check_writer(writer))
+        """``vfs``: the facade (``VFS``, which makes views, so not named here); ``writer``
+        None or the disk's default (the user's): ``view:<n>`` (docs/sandbox.md, "Writers")."""
+        if writer is None or writer == vfs.engine.default_writer:
+            writer = f"view:{next(_UNNAMED)}"
+        super().__init__(scope, check_writer(writer))
         self.__vfs = vfs
 
     @property

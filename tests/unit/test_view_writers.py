@@ -54,6 +54,10 @@ def test_a_view_made_without_a_writer_writes_under_its_own_name():
     assert vfs.restrict(write="/c", writer="agent:planner").writer == "agent:planner"
     assert vfs.as_writer("agent:p").restrict(write="/c").writer == "agent:p"
     assert run(vfs.scoop("s")).writer == "scoop:s"
+    # Nor can a view, or whoever holds one, take the user's name for itself.
+    for renamed in (one.as_writer(DEFAULT_WRITER), one.restrict(writer=DEFAULT_WRITER),
+                    vfs.restrict(write="/c", writer=DEFAULT_WRITER)):
+        assert renamed.writer.startswith("view:")
 
 
 def test_a_view_over_the_protocol_never_writes_as_the_user():
@@ -69,6 +73,11 @@ def test_a_view_over_the_protocol_never_writes_as_the_user():
     writers = {writer_of(vfs, path) for path in ("/a/0", "/a/1", "/a/shell0", "/a/shell1")}
     assert DEFAULT_WRITER not in writers and "shell" not in writers
     assert all(name.startswith("view:") for name in writers) and len(writers) == 2
+    # A view's port asking for a narrower view named "user" gets one named view:<n>.
+    grandchild = children[0].channels.child(
+        answer(children[0], "restrict", [{"write": ["/a"], "writer": DEFAULT_WRITER}]))
+    answer(grandchild, "writeFile", ["/a/g", b"x"], DEFAULT_WRITER)
+    assert writer_of(vfs, "/a/g").startswith("view:")
     # A view opened by a named caller writes under that name.
     named = api.channels.child(answer(api, "restrict", [{"write": ["/b"]}], "agent:x"))
     answer(named, "writeFile", ["/b/f", b"x"], DEFAULT_WRITER)
