@@ -195,7 +195,9 @@ class VFS:
                  writer: str | None = None) -> RestrictedView:
         """A view limited to the subtrees ``read`` and ``write`` (writable is readable too):
         reads outside find nothing (ENOENT), writes outside are EACCES (``views.py``,
-        docs/sandbox.md). ``writer``: who its changes are made by (default: this context's)."""
+        docs/sandbox.md). ``writer``: who its changes are made by (default: this context's
+        writer, unless that is the disk's default, ``user``: then the view's own name,
+        ``view:<n>``)."""
         return RestrictedView(self, Scope(read, write), writer or WRITER.get())
 
     async def scoop(self, name: str) -> RestrictedView:

@@ -17,6 +17,7 @@ that introspects objects; in the browser it is enforced in the worker (web/pyvfs
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import AsyncIterable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +43,9 @@ from .writers import check_writer
 
 if TYPE_CHECKING:
     from .mounts.backend import Backend
+
+_UNNAMED = itertools.count(1)  # numbers the views made without a writer: view:1, view:2...
+
 
 class _Scoped:
     """Sets a view's scope and writer around the calls it forwards (streams, the view)."""
@@ -98,9 +102,11 @@ class RestrictedView(_Scoped):
     """The VFS limited to ``scope``: reads outside find nothing, writes outside are EACCES."""
 
     def __init__(self, vfs: Any, scope: Scope, writer: str | None = None) -> None:
-        """``vfs``: the facade (py_vfs/vfs.py's ``VFS``, which makes views, so this module
-        does not name it)."""
-        super().__init__(scope, None if writer is None else check_writer(writer))
+        """``vfs``: the facade (``VFS``, which makes views, so not named here); ``writer``
+        None or the disk's default (the user's): ``view:<n>`` (docs/sandbox.md, "Writers")."""
+        if writer is None or writer == vfs.engine.default_writer:
+            writer = f"view:{next(_UNNAMED)}"
+        super().__init__(scope, check_writer(writer))
         self.__vfs = vfs
 
     @property
@@ -110,7 +116,7 @@ class RestrictedView(_Scoped):
 
     @property
     def writer(self) -> str | None:
-        """Who this view's changes are made by (None: the caller's context decides)."""
+        """Who this view's changes are made by (a call's own writer does not change it)."""
         return self._writer
 
     # ------------------------------------------------------------ views of the view

@@ -3,6 +3,7 @@ flags turned into the keywords of the VFS facade (py_vfs/webapi.py's operation t
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Any
 
 from .errors import FsError
@@ -34,6 +35,19 @@ def encoding_of(options: Any) -> str | None:
     name = options if isinstance(options, str) else (
         options.get("encoding") if isinstance(options, dict) else None)
     return "latin-1" if name == "binary" else name
+
+
+def read_file(v: Any, path: str, options: Any = None) -> Awaitable[bytes | str]:
+    """``readFile``: the bytes, or the text in the options' encoding; bytes that are not
+    UTF-8 become U+FFFD replacement characters, as Node decodes them (never an error)."""
+    encoding = encoding_of(options)
+    if encoding is None:
+        return v.read_file(path)
+    return _decoded(v.read_file(path), encoding)
+
+
+async def _decoded(data: Awaitable[bytes], encoding: str) -> str:
+    return (await data).decode(encoding, "replace")
 
 
 def mode_of(options: Any) -> int | None:

@@ -36,9 +36,10 @@ from .usage import Usage
 from .vfs import VFS
 from .view_hosts import ViewHost, ViewPreviews
 from .views import RestrictedView
-from .web_args import copy_file, encoding_of, flag, gc_options, grep_options, mode_of
+from .web_args import copy_file, flag, gc_options, grep_options, mode_of, read_file
 from .web_data import DataOps
 from .web_history import HistoryOps
+from .web_input import check_call
 from .web_scripts import use_js_realm
 from .web_shell import ShellOps
 from .web_steps import Steps
@@ -133,7 +134,7 @@ class WebAPI:
         """The operations by protocol name over ``v``: the disk (or a view), or a step's
         transaction (web_steps.py), which has the same methods."""
         return {
-            "readFile": lambda p, o=None: v.read_file(p, encoding_of(o)),
+            "readFile": lambda p, o=None: read_file(v, p, o),
             # The worker adds the chunks' sha256 to the options as "digests" (web/worker.mjs).
             "writeFile": lambda p, d, o=None: v.write_file(
                 p, d, mode=mode_of(o), digests=o.get("digests") if isinstance(o, dict) else None),
@@ -160,7 +161,7 @@ class WebAPI:
             "walk": lambda p="/": v.walk(p),
             "du": lambda p="/": v.du(p),
             "ls": lambda p="/": v.ls(p),
-            "find": lambda d="/", pattern=None: v.find(d, pattern),
+            "find": lambda d=None, pattern=None: v.find("/" if d is None else d, pattern),
             "glob": v.glob,
             "query": self._query,
             "grep": lambda pattern, p="/", o=None: v.grep(pattern, p or "/", **grep_options(o)),
@@ -356,7 +357,7 @@ class WebAPI:
             return _failure(FsError.of("EINVAL", op, None), f"unknown operation {op!r}")
         entered = self.vfs.mount_table.entered
         try:
-            result = function(*args)
+            result = function(*check_call(op, args))
         except FsError as error:
             return self._stamp(_failure(error), op, entered)
         except NeedsPromising:

@@ -225,7 +225,8 @@ const ANSWERS = {
     if (data === DECLINE) return DECLINE;
     const encoding = typeof options === "string" ? options : options?.encoding;
     if (encoding == null) return data;
-    if (encoding === "utf8" || encoding === "utf-8") return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data);
+    // Bytes that are not UTF-8 become U+FFFD, as Node and Python's WebAPI decode them.
+    if (encoding === "utf8" || encoding === "utf-8") return new TextDecoder("utf-8", { ignoreBOM: true }).decode(data);
     if (encoding === "latin1" || encoding === "binary") return latin1(data);
     return DECLINE;
   },

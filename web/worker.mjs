@@ -240,11 +240,15 @@ function folderBytes(FS, path) {
 // the largest single cost of writing a big file (docs/architecture.md, "Large writes"). Where
 // WebCrypto is missing (a page not in a secure context) or fails, Python hashes as before.
 // The digests go in writeFile's options, as "digests" (py_vfs/webapi.py reads them there).
+// Python trusts them, so digests a caller sent itself (a view's port posts raw messages) are
+// dropped first: only the worker's own reach it (py_vfs/web_input.py refuses them in a step).
 const OPTIONS_AT = OPS.writeFile.args.findIndex(([, kind]) => kind === "options");
-async function withDigests(op, args) {
+async function withDigests(op, given) {
+  if (op !== "writeFile") return given;
+  const args = withoutDigests(given);
   const data = args[OPS.writeFile.content];
   const subtle = globalThis.crypto?.subtle;
-  if (op !== "writeFile" || !subtle || !(data instanceof Uint8Array) || data.byteLength <= CHUNK_SIZE) return args;
+  if (!subtle || !(data instanceof Uint8Array) || data.byteLength <= CHUNK_SIZE) return args;
   const pieces = [];
   for (let start = 0; start < data.byteLength; start += CHUNK_SIZE) {
     pieces.push(subtle.digest("SHA-256", data.subarray(start, start + CHUNK_SIZE)).then(hex));
@@ -257,6 +261,15 @@ async function withDigests(op, args) {
   } catch {
     return args;
   }
+}
+
+function withoutDigests(args) {
+  const options = args[OPTIONS_AT];
+  if (options === null || typeof options !== "object" || !("digests" in options)) return args;
+  const { digests, ...rest } = options;
+  const sent = [...args];
+  sent[OPTIONS_AT] = rest;
+  return sent;
 }
 
 function hex(digest) {

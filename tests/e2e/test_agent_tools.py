@@ -19,6 +19,9 @@ TOOLS = """
     try { return {value: await promise}; }
     catch (e) { return {name: e.name, code: e.code, message: e.message, hint: e.hint}; }
   };
+  // The JSON a listing tool wraps in its untrusted element (docs/agent-tools.md).
+  const inside = (content) => JSON.parse(
+    content.slice(content.indexOf(">\\n") + 2, content.lastIndexOf("\\n</")));
 """
 END = "\n</workspace_tool_result>"
 
@@ -81,8 +84,9 @@ def test_ls_glob_and_write_file_caps(app):
       const write = (content) => outcome(tools.write_file.execute({path: "/ag2/f", content}));
       const fits = await write("y".repeat(1024 * 1024));
       const over = await write("z".repeat(1024 * 1024 + 1));
-      return {ls: [ls.entries.length, ls.truncated, ls.omittedEntries, ls.entries[0]],
-              glob: [glob.matches.length, glob.truncated, glob.omittedMatches, glob.matches[999]],
+      const entries = inside(ls.content).entries, matches = inside(glob.content).matches;
+      return {ls: [entries.length, ls.truncated, ls.omittedEntries, entries[0]],
+              glob: [matches.length, glob.truncated, glob.omittedMatches, matches[999]],
               fits, over, size: (await vfs.stat("/ag2/f")).size};
     """)
     assert result["ls"] == [1000, True, 5, {"name": "0000.md", "path": "/ag/0000.md",
@@ -110,6 +114,9 @@ def test_edit_file_zero_one_two_occurrences_and_grep_skip_lists(app):
         texts: [await vfs.readFile("/ae/one.txt", "utf8"),
                 await vfs.readFile("/ae/two.txt", "utf8")],
         grep: await tools.grep.execute({pattern: "TARGET", path: "/ae"}),
+        long: await vfs.writeFile("/al/long.txt", "TARGET " + "x".repeat(10 * 1024 * 1024))
+          .then(() => tools.grep.execute({pattern: "TARGET", path: "/al",
+                                          maxGrepFileSizeMb: Infinity})),
       };
     """)
     assert result["missing"]["code"] == "ENOENT"
@@ -119,9 +126,20 @@ def test_edit_file_zero_one_two_occurrences_and_grep_skip_lists(app):
     assert result["two"]["code"] == "EINVAL"
     assert "oldText occurs 2 times; it must occur exactly once" in result["two"]["message"]
     assert result["texts"] == ["keep done keep", "TARGET TARGET"]
-    assert result["grep"] == {
-        "matches": [{"path": "/ae/two.txt", "lineNumber": 1, "line": "TARGET TARGET"}],
-        "skippedPaths": ["/ae/big.log"], "skippedBinaryPaths": ["/ae/bin.dat"]}
+    grep = result["grep"]
+    assert (grep["matchCount"], grep["linesTruncated"]) == (1, 0)
+    assert grep["content"] == (
+        '<workspace_tool_result untrusted="true" workspace="default" op="grep" ref="TARGET">\n'
+        '{"matches": [\n{"path": "/ae/two.txt", "lineNumber": 1, "line": "TARGET TARGET"}\n],\n'
+        '"skippedPaths": [\n"/ae/big.log"\n],\n"skippedBinaryPaths": [\n"/ae/bin.dat"\n]}'
+        + END)
+    # Infinity is no size limit; the 10 MiB line comes back cut after 2000 characters.
+    long = result["long"]
+    assert (long["matchCount"], long["linesTruncated"]) == (1, 1)
+    line = "TARGET " + "x" * 1993 + " [... line truncated, 10483767 characters omitted]"
+    assert long["content"].endswith(
+        f'{{"matches": [\n{{"path": "/al/long.txt", "lineNumber": 1, "line": "{line}"}}\n],\n'
+        '"skippedPaths": [],\n"skippedBinaryPaths": []}' + END)
 
 
 def test_the_tools_write_as_their_writer_and_honour_their_signal(app):
@@ -143,6 +161,7 @@ def test_the_tools_write_as_their_writer_and_honour_their_signal(app):
     assert result["writers"] == [["agent:tester", "rm"], ["agent:tester", "mkdir"],
                                  ["agent:tester", "writeFile"]]
     assert result["stat"]["stat"]["size"] == 2 and result["stat"]["stat"]["type"] == "file"
+    assert result["stat"]["content"].endswith('>\n{"path": "/aw/n.txt"}' + END)
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT[\d:.]+Z", result["stat"]["stat"]["mtime"])
     assert (result["before"]["name"], result["before"]["code"]) == ("AbortError", "ABORT_ERR")
     assert result["bad"]["code"] == "EINVAL" and "unknown property 'extra'" in result["bad"][

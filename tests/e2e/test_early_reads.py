@@ -56,7 +56,7 @@ QUERIES = ([["stat", p, None] for p in PATHS] + [["lstat", p, None] for p in PAT
            + [["readdir", p, {"withFileTypes": True}] for p in ("/d", "/d/abs")]
            + [["readFile", p, None] for p in PATHS]
            + [["readFile", p, "utf8"] for p in ("/d/a.txt", "/d/rel", "/d/bom.txt", "/d/empty",
-                                                "/d/\u00e9link", "/d/sub/up")]
+                                                "/d/\u00e9link", "/d/sub/up", "/d/latin.bin")]
            + [["readFile", p, {"encoding": "latin1"}] for p in ("/d/latin.bin", "/d/big.bin")])
 
 # Runs QUERIES one after another on the disk's API; each answer as plain data.

@@ -12,6 +12,7 @@ import pytest
 from py_vfs import VFS, FsError, Signal, agent_tools
 from py_vfs import cancel as cancel_module
 from py_vfs.agent import SPECS, TAG
+from py_vfs.agent import unwrap as unwrap_json
 
 MIB = 1024 * 1024
 
@@ -146,21 +147,25 @@ def test_ls_returns_at_most_max_dir_entries_and_says_how_many_were_omitted():
     asyncio.run(vfs.mkdir("/d/sub"))
     listed = run(tools_of(vfs)["ls"], {"path": "/d"})
     assert listed["truncated"] is True and listed["omittedEntries"] == 4
-    assert len(listed["entries"]) == 1000
-    assert listed["entries"][2] == {"name": "f0002", "path": "/d/f0002", "type": "file",
-                                    "size": 2}
+    entries = unwrap_json(listed["content"])["entries"]
+    assert len(entries) == 1000
+    assert entries[2] == {"name": "f0002", "path": "/d/f0002", "type": "file", "size": 2}
     small = run(tools_of(vfs, caps={"maxDirEntries": 2000})["ls"], {"path": "/d"})
     assert small["truncated"] is False and "omittedEntries" not in small
-    assert small["entries"][-1] == {"name": "sub", "path": "/d/sub", "type": "directory"}
+    assert unwrap_json(small["content"])["entries"][-1] == {
+        "name": "sub", "path": "/d/sub", "type": "directory"}
 
 
 def test_glob_returns_at_most_max_glob_matches_and_says_how_many_were_omitted():
     vfs = written({f"/g/{i:04}.py": "" for i in range(1010)} | {"/g/x.txt": ""})
     found = run(tools_of(vfs)["glob"], {"pattern": "/g/*.py"})
     assert found["truncated"] is True and found["omittedMatches"] == 10
-    assert found["matches"][:2] == ["/g/0000.py", "/g/0001.py"] and len(found["matches"]) == 1000
+    matches = unwrap_json(found["content"])["matches"]
+    assert matches[:2] == ["/g/0000.py", "/g/0001.py"] and len(matches) == 1000
     three = run(tools_of(vfs, caps={"maxGlobMatches": 3})["glob"], {"pattern": "/g/*.txt"})
-    assert three == {"matches": ["/g/x.txt"], "truncated": False}
+    assert three == {"truncated": False, "content": (
+        f'<{TAG} untrusted="true" workspace="workspace" op="glob" ref="/g/*.txt">\n'
+        f'{{"matches": [\n"/g/x.txt"\n]}}\n</{TAG}>')}
 
 
 # ------------------------------------------------------------------ write_file and edit_file
@@ -206,14 +211,17 @@ def test_grep_skips_large_files_and_binary_ones_by_the_8_kib_nul_heuristic():
     })
     grep = tools_of(vfs)["grep"]
     found = run(grep, {"pattern": "needle", "path": "/s"})
-    assert found == {"matches": [{"path": "/s/late-nul.txt", "lineNumber": 1, "line": "needle"}],
-                     "skippedPaths": ["/s/big.txt"], "skippedBinaryPaths": ["/s/bin.dat"]}
-    wider = run(grep, {"pattern": "needle", "path": "/s", "ignoreCase": True,
-                       "maxGrepFileSizeMb": 11, "includeGlob": "*.txt"})
+    assert (found["matchCount"], found["linesTruncated"]) == (1, 0)
+    assert unwrap_json(found["content"]) == {
+        "matches": [{"path": "/s/late-nul.txt", "lineNumber": 1, "line": "needle"}],
+        "skippedPaths": ["/s/big.txt"], "skippedBinaryPaths": ["/s/bin.dat"]}
+    wider = unwrap_json(run(grep, {"pattern": "needle", "path": "/s", "ignoreCase": True,
+                                   "maxGrepFileSizeMb": 11, "includeGlob": "*.txt"})["content"])
     assert [(m["path"], m["lineNumber"]) for m in wider["matches"]] == [
         ("/s/big.txt", 1), ("/s/late-nul.txt", 1), ("/s/small.txt", 2)]
     assert wider["skippedPaths"] == [] and wider["skippedBinaryPaths"] == []
-    tiny = run(grep, {"pattern": "n.e", "path": "/s", "maxGrepFileSizeMb": 0.00001})
+    tiny = unwrap_json(run(grep, {"pattern": "n.e", "path": "/s",
+                                  "maxGrepFileSizeMb": 0.00001})["content"])
     assert tiny["matches"] == [] and len(tiny["skippedPaths"]) == 3
 
 
@@ -222,8 +230,10 @@ def test_grep_skips_large_files_and_binary_ones_by_the_8_kib_nul_heuristic():
 def test_stat_mkdir_and_rm_and_their_errors():
     vfs = written({"/d/f": "12345"})
     tools = tools_of(vfs)
-    found = run(tools["stat"], {"path": "/d/f"})["stat"]
-    assert (found["path"], found["type"], found["size"]) == ("/d/f", "file", 5)
+    result = run(tools["stat"], {"path": "/d/f"})
+    found = result["stat"]
+    assert unwrap_json(result["content"]) == {"path": "/d/f"}
+    assert (found["type"], found["size"]) == ("file", 5)
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", found["mtime"])
     assert run(tools["mkdir"], {"path": "/a/b", "recursive": True}) == {"ok": True}
     with pytest.raises(FileExistsError):
