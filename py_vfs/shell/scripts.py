@@ -130,6 +130,8 @@ async def run_external(ctx: Context, argv: list[str]) -> int:
             return fail(ctx, "Is a directory", CANNOT_RUN)
         return fail(ctx, "No such file or directory", NOT_FOUND)
     path = found[0]
+    if scoop_could_write(ctx.vfs, path):  # named by its path: not by the whole disk either
+        return fail(ctx, f"Permission denied: {SKIPPED} (run it inside a scoop)", CANNOT_RUN)
     try:
         kind = await kind_of(ctx.vfs, path)
         if kind == "python" and not _executable(ctx.vfs, path):
