@@ -5,9 +5,10 @@ content is read; a file's ``hash`` is ``vfs.content_id``, a hash of its chunk ke
 statement on it, and closes it. The statement cannot write, attach, or change a pragma: SQLite's
 authorizer allows only reading (``SELECT``, reading columns, calling functions, recursive CTEs),
 and the connection is ``query_only`` as well, so SQLite itself refuses a change even if the
-authorizer were bypassed. What the statement may consume is bounded: a step budget (SQLite's
-progress handler), a cap on the length of any string or blob, and a cap on the rows returned.
-The views, their columns and the limits are described in docs/data.md.
+authorizer were bypassed. What the statement may consume is bounded: a step budget, a
+wall-clock deadline and the call's cancel signal (SQLite's progress handler, sqlite_guard.py), a
+cap on the length of any string or blob, and caps on the rows and bytes returned. The views,
+their columns and the limits are described in docs/data.md.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from . import paths
 from .errors import FsError
 from .mounts.table import MountTable
 from .node import DIRECTORY, FILE, Node, Stat
+from .sqlite_guard import Guard
 
 
 class Source(Protocol):
@@ -45,10 +47,17 @@ MAX_STEPS = 10_000_000
 """SQLite virtual-machine instructions a statement may run: the issue's statements over 10,000
 files take 30,000 to 150,000, sorting every column of them 420,000. A runaway recursive CTE
 stops with EINVAL after about a second instead of running forever."""
+MAX_SECONDS = 5.0
+"""Wall-clock time a statement may run (ETIMEDOUT past it): the step budget alone allows hours
+when each step is costly (``hex(randomblob(8000000))`` a row). The issue's statements run in
+well under 0.1 s on 10,000 files; building the database before it does not count."""
 MAX_VALUE_BYTES = 16 * 1024 * 1024
 """The longest string or blob a statement may build (SQLITE_LIMIT_LENGTH): ``x || x`` doubling
 in a recursive CTE fails here long before it could exhaust memory."""
-_PROGRESS_EVERY = 1000  # instructions between two calls of the progress handler
+MAX_RESULT_BYTES = 64 * 1024 * 1024
+"""What the rows returned may hold in all (EFBIG past it): text as UTF-8, a blob its length,
+a number or NULL 8 bytes, a row 16 more. 10,000 rows of every column of ``files`` take about
+3 MB on a usual disk; ``zeroblob(16000000)`` in 10,000 rows would be 160 GB."""
 
 # The stored columns of ``_files``; the ``files`` view adds ``mtime`` and ``ctime`` as text,
 # computed by SQLite only for the rows and columns a statement uses.
@@ -168,12 +177,11 @@ def _database(vfs: Source, journal: Iterable[tuple[Any, ...]]) -> sqlite3.Connec
     return db
 
 
-def _error(error: Exception, over_budget: bool) -> FsError:
+def _error(error: Exception, guard: Guard) -> FsError:
     """The FsError for what SQLite refused, with SQLite's own words as the hint."""
     message = str(error)
-    if over_budget:
-        return FsError.of("EINVAL", "query").with_hint(
-            f"the query ran past its budget of {MAX_STEPS} SQLite steps and was stopped")
+    if guard.stopped:
+        return guard.error("the query")
     if any(word in message for word in ("authoriz", "readonly", "cannot modify")):
         return FsError.of("EACCES", "query").with_hint(
             f"a query may only read the files and journal views: {message}")
@@ -183,35 +191,61 @@ def _error(error: Exception, over_budget: bool) -> FsError:
     return FsError.of("EINVAL", "query").with_hint(message)
 
 
+def _size(row: tuple[Any, ...]) -> int:
+    """What a row counts against ``MAX_RESULT_BYTES`` (see there)."""
+    total = 16
+    for value in row:
+        if isinstance(value, str):
+            total += len(value.encode("utf-8", "surrogatepass"))
+        elif isinstance(value, bytes):
+            total += len(value)
+        else:
+            total += 8
+    return total
+
+
+def _fetch(cursor: sqlite3.Cursor, limit: int) -> list[tuple[Any, ...]]:
+    """At most ``limit + 1`` rows (one more tells that rows were dropped), EFBIG as soon as
+    they hold over ``MAX_RESULT_BYTES`` (counted row by row: no more than one row past it is
+    ever held)."""
+    rows: list[tuple[Any, ...]] = []
+    total = 0
+    for row in cursor:
+        total += _size(row)
+        if total > MAX_RESULT_BYTES:
+            raise FsError.of("EFBIG", "query").with_hint(
+                f"the rows hold over {MAX_RESULT_BYTES} bytes: select fewer rows or columns, "
+                "or shorter values")
+        rows.append(row)
+        if len(rows) > limit:
+            break
+    return rows
+
+
 def query(vfs: Source, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = (), *,
           limit: int = MAX_ROWS, journal: Iterable[tuple[Any, ...]] = ()) -> Result:
     """Run one read-only SQLite statement over the ``files`` and ``journal`` views of ``vfs``.
 
     ``params`` fill ``?`` or ``:name`` placeholders. At most ``limit`` rows come back
-    (``Result.truncated`` tells when more matched). A statement that would write is EACCES, a
-    malformed one, one over its step budget or one building an oversized value EINVAL; none of
-    them changes anything, the disk least of all (the database is a private copy).
+    (``Result.truncated`` tells when more matched). A statement that would write is EACCES; a
+    malformed one, one over its step budget or one building an oversized value EINVAL; one
+    past its deadline ETIMEDOUT; one whose call is cancelled (``cancel.SIGNAL``) ECANCELED;
+    rows over ``MAX_RESULT_BYTES`` EFBIG. None of them changes anything, the disk least of
+    all (the database is a private copy).
     """
     if not isinstance(sql, str):
         raise FsError.of("EINVAL", "query").with_hint("the statement must be text")
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
         raise FsError.of("EINVAL", "query").with_hint("limit must be a non-negative integer")
     db = _database(vfs, journal)
-    steps = 0
-
-    def progress() -> int:
-        nonlocal steps
-        steps += _PROGRESS_EVERY
-        return 1 if steps > MAX_STEPS else 0
-
-    db.set_progress_handler(progress, _PROGRESS_EVERY)
+    guard = Guard("query", seconds=MAX_SECONDS, steps=MAX_STEPS)
     try:
+        guard.install(db)
         cursor = db.execute(sql, () if params is None else params)
         columns = [column[0] for column in cursor.description or ()]
-        rows = cursor.fetchmany(limit + 1)
+        rows = _fetch(cursor, limit)
     except (sqlite3.Error, sqlite3.Warning, ValueError, OverflowError) as error:
-        raise _error(error, steps > MAX_STEPS) from None
+        raise _error(error, guard) from None
     finally:
         db.close()
     return Result(columns, rows[:limit], len(rows) > limit)
-
