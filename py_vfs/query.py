@@ -112,12 +112,25 @@ def _digest(node: Node) -> str:
 def _row(vfs: Source, node: Node, path: str, directory: str) -> tuple[Any, ...]:
     """The ``_files`` row of one entry; a mounted folder's entries are asked through ``lstat``
     and ``content_id`` (their nodes carry no sizes, times or chunks). A file of the disk has
-    no stored hash: the view computes it from the node only if a statement reads it."""
+    no stored hash: the view computes it from the node only if a statement reads it.
+
+    A mounted folder's entry that its folder lists but will not describe (a host link whose
+    target leaves the folder is EACCES, a dangling one ENOENT...) is a row with its path, dir,
+    name and kind as listed, NULL in every other column: the query answers for the rest."""
     if vfs.mount_table.covers(node):
-        info = vfs.lstat(path)
+        try:
+            info = vfs.lstat(path)
+        except FsError:
+            return (path, directory, node.name, node.kind, None, None, None, None, None, None,
+                    None)
         kind, size, mode, mtime, ctime, target = (info.type, info.size, info.mode,
                                                    info.mtime_ms, info.ctime_ms, info.target)
-        digest = vfs.content_id(path) if kind == FILE else None
+        digest = None
+        if kind == FILE:
+            try:
+                digest = vfs.content_id(path)
+            except FsError:
+                digest = None
         writer = None
     else:
         kind, size, mode, mtime, ctime, target = (node.kind, node.size, node.mode,
@@ -131,16 +144,25 @@ def file_rows(vfs: Source, files: list[Node | None]) -> Iterator[tuple[Any, ...]
     """One ``_files`` row per entry below ``/``, from metadata only: one ``scandir`` per
     directory, no content read. ``files`` receives, row by row, the node of each file of the
     disk (None for any other row): row ``rowid`` is ``files[rowid - 1]``."""
-    stack = ["/"]
+    stack: list[tuple[str, bool]] = [("/", False)]
     while stack:
-        directory, nodes = vfs.scandir(stack.pop())
+        listed, mounted = stack.pop()
+        try:
+            directory, nodes = vfs.scandir(listed)
+        except FsError:
+            if not mounted:
+                raise
+            # A folder that cannot be listed (a mount another tab made and this one has not
+            # attached: EACCES; a host directory without read permission): its own row is
+            # there, its entries are not.
+            continue
         for node in nodes:
             path = paths.child(directory, node.name)
-            on_disk = node.kind == FILE and not vfs.mount_table.covers(node)
-            files.append(node if on_disk else None)
+            covered = vfs.mount_table.covers(node)
+            files.append(node if node.kind == FILE and not covered else None)
             yield _row(vfs, node, path, directory)
             if node.is_dir:
-                stack.append(path)
+                stack.append((path, covered))
 
 
 def _authorize(action: int, arg1: str | None, arg2: str | None, *rest: object) -> int:
