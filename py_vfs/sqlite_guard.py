@@ -86,6 +86,7 @@ class GuardedConnection(sqlite3.Connection):
     statement (``sqlite3.connect(..., factory=GuardedConnection)``, then ``guard``)."""
 
     guard: Guard | None = None
+    defensive = False  # whether ``harden`` could set defensive mode on it
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:  # type: ignore[override]
         """``Connection.execute``, the guard restarted first."""
