@@ -102,7 +102,7 @@ def open_received(path: str, syscall: str = "import") -> GuardedConnection:
         db.defensive = harden(db)
         db.execute("PRAGMA query_only = ON")
     except sqlite3.Error as error:
-        stop = stopped(db)
+        stop = stopped(db, error)
         db.close()
         if stop is None:
             raise
@@ -113,9 +113,8 @@ def open_received(path: str, syscall: str = "import") -> GuardedConnection:
     return db
 
 
-def stopped(db: sqlite3.Connection) -> FsError | None:
-    """The error of a statement ``db``'s guard stopped (ETIMEDOUT, ECANCELED), if it did."""
+def stopped(db: sqlite3.Connection, error: Exception) -> FsError | None:
+    """The FsError of ``error`` when ``db``'s guard stopped its statement (ETIMEDOUT,
+    ECANCELED: ``Guard.stopping``); None otherwise."""
     guard = getattr(db, "guard", None)
-    if guard is None or not guard.stopped:
-        return None
-    return guard.error("reading the image")
+    return None if guard is None else guard.stopping(error, "reading the image")

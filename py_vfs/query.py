@@ -202,8 +202,9 @@ def _database(vfs: Source, journal: Iterable[tuple[Any, ...]]) -> sqlite3.Connec
 def _error(error: Exception, guard: Guard) -> FsError:
     """The FsError for what SQLite refused, with SQLite's own words as the hint."""
     message = str(error)
-    if guard.stopped:
-        return guard.error("the query")
+    stopped = guard.stopping(error, "the query")
+    if stopped is not None:
+        return stopped
     if any(word in message for word in ("authoriz", "readonly", "cannot modify")):
         return FsError.of("EACCES", "query").with_hint(
             f"a query may only read the files and journal views: {message}")

@@ -70,6 +70,17 @@ class Guard:
             self.stopped = DEADLINE
         return 1 if self.stopped else 0
 
+    def stopping(self, error: Exception, what: str = "the statement") -> FsError | None:
+        """The FsError of ``error``, SQLite's, when it ended a statement this guard stopped;
+        also ECANCELED for an "interrupted" statement the guard did not stop: its handler was
+        interrupted itself (Ctrl-C's KeyboardInterrupt of the command-line shell lands in the
+        handler, and SQLite drops it and stops the statement). None for other errors."""
+        if self.stopped:
+            return self.error(what)
+        if isinstance(error, sqlite3.OperationalError) and str(error) == "interrupted":
+            return aborted(self.syscall, f"{what} was interrupted")
+        return None
+
     def error(self, what: str = "the statement") -> FsError:
         """The error of a statement this guard stopped (``stopped`` is set)."""
         if self.stopped == CANCELLED:

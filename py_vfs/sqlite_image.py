@@ -248,7 +248,7 @@ def _damaged(db: sqlite3.Connection | None, error: Exception) -> FsError:
     the statement, else EINVAL (a damaged file, or records this code cannot read)."""
     if isinstance(error, FsError):
         return error
-    stop = None if db is None else image_schema.stopped(db)
+    stop = None if db is None else image_schema.stopped(db, error)
     return stop or refuse("EINVAL", f"a damaged image or bad records: {error}")
 
 
@@ -284,7 +284,7 @@ async def opened(path: str) -> AsyncIterator[VFS]:
         try:
             yield image
         except sqlite3.Error as error:
-            raise (image_schema.stopped(db) or error) from None
+            raise (image_schema.stopped(db, error) or error) from None
         finally:
             image.close()
 

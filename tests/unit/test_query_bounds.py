@@ -82,6 +82,30 @@ def test_a_cancelled_call_stops_its_statement_with_ecanceled(vfs):
     still_answers(vfs)
 
 
+class CtrlC(Signal):
+    """Looking at it raises KeyboardInterrupt inside the progress handler, where Ctrl-C of
+    the command-line shell lands while a statement runs (SQLite drops the exception and stops
+    the statement)."""
+
+    @property
+    def aborted(self) -> bool:
+        raise KeyboardInterrupt
+
+    @aborted.setter
+    def aborted(self, value: bool) -> None:
+        pass
+
+
+def test_ctrl_c_landing_in_the_progress_handler_is_ecanceled_not_einval(vfs):
+    token = SIGNAL.set(CtrlC())
+    try:
+        error = refused(vfs, ENDLESS + "SELECT count(*) FROM n")
+    finally:
+        SIGNAL.reset(token)
+    assert error.code == "ECANCELED" and "interrupted" in str(error)
+    still_answers(vfs)
+
+
 def test_a_value_over_its_cap_is_einval(vfs):
     error = refused(vfs, f"SELECT zeroblob({MAX_VALUE_BYTES + 1})")
     assert error.code == "EINVAL" and f"past {MAX_VALUE_BYTES} bytes" in str(error)
