@@ -23,6 +23,7 @@ from . import paths
 from .errors import FsError
 from .mounts.table import MountTable
 from .node import DIRECTORY, FILE, Node, Stat
+from .query_functions import Functions
 from .sqlite_guard import Guard
 
 
@@ -171,8 +172,10 @@ def _authorize(action: int, arg1: str | None, arg2: str | None, *rest: object) -
     return sqlite3.SQLITE_DENY
 
 
-def _database(vfs: Source, journal: Iterable[tuple[Any, ...]]) -> sqlite3.Connection:
-    """A fresh in-memory database holding the ``files`` and ``journal`` views, locked down."""
+def _database(vfs: Source, journal: Iterable[tuple[Any, ...]],
+              functions: Functions) -> sqlite3.Connection:
+    """A fresh in-memory database holding the ``files`` and ``journal`` views, locked down,
+    with ``functions`` in place of SQLite's quadratic ones."""
     db = sqlite3.connect(":memory:", isolation_level=None)
     files: list[Node | None] = []
 
@@ -192,6 +195,7 @@ def _database(vfs: Source, journal: Iterable[tuple[Any, ...]]) -> sqlite3.Connec
         db.execute("PRAGMA query_only = ON")
         db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
         db.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+        functions.install(db)
         db.set_authorizer(_authorize)
     except BaseException:
         db.close()
@@ -199,9 +203,11 @@ def _database(vfs: Source, journal: Iterable[tuple[Any, ...]]) -> sqlite3.Connec
     return db
 
 
-def _error(error: Exception, guard: Guard) -> FsError:
+def _error(error: Exception, guard: Guard, functions: Functions) -> FsError:
     """The FsError for what SQLite refused, with SQLite's own words as the hint."""
     message = str(error)
+    if functions.failure is not None:
+        return functions.failure
     stopped = guard.stopping(error, "the query")
     if stopped is not None:
         return stopped
@@ -260,7 +266,8 @@ def query(vfs: Source, sql: str, params: Sequence[Any] | Mapping[str, Any] | Non
         raise FsError.of("EINVAL", "query").with_hint("the statement must be text")
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
         raise FsError.of("EINVAL", "query").with_hint("limit must be a non-negative integer")
-    db = _database(vfs, journal)
+    functions = Functions(MAX_VALUE_BYTES)
+    db = _database(vfs, journal, functions)
     guard = Guard("query", seconds=MAX_SECONDS, steps=MAX_STEPS)
     try:
         guard.install(db)
@@ -268,7 +275,8 @@ def query(vfs: Source, sql: str, params: Sequence[Any] | Mapping[str, Any] | Non
         columns = [column[0] for column in cursor.description or ()]
         rows = _fetch(cursor, limit)
     except (sqlite3.Error, sqlite3.Warning, ValueError, OverflowError) as error:
-        raise _error(error, guard) from None
+        raise _error(error, guard, functions) from None
     finally:
         db.close()
+        functions.close()
     return Result(columns, rows[:limit], len(rows) > limit)
