@@ -284,7 +284,10 @@ async def opened(path: str) -> AsyncIterator[VFS]:
         try:
             yield image
         except sqlite3.Error as error:
-            raise (image_schema.stopped(db, error) or error) from None
+            stop = image_schema.stopped(db, error)
+            if stop is None:
+                raise
+            raise stop from None
         finally:
             image.close()
 
