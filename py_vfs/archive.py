@@ -314,20 +314,17 @@ async def import_archive(vfs: VFS, source: Any, format: str = "zip",
 async def _import_image(vfs: VFS, source: Any, into: str) -> dict[str, int]:
     """``import_archive`` of a SQLite image: received into a scratch file, opened read-only,
     checked whole, then its entries made as a zip's are."""
-    async with sqlite_image.receive(source, MAX_ARCHIVE_BYTES, _too_big) as path:
-        image = await sqlite_image.open_image(path)
-        try:
-            entries = sqlite_image.entries(image)
+    async with (sqlite_image.receive(source, MAX_ARCHIVE_BYTES, _too_big) as path,
+                sqlite_image.opened(path) as image):
+        entries = sqlite_image.entries(image)
 
-            async def read(entry: Entry) -> bytes:
-                data = await image.read_file("/" + entry.name)
-                assert isinstance(data, bytes)
-                return data
+        async def read(entry: Entry) -> bytes:
+            data = await image.read_file("/" + entry.name)
+            assert isinstance(data, bytes)
+            return data
 
-            return await _import(vfs, into, entries, read,
-                                 lambda entry: image.readlink("/" + entry.name))
-        finally:
-            image.close()
+        return await _import(vfs, into, entries, read,
+                             lambda entry: image.readlink("/" + entry.name))
 
 
 async def _import(vfs: VFS, into: str, entries: list[Entry], read: Read,

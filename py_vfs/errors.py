@@ -30,6 +30,7 @@ _DESCRIPTIONS = {
     "EDEADLK": "resource deadlock would occur",
     "EFBIG": "file too large",
     "ECANCELED": "operation canceled",
+    "ETIMEDOUT": "operation timed out",
 }
 
 _CLASSES: dict[str, type[OSError]] = {

@@ -47,7 +47,8 @@ ENCODINGS = ("utf8", "utf-8", "latin1", "binary")
 ERRNO = {"EPERM": -1, "ENOENT": -2, "EIO": -5, "EBADF": -9, "EAGAIN": -11, "EACCES": -13,
          "EBUSY": -16, "EEXIST": -17, "EXDEV": -18, "ENOTDIR": -20, "EISDIR": -21, "EINVAL": -22,
          "EFBIG": -27, "ENOSPC": -28, "EROFS": -30, "EDEADLK": -35, "ENAMETOOLONG": -36,
-         "ENOSYS": -38, "ENOTEMPTY": -39, "ELOOP": -40, "ENOTSUP": -95, "ECANCELED": -125}
+         "ENOSYS": -38, "ENOTEMPTY": -39, "ELOOP": -40, "ENOTSUP": -95, "ETIMEDOUT": -110,
+         "ECANCELED": -125}
 # The fields of an error envelope, the same in every reply that crosses a boundary (WebAPI,
 # the worker, web/fsa.mjs, web/idb_store.mjs, the page's answers to the worker).
 # Who a call is made by when the page names no one, and the call envelope's field naming it.

@@ -5,9 +5,10 @@ content is read; a file's ``hash`` is ``vfs.content_id``, a hash of its chunk ke
 statement on it, and closes it. The statement cannot write, attach, or change a pragma: SQLite's
 authorizer allows only reading (``SELECT``, reading columns, calling functions, recursive CTEs),
 and the connection is ``query_only`` as well, so SQLite itself refuses a change even if the
-authorizer were bypassed. What the statement may consume is bounded: a step budget (SQLite's
-progress handler), a cap on the length of any string or blob, and a cap on the rows returned.
-The views, their columns and the limits are described in docs/data.md.
+authorizer were bypassed. What the statement may consume is bounded: a step budget, a
+wall-clock deadline and the call's cancel signal (SQLite's progress handler, sqlite_guard.py), a
+cap on the length of any string or blob, and caps on the rows and bytes returned. The views,
+their columns and the limits are described in docs/data.md.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from . import paths
 from .errors import FsError
 from .mounts.table import MountTable
 from .node import DIRECTORY, FILE, Node, Stat
+from .query_functions import Functions
+from .sqlite_guard import Guard
 
 
 class Source(Protocol):
@@ -45,10 +48,17 @@ MAX_STEPS = 10_000_000
 """SQLite virtual-machine instructions a statement may run: the issue's statements over 10,000
 files take 30,000 to 150,000, sorting every column of them 420,000. A runaway recursive CTE
 stops with EINVAL after about a second instead of running forever."""
+MAX_SECONDS = 5.0
+"""Wall-clock time a statement may run (ETIMEDOUT past it): the step budget alone allows hours
+when each step is costly (``hex(randomblob(8000000))`` a row). The issue's statements run in
+well under 0.1 s on 10,000 files; building the database before it does not count."""
 MAX_VALUE_BYTES = 16 * 1024 * 1024
 """The longest string or blob a statement may build (SQLITE_LIMIT_LENGTH): ``x || x`` doubling
 in a recursive CTE fails here long before it could exhaust memory."""
-_PROGRESS_EVERY = 1000  # instructions between two calls of the progress handler
+MAX_RESULT_BYTES = 64 * 1024 * 1024
+"""What the rows returned may hold in all (EFBIG past it): text as UTF-8, a blob its length,
+a number or NULL 8 bytes, a row 16 more. 10,000 rows of every column of ``files`` take about
+3 MB on a usual disk; ``zeroblob(16000000)`` in 10,000 rows would be 160 GB."""
 
 # The stored columns of ``_files``; the ``files`` view adds ``mtime`` and ``ctime`` as text,
 # computed by SQLite only for the rows and columns a statement uses.
@@ -103,12 +113,25 @@ def _digest(node: Node) -> str:
 def _row(vfs: Source, node: Node, path: str, directory: str) -> tuple[Any, ...]:
     """The ``_files`` row of one entry; a mounted folder's entries are asked through ``lstat``
     and ``content_id`` (their nodes carry no sizes, times or chunks). A file of the disk has
-    no stored hash: the view computes it from the node only if a statement reads it."""
+    no stored hash: the view computes it from the node only if a statement reads it.
+
+    A mounted folder's entry that its folder lists but will not describe (a host link whose
+    target leaves the folder is EACCES, a dangling one ENOENT...) is a row with its path, dir,
+    name and kind as listed, NULL in every other column: the query answers for the rest."""
     if vfs.mount_table.covers(node):
-        info = vfs.lstat(path)
+        try:
+            info = vfs.lstat(path)
+        except FsError:
+            return (path, directory, node.name, node.kind, None, None, None, None, None, None,
+                    None)
         kind, size, mode, mtime, ctime, target = (info.type, info.size, info.mode,
                                                    info.mtime_ms, info.ctime_ms, info.target)
-        digest = vfs.content_id(path) if kind == FILE else None
+        digest = None
+        if kind == FILE:
+            try:
+                digest = vfs.content_id(path)
+            except FsError:
+                digest = None
         writer = None
     else:
         kind, size, mode, mtime, ctime, target = (node.kind, node.size, node.mode,
@@ -122,16 +145,25 @@ def file_rows(vfs: Source, files: list[Node | None]) -> Iterator[tuple[Any, ...]
     """One ``_files`` row per entry below ``/``, from metadata only: one ``scandir`` per
     directory, no content read. ``files`` receives, row by row, the node of each file of the
     disk (None for any other row): row ``rowid`` is ``files[rowid - 1]``."""
-    stack = ["/"]
+    stack: list[tuple[str, bool]] = [("/", False)]
     while stack:
-        directory, nodes = vfs.scandir(stack.pop())
+        listed, mounted = stack.pop()
+        try:
+            directory, nodes = vfs.scandir(listed)
+        except FsError:
+            if not mounted:
+                raise
+            # A folder that cannot be listed (a mount another tab made and this one has not
+            # attached: EACCES; a host directory without read permission): its own row is
+            # there, its entries are not.
+            continue
         for node in nodes:
             path = paths.child(directory, node.name)
-            on_disk = node.kind == FILE and not vfs.mount_table.covers(node)
-            files.append(node if on_disk else None)
+            covered = vfs.mount_table.covers(node)
+            files.append(node if node.kind == FILE and not covered else None)
             yield _row(vfs, node, path, directory)
             if node.is_dir:
-                stack.append(path)
+                stack.append((path, covered))
 
 
 def _authorize(action: int, arg1: str | None, arg2: str | None, *rest: object) -> int:
@@ -140,8 +172,10 @@ def _authorize(action: int, arg1: str | None, arg2: str | None, *rest: object) -
     return sqlite3.SQLITE_DENY
 
 
-def _database(vfs: Source, journal: Iterable[tuple[Any, ...]]) -> sqlite3.Connection:
-    """A fresh in-memory database holding the ``files`` and ``journal`` views, locked down."""
+def _database(vfs: Source, journal: Iterable[tuple[Any, ...]],
+              functions: Functions) -> sqlite3.Connection:
+    """A fresh in-memory database holding the ``files`` and ``journal`` views, locked down,
+    with ``functions`` in place of SQLite's quadratic ones."""
     db = sqlite3.connect(":memory:", isolation_level=None)
     files: list[Node | None] = []
 
@@ -161,6 +195,7 @@ def _database(vfs: Source, journal: Iterable[tuple[Any, ...]]) -> sqlite3.Connec
         db.execute("PRAGMA query_only = ON")
         db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
         db.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+        functions.install(db)
         db.set_authorizer(_authorize)
     except BaseException:
         db.close()
@@ -168,12 +203,14 @@ def _database(vfs: Source, journal: Iterable[tuple[Any, ...]]) -> sqlite3.Connec
     return db
 
 
-def _error(error: Exception, over_budget: bool) -> FsError:
+def _error(error: Exception, guard: Guard, functions: Functions) -> FsError:
     """The FsError for what SQLite refused, with SQLite's own words as the hint."""
     message = str(error)
-    if over_budget:
-        return FsError.of("EINVAL", "query").with_hint(
-            f"the query ran past its budget of {MAX_STEPS} SQLite steps and was stopped")
+    if functions.failure is not None:
+        return functions.failure
+    stopped = guard.stopping(error, "the query")
+    if stopped is not None:
+        return stopped
     if any(word in message for word in ("authoriz", "readonly", "cannot modify")):
         return FsError.of("EACCES", "query").with_hint(
             f"a query may only read the files and journal views: {message}")
@@ -183,35 +220,63 @@ def _error(error: Exception, over_budget: bool) -> FsError:
     return FsError.of("EINVAL", "query").with_hint(message)
 
 
+def _size(row: tuple[Any, ...]) -> int:
+    """What a row counts against ``MAX_RESULT_BYTES`` (see there)."""
+    total = 16
+    for value in row:
+        if isinstance(value, str):
+            total += len(value.encode("utf-8", "surrogatepass"))
+        elif isinstance(value, bytes):
+            total += len(value)
+        else:
+            total += 8
+    return total
+
+
+def _fetch(cursor: sqlite3.Cursor, limit: int) -> list[tuple[Any, ...]]:
+    """At most ``limit + 1`` rows (one more tells that rows were dropped), EFBIG as soon as
+    they hold over ``MAX_RESULT_BYTES`` (counted row by row: no more than one row past it is
+    ever held)."""
+    rows: list[tuple[Any, ...]] = []
+    total = 0
+    for row in cursor:
+        total += _size(row)
+        if total > MAX_RESULT_BYTES:
+            raise FsError.of("EFBIG", "query").with_hint(
+                f"the rows hold over {MAX_RESULT_BYTES} bytes: select fewer rows or columns, "
+                "or shorter values")
+        rows.append(row)
+        if len(rows) > limit:
+            break
+    return rows
+
+
 def query(vfs: Source, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = (), *,
           limit: int = MAX_ROWS, journal: Iterable[tuple[Any, ...]] = ()) -> Result:
     """Run one read-only SQLite statement over the ``files`` and ``journal`` views of ``vfs``.
 
     ``params`` fill ``?`` or ``:name`` placeholders. At most ``limit`` rows come back
-    (``Result.truncated`` tells when more matched). A statement that would write is EACCES, a
-    malformed one, one over its step budget or one building an oversized value EINVAL; none of
-    them changes anything, the disk least of all (the database is a private copy).
+    (``Result.truncated`` tells when more matched). A statement that would write is EACCES; a
+    malformed one, one over its step budget or one building an oversized value EINVAL; one
+    past its deadline ETIMEDOUT; one whose call is cancelled (``cancel.SIGNAL``) ECANCELED;
+    rows over ``MAX_RESULT_BYTES`` EFBIG. None of them changes anything, the disk least of
+    all (the database is a private copy).
     """
     if not isinstance(sql, str):
         raise FsError.of("EINVAL", "query").with_hint("the statement must be text")
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
         raise FsError.of("EINVAL", "query").with_hint("limit must be a non-negative integer")
-    db = _database(vfs, journal)
-    steps = 0
-
-    def progress() -> int:
-        nonlocal steps
-        steps += _PROGRESS_EVERY
-        return 1 if steps > MAX_STEPS else 0
-
-    db.set_progress_handler(progress, _PROGRESS_EVERY)
+    functions = Functions(MAX_VALUE_BYTES)
+    db = _database(vfs, journal, functions)
+    guard = Guard("query", seconds=MAX_SECONDS, steps=MAX_STEPS)
     try:
+        guard.install(db)
         cursor = db.execute(sql, () if params is None else params)
         columns = [column[0] for column in cursor.description or ()]
-        rows = cursor.fetchmany(limit + 1)
+        rows = _fetch(cursor, limit)
     except (sqlite3.Error, sqlite3.Warning, ValueError, OverflowError) as error:
-        raise _error(error, steps > MAX_STEPS) from None
+        raise _error(error, guard, functions) from None
     finally:
         db.close()
+        functions.close()
     return Result(columns, rows[:limit], len(rows) > limit)
-

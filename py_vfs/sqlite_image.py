@@ -8,8 +8,10 @@ the origin private file system, so the image is never whole in the worker's memo
 
 ``export_image`` copies the tree into a fresh image file one chunk at a time (each file is
 streamed into the image, never held whole), then hands the file out in chunks and deletes it.
-``receive`` writes a received image into a scratch folder, ``open_image`` opens it read-only as
-a store and checks it (``VFS.check`` over every record and chunk), and ``entries`` lists its
+``receive`` writes a received image into a scratch folder; ``opened`` checks its schema
+(image_schema.py: exactly a py_vfs disk's, so no SQL the file carries ever runs), copies an
+older format's rows into a fresh image to upgrade them, opens it read-only, hardened and under
+a deadline, and checks it (``VFS.check`` over every record and chunk); ``entries`` lists its
 entries (the names with the zip import's rule, kinds, sizes and times);
 ``archive.import_archive`` then makes them below the target in one step.
 """
@@ -17,12 +19,13 @@ entries (the names with the zip import's rule, kinds, sizes and times);
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import paths, scratch
+from . import image_schema, paths, scratch
 from .content import CHUNK_SIZE
 from .errors import FsError
 from .limits import MAX_TIME_MS, MIN_TIME_MS
@@ -66,6 +69,13 @@ class _ImageStore(SQLiteStore):
         super().__init__(path, journal="MEMORY")
         self._db.execute("PRAGMA synchronous=OFF")
         self._db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+
+    def copy_rows(self, space: str, rows: Iterable[tuple[object, object]]) -> None:
+        """Put ``rows`` (key, value) into keyspace ``space``'s table, in one transaction
+        (an older image's rows, copied here to be upgraded)."""
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.executemany(f"INSERT INTO {space} (key, value) VALUES (?, ?)", rows)
 
     def seal(self) -> None:
         """One self-contained file: the change log of the build dropped (the image is a disk
@@ -145,11 +155,12 @@ async def _build(vfs: VFS, top: Stat, path: str) -> None:
 
 
 class _ReadOnlyStore(SQLiteStore):
-    """A ``Store`` over a received image opened read-only: reading it never changes it, and
-    anything that would write (an image without a root, of an older format) is refused."""
+    """A ``Store`` over a received image, on a connection ``image_schema.open_received``
+    made (read-only, hardened, each statement under a deadline): reading it never changes it,
+    and anything that would write (an image without a root) is refused."""
 
-    def __init__(self, path: str) -> None:
-        super().__init__(path, read_only=True)
+    def __init__(self, path: str, connection: sqlite3.Connection) -> None:
+        super().__init__(path, connection=connection)
 
     async def estimate(self) -> dict[str, object] | None:
         """Unknown: nothing is written here."""
@@ -192,68 +203,93 @@ async def _as_async(pieces: Iterable[bytes]) -> AsyncIterator[bytes]:
         yield piece
 
 
-ADDED_SPACES = frozenset({"names"})
-"""Keyspaces that formats after the first image format added, derived from the nodes."""
+def _older(db: sqlite3.Connection, tables: set[str]) -> bool:
+    """Whether the image (its schema checked) is of an older format that ``VFS.open`` would
+    upgrade: its added keyspaces missing, its format below ours, a root. A newer format is
+    refused; anything else is left as it is for ``open``'s checks to judge."""
+    row = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+    version = str(row[0] if row is not None else 1)
+    if version.isdigit() and int(version) > FORMAT_VERSION:
+        raise refuse("EINVAL", f"an image of disk format {version} (this py_vfs reads "
+                               f"{FORMAT_VERSION} and older)")
+    if tables >= set(SPACES) or not version.isdigit() or int(version) == FORMAT_VERSION:
+        return False
+    return db.execute("SELECT 1 FROM nodes WHERE key = ?", (ROOT_ID,)).fetchone() is not None
 
 
-async def _upgrade_older(path: str) -> None:
-    """An image made by an older py_vfs (its format below ours, its added keyspaces missing),
-    brought to this format in place, as ``VFS.open`` upgrades a disk: ``path`` is the import's
-    own scratch copy, so nothing the user holds changes. A newer format is refused; anything
-    else is left as it is for ``open_image``'s checks to judge (a missing root or table)."""
-    store = _ReadOnlyStore(path)
+async def _upgraded_copy(db: sqlite3.Connection, tables: set[str], path: str) -> None:
+    """An older image's rows copied, keyspace by keyspace, into a fresh image at ``path``
+    (a database made here: none of the image's SQL comes along), then brought to this format
+    there, as ``VFS.open`` upgrades a disk. Only rows are read from the image: its schema was
+    checked first, so each ``SELECT`` reads a plain table."""
+    store = _ImageStore(path)
     try:
-        missing = set(SPACES) - store.tables()
-        if not missing <= ADDED_SPACES:
-            return
-        stored = await store.get("meta", "format")
-        version = str(stored if stored is not None else 1)
-        if version.isdigit() and int(version) > FORMAT_VERSION:
-            raise refuse("EINVAL", f"an image of disk format {version} (this py_vfs reads "
-                                   f"{FORMAT_VERSION} and older)")
-        if (not version.isdigit() or int(version) == FORMAT_VERSION
-                or await store.get("nodes", ROOT_ID) is None):
-            return
-    finally:
-        store.close()
-    upgrading = _ImageStore(path)
-    try:
-        await VFS.open(upgrading, cache_bytes=0)
-    finally:
-        upgrading.seal()
-
-
-async def open_image(path: str) -> VFS:
-    """The image at ``path`` as a read-only VFS, after checking it is a SQLite file with the
-    tables of a py_vfs disk and that ``VFS.check`` finds every record and chunk sound."""
-    with open(path, "rb") as image:
-        if image.read(len(HEADER)) != HEADER:
-            raise refuse("EINVAL", "not a SQLite image (its header is not SQLite's)")
-    try:
-        await _upgrade_older(path)
-    except FsError:
-        raise
-    except Exception as error:  # not a SQLite file after all, or records this code cannot read
-        raise refuse("EINVAL", f"a damaged image or bad records: {error}") from None
-    store = _ReadOnlyStore(path)
-    try:
-        tables = store.tables()
-        if not set(SPACES) <= tables:
-            raise refuse("EINVAL", "a SQLite file that is not a py_vfs disk (no "
-                                   f"{', '.join(sorted(set(SPACES) - tables))} table)")
-        image = await VFS.open(store, cache_bytes=0)
-        report = await image.check()
-    except FsError:
+        for space in sorted(tables):
+            store.copy_rows(space, db.execute(f"SELECT key, value FROM {space}"))
+        await VFS.open(store, cache_bytes=0)
+    except BaseException:
         store.close()
         raise
-    except Exception as error:  # a damaged file or records this code cannot read
-        store.close()
-        raise refuse("EINVAL", f"a damaged image or bad records: {error}") from None
+    store.seal()
+
+
+async def _checked(store: _ReadOnlyStore) -> VFS:
+    """The store as a VFS, once ``VFS.check`` found every record and chunk sound."""
+    image = await VFS.open(store, cache_bytes=0)
+    report = await image.check()
     if not report.ok:
-        store.close()
         problem = report.problems[0]
         raise refuse("EINVAL", f"a damaged image: {problem.message} ({problem.where})")
     return image
+
+
+def _damaged(db: sqlite3.Connection | None, error: Exception) -> FsError:
+    """What an error reading the image is: its guard's (ETIMEDOUT, ECANCELED) if it stopped
+    the statement, else EINVAL (a damaged file, or records this code cannot read)."""
+    if isinstance(error, FsError):
+        return error
+    stop = None if db is None else image_schema.stopped(db, error)
+    return stop or refuse("EINVAL", f"a damaged image or bad records: {error}")
+
+
+@asynccontextmanager
+async def opened(path: str) -> AsyncIterator[VFS]:
+    """The received image at ``path`` as a read-only VFS, for the context's length: its
+    header and schema checked before anything else is read (``image_schema``), an older format
+    upgraded in a copy made in a scratch folder of its own, then every record and chunk
+    checked (``VFS.check``). Its statements run hardened and under a deadline
+    (``image_schema.open_received``); one that the deadline or the call's signal stops inside
+    the context raises ETIMEDOUT or ECANCELED."""
+    with open(path, "rb") as image:
+        if image.read(len(HEADER)) != HEADER:
+            raise refuse("EINVAL", "not a SQLite image (its header is not SQLite's)")
+    async with AsyncExitStack() as stack:
+        db: sqlite3.Connection | None = None
+        try:
+            db = image_schema.open_received(path)
+            tables = image_schema.check_schema(db)
+            if _older(db, tables):
+                copy = os.path.join(await stack.enter_async_context(scratch.folder()), IMAGE)
+                await _upgraded_copy(db, tables, copy)
+                db.close()
+                db = image_schema.open_received(copy)
+                image_schema.check_schema(db)
+                path = copy
+            image = await _checked(_ReadOnlyStore(path, db))
+        except Exception as error:
+            failure = _damaged(db, error)
+            if db is not None:
+                db.close()
+            raise failure from None
+        try:
+            yield image
+        except sqlite3.Error as error:
+            stop = image_schema.stopped(db, error)
+            if stop is None:
+                raise
+            raise stop from None
+        finally:
+            image.close()
 
 
 def entries(image: VFS) -> list[Entry]:

@@ -27,12 +27,16 @@ class SQLiteStore:
     """A ``Store`` in one SQLite file; several processes may share it."""
 
     def __init__(self, path: str | Path, *, read_only: bool = False,
-                 journal: str = "WAL") -> None:
+                 journal: str = "WAL", connection: sqlite3.Connection | None = None) -> None:
         """Open (or create) the disk file at ``path``; ``read_only``: open an existing file
         without ever writing to it (no tables or views made; a commit fails in SQLite);
         ``journal``: SQLite's journal mode (WAL lets other processes read while one
-        writes)."""
+        writes); ``connection``: a connection to ``path`` the caller opened, used as it is
+        (a received image's, opened read-only and hardened: sqlite_image.py)."""
         self.path = Path(path)
+        if connection is not None:
+            self._db = connection
+            return
         if read_only:
             self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
                                        isolation_level=None)
@@ -41,9 +45,8 @@ class SQLiteStore:
         self._db.execute(f"PRAGMA journal_mode={journal}")
         self._db.execute("PRAGMA synchronous=FULL")
         for space in SPACES:
-            self._db.execute(f"CREATE TABLE IF NOT EXISTS {space} "
-                             f"(key {_KEY_TYPES.get(space, 'TEXT')} PRIMARY KEY, "
-                             f"value {_VALUE_TYPES[space]} NOT NULL)")
+            self._db.execute(table_sql(space).replace("CREATE TABLE", "CREATE TABLE IF NOT "
+                                                      "EXISTS", 1))
         ensure_views(self._db)  # the files and journal views, for any SQLite reader
 
     def tables(self) -> set[str]:
@@ -141,6 +144,13 @@ class SQLiteStore:
     def close(self) -> None:
         """``Store.close``."""
         self._db.close()
+
+
+def table_sql(space: str) -> str:
+    """The statement that makes keyspace ``space``'s table, as SQLite keeps it in
+    ``sqlite_master`` (a received image's tables are held to it exactly: image_schema.py)."""
+    return (f"CREATE TABLE {space} (key {_KEY_TYPES.get(space, 'TEXT')} PRIMARY KEY, "
+            f"value {_VALUE_TYPES[space]} NOT NULL)")
 
 
 def _space(space: str) -> str:

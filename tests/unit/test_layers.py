@@ -20,7 +20,7 @@ import py_vfs
 # itself); an entry ending in ".*" takes a whole subpackage, its ``__init__`` included.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("basics", ("errors", "cancel", "paths", "automaton", "globs", "grep_pattern", "scratch",
-                "blocking")),
+                "blocking", "sqlite_guard")),
     ("node", ("node",)),
     ("transaction", ("transaction",)),
     ("storage", ("storage.*",)),
@@ -32,11 +32,12 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("resolver", ("resolver",)),
     ("operations", ("rules", "disk", "mount_side", "tree", "search", "mount_copies",
                     "mount_ops", "mounting", "files", "namespace", "metadata", "copies",
-                    "step", "snapshots", "writers", "query")),
+                    "step", "snapshots", "writers", "query", "query_functions")),
     # The agent tools use the facade's API only, and the package exports them beside it.
     # page_disks: which disk or view Python code in the page reaches (fsspec's name=).
     ("facade", ("vfs", "agent", "", "views", "scoops", "page_disks")),
-    ("tools over the facade", ("archive", "zip_entries", "sqlite_image", "defaults")),
+    ("tools over the facade", ("archive", "zip_entries", "sqlite_image", "image_schema",
+                               "defaults")),
     ("surfaces", ("shell.*", "protocol", "web_data", "webapi", "web_history", "preview",
                   "page_cache", "view_hosts", "web_views", "web_args", "web_steps", "web_scripts",
                   "web_shell", "fsspec_fs", "pyfile", "lazy_wheels", "pyhost.*", "realm_python",

@@ -269,6 +269,48 @@ def test_a_mounted_folder_is_rows_too(vfs, tmp_path):
     assert rows[2][4] == vfs.content_id("/w/src/main.py")
 
 
+def test_a_host_link_leading_out_of_a_mount_does_not_fail_the_query(vfs, tmp_path):
+    """Issue 27, finding 9: a link of the host folder whose target leaves it (absolute, or
+    climbing with ``..``) is EACCES to lstat, and a dangling one ENOENT; each is a row with
+    its path, dir, name and kind as the folder lists it, NULL elsewhere, and the query answers
+    for every other entry."""
+    folder = make_folder(tmp_path)
+    (tmp_path / "secret.txt").write_text("not for the disk\n")
+    os.symlink(str(tmp_path / "secret.txt"), folder / "absolute")
+    os.symlink("../../secret.txt", folder / "src" / "climbing")
+    os.symlink("missing.txt", folder / "dangling")
+    run(vfs.mount("/w", LocalBackend(str(folder))))
+    rows = query(vfs, "SELECT path, dir, name, kind, size, mode, mtime, hash, target "
+                      "FROM files WHERE path LIKE '/w/%' ORDER BY path").rows
+    unreadable = [("/w/absolute", "/w", "absolute"), ("/w/dangling", "/w", "dangling"),
+                  ("/w/src/climbing", "/w/src", "climbing")]
+    assert [row[:3] for row in rows if row[4] is None] == unreadable
+    assert all(row[3] == "file" and row[4:] == (None,) * 5 for row in rows if row[4] is None)
+    assert [row[:5] for row in rows if row[4] is not None] == [
+        ("/w/README.md", "/w", "README.md", "file", 10),
+        ("/w/src", "/w", "src", "directory", 0),
+        ("/w/src/main.py", "/w/src", "main.py", "file", 12)]
+    assert column(vfs, "SELECT count(*) FROM files") == [10 + 1 + 6]  # the disk, /w, below
+
+
+def test_an_unreadable_folder_of_a_mount_keeps_its_row_and_loses_its_entries(vfs, tmp_path):
+    """A folder below a mount that cannot be listed (a host directory without read
+    permission; faked, as chmod does not stop root) keeps its own row and leaves its entries
+    out, not the query."""
+    folder = make_folder(tmp_path)
+    run(vfs.mount("/w", LocalBackend(str(folder))))
+    listed = vfs.scandir
+
+    def scandir(path: str):
+        if path == "/w/src":
+            raise FsError.of("EACCES", "scandir", path)
+        return listed(path)
+
+    vfs.scandir = scandir  # as a host directory without read permission answers
+    assert column(vfs, "SELECT path FROM files WHERE path LIKE '/w/%' ORDER BY path") == [
+        "/w/README.md", "/w/src"]
+
+
 # ------------------------------------------------------------------ the surfaces
 
 
