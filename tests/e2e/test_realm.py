@@ -240,3 +240,30 @@ def test_the_python_conformance_cases_run_the_same_inside_a_scoop(realm_app, tmp
     differing = {name: {"linux": linux[name], "realm": in_realm[name]} for name in linux
                  if linux[name] != in_realm.get(name)}
     assert not differing, "\n".join(f"{name}: {both}" for name, both in differing.items())
+
+
+def test_the_embedder_bounds_a_realm_s_time_and_memory(realm_app):
+    """openVFS({realm: {timeoutMs, memoryBytes}}): a run past its wall time ends with 124 and
+    says so; an allocation past the memory budget is Python's MemoryError; the realm then still
+    answers."""
+    found = js(realm_app, """
+      const within = (promise, ms, what) => Promise.race([promise, new Promise((_, reject) =>
+        setTimeout(() => reject(new Error(`no answer within ${ms} ms: ${what}`)), ms))]);
+      const { openVFS } = await import(new URL("/pyvfs.mjs", location.href).href);
+      const bounded = await within(openVFS({name: "realm-budget", snapshot: "off",
+        realm: {timeoutMs: 20000, memoryBytes: 160 * 1024 * 1024}}), 240000, "openVFS");
+      const scoop = await bounded.scoop("budget");
+      const warm = await within(scoop.runPython("print('warm')"), 240000, "the first run");
+      const slow = await within(scoop.runPython("while True: pass"), 120000, "the time budget");
+      const big = await within(scoop.runPython(
+        "try:\\n  b = bytearray(400 * 2**20)\\nexcept MemoryError:\\n  print('MemoryError')"),
+        240000, "the memory budget");
+      const bad = await openVFS({name: "realm-bad", realm: {timeoutMs: -1}}).then(
+        () => "opened", (error) => error.name);
+      await bounded.close();
+      return {warm, slow, big, bad};""")
+    assert found["warm"]["stdout"] == "warm\n"
+    assert found["slow"]["code"] == 124
+    assert "time budget (20000 ms) ran out" in found["slow"]["stderr"]
+    assert (found["big"]["stdout"], found["big"]["code"]) == ("MemoryError\n", 0), found["big"]
+    assert found["bad"] == "TypeError"
