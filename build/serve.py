@@ -62,7 +62,7 @@ CONFIG = "/pyvfs-config.json"
 # inline styles, hence style-src 'unsafe-inline'.
 APP_CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
            "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; object-src 'none'; "
-           "base-uri 'none'; frame-ancestors 'none'; frame-src 'self' {preview}")
+           "base-uri 'none'; frame-ancestors 'none'; frame-src {preview} 'self'")
 # The folders a scoop's realm loads from the app's origin (docs/sandbox.md, "A realm for code"):
 # it runs in an opaque origin, so they are served with CORS (public code, no user data), and
 # the realm's policy lets it load, fetch and frame nothing else: its workers start from blobs,
