@@ -121,17 +121,18 @@ def new_token() -> str:
 
 
 class PinnedPreviews:
-    """The ``PreviewHost`` of a VFS that serves its previews: each root is pinned on ``vfs``
-    (``pin_root``) before ``mint`` stores it under a token and gives its URL. The pin and the
+    """The ``PreviewHost`` of a VFS that serves its previews (in the browser: roots pinned in
+    Python, minted by the page): each root is pinned on ``vfs`` (``pin_root``) before ``mint``
+    stores its fields (``PreviewRoot.fields``) under a token and gives its URL. The pin and the
     caller's checks (a view's: py_vfs/view_hosts.py) run with no await in between."""
 
-    def __init__(self, vfs: VFS, mint: Callable[[PreviewRoot], Awaitable[str]]) -> None:
+    def __init__(self, vfs: VFS, mint: Callable[[dict[str, str]], Awaitable[str]]) -> None:
         self._vfs = vfs
         self._mint = mint
 
     async def root_url(self, root: str, kind: str) -> str:
         """Pin ``root`` and mint a token for it; the URL of the root."""
-        return await self._mint(pin_root(self._vfs, root, kind))
+        return await self._mint(pin_root(self._vfs, root, kind).fields())
 
 
 class LocalPreviews:

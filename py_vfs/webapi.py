@@ -488,9 +488,7 @@ async def open_api(js_store: Any, js_notify: Any = None,
         scratch.use(scratch.opened_by(js_host.scratch))
     if js_host is not None:
         host = BrowserHost(js_host.request)
-        # Roots are pinned here, on the VFS that serves them, and minted by the page.
-        previews = PinnedPreviews(vfs, lambda root: host.mint_root(root.fields()))
-        mounts = {"host": host, "fsa": js_host.fsa, "previews": previews}
+        mounts = {"host": host, "fsa": js_host.fsa, "previews": PinnedPreviews(vfs, host.mint_root)}
     api = WebAPI(vfs, notify=notify if js_notify is not None else None,
                  invalidate=js_invalidate, defaults=bundle, **mounts)
     if getattr(js_host, "jsh", None) is not None:  # .jsh scripts run in Web Workers
