@@ -11,7 +11,7 @@ application/wasm for streaming compilation), not from the machine's mime.types. 
 `Cache-Control: max-age=3600` under /pyodide/ (large, versioned by the build), `no-cache`
 elsewhere. Headers a deployment must send too: `X-Content-Type-Options: nosniff` everywhere;
 on the app's HTML pages `Cross-Origin-Opener-Policy: same-origin` and APP_CSP; on the preview
-site's relay.html `Content-Security-Policy: frame-ancestors <app origin>`. The app serves no
+site's preview/relay.html `Content-Security-Policy: frame-ancestors <app origin>`. The app serves no
 service worker and never sends `Service-Worker-Allowed`. Quiet unless PYVFS_LOG_REQUESTS=1.
 
 From Python (tests): `from serve import start_site; site = start_site(dist)` serves both in
@@ -151,7 +151,7 @@ class PreviewHandler(SiteHandler):
         return {"appOrigins": [self.server.peer_origin]}
 
     def end_headers(self):
-        if urlsplit(self.path).path == "/relay.html":
+        if urlsplit(self.path).path == "/preview/relay.html":
             self.send_header("Content-Security-Policy",
                              f"frame-ancestors {self.server.peer_origin}; script-src 'self'")
         super().end_headers()
