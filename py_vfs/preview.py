@@ -54,6 +54,7 @@ class PreviewRequest:
     root: str = "/"
     kind: str = "folder"
     node: str | None = None
+    name: str | None = None  # a file root's name in its URLs (default: its real name)
 
     @classmethod
     def of(cls, value: str | dict[str, Any]) -> PreviewRequest:
@@ -61,7 +62,7 @@ class PreviewRequest:
         if isinstance(value, str):
             return cls(value)
         names = ("path", "method", "range", "if_none_match", "if_range", "token", "root", "kind",
-                 "node")
+                 "node", "name")
         return cls(**{name: value.get(name) for name in names if value.get(name) is not None})
 
     @property
@@ -81,16 +82,19 @@ class PreviewResponse:
 @dataclass(frozen=True)
 class PreviewRoot:
     """A preview root as its token is minted: the real path (every link resolved), the kind
-    ("folder" or "file") and the id of the node found there. A request is served only while
-    the path still resolves to itself and to that node (``resolve_in_root``)."""
+    ("folder" or "file"), the id of the node found there, and the name a file root is served
+    under (the last name of the path it was asked by, a link's own name included). A request
+    is served only while the path still resolves to itself and to that node
+    (``resolve_in_root``)."""
 
     path: str
     kind: str
     node: str
+    name: str = ""
 
     def fields(self) -> dict[str, str]:
         """The fields a request for this root carries (``PreviewRequest``)."""
-        return {"root": self.path, "kind": self.kind, "node": self.node}
+        return {"root": self.path, "kind": self.kind, "node": self.node, "name": self.name}
 
 
 def pin_root(vfs: VFS, root: str, kind: str) -> PreviewRoot:
@@ -104,7 +108,7 @@ def pin_root(vfs: VFS, root: str, kind: str) -> PreviewRoot:
         raise FsError.of("ENOTDIR", "preview", root)
     if kind == "file" and node.is_dir:
         raise FsError.of("EISDIR", "preview", root)
-    return PreviewRoot(real, kind, node.id)
+    return PreviewRoot(real, kind, node.id, paths.basename(paths.normalize(root, "preview")))
 
 
 class PreviewHost(Protocol):
@@ -183,12 +187,13 @@ def content_type(path: str) -> str:
 
 
 def resolve_in_root(vfs: VFS, root: str, kind: str, relative: str,
-                    node: str | None = None) -> str:
+                    node: str | None = None, name: str | None = None) -> str:
     """The VFS path that ``relative`` (a URL path inside the preview root, from "/") names.
 
     With ``node`` (a pinned root: ``pin_root``), the root must still be its own real path and
     hold that node: a root replaced since (by a link, another folder or file, a mount) is gone.
-    A folder root serves what lies below it; a file root serves only itself, under its own name.
+    A folder root serves what lies below it; a file root serves only itself, under its own name
+    (or ``name``: the name it was opened by).
     ``..`` is folded lexically and never climbs above the root; then the VFS resolves every
     symlink on the way (``realpath``) and the result must still lie in the root's own real
     path, so a link inside the root that points out of it leads nowhere.
@@ -203,7 +208,7 @@ def resolve_in_root(vfs: VFS, root: str, kind: str, relative: str,
             raise outside
     inside = paths.normalize(relative, "preview")  # ".." stops at the root's top
     if kind == "file":
-        if inside != "/" + paths.basename(root):
+        if inside != "/" + (name or paths.basename(root)):
             raise outside
         return root
     wanted = paths.join(root, inside.lstrip("/"))
@@ -225,7 +230,8 @@ async def respond(vfs: VFS, request: PreviewRequest | str) -> PreviewResponse:
     base_url = request.base_url
 
     def inside(relative: str) -> str:
-        return resolve_in_root(vfs, request.root, request.kind, relative, request.node)
+        return resolve_in_root(vfs, request.root, request.kind, relative, request.node,
+                               request.name)
 
     try:
         if request.token and request.node is None:  # minted before roots were pinned

@@ -91,7 +91,8 @@ async function answerPreview(message, port, workerOf) {
     port.onmessage = null;
     const worker = root && workerOf(root.disk);
     if (!worker) return notFound(port, message.request.path);
-    const request = { ...message.request, token: message.token, root: root.root, kind: root.kind, node: root.node };
+    const { root: top, kind, node, name } = root;
+    const request = { ...message.request, token: message.token, root: top, kind, node, name };
     worker.postMessage({ type: "preview", request }, [port]);
   };
   port.postMessage({ type: "ack" });

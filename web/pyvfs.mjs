@@ -188,11 +188,11 @@ class Instance {
     return this.call("previewRoot", [root, kind]);
   }
 
-  // Mints (or finds) the token of a root Python pinned ({root, kind, node}); resolves once it
-  // is stored.
-  async mintUrl({ root, kind, node }) {
+  // Mints (or finds) the token of a root Python pinned ({root, kind, node, name}); resolves
+  // once it is stored.
+  async mintUrl({ root, kind, node, name }) {
     const origin = await this.previewOrigin(root);
-    const token = await mintRoot({ disk: this.name, root, kind, node });
+    const token = await mintRoot({ disk: this.name, root, kind, node, name });
     return `${origin}/preview/${token}/`;
   }
 

@@ -1,5 +1,6 @@
 """Issue 27 in a real Chromium: a previewed page cannot pose as the relay (finding 2), and a
-scoop that swaps the folder it previews for a link to "/" gets nothing more served (finding 1).
+scoop that swaps the folder it previews for a link to "/", a directory index that links out of
+its root, or a file root replaced by a link get nothing more served (finding 1).
 
 The hostile page is a preview like any other, on the preview origin. After one click each, it
 opens the relay's URLs (the old /relay.html and /preview/relay.html) as windows of its own,
@@ -145,8 +146,8 @@ pytestmark = [
     pytest.mark.expect_console(r"Framing 'http://127\.0\.0\.1:\d+/' violates the following "
                                r"Content Security Policy directive: \"frame-ancestors",
                                reason="the hostile page frames the relay, which refuses it"),
-    expect_failed_load(r"/preview/[A-Za-z0-9_-]{22}/(workspace/|scoops/|index\.html|(?=\)))",
-                       404, reason="the swapped scoop root answers 404"),
+    expect_failed_load(r"/preview/[A-Za-z0-9_-]{22}/(workspace/|scoops/|index\.html|a\.html|(?=\)))",
+                       404, reason="a swapped root, a linked index answer 404"),
 ]
 
 
@@ -220,6 +221,35 @@ def test_a_scoop_that_swaps_its_folder_for_a_link_to_the_root_gets_404(app_sessi
         answer = tab.evaluate(FETCH_JS, url + inside)
         assert answer["status"] == 404, (inside, answer)
         assert "private" not in answer["text"].replace(inside, ""), (inside, answer)
+
+
+def test_a_linked_index_and_a_file_root_swapped_for_a_link_serve_nothing(app_session):
+    app = app_session.page
+    site, file, link = js(app, """
+      await vfs.writeFile("/escape/private.txt", "the user's private notes");
+      await vfs.writeFile("/escape/site/page.html", "<p>page</p>");
+      await vfs.symlink("/escape/private.txt", "/escape/site/index.html");
+      await vfs.writeFile("/escape/a.html", "<p>a</p>");
+      await vfs.symlink("/escape/a.html", "/escape/link.html");
+      return [await vfs.previewUrl("/escape/site/"), await vfs.previewUrl("/escape/a.html"),
+              await vfs.previewUrl("/escape/link.html")];
+    """)
+    tab = app_session.context.new_page()
+    tab.goto(site)
+    listing = tab.evaluate(FETCH_JS, site)
+    assert listing["status"] == 200 and "page.html" in listing["text"], listing
+    assert "private" not in listing["text"] and "index.html" not in listing["text"], listing
+    assert tab.evaluate(FETCH_JS, site + "index.html")["status"] == 404
+    assert tab.evaluate(FETCH_JS, file) == {"status": 200, "text": "<p>a</p>"}
+    assert link.endswith("/link.html")  # a file opened by a link's name keeps that name
+    assert tab.evaluate(FETCH_JS, link) == {"status": 200, "text": "<p>a</p>"}
+    js(app, """
+      await vfs.rm("/escape/a.html");
+      await vfs.symlink("/escape/private.txt", "/escape/a.html");
+    """)
+    swapped = tab.evaluate(FETCH_JS, file)
+    assert swapped["status"] == 404 and "private notes" not in swapped["text"], swapped
+    tab.close()
 
 
 def test_the_app_tabs_relay_still_serves_after_the_service_worker_was_stopped(app_session):

@@ -130,6 +130,18 @@ def test_a_file_root_replaced_by_a_link_serves_nothing(vfs):
     assert answer.status == 404 and not leaks(answer), answer.body
 
 
+def test_a_file_opened_through_a_link_is_served_under_the_links_name(vfs):
+    run(vfs.symlink("/workspace/a.html", "/workspace/link.html"))
+    previews = LocalPreviews(vfs=vfs)
+    url = run(previews.root_url("/workspace/link.html", "file"))
+    assert get(vfs, previews, url + "link.html").body == b"<p>a</p>"
+    assert get(vfs, previews, url + "a.html").status == 404  # one name only
+    # Pinned where the link led when it was opened: pointing the link elsewhere changes nothing.
+    run(vfs.rm("/workspace/link.html"))
+    run(vfs.symlink("/workspace/private.txt", "/workspace/link.html"))
+    assert get(vfs, previews, url + "link.html").body == b"<p>a</p>"
+
+
 def test_a_token_minted_before_roots_were_pinned_serves_nothing(vfs):
     old = PreviewRequest("/page.html", token="old", root="/workspace/site", kind="folder")
     assert run(respond(vfs, old)).status == 404
