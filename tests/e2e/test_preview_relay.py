@@ -78,11 +78,15 @@ async function loaded(win, path, what) {
 
 async function frame(src, what) {
   const element = document.createElement("iframe");
-  const done = new Promise((resolve) => { element.onload = resolve; });
+  let done = false;
+  element.onload = () => { done = true; };
   element.src = src;
   document.body.append(element);
   const late = deadline(what);
-  await Promise.race([done, (async () => { for (;;) { late(); await sleep(50); } })()]);
+  while (!done) {
+    late();
+    await sleep(50);
+  }
   return element.contentWindow;
 }
 
