@@ -229,14 +229,14 @@ async def respond(vfs: VFS, request: PreviewRequest | str) -> PreviewResponse:
     relative = request.path
     base_url = request.base_url
 
-    def inside(relative: str) -> str:
+    def in_root(relative: str) -> str:
         return resolve_in_root(vfs, request.root, request.kind, relative, request.node,
                                request.name)
 
     try:
         if request.token and request.node is None:  # minted before roots were pinned
             raise FsError.of("ENOENT", "preview", relative)
-        path = inside(relative)
+        path = in_root(relative)
         stat = vfs.stat(path)
         if stat.is_dir and not relative.endswith("/"):
             # Relative links in the directory's page resolve against it only with the slash.
@@ -245,9 +245,9 @@ async def respond(vfs: VFS, request: PreviewRequest | str) -> PreviewResponse:
             return PreviewResponse(301, b"", {"location": location, "cache-control": "no-cache"})
         if stat.is_dir:
             shown = paths.normalize(relative)
-            index = _servable(inside, paths.child(shown, "index.html"))
+            index = _servable(in_root, paths.child(shown, "index.html"))
             if index is None or vfs.stat(index).is_dir:
-                return _listing(vfs, path, shown, base_url, inside)
+                return _listing(vfs, path, shown, base_url, in_root)
             path = index
         return await _file(vfs, path, request)
     except FsError as error:
@@ -255,10 +255,10 @@ async def respond(vfs: VFS, request: PreviewRequest | str) -> PreviewResponse:
         return _text(status, f"{FsError.of(error.code, 'preview', relative)}\n")
 
 
-def _servable(inside: Callable[[str], str], relative: str) -> str | None:
+def _servable(in_root: Callable[[str], str], relative: str) -> str | None:
     """The VFS path of ``relative`` if it is inside the root and there; None if not."""
     try:
-        path = inside(relative)
+        path = in_root(relative)
     except FsError as error:
         if error.code in ("ENOENT", "ENOTDIR", "ELOOP"):
             return None
@@ -349,13 +349,13 @@ def _position(digits: str) -> int:
 
 
 def _listing(vfs: VFS, directory: str, shown: str, base_url: str,
-             inside: Callable[[str], str]) -> PreviewResponse:
+             in_root: Callable[[str], str]) -> PreviewResponse:
     """A directory without index.html lists its entries, like ``python -m http.server``;
     ``shown`` is its path inside the preview root, which its links and title use. Only entries
     the root serves are listed: a link that leads out of it (or nowhere) is left out."""
     items = []
     for entry in vfs.readdir(directory, with_types=True):
-        if _servable(inside, paths.child(shown, entry.name)) is None:
+        if _servable(in_root, paths.child(shown, entry.name)) is None:
             continue
         suffix = "/" if entry.type == "directory" else ""
         href = base_url + quote(paths.child(shown, entry.name).lstrip("/")) + suffix
