@@ -54,8 +54,9 @@ self.addEventListener("fetch", (event) => {
     event.waitUntil(finished.promise); // stay alive while a body streams
     event.respondWith(answer(event.request, url, finished.resolve));
   } else if (event.request.mode !== "navigate") {
-    // Only a preview page is controlled by this worker, so this is one of its subresources with
-    // a root-relative URL: "/" means its preview root (docs/preview.md, "Root-relative URLs").
+    // Only preview pages and relay frames are controlled by this worker, so this is a relay's
+    // own file or a preview page's subresource with a root-relative URL: "/" means its preview
+    // root (docs/preview.md, "Root-relative URLs").
     event.respondWith(rootRelative(event.clientId, event.request, url));
   }
 });
