@@ -12,7 +12,7 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
       preview/sw.js              service_worker/sw.js (the preview service worker), with the
                                  build id written into it (a new build is a new SW version)
                                  and PREVIEW_PROTOCOL of py_vfs/protocol.py
-      relay.html, relay.mjs      the frame each app tab embeds to talk to that service worker
+      preview/relay.html, relay.mjs  the frame each app tab embeds to talk to that service worker
       protocol.mjs               the same generated protocol module, which relay.mjs imports
       pyvfs-config.json          {"appOrigins": []}: the app origins the relay serves
     pyodide/                     the 5 runtime files of the pyodide npm package
@@ -356,8 +356,10 @@ def build(out: Path, digest: str) -> dict[str, int]:
         site = out / PREVIEW_SITE
         (site / "preview").mkdir(parents=True)
         write_service_worker(site / "preview" / "sw.js", digest[:12])
-        for name in ("relay.html", "relay.mjs"):
-            copy(ROOT / "service_worker" / name, site / name)
+        # The relay page lies in the service worker's scope (it sees the relay's navigation);
+        # its module, the protocol and the config are outside it.
+        copy(ROOT / "service_worker" / "relay.html", site / "preview" / "relay.html")
+        copy(ROOT / "service_worker" / "relay.mjs", site / "relay.mjs")
         (site / "protocol.mjs").write_text(protocol)
         write_json(site / "pyvfs-config.json", {"appOrigins": []})
 

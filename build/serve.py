@@ -12,8 +12,8 @@ application/wasm for streaming compilation), not from the machine's mime.types. 
 elsewhere. Headers a deployment must send too: `X-Content-Type-Options: nosniff` everywhere;
 on the app's HTML pages `Cross-Origin-Opener-Policy: same-origin` and APP_CSP; under /realm/,
 /pyodide/ and /wheels/ `Access-Control-Allow-Origin: *`, and on /realm/realm.html REALM_CSP
-instead of APP_CSP (a scoop's realm: docs/sandbox.md); on the preview
-site's relay.html `Content-Security-Policy: frame-ancestors <app origin>`. The app serves no
+instead of APP_CSP (a scoop's realm: docs/sandbox.md); on the preview site's
+preview/relay.html `Content-Security-Policy: frame-ancestors <app origin>`. The app serves no
 service worker and never sends `Service-Worker-Allowed`. Quiet unless PYVFS_LOG_REQUESTS=1.
 
 From Python (tests): `from serve import start_site; site = start_site(dist)` serves both in
@@ -167,7 +167,7 @@ class PreviewHandler(SiteHandler):
         return {"appOrigins": [self.server.peer_origin]}
 
     def end_headers(self):
-        if urlsplit(self.path).path == "/relay.html":
+        if urlsplit(self.path).path == "/preview/relay.html":
             self.send_header("Content-Security-Policy",
                              f"frame-ancestors {self.server.peer_origin}; script-src 'self'")
         super().end_headers()

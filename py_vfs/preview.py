@@ -3,8 +3,11 @@
 The service worker does the HTTP plumbing (docs/preview.md); this module decides status, headers
 and body from the VFS, so that the rules (the preview root, index.html, listings, 404 naming the
 path, ETag, Range) live with the file system and are tested on CPython. A token names a preview
-root (a folder or one file); ``resolve_in_root`` maps a URL path to the VFS path it names, and
-nothing outside the root is ever served, whatever ``..`` or symlinks say. A file's body is
+root (a folder or one file), pinned when the token is minted (``pin_root``: its real path and
+its node, which every request checks again, so a root that is later replaced, by a link or by
+another folder, serves nothing); ``resolve_in_root`` maps a URL path to the VFS path it names,
+and nothing outside the root is ever served, whatever ``..`` or symlinks say: not a file, not a
+directory's index.html, not an entry of a listing. A file's body is
 either ``body`` alone or ``body`` followed by ``stream``: the rest of the file read chunk by
 chunk (``VFS.open_read``), never whole; the worker pulls it through ``WebAPI``'s stream
 operations.
@@ -15,6 +18,7 @@ from __future__ import annotations
 import html
 import mimetypes
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from email.utils import formatdate
 from typing import Any, Protocol
@@ -36,9 +40,10 @@ _HTML = "text/html; charset=utf-8"
 @dataclass
 class PreviewRequest:
     """What the service worker forwards of a request (the decoded path inside the preview root
-    and the headers that change the answer), with what the page found for its token: the root's
-    VFS path and kind ("folder" or "file"). The defaults, root "/" and no token, serve the whole
-    VFS under ``/preview/``."""
+    and the headers that change the answer), with what the page found for its token: the root
+    as it was pinned when the token was minted (``pin_root``: its real path, kind "folder" or
+    "file", and node). A token without a node (minted before roots were pinned) serves nothing.
+    The defaults, root "/" and no token, serve the whole VFS under ``/preview/`` (tests)."""
 
     path: str
     method: str = "GET"
@@ -48,13 +53,16 @@ class PreviewRequest:
     token: str = ""
     root: str = "/"
     kind: str = "folder"
+    node: str | None = None
+    name: str | None = None  # a file root's name in its URLs (default: its real name)
 
     @classmethod
     def of(cls, value: str | dict[str, Any]) -> PreviewRequest:
         """From the worker's message: a bare path (older callers) or a dict of the fields."""
         if isinstance(value, str):
             return cls(value)
-        names = ("path", "method", "range", "if_none_match", "if_range", "token", "root", "kind")
+        names = ("path", "method", "range", "if_none_match", "if_range", "token", "root", "kind",
+                 "node", "name")
         return cls(**{name: value.get(name) for name in names if value.get(name) is not None})
 
     @property
@@ -71,6 +79,38 @@ class PreviewResponse:
     stream: ReadStream | None = None  # the rest of the body, after ``body``
 
 
+@dataclass(frozen=True)
+class PreviewRoot:
+    """A preview root as its token is minted: the real path (every link resolved), the kind
+    ("folder" or "file"), the id of the node found there, and the name a file root is served
+    under (the last name of the path it was asked by, a link's own name included). A request
+    is served only while the path still resolves to itself and to that node
+    (``resolve_in_root``)."""
+
+    path: str
+    kind: str
+    node: str
+    name: str = ""
+
+    def fields(self) -> dict[str, str]:
+        """The fields a request for this root carries (``PreviewRequest``)."""
+        return {"root": self.path, "kind": self.kind, "node": self.node, "name": self.name}
+
+
+def pin_root(vfs: VFS, root: str, kind: str) -> PreviewRoot:
+    """Resolve ``root`` once, for a new token: its real path and node, in one lookup. A folder
+    root must be a directory (ENOTDIR), a file root anything else (EISDIR); a kind other than
+    these is EINVAL."""
+    if kind not in ("folder", "file"):
+        raise FsError.of("EINVAL", "preview", root).with_hint('kind is "folder" or "file"')
+    node, real = vfs.resolver.lookup(root, "preview")
+    if kind == "folder" and not node.is_dir:
+        raise FsError.of("ENOTDIR", "preview", root)
+    if kind == "file" and node.is_dir:
+        raise FsError.of("EISDIR", "preview", root)
+    return PreviewRoot(real, kind, node.id, paths.basename(paths.normalize(root, "preview")))
+
+
 class PreviewHost(Protocol):
     async def root_url(self, root: str, kind: str) -> str:
         """Mint a preview root for the VFS path ``root`` (kind "folder" or "file") and give the
@@ -84,19 +124,50 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+class PinnedPreviews:
+    """The ``PreviewHost`` of a VFS that serves its previews (in the browser: roots pinned in
+    Python, minted by the page): each root is pinned on ``vfs`` (``pin_root``) before ``mint``
+    stores its fields (``PreviewRoot.fields``) under a token and gives its URL. The pin and the
+    caller's checks (a view's: py_vfs/view_hosts.py) run with no await in between."""
+
+    def __init__(self, vfs: VFS, mint: Callable[[dict[str, str]], Awaitable[str]]) -> None:
+        self._vfs = vfs
+        self._mint = mint
+
+    async def root_url(self, root: str, kind: str) -> str:
+        """Pin ``root`` and mint a token for it; the URL of the root."""
+        return await self._mint(pin_root(self._vfs, root, kind).fields())
+
+
 class LocalPreviews:
     """Preview roots kept in memory, for the shell off the browser and for tests: ``roots``
-    maps each token to (root, kind), as the browser's ``pyvfs-previews`` database does."""
+    maps each token to (root, kind) as asked, and, given the ``vfs`` that serves them,
+    ``pinned`` maps it to its ``PreviewRoot``, as the browser's ``pyvfs-previews`` database
+    does."""
 
-    def __init__(self, base: str = "/preview/") -> None:
+    def __init__(self, base: str = "/preview/", vfs: VFS | None = None) -> None:
         self.base = base.rstrip("/") + "/"
         self.roots: dict[str, tuple[str, str]] = {}
+        self.pinned: dict[str, PreviewRoot] = {}
+        self._vfs = vfs
 
     async def root_url(self, root: str, kind: str) -> str:
         """A fresh token for ``root``; its URL is ``<base><token>/``."""
+        pinned = pin_root(self._vfs, root, kind) if self._vfs is not None else None
         token = new_token()
         self.roots[token] = (root, kind)
+        if pinned is not None:
+            self.pinned[token] = pinned
         return f"{self.base}{token}/"
+
+    def request(self, url: str, **fields: Any) -> PreviewRequest:
+        """The request the service worker would forward for ``url`` (under ``base``), with
+        what the page finds for its token."""
+        token, _, inside = url.removeprefix(self.base).partition("/")
+        pinned = self.pinned.get(token)
+        root, kind = self.roots[token]
+        found = pinned.fields() if pinned else {"root": root, "kind": kind}
+        return PreviewRequest("/" + inside, token=token, **found, **fields)
 
 
 def url_inside(root_url: str, relative: str) -> str:
@@ -115,18 +186,29 @@ def content_type(path: str) -> str:
     return kind
 
 
-def resolve_in_root(vfs: VFS, root: str, kind: str, relative: str) -> str:
+def resolve_in_root(vfs: VFS, root: str, kind: str, relative: str,
+                    node: str | None = None, name: str | None = None) -> str:
     """The VFS path that ``relative`` (a URL path inside the preview root, from "/") names.
 
-    A folder root serves what lies below it; a file root serves only itself, under its own name.
+    With ``node`` (a pinned root: ``pin_root``), the root must still be its own real path and
+    hold that node: a root replaced since (by a link, another folder or file, a mount) is gone.
+    A folder root serves what lies below it; a file root serves only itself, under its own name
+    (or ``name``: the name it was opened by).
     ``..`` is folded lexically and never climbs above the root; then the VFS resolves every
     symlink on the way (``realpath``) and the result must still lie in the root's own real
     path, so a link inside the root that points out of it leads nowhere.
     Outside the root is ENOENT (a 404), exactly as a missing file."""
     outside = FsError.of("ENOENT", "preview", relative)
+    if node is not None:
+        try:
+            found, real = vfs.resolver.lookup(root, "preview")
+        except FsError:
+            raise outside from None
+        if real != root or found.id != node:
+            raise outside
     inside = paths.normalize(relative, "preview")  # ".." stops at the root's top
     if kind == "file":
-        if inside != "/" + paths.basename(root):
+        if inside != "/" + (name or paths.basename(root)):
             raise outside
         return root
     wanted = paths.join(root, inside.lstrip("/"))
@@ -146,8 +228,15 @@ async def respond(vfs: VFS, request: PreviewRequest | str) -> PreviewResponse:
         request = PreviewRequest(request)
     relative = request.path
     base_url = request.base_url
+
+    def in_root(relative: str) -> str:
+        return resolve_in_root(vfs, request.root, request.kind, relative, request.node,
+                               request.name)
+
     try:
-        path = resolve_in_root(vfs, request.root, request.kind, relative)
+        if request.token and request.node is None:  # minted before roots were pinned
+            raise FsError.of("ENOENT", "preview", relative)
+        path = in_root(relative)
         stat = vfs.stat(path)
         if stat.is_dir and not relative.endswith("/"):
             # Relative links in the directory's page resolve against it only with the slash.
@@ -155,14 +244,26 @@ async def respond(vfs: VFS, request: PreviewRequest | str) -> PreviewResponse:
             location = base_url + quote(inside) + ("/" if inside else "")
             return PreviewResponse(301, b"", {"location": location, "cache-control": "no-cache"})
         if stat.is_dir:
-            index = paths.child(path, "index.html")
-            if not vfs.exists(index):
-                return _listing(vfs, path, paths.normalize(relative), base_url)
+            shown = paths.normalize(relative)
+            index = _servable(in_root, paths.child(shown, "index.html"))
+            if index is None or vfs.stat(index).is_dir:
+                return _listing(vfs, path, shown, base_url, in_root)
             path = index
         return await _file(vfs, path, request)
     except FsError as error:
         status = 404 if error.code in ("ENOENT", "ENOTDIR") else 500
         return _text(status, f"{FsError.of(error.code, 'preview', relative)}\n")
+
+
+def _servable(in_root: Callable[[str], str], relative: str) -> str | None:
+    """The VFS path of ``relative`` if it is inside the root and there; None if not."""
+    try:
+        path = in_root(relative)
+    except FsError as error:
+        if error.code in ("ENOENT", "ENOTDIR", "ELOOP"):
+            return None
+        raise
+    return path
 
 
 def _text(status: int, message: str, headers: dict[str, str] | None = None) -> PreviewResponse:
@@ -247,11 +348,15 @@ def _position(digits: str) -> int:
     return int(digits) if len(digits) <= 18 else 10**18
 
 
-def _listing(vfs: VFS, directory: str, shown: str, base_url: str) -> PreviewResponse:
+def _listing(vfs: VFS, directory: str, shown: str, base_url: str,
+             in_root: Callable[[str], str]) -> PreviewResponse:
     """A directory without index.html lists its entries, like ``python -m http.server``;
-    ``shown`` is its path inside the preview root, which its links and title use."""
+    ``shown`` is its path inside the preview root, which its links and title use. Only entries
+    the root serves are listed: a link that leads out of it (or nowhere) is left out."""
     items = []
     for entry in vfs.readdir(directory, with_types=True):
+        if _servable(in_root, paths.child(shown, entry.name)) is None:
+            continue
         suffix = "/" if entry.type == "directory" else ""
         href = base_url + quote(paths.child(shown, entry.name).lstrip("/")) + suffix
         items.append(f'<li><a href="{html.escape(href)}">{html.escape(entry.name + suffix)}</a>')

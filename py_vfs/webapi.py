@@ -26,7 +26,7 @@ from .mounts.fsa import BrowserHost, FsaBackend, NeedsPromising
 from .mounts.host import MountHost
 from .node import DirEntry, Stat
 from .page_cache import Views, listing
-from .preview import PreviewHost, PreviewRequest, respond
+from .preview import PinnedPreviews, PreviewHost, PreviewRequest, respond
 from .protocol import PYTHON_OPS, STEP_OPS, error_envelope
 from .search import GrepResult
 from .shell import Shell
@@ -489,7 +489,7 @@ async def open_api(js_store: Any, js_notify: Any = None,
         scratch.use(scratch.opened_by(js_host.scratch))
     if js_host is not None:
         host = BrowserHost(js_host.request)
-        mounts = {"host": host, "fsa": js_host.fsa, "previews": host}
+        mounts = {"host": host, "fsa": js_host.fsa, "previews": PinnedPreviews(vfs, host.mint_root)}
     api = WebAPI(vfs, notify=notify if js_notify is not None else None,
                  invalidate=js_invalidate, defaults=bundle, **mounts)
     if getattr(js_host, "jsh", None) is not None:  # .jsh scripts run in Web Workers

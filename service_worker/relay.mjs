@@ -1,7 +1,10 @@
 // The preview relay, on the PREVIEW origin, embedded as a hidden frame by each app tab
-// (web/pyvfs.mjs). It registers the preview service worker (scope /preview/) and hands each of
-// its offers, with the transferred MessagePort, to the app tab that embeds it; from there the
-// app tab's VFS worker talks to the service worker directly on that port (docs/preview.md).
+// (web/pyvfs.mjs) at /preview/relay.html. It registers the preview service worker (scope
+// /preview/) and hands each of its offers, with the transferred MessagePort, to the app tab that
+// embeds it; from there the app tab's VFS worker talks to the service worker directly on that
+// port (docs/preview.md). The service worker offers requests only to a relay whose navigation it
+// saw come from an app tab: on a first visit (no service worker yet) it asks the tab to load it
+// again, through the now active worker.
 // It serves only app origins listed in this site's pyvfs-config.json ({"appOrigins": [...]}),
 // and build/serve.py also sends it with `Content-Security-Policy: frame-ancestors <app origin>`.
 
@@ -9,8 +12,10 @@
 // writes protocol.mjs (generated from py_vfs/protocol.py) next to this file.
 import { PREVIEW_PROTOCOL as PROTOCOL } from "./protocol.mjs";
 
+const HELLO_TIMEOUT_MS = 10000; // the service worker's answer to "am I a relay?"
+
 async function appOrigins() {
-  const response = await fetch("./pyvfs-config.json", { cache: "no-cache" });
+  const response = await fetch("/pyvfs-config.json", { cache: "no-cache" });
   const config = await response.json();
   return Array.isArray(config.appOrigins) ? config.appOrigins : [];
 }
@@ -41,18 +46,33 @@ async function relay() {
       if (event.data?.type === "pyvfs:preview") tell(event.data, [...event.ports]);
     });
     navigator.serviceWorker.startMessages();
-    const registration = await navigator.serviceWorker.register(new URL("./preview/sw.js", location.href), {
-      scope: new URL("./preview/", location.href).href,
+    const registration = await navigator.serviceWorker.register(new URL("/preview/sw.js", location.origin), {
+      scope: new URL("/preview/", location.origin).href,
       updateViaCache: "none",
     });
     // A new build's sw.js differs (it carries the build id): install it now rather than at the
     // next navigation into the scope; it takes over the open previews (skipWaiting + claim).
     registration.update().catch(() => {});
     await activated(registration);
-    tell({ type: "pyvfs:relay-ready", protocol: PROTOCOL });
+    if (await trusted(registration)) tell({ type: "pyvfs:relay-ready", protocol: PROTOCOL });
+    else tell({ type: "pyvfs:relay-reload", protocol: PROTOCOL }); // the tab loads this frame again
   } catch (error) {
     tell({ type: "pyvfs:relay-failed", protocol: PROTOCOL, message: String(error?.message ?? error) });
   }
+}
+
+// Whether the service worker takes this frame for a relay (it saw the navigation that made it).
+function trusted(registration) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the preview service worker did not answer within ${HELLO_TIMEOUT_MS} ms`)), HELLO_TIMEOUT_MS);
+    navigator.serviceWorker.addEventListener("message", function answer(event) {
+      if (event.data?.type !== "pyvfs:relay-trusted") return;
+      navigator.serviceWorker.removeEventListener("message", answer);
+      clearTimeout(timer);
+      resolve(event.data.trusted === true);
+    });
+    registration.active.postMessage({ type: "pyvfs:relay-hello", protocol: PROTOCOL });
+  });
 }
 
 relay();

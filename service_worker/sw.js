@@ -8,13 +8,20 @@
 // for a large body, one "chunk" per "pull" until "end". docs/preview.md has the whole protocol;
 // the decisions (status, headers, the root) are made in Python (py_vfs/preview.py), not here.
 
+// Only a relay an app tab embedded gets requests (docs/preview.md, "Who is a relay"): the
+// navigation that made it came through this worker from an app origin's page into a frame
+// (request.referrer, request.destination: the browser sets both, no page can), and the client
+// it made (event.resultingClientId, unguessable) is remembered as a relay. A window a previewed
+// page opens or frames at the relay's URL is refused there, and any other client of this origin
+// (a preview page, a window at any URL) is never offered a request.
+
 // build/build.py writes its build id here, so every build is a new service worker version.
 const BUILD = "dev";
 // build/build.py writes PREVIEW_PROTOCOL of py_vfs/protocol.py here (the version of the preview
 // messages, shared with relay.mjs and web/preview_relay.mjs).
 const PROTOCOL = 0;
 const SCOPE_PATH = "/preview/";
-const RELAY_PATH = "/relay.html";
+const RELAY_PATH = "/preview/relay.html"; // inside the scope: its navigation comes through here
 const TOKEN = /^[A-Za-z0-9_-]{22,64}$/; // web/preview_roots.mjs mints 128 random bits
 const ACK_TIMEOUT_MS = 1500; // no app page acked within this: 503
 const START_TIMEOUT_MS = 60000; // acked but no "start" within this: 504 (a tab may be booting)
@@ -40,16 +47,102 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (url.origin !== self.location.origin) return;
   const scope = self.registration.scope;
-  if (url.href.startsWith(scope)) {
+  if (url.pathname === RELAY_PATH) {
+    event.respondWith(relayPage(event));
+  } else if (url.href.startsWith(scope)) {
     const finished = deferred();
     event.waitUntil(finished.promise); // stay alive while a body streams
     event.respondWith(answer(event.request, url, finished.resolve));
   } else if (event.request.mode !== "navigate") {
-    // Only a preview page is controlled by this worker, so this is one of its subresources with
-    // a root-relative URL: "/" means its preview root (docs/preview.md, "Root-relative URLs").
-    event.respondWith(rootRelative(event.clientId, url));
+    // Only preview pages and relay frames are controlled by this worker, so this is a relay's
+    // own file or a preview page's subresource with a root-relative URL: "/" means its preview
+    // root (docs/preview.md, "Root-relative URLs").
+    event.respondWith(rootRelative(event.clientId, event.request, url));
   }
 });
+
+// A relay asks whether it is one (relay.mjs): only the client a trusted navigation made is.
+self.addEventListener("message", (event) => {
+  if (event.data?.type !== "pyvfs:relay-hello" || !event.source) return;
+  const client = event.source;
+  event.waitUntil(isRelay(client).then((trusted) => {
+    client.postMessage({ type: "pyvfs:relay-trusted", protocol: PROTOCOL, trusted });
+  }));
+});
+
+// The relay page, for a frame an app origin's page navigates (the referrer is that page's
+// origin: web/preview_relay.mjs sends it with referrerPolicy "origin"). The client it makes
+// is remembered as a relay. Anything else, a window or a frame a previewed page opens at this
+// URL, is refused and remembered as nothing.
+async function relayPage(event) {
+  const { request } = event;
+  let from = "";
+  try {
+    from = request.referrer ? new URL(request.referrer).origin : "";
+  } catch {
+    from = "";
+  }
+  const embedded = request.mode === "navigate" && request.destination === "iframe";
+  const fromApp = from && from !== self.location.origin && (await appOrigins()).includes(from);
+  if (!embedded || !fromApp) {
+    return text(403, "Forbidden: the preview relay is a frame of a py_vfs app tab only\n");
+  }
+  const response = await fetch(request); // the static page, with its frame-ancestors header
+  if (response.ok && event.resultingClientId) await trust(event.resultingClientId);
+  return response;
+}
+
+// The ids of the relay clients, kept in memory and in this origin's IndexedDB (the worker is
+// stopped when idle). A previewed page can read and change that database, but not learn its
+// own client id, so the most it can do is forget the relays (previews stop until the app tab
+// reloads: docs/security.md).
+let relayIds = null;
+
+// One request on the list. Whatever a previewed page did to the database (another version, no
+// such store, a connection it keeps open) fails here, and the list is then empty.
+function relayStore(mode, use) {
+  return new Promise((resolve, reject) => {
+    const opening = indexedDB.open("pyvfs-preview-relays", 1);
+    opening.onupgradeneeded = () => opening.result.createObjectStore("relays");
+    opening.onerror = () => reject(opening.error);
+    opening.onblocked = () => reject(new Error("the relay list is held open elsewhere"));
+    opening.onsuccess = () => {
+      const db = opening.result;
+      try {
+        const tx = db.transaction("relays", mode);
+        const request = use(tx.objectStore("relays"));
+        tx.oncomplete = () => { db.close(); resolve(request.result); };
+        tx.onerror = tx.onabort = () => { db.close(); reject(tx.error); };
+      } catch (error) {
+        db.close();
+        reject(error);
+      }
+    };
+  });
+}
+
+function trustedIds() {
+  relayIds ??= relayStore("readonly", (store) => store.get("ids")).then(
+    (ids) => new Set(Array.isArray(ids) ? ids.filter((id) => typeof id === "string") : []),
+    () => new Set());
+  return relayIds;
+}
+
+async function trust(id) {
+  const ids = await trustedIds();
+  const live = new Set((await self.clients.matchAll({ type: "window", includeUncontrolled: true })).map((c) => c.id));
+  for (const old of ids) if (!live.has(old)) ids.delete(old);
+  ids.add(id);
+  await relayStore("readwrite", (store) => store.put([...ids], "ids")).catch(() => {});
+}
+
+// A relay: a frame (not a top-level or auxiliary window) at the relay's URL, made by a
+// navigation this worker let through as an app tab's.
+async function isRelay(client) {
+  if (client?.type !== "window" || client.frameType !== "nested") return false;
+  if (new URL(client.url).pathname !== RELAY_PATH) return false;
+  return (await trustedIds()).has(client.id);
+}
 
 async function appOrigins() {
   try {
@@ -70,9 +163,11 @@ function tokenOf(href) {
 
 // "/style.css" asked by the page /preview/<token>/x.html is /preview/<token>/style.css. Every
 // leading slash goes, so "//host/x" stays a path on this origin, and the target is checked to
-// be inside the token's root before the redirect is sent.
-async function rootRelative(clientId, url) {
+// be inside the token's root before the redirect is sent. The relay's own files (relay.mjs,
+// protocol.mjs, pyvfs-config.json) come from the network.
+async function rootRelative(clientId, request, url) {
   const client = clientId ? await self.clients.get(clientId) : null;
+  if (client && new URL(client.url).pathname === RELAY_PATH) return fetch(request);
   const token = tokenOf(client?.url);
   if (!token) return text(404, "Not Found: not asked by a preview page\n");
   const root = `${self.registration.scope}${token}/`;
@@ -90,9 +185,12 @@ function deferred() {
 }
 
 // nosniff: a previewed file is never run as a script or a style sheet of another type than the
-// one its name gives it.
+// one its name gives it. frame-ancestors 'self': a preview may be framed by previews only,
+// never by an app page, where it would sit beside that page's relay frame, of its own origin,
+// and could script it (docs/security.md).
 function headersOf(extra) {
-  return { "Cache-Control": "no-cache", "X-Preview-Build": BUILD, "X-Content-Type-Options": "nosniff", ...extra };
+  return { "Cache-Control": "no-cache", "X-Preview-Build": BUILD, "X-Content-Type-Options": "nosniff",
+           "Content-Security-Policy": "frame-ancestors 'self'", ...extra };
 }
 
 function text(status, message) {
@@ -167,15 +265,13 @@ async function answer(request, url, finished) {
   }
 }
 
-// Offers the request to every relay frame at once (preview pages and anything else of this
-// origin are not asked); resolves with the port of the first app tab that acks, or null after
-// ACK_TIMEOUT_MS.
+// Offers the request to every relay frame at once (isRelay: preview pages and anything else of
+// this origin are not asked); resolves with the port of the first app tab that acks, or null
+// after ACK_TIMEOUT_MS.
 async function offer(message) {
   const all = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-  const relays = all.filter((client) => {
-    const at = new URL(client.url);
-    return at.origin === self.location.origin && at.pathname === RELAY_PATH;
-  });
+  const relays = [];
+  for (const client of all) if (await isRelay(client)) relays.push(client);
   if (!relays.length) return null;
   return new Promise((resolve) => {
     let chosen = null;

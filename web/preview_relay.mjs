@@ -24,6 +24,10 @@ export async function connectRelay(option, workerOf) {
   const frame = document.createElement("iframe");
   frame.hidden = true;
   frame.title = "py_vfs preview relay";
+  // The preview service worker takes the frame for a relay only when the navigation that made
+  // it comes from an app origin's page: the referrer says so, whatever this page's policy.
+  frame.referrerPolicy = "origin";
+  let reloaded = false;
   const ready = new Promise((resolve) => {
     const late = setTimeout(() => {
       console.warn(`py_vfs: the preview relay of ${origin} did not answer within ${RELAY_TIMEOUT_MS} ms; previews may fail`);
@@ -35,14 +39,21 @@ export async function connectRelay(option, workerOf) {
       if (message?.protocol !== PREVIEW_PROTOCOL) return;
       if (message.type === "pyvfs:preview" && event.ports.length === 1) {
         answerPreview(message, event.ports[0], workerOf);
-      } else if (message.type === "pyvfs:relay-ready" || message.type === "pyvfs:relay-failed") {
+      } else if (message.type === "pyvfs:relay-reload" && !reloaded) {
+        // A first visit: the relay registered the service worker, which did not see this
+        // frame's navigation. Loaded again, through the worker, it is a relay (once).
+        reloaded = true;
+        frame.src = relayUrl;
+      } else if (message.type === "pyvfs:relay-ready" || message.type === "pyvfs:relay-failed" || message.type === "pyvfs:relay-reload") {
         if (message.type === "pyvfs:relay-failed") console.warn(`py_vfs: previews are off: ${message.message}`);
+        if (message.type === "pyvfs:relay-reload") console.warn("py_vfs: previews are off: the preview service worker does not take this page's frame for a relay (is this origin in the preview site's appOrigins?)");
         clearTimeout(late);
         resolve();
       }
     });
   });
-  frame.src = new URL("/relay.html", origin).href;
+  const relayUrl = new URL("/preview/relay.html", origin).href;
+  frame.src = relayUrl;
   (document.body ?? document.documentElement).append(frame);
   await ready;
   return { origin };
@@ -80,7 +91,8 @@ async function answerPreview(message, port, workerOf) {
     port.onmessage = null;
     const worker = root && workerOf(root.disk);
     if (!worker) return notFound(port, message.request.path);
-    const request = { ...message.request, token: message.token, root: root.root, kind: root.kind };
+    const { root: top, kind, node, name } = root;
+    const request = { ...message.request, token: message.token, root: top, kind, node, name };
     worker.postMessage({ type: "preview", request }, [port]);
   };
   port.postMessage({ type: "ack" });

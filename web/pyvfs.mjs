@@ -181,7 +181,7 @@ class Instance {
       const { path, readOnly } = payload;
       const value = kind === "mount" ? await api.mount(path, await pickDirectory({ readOnly }), { readOnly })
         : kind === "unmount" ? await api.unmount(path)
-        : kind === "preview" ? { url: await this.rootUrl(payload.root, payload.kind) }
+        : kind === "preview" ? { url: await this.mintUrl(payload) }
         : await api.reconnect(path);
       reply = { value };
     } catch (error) {
@@ -190,14 +190,27 @@ class Instance {
     this.worker.postMessage({ type: "reply", id, ...reply });
   }
 
-  // Mints (or finds) the token of a preview root of this disk; resolves once it is stored.
+  // The URL of a preview root of this disk (the JS API's previewUrl): Python pins the root (its
+  // real path and node, py_vfs/preview.py) and asks this page to mint it (mintUrl).
   async rootUrl(root, kind) {
+    await this.previewOrigin(root);
+    return this.call("previewRoot", [root, kind]);
+  }
+
+  // Mints (or finds) the token of a root Python pinned ({root, kind, node, name}); resolves
+  // once it is stored.
+  async mintUrl({ root, kind, node, name }) {
+    const origin = await this.previewOrigin(root);
+    const token = await mintRoot({ disk: this.name, root, kind, node, name });
+    return `${origin}/preview/${token}/`;
+  }
+
+  async previewOrigin(root) {
     const relay = await previewRelay;
     if (!relay) {
       throw fsError("ENOTSUP", "ENOTSUP: no preview origin: set previewOrigin in pyvfs-config.json or pass openVFS({previewOrigin})", { path: root, syscall: "preview" });
     }
-    const token = await mintRoot({ disk: this.name, root, kind });
-    return `${relay.origin}/preview/${token}/`;
+    return relay.origin;
   }
 
   async store() {

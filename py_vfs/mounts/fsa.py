@@ -150,10 +150,11 @@ class BrowserHost:
         """Ask the page to ask the user for permission again, then reconnect ``path``."""
         return await self._ask("reconnect", path, {"path": path})
 
-    async def root_url(self, root: str, kind: str) -> str:
-        """A preview root minted by the page (web/preview_roots.mjs): it keeps the token where
-        every app tab finds it, then gives the root's URL on the preview origin."""
-        return str((await self._ask("preview", root, {"root": root, "kind": kind}))["url"])
+    async def mint_root(self, root: dict[str, str]) -> str:
+        """A preview root ``{root, kind, node}`` pinned by Python (py_vfs/preview.py,
+        ``PinnedPreviews``), minted by the page (web/preview_roots.mjs): it keeps the token
+        where every app tab finds it, then gives the root's URL on the preview origin."""
+        return str((await self._ask("preview", root["root"], root))["url"])
 
     async def _ask(self, kind: str, path: str, payload: dict[str, Any]) -> dict[str, Any]:
         answer = (await self._request(kind, _js(payload))).to_py()

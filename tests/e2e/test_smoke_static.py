@@ -73,7 +73,7 @@ def test_the_app_serves_no_service_worker_the_preview_origin_does(page, offsite_
     assert r["headers"]["content-type"] == "text/javascript"
     assert "service-worker-allowed" not in r["headers"]
     assert r["headers"]["cache-control"] == "no-cache"
-    relay = fetch(page, "/relay.html")["headers"]
+    relay = fetch(page, "/preview/relay.html")["headers"]
     assert f"frame-ancestors {base_url.rstrip('/')}" in relay["content-security-policy"]
     assert relay["x-content-type-options"] == "nosniff"
     assert fetch(page, "/manifest.json")["status"] == 404  # no app file on the preview origin

@@ -12,6 +12,7 @@ from py_vfs.preview import (
     PreviewRequest,
     PreviewResponse,
     parse_range,
+    pin_root,
     resolve_in_root,
     respond,
 )
@@ -254,5 +255,7 @@ def test_a_token_roots_links_redirects_and_errors_in_its_own_url(vfs):
 
 
 def ask_in(vfs: VFS, root: str, kind: str, relative: str) -> PreviewResponse:
-    request = PreviewRequest(relative, token="tok", root=root, kind=kind)
+    """The answer for ``relative`` under a token minted for ``root`` (pinned as the page
+    mints it)."""
+    request = PreviewRequest(relative, token="tok", **pin_root(vfs, root, kind).fields())
     return asyncio.run(respond(vfs, request))
