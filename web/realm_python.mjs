@@ -81,7 +81,7 @@ async function boot(data, viewPort) {
 }
 
 // The run's side of its streams, for Python: write(stream, bytes) resolves once the shell took
-// the bytes; read() gives the next piece of input, or null at its end.
+// the bytes; read() gives the next piece of input, or undefined at its end (None in Python).
 function streamsOf(runId) {
   const state = { acks: new Map(), input: null };
   runs.set(runId, state);
@@ -133,7 +133,7 @@ function receive({ data, ports }) {
     const state = runs.get(data.run);
     const give = state?.input;
     if (state) state.input = null;
-    give?.(data.data ? new Uint8Array(data.data) : null);
+    give?.(data.data ? new Uint8Array(data.data) : undefined); // undefined: Python's None
   }
 }
 

@@ -176,6 +176,9 @@ await probe("fetch app", () => fetch(process.env.APP + "index.html"));
 await probe("secret", () => fs.readFile("/secret/key.txt", "utf8"));
 await probe("other", () => fs.readFile("/scoops/other/workspace/notes.txt", "utf8"));
 await probe("write outside", () => fs.writeFile("/workspace/pwned-jsh.txt", "x"));
+// Its worker's messages go to the realm's frame, which takes none: the app hears nothing.
+postMessage({type: "realmOpened", id: 1, from: "realm-attack"});
+postMessage({type: "realm", base: "http://127.0.0.1:1/", from: "realm-attack"});
 await fs.writeFile("/scoops/agent/workspace/jsh-ran.txt", "yes");
 found.shared = await fs.readFile("/shared/from-agent.txt", "utf8");
 console.log(JSON.stringify(found));
@@ -183,8 +186,15 @@ console.log(JSON.stringify(found));
 
 
 def test_a_hostile_jsh_script_in_a_scoop_finds_nothing_of_the_app(realm_app):
-    app_url = realm_app.evaluate("location.origin + '/'")
+    app_url = realm_app.evaluate("""() => {
+      window.realmAttacks = 0;
+      window.addEventListener("message", ({data}) => {
+        if (data?.from === "realm-attack") window.realmAttacks++;
+      });
+      return location.origin + "/";
+    }""")
     js(realm_app, WITHIN + """
+      await agent.writeFile("/shared/from-agent.txt", "shared by agent");
       await agent.writeFile("/scoops/agent/workspace/probe.jsh", args[0]);""", HOSTILE_JSH)
     result = scoop_shell(realm_app, f"APP={app_url} /scoops/agent/workspace/probe.jsh")
     assert (result["code"], result["stderr"]) == (0, ""), result
@@ -194,9 +204,22 @@ def test_a_hostile_jsh_script_in_a_scoop_finds_nothing_of_the_app(realm_app):
                  "write outside"):
         assert found[name].startswith("refused"), (name, found[name])
     after = js(realm_app, """
+      await new Promise((resolve) => setTimeout(resolve, 500));
       return [await vfs.readFile("/scoops/agent/workspace/jsh-ran.txt", "utf8"),
-              await vfs.exists("/workspace/pwned-jsh.txt")];""")
-    assert after == ["yes", False]
+              await vfs.exists("/workspace/pwned-jsh.txt"), window.realmAttacks];""")
+    assert after == ["yes", False, 0]
+
+
+def test_a_scoops_python_streams_pipes_and_exit_statuses_as_the_shell_does(realm_app):
+    """In the realm, standard input and output are the pipeline's: a script reads what comes
+    before it and writes to what comes after, line by line, and its status is the line's."""
+    result = scoop_shell(realm_app, "printf 'a\\nb\\n' | python -c 'import sys; "
+                                    "[print(line.strip().upper()) for line in sys.stdin]' | "
+                                    "python -c 'import sys; print(repr(sys.stdin.read()))'; "
+                                    "python -c 'import sys; sys.exit(3)'; echo status=$?; "
+                                    "python -c 'raise ValueError(\"boom\")'; echo status=$?")
+    assert result["stdout"] == "'A\\nB\\n'\nstatus=3\nstatus=1\n", result
+    assert "ValueError: boom" in result["stderr"]
 
 
 def test_ctrl_c_ends_a_runaway_python_in_its_realm_and_the_next_run_works(realm_app):
@@ -213,8 +236,8 @@ def test_ctrl_c_ends_a_runaway_python_in_its_realm_and_the_next_run_works(realm_
       const next = await within(agent.runPython("print(6 * 7)"), 240000, "the next run");
       return {stopped, next};""")
     stopped = result["stopped"]
-    code = stopped.get("value", {}).get("code")
-    assert code == 130 or stopped.get("error") == "AbortError", stopped
+    # An aborted shell call resolves with the line status, as in tests/e2e/test_abort.py.
+    assert stopped.get("value", {}).get("code") == 130, stopped
     assert result["next"] == {"stdout": "42\n", "stderr": "", "code": 0}
 
 
