@@ -163,6 +163,7 @@ class Expander:
             if not params:
                 fields[-1].quoted = fields[-1].quoted or len(fields[-1].segments) > 0
                 return
+            limits.check_words(len(fields) + len(params) - 1, 0)
             for number, param in enumerate(params):
                 if number:
                     fields.append(_Field())
