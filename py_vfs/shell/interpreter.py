@@ -470,7 +470,8 @@ class Shell:
         variables.push()
         self.function_depth += 1
         try:
-            return await self.nested(lambda: self.command(body, io))
+            with budget().holding(argv):  # its arguments, while it runs (deep calls add up)
+                return await self.nested(lambda: self.command(body, io))
         except ReturnFrom as exc:
             return exc.status
         finally:
