@@ -267,3 +267,22 @@ def test_unzip_work_grows_with_the_names_not_the_cube_of_the_depth(monkeypatch):
 
     shallow, deep = extract(40), extract(80)
     assert deep < 5 * shallow, (shallow, deep)
+
+
+def test_commands_holding_their_whole_input_stop_at_a_limit(sh, monkeypatch):
+    """`yes | sort` and `yes | xargs ...` held their input without end (the default limit is
+    256 MiB; lowered here so that the test is quick); xargs's commands count as commands."""
+    from py_vfs.shell import limits, pipes
+
+    monkeypatch.setattr(pipes, "READ_ALL_LIMIT", 100_000)
+    result = sh("yes | sort; echo $?")
+    assert result.stdout == "2\n"
+    assert result.stderr == ("sort: cannot read: -: File too large (input held in memory stops "
+                             "at 100000 bytes)\n")
+    result = sh("yes | xargs echo; echo $?")
+    assert result.stdout == "1\n"
+    assert result.stderr == "xargs: File too large (input held in memory stops at 100000 bytes)\n"
+    monkeypatch.setattr(limits, "MAX_COMMANDS", 100)
+    result = sh("seq 1000 | xargs -n1 true; echo never")
+    assert (result.stdout, result.stderr, result.code) == (
+        "", limited("commands", "100 run by one line"), 1)
