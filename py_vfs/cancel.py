@@ -13,8 +13,11 @@ The signal of the running call lives in a context variable, ``SIGNAL``, as the w
 In the worker, Python runs its coroutines in microtasks (web/scheduler.mjs), so the page's
 cancel message, a macrotask, cannot be read while an operation is busy. ``checkpoint`` therefore
 awaits ``yielder`` (a JS function whose promise settles in a macrotask, set by the worker) once
-every ``YIELD_MS`` of work while a cancellable call runs: a bounded cost, paid only by calls that
-carry a signal. Without a yielder (CPython, the Node tier) it never suspends.
+every ``YIELD_MS`` of work, whether or not the call carries a signal: a call without one (a
+``vfs.shell(line)`` running `while true; do :; done`) must not freeze the worker either, so a
+cancel of another call or ``close()`` gets in. Without a yielder (CPython, the Node tier) it
+awaits ``asyncio.sleep(0)`` instead, so the other tasks of the loop run. A bounded cost: one
+clock read per safe point, one turn of the loop per ``YIELD_MS``.
 
 Waiting (``sleep``, ``wait``: `sleep 5`, `tail -f`) is the other way a command holds a call: it
 registers a future with the signal, which ``abort()`` resolves, so the wait ends at once with
@@ -78,6 +81,8 @@ def _wake(waiter: asyncio.Future[None]) -> None:
 
 
 SIGNAL: ContextVar[Signal | None] = ContextVar("py_vfs_signal", default=None)
+# When a safe point without a signal last let the loop run (calls with one keep their own).
+_last_yield = [time.monotonic()]
 # Set by the worker (``set_yielder``): awaiting what it returns lets pending messages in.
 _yielder: list[Callable[[], Awaitable[object]]] = []
 
@@ -102,17 +107,20 @@ def check(syscall: str) -> None:
 
 
 async def checkpoint(syscall: str, done: int, total: int, unit: str) -> None:
-    """A safe point after ``done`` of ``total`` ``unit`` (files...): let a pending cancel in (at
-    most once per ``YIELD_MS``), then stop with ``ECANCELED`` if the signal is aborted."""
+    """A safe point after ``done`` of ``total`` ``unit`` (files...): let the event loop run (at
+    most once per ``YIELD_MS``, with or without a signal), then stop with ``ECANCELED`` if the
+    call's signal is aborted."""
     signal = SIGNAL.get()
-    if signal is None:
-        return
-    if _yielder and not signal.aborted:
-        now = time.monotonic()
-        if (now - signal._last_yield) * 1000 >= YIELD_MS:
-            await _yielder[0]()
+    stop = signal is not None and signal.aborted
+    last = _last_yield[0] if signal is None else signal._last_yield
+    if not stop and (time.monotonic() - last) * 1000 >= YIELD_MS:
+        await (_yielder[0]() if _yielder else asyncio.sleep(0))
+        if signal is None:
+            _last_yield[0] = time.monotonic()
+        else:
             signal._last_yield = time.monotonic()
-    if signal.aborted:
+            stop = signal.aborted  # the cancel may have come in while the loop ran
+    if stop:
         raise aborted(syscall, f"stopped after {done} of {total} {unit}")
 
 

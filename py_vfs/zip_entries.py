@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from . import paths
 from .errors import FsError
 from .limits import MAX_TIME_MS, MIN_TIME_MS
 from .node import DIRECTORY, FILE, SYMLINK
@@ -168,6 +169,8 @@ def check_name(raw: str) -> tuple[str, ...]:
         raise refuse("EINVAL", "a name holds a NUL byte", raw.replace("\0", "\\0"))
     if "\\" in raw:
         raise refuse("EINVAL", "a name holds a backslash (a Windows separator)", raw)
+    if paths.too_long(raw):  # no such path can be made, and its parents would be thousands
+        raise refuse("ENAMETOOLONG", f"a name of {paths.PATH_MAX} bytes or more", raw[:64])
     if raw.startswith("/"):
         raise refuse("EINVAL", "an absolute name", raw)
     if len(raw) >= 2 and raw[1] == ":" and raw[0].isalpha():
@@ -249,12 +252,16 @@ def plan(infos: list[zipfile.ZipInfo], archive_bytes: int) -> list[Entry]:
         if names in entries and kind != DIRECTORY:  # implied as a parent by an earlier name
             raise refuse("EINVAL", "a name used for a directory and a file", _name(info))
         entries[names] = Entry(names, kind, mode, mtime, atime, info)
-        for depth in range(1, len(names)):
-            parent = entries.setdefault(names[:depth], Entry(names[:depth], DIRECTORY, None,
-                                                             None, None, None))
-            if parent.kind != DIRECTORY:
-                raise refuse("EINVAL", f"a name below the {parent.kind} "
-                                       f"'{parent.name}'", _name(info))
+        # The parents, deepest first, up to one already known: its own are known already
+        # (each implied directory is made once, not once for every name below it).
+        for depth in range(len(names) - 1, 0, -1):
+            parent = entries.get(names[:depth])
+            if parent is not None:
+                if parent.kind != DIRECTORY:
+                    raise refuse("EINVAL", f"a name below the {parent.kind} "
+                                           f"'{parent.name}'", _name(info))
+                break
+            entries[names[:depth]] = Entry(names[:depth], DIRECTORY, None, None, None, None)
     return [entries[names] for names in sorted(entries)]
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from py_vfs import paths
 from py_vfs.shell.format import quote_arg, quote_name, visible
+from py_vfs.shell.limits import budget
 from py_vfs.shell.pipes import Input, NoInput, Output
 
 if TYPE_CHECKING:
@@ -147,7 +148,8 @@ class Context:
     async def run(self, argv: list[str], *, stdin: Input | None = None,
                   stdout: Output | None = None) -> int:
         """Run another command with these arguments (xargs, find -exec), with this command's
-        streams unless given; its status."""
+        streams unless given; its status. It counts against the line's commands (Limits)."""
+        budget().command()
         return await self.session.run_argv(argv, stdin or NoInput(),
                                            stdout or self.stdout, self.stderr)
 

@@ -3,7 +3,6 @@ redirections and command dispatch. The language is described in docs/shell.md.""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import errno
 from collections.abc import Awaitable, Callable
@@ -27,6 +26,7 @@ from py_vfs.shell.control import (
     cancel_point,
 )
 from py_vfs.shell.format import quote_name, visible
+from py_vfs.shell.limits import budget, budgeted, run_stages
 from py_vfs.shell.parser import ParseError, parse
 from py_vfs.shell.pipes import SIGPIPE_STATUS, BrokenPipe, Collect, Input, NoInput, Output, Pipe
 from py_vfs.shell.redirects import RedirectError, Streams
@@ -181,7 +181,7 @@ class Shell:
         io = Streams(stdin or NoInput(), stdout or Collect(), stderr or Collect())
         self._run = _Run()
         try:
-            code = await self.run_text(line, io)
+            code = self.status = await budgeted(self.run_text(line, io), io.stderr)
         finally:
             for stream in (io.stdout, io.stderr):
                 with contextlib.suppress(BrokenPipe, OSError):
@@ -292,6 +292,7 @@ class Shell:
         pipe; each stage of a pipeline runs in a subshell, as in bash without lastpipe. The
         status is the last stage's (``set -o pipefail``: the last failing one's), inverted by
         ``!``."""
+        budget().command()
         await cancel_point()
         if pipeline.negate:
             self.condition_depth += 1
@@ -337,8 +338,7 @@ class Shell:
                 if index:
                     pipes[index - 1].reader.close()
 
-        results = await asyncio.gather(*(stage(i) for i in range(len(commands))),
-                                       return_exceptions=True)
+        results = await run_stages(len(commands), stage)
         for result in results:
             if isinstance(result, BaseException):
                 raise result
@@ -401,7 +401,7 @@ class Shell:
         try:
             argv = await expander.fields(node.words)
             values = {a.name: (self.variables.get(a.name) or "" if a.append else "")
-                      + await expander.string(a.value) for a in node.assigns}
+                      + await expander.string(a.value, a.name) for a in node.assigns}
             streams = await io.apply(node.redirects, self.vfs, self.cwd, expander, files)
         except RedirectError as exc:
             _say(io.stderr, str(exc))
@@ -449,7 +449,7 @@ class Shell:
         run = spec.invoke if spec is not None else scripts.run_command
         try:
             # What the command's Python reaches, by open() or fsspec (page_disks.py).
-            with working(self.vfs):
+            with working(self.vfs), budget().holding(argv):
                 status = await run(context, argv[1:])
         except BrokenPipe:
             return SIGPIPE_STATUS
@@ -471,7 +471,8 @@ class Shell:
         variables.push()
         self.function_depth += 1
         try:
-            return await self.nested(lambda: self.command(body, io))
+            with budget().holding(argv):  # its arguments, while it runs (deep calls add up)
+                return await self.nested(lambda: self.command(body, io))
         except ReturnFrom as exc:
             return exc.status
         finally:

@@ -30,6 +30,9 @@ LINE_LIMIT = 1 << 20
 # What a line's output collected in memory (``Shell.run`` without a terminal) may hold; past it,
 # the write fails with EFBIG instead of exhausting the worker's memory.
 COLLECT_LIMIT = 64 << 20
+# What a command that needs its whole input (sort, xargs, jq) may hold of it: past it, EFBIG
+# (`yes | sort` held memory without end).
+READ_ALL_LIMIT = 256 << 20
 SIGPIPE_STATUS = 141  # 128 + SIGPIPE, what sh reports for a writer whose reader is gone
 
 
@@ -184,8 +187,15 @@ class Input:
             yield line
 
     async def read_all(self) -> bytes:
-        """The whole input (for commands that need all of it, as `sort` does)."""
-        pieces = [piece async for piece in self.chunks()]
+        """The whole input (for commands that need all of it, as `sort` does), at most
+        ``READ_ALL_LIMIT`` bytes (EFBIG past it)."""
+        pieces, size = [], 0
+        async for piece in self.chunks():
+            size += len(piece)
+            if size > READ_ALL_LIMIT:
+                raise FsError.of("EFBIG", "read").with_hint(
+                    f"input held in memory stops at {READ_ALL_LIMIT} bytes")
+            pieces.append(piece)
         return b"".join(pieces)
 
     def close(self) -> None:

@@ -3,6 +3,11 @@ scopes, the positional parameters and the options ``set`` changes.
 
 Everything here is copied by ``copy()`` for a subshell (``( ... )``, a pipeline stage, a
 command substitution), so what a subshell changes does not leak back, as in sh.
+
+What the variables hold is counted as they change (``held``: the characters of every name and
+value, plus ``OVERHEAD`` a variable): one value is at most ``limits.MAX_VALUE`` characters and
+all of them ``limits.MAX_VARIABLES`` (docs/shell.md, "Limits"); an assignment past either is
+``LimitExceeded`` and changes nothing.
 """
 
 from __future__ import annotations
@@ -10,7 +15,10 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
+from py_vfs.shell import limits
+
 IFS_DEFAULT = " \t\n"
+OVERHEAD = 64  # what a variable costs beyond its name and value (its Var, its dict slot), about
 
 
 @dataclass
@@ -46,6 +54,20 @@ class Variables:
     positional: list[str] = field(default_factory=list)
     arg0: str = "sh"
     options: Options = field(default_factory=Options)
+    held: int = 0  # characters the variables hold, as counted (see the module docstring)
+
+    def _grow(self, name: str, size: int, old: Var | None) -> None:
+        """Count a variable ``name`` becoming ``size`` characters where it was ``old`` (None:
+        a new one), or refuse it."""
+        limits.check_value(name, size)
+        change = size - (len(old.value or "") if old is not None else -len(name) - OVERHEAD)
+        if self.held + change > limits.MAX_VARIABLES:
+            raise limits.exceeded(name, f"variables over {limits.MAX_VARIABLES} characters")
+        self.held += change
+
+    @staticmethod
+    def _size(name: str, var: Var | None) -> int:
+        return 0 if var is None else len(name) + OVERHEAD + len(var.value or "")
 
     def _home(self, name: str) -> dict[str, Var] | dict[str, Var | None]:
         for scope in reversed(self.scopes):
@@ -66,6 +88,7 @@ class Variables:
         """Assign in the scope that has ``name`` (global if none)."""
         home = self._home(name)
         var = home.get(name)
+        self._grow(name, len(value), var)
         if var is None:
             home[name] = Var(value, export)
         else:
@@ -77,6 +100,7 @@ class Variables:
         it exported-but-unset: ``env`` does not list it until it has a value)."""
         var = self.lookup(name)
         if var is None:
+            self._grow(name, 0, None)
             self._home(name)[name] = Var(None, True)
         else:
             var.exported = True
@@ -84,6 +108,7 @@ class Variables:
     def unset(self, name: str) -> None:
         """Remove ``name`` from the scope that has it."""
         home = self._home(name)
+        self.held -= self._size(name, home.get(name))
         if home is self.globals:
             self.globals.pop(name, None)
         else:
@@ -92,17 +117,26 @@ class Variables:
     def local(self, name: str, value: str | None) -> None:
         """A variable of the innermost function scope (``local``)."""
         outer = self.lookup(name)
-        self.scopes[-1][name] = Var(value if value is not None else "",
-                                    outer.exported if outer else False)
+        scope = self.scopes[-1]
+        self._grow(name, len(value or ""), scope.get(name))
+        scope[name] = Var(value if value is not None else "", outer.exported if outer else False)
 
 
     def push(self, temporary: dict[str, str] | None = None) -> None:
         """Enter a function (or a command's ``NAME=v`` prefix, exported for it alone)."""
-        self.scopes.append({name: Var(value, True) for name, value in (temporary or {}).items()})
+        scope: dict[str, Var | None] = {}
+        try:
+            for name, value in (temporary or {}).items():
+                self._grow(name, len(value), None)
+                scope[name] = Var(value, True)
+        except limits.LimitExceeded:
+            self.held -= sum(self._size(name, var) for name, var in scope.items())
+            raise
+        self.scopes.append(scope)
 
     def pop(self) -> None:
         """Leave the scope ``push`` entered."""
-        self.scopes.pop()
+        self.held -= sum(self._size(name, var) for name, var in self.scopes.pop().items())
 
     def names(self) -> list[str]:
         """Every set variable's name, sorted."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from py_vfs.globs import compile_glob, escape
+from py_vfs.shell import limits
 from py_vfs.shell.arith import ArithError, evaluate
 from py_vfs.shell.braces import ExpansionError, expand_braces
 from py_vfs.shell.context import is_dir, lexists, list_entries, resolve
@@ -32,8 +33,12 @@ __all__ = ["Expander", "ExpansionError"]
 class _Field:
     segments: list[tuple[str, bool]] = field(default_factory=list)
     quoted: bool = False  # holds quoted text (even empty): never dropped
+    size: int = 0  # characters in the segments: at most limits.MAX_VALUE
 
     def add(self, text: str, quoted: bool) -> None:
+        self.size += len(text)
+        if self.size > limits.MAX_VALUE:  # refused before it is joined
+            limits.check_value("expansion", self.size)
         self.segments.append((text, quoted))
         self.quoted = self.quoted or quoted
 
@@ -73,18 +78,26 @@ class Expander:
     async def fields(self, words: list[Word]) -> list[str]:
         """The arguments these words become (all the expansions)."""
         result: list[str] = []
+        size = 0
         for word in words:
             for braced in expand_braces(word):
                 for item in await self._expand(braced):
                     pattern = item.pattern
                     matches = self.glob(pattern) if pattern is not None else []
                     result.extend(matches or [item.text])
+                    size += sum(map(len, matches)) if matches else item.size
+                    limits.check_words(len(result), size)
         return result
 
-    async def string(self, word: Word) -> str:
+    async def string(self, word: Word, name: str | None = None) -> str:
         """One string: no brace expansion, splitting or globbing (assignments, ``case``, a
-        here-document)."""
-        return "".join(item.text for item in await self._expand(word, split=False))
+        here-document); ``name``: the variable it is for, which a limit's message names."""
+        try:
+            return "".join(item.text for item in await self._expand(word, split=False))
+        except limits.LimitExceeded as exc:
+            if name is None or exc.what != "expansion":
+                raise
+            raise limits.exceeded(name, exc.detail) from None
 
     async def pattern(self, word: Word) -> str:
         """A pattern (``case``, ``${x#...}``): quoted characters match only themselves."""
@@ -150,6 +163,7 @@ class Expander:
             if not params:
                 fields[-1].quoted = fields[-1].quoted or len(fields[-1].segments) > 0
                 return
+            limits.check_words(len(fields) + len(params) - 1, 0)
             for number, param in enumerate(params):
                 if number:
                     fields.append(_Field())
@@ -158,6 +172,7 @@ class Expander:
         if part.quoted or not split:
             ifs = self.variables.get("IFS")
             separator = " " if ifs is None else ifs[:1]
+            limits.check_value("expansion", sum(map(len, params)) + len(separator) * len(params))
             fields[-1].add(separator.join(params), part.quoted)
             return
         for number, param in enumerate(params):
@@ -174,7 +189,9 @@ class Expander:
             return
         white = "".join(c for c in ifs if c in " \t\n")
         other = "".join(c for c in ifs if c not in " \t\n")
-        pieces = re.split(ifs_separator(ifs), value.strip(white) if white else value)
+        pieces = re.split(ifs_separator(ifs), value.strip(white) if white else value,
+                          maxsplit=limits.MAX_FIELDS)
+        limits.check_words(len(fields) + len(pieces) - 1, 0)
         if other and len(pieces) > 1 and pieces[-1] == "" and value.rstrip(white)[-1:] in other:
             pieces.pop()
         if value[0] in white and fields[-1].segments:
@@ -295,7 +312,7 @@ class Expander:
         if anchor == "%":
             begin = next((b for b in range(len(value) + 1) if matcher.match(value[b:])), None)
             return value if begin is None else value[:begin] + repl
-        out, start = [], 0
+        out, start, size = [], 0, len(value)
         while start <= len(value):
             found = None
             for end in range(len(value), start, -1):  # the longest match, as bash
@@ -309,6 +326,8 @@ class Expander:
                 start += 1
                 continue
             out.append(repl)
+            size += len(repl)
+            limits.check_value("expansion", size)
             start = found if found > start else start + 1
             if not every:
                 break

@@ -39,7 +39,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("tools over the facade", ("archive", "zip_entries", "sqlite_image", "image_schema",
                                "defaults")),
     ("surfaces", ("shell.*", "protocol", "web_data", "webapi", "web_history", "preview",
-                  "page_cache", "view_hosts", "web_views", "web_args", "web_steps", "web_scripts",
+                  "page_cache", "view_hosts", "web_views", "web_args", "web_input", "web_steps",
+                  "web_scripts",
                   "web_shell", "fsspec_fs", "pyfile", "lazy_wheels", "pyhost.*", "realm_python",
                   "__main__")),
 ]

@@ -7,6 +7,8 @@ import functools
 import re
 from dataclasses import dataclass
 
+from py_vfs.errors import FsError
+from py_vfs.shell import pipes
 from py_vfs.shell.commands.gnu import each_input, getopts
 from py_vfs.shell.commands.registry import GNU, Usage, UsageError, command
 from py_vfs.shell.context import Context
@@ -122,9 +124,14 @@ async def sort(ctx: Context, args: list[str]) -> int:
                  global_options) for k in keys] or [_Key(1, options=global_options)]
     whole = not [o for o in options if o[0] in ("-k", "--key")]
     lines: list[bytes] = []
+    held = [0]
 
     async def collect(name: str, source: Input) -> None:
         async for line in source.lines():
+            held[0] += len(line) + 64  # about what a line costs beyond its bytes
+            if held[0] > pipes.READ_ALL_LIMIT:  # `yes | sort` held memory without end
+                raise FsError.of("EFBIG", "read").with_hint(
+                    f"input held in memory stops at {pipes.READ_ALL_LIMIT} bytes")
             lines.append(line.rstrip(b"\n"))
 
     status = await each_input(ctx, operands, collect, "cannot read: {name}")

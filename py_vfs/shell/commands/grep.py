@@ -235,11 +235,24 @@ def _wanted(name: str, opts: _Options) -> bool:
 async def _walk(ctx: Context, top: str, shown: str, opts: _Options, follow: bool,
                 found: list[tuple[str, str]]) -> None:
     """The files below directory ``top`` (``shown`` is how names are printed), in name order,
-    symlinks followed only with -R."""
-    for entry in list_entries(ctx.vfs, top):
+    symlinks followed only with -R; iterative, so any depth. With -R each real directory is
+    searched once: a link back to a directory being searched is GNU's `warning: recursive
+    directory loop` (two links to an ancestor made the walk exponential), and another path to
+    one already searched is skipped."""
+    real = ctx.vfs.realpath(top) if follow else top
+    seen, searching = {real}, {real}  # every directory searched; those being searched now
+    # (directory, its name as shown, its real path, the entries left to visit)
+    stack = [(top, shown, real, iter(list_entries(ctx.vfs, top)))]
+    while stack:
+        directory, shown_dir, real_dir, entries = stack[-1]
+        entry = next(entries, None)
+        if entry is None:
+            stack.pop()
+            searching.discard(real_dir)
+            continue
         await cancel.checkpoint("grep", len(found), len(found), "files")
-        path = paths.join(top, entry.name)
-        name = f"{shown.rstrip('/')}/{entry.name}" if shown else entry.name
+        path = paths.join(directory, entry.name)
+        name = f"{shown_dir.rstrip('/')}/{entry.name}" if shown_dir else entry.name
         kind = entry.type
         if kind == "symlink":
             if not follow:
@@ -249,8 +262,16 @@ async def _walk(ctx: Context, top: str, shown: str, opts: _Options, follow: bool
             except OSError:
                 continue
         if kind == "directory":
-            if not any(compile_glob(glob).match(entry.name) for glob in opts.exclude_dir):
-                await _walk(ctx, path, name, opts, follow, found)
+            if any(compile_glob(glob).match(entry.name) for glob in opts.exclude_dir):
+                continue
+            real = ctx.vfs.realpath(path) if follow else path
+            if real in seen:
+                if real in searching and "s" not in opts.flags:
+                    ctx.err(f"{quote_name(name)}: warning: recursive directory loop")
+                continue
+            seen.add(real)
+            searching.add(real)
+            stack.append((path, name, real, iter(list_entries(ctx.vfs, path))))
         elif _wanted(name, opts):
             found.append((path, name))
 

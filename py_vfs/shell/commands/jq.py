@@ -9,7 +9,7 @@ from typing import Any
 from py_vfs.shell.commands.gnu import getopts
 from py_vfs.shell.commands.jq_input import json_values
 from py_vfs.shell.commands.jq_lang import compile_filter
-from py_vfs.shell.commands.jq_values import JqError, dump
+from py_vfs.shell.commands.jq_values import JqError, check_size, dump
 from py_vfs.shell.commands.registry import Usage, command
 from py_vfs.shell.context import Context, describe
 from py_vfs.shell.format import shown_name
@@ -17,6 +17,7 @@ from py_vfs.shell.format import shown_name
 # jq 1.6's status for input that is not JSON (jq 1.7 exits 2), and the end of the values.
 PARSE_ERROR = 4
 STOP = object()
+BATCH = 64 * 1024  # characters of output written at a time
 
 
 @command("jq [-r] [-c] [-n] [-s] [-S] FILTER [FILE...]", "filter JSON",
@@ -69,18 +70,27 @@ async def jq(ctx: Context, args: list[str]) -> int:
         if value is STOP:
             return status
         try:
-            results = program(value)
-        except JqError as exc:
+            await _print(ctx, program(value), raw, compact, sort_keys, end)
+        except JqError as exc:  # a limit (jq_values) included; the values before it printed
             where = "".join(text).count("\n")  # jq names the input line it had read to
             ctx.stderr.write_nowait(f"jq: error (at <stdin>:{where}): {exc}\n")
             status = 5
-            continue
-        out = []
-        for result in results:
-            if raw and isinstance(result, str):
-                out.append(result + end)
-            else:
-                if sort_keys:
-                    result = json.loads(json.dumps(result, sort_keys=True))
-                out.append(dump(result, compact) + end)
-        await ctx.write("".join(out))
+
+
+async def _print(ctx: Context, results: list[Any], raw: bool, compact: bool, sort_keys: bool,
+                 end: str) -> None:
+    """Write the results of one run, a batch at a time (a pipe's reader paces them)."""
+    out: list[str] = []
+    size = 0
+    for result in results:
+        if raw and isinstance(result, str):
+            out.append(result + end)
+        else:
+            if sort_keys:
+                result = json.loads(json.dumps(check_size(result), sort_keys=True))
+            out.append(dump(result, compact) + end)
+        size += len(out[-1])
+        if size >= BATCH:
+            await ctx.write("".join(out))
+            out, size = [], 0
+    await ctx.write("".join(out))

@@ -20,11 +20,14 @@ from py_vfs.shell.commands.jq_values import (
     COMPARE,
     JqError,
     arith,
+    charge,
     dump,
     index,
     iterate,
+    joining,
     order_key,
     recurse,
+    start_run,
     tostring,
     truthy,
     type_name,
@@ -55,8 +58,31 @@ def _each(args: list[Filter], value: Any, use: Callable[..., Any]) -> list[Any]:
     """``use`` applied to every combination of the arguments' outputs."""
     combos: list[list[Any]] = [[]]
     for arg in args:
-        combos = [[*c, x] for c in combos for x in arg(value)]
+        outputs = arg(value)
+        charge(len(combos) * len(outputs))
+        combos = [[*c, x] for c in combos for x in outputs]
     return [use(*c) for c in combos]
+
+
+def _product(op: Callable[[Any, Any], Any], left: Filter, right: Filter, v: Any) -> list[Any]:
+    """``op(x, y)`` for each output y of ``right`` and, for each, each output x of ``left``
+    (jq's order), counted before it is made."""
+    rights = right(v)
+    lefts = left(v) if rights else []
+    charge(len(lefts) * len(rights))
+    return [op(x, y) for y in rights for x in lefts]
+
+
+def _range(*bounds: Any) -> list[int]:
+    numbers = range(*(int(b) for b in bounds))
+    charge(len(numbers))
+    return list(numbers)
+
+
+def _join(items: Any, separator: str) -> str:
+    parts = [tostring(x) if x is not None else "" for x in items]
+    joining(sum(map(len, parts)) + len(separator) * len(parts))
+    return separator.join(parts)
 
 
 def _entries(f: Filter) -> Filter:
@@ -104,7 +130,7 @@ def _contains(a: Any, b: Any) -> bool:
 def _call(name: str, args: list[Filter]) -> Filter:
     """A builtin with arguments (``name/len(args)``)."""
     if name == "map" and len(args) == 1:
-        return lambda v: [[y for x in iterate(v) for y in args[0](x)]]
+        return lambda v: [[y for x in _listed(iterate(v)) for y in args[0](x)]]
     if name == "select" and len(args) == 1:
         return lambda v: [v for c in args[0](v) if truthy(c)]
     if name in ("sort_by", "group_by", "unique_by", "min_by", "max_by") and len(args) == 1:
@@ -112,8 +138,7 @@ def _call(name: str, args: list[Filter]) -> Filter:
     if name == "with_entries" and len(args) == 1:
         return _entries(args[0])
     if name == "range":
-        return lambda v: [n for bounds in _each(args, v, lambda *b: b)
-                          for n in range(*(int(b) for b in bounds))]
+        return lambda v: [n for bounds in _each(args, v, lambda *b: b) for n in _range(*bounds)]
     if name == "first" and len(args) == 1:
         return lambda v: args[0](v)[:1]
     if name == "last" and len(args) == 1:
@@ -124,7 +149,7 @@ def _call(name: str, args: list[Filter]) -> Filter:
         return lambda v: _each(args, v, lambda k: k in v if isinstance(v, dict)
                                else 0 <= k < len(v))
     single = {
-        "join": lambda v, s: s.join(tostring(x) if x is not None else "" for x in v),
+        "join": _join,
         "split": lambda v, s: v.split(s), "test": lambda v, r: re.search(r, v) is not None,
         "startswith": lambda v, s: v.startswith(s), "endswith": lambda v, s: v.endswith(s),
         "ltrimstr": lambda v, s: v[len(s):] if isinstance(v, str) and v.startswith(s) else v,
@@ -188,7 +213,7 @@ class _Parser:
         while self.peek() == ",":
             self.take()
             right, first = self.alternative(), left
-            left = (lambda a, b: lambda v: a(v) + b(v))(first, right)
+            left = (lambda a, b: lambda v: _listed(a(v) + b(v)))(first, right)
         return left
 
     def alternative(self) -> Filter:
@@ -227,7 +252,7 @@ class _Parser:
         if self.peek() in COMPARE:
             op = self.take()
             right = self.arith(("+", "-"))
-            return lambda v: [COMPARE[op](x, y) for y in right(v) for x in left(v)]
+            return lambda v: _product(COMPARE[op], left, right, v)
         return left
 
     def arith(self, ops: tuple[str, ...]) -> Filter:
@@ -236,7 +261,7 @@ class _Parser:
         while self.peek() in ops:
             op = self.take()
             right, first = lower(), left
-            left = (lambda o, a, b: lambda v: [arith(o, x, y) for y in b(v) for x in a(v)])(
+            left = (lambda o, a, b: lambda v: _product(lambda x, y: arith(o, x, y), a, b, v))(
                 op, first, right)
         return left
 
@@ -267,7 +292,7 @@ class _Parser:
         self.take("[")
         if self.peek() == "]":
             self.take()
-            return lambda v: [y for x in term(v) for y in iterate(x)]
+            return lambda v: _listed([y for x in term(v) for y in iterate(x)])
         start = None if self.peek() == ":" else self.pipe()
         if self.peek() == ":":
             self.take()
@@ -277,9 +302,11 @@ class _Parser:
             def cut(v: Any) -> list[Any]:
                 lows = start(v) if start else [None]
                 highs = end(v) if end else [None]
+                values = term(v)
+                charge(len(values) * len(lows) * len(highs))
                 return [x[None if a is None else int(a):None if b is None else int(b)]
                         if x is not None else None
-                        for x in term(v) for a in lows for b in highs]
+                        for x in values for a in lows for b in highs]
             return cut
         self.take("]")
         assert start is not None
@@ -391,8 +418,10 @@ class _Parser:
         def build(v: Any) -> list[Any]:
             results: list[dict[str, Any]] = [{}]
             for keyf, valuef in pairs:
-                results = [{**r, _object_key(k): x} for r in results for k in keyf(v)
-                           for x in valuef(v)]
+                keys, values = keyf(v), valuef(v)
+                charge(len(results) * len(keys) * len(values))
+                results = [{**r, _object_key(k): x} for r in results for k in keys
+                           for x in values]
             return list(results)
         return build
 
@@ -415,9 +444,21 @@ def _try(term: Filter, value: Any) -> list[Any]:
 
 
 def _recurse_all(value: Any) -> list[Any]:
-    return recurse(value)
+    return _listed(recurse(value))
+
+
+def _listed(values: list[Any]) -> list[Any]:
+    """The outputs of a filter that lists several (``.[]``, ``,``, ``..``), counted."""
+    charge(len(values))
+    return values
 
 
 def compile_filter(text: str) -> Filter:
-    """The function a jq filter computes (JqError status 3 when it cannot be read)."""
-    return _Parser(text).parse()
+    """The function a jq filter computes (JqError status 3 when it cannot be read); each call
+    is one run, held to the limits of ``jq_values`` (``MAX_VALUES``, ``MAX_SIZE``)."""
+    program = _Parser(text).parse()
+
+    def run(value: Any) -> list[Any]:
+        start_run()
+        return program(value)
+    return run

@@ -1,12 +1,27 @@
 """The values of the jq language (``jq_lang``): jq's types, order, indexing, arithmetic and
-the builtins that take no argument, over Python's json values."""
+the builtins that take no argument, over Python's json values.
+
+What a filter makes is bounded (docs/shell.md, "Limits"): one run of the filter on one input
+makes at most ``MAX_VALUES`` values (``charge``, counted where values are made or listed) and
+joins at most ``MAX_SIZE`` elements and characters into strings and arrays (``+``, ``add``,
+``join``), and a value written out (printed, ``tojson``, compared, ``..``, ``flatten``) holds at
+most ``MAX_SIZE`` elements and characters, its shared parts counted every time they appear
+(``check_size``): `[range(1e8)]` or a string doubled forty times is a jq error (status 5),
+not gigabytes.
+"""
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
+
+MAX_VALUES = 10_000_000  # values one run of a filter on one input makes
+MAX_SIZE = 256 << 20  # elements and characters of one value written out (256 MiB of JSON)
+MAX_EXACT = 1 << 53  # past it an integer is a float, as jq's numbers are doubles
+# Values made, and elements and characters joined, by the run going on (a run never awaits).
+_made = [0, 0]
 
 
 class JqError(Exception):
@@ -15,6 +30,65 @@ class JqError(Exception):
     def __init__(self, message: str, status: int = 5) -> None:
         super().__init__(message)
         self.status = status
+
+
+def start_run() -> None:
+    """A filter starts on an input: nothing made yet."""
+    _made[:] = [0, 0]
+
+
+def charge(count: int) -> None:
+    """``count`` more values made (or listed); past ``MAX_VALUES`` in this run, a JqError."""
+    _made[0] += count
+    if _made[0] > MAX_VALUES:
+        raise JqError(f"limit exceeded (a filter making more than {MAX_VALUES} values)")
+
+
+def check_size(value: Any) -> Any:
+    """``value``, after checking that written out it holds at most ``MAX_SIZE`` elements and
+    characters (a part shared by several places counts at each); linear in the distinct
+    parts."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[Any, bool]] = [(value, False)]
+    while stack:
+        item, ready = stack.pop()
+        if not isinstance(item, list | dict) or (not ready and id(item) in sizes):
+            continue
+        children = list(item.values()) if isinstance(item, dict) else item
+        if not ready:
+            stack.append((item, True))
+            stack.extend((child, False) for child in children
+                         if isinstance(child, list | dict) and id(child) not in sizes)
+            continue
+        size = 1 + sum(sizes[id(child)] if isinstance(child, list | dict) else _scalar(child)
+                       for child in children)
+        if isinstance(item, dict):
+            size += sum(len(key) + 1 for key in item)
+        if size > MAX_SIZE:
+            raise JqError(f"limit exceeded (a value of more than {MAX_SIZE} elements and "
+                          "characters)")
+        sizes[id(item)] = size
+    if _scalar(value) > MAX_SIZE:
+        raise JqError(f"limit exceeded (a value of more than {MAX_SIZE} elements and "
+                      "characters)")
+    return value
+
+
+def _scalar(value: Any) -> int:
+    return len(value) + 1 if isinstance(value, str) else 1
+
+
+def joining(size: int) -> None:
+    """Strings or arrays of ``size`` elements and characters are about to be joined: past
+    ``MAX_SIZE`` in this run, a JqError before it is done."""
+    _made[1] += size
+    if _made[1] > MAX_SIZE:
+        raise JqError(f"limit exceeded (a filter joining more than {MAX_SIZE} elements and "
+                      "characters)")
+
+
+def _sized(parts: Iterable[Any]) -> None:
+    joining(sum(len(part) for part in parts))
 
 
 def type_name(value: Any) -> str:
@@ -30,14 +104,18 @@ def type_name(value: Any) -> str:
 
 def order_key(value: Any) -> tuple[int, Any]:
     """jq's order: null < false < true < numbers < strings < arrays < objects."""
+    return _order_key(check_size(value))
+
+
+def _order_key(value: Any) -> tuple[int, Any]:
     kind = type_name(value)
     if kind == "boolean":
         return (1 + value, 0)
     rank = {"null": 0, "number": 3, "string": 4, "array": 5, "object": 6}[kind]
     if kind == "array":
-        return (rank, [order_key(item) for item in value])
+        return (rank, [_order_key(item) for item in value])
     if kind == "object":
-        return (rank, sorted((k, order_key(v)) for k, v in value.items()))
+        return (rank, sorted((k, _order_key(v)) for k, v in value.items()))
     return (rank, value if value is not None else 0)
 
 
@@ -82,14 +160,17 @@ def arith(op: str, a: Any, b: Any) -> Any:
             return a
         if isinstance(a, dict) and isinstance(b, dict):
             return {**a, **b}
-        if type_name(a) == type_name(b) and type_name(a) in ("number", "string", "array"):
+        if type_name(a) == type_name(b) == "number":
+            return _number(a + b)
+        if type_name(a) == type_name(b) and type_name(a) in ("string", "array"):
+            _sized((a, b))
             return a + b
     elif op == "-" and type_name(a) == type_name(b) == "number":
-        return a - b
+        return _number(a - b)
     elif op == "-" and isinstance(a, list) and isinstance(b, list):
         return [item for item in a if item not in b]
     elif op == "*" and type_name(a) == type_name(b) == "number":
-        return a * b
+        return _number(a * b)
     elif op == "/" and type_name(a) == type_name(b) == "number":
         if b == 0:
             raise JqError(f"{dump(a, True)} and {dump(b, True)} cannot be divided because "
@@ -154,10 +235,34 @@ def tonumber(value: Any) -> Any:
     return int(number) if number.is_integer() else number
 
 
+def _number(value: Any) -> Any:
+    """An integer past ``MAX_EXACT`` as a float (infinite past the largest), so that repeated
+    products cannot grow a number without end."""
+    if isinstance(value, int) and abs(value) > MAX_EXACT:
+        try:
+            return float(value)
+        except OverflowError:
+            return math.inf if value > 0 else -math.inf
+    return value
+
+
 def add(value: Any) -> Any:
-    """`add`: the sum of the values (null for none)."""
+    """`add`: the sum of the values (null for none); strings and arrays are joined once, not
+    copied at every step."""
+    items = [item for item in iterate(value) if item is not None]
+    if items and all(isinstance(item, str) for item in items):
+        _sized(items)
+        return "".join(items)
+    if items and all(isinstance(item, list) for item in items):
+        _sized(items)
+        return [element for item in items for element in item]
+    if items and all(isinstance(item, dict) for item in items):
+        merged: dict[str, Any] = {}
+        for item in items:
+            merged.update(item)
+        return merged
     total = None
-    for item in iterate(value):
+    for item in items:
         total = arith("+", total, item)
     return total
 
@@ -194,23 +299,33 @@ def unique(value: Any) -> list[Any]:
 
 def flatten(value: list[Any]) -> list[Any]:
     """Nested arrays flattened."""
+    return _flatten(check_size(value))
+
+
+def _flatten(value: list[Any]) -> list[Any]:
     out: list[Any] = []
     for item in value:
-        out.extend(flatten(item) if isinstance(item, list) else [item])
+        out.extend(_flatten(item) if isinstance(item, list) else [item])
     return out
 
 
 def recurse(value: Any) -> list[Any]:
     """`..`: the value and everything inside it."""
+    return _recurse(check_size(value))
+
+
+def _recurse(value: Any) -> list[Any]:
     out = [value]
     if isinstance(value, list | dict):
         for item in iterate(value):
-            out.extend(recurse(item))
+            out.extend(_recurse(item))
     return out
 
 
 def dump(value: Any, compact: bool, indent: int = 2) -> str:
     """JSON as jq prints it: integral numbers without `.0`, non-ASCII kept."""
+    check_size(value)
+
     def clean(item: Any) -> Any:
         if isinstance(item, float) and item.is_integer() and abs(item) < 1e17:
             return int(item)

@@ -11,12 +11,18 @@ inside the target directory. Every name, size and link target in an archive is u
 
 Members are made one by one, so a refused member is reported and skipped while the others are
 made (as unzip and tar go on), unlike the JS API's ``import``, which is all or nothing.
+
+The work is linear in the names: what is known below the target (made, or found on the disk) is
+a tree of names, so checking the directories above a member walks its names once, each directory
+is looked up on the disk once and made by one call from its parent (a `mkdir -p` of every
+member, and a lookup of every directory above it, made unzip cubic in the depth of the tree).
 """
 
 from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable
+from typing import Any
 
 from py_vfs import archive, cancel, zip_entries
 from py_vfs.errors import FsError
@@ -65,6 +71,9 @@ class Landing:
         self.base = base  # absolute; created by ``prepare``
         self.overwrite = overwrite
         self.kinds: dict[tuple[str, ...], str] = {}  # what the archive makes where
+        # What is known below the target: a directory is a dict of its names, anything else
+        # its kind ("file", "symlink"); a name not there has not been looked up yet.
+        self.tree: dict[str, Any] = {}
         self.made = 0
 
     async def prepare(self) -> None:
@@ -96,15 +105,30 @@ class Landing:
     def _path(self, names: tuple[str, ...]) -> str:
         return posixpath.join(self.base, *names)
 
+    def _above(self, names: tuple[str, ...]) -> int:
+        """How many of the directories above the member ``names`` exist (the others are
+        missing, and so is everything below the first of them), after checking that they are
+        real directories: ``Refusal`` for a file or a symlink among them. Each is looked up
+        on the disk once, the first time a member is below it."""
+        node = self.tree
+        for depth, name in enumerate(names[:-1], 1):
+            child = node.get(name)
+            if child is None:
+                found = self._kind(names[:depth])
+                if found is None:
+                    return depth - 1
+                child = node[name] = {} if found == "directory" else found
+            if not isinstance(child, dict):
+                raise Refusal(f"{quote_arg('/'.join(names))}: below the {child} "
+                              f"{quote_arg('/'.join(names[:depth]))}; not extracted")
+            node = child
+        return len(names) - 1
+
     def place(self, names: tuple[str, ...], kind: str) -> str:
         """The path a member goes to, after checking that every directory above it inside
         the target is a real directory (never a symlink or a file on the disk), and what
         is there may be replaced."""
-        for depth in range(1, len(names)):
-            above = self._kind(names[:depth])
-            if above not in (None, "directory"):
-                raise Refusal(f"{quote_arg('/'.join(names))}: below the {above} "
-                              f"{quote_arg('/'.join(names[:depth]))}; not extracted")
+        self._above(names)
         there = self._kind(names)
         name = quote_arg("/".join(names))
         if there == "directory" and kind != "directory":
@@ -119,8 +143,9 @@ class Landing:
     async def directory(self, names: tuple[str, ...], mode: int | None) -> None:
         """Make a directory member (an existing directory is kept)."""
         path = self.place(names, "directory")
+        await self._parents(names)
         if self._kind(names) != "directory":
-            await self.ctx.vfs.mkdir(path, recursive=True)
+            await self.ctx.vfs.mkdir(path)
         if mode is not None:
             await self.ctx.vfs.chmod(path, mode & 0o7777)
         await self._made(names, "directory")
@@ -174,13 +199,26 @@ class Landing:
             self.ctx.err(f"{quote_arg('/'.join(names))}: cannot set its time: {describe(exc)}")
 
     async def _parents(self, names: tuple[str, ...]) -> None:
-        for depth in range(1, len(names)):
-            if self._kind(names[:depth]) is None:
-                await self.ctx.vfs.mkdir(self._path(names[:depth]))
-                self.kinds[names[:depth]] = "directory"
+        """Make the missing directories above ``names``, each from its parent."""
+        for depth in range(self._above(names) + 1, len(names)):
+            await self.ctx.vfs.mkdir(self._path(names[:depth]))
+            self._known(names[:depth], "directory")
+
+    def _known(self, names: tuple[str, ...], kind: str) -> None:
+        """``names`` is now ``kind`` (its parents are in the tree already)."""
+        self.kinds[names] = kind
+        if not names:  # the target itself (tar's `./`)
+            return
+        node = self.tree
+        for name in names[:-1]:
+            node = node[name]
+        if kind != "directory":
+            node[names[-1]] = kind
+        elif not isinstance(node.get(names[-1]), dict):
+            node[names[-1]] = {}
 
     async def _made(self, names: tuple[str, ...], kind: str) -> None:
-        self.kinds[names] = kind
+        self._known(names, kind)
         self.made += 1
         await cancel.checkpoint("extract", self.made, len(self.kinds), "entries")
 

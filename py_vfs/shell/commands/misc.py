@@ -10,7 +10,7 @@ from decimal import Decimal, InvalidOperation
 
 from py_vfs import cancel
 from py_vfs.shell.commands.gnu import getopts
-from py_vfs.shell.commands.printf import escapes, render
+from py_vfs.shell.commands.printf import FormatLimit, escapes, passes
 from py_vfs.shell.commands.registry import GNU, UsageError, command
 from py_vfs.shell.context import Context, describe
 from py_vfs.shell.format import quote_arg, quote_name
@@ -52,8 +52,12 @@ async def printf(ctx: Context, args: list[str]) -> int:
     if not args:
         ctx.stderr.write_nowait("printf: usage: printf [-v var] format [arguments]\n")
         return 2
-    text, errors = render(args[0], args[1:])
-    ctx.out(text)
+    errors: list[str] = []
+    try:
+        for text in passes(args[0], args[1:], errors):
+            await ctx.write(text)
+    except FormatLimit as exc:  # nothing more is written
+        errors.append(str(exc))
     for message in errors:
         ctx.err(message)
     return 1 if errors else 0

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+
+from py_vfs.shell import limits
 
 _SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
            "t": "\t", "v": "\v", "\\": "\\", '"': '"', "'": "'", "?": "?"}
@@ -69,30 +72,44 @@ def _float(text: str, errors: list[str]) -> float:
         return 0.0
 
 
-def render(fmt: str, args: list[str]) -> tuple[str, list[str]]:
-    """Format ``args`` under ``fmt``, reusing it while arguments remain (at least once);
-    returns the text and the error messages (bad numbers)."""
-    errors: list[str] = []
-    out: list[str] = []
+class FormatLimit(ValueError):
+    """A field width or precision, or one pass of the format's text, over
+    ``limits.MAX_VALUE`` characters: refused before it is built."""
+
+
+def passes(fmt: str, args: list[str], errors: list[str]) -> Iterator[str]:
+    """Format ``args`` under ``fmt``, reusing it while arguments remain: the text of each pass
+    (at least one), as it is made, so that a long output is written a pass at a time; bad
+    numbers are added to ``errors``. Raises ``FormatLimit``."""
     queue = list(args)
     while True:
         used = len(queue)
         piece, stop = _once(fmt, queue, errors)
-        out.append(piece)
+        yield piece
         if stop or not queue or len(queue) == used:
             break
-    return "".join(out), errors
+
+
+def _bounded(text: str | None, what: str) -> None:
+    if text not in (None, "") and abs(int(text)) > limits.MAX_VALUE:
+        raise FormatLimit(f"{text}: limit exceeded (a {what} over {limits.MAX_VALUE})")
 
 
 def _once(fmt: str, queue: list[str], errors: list[str]) -> tuple[str, bool]:
     """One pass of the format, taking arguments from ``queue``; True when `\\c` stopped it."""
     out: list[str] = []
     position = 0
+    size = counted = 0  # the characters in out[:counted]
 
     def take() -> str:
         return queue.pop(0) if queue else ""
 
     for match in _SPEC.finditer(fmt):
+        size += sum(len(piece) for piece in out[counted:])
+        counted = len(out)
+        if size > limits.MAX_VALUE:
+            raise FormatLimit(f"limit exceeded (one pass of the format over {limits.MAX_VALUE} "
+                              "characters)")
         literal, stop = escapes(fmt[position:match.start()])
         out.append(literal)
         if stop:
@@ -107,6 +124,8 @@ def _once(fmt: str, queue: list[str], errors: list[str]) -> tuple[str, bool]:
             width = str(_integer(take(), errors))
         if precision == "*":
             precision = str(_integer(take(), errors))
+        _bounded(width, "field width")
+        _bounded(precision, "precision")
         spec = "%" + flags + (width or "") + ("." + precision if precision is not None else "")
         argument = take()
         if conv == "s":
