@@ -30,15 +30,7 @@ from py_vfs.shell.limits import budget, budgeted, run_stages
 from py_vfs.shell.parser import ParseError, parse
 from py_vfs.shell.pipes import SIGPIPE_STATUS, BrokenPipe, Collect, Input, NoInput, Output, Pipe
 from py_vfs.shell.redirects import RedirectError, Streams
-from py_vfs.shell.syntax import (
-    AndOr,
-    FunctionDef,
-    Node,
-    Pipeline,
-    Redirected,
-    Sequence,
-    Simple,
-)
+from py_vfs.shell.syntax import AndOr, FunctionDef, Node, Pipeline, Redirected, Sequence, Simple
 from py_vfs.shell.trust import default_path
 from py_vfs.shell.variables import Variables
 from py_vfs.shell.words import Expander, ExpansionError
