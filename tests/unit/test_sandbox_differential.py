@@ -68,6 +68,7 @@ WRITABLE_NAMES = tuple(n for n in NAMES if n.startswith("/w/") or n == "/w")
 TARGETS = ("/", "/s", "/s/r", "/s/rx", "/w", "/wx", "/r", "/rx", "/o", "/r/a", "/wx/a", "/o/d",
            "/r/d", "/wx/d", "a", "d", "../wx", "../r", "../s", "../../s/r", "../rx/a", "l",
            "/w/l", "..", "../..")
+LINKS = ("/w/l", "/w/d/l")  # the links THROUGH goes through
 START = ("/w/a", "/w/d/c", "/wx/a", "/wx/d/c", "/r/a", "/r/d/c", "/rx/a", "/o/a", "/o/d/c",
          "/s/r/a", "/s/r/d/c", "/s/rx/a", "/s/o")
 
@@ -149,7 +150,8 @@ def walk(disk: VFS, path: str, follow: bool, create: bool) -> str | None:
 
 def node_tree(disk: VFS) -> dict[str, tuple[str, Any]]:
     """Every node of the disk by id: its path and the node itself (links not followed)."""
-    out: dict[str, tuple[str, Any]] = {}
+    root = disk.index.root  # scandir lists entries, not the directory itself
+    out: dict[str, tuple[str, Any]] = {root.id: ("/", root)}
     stack = ["/"]
     while stack:
         directory, nodes = disk.scandir(stack.pop())
@@ -221,13 +223,16 @@ VIEW_WATCHES = (("/", True), ("/w/d", False), ("/w", False), ("/s", True), ("/r"
 # name -> the arguments each resolves: (index, how, create, written). "path": the whole path
 # is walked, its last link followed (a write lands on a link's target); "entry": the parent is
 # walked (links followed) and the last name is acted on (rm, rename, mkdir, symlink), as
-# ``resolver.lookup_parent`` does; "link": the whole path, the last link not followed;
+# ``resolver.lookup_parent`` does; "source": the whole path, the last link not followed, and
+# it must end on a readable path (``cp -r`` of a directory on the way, such as /s, would copy
+# what the view may not see);
 # "prefixes": each prefix of the path as a "path" (``mkdir -p`` looks each one up: so a link to a
 # directory on the way, such as /s, cannot be gone through by ``mkdir -p`` though a read of a
-# readable path beyond it can).
+# readable path beyond it can); "parents": the prefixes of its directory (a write makes its
+# missing parents as ``mkdir -p`` does).
 SPECS = {
-    "write_file": [(0, "path", True, True)],
-    "append_file": [(0, "path", True, True)],
+    "write_file": [(0, "path", True, True), (0, "parents", True, True)],
+    "append_file": [(0, "path", True, True), (0, "parents", True, True)],
     "truncate": [(0, "path", False, True)],
     "chmod": [(0, "path", False, True)],
     "mkdir": [(0, "entry", True, True)],
@@ -235,7 +240,7 @@ SPECS = {
     "symlink": [(1, "entry", True, True)],
     "rename": [(0, "entry", False, True), (1, "entry", True, True)],
     "copy_file": [(0, "path", False, False), (1, "path", True, True)],
-    "cp": [(0, "link", False, False), (1, "path", True, True)],
+    "cp": [(0, "source", False, False), (1, "path", True, True), (1, "entry", True, True)],
     "rm": [(0, "entry", False, True)],
     "unlink": [(0, "entry", False, True)],
     "rmdir": [(0, "entry", False, True)],
@@ -246,16 +251,21 @@ HIDDEN_ALSO = {"mkdir_p": {"EEXIST"}}
 
 
 def hidden_walk(disk: VFS, path: str, how: str, create: bool) -> bool:
+    if how == "parents":  # a write creates the missing parents, as ``mkdir -p`` of them
+        return hidden_walk(disk, posixpath.dirname(normal(path)), "prefixes", create)
     if how == "prefixes":  # mkdir -p: each directory on the way is looked up on its own
-        names = normal(path).split("/")[1:]
+        names = [n for n in normal(path).split("/") if n]
         return any(walk(disk, "/" + "/".join(names[:n]), True, create) == HIDDEN
                    for n in range(1, len(names) + 1))
+    if how == "source":
+        end = walk(disk, path, False, create)
+        return end == HIDDEN or (end is not None and not readable(end))
     if how == "entry":
         parent, name = posixpath.split(normal(path))
         if name and walk(disk, parent, True, False) == HIDDEN:
             return True
         return walk(disk, path, False, create) == HIDDEN
-    return walk(disk, path, how == "path", create) == HIDDEN
+    return walk(disk, path, True, create) == HIDDEN
 
 
 def random_operation(rng: random.Random, names: tuple[str, ...]) -> tuple[str, tuple]:
@@ -267,8 +277,9 @@ def random_operation(rng: random.Random, names: tuple[str, ...]) -> tuple[str, t
     args = {
         "write_file": lambda: (name(), data), "append_file": lambda: (name(), data),
         "truncate": lambda: (name(), 1), "chmod": lambda: (name(), rng.choice((0o600, 0o755))),
-        "symlink": lambda: (rng.choice(TARGETS), name()),
-        "rename": lambda: (rng.choice(NAMES), name()),
+        "symlink": lambda: (rng.choice(TARGETS), rng.choice(LINKS) if rng.random() < 0.5
+                            else name()),
+        "rename": lambda: (name(), name()),
         "copy_file": lambda: (rng.choice(NAMES), name()),
         "cp": lambda: (rng.choice(NAMES), name()),
     }.get(op, lambda: (name(),))()
@@ -302,13 +313,37 @@ def outcome(run: Callable[[], Any]) -> tuple[str, Any]:
         return ("error", error.code)
 
 
+def kind_of(disk: VFS, path: str) -> str | None:
+    try:
+        return disk.lstat(path).type
+    except FsError:
+        return None
+
+
+def copied_to(disk: VFS, src: str, dst: str) -> list[tuple[str, str]]:
+    """Where ``cp -r`` of a directory puts each entry below it, and how that place is walked:
+    a copy that lands on an existing entry goes by path (a link there is followed), a link
+    copied replaces the entry."""
+    top = disk.realpath(src)
+    out = []
+    for path, node in node_tree(disk).values():
+        if path != top and within(path, top):
+            out.append((normal(dst) + path[len(top):],
+                        "entry" if node.kind == "symlink" else "path"))
+    return out
+
+
 def expected(plain: VFS, op: str, args: tuple) -> tuple[tuple[str, Any], set[str]]:
     """What the view must answer (and the errors it may give instead of the one named), from
     the full disk; ``plain`` is left as the view must leave ``shared``."""
     specs = SPECS[op]
+    if op == "cp" and kind_of(plain, args[0]) == "symlink":  # a link copied replaces the entry
+        specs = [specs[0], specs[2]]
     if any(written and not writable(normal(args[i])) for i, _, _, written in specs):
         return ("error", "EACCES"), set()
     hidden = any(hidden_walk(plain, args[i], how, create) for i, how, create, _ in specs)
+    if op == "cp" and not hidden and kind_of(plain, args[0]) == "directory":
+        hidden = any(hidden_walk(plain, at, how, True) for at, how in copied_to(plain, *args))
     revision, before = plain.revision, node_tree(plain)
     result = outcome(lambda: call(plain, op, args))
     changed = tree_events(before, node_tree(plain)) if plain.revision != revision else []
@@ -376,16 +411,19 @@ class Run:
         self.seed = seed
         self.rng = random.Random(f"sandbox-differential-{seed}")
         self.shared, self.plain = VFS.memory(), VFS.memory()
+        links = [(self.rng.choice(TARGETS), link) for link in LINKS]  # where THROUGH goes
         for disk in (self.shared, self.plain):
             for path in START:
                 Loop.run(disk.write_file(path, path))
+            for target, link in links:
+                Loop.run(disk.symlink(target, link))
         self.view = self.shared.restrict(read=list(READ), write=list(WRITE))
         self.got: dict[tuple, list] = {}
         for folder, recursive in DISK_WATCHES:
             self._listen(self.shared, "disk", folder, recursive)
         for folder, recursive in VIEW_WATCHES:
             self._listen(self.view, "view", folder, recursive)
-        self.history: list = []
+        self.history: list = [("links", links)]
 
     def _listen(self, disk: Any, who: str, folder: str, recursive: bool) -> None:
         events = self.got.setdefault((who, folder, recursive), [])
