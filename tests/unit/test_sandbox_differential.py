@@ -14,7 +14,7 @@ alone and the rules of docs/sandbox.md (its own code, not the product's):
 - an argument whose walk (``walk``, below: links followed as the resolver does) steps onto a
   name that is not visible, or follows a link and ends on a path that is not readable: ENOENT;
 - otherwise the operation is run on ``plain``: an error is the view's error too; if it changed
-  a path that is not writable (the changed paths come from the two trees, ``tree_events``) the
+  a path that is not writable (the changed paths come from the two trees, ``trees.py``) the
   view must refuse with EACCES and ``plain`` is put back (``restore`` by revision, itself
   checked against the tree it had); else the view must succeed.
 
@@ -26,7 +26,7 @@ disks being equal:
   readdir), and its walk, find and ``files`` query rows, are the model's: the full disk's answer,
   or ENOENT where the walk is hidden, and listings filtered by the rules;
 - the events of watchers on the full disk and on the view are those computed from the trees
-  before and after the step (a node created, deleted, renamed or modified; ``tree_events``),
+  before and after the step (a node created, deleted, renamed or modified; ``trees.tree_events``),
   filtered by each watcher's folder and, for the view, by the view (a rename across its edge is
   the create or delete of the side inside);
 - the newest journal entry names exactly the paths of those events, and the view's journal (and
@@ -48,6 +48,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from trees import as_tuple, contents, node_tree, paths_of, tree_events
 
 from py_vfs import VFS, FsError
 
@@ -148,54 +149,6 @@ def walk(disk: VFS, path: str, follow: bool, create: bool) -> str | None:
 
 # ------------------------------------------------------------------------ trees and their events
 
-def node_tree(disk: VFS) -> dict[str, tuple[str, Any]]:
-    """Every node of the disk by id: its path and the node itself (links not followed)."""
-    root = disk.index.root  # scandir lists entries, not the directory itself
-    out: dict[str, tuple[str, Any]] = {root.id: ("/", root)}
-    stack = ["/"]
-    while stack:
-        directory, nodes = disk.scandir(stack.pop())
-        for node in nodes:
-            path = posixpath.join(directory, node.name)
-            out[node.id] = (path, node)
-            if node.kind == "directory":
-                stack.append(path)
-    return out
-
-
-def tree_events(before: dict[str, tuple[str, Any]], after: dict[str, tuple[str, Any]]
-                ) -> list[tuple]:
-    """The events a step must fire, from the two trees alone: a node only before is deleted,
-    only after created; one whose parent or name changed is renamed (its entries move with it:
-    no event of their own); one otherwise changed is modified, except a directory whose only
-    change is the time bump of an entry coming or going (docs/semantics.md, "Watch")."""
-    events = []
-    entry_parents = set()
-    for node_id in before.keys() | after.keys():
-        old, new = before.get(node_id, (None, None))[1], after.get(node_id, (None, None))[1]
-        if old is None or new is None or (old.parent, old.name) != (new.parent, new.name):
-            entry_parents.update(n.parent for n in (old, new) if n is not None)
-    for node_id in before.keys() | after.keys():
-        (old_path, old), (new_path, new) = (before.get(node_id, (None, None)),
-                                            after.get(node_id, (None, None)))
-        if old is None:
-            events.append(("create", new_path, None, new.kind))
-        elif new is None:
-            events.append(("delete", old_path, None, old.kind))
-        elif (old.parent, old.name) != (new.parent, new.name):
-            events.append(("rename", new_path, old_path, new.kind))
-        elif old != new:
-            times_only = (old.mode, old.target, old.size, old.chunks, old.inline, old.kind) == (
-                new.mode, new.target, new.size, new.chunks, new.inline, new.kind)
-            if not (new.kind == "directory" and node_id in entry_parents and times_only):
-                events.append(("modify", new_path, None, new.kind))
-    return sorted(events, key=repr)
-
-
-def as_tuple(event: dict) -> tuple:
-    return (event["type"], event["path"], event.get("oldPath"), event["kind"])
-
-
 def covers(folder: str, recursive: bool, path: str | None) -> bool:
     if path is None:
         return False
@@ -279,7 +232,7 @@ def random_operation(rng: random.Random, names: tuple[str, ...]) -> tuple[str, t
         "truncate": lambda: (name(), 1), "chmod": lambda: (name(), rng.choice((0o600, 0o755))),
         "symlink": lambda: (rng.choice(TARGETS), rng.choice(LINKS) if rng.random() < 0.5
                             else name()),
-        "rename": lambda: (name(), name()),
+        "rename": lambda: (rng.choice(THROUGH) if rng.random() < 0.3 else name(), name()),
         "copy_file": lambda: (rng.choice(NAMES), name()),
         "cp": lambda: (rng.choice(NAMES), name()),
     }.get(op, lambda: (name(),))()
@@ -362,12 +315,6 @@ def expected(plain: VFS, op: str, args: tuple) -> tuple[tuple[str, Any], set[str
 
 
 # ------------------------------------------------------------------------ comparisons
-
-def contents(disk: VFS) -> dict[str, tuple]:
-    """Every entry by path: kind, link target, mode, and content (by its chunks)."""
-    return {path: (node.kind, node.target, node.mode, node.size, node.chunks, node.inline)
-            for path, node in node_tree(disk).values()}
-
 
 READS = ("exists", "stat", "lstat", "readlink", "realpath", "read_file", "readdir")
 
@@ -468,7 +415,7 @@ class Run:
         """The newest entry names the step's paths (every step)."""
         if self.shared.revision != revision and events:
             newest = Loop.run(self.shared.journal(limit=1))[0]
-            assert set(newest["paths"]) == {p for e in events for p in e[1:3] if p}, \
+            assert set(newest["paths"]) == paths_of(events), \
                 f"journal entry {newest} for events {events}; {self.where()}"
 
     def check_history(self) -> None:
