@@ -33,7 +33,8 @@ disks being equal:
   its ``journal`` query rows) are the full disk's entries reduced to their readable paths.
 
 Any difference fails, naming the seed and the steps so far. Each seed's random generator is
-seeded by the seed alone, so a failure reproduces alone: ``-k 'matches_the_model and 17'``.
+seeded by the seed alone, so a failure reproduces alone:
+``pytest 'tests/unit/test_sandbox_differential.py::test_a_restricted_view_matches_the_model[17]'``.
 ``PYVFS_SANDBOX_SEEDS`` changes the number of seeds (e.g. 2000 for a soak)."""
 
 from __future__ import annotations
