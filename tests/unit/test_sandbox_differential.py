@@ -55,7 +55,7 @@ from py_vfs import VFS, FsError
 
 READ = ("/r", "/s/r")
 WRITE = ("/w",)
-SEEDS = int(os.environ.get("PYVFS_SANDBOX_SEEDS", "40" if sys.platform == "emscripten" else "150"))
+SEEDS = int(os.environ.get("PYVFS_SANDBOX_SEEDS", "24" if sys.platform == "emscripten" else "150"))
 STEPS = 50
 PROBES = 4  # paths read through the view after each step, each in every way (READS)
 HISTORY_EVERY = 10  # steps between checks of the view's whole journal and query rows
