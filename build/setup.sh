@@ -2,9 +2,10 @@
 # Install what py_vfs needs to build (and, with --test, to test), and only what is missing.
 #
 #   sh build/setup.sh           node_modules (npm ci) and .venv (pinned tools)
-#   sh build/setup.sh --test    the same, plus Debian's chromium, sqlite3 and git when they are
-#                               not on PATH (the browser then checked by build/check_browser.py),
-#                               and the wheels the Pyodide tier runs tests/unit with (.cache/)
+#   sh build/setup.sh --test    the same, plus Debian's chromium, sqlite3, git, zip and unzip
+#                               when they are not on PATH (the browser then checked by
+#                               build/check_browser.py), and the wheels the Pyodide tier runs
+#                               tests/unit with (.cache/)
 #
 # Fast when nothing is missing: it compares timestamps and a sha256 stamp; with --test it also
 # launches the browser once to check it (a few seconds).
@@ -62,8 +63,9 @@ fi
 
 # 3. --test: Debian's packages the tests use, installed when missing: a Chromium for Playwright
 #    (`playwright install` cannot work here), the sqlite3 command-line tool
-#    (tests/unit/test_sqlite_views.py queries a disk file with it) and git (the bench's G1 makes
-#    its repository with it and serves it with `git http-backend`, part of Debian's git).
+#    (tests/unit/test_sqlite_views.py queries a disk file with it), git (the bench's G1 makes
+#    its repository with it and serves it with `git http-backend`, part of Debian's git), and
+#    Info-ZIP's zip and unzip (tests/unit/test_archive.py).
 if [ "$want_test" = 1 ]; then
     missing=""
     if [ -n "${CHROMIUM:-}" ] && [ -x "$CHROMIUM" ]; then
@@ -83,6 +85,15 @@ if [ "$want_test" = 1 ]; then
     else
         missing="$missing git"
     fi
+    # Info-ZIP's zip and unzip: tests/unit/test_archive.py checks our zips against them (the
+    # CPython tier accounts for every skip, so the test must not skip for want of them).
+    for tool in zip unzip; do
+        if command -v "$tool" >/dev/null 2>&1; then
+            say "$tool: $(command -v "$tool")"
+        else
+            missing="$missing $tool"
+        fi
+    done
     if [ -n "$missing" ]; then
         command -v apt-get >/dev/null 2>&1 || die "not found:$missing, and no apt-get: install them (for chromium, or set CHROMIUM=/path/to/chromium)"
         if [ "$(id -u)" = 0 ]; then

@@ -16,6 +16,7 @@ from .content import Body
 from .disk import SYMLINK_MODE, new_id, now
 from .mount_ops import Concern, routed
 from .node import DIRECTORY, FILE, SYMLINK, Node
+from .sandbox import require_readable
 from .transaction import Transaction
 
 
@@ -56,6 +57,7 @@ class Copies(Concern):
         into itself, wherever the links in ``dst`` lead."""
         def change(tx: Transaction) -> None:
             node, src_path = self.resolver.lookup(src, "cp", follow=False)
+            require_readable(src_path, src, "cp")
             rules.check_cp(node.kind, src_path, src, dst, recursive=recursive,
                            destination=lambda: self.resolver.destination(dst, "cp"))
             self._copy_tree(node, dst, tx)
@@ -130,3 +132,4 @@ class Copies(Concern):
 def _kind(node: Node | None) -> str | None:
     """What ``rules.copy_action`` is told of an entry: its kind, or None when missing."""
     return None if node is None else node.kind
+

@@ -19,6 +19,7 @@ from . import paths, rules
 from .errors import FsError
 from .node import FILE, DirEntry, Stat
 from .resolver import Resolver
+from .sandbox import require_readable
 from .streams import WriteStream, write_all
 
 
@@ -91,6 +92,7 @@ class Copier:
     async def cp(self, src: str, dst: str, *, recursive: bool = False) -> None:
         """``VFS.cp``: ``src`` to exactly ``dst``, links as links, directories merged."""
         source = self._stat(src, "cp", follow=False)
+        require_readable(source.path, src, "cp")
         rules.check_cp(source.type, source.path, src, dst, recursive=recursive,
                        destination=lambda: self.resolver.destination(dst, "cp"))
         if source.is_dir:

@@ -112,6 +112,16 @@ def denied(syscall: str, path: str | None, dest: str | None = None) -> FsError:
     return FsError.of("EACCES", syscall, path, dest).with_hint("outside this view's writable paths")
 
 
+def require_readable(canonical: str, path: str, syscall: str) -> None:
+    """ENOENT unless ``canonical`` is readable in the current scope (none: anything goes). What
+    copies a whole subtree asks of its source: a directory on the way to a readable one
+    (``/scoops`` for ``/scoops/a``) is visible, but its other entries are not the view's, and a
+    copy would bring them where the view reads."""
+    scope = SCOPE.get()
+    if scope is not None and not scope.can_read(canonical):
+        raise hidden(syscall, path)
+
+
 def check_change(changes: dict[str, tuple[Node | None, Node | None]],
                  now: Callable[[str], Node | None], operation: str) -> None:
     """EACCES unless every path the change touched is writable in the current scope (none:

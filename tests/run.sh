@@ -1,7 +1,7 @@
 #!/bin/sh
 # Run every test tier, even after one fails; exit non-zero if any failed.
 #   lint  ruff check py_vfs tests build bench
-#   unit  pytest tests/unit   (CPython, no browser)
+#   unit  pytest tests/unit   (CPython, no browser; under coverage.py, with a floor)
 #   pyodide  node --test tests/pyodide  (the real Pyodide in Node, fake-indexeddb; it also runs
 #            tests/unit in Pyodide, with the wheels `build/setup.sh --test` downloads)
 #   e2e   pytest tests/e2e    (dist/ served on 127.0.0.1, Debian's chromium via Playwright)
@@ -36,7 +36,24 @@ $line"
 }
 
 tier lint "$PY" -m ruff check py_vfs tests build bench
-tier unit "$PY" -m pytest tests/unit -q
+# The unit tier under coverage.py: py_vfs's line coverage, reported after the tests; the tier
+# fails when the tests fail or the total is under COVERAGE_FLOOR (docs/testing.md).
+COVERAGE_FLOOR=89
+unit_with_coverage() {
+    data=$(mktemp -d "${TMPDIR:-/tmp}/pyvfs-coverage.XXXXXX") || return 2
+    "$PY" -m coverage run --data-file="$data/unit" --source=py_vfs -m pytest tests/unit -q
+    tests_rc=$?
+    "$PY" -m coverage report --data-file="$data/unit" --skip-covered --sort=cover | tail -n 12
+    total=$("$PY" -m coverage report --data-file="$data/unit" --format=total \
+        --fail-under="$COVERAGE_FLOOR")
+    cover_rc=$?
+    rm -rf "$data"
+    echo "unit: py_vfs line coverage ${total}% (floor ${COVERAGE_FLOOR}%)"
+    [ "$cover_rc" -eq 0 ] || echo "unit: coverage under the floor"
+    [ "$tests_rc" -ne 0 ] && return "$tests_rc"
+    return "$cover_rc"
+}
+tier unit unit_with_coverage
 # --test-timeout: 20 min for a test that sets no timeout of its own, and for each test file as
 # a whole (node runs each file in a process of its own, bounded by it too): unit.test.mjs runs
 # all of tests/unit inside Pyodide, bounded by its own 15 min.

@@ -65,16 +65,23 @@ class Watchdog:
 
 
 class Outcomes:
-    """Which tests were collected, passed, failed or skipped (with the reason)."""
+    """Which tests were collected, passed, failed, skipped (with the reason) or failed as a
+    strict xfail declares (``xfailed``: the test ran and failed as listed, like the shell
+    conformance suite's KNOWN_FAILURES; one that passes fails the run). Any other xfail (a
+    non-strict marker, ``run=False``, ``pytest.xfail()`` inside a test) is a skip like any
+    other, reported with the reason "xfail: ...", so the runner's EXPECTED_SKIPS must list it."""
 
     def __init__(self) -> None:
         self.collected: list[str] = []
         self.passed: list[str] = []
         self.failed: list[str] = []
         self.skipped: dict[str, str] = {}
+        self.xfailed: list[str] = []
+        self.strict: set[str] = set()
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.collected = [item.nodeid for item in session.items]
+        self.strict = strict_xfails(session.items)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.skipped:  # a module that skips itself: its tests are never collected
@@ -83,7 +90,9 @@ class Outcomes:
             self.failed.append(report.nodeid)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if report.skipped:
+        if report.skipped and is_declared_xfail(report, self.strict):
+            self.xfailed.append(report.nodeid)
+        elif report.skipped:
             self.skipped[report.nodeid] = skip_reason(report)
         elif report.failed:
             self.failed.append(report.nodeid)
@@ -91,13 +100,31 @@ class Outcomes:
             self.passed.append(report.nodeid)
 
     def report(self) -> dict:
-        """{collected, passed, failed: [nodeid], skipped: {nodeid: reason}}."""
+        """{collected, passed, failed, xfailed: [nodeid], skipped: {nodeid: reason}}."""
         return {"collected": self.collected, "passed": self.passed, "failed": self.failed,
-                "skipped": self.skipped}
+                "skipped": self.skipped, "xfailed": self.xfailed}
+
+
+def strict_xfails(items: list[pytest.Item]) -> set[str]:
+    """The tests marked ``xfail(strict=True)`` that run (not ``run=False``)."""
+    strict = set()
+    for item in items:
+        marker = item.get_closest_marker("xfail")
+        if marker is None or not marker.kwargs.get("run", True):
+            continue
+        if marker.kwargs.get("strict", item.config.getini("xfail_strict")):
+            strict.add(item.nodeid)
+    return strict
+
+
+def is_declared_xfail(report: pytest.TestReport, strict: set[str]) -> bool:
+    """The test ran and failed as its strict xfail marker says (not a skip)."""
+    return hasattr(report, "wasxfail") and report.when == "call" and report.nodeid in strict
 
 
 def skip_reason(report: pytest.TestReport | pytest.CollectReport) -> str:
-    """The reason pytest prints for a skip (an xfail counts as a skip, with its reason)."""
+    """The reason pytest prints for a skip (an xfail that is not a declared strict one counts as
+    a skip, with its reason after "xfail: ")."""
     if hasattr(report, "wasxfail"):
         return f"xfail: {report.wasxfail}"
     longrepr = report.longrepr

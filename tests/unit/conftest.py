@@ -3,13 +3,29 @@
 In Pyodide under Node no event loop can block, so ``asyncio.run`` and ``asyncio.Runner`` fail
 there; for the session they are replaced by the synchronous driver of ``aio.py``, which runs a
 coroutine to its end and fails loudly if it ever suspends. On CPython nothing is replaced.
+
+On CPython every skip is accounted for, as the Pyodide tier does with its EXPECTED_SKIPS
+(tests/pyodide/unit.test.mjs): a skip that ``EXPECTED_SKIPS`` below does not list with that
+reason, or a listed one that was collected and ran, fails the run (exit status 1) with a list.
+A strict xfail that ran and failed as declared is not a skip; any other xfail is one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
 
 import aio
+import pytest
+
+# node id (or a module's path, for a module that skips itself) -> the reason pytest reports.
+# Empty: on CPython, with what `build/setup.sh --test` installs (zip, unzip, sqlite3, GNU ls),
+# every test runs.
+EXPECTED_SKIPS: dict[str, str] = {}
+
+_skipped: dict[str, str] = {}
+_ran: set[str] = set()
+_strict: set[str] = set()
 
 _saved: dict[str, object] = {}
 
@@ -31,3 +47,56 @@ def pytest_report_header(config) -> str:
     if _saved:
         return "coroutines: stepped synchronously by tests/unit/aio.py (asyncio.run replaced)"
     return "coroutines: asyncio.run (a real event loop)"
+
+
+def _accounting() -> bool:
+    return sys.platform != "emscripten"  # Pyodide's runner has its own list
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    for item in items:
+        marker = item.get_closest_marker("xfail")
+        if marker is not None and marker.kwargs.get("run", True) and \
+                marker.kwargs.get("strict", config.getini("xfail_strict")):
+            _strict.add(item.nodeid)
+
+
+def pytest_collectreport(report) -> None:
+    if report.skipped:  # a module that skips itself
+        _skipped[report.nodeid] = _reason(report)
+
+
+def pytest_runtest_logreport(report) -> None:
+    if report.when == "call":
+        _ran.add(report.nodeid)
+    if not report.skipped:
+        return
+    if hasattr(report, "wasxfail") and report.when == "call" and report.nodeid in _strict:
+        return  # ran and failed as its strict xfail declares
+    _skipped[report.nodeid] = _reason(report)
+
+
+def _reason(report) -> str:
+    if hasattr(report, "wasxfail"):
+        return f"xfail: {report.wasxfail}"
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    return reason.removeprefix("Skipped: ")
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    if not _accounting():
+        return
+    unexpected = {node: why for node, why in _skipped.items() if EXPECTED_SKIPS.get(node) != why}
+    stale = sorted(node for node in EXPECTED_SKIPS if node in _ran)
+    if not unexpected and not stale:
+        return
+    writer = session.config.get_terminal_writer()
+    writer.line()
+    for node, why in sorted(unexpected.items()):
+        writer.line(f"unexpected skip (not in EXPECTED_SKIPS of tests/unit/conftest.py): "
+                    f"{node}: {why}", red=True)
+    for node in stale:
+        writer.line(f"listed in EXPECTED_SKIPS but it ran: {node}", red=True)
+    if session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

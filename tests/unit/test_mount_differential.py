@@ -18,10 +18,11 @@ import asyncio
 import os
 import shutil
 import tempfile
+import zlib
 from collections.abc import Callable
 from typing import Any
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, seed, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
@@ -236,6 +237,10 @@ class MountVersusDisk(RuleBasedStateMachine):
         assert mine == reference
 
 
+# Sequences from a seed made from the machine's name alone (test_differential.py, name_seed): a
+# CI failure reproduces alone, whatever ran before it. PYVFS_DIFF_RANDOM=1 draws new ones.
+if os.environ.get("PYVFS_DIFF_RANDOM") != "1":
+    MountVersusDisk = seed(zlib.crc32(b"MountVersusDisk"))(MountVersusDisk)
 MountVersusDisk.TestCase.settings = settings(
     max_examples=EXAMPLES,
     derandomize=os.environ.get("PYVFS_DIFF_RANDOM") != "1",

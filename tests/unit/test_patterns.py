@@ -142,11 +142,14 @@ def lines_run(function, *args) -> int:
             count += 1
         return tracer
 
+    # Restore whatever traced before (coverage.py's tracer, a debugger): settrace(None) would
+    # switch it off for the rest of the run (a coverage run then reported 56% instead of 91%).
+    previous = sys.gettrace()
     sys.settrace(tracer)
     try:
         function(*args)
     finally:
-        sys.settrace(None)
+        sys.settrace(previous)
     return count
 
 

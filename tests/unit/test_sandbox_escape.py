@@ -381,3 +381,22 @@ def test_export_holds_only_the_view_and_import_lands_only_inside(disk, kind):
     assert disk.state() == before
     run(import_archive(disk.view, [small], kind, "/in/copy"))
     assert run(disk.view.read_file("/in/copy/a.txt")) == b"a"
+
+
+def test_a_directory_on_the_way_cannot_be_copied_with_what_is_beside_the_view():
+    """``cp -r`` of a directory on the way to a readable one (``/s`` for ``/s/r``) is ENOENT:
+    the directory is visible, but its other entries are not the view's, and the copy used to
+    bring them into the writable part, where the view reads them (found by
+    test_sandbox_differential.py). A readable directory below it copies as usual."""
+    vfs = VFS.memory()
+    for path in ("/s/r/a", f"/s/{OUT_NAME}/{SECRET}", "/w/a"):
+        run(vfs.write_file(path, BODY if OUT_NAME in path else path))
+    view = vfs.restrict(read=["/s/r"], write=["/w"])
+    before = vfs.revision
+    for src in ("/s", "/"):
+        with pytest.raises(FsError) as caught:
+            run(view.cp(src, "/w/copy", recursive=True))
+        assert caught.value.code == "ENOENT" and SECRET not in str(caught.value)
+    assert vfs.revision == before and not vfs.exists("/w/copy")
+    run(view.cp("/s/r", "/w/copy", recursive=True))  # the control
+    assert view.walk("/w/copy") == ["/w/copy/a"]

@@ -211,3 +211,33 @@ def test_diff_between_two_snapshots_and_a_revision():
         assert await vfs.diff({"revision": start}, "one") == []
 
     run(scenario())
+
+
+def test_the_snapshot_count_limit_is_exact(monkeypatch):
+    """At most MAX_SNAPSHOTS snapshots (docs/data.md says 1,000): the last one allowed is made,
+    the one after it is ENOSPC and changes nothing, and deleting one makes room again. The
+    boundary is tried with the limit lowered to 3 (1,000 snapshots take seconds)."""
+    from pathlib import Path
+
+    from py_vfs import snapshots
+
+    docs = (Path(__file__).parents[2] / "docs" / "data.md").read_text()
+    assert snapshots.MAX_SNAPSHOTS == 1000 and "at most 1,000 snapshots" in docs
+    monkeypatch.setattr(snapshots, "MAX_SNAPSHOTS", 3)
+
+    async def scenario():
+        vfs = VFS.memory()
+        await vfs.write_file("/a", "a")
+        for name in ("one", "two", "three"):  # the third is the last allowed
+            await vfs.snapshot(name)
+        revision = vfs.revision
+        with pytest.raises(FsError) as info:
+            await vfs.snapshot("four")
+        assert info.value.code == "ENOSPC"
+        assert vfs.revision == revision
+        assert [s["name"] for s in await vfs.snapshots()] == ["one", "two", "three"]
+        await vfs.delete_snapshot("two")
+        await vfs.snapshot("four")
+        assert [s["name"] for s in await vfs.snapshots()] == ["one", "three", "four"]
+
+    run(scenario())
