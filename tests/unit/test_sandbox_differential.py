@@ -287,6 +287,9 @@ def copied_to(disk: VFS, src: str, dst: str) -> list[tuple[str, str]]:
     return out
 
 
+WRITER = "agent:differential"
+
+
 def expected(plain: VFS, op: str, args: tuple) -> tuple[tuple[str, Any], set[str]]:
     """What the view must answer (and the errors it may give instead of the one named), from
     the full disk; ``plain`` is left as the view must leave ``shared``."""
@@ -299,11 +302,11 @@ def expected(plain: VFS, op: str, args: tuple) -> tuple[tuple[str, Any], set[str
     if op == "cp" and not hidden and kind_of(plain, args[0]) == "directory":
         hidden = any(hidden_walk(plain, at, how, True) for at, how in copied_to(plain, *args))
     revision, before = plain.revision, node_tree(plain)
-    result = outcome(lambda: call(plain, op, args))
+    result = outcome(lambda: call(plain.as_writer(WRITER), op, args))
     changed = tree_events(before, node_tree(plain)) if plain.revision != revision else []
     outside = any(p is not None and not writable(p) for e in changed for p in e[1:3])
     if (hidden or outside) and plain.revision != revision:  # the view refuses: put it back
-        Loop.run(plain.restore(revision=revision))
+        Loop.run(plain.as_writer(WRITER).restore(revision=revision))
         assert node_tree(plain) == before, "restore by revision did not give the tree back"
     if hidden:
         also = {result[1], "EACCES"} if result[0] == "error" or outside else set()
@@ -358,14 +361,17 @@ class Run:
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self.rng = random.Random(f"sandbox-differential-{seed}")
+        # One writer for the disk's own calls and the view's: a directory whose writer changes
+        # when an entry comes or goes is "modified" (watch.derive_events), which this model
+        # leaves to the writer tests (test_view_writers.py, test_shell_history.py).
         self.shared, self.plain = VFS.memory(), VFS.memory()
         links = [(self.rng.choice(TARGETS), link) for link in LINKS]  # where THROUGH goes
         for disk in (self.shared, self.plain):
             for path in START:
-                Loop.run(disk.write_file(path, path))
+                Loop.run(disk.as_writer(WRITER).write_file(path, path))
             for target, link in links:
-                Loop.run(disk.symlink(target, link))
-        self.view = self.shared.restrict(read=list(READ), write=list(WRITE))
+                Loop.run(disk.as_writer(WRITER).symlink(target, link))
+        self.view = self.shared.restrict(read=list(READ), write=list(WRITE), writer=WRITER)
         self.got: dict[tuple, list] = {}
         for folder, recursive in DISK_WATCHES:
             self._listen(self.shared, "disk", folder, recursive)
@@ -388,8 +394,8 @@ class Run:
             events.clear()
         before, revision = node_tree(self.shared), self.shared.revision
         if user:
-            got = outcome(lambda: call(self.shared, op, args))
-            want = outcome(lambda: call(self.plain, op, args))
+            got = outcome(lambda: call(self.shared.as_writer(WRITER), op, args))
+            want = outcome(lambda: call(self.plain.as_writer(WRITER), op, args))
             assert got == want, f"the full disk answered {got}, its twin {want}; {self.where()}"
         else:
             want, also = expected(self.plain, op, args)
