@@ -14,7 +14,7 @@
 import { RunEvents } from "./run_events.mjs";
 
 const BOOT_TIMEOUT_MS = 120_000;
-export const IDLE_MS = 60_000;
+const IDLE_MS = 60_000;
 const TIMED_OUT = 124; // as timeout(1)
 const INTERRUPTED = 130;
 
@@ -38,12 +38,6 @@ export class RealmPool {
       this.#realms.set(key, realm);
     }
     return realm.run(childId, init);
-  }
-
-  // {realms, pythons}: for diagnostics and the tests.
-  counts() {
-    const realms = [...this.#realms.values()];
-    return { realms: realms.length, pythons: realms.filter((realm) => realm.pythonNow).length };
   }
 }
 
@@ -99,7 +93,7 @@ class Realm {
   #active = 0;
   #idle = null;
   #jsh = new Map(); // worker id -> RunHandle
-  pythonNow = null;
+  #pythonNow = null;
 
   constructor(pool, forget) {
     this.#pool = pool;
@@ -166,7 +160,7 @@ class Realm {
       this.#endPython(python, null);
       throw error;
     }
-    this.pythonNow = python;
+    this.#pythonNow = python;
     return python;
   }
 
@@ -204,8 +198,8 @@ class Realm {
       if (code !== null) handle.events.push({ type: "exit", code });
     }
     python.runs.clear();
-    if (this.pythonNow === python) {
-      this.pythonNow = null;
+    if (this.#pythonNow === python) {
+      this.#pythonNow = null;
       this.#python = null;
     }
   }
@@ -234,7 +228,7 @@ class Realm {
   }
 
   #died(id, message) {
-    const python = this.pythonNow;
+    const python = this.#pythonNow;
     if (python?.id === id) {
       for (const handle of python.runs.values()) handle.events.fail(`python: the realm stopped: ${message}`, 1);
       this.#endPython(python, null);
@@ -245,7 +239,7 @@ class Realm {
 
   // Ends everything the realm runs and removes its frame (idle, or the disk closes).
   close() {
-    if (this.pythonNow) this.#endPython(this.pythonNow, INTERRUPTED);
+    if (this.#pythonNow) this.#endPython(this.#pythonNow, INTERRUPTED);
     const frame = this.#frame;
     this.#frame = null;
     this.#forget();
