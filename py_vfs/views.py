@@ -387,8 +387,7 @@ class RestrictedView(_Scoped):
     async def journal(self, *, since: object = None, until: object = None,
                       writer: str | None = None, path: str | None = None,
                       limit: int = 100) -> list[dict[str, Any]]:
-        """``VFS.journal`` within the view: entries that touched a readable path, with only
-        those paths."""
+        """``VFS.journal`` in the view: entries that touched a readable path, with only those."""
         if path is not None and not self._shown(paths.normalize(path, "journal")):
             raise hidden("journal", path)
         rows = await self.__vfs.journal(since=since, until=until, writer=writer, path=path,
@@ -498,5 +497,4 @@ class RestrictedView(_Scoped):
         raise denied("close", None)
 
 
-# The journal entries a view scans for its rows (its own filter drops others' entries).
-_JOURNAL_SCAN = 10_000
+_JOURNAL_SCAN = 10_000  # journal entries a view scans for its rows (others' are dropped)
