@@ -31,6 +31,7 @@ from typing import Any
 
 from .cancel import SIGNAL, Signal, check
 from .errors import FsError
+from .paths import has_lone_surrogate
 from .search import DEFAULT_MAX_FILE_SIZE
 
 MIB = 1024 * 1024
@@ -284,7 +285,7 @@ def validate(schema: dict[str, Any], value: Any, tool: str) -> None:
             raise _invalid(tool, f"{key!r} must be a number, not NaN")
         if "minimum" in spec and item < spec["minimum"]:
             raise _invalid(tool, f"{key!r} must be at least {spec['minimum']}")
-        if isinstance(item, str) and not _encodable(item):
+        if isinstance(item, str) and has_lone_surrogate(item):
             raise _invalid(tool, f"{key!r} must be Unicode text (it has a lone surrogate)")
         if "minLength" in spec and len(item) < spec["minLength"]:
             raise _invalid(tool, f"{key!r} must not be empty")
@@ -322,14 +323,6 @@ def _utf8_prefix(data: bytes, limit: int) -> bytes:
     while end > limit - 3 and end > 0 and data[end] & 0xC0 == 0x80:
         end -= 1
     return data[:end]
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _capped(result: dict[str, Any], omitted: int, field: str) -> dict[str, Any]:

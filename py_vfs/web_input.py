@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import FsError
+from .paths import has_lone_surrogate
 from .protocol import BY_NAME, ENCODINGS, Op
 from .writers import check_writer
 
@@ -133,7 +134,7 @@ def _option_path(value: Any, name: str, op: Any) -> None:
 def _content(value: Any, name: str, op: Any) -> None:
     if not isinstance(value, str | bytes | bytearray | memoryview):
         raise _invalid(op, f"{name} must be text or bytes, not {_kind(value)}")
-    if isinstance(value, str) and not _encodable(value):
+    if isinstance(value, str) and has_lone_surrogate(value):
         raise _invalid(op, f"{name} must be Unicode text (it has a lone surrogate)")
 
 
@@ -212,18 +213,10 @@ def _request(value: Any, name: str, op: Any) -> None:
     for key, item in fields.items():
         if not _absent(item) and not isinstance(item, str):
             raise _invalid(op, f"{name}'s {key!r} must be a string, not {_kind(item)}")
-        if isinstance(item, str) and not _encodable(item):
+        if isinstance(item, str) and has_lone_surrogate(item):
             raise _invalid(op, f"{name}'s {key!r} must be Unicode text (a lone surrogate)")
     if not isinstance(fields.get("path"), str):
         raise _invalid(op, f"{name} needs a path")
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _any(value: Any, name: str, op: Any) -> None:

@@ -4,27 +4,17 @@ dialect, and Ctrl-C. Expected values were checked against GNU bash 5 where bash 
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
+from shell_session import Session as LineSession
 
-from py_vfs import VFS
 from py_vfs import cancel as cancel_module
 from py_vfs.cancel import SIGNAL, Signal
 from py_vfs.shell import Shell, ShellResult
 from py_vfs.shell.parser import needs_more
 
 
-class Session:
-    """One VFS and one shell on one event loop."""
-
-    def __init__(self) -> None:
-        self.vfs = VFS.memory()
-        self.runner = asyncio.Runner()
-        self.shell = Shell(self.vfs)
-
-    def __call__(self, line: str) -> ShellResult:
-        return self.runner.run(self.shell.run(line))
+class Session(LineSession):
+    """One VFS and one shell on one event loop, with checks of a line's outcome."""
 
     def ok(self, line: str) -> str:
         result = self(line)

@@ -18,23 +18,12 @@ import zipfile
 
 import aio
 import pytest
+from shell_session import Session
 
 from py_vfs import VFS, cancel
 from py_vfs.shell import Shell, ShellResult
 
 BOUND = 60  # seconds: the watchdog that ends a loop no limit stopped (CPython only)
-
-
-class Session:
-    """One VFS and one shell on one event loop."""
-
-    def __init__(self) -> None:
-        self.vfs = VFS.memory()
-        self.runner = asyncio.Runner()
-        self.shell = Shell(self.vfs)
-
-    def __call__(self, line: str) -> ShellResult:
-        return self.runner.run(self.shell.run(line))
 
 
 @pytest.fixture
