@@ -1,7 +1,7 @@
 """W4r: the 32 MiB file of W4 read back in a fresh page, with nothing of it in memory.
 
 W4 reads its file back right after writing it: ours answers that read from the chunks it just
-committed, which it keeps in a 32 MiB read cache in the worker (py_vfs/content.py), while raw
+committed, which it keeps in a 32 MiB read cache in the worker (py_vfs/disk/content.py), while raw
 IndexedDB reads its record back from the database. W4r times the read a user gets after a
 reload instead: per repetition and adapter, a page and a store of their own; the setup writes
 the file and flushes (untimed; ours: its runtime snapshot stored too), the page reloads, and the

@@ -11,7 +11,7 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
     preview-origin/              the preview site, to serve on ANOTHER origin (docs/preview.md):
       preview/sw.js              service_worker/sw.js (the preview service worker), with the
                                  build id written into it (a new build is a new SW version)
-                                 and PREVIEW_PROTOCOL of py_vfs/protocol.py
+                                 and PREVIEW_PROTOCOL of py_vfs/web/protocol.py
       preview/relay.html, relay.mjs  the frame each app tab embeds to talk to that service worker
       protocol.mjs               the same generated protocol module, which relay.mjs imports
       pyvfs-config.json          {"appOrigins": []}: the app origins the relay serves
@@ -23,13 +23,13 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
       files/<path>               each file, at its path on the disk (files/shared/README.md)
     wheels/                      our wheel (py_vfs-<version>-py3-none-any.whl), micropip's and
                                  fsspec's (installed on Python's first `import fsspec`:
-                                 py_vfs/lazy_wheels.py, docs/python.md)
+                                 py_vfs/web/lazy_wheels.py, docs/python.md)
     manifest.json                {version, wheel, wheelSha256, micropip, fsspec, pyodide, build,
                                  downloads}:
                                  what the worker loads, the sizes it reports progress against,
                                  and what keys the Python memory snapshot (docs/boot.md)
 
-protocol.mjs (in dist/ and in the preview site) is generated from py_vfs/protocol.py: the
+protocol.mjs (in dist/ and in the preview site) is generated from py_vfs/web/protocol.py: the
 operations and constants JS and Python share, declared once (see that module).
 
 The build is skipped when nothing changed: the sha256 of every input (and of this script) is
@@ -283,19 +283,19 @@ def write_service_worker(dst: Path, build_id: str) -> None:
 
 
 def preview_protocol() -> int:
-    """PREVIEW_PROTOCOL of py_vfs/protocol.py, read without importing the package."""
-    for line in (ROOT / "py_vfs" / "protocol.py").read_text().splitlines():
+    """PREVIEW_PROTOCOL of py_vfs/web/protocol.py, read without importing the package."""
+    for line in (ROOT / "py_vfs" / "web" / "protocol.py").read_text().splitlines():
         if line.startswith("PREVIEW_PROTOCOL = "):
             return int(line.split("=", 1)[1])
-    raise BuildError("py_vfs/protocol.py has no PREVIEW_PROTOCOL")
+    raise BuildError("py_vfs/web/protocol.py has no PREVIEW_PROTOCOL")
 
 
 def render_protocol() -> str:
-    """py_vfs/protocol.py's JS module (rendered by the venv's Python, which imports the package)."""
-    proc = subprocess.run([sys.executable, "-m", "py_vfs.protocol"], cwd=ROOT,
+    """web/protocol.py's JS module (rendered by the venv's Python, which imports the package)."""
+    proc = subprocess.run([sys.executable, "-m", "py_vfs.web.protocol"], cwd=ROOT,
                           capture_output=True, text=True)
     if proc.returncode != 0:
-        raise BuildError(f"py_vfs/protocol.py does not render: {proc.stderr.strip()}")
+        raise BuildError(f"py_vfs/web/protocol.py does not render: {proc.stderr.strip()}")
     return proc.stdout
 
 

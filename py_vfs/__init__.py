@@ -1,9 +1,9 @@
 """py_vfs: a durable, POSIX-like virtual file system with a Python core."""
 
 from .agent import AgentTool, Caps, agent_tools
-from .cancel import Signal
-from .errors import FsError
-from .node import DirEntry, Stat
+from .core.cancel import Signal
+from .core.errors import FsError
+from .core.node import DirEntry, Stat
 from .vfs import VFS
 
 __all__ = ["VFS", "AgentTool", "Caps", "DirEntry", "FsError", "Signal", "Stat", "agent_tools"]

@@ -29,10 +29,10 @@ from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import Any
 
-from .cancel import SIGNAL, Signal, check
-from .errors import FsError
-from .paths import has_lone_surrogate
-from .search import DEFAULT_MAX_FILE_SIZE
+from .core.cancel import SIGNAL, Signal, check
+from .core.errors import FsError
+from .core.paths import has_lone_surrogate
+from .fs.search import DEFAULT_MAX_FILE_SIZE
 
 MIB = 1024 * 1024
 TAG = "workspace_tool_result"

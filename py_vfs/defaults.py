@@ -32,10 +32,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import paths
-from .disk import DEFAULT_DIR_MODE
-from .errors import FsError
-from .transaction import Transaction
+from .core import paths
+from .core.errors import FsError
+from .fs.nodes import DEFAULT_DIR_MODE
+from .storage.transaction import Transaction
 from .vfs import VFS
 
 META_KEY = "defaults"  # meta/defaults: {"version": V, "files": {path: sha256}}

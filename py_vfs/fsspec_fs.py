@@ -14,10 +14,10 @@ FileExistsError when the file exists as it is opened.
 In Pyodide in the page, ``name="default"`` is the page's disk of that name (the disk its
 worker serves, the very VFS the JS API and the shell use), and a file system made with no
 ``disk`` is the page's disk too; inside a restricted view (a scoop) it is that view and nothing
-else (``py_vfs.page_disks``, resolved at each call since fsspec shares one instance per set of
+else (``py_vfs.views.page_disks``, resolved at each call since fsspec shares one instance per set of
 options).
 
-fsspec is synchronous and the VFS's operations are coroutines (``py_vfs.blocking``): a disk of
+fsspec is synchronous and the VFS's operations are coroutines (``py_vfs.core.blocking``): a disk of
 its own runs on its own event loop, in a thread of its own on CPython, stepped by the caller in
 Pyodide (``StepLoop``: a memory disk waits for no JS); the page's disk runs on the page's loop,
 and a call suspends Python with JSPI until it has finished (``PageLoop``; EAGAIN where it
@@ -34,11 +34,11 @@ from typing import Any
 
 from fsspec.spec import AbstractBufferedFile, AbstractFileSystem
 
-from . import page_disks
-from .blocking import Blocking, PageLoop, StepLoop, ThreadLoop
-from .errors import FsError
-from .node import DIRECTORY, FILE, SYMLINK, Stat
+from .core.blocking import Blocking, PageLoop, StepLoop, ThreadLoop
+from .core.errors import FsError
+from .core.node import DIRECTORY, FILE, SYMLINK, Stat
 from .vfs import VFS
+from .views import page_disks
 
 _PAGE = object()  # no disk given: the page's disk in the page, else a new memory disk
 _TYPE_BITS = {FILE: stat_module.S_IFREG, DIRECTORY: stat_module.S_IFDIR,

@@ -8,7 +8,7 @@
 - ``copies.py``: copy_file and cp; ``search.py``: ls, find, glob, grep;
 - ``rules.py``: the POSIX rules of the namespace and of copies, written once over the disk and
   a mounted folder alike;
-- ``mounting.py``, ``mount_ops.py``, ``mount_side.py``, ``mount_copies.py``: mounting, and the
+- ``mounting.py``, ``mount_ops.py``, ``mounts/side.py``, ``mount_copies.py``: mounting, and the
   operations on mounted folders; ``mounts/``: the folders' side (backends, the mount table);
 - ``step.py``: several operations committed together;
 - ``history.py``: the journal, its retention, the disk at any revision kept; ``snapshots.py``:
@@ -24,41 +24,41 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from .check import Progress, Report
-from .check import check as check_store
-from .content import DEFAULT_CACHE_BYTES, Content
-from .copies import Copies
-from .disk import Disk, new_root
-from .engine import CommitEngine
-from .errors import FsError
-from .files import Files
-from .garbage import DEFAULT_GRACE_MS, collect
-from .history import History, Retention
-from .index import Index
-from .metadata import Metadata, stat_of
-from .mount_copies import Copier
-from .mount_ops import ON_DISK, MountOps
-from .mounting import Mounts
+from .core.errors import FsError
+from .core.node import ROOT_ID, DirEntry, Node, Stat, name_key
+from .data.query import MAX_ROWS, Result, query
+from .data.snapshots import Snapshots, State
+from .disk.check import Progress, Report
+from .disk.check import check as check_store
+from .disk.content import DEFAULT_CACHE_BYTES, Content
+from .disk.engine import CommitEngine
+from .disk.garbage import DEFAULT_GRACE_MS, collect
+from .disk.index import Index
+from .disk.journal import History, Retention
+from .disk.scope import Scope
+from .disk.streams import ReadStream, WriteStream
+from .disk.usage import Usage, measure
+from .disk.watch import Listener, Watchers
+from .disk.writers import WriterView, check_writer
+from .fs.copies import Copies
+from .fs.files import Files
+from .fs.metadata import Metadata, stat_of
+from .fs.mount_copies import Copier
+from .fs.mount_ops import ON_DISK, MountOps
+from .fs.mounting import Mounts
+from .fs.namespace import Namespace
+from .fs.nodes import Disk, new_root
+from .fs.resolver import Resolver
+from .fs.search import DEFAULT_MAX_FILE_SIZE, GrepResult, Search
+from .fs.step import Step
+from .fs.tree import Tree
 from .mounts.backend import Backend
 from .mounts.table import MountTable
-from .namespace import Namespace
-from .node import ROOT_ID, DirEntry, Node, Stat, name_key
-from .query import MAX_ROWS, Result, query
-from .resolver import Resolver
-from .sandbox import Scope
-from .scoops import open_scoop, scoop_names
-from .search import DEFAULT_MAX_FILE_SIZE, GrepResult, Search
-from .snapshots import Snapshots, State
-from .step import Step
 from .storage import Store
 from .storage.memory import MemoryStore
-from .streams import ReadStream, WriteStream
-from .transaction import WRITER, Op, Transaction
-from .tree import Tree
-from .usage import Usage, measure
-from .views import RestrictedView
-from .watch import Listener, Watchers
-from .writers import WriterView, check_writer
+from .storage.transaction import WRITER, Op, Transaction
+from .views.restricted import RestrictedView
+from .views.scoops import open_scoop, scoop_names
 
 # 2: the change log (``log`` keyspace, ``meta/rev``); IndexedDB database version 2 as well.
 # 3: small files inline in their node record (``inline``); IndexedDB database version 3.
@@ -165,7 +165,7 @@ class VFS:
 
     def step(self) -> Step:
         """``async with vfs.step() as tx:``: every operation on ``tx`` commits together, or none
-        does if the body raises (see py_vfs/step.py and docs/semantics.md)."""
+        does if the body raises (see py_vfs/fs/step.py and docs/semantics.md)."""
         self.engine.refuse_deadlock("step")
         return Step(self)
 
@@ -194,7 +194,7 @@ class VFS:
                  write: Iterable[str] | str | None = (), *,
                  writer: str | None = None) -> RestrictedView:
         """A view limited to the subtrees ``read`` and ``write`` (writable is readable too):
-        reads outside find nothing (ENOENT), writes outside are EACCES (``views.py``,
+        reads outside find nothing (ENOENT), writes outside are EACCES (``views/restricted.py``,
         docs/sandbox.md). ``writer``: who its changes are made by (default: this context's
         writer, unless that is the disk's default, ``user``: then the view's own name,
         ``view:<n>``)."""

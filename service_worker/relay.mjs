@@ -9,7 +9,7 @@
 // and build/serve.py also sends it with `Content-Security-Policy: frame-ancestors <app origin>`.
 
 // The version of the preview messages, shared with sw.js and web/preview_relay.mjs: build/build.py
-// writes protocol.mjs (generated from py_vfs/protocol.py) next to this file.
+// writes protocol.mjs (generated from py_vfs/web/protocol.py) next to this file.
 import { PREVIEW_PROTOCOL as PROTOCOL } from "./protocol.mjs";
 
 const HELLO_TIMEOUT_MS = 10000; // the service worker's answer to "am I a relay?"

@@ -6,7 +6,7 @@
 // app tab, the first tab that can serve the token acks, gets "go", and its VFS worker answers on
 // the same MessagePort: a "start" message (status, headers, the first piece of the body) and,
 // for a large body, one "chunk" per "pull" until "end". docs/preview.md has the whole protocol;
-// the decisions (status, headers, the root) are made in Python (py_vfs/preview.py), not here.
+// the decisions (status, headers, the root) are made in Python (py_vfs/hosts/preview.py), not here.
 
 // Only a relay an app tab embedded gets requests (docs/preview.md, "Who is a relay"): the
 // navigation that made it came through this worker from an app origin's page into a frame
@@ -17,7 +17,7 @@
 
 // build/build.py writes its build id here, so every build is a new service worker version.
 const BUILD = "dev";
-// build/build.py writes PREVIEW_PROTOCOL of py_vfs/protocol.py here (the version of the preview
+// build/build.py writes PREVIEW_PROTOCOL of py_vfs/web/protocol.py here (the version of the preview
 // messages, shared with relay.mjs and web/preview_relay.mjs).
 const PROTOCOL = 0;
 const SCOPE_PATH = "/preview/";

@@ -1,7 +1,7 @@
 // AbortSignal for every method of the JS API (docs/api.md, "Cancelling a call"). A method takes
 // `{signal}` in its options object, or, when it has none, as one more last argument. An already
 // aborted signal rejects at once with Node's AbortError and nothing reaches the worker. Once the
-// call is sent, aborting posts {type: "cancel", id} to the worker (py_vfs/protocol.py,
+// call is sent, aborting posts {type: "cancel", id} to the worker (py_vfs/web/protocol.py,
 // CALL_SIGNAL): the call stops at its next safe point, changing nothing, and rejects with the
 // same AbortError; a call that finished before the cancel reached it resolves as usual.
 
@@ -43,7 +43,7 @@ function hasSignal(value) {
 }
 
 // {args, signal}: the arguments of `op` (as the method got them) without the signal, and the
-// signal: from the options argument the operation declares (py_vfs/protocol.py), else from one
+// signal: from the options argument the operation declares (py_vfs/web/protocol.py), else from one
 // more argument after the declared ones.
 export function takeSignal(op, args) {
   const declared = OPS[op]?.args ?? [];

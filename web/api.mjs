@@ -58,7 +58,7 @@ export class VFS {
   // A MessagePort to post (transfer) to a Web Worker, where `viewOf(port)` is this view again:
   // the same scope, and nothing more. Of the disk itself, a view of the whole disk.
   transferable({ signal } = {}) { return this.#call("restrict", { signal }); }
-  // Checks the arguments of `op` (declared in py_vfs/protocol.py) and sends it; a bad argument
+  // Checks the arguments of `op` (declared in py_vfs/web/protocol.py) and sends it; a bad argument
   // or an aborted signal (web/abort.mjs) rejects at once, and nothing reaches the worker.
   // `streams` (shell only): the call's output and input (ShellStreams).
   #call(op, ...args) {

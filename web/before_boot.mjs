@@ -3,7 +3,7 @@
 //
 // - Only the disk's own reads (readFile, stat, lstat, exists, readdir; not a step's, a view's
 //   or one with a signal) are tried here, and only until the first call that may change
-//   something (any operation py_vfs/protocol.py does not declare read-only: a write, a step, a
+//   something (any operation py_vfs/web/protocol.py does not declare read-only: a write, a step, a
 //   shell line...): from that call on, everything goes to the worker, so a tab reads its own
 //   writes. A read-only call the reader does not answer (diagnostics, readlink, a read it
 //   declines) goes to the worker without ending them: reads answered on either side before any

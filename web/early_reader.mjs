@@ -1,17 +1,17 @@
 // Reads before Python has booted (docs/boot.md, "Reads before Python"): the page answers
 // readFile, stat, lstat, exists and readdir on the disk's own API from the IndexedDB records
 // themselves, while the worker still boots Python. The answers, errors included, are the
-// core's: the walk below is py_vfs/resolver.py's (`_walk_once`, without the parts a restricted
-// view or a write needs), stat is py_vfs/metadata.py's `stat_of`, a listing is
-// py_vfs/page_cache.py's `listing` as the stat cache's records, and the errors are
-// py_vfs/errors.py's messages (tests/e2e/test_early_reads.py compares every answer with
+// core's: the walk below is py_vfs/fs/resolver.py's (`_walk_once`, without the parts a restricted
+// view or a write needs), stat is py_vfs/fs/metadata.py's `stat_of`, a listing is
+// py_vfs/web/page_cache.py's `listing` as the stat cache's records, and the errors are
+// py_vfs/core/errors.py's messages (tests/e2e/test_early_reads.py compares every answer with
 // Python's).
 //
 // Whatever this reader is not sure to answer as the core would, it declines (`undefined`) and
 // the call goes to the worker: a path that reaches a mount point, a path or link target the
 // core would refuse as invalid, text that is not valid UTF-8, a missing chunk, a file over
 // readFile's limit. Each answer is one readonly IndexedDB transaction that resolves its path
-// with keyed reads, one directory entry (the `names` store, py_vfs/node.py name_key) and one
+// with keyed reads, one directory entry (the `names` store, py_vfs/core/node.py name_key) and one
 // node record per segment: it never reads every record, and it sees one state of the disk, the
 // last commit of any tab completed before it began.
 
@@ -20,14 +20,14 @@ import { request } from "./idb.mjs";
 import { FORMAT_VERSION } from "./protocol.mjs";
 
 const ROOT_ID = "root";
-const MAX_SYMLINK_HOPS = 40; // py_vfs/resolver.py
-const MAX_READ_SIZE = 2 ** 31 - 1; // py_vfs/files.py
-const PATH_MAX = 4096; // py_vfs/paths.py
+const MAX_SYMLINK_HOPS = 40; // py_vfs/fs/resolver.py
+const MAX_READ_SIZE = 2 ** 31 - 1; // py_vfs/fs/files.py
+const PATH_MAX = 4096; // py_vfs/core/paths.py
 const NAME_MAX = 255;
-const MUST_BE_DIR = "/"; // a pending trailing slash (py_vfs/resolver.py, _MUST_BE_DIR)
+const MUST_BE_DIR = "/"; // a pending trailing slash (py_vfs/fs/resolver.py, _MUST_BE_DIR)
 const DECLINE = Symbol("decline");
 
-// py_vfs/errors.py's descriptions of the codes a read can meet.
+// py_vfs/core/errors.py's descriptions of the codes a read can meet.
 const DESCRIPTIONS = {
   ENOENT: "no such file or directory",
   ENOTDIR: "not a directory",
@@ -157,7 +157,7 @@ class Records {
     return nodes;
   }
 
-  // py_vfs/resolver.py `lookup`: [node, canonical path], a Refusal thrown, or DECLINE.
+  // py_vfs/fs/resolver.py `lookup`: [node, canonical path], a Refusal thrown, or DECLINE.
   async lookup(path, syscall, follow = true) {
     const names = normalized(path);
     if (names === DECLINE) return DECLINE;
@@ -205,7 +205,7 @@ class Records {
   }
 }
 
-// py_vfs/metadata.py `stat_of`, as the worker sends it.
+// py_vfs/fs/metadata.py `stat_of`, as the worker sends it.
 function statOf(node, canonical) {
   const size = node.kind === "symlink" ? bytesOf(node.target ?? "") : node.kind === "directory" ? 4096 : node.size;
   return {
@@ -238,7 +238,7 @@ const ANSWERS = {
     const found = await records.lookup(path, "lstat", false);
     return found === DECLINE ? DECLINE : statOf(...found);
   },
-  // py_vfs/resolver.py `exists`: any refusal of a valid path is false.
+  // py_vfs/fs/resolver.py `exists`: any refusal of a valid path is false.
   async exists(records, path) {
     try {
       return (await records.lookup(path, "access")) === DECLINE ? DECLINE : true;
@@ -290,7 +290,7 @@ function latin1(data) {
   return text;
 }
 
-// py_vfs/paths.py `split_segments` for a path the core accepts; DECLINE for one it refuses
+// py_vfs/core/paths.py `split_segments` for a path the core accepts; DECLINE for one it refuses
 // (not a string, empty, NUL, a lone surrogate, too long): the core's error is the answer.
 function validSegments(path) {
   if (typeof path !== "string" || path === "" || path.includes("\0") || !path.isWellFormed()) return DECLINE;
@@ -299,7 +299,7 @@ function validSegments(path) {
   return segments.some((s) => bytesOf(s) > NAME_MAX) ? DECLINE : segments;
 }
 
-// py_vfs/paths.py `normalize`, as names: `..` folds lexically first.
+// py_vfs/core/paths.py `normalize`, as names: `..` folds lexically first.
 function normalized(path) {
   const segments = validSegments(path);
   if (segments === DECLINE) return DECLINE;
@@ -311,7 +311,7 @@ function normalized(path) {
   return names;
 }
 
-// py_vfs/paths.py `has_trailing_slash`.
+// py_vfs/core/paths.py `has_trailing_slash`.
 function hasTrailingSlash(path) {
   const insists = path.endsWith("/") || path === "." || path.endsWith("/.");
   return insists && path.split("/").some((segment) => segment !== "" && segment !== ".");

@@ -1,5 +1,5 @@
 // The one error envelope of the protocol, {code, errno, syscall, path, dest, message, hint}
-// (ERROR_FIELDS in py_vfs/protocol.py, which builds the same in Python): every reply that
+// (ERROR_FIELDS in py_vfs/web/protocol.py, which builds the same in Python): every reply that
 // carries an error across a boundary has this shape (the worker's results, web/fsa.mjs's and
 // web/idb_store.mjs's answers to Python, the page's answers to the worker's requests). The
 // page turns it into a Node-style Error with `toError`.

@@ -10,7 +10,7 @@ import { LockLease } from "./lock_lease.mjs";
 // The IndexedDB database version is the storage format's version (FORMAT_VERSION in
 // py_vfs/vfs.py). 2: the change log. 3: small files inline in their node records (no new
 // object store; older code refuses it). 4: the `names` store, directory entries (`parent
-// id/name` -> node id, py_vfs/node.py name_key), filled from the nodes by the upgrade.
+// id/name` -> node id, py_vfs/core/node.py name_key), filled from the nodes by the upgrade.
 import { FORMAT_VERSION as FORMAT, LOG_KEEP } from "./protocol.mjs";
 
 const SPACES = ["nodes", "chunks", "meta", "log", "names"];

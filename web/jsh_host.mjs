@@ -2,7 +2,7 @@
 // dedicated Web Worker of its own (web/jsh_worker.mjs), started here, from the Python worker,
 // so its output reaches the shell's pipeline without a round trip through the page, and a
 // runaway script (`while (true) {}`) is ended by `terminate()` without touching the page or
-// Python. py_vfs/web_scripts.py drives a ScriptRun: `next()` is the script's next message
+// Python. py_vfs/web/scripts.py drives a ScriptRun: `next()` is the script's next message
 // ({type: "out"|"err", id, data} | {type: "read"} | {type: "exit", code}); `ack(id)` says a
 // write was taken (the script's `await process.stdout.write()` resolves then); `give(data)`
 // answers a read (null: end of input).

@@ -1,6 +1,6 @@
 // Scratch folders for Python's sqlite3 in the worker, kept in the origin private file system
 // (OPFS) instead of in memory. Python's sqlite3 needs a real file to build or read a SQLite
-// image (py_vfs/sqlite_image.py); in Pyodide's default file system (MEMFS) that file would
+// image (py_vfs/archives/sqlite_image.py); in Pyodide's default file system (MEMFS) that file would
 // sit whole in the worker's memory. Here each scratch folder is a small Emscripten file
 // system mounted into Pyodide's, whose files are OPFS files written and read through their
 // synchronous access handles (dedicated workers only): the image goes to the device a page at

@@ -1,7 +1,7 @@
 // The VFS owner's half of the preview protocol (docs/preview.md), run in the VFS worker.
 // Answers one request on the MessagePort the service worker handed over: a "start" message with
 // the status, headers and first piece of the body, then, for a large body, one "chunk" per
-// "pull" until "end". Python decides everything (py_vfs/preview.py); this only moves bytes, and
+// "pull" until "end". Python decides everything (py_vfs/hosts/preview.py); this only moves bytes, and
 // transfers each piece's buffer instead of copying it.
 
 // A stream the service worker stops pulling (it died, or the reader went away without a

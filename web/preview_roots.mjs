@@ -1,6 +1,6 @@
 // Preview roots: each preview URL carries a token, 128 random bits, that names {disk, root,
 // kind, node, name} ("folder": everything below root; "file": that file alone, under `name`),
-// as Python pinned it (py_vfs/preview.py, pin_root: root is the real path, node the id of what
+// as Python pinned it (py_vfs/hosts/preview.py, pin_root: root is the real path, node the id of what
 // was there; a request is served only while both still hold). Kept in the app origin's
 // IndexedDB database "pyvfs-previews", written before the URL is handed out, so every app tab
 // of the origin can serve it (a preview outlives the tab that opened it). The preview origin

@@ -76,7 +76,7 @@ export const bootInfo = { from: null, snapshot: "off" };
 // The first idle moment after ready with no call for this long makes the snapshot.
 const SNAPSHOT_IDLE_MS = 1500;
 // The Mersenne Twister state is in the restored memory: every tab would draw the same "random"
-// numbers (sync.py's retry jitter), so it gets fresh entropy.
+// numbers (disk/replica.py's retry jitter), so it gets fresh entropy.
 const RESEED = "import random; random.seed()";
 
 async function startPython(manifest, message, options = {}) {
@@ -110,7 +110,7 @@ async function fromSnapshot(manifest, key) {
   try {
     const pyodide = await startPython(manifest, "Restoring Python from its snapshot", { _loadSnapshot: once });
     pyodide.runPython(RESEED);
-    pyodide.pyimport("py_vfs.webapi").destroy();
+    pyodide.pyimport("py_vfs.web.api").destroy();
     bootInfo.from = "snapshot";
     bootInfo.snapshot = "used";
     return pyodide;

@@ -5,7 +5,7 @@
 // origin's service worker through a hidden relay frame (docs/preview.md). It also keeps the
 // handles of mounted folders (only a page can pick a folder or ask for permission). The API
 // object itself is web/api.mjs; every operation's name and arguments are declared once, in
-// py_vfs/protocol.py (protocol.mjs is generated from it by the build, beside this module).
+// py_vfs/web/protocol.py (protocol.mjs is generated from it by the build, beside this module).
 
 import { abortError } from "./abort.mjs";
 import { VFS } from "./api.mjs";
@@ -163,7 +163,7 @@ class Instance {
     if (pending.mutating) this.cache.settle();
     pending.unlisten?.();
     const value = pending.keep && !data.early ? pending.keep(data, pending.token) : data.value;
-    // A call stopped by its signal (py_vfs/cancel.py) rejects as Node's fs does.
+    // A call stopped by its signal (py_vfs/core/cancel.py) rejects as Node's fs does.
     if (data.error?.code === "ECANCELED" && pending.signal) pending.reject(abortError(pending.signal, data.error.hint));
     // The worker answers a call it could not run because Python failed to start with that
     // failure's bare message; the page says which failure it is.
@@ -191,7 +191,7 @@ class Instance {
   }
 
   // The URL of a preview root of this disk (the JS API's previewUrl): Python pins the root (its
-  // real path and node, py_vfs/preview.py) and asks this page to mint it (mintUrl).
+  // real path and node, py_vfs/hosts/preview.py) and asks this page to mint it (mintUrl).
   async rootUrl(root, kind) {
     await this.previewOrigin(root);
     return this.call("previewRoot", [root, kind]);
@@ -251,7 +251,7 @@ class Instance {
 
   // stat, lstat, exists, readdir: from the stat cache when it knows the answer, else from the
   // worker (readdir as readdirStats, whose entries' stats fill the cache). Resolves to raw data:
-  // a readdir to records [name, path, type, ...stat] (py_vfs/page_cache.py).
+  // a readdir to records [name, path, type, ...stat] (py_vfs/web/page_cache.py).
   cached(op, path) {
     const known = this.closed ? undefined : this.cache.answer(op, path);
     if (known) return known.error ? Promise.reject(toError(known.error)) : Promise.resolve(known.value);
@@ -289,7 +289,7 @@ function cloneable(value) {
   return value === undefined ? null : value;
 }
 
-// The position of the argument that carries file content (py_vfs/protocol.py), or -1; a step's
+// The position of the argument that carries file content (py_vfs/web/protocol.py), or -1; a step's
 // operation carries its own after the step id and the name.
 function contentAt(op, args) {
   if (op !== "stepOp") return OPS[op]?.content ?? -1;

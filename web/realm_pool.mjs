@@ -2,7 +2,7 @@
 // restricted view runs (its shell's `python`, `.py` and `.jsh` scripts, `runPython`) runs in a
 // realm: a frame the page embeds sandboxed (web/realm/frame.js, an opaque origin) whose workers
 // hold nothing of the app but the view's port. One realm per view (by `key`: the view's scope
-// and writer, py_vfs/web_scripts.py), kept while it is used and closed after `idleMs` without
+// and writer, py_vfs/web/scripts.py), kept while it is used and closed after `idleMs` without
 // a run. Its Python (web/realm_python.mjs) boots once, from the runtime snapshot when there is
 // one, and runs each script as the shell would; each `.jsh` run gets a worker of its own there.
 //

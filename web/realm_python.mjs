@@ -1,7 +1,7 @@
 // Python in a scoop's realm (docs/sandbox.md, "A realm for code"): a worker started by the
 // realm's frame (web/realm/frame.js) in an opaque origin, so `import js`, `indexedDB`, locks and
 // fetch reach nothing of the app. Its one authority is the port of the scoop's view, over which
-// py_vfs.realm_python's PortVFS calls the view (the same messages as any view's port).
+// py_vfs.web.realm_python's PortVFS calls the view (the same messages as any view's port).
 //
 // On its port, from the VFS worker (web/realm_pool.mjs):
 //   {type: "boot", name, runtime, snapshot, wheel, fsspec, memoryBytes} with the view's port:
@@ -17,7 +17,7 @@
 import { growingInstantiation } from "./snapshot_memory.mjs";
 
 let port = null;
-let host = null; // py_vfs.realm_python
+let host = null; // py_vfs.web.realm_python
 const runs = new Map(); // run id -> {acks: Map(write id -> resolve), input: resolve | null}
 let nextWrite = 1;
 
@@ -34,7 +34,7 @@ function capMemory(bytes) {
   };
 }
 
-// The view's client: {value} or {error: envelope} for a call of the protocol (py_vfs/protocol.py).
+// The view's client: {value} or {error: envelope} for a call of the protocol (py_vfs/web/protocol.py).
 function viewClient(viewPort) {
   const pending = new Map();
   let next = 1;
@@ -75,8 +75,8 @@ async function startPython({ runtime, snapshot, wheel, memoryBytes }) {
 async function boot(data, viewPort) {
   const pyodide = await startPython(data);
   pyodide.runPython("import random; random.seed()");
-  pyodide.pyimport("py_vfs.lazy_wheels").install(data.fsspec, data.wheel);
-  host = pyodide.pyimport("py_vfs.realm_python");
+  pyodide.pyimport("py_vfs.web.lazy_wheels").install(data.fsspec, data.wheel);
+  host = pyodide.pyimport("py_vfs.web.realm_python");
   host.connect(viewClient(viewPort), data.name);
 }
 

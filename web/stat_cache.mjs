@@ -1,7 +1,7 @@
 // The page's cache of stat, lstat, exists and readdir answers, so that metadata calls need no
 // round trip to the worker when the answer is known current (docs/architecture.md, "The page's
 // stat cache"). The rules, in short:
-// - only answers the worker stamped with a view are kept (py_vfs/page_cache.py: never anything
+// - only answers the worker stamped with a view are kept (py_vfs/web/page_cache.py: never anything
 //   that went into a mounted folder, and of errors only ENOENT and ENOTDIR);
 // - every call that is not known to be read-only clears the cache when it is sent and again
 //   before it resolves, and the cache is bypassed while any such call (or a step) is in flight;
@@ -12,7 +12,7 @@
 //   view is the latest the page has heard of;
 // - hits are rebuilt into new objects (callers may change what they get).
 
-// Calls that change nothing the cache holds (declared in py_vfs/protocol.py: the operations
+// Calls that change nothing the cache holds (declared in py_vfs/web/protocol.py: the operations
 // that are not "mutating"); every other call counts as a mutation.
 import { READ_ONLY } from "./protocol.mjs";
 
@@ -68,7 +68,7 @@ export class StatCache {
 
   // A known answer to `op` ("stat", "lstat", "exists", "readdir") as {value} or {error}, or
   // undefined. Values are the raw data the worker sent (a readdir's: its records, see
-  // py_vfs/page_cache.py): the caller builds new objects of them and never hands them out.
+  // py_vfs/web/page_cache.py): the caller builds new objects of them and never hands them out.
   answer(op, path) {
     if (!this.usable || typeof path !== "string") return undefined;
     const known = this.#get(keyOf(op, path));
@@ -141,7 +141,7 @@ export class StatCache {
   }
 }
 
-// A readdirStats answer (py_vfs/page_cache.py, `listing`) as records by name: [name, path,
+// A readdirStats answer (py_vfs/web/page_cache.py, `listing`) as records by name: [name, path,
 // type, size, mode, mtimeMs, ctimeMs, atimeMs], or [name, path, type] where the stat is not
 // known (it comes from a mounted folder).
 export function recordsOf({ path, names, kinds, numbers }) {

@@ -345,7 +345,7 @@ export class TerminalSession extends LineEditor {
       this.flushOutput();
       if (result?.more) this.continued = text;
       else {
-        // Stopped by Ctrl-C: the shell answers 130 (py_vfs/web_shell.py).
+        // Stopped by Ctrl-C: the shell answers 130 (py_vfs/web/shell.py).
         if (controller.signal.aborted && result?.code === INTERRUPTED) this.interrupted(text);
         this.printResult(result);
       }

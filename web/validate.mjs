@@ -2,7 +2,7 @@
 // here, in the page, as Node's does (a TypeError with code ERR_INVALID_ARG_TYPE, ...), before
 // anything is sent to the worker; and an option we cannot honour (an encoding, a flag, a key)
 // is refused rather than ignored. The arguments and options of each operation are declared in
-// py_vfs/protocol.py (protocol.mjs, which the build generates beside this module).
+// py_vfs/web/protocol.py (protocol.mjs, which the build generates beside this module).
 
 import { ENCODINGS, MAX_WRITER, OPS } from "./protocol.mjs";
 
@@ -42,7 +42,7 @@ function isContent(value) {
   return typeof value === "string" || ArrayBuffer.isView(value);
 }
 
-// A writer's name, as py_vfs/writers.py's check_writer takes it: 1 to MAX_WRITER printable
+// A writer's name, as py_vfs/disk/writers.py's check_writer takes it: 1 to MAX_WRITER printable
 // characters, no space at either end.
 export function checkWriter(value, name) {
   if (typeof value !== "string") throw invalidArgType(name, "of type string", value);

@@ -1,6 +1,6 @@
 // A restricted view's channel to the worker (docs/sandbox.md): what a VFS made by
 // `vfs.restrict(...)` or `vfs.scoop(name)` holds instead of the disk's Instance. It holds one
-// MessagePort, which the worker bound to the view's scope (py_vfs/web_views.py): every call
+// MessagePort, which the worker bound to the view's scope (py_vfs/web/views.py): every call
 // sent on it runs in the view, and nothing in this object leads back to the disk, its other
 // views or its name. The port can be posted to a Web Worker (`await view.transferable()`, then
 // `viewOf(port)` there).
@@ -57,7 +57,7 @@ export class ViewChannel {
     this.#calls.delete(data.id);
     if (!pending) return;
     pending.unlisten?.();
-    // A call stopped by its signal (py_vfs/cancel.py) rejects as Node's fs does.
+    // A call stopped by its signal (py_vfs/core/cancel.py) rejects as Node's fs does.
     if (data.error?.code === "ECANCELED" && pending.signal) pending.reject(abortError(pending.signal, data.error.hint));
     else if (data.error) pending.reject(toError(data.error));
     else pending.resolve(pending.keep ? pending.keep(data) : data.value);

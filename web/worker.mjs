@@ -1,7 +1,7 @@
 // The VFS worker: owns Pyodide and one VFS, so Python never blocks the page.
 // Messages (docs/architecture.md): {type: "open", name, cacheBytes, snapshot, durability,
 // retention, defaults} and {type: "mounts", records} once, then {type: "call", id, op, args, writer} (op
-// and args as declared in py_vfs/protocol.py; writer: who the call's changes are made by) and {type: "preview", request} with a MessagePort; replies
+// and args as declared in py_vfs/web/protocol.py; writer: who the call's changes are made by) and {type: "preview", request} with a MessagePort; replies
 // {type: "progress"|"result"|"invalidate", ...}, a result being {value} or {error: envelope}
 // (web/errors.mjs; preview answers go to the port: web/preview_owner.mjs; "invalidate":
 // web/stat_cache.mjs). For the shell's mount commands the worker asks the page:
@@ -10,7 +10,7 @@
 // answered by {type: "outputAck", id, bytes} from the page (the flow control of withStreams);
 // one reading what the user types posts {type: "inputWanted", id}, answered by {type: "input",
 // id, data}.
-// {type: "cancel", id} cancels a call sent with cancellable: true (py_vfs/protocol.py,
+// {type: "cancel", id} cancels a call sent with cancellable: true (py_vfs/web/protocol.py,
 // CALL_SIGNAL): dropped if it has not reached Python yet, else stopped at its next safe point.
 
 import { IDBStore } from "./idb_store.mjs";
@@ -51,10 +51,10 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   const pyodide = await startRuntime(manifest, key, snapshot);
   progress("disk", `Opening disk "${name}"`);
   const store = await IDBStore.open(name, { durability });
-  const webapi = pyodide.pyimport("py_vfs.webapi");
+  const webapi = pyodide.pyimport("py_vfs.web.api");
   const notify = (id, event) => self.postMessage({ type: "watch", id, event });
   // Posted the moment the index changes, so the page drops its stat cache before any watch
-  // event or answer computed on the new state reaches it (py_vfs/page_cache.py).
+  // event or answer computed on the new state reaches it (py_vfs/web/page_cache.py).
   const invalidate = (view) => self.postMessage({ type: "invalidate", view });
   const shipped = await shippedDefaults;
   if (shipped.error) throw shipped.error;
@@ -62,20 +62,20 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   // SQLite images are built and read in scratch folders of the origin private file system, not
   // in the worker's memory (web/opfs_scratch.mjs).
   const host = { request: askPage, fsa, scratch: scratch.available() ? () => scratch.openScratch(pyodide.FS) : undefined,
-    // A .jsh script's Web Worker, its fs on a port bound to the view Python made (web_scripts.py).
+    // A .jsh script's Web Worker, its fs on a port bound to the view Python made (web/scripts.py).
     jsh: (childId, init) => new ScriptRun(bindView(readyApi, childId), init),
-    // A restricted view's code, in its realm (py_vfs/web_scripts.py, docs/sandbox.md).
+    // A restricted view's code, in its realm (py_vfs/web/scripts.py, docs/sandbox.md).
     realm: realms(name, manifest, key, snapshot, realm) };
   const api = await webapi.open_api(store, notify, host, cacheBytes, invalidate, retention, bundle);
   // A cancellable call's safe points await this now and then, so a cancel message gets in
-  // while Python works (py_vfs/cancel.py).
-  const cancel = pyodide.pyimport("py_vfs.cancel");
+  // while Python works (py_vfs/core/cancel.py).
+  const cancel = pyodide.pyimport("py_vfs.core.cancel");
   cancel.set_yielder(nextTask);
   cancel.destroy();
   // Python's fsspec reaches this disk by its name, and fsspec's wheel is installed on its first
   // import, not at boot (docs/python.md).
-  callPython(pyodide, "py_vfs.page_disks", "serve", name, api);
-  callPython(pyodide, "py_vfs.lazy_wheels", "install", here(manifest.fsspec), here(manifest.wheel));
+  callPython(pyodide, "py_vfs.views.page_disks", "serve", name, api);
+  callPython(pyodide, "py_vfs.web.lazy_wheels", "install", here(manifest.fsspec), here(manifest.wheel));
   readyApi = api;
   store.onRemoteCommit = catchUp;
   (await api.restore_mounts(await mountsKept))?.destroy?.();
@@ -156,7 +156,7 @@ function catchUp() {
   })().finally(() => { catchingUp = null; });
 }
 
-// The operations py_vfs/protocol.py says this worker answers itself (home: "worker").
+// The operations py_vfs/web/protocol.py says this worker answers itself (home: "worker").
 const OWN = {
   memoryUsage: ({ pyodide }) => memoryUsage(pyodide),
   diagnostics: ({ api, store }) => {
@@ -204,7 +204,7 @@ async function settled(pyodide, envelope) {
   }
 }
 
-// {streams, pinnedChunks}: what open streams hold in Python (py_vfs/webapi.py, WebAPI.held).
+// {streams, pinnedChunks}: what open streams hold in Python (py_vfs/web/api.py, WebAPI.held).
 function held(api) {
   const proxy = api.held();
   try {
@@ -239,9 +239,9 @@ function folderBytes(FS, path) {
 // WebCrypto (native, in parallel) instead of by Python in wasm: about 7x faster, and that was
 // the largest single cost of writing a big file (docs/architecture.md, "Large writes"). Where
 // WebCrypto is missing (a page not in a secure context) or fails, Python hashes as before.
-// The digests go in writeFile's options, as "digests" (py_vfs/webapi.py reads them there).
+// The digests go in writeFile's options, as "digests" (py_vfs/web/api.py reads them there).
 // Python trusts them, so digests a caller sent itself (a view's port posts raw messages) are
-// dropped first: only the worker's own reach it (py_vfs/web_input.py refuses them in a step).
+// dropped first: only the worker's own reach it (py_vfs/web/arguments.py refuses them in a step).
 const OPTIONS_AT = OPS.writeFile.args.findIndex(([, kind]) => kind === "options");
 async function withDigests(op, given) {
   if (op !== "writeFile") return given;
@@ -302,7 +302,7 @@ async function answer(data, reply, view, calls) {
 }
 
 // A streamed shell call (options.stream: the page gave onOutput) gets a third argument: the
-// function Python calls with each piece of output as it is written (py_vfs/web_shell.py), which
+// function Python calls with each piece of output as it is written (py_vfs/web/shell.py), which
 // posts {type: "output", id, stream, data} on the call's channel. The page answers each piece
 // with {type: "outputAck", id, bytes} once it has taken it; past OUTPUT_WINDOW bytes not
 // acknowledged, the function returns a promise Python awaits, so a command that writes faster
@@ -348,7 +348,7 @@ function acknowledged(calls, { id, bytes }) {
   }
 }
 
-// Restricted views (py_vfs/web_views.py, docs/sandbox.md): the scope is bound here, to a port.
+// Restricted views (py_vfs/web/views.py, docs/sandbox.md): the scope is bound here, to a port.
 // Every call that comes on the port runs on the view's child API; the other end of the port
 // is all the page (or a Web Worker it is posted to) gets. {port, close}: close forgets the view.
 function bindView(parent, childId) {

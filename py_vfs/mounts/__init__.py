@@ -8,11 +8,11 @@
 - ``checks``: the questions a mounted operation asks its backend before changing anything;
 - ``streams``: streaming reads and writes of mounted files.
 
-This package is the folders' side, below the resolver (``py_vfs/resolver.py``, which walks
+This package is the folders' side, below the resolver (``py_vfs/fs/resolver.py``, which walks
 paths across mount points). The operations on mounted paths sit above the resolver, beside the
-disk's: ``py_vfs/mount_ops.py`` (content, metadata, and the ``routed`` decorator),
-``py_vfs/mount_side.py`` (a folder as a side of the namespace rules), ``py_vfs/mount_copies.py``
-(copies by content) and ``py_vfs/mounting.py`` (``VFS.mount``/``unmount``/``reconnect``).
+disk's: ``py_vfs/fs/mount_ops.py`` (content, metadata, and the ``routed`` decorator),
+``py_vfs/mounts/side.py`` (a folder as a side of the namespace rules), ``py_vfs/fs/mount_copies.py``
+(copies by content) and ``py_vfs/fs/mounting.py`` (``VFS.mount``/``unmount``/``reconnect``).
 docs/mounts.md describes the design.
 """
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import FsError
+from ..core.errors import FsError
 from .backend import DIRECTORY, BackendError, Entry, Rel
 from .table import Mount, translated
 

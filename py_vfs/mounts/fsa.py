@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import FsError
+from ..core.errors import FsError
 from .backend import BackendError, Entry, Rel
 from .host import NeedsFolder
 
@@ -151,7 +151,7 @@ class BrowserHost:
         return await self._ask("reconnect", path, {"path": path})
 
     async def mint_root(self, root: dict[str, str]) -> str:
-        """A preview root ``{root, kind, node}`` pinned by Python (py_vfs/preview.py,
+        """A preview root ``{root, kind, node}`` pinned by Python (py_vfs/hosts/preview.py,
         ``PinnedPreviews``), minted by the page (web/preview_roots.mjs): it keeps the token
         where every app tab finds it, then gives the root's URL on the preview origin."""
         return str((await self._ask("preview", root["root"], root))["url"])

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from ..errors import FsError
+from ..core.errors import FsError
 from .backend import Backend, BackendError
 from .local import LocalBackend
 

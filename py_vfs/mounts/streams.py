@@ -1,4 +1,4 @@
-"""Streaming reads and writes of mounted files, with the interface of ``py_vfs.streams``.
+"""Streaming reads and writes of mounted files, with the interface of ``py_vfs.disk.streams``.
 
 A read asks the folder for one chunk's byte range at a time, so a file of any size passes
 through about one chunk of memory, and each range is read live (a folder has no versions to pin:
@@ -8,10 +8,10 @@ a file changed meanwhile is read as it is now). A write hands each chunk to the 
 
 from __future__ import annotations
 
-from ..content import CHUNK_SIZE
-from ..engine import CommitEngine
-from ..errors import FsError
-from ..streams import ReadStream, WriteStream
+from ..core.errors import FsError
+from ..disk.content import CHUNK_SIZE
+from ..disk.engine import CommitEngine
+from ..disk.streams import ReadStream, WriteStream
 from .backend import DIRECTORY, Rel, Writer
 from .checks import missing_dirs, stat_or_none
 from .table import Mount, Place, translated

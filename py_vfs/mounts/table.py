@@ -1,7 +1,7 @@
 """The mount table: the mounted folders, and the virtual nodes that stand for their entries.
 
 A mount point is an ordinary (empty) directory of the disk; the table maps its node id to the
-``Mount``. The resolver (``py_vfs/resolver.py``) walks the disk as usual and, the moment it steps
+``Mount``. The resolver (``py_vfs/fs/resolver.py``) walks the disk as usual and, the moment it steps
 onto a mount point, folds the rest of the path into a ``Place`` inside the folder: there are no
 symlinks there, so the remaining names fold lexically and are looked up with one backend call.
 
@@ -23,11 +23,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import paths
-from ..engine import STEP_RUNNING
-from ..errors import FsError
-from ..index import Index
-from ..node import DIRECTORY, Node
+from ..core import paths
+from ..core.errors import FsError
+from ..core.node import DIRECTORY, Node
+from ..disk.engine import STEP_RUNNING
+from ..disk.index import Index
 from .backend import Backend, BackendError, Entry, Rel
 
 # Ids of virtual nodes start with NUL, which no stored id (hex) contains.
@@ -144,7 +144,7 @@ class MountTable:
         self.points: dict[str, Mount] = {}
         # Resolutions that went into a mounted folder so far: an answer computed while this
         # moved came (partly) from a folder that changes outside the VFS, so the page must not
-        # cache it (py_vfs/page_cache.py).
+        # cache it (py_vfs/web/page_cache.py).
         self.entered = 0
         index.on_marks = self.follow_marks
 

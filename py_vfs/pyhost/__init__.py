@@ -26,9 +26,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from py_vfs.errors import FsError
-from py_vfs.pyhost.binding import BOUND, RUNTIME_ROOTS, Binding, PageRunner, bound, error, relabel
-from py_vfs.pyhost.calls import close_left_open, make_open, replacements
+from ..core.errors import FsError
+from .binding import BOUND, RUNTIME_ROOTS, Binding, PageRunner, bound, error, relabel
+from .calls import close_left_open, make_open, replacements
 
 __all__ = ["BOUND", "RUNTIME_ROOTS", "Binding", "PageRunner", "session"]
 

@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
-from py_vfs.blocking import Blocking, PageLoop
-from py_vfs.page_disks import working_on
+from ..core.blocking import Blocking, PageLoop
+from ..views.page_disks import working_on
 
 T = TypeVar("T")
 

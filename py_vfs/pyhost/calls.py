@@ -15,11 +15,11 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from py_vfs.disk import DEFAULT_FILE_MODE
-from py_vfs.errors import FsError
-from py_vfs.pyfile import VFSRawFile, check_arguments, layer, open_file
-from py_vfs.pyhost.binding import BOUND, Binding, error, relabel
-from py_vfs.pyhost.entries import scandir, stat_result
+from ..core.errors import FsError
+from ..fs.nodes import DEFAULT_FILE_MODE
+from .binding import BOUND, Binding, error, relabel
+from .entries import scandir, stat_result
+from .pyfile import VFSRawFile, check_arguments, layer, open_file
 
 Handler = Callable[..., Any]
 

@@ -8,8 +8,8 @@ import os
 import stat as stat_module
 from typing import Any
 
-from py_vfs.errors import FsError
-from py_vfs.pyhost.binding import Binding, relabel
+from ..core.errors import FsError
+from .binding import Binding, relabel
 
 # st_dev of every VFS path: one device, so os.path.ismount and samestat see one file system.
 DEVICE = 0x7F5F

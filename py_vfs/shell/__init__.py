@@ -1,5 +1,5 @@
 """A small sh-like shell over the VFS, for the browser terminal and the scripting API."""
 
-from py_vfs.shell.interpreter import Shell, ShellResult
+from .interpreter import Shell, ShellResult
 
 __all__ = ["Shell", "ShellResult"]

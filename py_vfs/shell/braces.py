@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from py_vfs.shell.syntax import Lit, Part, Word
+from .syntax import Lit, Part, Word
 
 MAX_WORDS = 100_000  # what one word may expand to; more is refused, not built
 _SEQUENCE = re.compile(r"(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?")

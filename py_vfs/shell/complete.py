@@ -16,13 +16,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from py_vfs.shell.commands import COMMANDS
-from py_vfs.shell.context import resolve
-from py_vfs.shell.format import shown_name
-from py_vfs.shell.scripts import script_names
+from .commands import COMMANDS
+from .context import resolve
+from .format import shown_name
+from .scripts import script_names
 
 if TYPE_CHECKING:
-    from py_vfs.shell.interpreter import Shell
+    from .interpreter import Shell
 
 # Where command names come from; another part appends a function of the shell.
 COMMAND_SOURCES: list[Callable[[Shell], Iterable[str]]] = [

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from py_vfs.globs import compile_glob
-from py_vfs.shell.arith import ArithError, evaluate
-from py_vfs.shell.control import ExitShell, LoopControl, ReturnFrom, cancel_point
-from py_vfs.shell.syntax import ArithCommand, Case, For, Group, If, Node, Sequence, While
-from py_vfs.shell.words import ExpansionError
+from ..core.globs import compile_glob
+from .arith import ArithError, evaluate
+from .control import ExitShell, LoopControl, ReturnFrom, cancel_point
+from .syntax import ArithCommand, Case, For, Group, If, Node, Sequence, While
+from .words import ExpansionError
 
 if TYPE_CHECKING:
-    from py_vfs.shell.redirects import Streams
-    from py_vfs.shell.variables import Variables
-    from py_vfs.shell.words import Expander
+    from .redirects import Streams
+    from .variables import Variables
+    from .words import Expander
 
 
 class Shell(Protocol):

@@ -15,19 +15,19 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from py_vfs import paths
-from py_vfs.shell.format import quote_arg, quote_name, visible
-from py_vfs.shell.limits import budget
-from py_vfs.shell.pipes import Input, NoInput, Output
+from ..core import paths
+from .format import quote_arg, quote_name, visible
+from .limits import budget
+from .pipes import Input, NoInput, Output
 
 if TYPE_CHECKING:
-    from py_vfs.defaults import Bundle
-    from py_vfs.mounts.host import MountHost
-    from py_vfs.node import DirEntry
-    from py_vfs.preview import PreviewHost
-    from py_vfs.shell.disk import Disk
-    from py_vfs.shell.variables import Variables
-    from py_vfs.streams import WriteStream
+    from ..core.node import DirEntry
+    from ..defaults import Bundle
+    from ..disk.streams import WriteStream
+    from ..hosts.preview import PreviewHost
+    from ..mounts.host import MountHost
+    from .disk import Disk
+    from .variables import Variables
 
 
 class Session(Protocol):

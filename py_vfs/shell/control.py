@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
-from py_vfs import cancel
+from ..core import cancel
 
 INTERRUPTED = 130  # 128 + SIGINT: the status of a line stopped by Ctrl-C
 

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from collections.abc import AsyncIterable, Callable
 
-    from py_vfs.check import Report
-    from py_vfs.node import DirEntry, Stat
-    from py_vfs.query import Result
-    from py_vfs.streams import WriteStream
-    from py_vfs.usage import Usage
+    from ..core.node import DirEntry, Stat
+    from ..data.query import Result
+    from ..disk.check import Report
+    from ..disk.streams import WriteStream
+    from ..disk.usage import Usage
 
 
 class Disk(Protocol):

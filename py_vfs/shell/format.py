@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from py_vfs.node import Stat
+    from ..core.node import Stat
 
 OWNER = "user"
 TYPE_BITS = {

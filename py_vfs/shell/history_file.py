@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from py_vfs.shell.disk import Disk
+    from .disk import Disk
 
 HISTSIZE = 1000  # the lines kept in memory (bash's HISTSIZE)
 HISTFILESIZE = 1000  # the lines the file keeps (bash's HISTFILESIZE)

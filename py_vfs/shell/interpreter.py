@@ -9,14 +9,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from py_vfs.mounts.host import LocalHost, MountHost
-from py_vfs.page_disks import working
-from py_vfs.preview import LocalPreviews, PreviewHost
-from py_vfs.shell import scripts
-from py_vfs.shell.commands import COMMANDS
-from py_vfs.shell.compound import run_compound
-from py_vfs.shell.context import Context, FileOutput, describe, is_dir
-from py_vfs.shell.control import (
+from ..hosts.preview import LocalPreviews, PreviewHost
+from ..hosts.view_hosts import ViewHost, ViewPreviews
+from ..mounts.host import LocalHost, MountHost
+from ..views.page_disks import working
+from . import scripts
+from .commands import COMMANDS
+from .compound import run_compound
+from .context import Context, FileOutput, describe, is_dir
+from .control import (
     INTERRUPTED,
     ControlFlow,
     ExitShell,
@@ -25,20 +26,19 @@ from py_vfs.shell.control import (
     ReturnFrom,
     cancel_point,
 )
-from py_vfs.shell.format import quote_name, visible
-from py_vfs.shell.limits import budget, budgeted, run_stages
-from py_vfs.shell.parser import ParseError, parse
-from py_vfs.shell.pipes import SIGPIPE_STATUS, BrokenPipe, Collect, Input, NoInput, Output, Pipe
-from py_vfs.shell.redirects import RedirectError, Streams
-from py_vfs.shell.syntax import AndOr, FunctionDef, Node, Pipeline, Redirected, Sequence, Simple
-from py_vfs.shell.trust import default_path
-from py_vfs.shell.variables import Variables
-from py_vfs.shell.words import Expander, ExpansionError
-from py_vfs.view_hosts import ViewHost, ViewPreviews
+from .format import quote_name, visible
+from .limits import budget, budgeted, run_stages
+from .parser import ParseError, parse
+from .pipes import SIGPIPE_STATUS, BrokenPipe, Collect, Input, NoInput, Output, Pipe
+from .redirects import RedirectError, Streams
+from .syntax import AndOr, FunctionDef, Node, Pipeline, Redirected, Sequence, Simple
+from .trust import default_path
+from .variables import Variables
+from .words import Expander, ExpansionError
 
 if TYPE_CHECKING:
-    from py_vfs.defaults import Bundle
-    from py_vfs.shell.disk import Disk
+    from ..defaults import Bundle
+    from .disk import Disk
 
 PID = 4242  # what $$ says: there are no processes
 MAX_CALL_DEPTH = 40  # nested function calls, sourced files and substitutions

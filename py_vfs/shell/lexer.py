@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from py_vfs.shell.syntax import Arith, CmdSub, HereDoc, Lit, Param, Part, Word
+from .syntax import Arith, CmdSub, HereDoc, Lit, Param, Part, Word
 
 BLANKS = " \t"
 OPERATOR_CHARS = "&|;<>()"

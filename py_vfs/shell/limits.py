@@ -29,9 +29,9 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextvars import ContextVar
 from typing import TypeVar
 
-from py_vfs.shell.control import ControlFlow
-from py_vfs.shell.format import visible
-from py_vfs.shell.pipes import Output
+from .control import ControlFlow
+from .format import visible
+from .pipes import Output
 
 T = TypeVar("T")
 

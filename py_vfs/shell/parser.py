@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from py_vfs.shell.lexer import Incomplete, Lexer, Op, ParseError, Token, tokenize, where
-from py_vfs.shell.syntax import (
+from .lexer import Incomplete, Lexer, Op, ParseError, Token, tokenize, where
+from .syntax import (
     AndOr,
     ArithCommand,
     Assign,

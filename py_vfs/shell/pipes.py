@@ -19,8 +19,8 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable
 
-from py_vfs import cancel
-from py_vfs.errors import FsError
+from ..core import cancel
+from ..core.errors import FsError
 
 PIPE_LIMIT = 64 * 1024  # what a pipe holds before its writer waits (Linux: 64 KiB too)
 READ_SIZE = 64 * 1024  # what ``Input.read()`` returns at most by default

@@ -39,11 +39,12 @@ from collections.abc import Generator
 from contextvars import ContextVar
 from typing import Any
 
-from py_vfs import blocking, cancel, pyhost
-from py_vfs.shell.context import Context
-from py_vfs.shell.control import INTERRUPTED, Interrupted, interruptible
-from py_vfs.shell.pipes import SIGPIPE_STATUS, BrokenPipe, Input, NoInput, Output
-from py_vfs.shell.realm import code_start, confined, run_in_realm
+from .. import pyhost
+from ..core import blocking, cancel
+from .context import Context
+from .control import INTERRUPTED, Interrupted, interruptible
+from .pipes import SIGPIPE_STATUS, BrokenPipe, Input, NoInput, Output
+from .realm import code_start, confined, run_in_realm
 
 HELD_LIMIT = 64 << 20  # what a script may write between two awaits
 STDIN_LIMIT = 64 << 20  # what is read of standard input for the script

@@ -3,7 +3,7 @@
 Two kinds of code run in a realm (docs/sandbox.md, "A realm for code"; docs/scripts.md):
 
 - a ``.jsh`` script, always: JavaScript runs in a worker of its own (the page's worker starts
-  it: py_vfs/web_scripts.py, web/jsh_host.mjs);
+  it: py_vfs/web/scripts.py, web/jsh_host.mjs);
 - Python (``python``, ``python -c``, ``.py`` scripts, the REPL, ``runPython``) run by a shell
   confined to a restricted view (a scoop's): in the page, in the view's realm, a sandboxed
   frame whose only authority is the view's port (web/realm_pool.mjs, web/realm_python.mjs).
@@ -22,11 +22,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from py_vfs.shell.context import Context
-from py_vfs.shell.control import INTERRUPTED, Interrupted, interruptible
-from py_vfs.shell.format import quote_name, visible
-from py_vfs.shell.pipes import SIGPIPE_STATUS, BrokenPipe, NoInput
-from py_vfs.views import RestrictedView
+from ..views.restricted import RestrictedView
+from .context import Context
+from .control import INTERRUPTED, Interrupted, interruptible
+from .format import quote_name, visible
+from .pipes import SIGPIPE_STATUS, BrokenPipe, NoInput
 
 CANNOT_RUN = 126
 # Why a confined shell cannot run Python where there is no realm (CPython).
@@ -79,7 +79,7 @@ class RealmRun(Protocol):
 
 
 Realm = Callable[[Any, CodeStart], Awaitable[RealmRun]]
-# Set by the page's worker (py_vfs/web_scripts.py): starts code in a realm, with the given
+# Set by the page's worker (py_vfs/web/scripts.py): starts code in a realm, with the given
 # disk or view. None where there is no JavaScript (CPython).
 _realm: list[Realm] = []
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from py_vfs.shell.context import FileOutput, describe, ensure_parent_dir, is_dir, resolve
-from py_vfs.shell.format import quote_name
-from py_vfs.shell.pipes import BytesInput, Discard, Input, NoInput, Output, StreamInput
-from py_vfs.shell.syntax import Redirect
+from .context import FileOutput, describe, ensure_parent_dir, is_dir, resolve
+from .format import quote_name
+from .pipes import BytesInput, Discard, Input, NoInput, Output, StreamInput
+from .syntax import Redirect
 
 if TYPE_CHECKING:
-    from py_vfs.shell.disk import Disk
-    from py_vfs.shell.words import Expander
+    from .disk import Disk
+    from .words import Expander
 
 Stream = Input | Output
 

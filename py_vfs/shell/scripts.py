@@ -20,15 +20,15 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
-from py_vfs.shell.context import Context, describe, resolve
-from py_vfs.shell.format import quote_name
-from py_vfs.shell.pipes import SIGPIPE_STATUS, BrokenPipe
-from py_vfs.shell.python_run import run_python_file
-from py_vfs.shell.realm import CANNOT_RUN, code_start, fail, run_in_realm
-from py_vfs.shell.trust import SKIPPED, default_path, scoop_could_write
+from .context import Context, describe, resolve
+from .format import quote_name
+from .pipes import SIGPIPE_STATUS, BrokenPipe
+from .python_run import run_python_file
+from .realm import CANNOT_RUN, code_start, fail, run_in_realm
+from .trust import SKIPPED, default_path, scoop_could_write
 
 if TYPE_CHECKING:
-    from py_vfs.shell.disk import Disk
+    from .disk import Disk
 
 DEFAULT_PATH = "/workspace/bin:/workspace/skills"  # the cone's (trust.py: a scoop's differs)
 SUFFIXES = ("", ".jsh", ".py")  # tried in this order in each $PATH folder

@@ -22,14 +22,14 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING, Any
 
-from py_vfs import paths
+from ..core import paths
 
 if TYPE_CHECKING:
-    from py_vfs.shell.disk import Disk
+    from .disk import Disk
 
 CONE_PATH = "/workspace/bin:/workspace/skills"
 VIEW_PATH = "/workspace/bin:/shared/bin:/workspace/skills"
-SCOOP_ROOTS = ("/shared", "/scoops")  # what some scoop may write (py_vfs/scoops.py)
+SCOOP_ROOTS = ("/shared", "/scoops")  # what some scoop may write (py_vfs/views/scoops.py)
 MAX_HOPS = 40  # symlinks followed before giving up, as Linux's ELOOP
 SKIPPED = "not run from the whole disk: a scoop can write it"  # why, as `which` says
 

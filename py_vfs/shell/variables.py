@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from py_vfs.shell import limits
+from . import limits
 
 IFS_DEFAULT = " \t\n"
 OVERHEAD = 64  # what a variable costs beyond its name and value (its Var, its dict slot), about

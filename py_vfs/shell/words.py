@@ -1,6 +1,6 @@
 """Word expansion in bash's order: brace expansion, tilde, parameters, command substitution and
 arithmetic (left to right), field splitting on IFS of what was not quoted, pathname expansion
-(globbing, the same pattern dialect as ``vfs.glob``: ``py_vfs/globs.py``), quote removal.
+(globbing, the same pattern dialect as ``vfs.glob``: ``py_vfs/core/globs.py``), quote removal.
 
 A word being expanded is a list of fields, each a list of (text, quoted) segments: quoted text
 is never split nor globbed, and ``"$@"`` makes one field per positional parameter.
@@ -13,16 +13,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from py_vfs.globs import compile_glob, escape
-from py_vfs.shell import limits
-from py_vfs.shell.arith import ArithError, evaluate
-from py_vfs.shell.braces import ExpansionError, expand_braces
-from py_vfs.shell.context import is_dir, lexists, list_entries, resolve
-from py_vfs.shell.syntax import GLOB_CHARS, Arith, CmdSub, Lit, Param, Part, Word
-from py_vfs.shell.variables import IFS_DEFAULT, Variables
+from ..core.globs import compile_glob, escape
+from . import limits
+from .arith import ArithError, evaluate
+from .braces import ExpansionError, expand_braces
+from .context import is_dir, lexists, list_entries, resolve
+from .syntax import GLOB_CHARS, Arith, CmdSub, Lit, Param, Part, Word
+from .variables import IFS_DEFAULT, Variables
 
 if TYPE_CHECKING:
-    from py_vfs.shell.disk import Disk
+    from .disk import Disk
 
 MAX_MATCH = 100_000  # ${x#pattern} on longer values is refused rather than slow
 FATAL = 127  # the status of an unset variable under `set -u` or ${x:?}, as bash -c exits

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from ..transaction import Op
+from .transaction import Op
 
 SPACES = ("nodes", "chunks", "meta", "log", "names")
 

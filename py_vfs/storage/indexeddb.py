@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 from pyodide.ffi import JsProxy, to_js
 
-from ..errors import FsError
-from ..transaction import Op
+from ..core.errors import FsError
 from . import LogEntries, Rows, gap, prefix_end
+from .transaction import Op
 
 
 class IndexedDBStore:

@@ -5,8 +5,8 @@ Two VFS instances may share one ``MemoryStore``: they then behave like two tabs 
 
 from __future__ import annotations
 
-from ..transaction import Op
 from . import LOG_KEEP, SPACES, LogEntries, Rows, gap
+from .transaction import Op
 
 
 class MemoryStore:

@@ -14,9 +14,9 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from ..transaction import Op
 from . import LOG_KEEP, SPACES, LogEntries, Rows, gap, prefix_end
 from .sqlite_views import ensure_views
+from .transaction import Op
 
 _VALUE_TYPES = {"nodes": "TEXT", "chunks": "BLOB", "meta": "TEXT", "log": "TEXT", "names": "TEXT"}
 _KEY_TYPES = {"log": "INTEGER"}

@@ -6,7 +6,7 @@ store's own tables with SQLite's JSON functions (``nodes``: one JSON record per 
 ``Node.to_record``; ``log``: one JSON change-log entry per revision) and hold nothing
 themselves, so the store's tables and what it writes stay as they are.
 
-``files`` has the columns and value types of the in-memory ``files`` view of ``py_vfs.query``
+``files`` has the columns and value types of the in-memory ``files`` view of ``py_vfs.data.query``
 (docs/data.md, "The views inside the disk file", says where the two differ: ``hash`` is NULL
 here, and a mounted folder's entries are not in the file). Paths come from a recursive CTE that
 walks each node up to the root through the ``nodes`` primary key; a node whose chain does not

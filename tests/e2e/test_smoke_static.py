@@ -89,7 +89,7 @@ def test_manifest_and_wheels(page, offsite_requests):
     assert manifest["pyodide"] == "314.0.7"
     assert manifest["micropip"] == "wheels/micropip-0.11.1-py3-none-any.whl"
     assert manifest["wheel"] == f"wheels/py_vfs-{manifest['version']}-py3-none-any.whl"
-    # Installed on the first `import fsspec` (py_vfs/lazy_wheels.py), at pyproject.toml's pin.
+    # Installed on the first `import fsspec` (py_vfs/web/lazy_wheels.py), at pyproject.toml's pin.
     assert manifest["fsspec"] == "wheels/fsspec-2026.9.0-py3-none-any.whl"
     for key in ("wheel", "micropip", "fsspec"):
         r = fetch(page, manifest[key])

@@ -7,7 +7,7 @@ One booted page for the whole module (`app`); the reload test comes last.
 
 from __future__ import annotations
 
-from py_vfs.content import CHUNK_SIZE
+from py_vfs.disk.content import CHUNK_SIZE
 
 from .conftest import BOOT_TIMEOUT_MS, js, poll_page
 

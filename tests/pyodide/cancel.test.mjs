@@ -23,7 +23,7 @@ test("an endless cancel.sleep ends with ECANCELED when JS aborts its signal", { 
   const scope = pyodide.toPy({});
   pyodide.runPython(`
 import math
-from py_vfs import cancel
+from py_vfs.core import cancel
 signal = cancel.Signal()
 
 def waiting():
@@ -52,7 +52,8 @@ async def sleeper():
 test("the shell's sleep stops on an abort from JS: status 130, nothing printed", { timeout: TEST_MS }, async () => {
   const scope = pyodide.toPy({});
   pyodide.runPython(`
-from py_vfs import VFS, cancel
+from py_vfs import VFS
+from py_vfs.core import cancel
 from py_vfs.shell import Shell
 signal = cancel.Signal()
 

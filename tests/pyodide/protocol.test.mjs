@@ -2,7 +2,7 @@
 // argument checks (web/validate.mjs) refuse what Node refuses, with Node's error class and code,
 // and refuse (instead of ignoring) what Node honours but py_vfs cannot; copyFile's mode flags
 // through the real webapi dispatch under Pyodide fail as Node's do; and every error crosses in
-// the one envelope of py_vfs/protocol.py (web/errors.mjs).
+// the one envelope of py_vfs/web/protocol.py (web/errors.mjs).
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";

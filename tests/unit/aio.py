@@ -10,7 +10,7 @@ running event loop``.
 
 On the memory store the core waits for nothing but Python code and time: ``MemoryStore``'s
 methods, locks, the tasks of a shell pipeline's stages, ``asyncio.sleep``. So ``drive`` runs a
-coroutine on ``py_vfs.blocking.StepLoop`` (asyncio's ``BaseEventLoop`` with no I/O), which
+coroutine on ``py_vfs.core.blocking.StepLoop`` (asyncio's ``BaseEventLoop`` with no I/O), which
 ``run_until_complete`` can block on. Should the coroutine wait for something no Python code
 will settle (a JS promise), the loop would wait forever: it raises ``CoroutineSuspended`` naming
 where the coroutine stopped instead, so such a test fails loudly and never passes by accident.
@@ -32,7 +32,7 @@ import sys
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
-from py_vfs.blocking import CoroutineSuspended, StepLoop
+from py_vfs.core.blocking import CoroutineSuspended, StepLoop
 
 __all__ = ["CoroutineSuspended", "Runner", "run", "stepping_wanted"]
 

@@ -10,9 +10,9 @@ import sys
 import pytest
 
 from py_vfs import VFS, FsError, Signal, agent_tools
-from py_vfs import cancel as cancel_module
 from py_vfs.agent import SPECS, TAG
 from py_vfs.agent import unwrap as unwrap_json
+from py_vfs.core import cancel as cancel_module
 
 MIB = 1024 * 1024
 

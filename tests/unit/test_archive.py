@@ -17,8 +17,8 @@ import zipfile
 import pytest
 
 from py_vfs import VFS, FsError
-from py_vfs.archive import export, import_archive
-from py_vfs.content import CHUNK_SIZE
+from py_vfs.archives.archive import export, import_archive
+from py_vfs.disk.content import CHUNK_SIZE
 from py_vfs.storage.memory import MemoryStore
 
 T0 = 1_700_000_000_000  # 2023-11-14 22:13:20 UTC, whole seconds (what unzip restores)

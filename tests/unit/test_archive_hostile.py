@@ -15,8 +15,9 @@ import pytest
 from host_folder import make_folder
 from test_archive import T0, disk, pattern, run, snapshot, zip_bytes
 
-from py_vfs import VFS, FsError, archive, zip_entries
-from py_vfs.archive import import_archive
+from py_vfs import VFS, FsError
+from py_vfs.archives import archive, zip_entries
+from py_vfs.archives.archive import import_archive
 from py_vfs.mounts import LocalBackend
 
 __all__ = ["disk"]  # the fixture, shared with test_archive

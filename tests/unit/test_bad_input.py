@@ -10,9 +10,9 @@ import tracemalloc
 import pytest
 
 from py_vfs import VFS, FsError
-from py_vfs.content import CHUNK_SIZE
-from py_vfs.limits import MAX_FILE_SIZE, MAX_TIME_MS, MIN_TIME_MS
-from py_vfs.preview import PreviewRequest, respond
+from py_vfs.disk.content import CHUNK_SIZE
+from py_vfs.disk.limits import MAX_FILE_SIZE, MAX_TIME_MS, MIN_TIME_MS
+from py_vfs.hosts.preview import PreviewRequest, respond
 from py_vfs.shell import Shell
 
 MIB = 1024 * 1024

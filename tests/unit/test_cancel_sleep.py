@@ -11,7 +11,8 @@ import threading
 import aio
 import pytest
 
-from py_vfs import VFS, cancel
+from py_vfs import VFS
+from py_vfs.core import cancel
 from py_vfs.shell import Shell
 
 BOUND = 30  # seconds a test may take at worst; a wait that ignored the abort would hit it

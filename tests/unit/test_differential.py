@@ -64,7 +64,7 @@ from hypothesis.stateful import (
 )
 
 from py_vfs import VFS, FsError
-from py_vfs import paths as vpaths
+from py_vfs.core import paths as vpaths
 
 
 def name_seed(name: str) -> int:

@@ -273,8 +273,8 @@ def test_the_wheel_registers_the_protocol_with_fsspec(tmp_path):
 @pytest.fixture
 def page_disk(monkeypatch):
     """A memory disk served as the page's disk "default" (as web/worker.mjs records it)."""
-    from py_vfs import page_disks
     from py_vfs.vfs import VFS
+    from py_vfs.views import page_disks
 
     monkeypatch.setattr(page_disks, "_page", {})
     vfs = VFS.memory()
@@ -287,7 +287,7 @@ def test_in_the_page_a_name_reaches_the_served_disk_and_a_scoop_only_its_own_vie
     a worker of its own). Inside a restricted view the same options reach that view and
     nothing else: another name is EACCES. Resolved at each use, so the instance fsspec caches
     for a set of options never carries the disk into a scoop."""
-    from py_vfs import page_disks
+    from py_vfs.views import page_disks
 
     assert page_disks.reach(None) is page_disk
     assert page_disks.reach("default") is page_disk
@@ -328,7 +328,7 @@ def test_a_stepped_disk_raises_instead_of_waiting_for_javascript():
     it waits, instead of hanging."""
     import asyncio
 
-    from py_vfs.blocking import CoroutineSuspended, StepLoop
+    from py_vfs.core.blocking import CoroutineSuspended, StepLoop
 
     steps = StepLoop()
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from py_vfs import VFS
-from py_vfs.content import AHEAD_PREFIX, CHUNK_SIZE
-from py_vfs.history import Retention
+from py_vfs.disk.content import AHEAD_PREFIX, CHUNK_SIZE
+from py_vfs.disk.journal import Retention
 from py_vfs.storage.memory import MemoryStore
 
 

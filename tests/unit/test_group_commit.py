@@ -9,7 +9,7 @@ import pytest
 
 from py_vfs import VFS, FsError
 from py_vfs.storage.memory import MemoryStore
-from py_vfs.transaction import Op
+from py_vfs.storage.transaction import Op
 
 pytestmark = pytest.mark.skipif(aio.stepping_wanted(),
                                 reason="writes in flight together need a real event loop")

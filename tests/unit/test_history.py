@@ -1,13 +1,13 @@
 """Writers and the journal: who made each change, the durable history, its retention, and what
-the journal's chunks cost (py_vfs/writers.py, py_vfs/history.py)."""
+the journal's chunks cost (py_vfs/disk/writers.py, py_vfs/disk/journal.py)."""
 
 import time
 from asyncio import run
 
 import pytest
 
-from py_vfs.errors import FsError
-from py_vfs.history import Retention
+from py_vfs.core.errors import FsError
+from py_vfs.disk.journal import Retention
 from py_vfs.storage.memory import MemoryStore
 from py_vfs.storage.sqlite import SQLiteStore
 from py_vfs.vfs import VFS

@@ -1,4 +1,4 @@
-"""Every operation of the JS protocol (py_vfs/protocol.py OPS, answered by WebAPI) given hostile
+"""Every operation of the JS protocol (py_vfs/web/protocol.py OPS, answered by WebAPI) given hostile
 arguments, as a raw message on a view's port could carry them (no page checked them): each
 failure is a POSIX error with a message that changed nothing, never a Python exception (the
 worker would answer it as EIO). And text decoded for JS is decoded as Node does: bytes that
@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from py_vfs import VFS, protocol
-from py_vfs.webapi import WebAPI
+from py_vfs import VFS
+from py_vfs.web import protocol
+from py_vfs.web.api import WebAPI
 
 # A valid value of each argument kind, the base each hostile call changes one place of.
 VALID = {"path": "/d/f", "content": b"hi", "options": None, "number": 1, "string": "x",

@@ -18,11 +18,12 @@ import tempfile
 import pytest
 from test_archive import BIG, FILES, T0, disk, run, snapshot, tree, zip_bytes
 
-from py_vfs import VFS, FsError, archive, sqlite_image
-from py_vfs.archive import export, import_archive
-from py_vfs.content import CHUNK_SIZE
+from py_vfs import VFS, FsError
+from py_vfs.archives import archive, sqlite_image
+from py_vfs.archives.archive import export, import_archive
+from py_vfs.disk.content import CHUNK_SIZE
 from py_vfs.storage.sqlite import SQLiteStore
-from py_vfs.webapi import WebAPI
+from py_vfs.web.api import WebAPI
 
 __all__ = ["disk"]  # the fixture, shared with test_archive
 NO_PROCESSES = sys.platform == "emscripten"

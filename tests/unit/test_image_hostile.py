@@ -16,8 +16,9 @@ import pytest
 from test_archive import disk, run, snapshot, tree
 from test_image import image_bytes, leftovers, refused, write
 
-from py_vfs import VFS, image_schema, scratch
-from py_vfs.archive import import_archive
+from py_vfs import VFS
+from py_vfs.archives import image_schema, scratch
+from py_vfs.archives.archive import import_archive
 
 __all__ = ["disk"]
 

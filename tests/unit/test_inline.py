@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from py_vfs import VFS, FsError
-from py_vfs.content import AHEAD_PREFIX, CHUNK_SIZE, INLINE_MAX
-from py_vfs.history import Retention
+from py_vfs.core.node import DIRECTORY, FILE, ROOT_ID, Node
+from py_vfs.disk.content import AHEAD_PREFIX, CHUNK_SIZE, INLINE_MAX
+from py_vfs.disk.journal import Retention
+from py_vfs.hosts.preview import PreviewRequest, respond
 from py_vfs.mounts import LocalBackend
-from py_vfs.node import DIRECTORY, FILE, ROOT_ID, Node
-from py_vfs.preview import PreviewRequest, respond
 from py_vfs.shell import Shell
 from py_vfs.storage.memory import MemoryStore
 

@@ -1,6 +1,6 @@
 """The package's import structure: no cycle, and no import from a lower layer to a higher one.
 
-The layers of ``py_vfs``, bottom to top, are declared here (``LAYERS``); every module must be in
+The layers of ``py_vfs``, bottom to top, are its packages (``LAYERS``); every module must be in
 one. A module may import modules of its own layer or of a lower one. Every import counts,
 wherever it is written (a function-local import is still an import, only a later one), and an
 import of ``a.b.c`` also runs the package ``a.b``'s ``__init__``, so that counts too. Imports
@@ -19,30 +19,18 @@ import py_vfs
 # Bottom to top. A module is named by its dotted path below ``py_vfs`` ("" is the package
 # itself); an entry ending in ".*" takes a whole subpackage, its ``__init__`` included.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("basics", ("errors", "cancel", "paths", "automaton", "globs", "grep_pattern", "scratch",
-                "blocking", "sqlite_guard")),
-    ("node", ("node",)),
-    ("transaction", ("transaction",)),
+    ("core", ("core.*",)),
     ("storage", ("storage.*",)),
-    ("content and index", ("content", "limits", "index", "watch", "check", "usage",
-                           "sandbox")),
-    ("commit engine", ("sync", "group_commit", "engine", "garbage", "streams", "history")),
-    ("mounted folders", ("mounts", "mounts.backend", "mounts.local", "mounts.host",
-                         "mounts.fsa", "mounts.table", "mounts.checks", "mounts.streams")),
-    ("resolver", ("resolver",)),
-    ("operations", ("rules", "disk", "mount_side", "tree", "search", "mount_copies",
-                    "mount_ops", "mounting", "files", "namespace", "metadata", "copies",
-                    "step", "snapshots", "writers", "query", "query_functions")),
+    ("disk", ("disk.*",)),
+    ("mounted folders", ("mounts.*",)),
+    ("file system", ("fs.*",)),
+    ("data", ("data.*",)),
     # The agent tools use the facade's API only, and the package exports them beside it.
-    # page_disks: which disk or view Python code in the page reaches (fsspec's name=).
-    ("facade", ("vfs", "agent", "", "views", "scoops", "page_disks")),
-    ("tools over the facade", ("archive", "zip_entries", "sqlite_image", "image_schema",
-                               "defaults")),
-    ("surfaces", ("shell.*", "protocol", "web_data", "webapi", "web_history", "preview",
-                  "page_cache", "view_hosts", "web_views", "web_args", "web_input", "web_steps",
-                  "web_scripts",
-                  "web_shell", "fsspec_fs", "pyfile", "lazy_wheels", "pyhost.*", "realm_python",
-                  "__main__")),
+    ("views", ("views.*", "agent")),
+    ("facade", ("vfs", "")),
+    ("over the facade", ("archives.*", "hosts.*", "pyhost.*", "fsspec_fs", "defaults")),
+    ("shell", ("shell.*",)),
+    ("web", ("web.*", "__main__")),
 ]
 
 ROOT = Path(py_vfs.__file__).parent
@@ -187,5 +175,6 @@ def test_the_checks_see_cycles_and_upward_imports():
     """The checker itself: a made-up graph with a cycle, and an upward import, are caught."""
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
-    assert _layer_of("vfs") > _layer_of("resolver") > _layer_of("engine") > _layer_of("node")
-    assert _layer_of("shell.commands.files") == _layer_of("webapi")
+    assert _layer_of("vfs") > _layer_of("fs.resolver") > _layer_of("disk.engine") > _layer_of(
+        "core.node")
+    assert _layer_of("shell.commands.files") == _layer_of("shell")

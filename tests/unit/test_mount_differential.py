@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from py_vfs import VFS, FsError
-from py_vfs import paths as vpaths
+from py_vfs.core import paths as vpaths
 from py_vfs.mounts import LocalBackend
 
 NAMES = ("a", "b", "c")

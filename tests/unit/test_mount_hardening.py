@@ -17,7 +17,7 @@ from host_folder import code_of, make_folder, run
 
 from py_vfs import VFS
 from py_vfs.__main__ import main
-from py_vfs.content import CHUNK_SIZE
+from py_vfs.disk.content import CHUNK_SIZE
 from py_vfs.mounts import BackendError, LocalBackend
 from py_vfs.mounts.local import check_name
 from py_vfs.shell import Shell

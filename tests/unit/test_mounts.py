@@ -14,11 +14,11 @@ import pytest
 from host_folder import code_of, make_folder, run
 
 from py_vfs import VFS, FsError
-from py_vfs.content import CHUNK_SIZE
+from py_vfs.disk.content import CHUNK_SIZE
 from py_vfs.mounts import LocalBackend
 from py_vfs.mounts.fsa import NeedsPromising
 from py_vfs.shell import Shell
-from py_vfs.webapi import WebAPI
+from py_vfs.web.api import WebAPI
 
 
 @pytest.fixture

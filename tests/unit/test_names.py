@@ -12,7 +12,7 @@ import json
 import pytest
 
 from py_vfs import VFS
-from py_vfs.node import ROOT_ID, Node, name_key
+from py_vfs.core.node import ROOT_ID, Node, name_key
 from py_vfs.storage.memory import MemoryStore
 
 

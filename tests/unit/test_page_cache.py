@@ -1,4 +1,4 @@
-"""The worker's half of the page's stat cache (py_vfs/page_cache.py): which answers are stamped
+"""The worker's half of the page's stat cache (py_vfs/web/page_cache.py): which answers are stamped
 with a view, when the view moves and is posted, and the listing that fills the cache.
 The page's half and the whole in Chromium: tests/pyodide/stat_cache.test.mjs,
 tests/e2e/test_stat_cache.py."""
@@ -12,11 +12,11 @@ from array import array
 import pytest
 
 from py_vfs import VFS
-from py_vfs.content import CHUNK_SIZE
+from py_vfs.disk.content import CHUNK_SIZE
 from py_vfs.mounts import LocalBackend
-from py_vfs.page_cache import listing
 from py_vfs.storage.memory import MemoryStore
-from py_vfs.webapi import WebAPI
+from py_vfs.web.api import WebAPI
+from py_vfs.web.page_cache import listing
 
 
 def run(coro):

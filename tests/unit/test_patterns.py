@@ -11,8 +11,8 @@ import sys
 import pytest
 
 from py_vfs import VFS, FsError
-from py_vfs.globs import compile_glob
-from py_vfs.grep_pattern import compile_pattern
+from py_vfs.core.globs import compile_glob
+from py_vfs.core.grep_pattern import compile_pattern
 from py_vfs.shell.lexer import tokenize
 
 HOSTILE_GLOB = "**/" * 6 + "zz"  # a backtracking regex over the path ran for minutes

@@ -1,4 +1,4 @@
-"""The preview's HTTP decisions (py_vfs/preview.py): status, headers and body for a VFS path."""
+"""The preview's HTTP decisions (hosts/preview.py): status, headers and body for a VFS path."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import asyncio
 import pytest
 
 from py_vfs import VFS
-from py_vfs.content import CHUNK_SIZE
-from py_vfs.preview import (
+from py_vfs.disk.content import CHUNK_SIZE
+from py_vfs.hosts.preview import (
     PreviewRequest,
     PreviewResponse,
     parse_range,

@@ -1,5 +1,5 @@
 """Issue 27, finding 1: a preview serves nothing outside its root, however the root or what
-is in it changes after its token was minted (py_vfs/preview.py: ``pin_root`` when a token is
+is in it changes after its token was minted (py_vfs/hosts/preview.py: ``pin_root`` when a token is
 minted, the same check for every path served, the index and listings included)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import asyncio
 import pytest
 
 from py_vfs import VFS, FsError
-from py_vfs.preview import LocalPreviews, PreviewRequest, PreviewResponse, respond
-from py_vfs.webapi import WebAPI
+from py_vfs.hosts.preview import LocalPreviews, PreviewRequest, PreviewResponse, respond
+from py_vfs.web.api import WebAPI
 
 PRIVATE = b"the user's private notes"
 

@@ -1,4 +1,4 @@
-"""The JS<->Python protocol (py_vfs/protocol.py): one declaration, which the JS side and WebAPI's
+"""The JS<->Python protocol (web/protocol.py): one declaration, which the JS side and WebAPI's
 dispatch both follow, and Node's copyFile mode flags."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from py_vfs import protocol
-from py_vfs.content import CHUNK_SIZE
+from py_vfs.disk.content import CHUNK_SIZE
 from py_vfs.vfs import VFS
-from py_vfs.webapi import WebAPI
+from py_vfs.web import protocol
+from py_vfs.web.api import WebAPI
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -30,7 +30,7 @@ def api_with(files: dict[str, bytes]) -> tuple[VFS, WebAPI]:
 
 
 def test_the_built_page_and_preview_site_carry_the_protocol_python_declares():
-    """build/build.py writes protocol.mjs from py_vfs/protocol.py (npm test builds first)."""
+    """build/build.py writes protocol.mjs from py_vfs/web/protocol.py (npm test builds first)."""
     dist = ROOT / "dist"
     for built in (dist / "protocol.mjs", dist / "preview-origin" / "protocol.mjs"):
         assert built.is_file(), f"{built} is missing: run build/build.py"

@@ -1,7 +1,7 @@
-"""``open()`` on the VFS (py_vfs/pyfile.py) against ``open()`` on Linux: the same steps run on a
+"""``open()`` on the VFS (pyhost/pyfile.py) against ``open()`` on Linux: the same steps run on a
 real temporary directory and on a disk, and every result (values, and for errors the exception's
 class and errno) must be equal. The disk runs on its own loop in a thread
-(``py_vfs.blocking.ThreadLoop``), as a synchronous caller reaches it on CPython.
+(``py_vfs.core.blocking.ThreadLoop``), as a synchronous caller reaches it on CPython.
 
 Where the two are meant to differ, the step says so (docs/python.md): a write is committed at
 ``close()``, so a file opened ``w`` keeps its old content for other readers until then, and a
@@ -23,8 +23,8 @@ if sys.platform == "emscripten":
                 allow_module_level=True)
 
 from py_vfs import VFS
-from py_vfs.blocking import ThreadLoop
-from py_vfs.pyfile import open_file
+from py_vfs.core.blocking import ThreadLoop
+from py_vfs.pyhost.pyfile import open_file
 
 MiB = 1 << 20
 

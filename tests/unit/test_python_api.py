@@ -23,8 +23,8 @@ if sys.platform == "emscripten":
                 allow_module_level=True)
 
 from py_vfs import VFS, pyhost
-from py_vfs.blocking import ThreadLoop
-from py_vfs.page_disks import working
+from py_vfs.core.blocking import ThreadLoop
+from py_vfs.views.page_disks import working
 
 CASES_FILE = Path(__file__).parent.parent / "python_api" / "cases.py"
 # Where the VFS side is meant to differ from Linux, by case name, with the reason

@@ -12,8 +12,8 @@ import pytest
 from host_folder import make_folder
 
 from py_vfs import VFS, FsError
+from py_vfs.data.query import MAX_ROWS, MAX_STEPS, query
 from py_vfs.mounts import LocalBackend
-from py_vfs.query import MAX_ROWS, MAX_STEPS, query
 
 DAY_MS = 86_400_000
 JUNE_1 = 1_780_272_000_000  # 2026-06-01 00:00:00 UTC
@@ -348,7 +348,7 @@ def test_a_file_name_cannot_reach_the_terminal_through_a_table():
 @pytest.mark.skipif(aio.stepping_wanted(), reason="an async call of the JS API needs a real "
                     "event loop (the e2e tier calls it from the page)")
 def test_the_js_api_call_answers_columns_rows_and_truncated(vfs):
-    from py_vfs.webapi import WebAPI
+    from py_vfs.web.api import WebAPI
 
     api = WebAPI(vfs)
     answer = run(_settled(api, "query", ["SELECT path FROM files WHERE kind = ? "

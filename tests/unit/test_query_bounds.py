@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from py_vfs import VFS, FsError
-from py_vfs import query as query_module
-from py_vfs.cancel import SIGNAL, Signal
-from py_vfs.query import MAX_VALUE_BYTES, query
+from py_vfs.core.cancel import SIGNAL, Signal
+from py_vfs.data import query as query_module
+from py_vfs.data.query import MAX_VALUE_BYTES, query
 
 # Rows without end; each of them cheap.
 ENDLESS = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) "

@@ -1,5 +1,5 @@
 """``instr``, ``replace`` and two-argument ``trim``/``ltrim``/``rtrim`` of a query are
-linear-time replacements of SQLite's (py_vfs/query_functions.py): one call is one step, which no
+linear-time replacements of SQLite's (data/query_functions.py): one call is one step, which no
 deadline interrupts, and SQLite's cost the product of their arguments' lengths (issue 27,
 finding 3). Here they answer as SQLite's do, value for value, and the inputs that make SQLite's
 run for minutes come back at once (no time is measured: the test's own bound would end them)."""
@@ -11,8 +11,9 @@ import sqlite3
 
 import pytest
 
-from py_vfs import VFS, query_functions
-from py_vfs.query import MAX_VALUE_BYTES, query
+from py_vfs import VFS
+from py_vfs.data import query_functions
+from py_vfs.data.query import MAX_VALUE_BYTES, query
 
 VALUES = [None, "", "a", "abc", "aXbXc", "bab", "é", "aé☃b", "☃☃", "a\x00b", "\x00a", " a ",
           b"", b"a", b"ab\x00", b"caf\xc3\xa9", 0, 1, -5, 12, 1.5, 0.1, 3.0, 1e20, -2.5e-7,

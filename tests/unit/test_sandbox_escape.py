@@ -365,7 +365,7 @@ def test_scopes_are_absolute_paths():
 
 @pytest.mark.parametrize("kind", ["zip", "sqlite"])
 def test_export_holds_only_the_view_and_import_lands_only_inside(disk, kind):
-    from py_vfs.archive import export, import_archive
+    from py_vfs.archives.archive import export, import_archive
 
     async def exported(path: str = "/") -> bytes:
         return b"".join([chunk async for chunk in export(disk.view, path, kind)])

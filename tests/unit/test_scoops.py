@@ -1,5 +1,5 @@
 """Scoops (``vfs.scoop``), the shell's ``scoop``/``exit``/``scoops``, and restricted views over
-the JS protocol (py_vfs/web_views.py): each view's calls run in the view, whatever id or path
+the JS protocol (py_vfs/web/views.py): each view's calls run in the view, whatever id or path
 they name."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import asyncio
 import pytest
 
 from py_vfs import VFS, FsError
-from py_vfs.preview import LocalPreviews
+from py_vfs.hosts.preview import LocalPreviews
 from py_vfs.shell import Shell
-from py_vfs.webapi import WebAPI
+from py_vfs.web.api import WebAPI
 
 
 def run(coro):

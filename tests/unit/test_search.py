@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from py_vfs import VFS, FsError
-from py_vfs.globs import compile_glob
+from py_vfs.core.globs import compile_glob
 
 
 @pytest.fixture

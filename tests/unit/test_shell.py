@@ -10,7 +10,7 @@ import time
 import pytest
 
 from py_vfs import VFS
-from py_vfs.preview import LocalPreviews
+from py_vfs.hosts.preview import LocalPreviews
 from py_vfs.shell import Shell, ShellResult
 
 LONG_LINE = re.compile(

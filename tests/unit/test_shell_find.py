@@ -9,7 +9,8 @@ import asyncio
 import pytest
 from test_shell import Session, fail
 
-from py_vfs import VFS, cancel
+from py_vfs import VFS
+from py_vfs.core import cancel
 from py_vfs.shell import Shell, ShellResult
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
-from py_vfs import VFS, cancel
+from py_vfs import VFS
+from py_vfs.core import cancel
 from py_vfs.shell import Shell
 from py_vfs.shell.pipes import Emit
 

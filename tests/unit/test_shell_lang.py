@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from shell_session import Session as LineSession
 
-from py_vfs import cancel as cancel_module
-from py_vfs.cancel import SIGNAL, Signal
+from py_vfs.core import cancel as cancel_module
+from py_vfs.core.cancel import SIGNAL, Signal
 from py_vfs.shell import Shell, ShellResult
 from py_vfs.shell.parser import needs_more
 

@@ -20,7 +20,8 @@ import aio
 import pytest
 from shell_session import Session
 
-from py_vfs import VFS, cancel
+from py_vfs import VFS
+from py_vfs.core import cancel
 from py_vfs.shell import Shell, ShellResult
 
 BOUND = 60  # seconds: the watchdog that ends a loop no limit stopped (CPython only)
@@ -229,7 +230,7 @@ def test_unzip_work_grows_with_the_names_not_the_cube_of_the_depth(monkeypatch):
     """Counted as the directory lookups the disk makes: twice as deep is four times the names
     (the archive's size), and at most five times the lookups; main's `mkdir -p` of every
     member made it eight (cubic)."""
-    from py_vfs.index import Index
+    from py_vfs.disk.index import Index
 
     lookups = [0]
     child = Index.child

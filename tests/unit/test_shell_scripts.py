@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from py_vfs import VFS
-from py_vfs.cancel import SIGNAL, Signal
+from py_vfs.core.cancel import SIGNAL, Signal
 from py_vfs.shell import Shell
 
 UPPER = ("#!/usr/bin/env python3\nimport sys\nfor line in sys.stdin:\n"

@@ -10,11 +10,11 @@ import sys
 import pytest
 
 from py_vfs import VFS
-from py_vfs.cancel import SIGNAL, Signal
+from py_vfs.core.cancel import SIGNAL, Signal
 from py_vfs.shell import Shell
 from py_vfs.shell.complete import COMMAND_SOURCES, complete
 from py_vfs.shell.history_file import HISTFILESIZE, HistoryError, history_of
-from py_vfs.webapi import WebAPI
+from py_vfs.web.api import WebAPI
 
 
 def run(coro):

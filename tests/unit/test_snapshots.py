@@ -1,4 +1,4 @@
-"""Snapshots, diff, restore and time travel (py_vfs/snapshots.py, py_vfs/history.py)."""
+"""Snapshots, diff, restore and time travel (py_vfs/data/snapshots.py, py_vfs/disk/journal.py)."""
 
 import hashlib
 import random
@@ -7,7 +7,7 @@ from asyncio import run
 
 import pytest
 
-from py_vfs.errors import FsError
+from py_vfs.core.errors import FsError
 from py_vfs.vfs import VFS
 
 BIG = bytes(range(256)) * 40  # 10 KB: chunked
@@ -219,7 +219,7 @@ def test_the_snapshot_count_limit_is_exact(monkeypatch):
     boundary is tried with the limit lowered to 3 (1,000 snapshots take seconds)."""
     from pathlib import Path
 
-    from py_vfs import snapshots
+    from py_vfs.data import snapshots
 
     docs = (Path(__file__).parents[2] / "docs" / "data.md").read_text()
     assert snapshots.MAX_SNAPSHOTS == 1000 and "at most 1,000 snapshots" in docs

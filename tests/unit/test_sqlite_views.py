@@ -2,7 +2,7 @@
 
 A disk written through the VFS API into a SQLiteStore file is read back three ways: the
 ``sqlite3`` command-line tool (a process: CPython only), Python's ``sqlite3`` module on the file,
-and ``py_vfs.query.query`` (the in-memory views); the answers must agree (docs/data.md, "The
+and ``py_vfs.data.query.query`` (the in-memory views); the answers must agree (docs/data.md, "The
 views inside the disk file", lists where the two views differ on purpose: ``hash``).
 """
 
@@ -21,7 +21,7 @@ import pytest
 
 import py_vfs
 from py_vfs import VFS
-from py_vfs.query import query
+from py_vfs.data.query import query
 from py_vfs.storage.sqlite import SQLiteStore
 from py_vfs.storage.sqlite_views import VIEW_VERSION
 

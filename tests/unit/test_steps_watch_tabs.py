@@ -12,8 +12,8 @@ import aio
 import pytest
 
 from py_vfs import VFS, FsError
-from py_vfs.content import INLINE_MAX
-from py_vfs.history import Retention
+from py_vfs.disk.content import INLINE_MAX
+from py_vfs.disk.journal import Retention
 from py_vfs.storage import LOG_KEEP
 from py_vfs.storage.memory import MemoryStore
 from py_vfs.storage.sqlite import SQLiteStore

@@ -10,8 +10,8 @@ import tracemalloc
 import pytest
 
 from py_vfs import VFS, FsError
-from py_vfs.content import AHEAD_PREFIX, CHUNK_SIZE
-from py_vfs.history import Retention
+from py_vfs.disk.content import AHEAD_PREFIX, CHUNK_SIZE
+from py_vfs.disk.journal import Retention
 from py_vfs.storage.memory import MemoryStore
 from py_vfs.storage.sqlite import SQLiteStore
 
@@ -245,7 +245,7 @@ def test_200_mib_stream_through_a_disk_file_holds_a_few_chunks(tmp_path):
 def test_webapi_held_counts_open_streams_and_their_pins_until_closed(vfs):
     """The diagnostic the browser tests read (``vfs.diagnostics()``): a preview body or JS read
     stream left open shows as a stream pinning its chunks, and closing it gives them back."""
-    from py_vfs.webapi import WebAPI
+    from py_vfs.web.api import WebAPI
 
     async def scenario():
         api = WebAPI(vfs)

@@ -10,8 +10,8 @@ import sys
 import pytest
 
 from py_vfs import VFS, FsError
-from py_vfs.content import CHUNK_SIZE
-from py_vfs.history import Retention
+from py_vfs.disk.content import CHUNK_SIZE
+from py_vfs.disk.journal import Retention
 from py_vfs.storage.memory import MemoryStore
 
 

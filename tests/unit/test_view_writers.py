@@ -8,8 +8,8 @@ import asyncio
 from typing import Any
 
 from py_vfs import VFS
-from py_vfs.protocol import DEFAULT_WRITER
-from py_vfs.webapi import WebAPI
+from py_vfs.web.api import WebAPI
+from py_vfs.web.protocol import DEFAULT_WRITER
 
 
 def run(coro):

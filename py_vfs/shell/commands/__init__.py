@@ -1,6 +1,6 @@
 """The shell's commands. Importing the modules registers their commands in COMMANDS."""
 
-from py_vfs.shell.commands import (
+from . import (
     archives,
     attributes,
     builtins,
@@ -35,7 +35,7 @@ from py_vfs.shell.commands import (
     tree,
     xargs,
 )
-from py_vfs.shell.commands.registry import COMMANDS, CommandSpec, UsageError
+from .registry import COMMANDS, CommandSpec, UsageError
 
 __all__ = [
     "COMMANDS",

@@ -17,16 +17,16 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from py_vfs import zip_entries
-from py_vfs.errors import FsError
-from py_vfs.shell.commands.landing import Landing, Refusal, check_sizes, read_archive
-from py_vfs.shell.commands.options import parse
-from py_vfs.shell.commands.registry import UsageError, command
-from py_vfs.shell.context import Context, describe, list_names
-from py_vfs.shell.format import quote_arg, visible
+from ...archives import zip_entries
+from ...core.errors import FsError
+from ..context import Context, describe, list_names
+from ..format import quote_arg, visible
+from .landing import Landing, Refusal, check_sizes, read_archive
+from .options import parse
+from .registry import UsageError, command
 
 if TYPE_CHECKING:
-    from py_vfs.streams import WriteStream
+    from ...disk.streams import WriteStream
 
 CHUNK = 64 * 1024
 

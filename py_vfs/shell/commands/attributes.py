@@ -15,16 +15,16 @@ from datetime import UTC, datetime
 from stat import filemode
 from typing import TYPE_CHECKING
 
-from py_vfs import cancel
-from py_vfs.shell import format as fmt
-from py_vfs.shell.commands.listing import link_target
-from py_vfs.shell.commands.options import parse
-from py_vfs.shell.commands.registry import GNU, UsageError, command, require_operands
-from py_vfs.shell.context import Context, describe, each_operand, ensure_parent_dir, list_names
-from py_vfs.shell.format import quote_arg, quote_name
+from ...core import cancel
+from .. import format as fmt
+from ..context import Context, describe, each_operand, ensure_parent_dir, list_names
+from ..format import quote_arg, quote_name
+from .listing import link_target
+from .options import parse
+from .registry import GNU, UsageError, command, require_operands
 
 if TYPE_CHECKING:
-    from py_vfs.node import Stat
+    from ...core.node import Stat
 
 UID = 1000
 KIND = {"file": "regular file", "directory": "directory", "symlink": "symbolic link"}

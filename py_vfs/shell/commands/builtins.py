@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from py_vfs import paths
-from py_vfs.preview import url_inside
-from py_vfs.shell.commands.registry import COMMANDS, command, parse_flags, require_operands
-from py_vfs.shell.context import Context, each_operand
-from py_vfs.shell.format import quote_name
+from ...core import paths
+from ...hosts.preview import url_inside
+from ..context import Context, each_operand
+from ..format import quote_name
+from .registry import COMMANDS, command, parse_flags, require_operands
 
 HELP_FOOTER = """\
 Between commands: a | b, a && b, a || b, a ; b, ! a, ( subshell ), { group; }.

@@ -7,13 +7,13 @@ import functools
 import re
 from dataclasses import dataclass
 
-from py_vfs.errors import FsError
-from py_vfs.shell import pipes
-from py_vfs.shell.commands.gnu import each_input, getopts
-from py_vfs.shell.commands.registry import GNU, Usage, UsageError, command
-from py_vfs.shell.context import Context
-from py_vfs.shell.format import quote_arg
-from py_vfs.shell.pipes import Input
+from ...core.errors import FsError
+from .. import pipes
+from ..context import Context
+from ..format import quote_arg
+from ..pipes import Input
+from .gnu import each_input, getopts
+from .registry import GNU, Usage, UsageError, command
 
 _BLANKS = b" \t"
 _NUMBER = re.compile(rb"[ \t]*(-?)([0-9]*)(?:\.([0-9]*))?")

@@ -10,10 +10,10 @@ from __future__ import annotations
 import difflib
 from datetime import UTC, datetime
 
-from py_vfs.shell.commands.gnu import getopts, number, open_input
-from py_vfs.shell.commands.registry import Usage, UsageError, command
-from py_vfs.shell.context import Context, describe
-from py_vfs.shell.format import quote_arg, shown_name
+from ..context import Context, describe
+from ..format import quote_arg, shown_name
+from .gnu import getopts, number, open_input
+from .registry import Usage, UsageError, command
 
 NO_NEWLINE = "\\ No newline at end of file\n"
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from py_vfs.shell.commands.registry import command
-from py_vfs.shell.context import Context
+from ..context import Context
+from .registry import command
 
 UNARY = set("efdLhsrwxnzbcpSgukOGt")
 BINARY = {"=", "==", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot",

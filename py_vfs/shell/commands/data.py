@@ -3,11 +3,11 @@ export and import (a tree as a zip archive or a SQLite disk image, and back)."""
 
 from __future__ import annotations
 
-from py_vfs.archive import FORMATS, export, format_of, import_archive
-from py_vfs.shell.commands.registry import UsageError, command
-from py_vfs.shell.context import Context
-from py_vfs.shell.format import quote_arg, quote_name, visible
-from py_vfs.streams import write_all
+from ...archives.archive import FORMATS, export, format_of, import_archive
+from ...disk.streams import write_all
+from ..context import Context
+from ..format import quote_arg, quote_name, visible
+from .registry import UsageError, command
 
 
 @command("sql QUERY [PARAM]...", "run a read-only SQL statement over the disk's files view")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from py_vfs.check import describe
-from py_vfs.shell.commands.registry import GNU, command, parse_flags
-from py_vfs.shell.context import Context
-from py_vfs.shell.format import visible
-from py_vfs.usage import Usage, human
+from ...disk.check import describe
+from ...disk.usage import Usage, human
+from ..context import Context
+from ..format import visible
+from .registry import GNU, command, parse_flags
 
 DF_HEADER = ("Filesystem", "Size", "Used", "Avail", "Use%", "Mounted on")
 

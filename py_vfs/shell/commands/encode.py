@@ -8,11 +8,11 @@ import binascii
 import hashlib
 import re
 
-from py_vfs.shell.commands.gnu import each_input, getopts, number, open_input
-from py_vfs.shell.commands.registry import GNU, UsageError, command
-from py_vfs.shell.context import Context, describe
-from py_vfs.shell.format import quote_arg, quote_name, shown_name
-from py_vfs.shell.pipes import Input
+from ..context import Context, describe
+from ..format import quote_arg, quote_name, shown_name
+from ..pipes import Input
+from .gnu import each_input, getopts, number, open_input
+from .registry import GNU, UsageError, command
 
 
 @command("base64 [-d] [-i] [-w COLS] [FILE]", "encode or decode base64", errors=GNU)

@@ -10,19 +10,12 @@ import errno
 import os
 import posixpath
 
-from py_vfs import cancel
-from py_vfs.shell.commands.attributes import new_mode
-from py_vfs.shell.commands.options import parse
-from py_vfs.shell.commands.registry import GNU, UsageError, command, parse_flags, require_operands
-from py_vfs.shell.context import (
-    Context,
-    describe,
-    each_operand,
-    is_dir,
-    list_entries,
-    refuse_own_output,
-)
-from py_vfs.shell.format import quote_arg
+from ...core import cancel
+from ..context import Context, describe, each_operand, is_dir, list_entries, refuse_own_output
+from ..format import quote_arg
+from .attributes import new_mode
+from .options import parse
+from .registry import GNU, UsageError, command, parse_flags, require_operands
 
 
 class Refused(Exception):

@@ -17,14 +17,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from py_vfs import cancel
-from py_vfs.shell.commands.registry import command
-from py_vfs.shell.context import Context, describe, list_entries, list_names
-from py_vfs.shell.format import quote_arg, shown_name
+from ...core import cancel
+from ..context import Context, describe, list_entries, list_names
+from ..format import quote_arg, shown_name
+from .registry import command
 
 if TYPE_CHECKING:
-    from py_vfs.node import Stat
-    from py_vfs.shell.disk import Disk
+    from ...core.node import Stat
+    from ..disk import Disk
 
 TYPES = {"f": "file", "d": "directory", "l": "symlink"}
 UNITS = {"c": 1, "w": 2, "b": 512, "k": 1024, "M": 1024**2, "G": 1024**3}

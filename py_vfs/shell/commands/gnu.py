@@ -11,10 +11,10 @@ from __future__ import annotations
 import getopt
 from collections.abc import Awaitable, Callable
 
-from py_vfs.shell.commands.registry import UsageError
-from py_vfs.shell.context import Context, each_operand
-from py_vfs.shell.format import quote_arg
-from py_vfs.shell.pipes import Input, StreamInput
+from ..context import Context, each_operand
+from ..format import quote_arg
+from ..pipes import Input, StreamInput
+from .registry import UsageError
 
 
 def getopts(args: list[str], short: str,

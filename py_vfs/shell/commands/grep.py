@@ -13,15 +13,15 @@ import re
 from collections import deque
 from dataclasses import dataclass, field
 
-from py_vfs import cancel, paths
-from py_vfs.globs import compile_glob
-from py_vfs.grep_pattern import LineMatcher, compile_pattern
-from py_vfs.shell.commands.gnu import getopts, number, open_input
-from py_vfs.shell.commands.posix_re import BadPattern, translate
-from py_vfs.shell.commands.registry import Usage, UsageError, command
-from py_vfs.shell.context import Context, describe, list_entries
-from py_vfs.shell.format import quote_name, shown_name
-from py_vfs.shell.pipes import Input
+from ...core import cancel, paths
+from ...core.globs import compile_glob
+from ...core.grep_pattern import LineMatcher, compile_pattern
+from ..context import Context, describe, list_entries
+from ..format import quote_name, shown_name
+from ..pipes import Input
+from .gnu import getopts, number, open_input
+from .posix_re import BadPattern, translate
+from .registry import Usage, UsageError, command
 
 SPAN_LIMIT = 4096
 BINARY_SNIFF = 32 * 1024  # GNU grep looks for a NUL in the first buffer

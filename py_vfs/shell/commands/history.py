@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from py_vfs.shell.commands.compare import DIFF_ERRORS, file_diff, is_file_diff
-from py_vfs.shell.commands.registry import UsageError, command
-from py_vfs.shell.context import Context
-from py_vfs.shell.format import quote_arg, quote_name, visible
+from ..context import Context
+from ..format import quote_arg, quote_name, visible
+from .compare import DIFF_ERRORS, file_diff, is_file_diff
+from .registry import UsageError, command
 
 # diff's one-letter status per change, as git diff --name-status prints them.
 STATUS = {"added": "A", "removed": "D", "modified": "M", "renamed": "R"}

@@ -6,13 +6,13 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from py_vfs.shell.commands.gnu import getopts
-from py_vfs.shell.commands.jq_input import json_values
-from py_vfs.shell.commands.jq_lang import compile_filter
-from py_vfs.shell.commands.jq_values import JqError, check_size, dump
-from py_vfs.shell.commands.registry import Usage, command
-from py_vfs.shell.context import Context, describe
-from py_vfs.shell.format import shown_name
+from ..context import Context, describe
+from ..format import shown_name
+from .gnu import getopts
+from .jq_input import json_values
+from .jq_lang import compile_filter
+from .jq_values import JqError, check_size, dump
+from .registry import Usage, command
 
 # jq 1.6's status for input that is not JSON (jq 1.7 exits 2), and the end of the values.
 PARSE_ERROR = 4

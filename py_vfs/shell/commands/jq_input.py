@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from py_vfs.shell.commands.jq_values import JqError
+from .jq_values import JqError
 
 BLANKS = " \t\r\n"
 LITERALS = {"t": "true", "f": "false", "n": "null"}

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from py_vfs.shell.commands.jq_values import (
+from .jq_values import (
     BUILTINS,
     COMPARE,
     JqError,

@@ -24,10 +24,11 @@ import posixpath
 from collections.abc import Iterable
 from typing import Any
 
-from py_vfs import archive, cancel, zip_entries
-from py_vfs.errors import FsError
-from py_vfs.shell.context import Context, describe
-from py_vfs.shell.format import quote_arg
+from ...archives import archive, zip_entries
+from ...core import cancel
+from ...core.errors import FsError
+from ..context import Context, describe
+from ..format import quote_arg
 
 
 class Refusal(Exception):

@@ -10,12 +10,12 @@ import errno
 import posixpath
 from collections import deque
 
-from py_vfs.errors import FsError
-from py_vfs.shell.commands.options import parse
-from py_vfs.shell.commands.registry import GNU, UsageError, command
-from py_vfs.shell.context import Context, describe, is_dir, lexists
-from py_vfs.shell.disk import Disk
-from py_vfs.shell.format import quote_arg, quote_name, shown_name
+from ...core.errors import FsError
+from ..context import Context, describe, is_dir, lexists
+from ..disk import Disk
+from ..format import quote_arg, quote_name, shown_name
+from .options import parse
+from .registry import GNU, UsageError, command
 
 MAX_LINKS = 40  # symlinks followed while resolving one path (Linux's MAXSYMLINKS): ELOOP beyond
 

@@ -11,16 +11,16 @@ import posixpath
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from py_vfs import cancel
-from py_vfs.shell import format as fmt
-from py_vfs.shell.commands.options import Options, parse, when
-from py_vfs.shell.commands.registry import Usage, command
-from py_vfs.shell.context import Context, describe, list_names
-from py_vfs.shell.format import quote_arg, quote_name
-from py_vfs.usage import human
+from ...core import cancel
+from ...disk.usage import human
+from .. import format as fmt
+from ..context import Context, describe, list_names
+from ..format import quote_arg, quote_name
+from .options import Options, parse, when
+from .registry import Usage, command
 
 if TYPE_CHECKING:
-    from py_vfs.node import Stat
+    from ...core.node import Stat
 
 # GNU's built-in colors (no LS_COLORS): directories bold blue, symlinks bold cyan,
 # executable files bold green; every colored name ends with a reset.

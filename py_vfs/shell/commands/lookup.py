@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from py_vfs.shell.commands.registry import COMMANDS, command, parse_flags, require_operands
-from py_vfs.shell.context import Context
-from py_vfs.shell.format import quote_name, visible
-from py_vfs.shell.scripts import find_scripts
-from py_vfs.shell.trust import SKIPPED
+from ..context import Context
+from ..format import quote_name, visible
+from ..scripts import find_scripts
+from ..trust import SKIPPED
+from .registry import COMMANDS, command, parse_flags, require_operands
 
 
 @command("which [-a] NAME...", "show what each NAME runs: a built-in command or a script's path")

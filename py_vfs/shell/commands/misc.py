@@ -8,12 +8,12 @@ import time
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 
-from py_vfs import cancel
-from py_vfs.shell.commands.gnu import getopts
-from py_vfs.shell.commands.printf import FormatLimit, escapes, passes
-from py_vfs.shell.commands.registry import GNU, UsageError, command
-from py_vfs.shell.context import Context, describe
-from py_vfs.shell.format import quote_arg, quote_name
+from ...core import cancel
+from ..context import Context, describe
+from ..format import quote_arg, quote_name
+from .gnu import getopts
+from .printf import FormatLimit, escapes, passes
+from .registry import GNU, UsageError, command
 
 BATCH = 16 * 1024  # what yes and seq write at once
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from py_vfs.mounts.host import NeedsFolder
-from py_vfs.shell.commands.registry import UsageError, command, parse_flags, require_operands
-from py_vfs.shell.context import Context, describe, each_operand
-from py_vfs.shell.format import quote_arg, quote_name
+from ...mounts.host import NeedsFolder
+from ..context import Context, describe, each_operand
+from ..format import quote_arg, quote_name
+from .registry import UsageError, command, parse_flags, require_operands
 
 READ_ONLY_FLAGS = ("--read-only", "-r")
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from py_vfs.shell.commands.registry import UsageError
-from py_vfs.shell.format import quote_arg
+from ..format import quote_arg
+from .registry import UsageError
 
 
 @dataclass

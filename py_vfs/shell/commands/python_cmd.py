@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sys
 
-from py_vfs.blocking import can_block
-from py_vfs.shell.commands.registry import UsageError, command
-from py_vfs.shell.context import Context, describe
-from py_vfs.shell.pipes import NoInput
-from py_vfs.shell.python_run import run_python, run_python_file
+from ...core.blocking import can_block
+from ..context import Context, describe
+from ..pipes import NoInput
+from ..python_run import run_python, run_python_file
+from .registry import UsageError, command
 
 NO_INTERACTIVE = ("interactive Python needs a terminal: give a FILE, -c CODE, or a script on "
                   "stdin")

@@ -3,9 +3,9 @@ disk's journal, which is ``log`` (commands/history.py)."""
 
 from __future__ import annotations
 
-from py_vfs.shell.commands.registry import UsageError, command
-from py_vfs.shell.context import Context
-from py_vfs.shell.history_file import history_of
+from ..context import Context
+from ..history_file import history_of
+from .registry import UsageError, command
 
 
 @command("history [-c] [N]", "show the lines typed in the terminal, numbered")

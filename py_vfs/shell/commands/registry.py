@@ -6,8 +6,8 @@ import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from py_vfs.shell.context import Context
-from py_vfs.shell.format import quote_arg
+from ..context import Context
+from ..format import quote_arg
 
 Run = Callable[[Context, list[str]], Awaitable[int]]
 

@@ -3,10 +3,10 @@ user confirms: a terminal asks y/N, ``-y``/``--yes`` skips asking (for scripts).
 
 from __future__ import annotations
 
-from py_vfs.defaults import reset
-from py_vfs.shell.commands.registry import UsageError, command
-from py_vfs.shell.context import Context
-from py_vfs.shell.format import quote_arg, quote_name
+from ...defaults import reset
+from ..context import Context
+from ..format import quote_arg, quote_name
+from .registry import UsageError, command
 
 CONFIRMED = "reset --defaults --yes"
 

@@ -3,9 +3,9 @@ shell_builtins.py, goes back to the disk) and `scoops` (list them). See docs/san
 
 from __future__ import annotations
 
-from py_vfs.shell.commands.registry import UsageError, command
-from py_vfs.shell.context import Context
-from py_vfs.shell.format import shown_name
+from ..context import Context
+from ..format import shown_name
+from .registry import UsageError, command
 
 
 @command("scoop NAME", "open a shell inside scoop NAME (exit returns)")

@@ -11,12 +11,12 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-from py_vfs import cancel
-from py_vfs.shell.commands.gnu import getopts, open_input
-from py_vfs.shell.commands.posix_re import BadPattern, translate
-from py_vfs.shell.commands.registry import GNU, UsageError, command
-from py_vfs.shell.context import Context, describe
-from py_vfs.shell.format import quote_name
+from ...core import cancel
+from ..context import Context, describe
+from ..format import quote_name
+from .gnu import getopts, open_input
+from .posix_re import BadPattern, translate
+from .registry import GNU, UsageError, command
 
 
 class ScriptError(Exception):

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import posixpath
 
-from py_vfs.preview import url_inside
-from py_vfs.shell.commands.registry import UsageError, command
-from py_vfs.shell.context import Context, describe
-from py_vfs.shell.format import quote_arg, quote_name
+from ...hosts.preview import url_inside
+from ..context import Context, describe
+from ..format import quote_arg, quote_name
+from .registry import UsageError, command
 
 DEFAULT_ENTRY = "index.html"
 

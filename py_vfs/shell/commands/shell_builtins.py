@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import re
 
-from py_vfs.shell.commands.data import export_archive
-from py_vfs.shell.commands.registry import COMMANDS, UsageError, command, parse_flags
-from py_vfs.shell.context import Context, describe
-from py_vfs.shell.control import ExitShell, LoopControl, ReturnFrom
-from py_vfs.shell.format import quote_arg, quote_name, visible
-from py_vfs.shell.parser import KEYWORDS
-from py_vfs.shell.words import ifs_separator
+from ..context import Context, describe
+from ..control import ExitShell, LoopControl, ReturnFrom
+from ..format import quote_arg, quote_name, visible
+from ..parser import KEYWORDS
+from ..words import ifs_separator
+from .data import export_archive
+from .registry import COMMANDS, UsageError, command, parse_flags
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)

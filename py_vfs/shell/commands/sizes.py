@@ -11,12 +11,12 @@ import posixpath
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from py_vfs import cancel
-from py_vfs.shell.commands.options import parse
-from py_vfs.shell.commands.registry import GNU, UsageError, command
-from py_vfs.shell.context import Context, describe, list_names
-from py_vfs.shell.format import quote_arg, quote_name
-from py_vfs.usage import human
+from ...core import cancel
+from ...disk.usage import human
+from ..context import Context, describe, list_names
+from ..format import quote_arg, quote_name
+from .options import parse
+from .registry import GNU, UsageError, command
 
 
 @dataclass

@@ -18,14 +18,14 @@ import zlib
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 
-from py_vfs import archive as vfs_archive
-from py_vfs.errors import FsError
-from py_vfs.shell.commands.archives import member_name, walk
-from py_vfs.shell.commands.landing import Landing, Refusal, check_sizes, read_archive
-from py_vfs.shell.commands.options import Options, parse
-from py_vfs.shell.commands.registry import UsageError, command
-from py_vfs.shell.context import Context, describe, resolve
-from py_vfs.shell.format import OWNER, quote_arg, visible
+from ...archives import archive as vfs_archive
+from ...core.errors import FsError
+from ..context import Context, describe, resolve
+from ..format import OWNER, quote_arg, visible
+from .archives import member_name, walk
+from .landing import Landing, Refusal, check_sizes, read_archive
+from .options import Options, parse
+from .registry import UsageError, command
 
 BLOCK = 512
 RECORD = 20 * BLOCK  # GNU tar pads an archive to whole records of 10 KiB

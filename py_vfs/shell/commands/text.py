@@ -11,12 +11,12 @@ import re
 from collections import deque
 from collections.abc import Awaitable, Callable
 
-from py_vfs import cancel
-from py_vfs.shell.commands.gnu import each_input, getopts
-from py_vfs.shell.commands.registry import GNU, UsageError, command
-from py_vfs.shell.context import Context, describe, ensure_parent_dir
-from py_vfs.shell.format import quote_arg, quote_name, shown_name
-from py_vfs.shell.pipes import Input
+from ...core import cancel
+from ..context import Context, describe, ensure_parent_dir
+from ..format import quote_arg, quote_name, shown_name
+from ..pipes import Input
+from .gnu import each_input, getopts
+from .registry import GNU, UsageError, command
 
 
 def _obsolete_count(args: list[str], *, plus: bool = False) -> list[str]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from py_vfs.shell.commands.gnu import getopts
-from py_vfs.shell.commands.registry import GNU, UsageError, command
-from py_vfs.shell.context import Context
-from py_vfs.shell.format import quote_arg
+from ..context import Context
+from ..format import quote_arg
+from .gnu import getopts
+from .registry import GNU, UsageError, command
 
 _CLASSES = {
     "alnum": b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",

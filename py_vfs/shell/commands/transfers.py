@@ -11,12 +11,12 @@ import posixpath
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from py_vfs import cancel
-from py_vfs.shell.commands.files import Refused
-from py_vfs.shell.commands.options import Options, parse
-from py_vfs.shell.commands.registry import GNU, UsageError, command
-from py_vfs.shell.context import Context, describe, is_dir, lexists, list_entries
-from py_vfs.shell.format import quote_arg
+from ...core import cancel
+from ..context import Context, describe, is_dir, lexists, list_entries
+from ..format import quote_arg
+from .files import Refused
+from .options import Options, parse
+from .registry import GNU, UsageError, command
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,12 @@ import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from py_vfs import cancel
-from py_vfs.shell.commands.listing import link_target
-from py_vfs.shell.commands.options import parse
-from py_vfs.shell.commands.registry import UsageError, command
-from py_vfs.shell.context import Context, is_dir, list_entries
-from py_vfs.shell.format import quote_name
+from ...core import cancel
+from ..context import Context, is_dir, list_entries
+from ..format import quote_name
+from .listing import link_target
+from .options import parse
+from .registry import UsageError, command
 
 
 @command("tree [-a] [-d] [-L LEVEL] [DIR...]",

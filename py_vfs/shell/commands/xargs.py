@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from py_vfs import cancel
-from py_vfs.shell.commands.gnu import getopts, number
-from py_vfs.shell.commands.registry import GNU, UsageError, command
-from py_vfs.shell.context import Context
-from py_vfs.shell.format import quote_arg, shown_name
+from ...core import cancel
+from ..context import Context
+from ..format import quote_arg, shown_name
+from .gnu import getopts, number
+from .registry import GNU, UsageError, command
 
 NOT_FOUND = 127
 

@@ -1,0 +1,2 @@
+"""The ground every layer stands on: errors, paths, nodes, cancellation, blocking calls,
+and the pattern automata."""

@@ -1,0 +1,166 @@
+"""Group commit: mutations that wait for the lock at the same time commit in one transaction.
+
+A storage commit costs far more than the change it carries (an IndexedDB transaction is about a
+millisecond; staging a small write in memory, microseconds). When many writes are in flight at
+once (``Promise.all`` over a thousand ``writeFile``), the first to get the lock takes every change
+queued so far, runs each in a transaction of its own (so one that fails undoes only itself and
+gets its own error), folds the successful ones into one transaction and commits that once. Every
+caller resolves only after the commit, so each write is still durable when it resolves, and the
+order of changes is the order of the calls.
+
+If the store rejects the group (ENOSPC, say), the members are committed again one by one, so a
+write that would fit alone is not failed by a neighbour that does not.
+
+One caller at a time *leads*: it waits for the cross-tab turn and commits. The others follow:
+they wait for the leader's round to end instead of each asking for the turn (a crossing into JS
+and a Web Lock turn per write, for nothing when the leader took their change), and one whose
+change is still queued leads the next round.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from ..core.errors import FsError
+from ..storage.transaction import Change, Transaction, run_change
+from .replica import Replica, backoff
+from .scope import SCOPE, check_change
+
+MAX_ATTEMPTS = 50
+
+
+class Waiter:
+    """One queued mutation (its change, the operation's name, its writer) and, once its group
+    committed (or it failed), its outcome."""
+
+    def __init__(self, change: Change, operation: str, writer: str) -> None:
+        self.change = change
+        self.operation = operation
+        self.writer = writer
+        self.scope = SCOPE.get()  # the caller's restricted view, if any: its change runs in it
+        self.done = False
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+    def settle(self, result: Any = None, error: BaseException | None = None) -> None:
+        """Record the outcome: the caller's result, or the error it gets."""
+        self.done, self.result, self.error = True, result, error
+
+    def outcome(self) -> Any:
+        """The change's result, or raise its error."""
+        if self.error is not None:
+            raise self.error
+        return self.result
+
+
+class GroupCommit:
+    """The queue of mutations of one VFS. Callers hold the VFS's mutation lock (and the
+    cross-tab turn) around ``commit_pending`` (``engine.py``)."""
+
+    def __init__(self, replica: Replica) -> None:
+        self.replica = replica
+        self._queue: list[Waiter] = []
+        self._round: asyncio.Event | None = None  # set when the leading caller's round ends
+
+    @property
+    def leading(self) -> bool:
+        """True while a caller leads a round (waits for the turn, or commits)."""
+        return self._round is not None
+
+    async def round_over(self) -> None:
+        """Wait for the round under way to end (its leader may have committed our change)."""
+        if self._round is not None:
+            await self._round.wait()
+
+    @contextlib.asynccontextmanager
+    async def lead(self) -> AsyncIterator[None]:
+        """Lead a round: the others follow until it ends, however it ends."""
+        self._round = asyncio.Event()
+        try:
+            yield
+        finally:
+            ended, self._round = self._round, None
+            ended.set()
+
+    def enqueue(self, change: Change, operation: str, writer: str) -> Waiter:
+        """Queue ``change`` for the next group; the waiter tells its outcome."""
+        waiter = Waiter(change, operation, writer)
+        self._queue.append(waiter)
+        return waiter
+
+    async def commit_pending(self, own: Waiter) -> None:
+        """Commit the changes queued up to ``own`` or beyond, as long as they have one writer
+        (a commit is one journal entry, with one writer); the rest wait for their own callers.
+        Should the caller be interrupted (cancelled), the changes of the others go back to the
+        queue for the next caller; its own is dropped."""
+        first = self._queue[0].writer if self._queue else own.writer
+        size = next((i for i, w in enumerate(self._queue) if w.writer != first),
+                    len(self._queue))
+        batch, self._queue = self._queue[:size], self._queue[size:]
+        try:
+            await self._commit(batch)
+        except BaseException:
+            self._queue[:0] = [w for w in batch if not w.done and w is not own]
+            raise
+
+    async def _commit(self, batch: list[Waiter]) -> None:
+        """Run and commit ``batch``; when another tab committed first, catch up and run it
+        again, and re-check errors the same way, so no error comes from a stale view."""
+        stale = 0  # commits refused because another writer got in first
+        for _ in range(MAX_ATTEMPTS):
+            await backoff(stale)
+            group, outcomes = await self._run(batch)
+            if any(isinstance(error, FsError) for _, error in outcomes):
+                # An error is only trusted from a current view: a writer without a cross-process
+                # lock (two CPython processes on one SQLite file) may have moved the disk on,
+                # even deleted a chunk this run read, since we last caught up.
+                group.rollback()
+                if await self.replica.catch_up():
+                    continue
+                group, outcomes = await self._run(batch)
+            try:
+                committed = await self.replica.commit(group)
+            except BaseException as error:  # the store failed; ``group`` is rolled back
+                await self._fail(batch, error)
+                return
+            if committed:
+                for waiter, (result, error) in zip(batch, outcomes, strict=True):
+                    waiter.settle(result, error)
+                return
+            stale += 1
+        for waiter in batch:
+            waiter.settle(error=FsError.of("EAGAIN", "write", None))
+
+    async def _run(self, batch: list[Waiter]) -> tuple[Transaction, list[tuple[Any, Any]]]:
+        group = Transaction(batch[0].writer)
+        outcomes: list[tuple[Any, Any]] = []
+        for waiter in batch:
+            tx = Transaction(waiter.writer)
+            tx.operations.append(waiter.operation)
+            token = SCOPE.set(waiter.scope)
+            try:
+                result = await run_change(waiter.change, tx)
+                check_change(tx.changes, self.replica.index.nodes.get, waiter.operation)
+            except Exception as error:  # the caller of this change gets it
+                tx.rollback()
+                outcomes.append((None, error))
+                continue
+            except BaseException:
+                tx.rollback()
+                group.rollback()
+                raise
+            finally:
+                SCOPE.reset(token)
+            group.merge(tx)
+            outcomes.append((result, None))
+        return group, outcomes
+
+    async def _fail(self, batch: list[Waiter], error: BaseException) -> None:
+        if len(batch) == 1:
+            batch[0].settle(error=error)
+            return
+        for waiter in batch:
+            await self._commit([waiter])

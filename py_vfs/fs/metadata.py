@@ -1,0 +1,119 @@
+"""Metadata and listings: what stat reports, chmod, utimes, touch, readdir, scandir, walk, du.
+
+Reads are synchronous: the index is in memory, and JS calls into synchronous Python are far
+cheaper than async ones. The mutations are one change each, run by the commit engine; a path
+inside a mounted folder is routed to ``mount_ops.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..core import paths
+from ..core.errors import FsError
+from ..core.node import SYMLINK, DirEntry, Node, Stat
+from ..disk.engine import CommitEngine
+from ..disk.limits import check_mode, check_time
+from ..mounts.table import MountTable
+from ..storage.transaction import Transaction
+from .mount_ops import Concern, MountOps, routed
+from .nodes import Disk, link_size, now
+from .resolver import Resolver
+from .tree import Tree
+
+
+def stat_of(node: Node, canonical: str) -> Stat:
+    """What ``stat`` reports of ``node`` found at ``canonical``: a directory's size is 4096
+    (``Node.stat_size``), a link's its target's length in bytes, as Linux reports (records
+    written before that counted characters, so it is taken from the target itself)."""
+    kind = node.kind
+    size = link_size(node.target or "") if kind == SYMLINK else node.stat_size
+    return Stat(type=kind, size=size, mode=node.mode,
+                mtime_ms=node.mtime_ms, ctime_ms=node.ctime_ms, atime_ms=node.atime_ms,
+                name=paths.basename(canonical), path=canonical, target=node.target)
+
+
+class Metadata(Concern):
+    """The metadata operations and listings of the VFS."""
+
+    def __init__(self, engine: CommitEngine, resolver: Resolver, disk: Disk, tree: Tree,
+                 table: MountTable, mounted: MountOps) -> None:
+        super().__init__(engine, resolver, disk, table, mounted)
+        self.tree = tree
+
+    @routed
+    async def chmod(self, path: str, mode: int) -> None:
+        """``chmod(2)``: the permission bits (links followed)."""
+        mode = check_mode(mode, "chmod", path)
+
+        def change(tx: Transaction) -> None:
+            node, _ = self.resolver.lookup(path, "chmod")
+            self.index.put(replace(node, mode=mode & 0o7777, ctime_ms=now()), tx)
+
+        await self.engine.run(change, "chmod")
+
+    @routed
+    async def utimes(self, path: str, atime_ms: float, mtime_ms: float) -> None:
+        """``utimes``: access and modification times, in milliseconds."""
+        atime_ms = check_time(atime_ms, "utime", path)
+        mtime_ms = check_time(mtime_ms, "utime", path)
+
+        def change(tx: Transaction) -> None:
+            node, _ = self.resolver.lookup(path, "utime")
+            self.index.put(replace(node, atime_ms=float(atime_ms), mtime_ms=float(mtime_ms),
+                                   ctime_ms=now()), tx)
+
+        await self.engine.run(change, "utimes")
+
+    @routed
+    async def touch(self, path: str) -> None:
+        """Create an empty file, or set an existing one's times to now (``touch``)."""
+        def change(tx: Transaction) -> None:
+            if self.resolver.exists(path):
+                node, _ = self.resolver.lookup(path, "utime")
+                stamp = now()
+                self.index.put(replace(node, atime_ms=stamp, mtime_ms=stamp, ctime_ms=stamp), tx)
+            else:
+                self.disk.write(path, b"", None, tx, parents=False)
+
+        await self.engine.run(change, "touch")
+
+    # ----------------------------------------------------------------- listing
+
+    def readdir(self, path: str, with_types: bool = False) -> list[str] | list[DirEntry]:
+        """The names in a directory, sorted (``with_types``: as ``DirEntry``)."""
+        node, canonical = self.resolver.lookup(path, "scandir")
+        if not node.is_dir:
+            raise FsError.of("ENOTDIR", "scandir", path)
+        if not with_types:
+            return self.tree.names(node)
+        return [DirEntry(child.name, paths.child(canonical, child.name), child.kind)
+                for child in self.tree.entries(node)]
+
+    def scandir(self, path: str) -> tuple[str, list[Node]]:
+        """The canonical path of the directory ``path`` and its entries by name, as nodes, for
+        callers that want every entry's metadata at once (the JS API's stat cache). The node of
+        a mount point, and a mounted folder's entries, are not what lstat reports
+        (``mount_table.covers`` tells them): their stat comes from the folder."""
+        node, canonical = self.resolver.lookup(path, "scandir")
+        if not node.is_dir:
+            raise FsError.of("ENOTDIR", "scandir", path)
+        return canonical, self.tree.entries(node)
+
+    def walk(self, path: str = "/") -> list[str]:
+        """Every non-directory below ``path`` (links not followed), sorted by path."""
+        node, canonical = self.resolver.lookup(path, "scandir")
+        if not node.is_dir:
+            return [canonical]
+        return sorted(p for p, child in self.tree.descendants(node, canonical)
+                      if not child.is_dir)
+
+    def du(self, path: str = "/") -> int:
+        """Bytes of file content at or below ``path`` (links count their own size)."""
+        node, canonical = self.resolver.lookup(path, "scandir", follow=False)
+        if not node.is_dir:
+            return node.size
+        # The sizes the traversal already has: a mounted folder is listed once per directory,
+        # not asked once per file.
+        return sum(child.size for _, child in self.tree.descendants(node, canonical, sizes=True)
+                   if not child.is_dir)

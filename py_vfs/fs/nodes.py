@@ -1,0 +1,258 @@
+"""The disk's primitives: creating, replacing and removing nodes of the index in a transaction.
+
+What every operation on the disk shares (``files``, ``namespace``, ``copies``, ``metadata``):
+a new node and its parent's times, ``mkdir`` and ``mkdir -p`` as the kernel answers them, a
+file's new body, a symlink, a subtree removed. Each stages its writes in the ``Transaction``
+it is given; the commit engine commits them.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..core import paths
+from ..core.errors import FsError
+from ..core.node import DIRECTORY, FILE, ROOT_ID, SYMLINK, Node
+from ..disk.content import NO_CONTENT, Body, Content
+from ..disk.index import Index
+from ..storage.transaction import Transaction
+from .resolver import Resolver, segments
+
+DEFAULT_FILE_MODE = 0o644
+DEFAULT_DIR_MODE = 0o755
+SYMLINK_MODE = 0o777
+
+
+def now() -> float:
+    """The time stamps of nodes: milliseconds since the epoch."""
+    return time.time() * 1000.0
+
+
+def new_id() -> str:
+    """A fresh node id (hex, so it never collides with a mount's virtual ids)."""
+    return secrets.token_hex(8)
+
+
+def link_size(target: str) -> int:
+    """What ``lstat`` reports as a symlink's size: its target's length in UTF-8 bytes (Linux's
+    ``st_size``), not in characters (``/é`` is 3)."""
+    return len(target.encode("utf-8"))
+
+
+def new_root() -> Node:
+    """The root directory of a fresh disk."""
+    stamp = now()
+    return Node(ROOT_ID, None, "", DIRECTORY, DEFAULT_DIR_MODE, stamp, stamp, stamp)
+
+
+class Disk:
+    """Node-level changes of the disk, over its index, content and resolver."""
+
+    def __init__(self, index: Index, content: Content, resolver: Resolver) -> None:
+        self.index = index
+        self.content = content
+        self.resolver = resolver
+
+    def touch_dir(self, directory: Node, tx: Transaction, stamp: float) -> None:
+        """A directory's mtime and ctime change when its entries change."""
+        self.index.put(replace(directory, mtime_ms=stamp, ctime_ms=stamp), tx)
+
+    def create(self, parent: Node, name: str, kind: str, mode: int, tx: Transaction, *,
+               body: Body = NO_CONTENT, size: int = 0, target: str | None = None) -> Node:
+        """A new entry ``name`` in ``parent`` (where nothing has that name)."""
+        assert self.index.child(parent, name) is None, "a name is never created twice"
+        stamp = now()
+        node = Node(new_id(), parent.id, name, kind, mode & 0o7777, stamp, stamp, stamp,
+                    size=size if kind == FILE else link_size(target or ""),
+                    target=target, chunks=body.chunks, inline=body.inline)
+        self.index.put(node, tx)
+        self.touch_dir(self.index.get(parent.id), tx, stamp)
+        return node
+
+    def remove_tree(self, node: Node, tx: Transaction) -> None:
+        """Remove ``node`` and everything below it, each entry before its directory (an explicit
+        stack: a tree may be deeper than Python's recursion limit)."""
+        stack = [(node, iter(self.index.entries(node) if node.is_dir else ()))]
+        while stack:
+            current, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                self.index.remove(current, tx)
+            else:
+                stack.append((child, iter(self.index.entries(child) if child.is_dir else ())))
+
+    def make_dir(self, path: str, syscall: str, mode: int, tx: Transaction) -> Node:
+        """``mkdir(2)``: any entry at ``path``, even a dangling link, is EEXIST."""
+        parent, _, name = self.resolver.lookup_parent(path, syscall)
+        if self.index.child(parent, name) is not None:
+            raise FsError.of("EEXIST", syscall, path)
+        return self.create(parent, name, DIRECTORY, mode, tx)
+
+    def make_dirs(self, path: str, syscall: str, tx: Transaction, shown: str,
+                  mode: int = DEFAULT_DIR_MODE) -> None:
+        """``mkdir -p``, as ``os.makedirs(exist_ok=True)`` does it: create what is missing. A
+        non-directory as the last name of a mkdir is EEXIST, even a link that leads nowhere;
+        elsewhere a file in the way is ENOTDIR and a dangling or looping link the error of
+        looking through it (ENOENT, ELOOP)."""
+        if self.resolver.is_dir(path, syscall):  # the common case (every write_file)
+            return
+        names = segments(path, syscall)
+        current = "/"
+        for i, segment in enumerate(names):
+            current = paths.child(current, segment)
+            last = i == len(names) - 1
+            parent, _, name = self.resolver.lookup_parent(current, syscall)
+            if self.index.child(parent, name) is None:
+                self.create(parent, name, DIRECTORY, mode, tx)
+                continue
+            try:
+                node, _ = self.resolver.lookup(current, syscall)
+            except FsError as error:
+                code = "EEXIST" if last and syscall == "mkdir" else error.code
+                raise FsError.of(code, syscall, shown) from None
+            if not node.is_dir:
+                raise FsError.of("EEXIST" if last and syscall == "mkdir" else "ENOTDIR",
+                                 syscall, shown)
+
+    def write(self, path: str, data: bytes, mode: int | None, tx: Transaction, *,
+              parents: bool, digests: Sequence[str] | None = None) -> None:
+        """Create or replace the file at ``path`` with ``data``."""
+        self.write_body(path, self.content.pack(data, tx, digests=digests), len(data), mode, tx,
+                        parents=parents)
+
+    def write_body(self, path: str, body: Body, size: int, mode: int | None, tx: Transaction,
+                   *, parents: bool) -> None:
+        """Create or replace the file at ``path`` with ``body`` (``parents``: ``mkdir -p``
+        its directory first)."""
+        if parents:
+            self.make_dirs(paths.dirname(paths.normalize(path, "open")), "open", tx, path)
+        parent, name, existing = self.resolver.write_target(path, "open")
+        if existing is None:
+            self.create(parent, name, FILE, DEFAULT_FILE_MODE if mode is None else mode, tx,
+                        body=body, size=size)
+            return
+        if existing.is_dir:
+            raise FsError.of("EISDIR", "open", path)
+        stamp = now()
+        self.index.put(replace(existing, size=size, chunks=body.chunks, inline=body.inline,
+                               mtime_ms=stamp, ctime_ms=stamp), tx)
+
+    def make_link(self, target: str, path: str, syscall: str, tx: Transaction) -> None:
+        """Create the link ``path`` -> ``target`` (errors name both for ``symlink``, as Node's
+        do, and the new path alone for ``cp``)."""
+        def error(code: str) -> FsError:
+            if syscall == "symlink":
+                return FsError.of(code, syscall, target, path)
+            return FsError.of(code, syscall, path)
+
+        if not target:
+            raise error("ENOENT")
+        parent, _, name = self.resolver.lookup_parent(path, syscall)
+        if self.index.child(parent, name) is not None:
+            raise error("EEXIST")
+        if paths.has_trailing_slash(path):
+            raise error("ENOENT")
+        self.create(parent, name, SYMLINK, SYMLINK_MODE, tx, target=target)
+
+
+# Where a name is on the disk: the directory that holds it, that directory's canonical path,
+# and the name.
+DiskAt = tuple[Node, str, str]
+
+
+class DiskSide:
+    """The disk as a ``rules.Side``, for one call (``syscall``; errors name ``shown``),
+    staging its changes in ``tx``."""
+
+    def __init__(self, disk: Disk, tx: Transaction, syscall: str, *shown: str) -> None:
+        self.disk = disk
+        self.index = disk.index
+        self.tx = tx
+        self.syscall = syscall
+        self.shown = shown
+
+    def enter(self) -> None:
+        """The disk is always there."""
+
+    def locate(self, path: str) -> DiskAt | None:
+        """The directory that holds the last name of ``path`` (its links followed), None for
+        ``/``; errors of the way name every path of the call."""
+        if paths.normalize(path, self.syscall) == "/":
+            return None
+        try:
+            return self.disk.resolver.lookup_parent(path, self.syscall)
+        except FsError as error:
+            if len(self.shown) < 2:
+                raise
+            raise FsError.of(error.code, self.syscall, *self.shown) from None
+
+    def check_parent(self, at: DiskAt) -> None:
+        """``locate`` found the parent already."""
+
+    def entry(self, at: DiskAt) -> Node | None:
+        """The node with that name in that directory."""
+        parent, _, name = at
+        return self.index.child(parent, name)
+
+    def is_empty(self, at: DiskAt) -> bool:
+        """Whether the directory at ``at`` has no entries."""
+        node = self.entry(at)
+        return node is None or self.index.is_empty(node)
+
+    def key(self, at: DiskAt) -> tuple[str, ...]:
+        """The names of the canonical path."""
+        _, parent_path, name = at
+        return (*(s for s in parent_path.split("/") if s), name)
+
+    def same(self, src: DiskAt, dst: DiskAt) -> bool:
+        """One node under both names (the disk has no hard links: one place)."""
+        before, after = self.entry(src), self.entry(dst)
+        return before is not None and after is not None and before.id == after.id
+
+    def in_use(self, at: DiskAt) -> bool:
+        """A recorded mount point, or a directory above one (``Index.holds_mark``)."""
+        node = self.entry(at)
+        return node is not None and self.index.holds_mark(node)
+
+    def writable(self) -> None:
+        """The disk takes every change (its quota is the store's: ENOSPC at commit)."""
+
+    def remove(self, at: DiskAt) -> None:
+        """Remove the entry and everything below it; its directory's times change."""
+        parent, _, name = at
+        node = self.index.child(parent, name)
+        assert node is not None
+        self.disk.remove_tree(node, self.tx)
+        self.disk.touch_dir(self.index.get(parent.id), self.tx, now())
+
+    def make_dir(self, at: DiskAt, mode: int) -> None:
+        """A new directory."""
+        parent, _, name = at
+        self.disk.create(parent, name, DIRECTORY, mode, self.tx)
+
+    def make_link(self, at: DiskAt, target: str) -> None:
+        """A new symlink."""
+        parent, _, name = at
+        self.disk.create(parent, name, SYMLINK, SYMLINK_MODE, self.tx, target=target)
+
+    def move(self, src: DiskAt, dst: DiskAt, replaced: Node | None) -> None:
+        """One record rewritten (a directory's entries go along); both directories' times
+        change."""
+        (src_parent, _, src_name), (dst_parent, _, dst_name) = src, dst
+        node = self.index.child(src_parent, src_name)
+        assert node is not None
+        if replaced is not None:
+            self.index.remove(replaced, self.tx)
+        stamp = now()
+        self.index.put(replace(node, parent=dst_parent.id, name=dst_name, ctime_ms=stamp),
+                       self.tx)
+        self.disk.touch_dir(self.index.get(src_parent.id), self.tx, stamp)
+        if dst_parent.id != src_parent.id:
+            self.disk.touch_dir(self.index.get(dst_parent.id), self.tx, stamp)
+
+    def rename_same(self, src: DiskAt, dst: DiskAt) -> None:
+        """Renaming an entry onto itself changes nothing."""

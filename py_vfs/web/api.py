@@ -1,0 +1,499 @@
+"""The Python half of the JS API: one entry point the worker calls per user operation.
+
+``WebAPI.call`` is plain Python (tested on CPython): it maps a JS method name and its arguments to
+the VFS and wraps the outcome in an envelope, ``{"value": ...}`` or ``{"error": {code, ...}}``,
+so errors cross to JS as data and are rebuilt there as Node-style ``Error``s. ``dispatch`` is the
+Pyodide edge: it converts JS arguments in and the envelope out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from typing import Any, TypeVar
+
+from ..agent import run_tool
+from ..archives import scratch
+from ..archives.archive import Upload
+from ..core.blocking import started
+from ..core.cancel import SIGNAL, Signal
+from ..core.errors import FsError
+from ..core.node import DirEntry, Stat
+from ..defaults import Bundle, install, reset
+from ..disk.check import Report
+from ..disk.journal import Retention
+from ..disk.streams import ReadStream, WriteStream
+from ..disk.usage import Usage
+from ..disk.writers import check_writer
+from ..fs.search import GrepResult
+from ..hosts.preview import PinnedPreviews, PreviewHost, PreviewRequest, respond
+from ..hosts.view_hosts import ViewHost, ViewPreviews
+from ..mounts.fsa import BrowserHost, FsaBackend, NeedsPromising
+from ..mounts.host import MountHost
+from ..shell import Shell
+from ..storage.transaction import WRITER
+from ..vfs import VFS
+from ..views.restricted import RestrictedView
+from .arguments import check_call
+from .data import DataOps
+from .history import HistoryOps
+from .options import copy_file, flag, gc_options, grep_options, mode_of, read_file
+from .page_cache import Views, listing
+from .protocol import PYTHON_OPS, STEP_OPS, error_envelope
+from .scripts import use_js_realm
+from .shell import ShellOps
+from .steps import Steps
+from .views import ViewChannels
+
+Envelope = dict[str, Any]
+Notify = Callable[[int, dict[str, str]], None]
+Invalidate = Callable[[int], None]
+T = TypeVar("T")
+
+
+
+class WebAPI:
+    """``host`` is where the shell's ``mount`` gets folders (the page, in the browser); ``fsa``
+    the web/fsa.mjs module that mounted browser folders work through (None off the browser);
+    ``notify(watchId, event)`` posts a watch event to the page; ``invalidate(view)`` tells
+    the page's stat cache that the index changed (py_vfs/web/page_cache.py)."""
+
+    def __init__(self, vfs: VFS | RestrictedView, *, notify: Notify | None = None,
+                 host: MountHost | None = None, fsa: Any = None,
+                 invalidate: Invalidate | None = None, previews: PreviewHost | None = None,
+                 steps: Steps | None = None, defaults: Bundle | None = None) -> None:
+        self.vfs = vfs
+        self.defaults = defaults  # the shipped default content (py_vfs/defaults.py)
+        self.views = Views(invalidate)
+        if isinstance(vfs, VFS):  # a view's child API (web/views.py) has no stat cache
+            vfs.index.on_change = self.views.changed
+        self.fsa = fsa
+        self.shell = Shell(vfs, previews=previews, host=host,
+                           writer=getattr(vfs, "writer", None) or "shell", defaults=defaults)
+        self._notify = notify
+        self._watches: dict[int, Callable[[], None]] = {}
+        self._streams: dict[int, ReadStream | WriteStream | Upload | AsyncIterator[bytes]] = {}
+        self._next_stream = 1
+        # One registry of open steps for the API and its views: a step blocks them all.
+        self._steps = steps or Steps()
+        self.channels: ViewChannels[WebAPI] = ViewChannels(vfs, lambda view: WebAPI(
+            view, host=host and ViewHost(view, host), fsa=fsa, steps=self._steps,
+            previews=ViewPreviews(view, self.shell.previews)),
+            lambda path, kind: self.shell.previews.root_url(path, kind))
+        self.shell_ops = ShellOps(self.shell)  # shell and complete (py_vfs/web/shell.py)
+        self._signals: dict[int, Signal] = {}  # the cancellable calls in flight, by call id
+        # Calls started as tasks (or waiting for a step to end) that have not begun running: no
+        # call after them starts eagerly, which would overtake them (``_call_now``).
+        self._queued = 0
+        self._ops = {**self.operations(vfs), **self._steps.table(self), "watch": self._watch,
+                     "unwatch": self._unwatch, "sync": vfs.sync, "reset": self._reset,
+                     **DataOps(vfs, self._streams, self._keep).table(),
+                     **HistoryOps(vfs).table(), **self.channels.table(),
+                     **self.shell_ops.table()}
+        if set(self._ops) != PYTHON_OPS:  # py_vfs/web/protocol.py declares every operation
+            raise AssertionError(f"WebAPI and protocol.OPS differ: {set(self._ops) ^ PYTHON_OPS}")
+        self.collecting: asyncio.Future[int] | None = None  # the garbage collection at boot
+
+    def held(self) -> dict[str, int]:
+        """Diagnostics: the streams kept between calls (JS read and write streams, preview
+        bodies) and how many distinct chunks streams pin. Both drop back once the streams end,
+        are cancelled or go idle."""
+        assert isinstance(self.vfs, VFS)  # asked of the disk's own API only
+        return {"streams": len(self._streams), "pinnedChunks": len(self.vfs.content.pins)}
+
+    def connect(self, js_notify: Any) -> None:
+        """Pyodide: where a view's child API posts its watch events (its port, worker.mjs)."""
+        from js import Object
+        from pyodide.ffi import to_js
+
+        def notify(watch_id: int, event: dict[str, str]) -> None:
+            js_notify(watch_id, to_js(event, dict_converter=Object.fromEntries))
+
+        self._notify = notify
+
+    def _watch(self, watch_id: int, path: str, options: Any = None) -> None:
+        """Forward the events of a JS ``vfs.watch`` to the page, tagged with its id."""
+        notify = self._notify
+        if notify is None:
+            raise FsError.of("EINVAL", "watch", path)
+        self._watches[watch_id] = self.vfs.watch(
+            path, lambda event: notify(watch_id, event), recursive=flag(options, "recursive"))
+
+    def unwatch_all(self) -> None:
+        """Stop every watch (a view's port was closed)."""
+        for watch_id in list(self._watches):
+            self._unwatch(watch_id)
+
+    def _unwatch(self, watch_id: int) -> None:
+        unsubscribe = self._watches.pop(watch_id, None)
+        if unsubscribe is not None:
+            unsubscribe()
+
+    def operations(self, v: Any) -> dict[str, Callable[..., Any]]:
+        """The operations by protocol name over ``v``: the disk (or a view), or a step's
+        transaction (web/steps.py), which has the same methods."""
+        return {
+            "readFile": lambda p, o=None: read_file(v, p, o),
+            # The worker adds the chunks' sha256 to the options as "digests" (web/worker.mjs).
+            "writeFile": lambda p, d, o=None: v.write_file(
+                p, d, mode=mode_of(o), digests=o.get("digests") if isinstance(o, dict) else None),
+            "appendFile": lambda p, d, o=None: v.append_file(p, d),
+            "truncate": lambda p, n=0: v.truncate(p, n or 0),
+            "mkdir": lambda p, o=None: v.mkdir(p, recursive=flag(o, "recursive"), mode=mode_of(o)),
+            "rm": lambda p, o=None: v.rm(p, recursive=flag(o, "recursive"),
+                                         force=flag(o, "force")),
+            "rmdir": lambda p, o=None: v.rmdir(p),
+            "unlink": v.unlink,
+            "rename": v.rename,
+            "copyFile": lambda s, d, m=None: copy_file(v, s, d, m),
+            "cp": lambda s, d, o=None: v.cp(s, d, recursive=flag(o, "recursive")),
+            "symlink": lambda t, p, kind=None: v.symlink(t, p),
+            "readlink": lambda p, o=None: v.readlink(p),
+            "realpath": lambda p, o=None: v.realpath(p),
+            "stat": lambda p, o=None: v.stat(p),
+            "lstat": lambda p, o=None: v.lstat(p),
+            "exists": v.exists,
+            "readdir": lambda p, o=None: v.readdir(p, with_types=flag(o, "withFileTypes")),
+            "readdirStats": lambda p: listing(v, p),
+            "chmod": v.chmod,
+            "utimes": v.utimes,
+            "walk": lambda p="/": v.walk(p),
+            "du": lambda p="/": v.du(p),
+            "ls": lambda p="/": v.ls(p),
+            "find": lambda d=None, pattern=None: v.find("/" if d is None else d, pattern),
+            "glob": v.glob,
+            "query": self._query,
+            "grep": lambda pattern, p="/", o=None: v.grep(pattern, p or "/", **grep_options(o)),
+            "preview": self._preview,
+            "openRead": lambda p, start=0, end=None: self._keep(v.open_read(p, start or 0, end)),
+            "readChunk": self._read_chunk,
+            "openWrite": lambda p, o=None: self._keep(v.stream_writer(p, mode=mode_of(o))),
+            "writeChunk": self._write_chunk,
+            "finishWrite": self._finish_write,
+            "closeStream": self._close_stream,
+            "check": lambda o=None: v.check(),
+            "usage": lambda o=None: v.usage(),
+            "gc": lambda o=None: v.gc(**gc_options(o)),
+            "mount": self._mount,
+            "unmount": v.unmount,
+            "reconnect": self._reconnect,
+            "mounts": v.mounts,
+            "mountInfo": v.mount_info,
+            "agentTool": lambda name, tool_input, o=None: run_tool(v, name, tool_input, o),
+        }
+
+    # Mounts: the page picks the folder and keeps its handle (docs/mounts.md, "Persistence");
+    # here the handle becomes a backend.
+
+    def _backend(self, handle: Any) -> FsaBackend:
+        if self.fsa is None:
+            raise FsError.of("EINVAL", "mount", None).with_hint("no File System Access here")
+        return FsaBackend(handle, self.fsa)
+
+    async def _mount(self, path: str, handle: Any, options: Any = None) -> dict[str, Any]:
+        return await self.vfs.mount(path, self._backend(handle),
+                                    read_only=flag(options, "readOnly"))
+
+    async def _query(self, sql: str, params: Any = None, options: Any = None
+                     ) -> dict[str, Any]:
+        """``query``: read-only SQL over the disk's metadata and journal, as columns, rows
+        and whether rows beyond the limit were dropped."""
+        limit = options.get("limit") if isinstance(options, dict) else None
+        result = await self.vfs.query(sql, () if params is None else params,
+                                      **({} if limit is None else {"limit": limit}))
+        return {"columns": result.columns, "rows": [list(row) for row in result.rows],
+                "truncated": result.truncated}
+
+    async def _reconnect(self, path: str, handle: Any = None, options: Any = None
+                         ) -> dict[str, Any]:
+        """``reconnect``, with the kept folder's handle when the page has one: it attaches a
+        mount another tab made (the disk records it) in this tab too."""
+        if handle is None:
+            return await self.vfs.reconnect(path)
+        return await self.vfs.reconnect(path, self._backend(handle),
+                                        read_only=flag(options, "readOnly"))
+
+    async def restore_mounts(self, records: Any) -> list[dict[str, Any]]:
+        """Boot: bring back the mounts the page kept, ``[{path, handle, readOnly, granted}]``
+        (a JS array); one that fails to come back is skipped, not fatal."""
+        restored = []
+        for record in records:
+            try:
+                restored.append(await self.vfs.restore_mount(
+                    str(record.path), self._backend(record.handle),
+                    read_only=bool(record.readOnly), granted=bool(record.granted)))
+            except FsError:
+                continue
+        return restored
+
+    # Streams live here between calls, by id: JS pulls a read stream one chunk per call and
+    # pushes a write stream the same way, so neither side ever holds the whole file.
+
+    def _keep(self, stream: ReadStream | WriteStream | Upload | AsyncIterator[bytes]) -> int:
+        stream_id = self._next_stream
+        self._next_stream += 1
+        self._streams[stream_id] = stream
+        return stream_id
+
+    def _stream(self, stream_id: int, kind: type[T]) -> T:
+        stream = self._streams.get(stream_id)
+        if not isinstance(stream, kind):
+            raise FsError.of("EBADF", "read" if kind is ReadStream else "write", None)
+        return stream
+
+    async def _read_chunk(self, stream_id: int) -> bytes | None:
+        """The next chunk, or None at the end (the stream is then forgotten)."""
+        stream = self._stream(stream_id, ReadStream)
+        try:
+            return await anext(stream)
+        except StopAsyncIteration:
+            del self._streams[stream_id]
+            return None
+        except BaseException:
+            self._streams.pop(stream_id, None)
+            raise
+
+    async def _write_chunk(self, stream_id: int, data: bytes) -> None:
+        stream = self._stream(stream_id, WriteStream)
+        try:
+            await stream.write(data)
+        except BaseException:
+            self._streams.pop(stream_id, None)
+            raise
+
+    async def _finish_write(self, stream_id: int) -> None:
+        stream = self._stream(stream_id, WriteStream)
+        del self._streams[stream_id]
+        await stream.close()
+
+    async def _close_stream(self, stream_id: int) -> None:
+        """Cancel: a read stream releases its chunks, a write stream is abandoned."""
+        stream = self._streams.pop(stream_id, None)
+        if isinstance(stream, WriteStream):
+            await stream.abort()
+        elif isinstance(stream, ReadStream | AsyncGenerator):  # an export: its state goes
+            await stream.aclose()
+
+    async def _reset(self, options: Any = None) -> dict[str, Any]:
+        """``vfs.reset({defaults: true})``: put the shipped default content back."""
+        if not flag(options, "defaults"):
+            raise FsError.of("EINVAL", "reset").with_hint(
+                "say what to reset: reset({defaults: true}) puts the default content back")
+        if not isinstance(self.vfs, VFS):  # a restricted view: the defaults lie outside it
+            raise FsError.of("EACCES", "reset").with_hint(
+                "a restricted view cannot reset the disk's default content")
+        if self.defaults is None:
+            raise FsError.of("ENOENT", "reset").with_hint("no default content is shipped")
+        return await reset(self.vfs, self.defaults)
+
+    async def _preview(self, request: str | dict[str, Any]) -> dict[str, Any]:
+        """One preview request; a large body's rest stays here as a stream the worker pulls."""
+        answer = await respond(self.vfs, PreviewRequest.of(request))
+        stream = self._keep(answer.stream) if answer.stream is not None else None
+        return {"status": answer.status, "headers": answer.headers, "body": answer.body,
+                "stream": stream}
+
+    def call(self, op: str, args: list[Any], writer: str | None = None,
+             call_id: int | None = None) -> Envelope | asyncio.Future[Envelope]:
+        """Synchronous operations answer at once; others return a Future of the envelope.
+        ``writer`` (the call envelope's, ``vfs.as(writer)`` in JS) makes the call's changes,
+        its steps' and streams': the context variable is set while the call starts, and the
+        Future's task runs in a copy of that context. ``call_id`` (given for a call the page
+        may cancel) gives the call a ``Signal`` the same way, which ``cancel(call_id)``
+        aborts. While a step is open, everything else waits for it (it must not see the step's
+        uncommitted changes, and its mutations would wait anyway)."""
+        tokens = []
+        try:
+            if writer is not None:
+                tokens.append((WRITER, WRITER.set(check_writer(writer))))
+            if call_id is not None:
+                signal = self._signals[call_id] = Signal()
+                tokens.append((SIGNAL, SIGNAL.set(signal)))
+        except FsError as error:
+            return _failure(error)
+        try:
+            result = self._call(op, args, eager=call_id is None)
+        finally:
+            for variable, token in reversed(tokens):
+                variable.reset(token)
+        if call_id is not None:
+            if isinstance(result, dict):
+                self._signals.pop(call_id, None)
+            else:
+                result.add_done_callback(lambda _: self._signals.pop(call_id, None))
+        return result
+
+    def cancel(self, call_id: int) -> bool:
+        """Abort the call ``call_id`` (its next safe point raises ECANCELED); False when it is
+        not running (not cancellable, or already answered)."""
+        signal = self._signals.get(call_id)
+        if signal is not None:
+            signal.abort()
+        return signal is not None
+
+    def _call(self, op: str, args: list[Any],
+              eager: bool = False) -> Envelope | asyncio.Future[Envelope]:
+        if self._steps.busy and op not in STEP_OPS:
+            self._queued += 1
+            return asyncio.ensure_future(self._after_steps(op, args))
+        return self._call_now(op, args, eager)
+
+    async def _after_steps(self, op: str, args: list[Any]) -> Envelope:
+        await self._steps.idle()
+        self._queued -= 1
+        result = self._call(op, args)
+        return result if isinstance(result, dict) else await result
+
+    async def _begun(self, awaitable: Any) -> Envelope:
+        """A call started as a task: counted in ``_queued`` until it runs."""
+        self._queued -= 1
+        return await _settle(awaitable)
+
+    def _call_now(self, op: str, args: list[Any],
+                  eager: bool = False) -> Envelope | asyncio.Future[Envelope]:
+        function = self._ops.get(op)
+        if function is None:
+            return _failure(FsError.of("EINVAL", op, None), f"unknown operation {op!r}")
+        entered = self.vfs.mount_table.entered
+        try:
+            result = function(*check_call(op, args))
+        except FsError as error:
+            return self._stamp(_failure(error), op, entered)
+        except NeedsPromising:
+            return {"promising": True}  # the worker calls again with callPromising
+        if inspect.isawaitable(result):
+            # Started at once (``eager``: the page cannot cancel it) unless it may block with
+            # JSPI, which only a task of the event loop (a promising entry) can: user code (a
+            # Python run binds open() to the disk, blocking.can_block) and a mounted folder's
+            # handles (mounts/fsa.py).
+            # Nor while a call made before it waits to start as a task: it would overtake it.
+            if not eager or op in _MAY_BLOCK or self.vfs.mount_table or self._queued:
+                self._queued += 1
+                return asyncio.ensure_future(self._begun(result))
+            return started(_settle(result))
+        return self._stamp({"value": _plain(result)}, op, entered)
+
+    def _stamp(self, envelope: Envelope, op: str, entered: int) -> Envelope:
+        return self.views.stamp(envelope, op, self.vfs.mount_table.entered != entered)
+
+
+# The operations that run user code (the shell, Python, an agent's tools).
+_MAY_BLOCK = frozenset({"shell", "runPython", "agentTool"})
+
+
+async def _settle(awaitable: Any) -> Envelope:
+    try:
+        return {"value": _plain(await awaitable)}
+    except FsError as error:
+        return _failure(error)
+
+
+def _failure(error: FsError, message: str | None = None) -> Envelope:
+    return {"error": error_envelope(error.code, message or str(error), syscall=error.syscall,
+                                    path=error.filename, dest=error.dest, hint=error.hint)}
+
+
+def _plain(value: Any) -> Any:
+    """Results as plain data: Stat and DirEntry become dicts, so JS builds its own objects."""
+    if isinstance(value, Stat | DirEntry | GrepResult | Report | Usage):
+        return value.to_dict()
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
+
+
+def dispatch(api: WebAPI, op: str, js_args: Any, writer: str | None = None,
+             call_id: int | None = None) -> Any:
+    """The Pyodide edge: JS arguments in, a JS object (or a Promise of one) out; ``writer``
+    is the call envelope's (protocol.CALL_WRITER), ``call_id`` its id when the page may cancel
+    it (protocol.CALL_SIGNAL)."""
+    from js import Object
+    from pyodide.ffi import jsnull, to_js
+
+    def out(envelope: Envelope) -> Any:
+        return to_js(envelope, dict_converter=Object.fromEntries)
+
+    # JS's null arrives as pyodide.ffi.jsnull, not None: an absent id or writer is None here.
+    call_id = None if call_id is jsnull else call_id
+    writer = None if writer is jsnull else writer
+    args = [_from_js(arg) for arg in js_args]
+    result = api.call(op, args, writer, call_id)
+    if isinstance(result, dict):
+        return out(result)
+    if result.done():  # it needed no I/O: answered now, as a synchronous operation is
+        return out(result.result())
+
+    async def converted() -> Any:
+        return out(await result)
+
+    return started(converted())
+
+
+def _from_js(value: Any) -> Any:
+    """Uint8Array becomes bytes, plain objects dicts; strings and numbers pass as they are; a
+    function (the shell's ``emit``: web/worker.mjs) is called with its bytes as Uint8Array."""
+    from pyodide.ffi import JsProxy, to_js
+
+    if not isinstance(value, JsProxy):
+        return value
+    if value.typeof == "function":
+        return lambda *args: value(*(to_js(arg) if isinstance(arg, bytes) else arg
+                                     for arg in args))
+    if getattr(value, "BYTES_PER_ELEMENT", None) is not None:
+        return value.to_bytes()
+    return value.to_py()
+
+
+async def open_api(js_store: Any, js_notify: Any = None,
+                   js_host: Any = None, cache_bytes: int | None = None,
+                   js_invalidate: Any = None, retention: Any = None,
+                   js_defaults: Any = None) -> WebAPI:
+    """Boot from the worker: open the VFS on the IndexedDB store JS has opened.
+    ``js_notify(watchId, event)`` posts a watch event to the page; ``js_host`` carries
+    ``request`` (asks the page to pick, unmount, reconnect, mint preview roots), ``fsa``
+    (web/fsa.mjs) and, where the origin private file system is at hand, ``scratch`` (makes a
+    scratch folder there: web/opfs_scratch.mjs);
+    ``js_invalidate(view)`` posts a stat cache invalidation to the page; ``retention``
+    (``{days, entries}``, openVFS's) how long the journal keeps history; ``js_defaults``
+    (``{manifest, files, install}``: the fetched default content, its bytes by disk path, and
+    whether to install it now, openVFS's ``defaults``) or null when none is shipped."""
+    from js import Object
+    from pyodide.ffi import to_js
+
+    from ..storage.indexeddb import IndexedDBStore
+
+    def notify(watch_id: int, event: dict[str, str]) -> None:
+        js_notify(watch_id, to_js(event, dict_converter=Object.fromEntries))
+
+    opening: dict[str, Any] = {} if cache_bytes is None else {"cache_bytes": int(cache_bytes)}
+    kept = _from_js(retention)
+    if kept is not None:
+        opening["retention"] = Retention(**{key: kept[key] for key in ("days", "entries")
+                                          if kept.get(key) is not None})
+    vfs = await VFS.open(IndexedDBStore(js_store), **opening)
+    shipped = _from_js(js_defaults)  # Uint8Arrays inside become memoryviews
+    bundle = None
+    if shipped is not None:
+        bundle = Bundle.from_manifest(shipped["manifest"], shipped["files"])
+        if shipped["install"]:
+            try:
+                await install(vfs, bundle)
+            except FsError as error:  # a full disk still opens; the next open tries again
+                from js import console
+                console.warn(f"py_vfs: the default content was not installed: {error}")
+    # Leftovers of streams cut short (a tab closed mid-upload) go once their grace is over; in
+    # the background, so the disk is usable at once.
+    mounts: dict[str, Any] = {}
+    if getattr(js_host, "scratch", None) is not None:
+        scratch.use(scratch.opened_by(js_host.scratch))
+    if js_host is not None:
+        host = BrowserHost(js_host.request)
+        mounts = {"host": host, "fsa": js_host.fsa, "previews": PinnedPreviews(vfs, host.mint_root)}
+    api = WebAPI(vfs, notify=notify if js_notify is not None else None,
+                 invalidate=js_invalidate, defaults=bundle, **mounts)
+    if getattr(js_host, "jsh", None) is not None:  # .jsh scripts run in Web Workers
+        use_js_realm(api.channels, js_host.jsh, js_host.realm)
+    api.collecting = asyncio.ensure_future(vfs.gc())
+    return api
+
