@@ -54,14 +54,16 @@ FORMATS = ("zip", "sqlite")
 _SLICE = 64 * 1024
 
 
-class _Sink:
+class ZipSink:
     """A write-only file object without ``tell`` or ``seek``: ``zipfile`` then streams (data
-    descriptors), and what it wrote is taken out piece by piece."""
+    descriptors), and what it wrote is taken out piece by piece (here and by the shell's
+    ``zip``)."""
 
     def __init__(self) -> None:
         self._pieces: list[bytes] = []
 
     def write(self, data: bytes) -> int:
+        """Keep a copy of ``data`` until the next ``take``."""
         self._pieces.append(bytes(data))
         return len(data)
 
@@ -69,6 +71,7 @@ class _Sink:
         """Nothing is buffered here: ``take`` hands out what was written."""
 
     def take(self) -> bytes:
+        """What was written since the last ``take`` (b"" when nothing was)."""
         out = self._pieces[0] if len(self._pieces) == 1 else b"".join(self._pieces)
         self._pieces.clear()
         return out
@@ -117,7 +120,7 @@ async def in_pieces(pieces: AsyncGenerator[bytes, None], size: int = CHUNK_SIZE
 
 
 async def _zip_stream(vfs: VFS, top: Stat) -> AsyncGenerator[bytes, None]:
-    sink = _Sink()
+    sink = ZipSink()
     with zipfile.ZipFile(sink, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, info in tree(vfs, top):
             size = 0 if info.is_dir else info.size

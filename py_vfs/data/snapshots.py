@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core import paths
@@ -140,18 +140,19 @@ def _below(tree: Tree, top: Node) -> list[Node]:
     return out
 
 
+@dataclass(eq=False)
 class Snapshots:
     """Snapshots, diff and restore of one VFS, over its index, journal and engine."""
 
-    def __init__(self, store: Store, index: Index, content: Content, engine: CommitEngine,
-                 resolver: Resolver, history: History) -> None:
-        self.store = store
-        self.index = index
-        self.content = content
-        self.engine = engine
-        self.resolver = resolver
-        self.history = history
-        history.snapshot_chunks = self.chunks
+    store: Store
+    index: Index
+    content: Content
+    engine: CommitEngine
+    resolver: Resolver
+    history: History
+
+    def __post_init__(self) -> None:
+        self.history.snapshot_chunks = self.chunks
 
     async def _catalogue(self) -> list[dict[str, Any]]:
         stored = await self.store.get("meta", CATALOGUE)

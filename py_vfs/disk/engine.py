@@ -66,7 +66,6 @@ class CommitEngine:
 
     def __init__(self, store: Store, index: Index, content: Content,
                  watchers: Watchers) -> None:
-        self.store = store
         self.index = index
         self.content = content
         self._replica = Replica(store, index, content, watchers)

@@ -4,6 +4,7 @@ done``."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
 
 from ..core.globs import compile_glob
@@ -104,23 +105,33 @@ async def _for(shell: Shell, node: For, io: Streams) -> int:
         except ExpansionError as exc:
             io.stderr.write_nowait(f"sh: {exc}\n")
             return 1
-    status = 0
-    for value in values:
+    pending = iter(values)
+
+    async def turn() -> bool:
+        value = next(pending, None)
+        if value is None:
+            return False
         shell.variables.set(node.name, value)
-        status, going = await _loop_body(shell, node.body, io)
-        if not going:
-            break
-    shell.status = status
-    return status
+        return True
+
+    return await _loop(shell, node.body, io, turn)
 
 
 async def _while(shell: Shell, node: While, io: Streams) -> int:
-    status = 0
-    while True:
+    async def turn() -> bool:
         await cancel_point()
-        if (await _condition(shell, node.cond, io) == 0) == node.until:
-            break
-        status, going = await _loop_body(shell, node.body, io)
+        return (await _condition(shell, node.cond, io) == 0) != node.until
+
+    return await _loop(shell, node.body, io, turn)
+
+
+async def _loop(shell: Shell, body: Sequence, io: Streams,
+                turn: Callable[[], Awaitable[bool]]) -> int:
+    """Run ``body`` as long as ``turn()`` starts another turn and the body does not break out;
+    the status is the last turn's (0 when there was none)."""
+    status = 0
+    while await turn():
+        status, going = await _loop_body(shell, body, io)
         if not going:
             break
     shell.status = status

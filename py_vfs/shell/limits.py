@@ -60,8 +60,8 @@ class Budget:
 
     def __init__(self) -> None:
         self.commands = 0
-        self.stages = 0
-        self.held = 0
+        self.stages = _Gauge(self, "pipeline")
+        self.held = _Gauge(self, "arguments")
         self.spent: LimitExceeded | None = None
 
     def fail(self, what: str, detail: str) -> LimitExceeded:
@@ -81,31 +81,36 @@ class Budget:
         if self.commands > MAX_COMMANDS:
             raise self.fail("commands", f"{MAX_COMMANDS} run by one line")
 
-    @contextlib.contextmanager
-    def running(self, count: int) -> Iterator[None]:
+    def running(self, count: int) -> contextlib.AbstractContextManager[None]:
         """``count`` pipeline stages run while the block does (at most ``MAX_STAGES`` in the
         line at once)."""
         self._check_spent()
-        if self.stages + count > MAX_STAGES:
-            raise self.fail("pipeline", f"{MAX_STAGES} stages running at once")
-        self.stages += count
-        try:
-            yield
-        finally:
-            self.stages -= count
+        return self.stages.holding(count, MAX_STAGES, f"{MAX_STAGES} stages running at once")
 
-    @contextlib.contextmanager
-    def holding(self, words: Iterable[str]) -> Iterator[None]:
+    def holding(self, words: Iterable[str]) -> contextlib.AbstractContextManager[None]:
         """The words of a command, counted while it runs: at most ``MAX_HELD`` characters
         in all the commands the line runs at once."""
-        size = sum(len(word) for word in words)
-        if self.held + size > MAX_HELD:
-            raise self.fail("arguments", f"{MAX_HELD} characters held by running commands")
-        self.held += size
+        return self.held.holding(sum(len(word) for word in words), MAX_HELD,
+                                 f"{MAX_HELD} characters held by running commands")
+
+
+class _Gauge:
+    """How much of one thing (stages, characters of words) a line holds now."""
+
+    def __init__(self, budget: Budget, what: str) -> None:
+        self.budget, self.what, self.now = budget, what, 0
+
+    @contextlib.contextmanager
+    def holding(self, amount: int, limit: int, detail: str) -> Iterator[None]:
+        """``amount`` more held while the block runs; beyond ``limit`` in all, the limit
+        ``what`` is exceeded (``detail`` says which)."""
+        if self.now + amount > limit:
+            raise self.budget.fail(self.what, detail)
+        self.now += amount
         try:
             yield
         finally:
-            self.held -= size
+            self.now -= amount
 
 
 BUDGET: ContextVar[Budget | None] = ContextVar("py_vfs_shell_budget", default=None)

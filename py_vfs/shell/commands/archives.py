@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ...archives import zip_entries
+from ...archives.archive import ZipSink
 from ...core.errors import FsError
 from ..context import Context, describe, list_names
 from ..format import quote_arg, visible
@@ -29,26 +30,6 @@ if TYPE_CHECKING:
     from ...disk.streams import WriteStream
 
 CHUNK = 64 * 1024
-
-
-class _Sink:
-    """A write-only file object without ``seek``: zipfile then streams (data descriptors),
-    and what it wrote is taken out piece by piece."""
-
-    def __init__(self) -> None:
-        self.pieces: list[bytes] = []
-
-    def write(self, data: bytes) -> int:
-        self.pieces.append(bytes(data))
-        return len(data)
-
-    def flush(self) -> None:
-        """Nothing is buffered here."""
-
-    def take(self) -> bytes:
-        out = b"".join(self.pieces)
-        self.pieces.clear()
-        return out
 
 
 def member_name(typed: str) -> str:
@@ -96,7 +77,7 @@ async def zip_(ctx: Context, args: list[str]) -> int:
     if not members:
         ctx.err(f"error: Nothing to do! ({visible(archive_name)})")
         return 12
-    sink = _Sink()
+    sink = ZipSink()
     writer = ctx.vfs.stream_writer(target)
     try:
         with zipfile.ZipFile(sink, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -110,7 +91,7 @@ async def zip_(ctx: Context, args: list[str]) -> int:
     return 0
 
 
-async def _add(ctx: Context, archive: zipfile.ZipFile, sink: _Sink, writer: WriteStream,
+async def _add(ctx: Context, archive: zipfile.ZipFile, sink: ZipSink, writer: WriteStream,
                member: str, path: str, *, quiet: bool) -> None:
     node = ctx.vfs.lstat(path)
     size = node.size if node.type == "file" else 0

@@ -5,6 +5,7 @@ so `[ -n ]` and `[ = ]` mean what they mean in bash). Status 0 true, 1 false, 2 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..context import Context
 from .registry import command
@@ -59,20 +60,19 @@ class _Test:
         return self.args[self.pos] if self.pos < len(self.args) else None
 
     def or_(self) -> bool:
-        result = self.and_()
-        while self.peek() == "-o":
-            self.pos += 1
-            right = self.and_()
-            result = result or right
-        return result
+        return self.joined("-o", self.and_, any)
 
     def and_(self) -> bool:
-        result = self.not_()
-        while self.peek() == "-a":
+        return self.joined("-a", self.not_, all)
+
+    def joined(self, op: str, operand: Callable[[], bool],
+               join: Callable[[list[bool]], bool]) -> bool:
+        """Operands separated by ``op``, every one of them read (and tested), then joined."""
+        results = [operand()]
+        while self.peek() == op:
             self.pos += 1
-            right = self.not_()
-            result = result and right
-        return result
+            results.append(operand())
+        return join(results)
 
     def not_(self) -> bool:
         if self.peek() == "!":

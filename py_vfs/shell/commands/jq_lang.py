@@ -200,24 +200,25 @@ class _Parser:
             raise JqError(f"syntax error, unexpected {self.peek()!r}", 3)
         return result
 
-    def pipe(self) -> Filter:
-        left = self.comma()
-        while self.peek() == "|":
-            self.take()
-            right, first = self.comma(), left
-            left = (lambda a, b: lambda v: [y for x in a(v) for y in b(x)])(first, right)
+    def chain(self, ops: tuple[str, ...], operand: Callable[[], Filter],
+              combine: Callable[[str, Filter, Filter], Filter]) -> Filter:
+        """Operands separated by any of ``ops``, combined from the left."""
+        left = operand()
+        while self.peek() in ops:
+            op = self.take()
+            left = combine(op, left, operand())
         return left
+
+    def pipe(self) -> Filter:
+        return self.chain(("|",), self.comma,
+                          lambda _, a, b: lambda v: [y for x in a(v) for y in b(x)])
 
     def comma(self) -> Filter:
-        left = self.alternative()
-        while self.peek() == ",":
-            self.take()
-            right, first = self.alternative(), left
-            left = (lambda a, b: lambda v: _listed(a(v) + b(v)))(first, right)
-        return left
+        return self.chain((",",), self.alternative,
+                          lambda _, a, b: lambda v: _listed(a(v) + b(v)))
 
     def alternative(self) -> Filter:
-        left = self.logic("or")
+        left = self.or_()
         if self.peek() == "//":
             self.take()
             right = self.alternative()
@@ -231,21 +232,14 @@ class _Parser:
             return alt
         return left
 
-    def logic(self, word: str) -> Filter:
-        left = self.logic("and") if word == "or" else self.comparison()
-        while self.peek() == word:
-            self.take()
-            right = self.logic("and") if word == "or" else self.comparison()
-            if word == "or":
-                left = (lambda a, b: lambda v: [
-                    True if truthy(x) else y for x in a(v)
-                    for y in ([True] if truthy(x) else [truthy(z) for z in b(v)])])(left, right)
-            else:
-                left = (lambda a, b: lambda v: [
-                    y for x in a(v)
-                    for y in ([False] if not truthy(x) else [truthy(z) for z in b(v)])])(
-                    left, right)
-        return left
+    def or_(self) -> Filter:
+        return self.chain(("or",), self.and_, lambda _, a, b: lambda v: [
+            True if truthy(x) else y for x in a(v)
+            for y in ([True] if truthy(x) else [truthy(z) for z in b(v)])])
+
+    def and_(self) -> Filter:
+        return self.chain(("and",), self.comparison, lambda _, a, b: lambda v: [
+            y for x in a(v) for y in ([False] if not truthy(x) else [truthy(z) for z in b(v)])])
 
     def comparison(self) -> Filter:
         left = self.arith(("+", "-"))
@@ -257,13 +251,8 @@ class _Parser:
 
     def arith(self, ops: tuple[str, ...]) -> Filter:
         lower = (lambda: self.arith(("*", "/", "%"))) if ops == ("+", "-") else self.postfix
-        left = lower()
-        while self.peek() in ops:
-            op = self.take()
-            right, first = lower(), left
-            left = (lambda o, a, b: lambda v: _product(lambda x, y: arith(o, x, y), a, b, v))(
-                op, first, right)
-        return left
+        return self.chain(ops, lower, lambda o, a, b: lambda v: _product(
+            lambda x, y: arith(o, x, y), a, b, v))
 
     def postfix(self) -> Filter:
         term = self.primary()
