@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from ..core.blocking import Blocking, PageLoop
 from ..views.page_disks import working_on
+from .pyfile import make_unmade
 
 T = TypeVar("T")
 
@@ -113,7 +114,9 @@ class Binding:
 
     def call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         """A method of the VFS (stat, mkdir...) on the VFS's loop; its result, awaited when it
-        is a coroutine."""
+        is a coroutine. The files this code opened to be made at their close are made first
+        (``pyfile.make_unmade``): it sees them as Linux shows them, from their ``open``."""
+        make_unmade()
         return self.runner.call(getattr(self.vfs, method), *args, **kwargs)
 
 
