@@ -9,13 +9,9 @@ from __future__ import annotations
 
 from py_vfs.disk.content import CHUNK_SIZE
 
-from .conftest import BOOT_TIMEOUT_MS, js, poll_page
+from .conftest import BOOT_TIMEOUT_MS, js, poll_page, sh
 
 ROWS = "document.querySelector('.xterm-rows').innerText"
-
-
-def sh(page, line: str) -> dict:
-    return page.evaluate("(line) => window.pyvfs.shell(line)", line)
 
 
 def type_line(page, text: str) -> None:

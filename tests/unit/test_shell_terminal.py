@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from helpers import run
 
 from py_vfs import VFS
 from py_vfs.core.cancel import SIGNAL, Signal
@@ -17,15 +18,10 @@ from py_vfs.shell.history_file import HISTFILESIZE, HistoryError, history_of
 from py_vfs.web.api import WebAPI
 
 
-def run(coro):
-    return asyncio.run(coro)  # bounded by pytest.ini's timeout
-
-
 @pytest.fixture
-def vfs():
-    disk = VFS.memory()
-    run(disk.mkdir("/workspace"))
-    return disk
+def vfs(vfs):
+    run(vfs.mkdir("/workspace"))
+    return vfs
 
 
 def interactive(api: WebAPI, line: str, **options) -> dict:
