@@ -116,8 +116,9 @@ class Binding:
         """A method of the VFS (stat, mkdir...) on the VFS's loop; its result, awaited when it
         is a coroutine. The files this code opened to be made at their close are made first
         (``pyfile.make_unmade``): it sees them as Linux shows them, from their ``open``."""
-        make_unmade()
-        return self.runner.call(getattr(self.vfs, method), *args, **kwargs)
+        vfs = self.vfs
+        make_unmade(vfs)
+        return self.runner.call(getattr(vfs, method), *args, **kwargs)
 
 
 ORIGINAL_GETCWD: Callable[[], str] = posix.getcwd

@@ -52,11 +52,12 @@ BUFFER_SIZE = 128 << 10
 _UNMADE: weakref.WeakSet[VFSRawFile] = weakref.WeakSet()
 
 
-def make_unmade() -> None:
-    """Make the files opened "w" or "x" and not yet made (empty), as Linux made them at
-    ``open``: before the code that opened them looks at the disk again."""
+def make_unmade(vfs: Any) -> None:
+    """Make the files opened "w" or "x" on ``vfs`` and not yet made (empty), as Linux made
+    them at ``open``: before the code that opened them looks at the disk again."""
     for raw in list(_UNMADE):
-        raw.make()
+        if raw._vfs is vfs:
+            raw.make()
 
 
 class VFSRawFile(io.RawIOBase):
@@ -81,7 +82,7 @@ class VFSRawFile(io.RawIOBase):
         self._window = b""
         self._window_start = 0
         self.fd: int | None = None  # the descriptor os.fsync takes for this file (py_vfs.pyhost)
-        make_unmade()
+        make_unmade(vfs)
         self._open()
 
     # ------------------------------------------------------------------------- opening
@@ -252,7 +253,7 @@ class VFSRawFile(io.RawIOBase):
     def stat(self) -> Any:
         """The file's stat on the disk (``os.fstat``)."""
         self._check_open()
-        make_unmade()
+        make_unmade(self._vfs)
         return self._call("stat", self._path)
 
     def make(self) -> None:
