@@ -13,7 +13,7 @@ from .defaults import Bundle, install
 from .shell import Shell
 from .shell.complete import complete
 from .shell.format import shown_name
-from .shell.history_file import HistoryError, history_of
+from .shell.history_file import History, HistoryError, history_of
 from .shell.parser import needs_more
 from .storage.sqlite import SQLiteStore
 from .vfs import VFS
@@ -66,9 +66,17 @@ async def _run(session: Shell, line: str, ask: bool = False) -> int:
 async def _interact(session: Shell) -> int:
     """A read-eval-print loop; ``readline`` (when present) gives line editing, the history of
     ``~/.history`` on the disk and Tab completion (py_vfs/shell/complete.py); ``!`` events
-    are expanded and each line is recorded, as in the page's terminal."""
+    are expanded and each line is recorded, as in the page's terminal; the lines not yet in the
+    history file are written at exit."""
     history = history_of(session)
     await history.ensure_loaded()
+    try:
+        return await _read_eval_print(session, history)
+    finally:
+        await history.flush()
+
+
+async def _read_eval_print(session: Shell, history: History) -> int:
     edit = _readline(session)
     code = 0
     while True:

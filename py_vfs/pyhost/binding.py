@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from ..core.blocking import Blocking, PageLoop
 from ..views.page_disks import working_on
+from .pyfile import make_unmade
 
 T = TypeVar("T")
 
@@ -113,8 +114,11 @@ class Binding:
 
     def call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         """A method of the VFS (stat, mkdir...) on the VFS's loop; its result, awaited when it
-        is a coroutine."""
-        return self.runner.call(getattr(self.vfs, method), *args, **kwargs)
+        is a coroutine. The files this code opened to be made at their close are made first
+        (``pyfile.make_unmade``): it sees them as Linux shows them, from their ``open``."""
+        vfs = self.vfs
+        make_unmade(vfs)
+        return self.runner.call(getattr(vfs, method), *args, **kwargs)
 
 
 ORIGINAL_GETCWD: Callable[[], str] = posix.getcwd

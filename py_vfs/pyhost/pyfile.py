@@ -13,13 +13,21 @@ How each mode reaches the disk:
   chunks that hold it are read (the disk's chunk cache keeps recent ones), so a big file read
   line by line holds about one chunk.
 - ``w`` and ``x``: the bytes stream into one write stream, and ``close()`` replaces the file in
-  one commit: a reader sees the old content or the new, never half. A missing file is made
-  (empty) at ``open``, as Linux makes it; ``x`` fails with FileExistsError when it exists.
+  one commit: a reader sees the old content or the new, never half; ``x`` fails with
+  FileExistsError when it exists.
 - ``a``: what is written is appended in one commit at ``close()`` (a missing file is made at
   ``open``).
 - ``+`` (``r+``, ``w+``, ``a+``, ``x+``): the file's content is read whole at ``open`` (at
   most ``RANDOM_LIMIT`` bytes), read and written in memory, and written back in one commit at
   ``close()`` if it changed.
+
+A missing file opened ``w`` or ``x`` (``+`` or not) is made with its content, in the one commit
+of ``close()``: one commit and one journal entry, not two. Linux makes it at ``open``, so the
+code that opened it sees it from then on: its next ``open`` and every ``os`` call on the disk
+(``make_unmade``, called by them and by ``py_vfs.pyhost.binding``) first make the files opened
+so far (empty, one commit each). The disk's other users (the shell, JS, other tabs) see the file
+at ``close()``; everything the open can fail with (no parent, a directory in the way, a
+read-only view or folder) fails at ``open``, as on Linux.
 
 Writes are durable when ``close()`` returns. Errors are the core's ``OSError`` subclasses with
 Linux's errno.
@@ -29,6 +37,7 @@ from __future__ import annotations
 
 import io
 import os
+import weakref
 from typing import Any
 
 from ..core.blocking import Blocking
@@ -38,6 +47,17 @@ from ..disk.content import CHUNK_SIZE
 RANDOM_LIMIT = 256 << 20  # the largest file a "+" mode holds in memory
 # The default buffer: each read of the disk costs a crossing to its loop, so fewer and larger.
 BUFFER_SIZE = 128 << 10
+
+# Files opened "w" or "x" on a missing path and not yet made (see the module docstring).
+_UNMADE: weakref.WeakSet[VFSRawFile] = weakref.WeakSet()
+
+
+def make_unmade(vfs: Any) -> None:
+    """Make the files opened "w" or "x" on ``vfs`` and not yet made (empty), as Linux made
+    them at ``open``: before the code that opened them looks at the disk again."""
+    for raw in list(_UNMADE):
+        if raw._vfs is vfs:
+            raw.make()
 
 
 class VFSRawFile(io.RawIOBase):
@@ -62,6 +82,7 @@ class VFSRawFile(io.RawIOBase):
         self._window = b""
         self._window_start = 0
         self.fd: int | None = None  # the descriptor os.fsync takes for this file (py_vfs.pyhost)
+        make_unmade(vfs)
         self._open()
 
     # ------------------------------------------------------------------------- opening
@@ -100,7 +121,10 @@ class VFSRawFile(io.RawIOBase):
             raise FsError.of("ENOENT", "open", self._path)
         if found is None:
             self._check_parent()
-            self._call("write_file", self._path, b"")
+            if kind in ("w", "x"):
+                _UNMADE.add(self)  # made by close(), unless looked at before
+            else:
+                self._call("write_file", self._path, b"")
         if plus:
             if kind == "w" or found is None:
                 self._memory = bytearray()
@@ -229,7 +253,15 @@ class VFSRawFile(io.RawIOBase):
     def stat(self) -> Any:
         """The file's stat on the disk (``os.fstat``)."""
         self._check_open()
+        make_unmade(self._vfs)
         return self._call("stat", self._path)
+
+    def make(self) -> None:
+        """Make the file, empty, if it waits for ``close()`` to be made (``make_unmade``)."""
+        if self in _UNMADE:
+            _UNMADE.discard(self)
+            if not self._call("exists", self._path):
+                self._call("write_file", self._path, b"")
 
     def sync(self) -> None:
         """``os.fsync``: commit what was written so far (durable when this returns). A ``w``
@@ -239,13 +271,15 @@ class VFSRawFile(io.RawIOBase):
         self._commit()
 
     def _commit(self) -> None:
+        unmade = self in _UNMADE
+        _UNMADE.discard(self)  # the commit below makes it
         if self._stream is not None:
             stream, self._stream = self._stream, None
             self._runner.run(stream.close())
         elif self._pending:
             data, self._pending = bytes(self._pending), bytearray()
             self._call("append_file", self._path, data)
-        elif self._memory is not None and self._dirty:
+        elif self._memory is not None and (self._dirty or unmade):
             self._call("write_file", self._path, bytes(self._memory))
             self._dirty = False
 

@@ -2,17 +2,26 @@
 expansion (not the disk's journal, which is ``log``: py_vfs/shell/commands/history.py).
 
 bash's model: each shell keeps its own list in memory, read from the file when the shell starts
-(the first interactive line, ``ensure_loaded``); every line it runs is appended to the file at
-once (so it survives a reload, and a shell started later, in any tab, gets the lines of all
-tabs in the order they ran). Another tab's lines reach this shell's list only on its next
-start, as with bash's ``histappend``. The file keeps the last ``HISTFILESIZE`` lines (it is cut
-back when it has grown by half again), the list the last ``HISTSIZE``.
+(the first interactive line, ``ensure_loaded``). A line it runs joins the list at once (Up and
+``!!`` recall it) and the file soon after: not before the line runs, and not in a commit per
+line. The lines recorded are written together, in one append (one commit, one journal entry),
+``FLUSH_DELAY`` seconds after the first of them, and by ``flush`` (the command line calls it at
+exit). So a line survives a reload made a second after it, and a shell started later, in any
+tab, gets the lines of all tabs in the order they were written. Another tab's lines reach this
+shell's list only on its next start, as with bash's ``histappend``. The file keeps the last
+``HISTFILESIZE`` lines (it is cut back when it has grown by half again), the list the last
+``HISTSIZE``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import contextvars
 import re
 from typing import TYPE_CHECKING, Any
+
+from ..core import cancel
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -22,6 +31,9 @@ if TYPE_CHECKING:
 HISTSIZE = 1000  # the lines kept in memory (bash's HISTSIZE)
 HISTFILESIZE = 1000  # the lines the file keeps (bash's HISTFILESIZE)
 HISTORY_NAME = ".history"
+# Seconds from a line to the commit that writes it and every line recorded meanwhile: a burst
+# of lines (a paste, a script typing) is one commit; a reload loses at most this much.
+FLUSH_DELAY = 1.0
 # Where the history lives when HOME is not set: /workspace (the default layout), else /.
 WORKSPACE = "/workspace"
 # `!` starts an event unless a blank, `=`, `(` or the end follows (bash's rules).
@@ -60,6 +72,9 @@ class History:
         self.path: str | None = None
         self.entries: list[str] = []
         self._file_lines = 0  # lines in the file, as far as this shell knows
+        self._pending: list[str] = []  # recorded, not yet in the file
+        self._timer: asyncio.TimerHandle | None = None
+        self._flushing: asyncio.Task[None] | None = None  # the timer's flush, kept alive
 
     async def ensure_loaded(self) -> None:
         """Read the file into the list, once (a missing or unreadable file: an empty list)."""
@@ -76,22 +91,47 @@ class History:
         self.entries = lines[-HISTSIZE:]
 
     async def add(self, line: str) -> None:
-        """Record a line the user runs, in the list and at the end of the file; a blank line,
-        or the same line again, is not recorded (bash's HISTCONTROL=ignoreboth, as Debian sets
-        it, without dropping lines that start with a space)."""
+        """Record a line the user runs, in the list at once and in the file with the next
+        ``flush`` (at most ``FLUSH_DELAY`` seconds later); a blank line, or the same line
+        again, is not recorded (bash's HISTCONTROL=ignoreboth, as Debian sets it, without
+        dropping lines that start with a space)."""
         await self.ensure_loaded()
         if not line.strip() or (self.entries and self.entries[-1] == line):
             return
         self.entries.append(line)
         del self.entries[:-HISTSIZE]
+        self._pending.append(line)
+        if self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(FLUSH_DELAY, self._flush_later)
+
+    def _flush_later(self) -> None:
+        """The timer's flush: by the line's writer, but not stopped by the line's Ctrl-C."""
+        self._timer = None
+        context = contextvars.copy_context()
+        context.run(cancel.SIGNAL.set, None)
+        self._flushing = asyncio.get_running_loop().create_task(self.flush(), context=context)
+
+    async def flush(self) -> None:
+        """Append the lines recorded since the last flush to the file, in one commit (a
+        read-only or full disk: the list keeps them, the file does not)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        lines, self._pending = self._pending, []
+        if not lines:
+            return
         assert self.path is not None
         try:
-            await self.vfs.append_file(self.path, line + "\n")
-            self._file_lines += line.count("\n") + 1
-            if self._file_lines > HISTFILESIZE * 3 // 2:
-                await self._trim()
+            await self.vfs.append_file(self.path, "".join(line + "\n" for line in lines))
         except OSError:
-            return  # a read-only disk or a full one: the list still has the line
+            return
+        except BaseException:  # cancelled before the commit: the next flush writes them
+            self._pending[:0] = lines
+            raise
+        self._file_lines += sum(line.count("\n") + 1 for line in lines)
+        if self._file_lines > HISTFILESIZE * 3 // 2:
+            with contextlib.suppress(OSError):
+                await self._trim()
 
     async def _trim(self) -> None:
         """Keep the file's last HISTFILESIZE lines (other tabs' appends included)."""

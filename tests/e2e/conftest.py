@@ -258,6 +258,7 @@ WAIT_STORED_JS = """async (ms) => {
   }
 }"""
 
+
 def poll_page(page, expression: str, what: str, timeout_ms: int = 60_000):
     """Wait until `expression` is truthy in `page`, checked every 50 ms; fail naming `what`.
 
@@ -428,6 +429,18 @@ def tabs(browser, browser_context_args):
     finally:
         context.close()
     assert_no_offsite(first.offsite + second.offsite, "the two tabs")
+
+
+def sh(page, line: str) -> dict:
+    """``window.pyvfs.shell(line)`` in ``page``: its answer (stdout, stderr, code...)."""
+    return page.evaluate("(line) => window.pyvfs.shell(line)", line)
+
+
+def sh_ok(page, line: str) -> dict:
+    """``sh`` of a line that must succeed (status 0)."""
+    result = sh(page, line)
+    assert result["code"] == 0, result
+    return result
 
 
 def js(page, body: str, *args):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import booted_app, open_app, poll_page, wait_ready
+from .conftest import booted_app, open_app, poll_page, sh, wait_ready
 from .test_js_api import js, js_error
 
 HELPERS = """
@@ -106,10 +106,6 @@ def mount_session(browser, browser_context_args):
 @pytest.fixture(scope="module")
 def app(mount_session):
     return mount_session.page
-
-
-def sh(page, line: str) -> dict:
-    return page.evaluate("(line) => window.pyvfs.shell(line)", line)
 
 
 def ok(page, line: str) -> str:

@@ -5,14 +5,8 @@ from __future__ import annotations
 import re
 
 from .conftest import opened_tab, wait_ready
+from .conftest import sh_ok as sh
 from .console_errors import expect_failed_load
-
-
-def sh(page, line: str) -> dict:
-    result = page.evaluate("(line) => window.pyvfs.shell(line)", line)
-    assert result["code"] == 0, result
-    return result
-
 
 SITE = [
     "mkdir -p /workspace/site && cd /workspace/site",

@@ -13,6 +13,7 @@ import re
 import pytest
 
 from .conftest import opened_tab
+from .conftest import sh_ok as sh
 from .console_errors import expect_failed_load
 from .preview_site import ODD_TEXT, RENDERED_JS, WRITE_JS, site_files
 
@@ -333,12 +334,6 @@ def site(app_session):
     files = {path: base64.b64encode(data).decode() for path, data in site_files().items()}
     app_session.page.evaluate(WRITE_JS, files)
     return app_session
-
-
-def sh(page, line: str) -> dict:
-    result = page.evaluate("(line) => window.pyvfs.shell(line)", line)
-    assert result["code"] == 0, result
-    return result
 
 
 def test_serve_renders_the_site_with_every_resource_applied(site):

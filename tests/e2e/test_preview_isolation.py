@@ -11,6 +11,7 @@ import json
 import pytest
 
 from .conftest import opened_tab
+from .conftest import sh_ok as sh
 from .console_errors import expect_failed_load
 
 # The attacks run as the hostile page loads, so the browser's complaints about them can arrive
@@ -87,12 +88,6 @@ document.body.dataset.results = JSON.stringify(results);
 
 INDEX_HTML = '<!doctype html><meta charset="utf-8"><title>hostile</title>' \
              '<script type="module" src="attack.mjs"></script><p>hostile</p>'
-
-
-def sh(page, line: str) -> dict:
-    result = page.evaluate("(line) => window.pyvfs.shell(line)", line)
-    assert result["code"] == 0, result
-    return result
 
 
 @pytest.fixture(scope="module")

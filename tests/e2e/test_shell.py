@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import BOOT_TIMEOUT_MS
+from .conftest import BOOT_TIMEOUT_MS, sh
 
 RECORD_BOOT_MESSAGES = """
 window.__bootMessages = [];
@@ -18,10 +18,6 @@ document.addEventListener("DOMContentLoaded", () => {
     .observe(target, {childList: true, characterData: true, subtree: true});
 });
 """
-
-
-def sh(page, line: str) -> dict:
-    return page.evaluate("(line) => window.pyvfs.shell(line)", line)
 
 
 def ok(page, line: str) -> str:

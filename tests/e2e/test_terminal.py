@@ -9,13 +9,9 @@ from __future__ import annotations
 
 from py_vfs.disk.content import CHUNK_SIZE
 
-from .conftest import BOOT_TIMEOUT_MS, js, poll_page
+from .conftest import BOOT_TIMEOUT_MS, js, poll_page, sh
 
 ROWS = "document.querySelector('.xterm-rows').innerText"
-
-
-def sh(page, line: str) -> dict:
-    return page.evaluate("(line) => window.pyvfs.shell(line)", line)
 
 
 def type_line(page, text: str) -> None:
@@ -175,8 +171,11 @@ def test_the_prompt_shows_a_control_character_of_the_cwd_visibly(app):
 def test_history_is_kept_in_the_disk_across_a_reload(app):
     type_line(app, "echo kept-across-reload")
     wait_rows(app, "kept-across-reload\n", "the line's output")
-    text = js(app, "return vfs.readFile('/workspace/.history', 'utf8')")
-    assert text.endswith("echo kept-across-reload\n")
+    # Written a quiet interval after the line (py_vfs/shell/history_file.py, FLUSH_DELAY).
+    poll_page(app, "window.pyvfs.ready.then((vfs) => vfs.readFile('/workspace/.history', "
+                   "'utf8')).then((text) => text.endsWith('echo kept-across-reload\\n'), "
+                   "() => false)",
+              "the line in ~/.history")
     app.reload()
     app.evaluate("window.pyvfs.ready")
     poll_page(app, "document.body.dataset.state === 'ready'", "the terminal after the reload",

@@ -8,15 +8,24 @@ On CPython every skip is accounted for, as the Pyodide tier does with its EXPECT
 (tests/pyodide/unit.test.mjs): a skip that ``EXPECTED_SKIPS`` below does not list with that
 reason, or a listed one that was collected and ran, fails the run (exit status 1) with a list.
 A strict xfail that ran and failed as declared is not a skip; any other xfail is one.
+
+The fixtures the test files share: ``vfs`` (an empty disk in memory; a file that wants one
+filled asks for ``vfs`` in its own ``vfs`` fixture), ``sh`` (a shell session,
+tests/unit/shell_session.py) and ``utc`` (local time pinned to UTC).
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
+import time
+from collections.abc import Iterator
 
 import aio
 import pytest
+from shell_session import Session
+
+from py_vfs import VFS
 
 # node id (or a module's path, for a module that skips itself) -> the reason pytest reports.
 # Empty: on CPython, with what `build/setup.sh --test` installs (zip, unzip, sqlite3, GNU ls),
@@ -28,6 +37,36 @@ _ran: set[str] = set()
 _strict: set[str] = set()
 
 _saved: dict[str, object] = {}
+
+
+@pytest.fixture
+def vfs() -> VFS:
+    """An empty disk in memory."""
+    return VFS.memory()
+
+
+@pytest.fixture
+def sh() -> Iterator[Session]:
+    """A shell on an empty disk in memory, with its own event loop."""
+    session = Session()
+    yield session
+    session.runner.close()
+
+
+@pytest.fixture
+def utc(monkeypatch) -> Iterator[None]:
+    """Listings show local time; pin it to UTC so expected dates are exact."""
+    if not hasattr(time, "tzset"):
+        # Emscripten (Pyodide) has no time.tzset and ignores $TZ: local time is the JS
+        # runtime's, which tests/pyodide/unit.test.mjs pins to UTC (TZ=UTC before boot).
+        assert [time.localtime(t).tm_gmtoff for t in (0, 1_720_000_000)] == [0, 0]
+        yield
+        return
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
 
 
 def pytest_configure(config) -> None:

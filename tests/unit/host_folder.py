@@ -6,11 +6,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from helpers import run
+
 from py_vfs import FsError
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 def code_of(call) -> str:

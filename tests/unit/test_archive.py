@@ -15,6 +15,7 @@ import tracemalloc
 import zipfile
 
 import pytest
+from helpers import run
 
 from py_vfs import VFS, FsError
 from py_vfs.archives.archive import export, import_archive
@@ -22,10 +23,6 @@ from py_vfs.disk.content import CHUNK_SIZE
 from py_vfs.storage.memory import MemoryStore
 
 T0 = 1_700_000_000_000  # 2023-11-14 22:13:20 UTC, whole seconds (what unzip restores)
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 def pattern(size: int, seed: int = 0) -> bytes:

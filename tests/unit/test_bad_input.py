@@ -3,11 +3,11 @@ nothing, and never reach a listing, the preview or the store (docs/semantics.md,
 
 from __future__ import annotations
 
-import asyncio
 import math
 import tracemalloc
 
 import pytest
+from helpers import run
 
 from py_vfs import VFS, FsError
 from py_vfs.disk.content import CHUNK_SIZE
@@ -18,13 +18,8 @@ from py_vfs.shell import Shell
 MIB = 1024 * 1024
 
 
-def run(coro):
-    return asyncio.run(coro)
-
-
 @pytest.fixture
-def vfs() -> VFS:
-    vfs = VFS.memory()
+def vfs(vfs: VFS) -> VFS:
     run(vfs.write_file("/f", "hello"))
     return vfs
 

@@ -5,10 +5,12 @@ how Ctrl-C stops them. tests/pyodide/cancel.test.mjs aborts from a JS callback i
 from __future__ import annotations
 
 import asyncio
+import functools
 import math
 import threading
 
 import aio
+import helpers
 import pytest
 
 from py_vfs import VFS
@@ -16,10 +18,7 @@ from py_vfs.core import cancel
 from py_vfs.shell import Shell
 
 BOUND = 30  # seconds a test may take at worst; a wait that ignored the abort would hit it
-
-
-def run(coro):
-    return asyncio.run(asyncio.wait_for(coro, BOUND))
+run = functools.partial(helpers.run, bound=BOUND)
 
 
 async def under(signal: cancel.Signal, coro):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 
 import pytest
+from helpers import run
 
 from py_vfs import VFS
 from py_vfs.disk.check import EXTRA_CHECKS
@@ -20,18 +20,13 @@ BIG = b"".join(bytes([i]) * CHUNK_SIZE for i in range(2)) + b"tail"  # three chu
 SMALL = "small" * 500  # one chunk: larger than INLINE_MAX, so that its copy shares the chunk
 
 
-def run(coro):
-    return asyncio.run(coro)
-
-
 @pytest.fixture
-def vfs() -> VFS:
-    disk = VFS.memory()
-    run(disk.write_file("/d/big.bin", BIG))
-    run(disk.write_file("/d/small.txt", SMALL))
-    run(disk.copy_file("/d/small.txt", "/copy.txt"))  # shares its chunk
-    run(disk.symlink("d/small.txt", "/link"))
-    return disk
+def vfs(vfs: VFS) -> VFS:
+    run(vfs.write_file("/d/big.bin", BIG))
+    run(vfs.write_file("/d/small.txt", SMALL))
+    run(vfs.copy_file("/d/small.txt", "/copy.txt"))  # shares its chunk
+    run(vfs.symlink("d/small.txt", "/link"))
+    return vfs
 
 
 def kinds(vfs: VFS) -> list[tuple[str, str]]:
@@ -147,7 +142,6 @@ def test_extra_checks_run_with_the_stored_nodes(vfs):
         EXTRA_CHECKS.remove(change_log)
 
 
-
 def test_the_change_log_is_checked(vfs):
     log = vfs.store.spaces["log"]
     assert len(log) >= 4 and not run(vfs.check()).problems
@@ -156,6 +150,7 @@ def test_the_change_log_is_checked(vfs):
     assert kinds(vfs) == [("log", f"log/{revs[-1]}")]
     del log[revs[1]]
     assert [kind for kind, _ in kinds(vfs)] == ["log"]
+
 
 def test_usage_counts_from_the_index_without_reading_content(vfs):
     vfs.store.reads.clear()

@@ -7,19 +7,14 @@ tree into its bottom, rename the chain to the tree's name, repeat. ``deep_tree``
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
+from helpers import run
 
 from py_vfs import VFS
 from py_vfs.shell import Shell
 
 DEPTH = 3000  # directories: three times CPython's default recursion limit (1,000)
 STEP = 100  # levels added per round, each by a short mkdir -p and two renames
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 async def deep_tree(vfs: VFS, top: str, depth: int) -> None:

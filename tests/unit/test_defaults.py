@@ -10,6 +10,7 @@ import sys
 
 import aio
 import pytest
+from helpers import run
 
 from py_vfs import VFS, FsError
 from py_vfs.defaults import Bundle, install, installed, reset, version_of
@@ -18,10 +19,6 @@ from py_vfs.storage.memory import MemoryStore
 README = b"# /shared\nthe layout\n"
 SKILLS = b"# Skills\n"
 SKILL = b"---\nname: notes\n---\n"
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 def bundle(files: dict[str, bytes]) -> Bundle:

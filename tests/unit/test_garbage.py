@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
+from helpers import run
 
 from py_vfs import VFS
 from py_vfs.disk.content import AHEAD_PREFIX, CHUNK_SIZE
 from py_vfs.disk.journal import Retention
 from py_vfs.storage.memory import MemoryStore
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 def markers(store: MemoryStore) -> list[str]:

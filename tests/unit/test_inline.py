@@ -6,12 +6,12 @@ reading it reads nothing from the store (its bytes came with the node record at 
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 from pathlib import Path
 
 import pytest
+from helpers import run
 
 from py_vfs import VFS, FsError
 from py_vfs.core.node import DIRECTORY, FILE, ROOT_ID, Node
@@ -24,10 +24,6 @@ from py_vfs.storage.memory import MemoryStore
 
 SMALL = bytes(range(256)) * 4  # 1 KiB, every byte value: base64 must carry any of them
 BIG = b"b" * (INLINE_MAX + 1)
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 @pytest.fixture

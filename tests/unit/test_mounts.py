@@ -14,7 +14,6 @@ import pytest
 from host_folder import code_of, make_folder, run
 
 from py_vfs import VFS, FsError
-from py_vfs.disk.content import CHUNK_SIZE
 from py_vfs.mounts import LocalBackend
 from py_vfs.mounts.fsa import NeedsPromising
 from py_vfs.shell import Shell
@@ -178,32 +177,6 @@ def test_a_symlink_on_the_disk_leads_into_the_mount(vfs, folder):
     assert vfs.realpath("/src/new.py") == "/work/proj/src/new.py"
     run(vfs.symlink("../work/proj/src/..", "/up"))
     assert vfs.readdir("/up") == ["README.md", "src"]
-
-
-def test_streams_pass_a_large_file_in_chunks(vfs, folder):
-    data = os.urandom(2 * CHUNK_SIZE + 123)
-    run(vfs.write_stream("/work/proj/big.bin", [data[i:i + 100_000]
-                                                for i in range(0, len(data), 100_000)]))
-    assert Path(host(folder, "big.bin")).read_bytes() == data
-
-    async def pieces(start=0, end=None):
-        return [piece async for piece in vfs.open_read("/work/proj/big.bin", start, end)]
-
-    got = run(pieces())
-    assert b"".join(got) == data and max(map(len, got)) == CHUNK_SIZE
-    assert b"".join(run(pieces(CHUNK_SIZE - 5, CHUNK_SIZE + 5))) == data[CHUNK_SIZE - 5:
-                                                                        CHUNK_SIZE + 5]
-
-
-def test_an_aborted_stream_leaves_the_old_content(vfs, folder):
-    async def abandon():
-        writer = vfs.stream_writer("/work/proj/README.md")
-        await writer.write(b"x" * (CHUNK_SIZE + 1))
-        await writer.abort()
-
-    run(abandon())
-    assert text(folder, "README.md") == "# project\n"
-    assert sorted(os.listdir(folder)) == ["README.md", "src"]
 
 
 def test_search_descends_into_mounts(vfs):

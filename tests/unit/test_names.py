@@ -6,18 +6,14 @@ gets it at the upgrade."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
+from helpers import run
 
 from py_vfs import VFS
 from py_vfs.core.node import ROOT_ID, Node, name_key
 from py_vfs.storage.memory import MemoryStore
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 def expected(store: MemoryStore) -> dict[str, str]:

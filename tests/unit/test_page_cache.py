@@ -5,11 +5,11 @@ tests/e2e/test_stat_cache.py."""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from array import array
 
 import pytest
+from helpers import run
 
 from py_vfs import VFS
 from py_vfs.disk.content import CHUNK_SIZE
@@ -17,10 +17,6 @@ from py_vfs.mounts import LocalBackend
 from py_vfs.storage.memory import MemoryStore
 from py_vfs.web.api import WebAPI
 from py_vfs.web.page_cache import listing
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 @pytest.fixture

@@ -4,11 +4,11 @@ linear time. No timing: the automata count the work they do, the tokenizer the l
 
 from __future__ import annotations
 
-import asyncio
 import re
 import sys
 
 import pytest
+from helpers import run
 
 from py_vfs import VFS, FsError
 from py_vfs.core.globs import compile_glob
@@ -16,10 +16,6 @@ from py_vfs.core.grep_pattern import compile_pattern
 from py_vfs.shell.lexer import tokenize
 
 HOSTILE_GLOB = "**/" * 6 + "zz"  # a backtracking regex over the path ran for minutes
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 def fresh_glob(pattern: str):

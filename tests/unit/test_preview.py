@@ -21,9 +21,7 @@ BIG = bytes(range(256)) * (5 * 1024)  # 1.25 MiB: three pieces
 
 
 @pytest.fixture
-def vfs() -> VFS:
-    vfs = VFS.memory()
-
+def vfs(vfs: VFS) -> VFS:
     async def fill() -> None:
         await vfs.write_file("/site/index.html", "<h1>hi</h1>")
         await vfs.write_file("/site/a b/ü.css", "h1 {}")

@@ -4,9 +4,8 @@ minted, the same check for every path served, the index and listings included)."
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
+from helpers import run
 
 from py_vfs import VFS, FsError
 from py_vfs.hosts.preview import LocalPreviews, PreviewRequest, PreviewResponse, respond
@@ -15,14 +14,8 @@ from py_vfs.web.api import WebAPI
 PRIVATE = b"the user's private notes"
 
 
-def run(coro):
-    return asyncio.run(coro)
-
-
 @pytest.fixture
-def vfs() -> VFS:
-    vfs = VFS.memory()
-
+def vfs(vfs: VFS) -> VFS:
     async def fill() -> None:
         await vfs.write_file("/workspace/private.txt", PRIVATE)
         await vfs.write_file("/workspace/site/page.html", "<p>page</p>")

@@ -3,12 +3,12 @@ dispatch both follow, and Node's copyFile mode flags."""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import re
 from pathlib import Path
 
 import pytest
+from helpers import run
 
 from py_vfs.disk.content import CHUNK_SIZE
 from py_vfs.vfs import VFS
@@ -16,10 +16,6 @@ from py_vfs.web import protocol
 from py_vfs.web.api import WebAPI
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 def api_with(files: dict[str, bytes]) -> tuple[VFS, WebAPI]:

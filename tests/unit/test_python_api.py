@@ -128,3 +128,23 @@ def test_a_descriptor_left_open_is_committed_when_the_run_ends(tmp_path, disk):
         fd = os.open(f"{mapped}/left.txt", os.O_WRONLY | os.O_CREAT)
         os.write(fd, b"written, never closed")
     assert runner.call(vfs.read_file, f"{mapped}/left.txt") == b"written, never closed"
+
+
+def test_open_w_of_a_new_file_is_one_commit_and_the_code_sees_it_from_open(tmp_path, disk):
+    """pyhost/pyfile.py: the new file is made with its content by close()'s commit (one
+    journal entry); the code that opened it sees it at once, as on Linux."""
+    runner, vfs = disk
+    mapped = str(tmp_path / "vfs")
+    runner.call(vfs.mkdir, mapped, recursive=True)
+    before = vfs.revision
+    with working(vfs), pyhost.session(pyhost.Binding(runner, None, vfs_roots=(mapped,))):
+        with open(f"{mapped}/one.txt", "w") as f:
+            f.write("content")
+        assert vfs.revision == before + 1
+        entries = runner.call(vfs.journal, limit=5)
+        assert [(e["operation"], e["paths"]) for e in entries[:1]] == [
+            ("writeFile", [f"{mapped}/one.txt"])] and entries[1]["revision"] <= before
+        with open(f"{mapped}/two.txt", "w") as seen:
+            assert os.path.exists(f"{mapped}/two.txt") and "two.txt" in os.listdir(mapped)
+            seen.write("later")
+        assert Path(f"{mapped}/two.txt").read_text() == "later"

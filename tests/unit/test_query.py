@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import time
 
 import aio
 import pytest
+from helpers import run
 from host_folder import make_folder
 
 from py_vfs import VFS, FsError
@@ -30,10 +30,6 @@ SEED = {
 DIRS = {"/src": JUNE_1, "/src/lib": JUNE_1, "/docs": JUNE_1, "/empty": JUNE_10 + 2}
 
 
-def run(coro):
-    return asyncio.run(coro)
-
-
 async def seed(vfs: VFS) -> None:
     """Files, a link and directories with known times (directories last: writing into a
     directory sets its mtime)."""
@@ -48,10 +44,9 @@ async def seed(vfs: VFS) -> None:
 
 
 @pytest.fixture
-def vfs() -> VFS:
-    disk = VFS.memory()
-    run(seed(disk))
-    return disk
+def vfs(vfs: VFS) -> VFS:
+    run(seed(vfs))
+    return vfs
 
 
 def column(vfs: VFS, sql: str, params=()) -> list:

@@ -20,11 +20,6 @@ COSTLY = ("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE 
           "SELECT length(hex(randomblob(8000000))) FROM n")
 
 
-@pytest.fixture
-def vfs() -> VFS:
-    return VFS.memory()
-
-
 def refused(vfs: VFS, sql: str) -> FsError:
     with pytest.raises(FsError) as caught:
         query(vfs, sql)

@@ -4,13 +4,13 @@ the real GNU ls where there is one."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
 import subprocess
 import sys
 
 import pytest
+from helpers import run
 
 from py_vfs import VFS
 from py_vfs.shell import Shell
@@ -28,10 +28,6 @@ GNU_LS = {
     "\x1b]0;title\x07": "''$'\\033'']0;title'$'\\a'",
 }
 TITLE = "evil\x1b]0;owned\x07\x1b[2Jname"  # retitles the window, then clears the screen
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 @pytest.mark.parametrize(("name", "shown"), GNU_LS.items())

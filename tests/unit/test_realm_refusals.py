@@ -5,19 +5,14 @@ while the unrestricted shell runs the same Python as before."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
+from helpers import run
 
 from py_vfs import VFS
 from py_vfs.shell import Shell
 from py_vfs.shell.realm import CANNOT_RUN
 
 PROBE = "await vfs.write_file('/scoops/alpha/workspace/ran.txt', 'ran'); print('ran')"
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 @pytest.mark.parametrize("line", [

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
+from helpers import run
 
 from py_vfs import VFS, FsError
 from py_vfs.mounts import LocalBackend
@@ -18,10 +19,6 @@ from py_vfs.mounts import LocalBackend
 SECRET = "TOPSECRET"  # in every outside file's name or content: no answer may carry it
 BODY = f"{SECRET}-body"  # the content of the outside files (inside links may name them)
 OUT_NAME = "hush"  # an outside folder's name: no answer or error may carry it either
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 class Disk:

@@ -4,8 +4,10 @@ mounted on CPython (docs/sandbox.md, docs/scripts.md)."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
+
+from helpers import run
+from shell_session import outcome as sh
 
 from py_vfs import VFS
 from py_vfs.shell import Shell
@@ -13,15 +15,6 @@ from py_vfs.shell.complete import complete
 from py_vfs.shell.pipes import BytesInput
 
 PLANT = "import sys\nprint('planted', file=sys.stderr)\nopen('/workspace/owned', 'w').write('x')\n"
-
-
-def run(coro):
-    return asyncio.run(coro)
-
-
-def sh(shell: Shell, line: str) -> tuple[str, str, int]:
-    result = run(shell.run(line))
-    return result.stdout, result.stderr, result.code
 
 
 def cone_with_plant() -> tuple[VFS, Shell]:

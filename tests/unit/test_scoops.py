@@ -7,15 +7,12 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from helpers import run
 
 from py_vfs import VFS, FsError
 from py_vfs.hosts.preview import LocalPreviews
 from py_vfs.shell import Shell
 from py_vfs.web.api import WebAPI
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 def op(api: WebAPI, name: str, *args):

@@ -11,19 +11,18 @@ from py_vfs.core.globs import compile_glob
 
 
 @pytest.fixture
-def vfs() -> VFS:
-    v = VFS.memory()
+def vfs(vfs: VFS) -> VFS:
 
     async def fill():
-        await v.write_file("/src/app.py", "import os\nprint('Hello')\n")
-        await v.write_file("/src/lib/util.py", "def hello():\n    return 'hello'\n")
-        await v.write_file("/src/lib/data.bin", b"hello\0binary")
-        await v.write_file("/src/readme.md", "# Hello\n")
-        await v.write_file("/ab/x", "no")
-        await v.symlink("lib", "/src/link")
+        await vfs.write_file("/src/app.py", "import os\nprint('Hello')\n")
+        await vfs.write_file("/src/lib/util.py", "def hello():\n    return 'hello'\n")
+        await vfs.write_file("/src/lib/data.bin", b"hello\0binary")
+        await vfs.write_file("/src/readme.md", "# Hello\n")
+        await vfs.write_file("/ab/x", "no")
+        await vfs.symlink("lib", "/src/link")
 
     asyncio.run(fill())
-    return v
+    return vfs
 
 
 @pytest.mark.parametrize(("pattern", "subject", "matches"), [

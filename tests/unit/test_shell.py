@@ -2,94 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
-import calendar
 import re
-import time
 
 import pytest
+from shell_session import Session, fail
 
-from py_vfs import VFS
-from py_vfs.hosts.preview import LocalPreviews
-from py_vfs.shell import Shell, ShellResult
+from py_vfs.shell import ShellResult
 
 LONG_LINE = re.compile(
     r"^(?P<mode>[-dl][-rwx]{9}) 1 user user +(?P<size>\d+) "
     r"(?P<date>[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}) (?P<name>.+)$"
 )
-
-
-class Session:
-    """One VFS and one shell, driven on a single event loop (pytest-asyncio is not installed)."""
-
-    def __init__(self, preview_base: str = "/preview/") -> None:
-        self.vfs = VFS.memory()
-        self.previews = LocalPreviews(preview_base)
-        self.shell = Shell(self.vfs, previews=self.previews)
-        self.runner = asyncio.Runner()
-
-    def opened(self, result: ShellResult) -> list[tuple[str, str, str]]:
-        """What each URL `open`/`serve` handed out names: (root, kind, path inside the root),
-        checking that its token is a fresh unguessable one under the preview base."""
-        named = []
-        for url in result.open_urls:
-            token, _, inside = url.removeprefix(self.previews.base).partition("/")
-            assert url.startswith(self.previews.base) and re.fullmatch(r"[\w-]{22}", token), url
-            named.append((*self.previews.roots[token], inside))
-        return named
-
-    def __call__(self, line: str) -> ShellResult:
-        return self.runner.run(self.shell.run(line))
-
-    def ok(self, line: str) -> str:
-        """Run a line that must succeed silently on stderr; return its stdout."""
-        result = self(line)
-        assert (result.code, result.stderr) == (0, ""), result
-        return result.stdout
-
-    def read(self, path: str) -> bytes:
-        return self.runner.run(self.vfs.read_file(path))
-
-    def text(self, path: str) -> str:
-        return self.read(path).decode()
-
-    def write(self, path: str, data: bytes | str) -> None:
-        self.runner.run(self.vfs.write_file(path, data))
-
-    def symlink(self, target: str, path: str) -> None:
-        self.runner.run(self.vfs.symlink(target, path))
-
-    def set_mtime(self, path: str, when: str) -> None:
-        """Give a node a known mtime, `when` being "YYYY-mm-dd HH:MM" in UTC."""
-        ms = calendar.timegm(time.strptime(when, "%Y-%m-%d %H:%M")) * 1000
-        self.runner.run(self.vfs.utimes(path, ms, ms))
-
-
-@pytest.fixture
-def sh():
-    session = Session()
-    yield session
-    session.runner.close()
-
-
-@pytest.fixture
-def utc(monkeypatch):
-    """Listings show local time; pin it to UTC so expected dates are exact."""
-    if not hasattr(time, "tzset"):
-        # Emscripten (Pyodide) has no time.tzset and ignores $TZ: local time is the JS
-        # runtime's, which tests/pyodide/unit.test.mjs pins to UTC (TZ=UTC before boot).
-        assert [time.localtime(t).tm_gmtoff for t in (0, 1_720_000_000)] == [0, 0]
-        yield
-        return
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
-
-
-def fail(result: ShellResult, code: int, stderr: str) -> None:
-    assert (result.code, result.stderr) == (code, stderr), result
 
 
 # ------------------------------------------------------------------ the issue
@@ -657,7 +580,6 @@ def test_mv_continues_after_a_missing_source(sh):
     assert sh.vfs.readdir("/d") == ["a"]
 
 
-
 def test_mv_moves_a_tree_across_trees_with_its_links(sh):
     sh.ok("mkdir -p /a/proj/src /b/deep && echo code > /a/proj/src/main.py")
     sh.symlink("src/main.py", "/a/proj/entry")
@@ -719,7 +641,6 @@ def test_cp_follows_a_symlink_without_r_and_keeps_it_with_r(sh):
     assert sh.text("/plain") == "data"
     sh.ok("cp -r link kept")
     assert sh.vfs.lstat("/kept").type == "symlink"
-
 
 
 def test_cp_r_copies_links_inside_a_tree_as_links(sh):

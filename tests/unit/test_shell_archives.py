@@ -11,19 +11,17 @@ import tarfile
 import zipfile
 
 import pytest
-from test_shell import Session, fail
+from shell_session import Session, fail
 
 from py_vfs import VFS
 from py_vfs.shell import Shell
 
 
 @pytest.fixture
-def sh():
-    session = Session()
-    session.ok("mkdir -p d/e && touch a.txt d/x.txt d/e/y && echo hello > d/big && chmod 700 d/e")
-    session.symlink("e", "/d/le")
-    yield session
-    session.runner.close()
+def sh(sh):
+    sh.ok("mkdir -p d/e && touch a.txt d/x.txt d/e/y && echo hello > d/big && chmod 700 d/e")
+    sh.symlink("e", "/d/le")
+    return sh
 
 
 def same_tree(sh: Session, one: str, other: str) -> None:

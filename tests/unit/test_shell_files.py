@@ -8,16 +8,9 @@ import errno
 import os
 
 import pytest
-from test_shell import Session, fail, utc  # noqa: F401 (a fixture the tests use)
+from shell_session import Session, fail
 
 from py_vfs.shell.pipes import Emit
-
-
-@pytest.fixture
-def sh():
-    session = Session()
-    yield session
-    session.runner.close()
 
 
 def terminal(sh: Session, line: str) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from test_shell import Session, fail
+from shell_session import fail
 
 from py_vfs import VFS
 from py_vfs.core import cancel
@@ -15,12 +15,10 @@ from py_vfs.shell import Shell, ShellResult
 
 
 @pytest.fixture
-def sh():
-    session = Session()
-    session.ok("mkdir -p d/e emp && touch a.txt B.TXT d/x.txt d/e/y && echo hello > d/big")
-    session.symlink("d", "/ld")
-    yield session
-    session.runner.close()
+def sh(sh):
+    sh.ok("mkdir -p d/e emp && touch a.txt B.TXT d/x.txt d/e/y && echo hello > d/big")
+    sh.symlink("d", "/ld")
+    return sh
 
 
 @pytest.mark.parametrize(("line", "out"), [

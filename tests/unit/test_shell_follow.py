@@ -5,6 +5,9 @@ at its next file. Each ends with status 130 and prints nothing about it, as bash
 from __future__ import annotations
 
 import asyncio
+import functools
+
+import helpers
 
 from py_vfs import VFS
 from py_vfs.core import cancel
@@ -12,15 +15,14 @@ from py_vfs.shell import Shell
 from py_vfs.shell.pipes import Emit
 
 
-def run(coro):
-    return asyncio.run(asyncio.wait_for(coro, 60))
-
-
 async def until(what: str, ready) -> None:
     """Yield to the loop until ``ready()``; bounded by run()'s 60 s (fails naming the wait)."""
     while not ready():
         await asyncio.sleep(0.001)
     assert ready(), what
+
+
+run = functools.partial(helpers.run, bound=60)
 
 
 def test_tail_f_prints_appends_made_later_then_stops_on_ctrl_c():

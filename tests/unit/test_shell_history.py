@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from test_shell import Session
+from shell_session import Session
 
 ENTRY = re.compile(r"^(?P<rev>\d+)  \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}  (?P<writer>\S+)  "
                    r"(?P<op>\S+)  (?P<paths>.+)$")

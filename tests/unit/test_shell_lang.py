@@ -5,35 +5,11 @@ dialect, and Ctrl-C. Expected values were checked against GNU bash 5 where bash 
 from __future__ import annotations
 
 import pytest
-from shell_session import Session as LineSession
 
 from py_vfs.core import cancel as cancel_module
 from py_vfs.core.cancel import SIGNAL, Signal
 from py_vfs.shell import Shell, ShellResult
 from py_vfs.shell.parser import needs_more
-
-
-class Session(LineSession):
-    """One VFS and one shell on one event loop, with checks of a line's outcome."""
-
-    def ok(self, line: str) -> str:
-        result = self(line)
-        assert (result.code, result.stderr) == (0, ""), result
-        return result.stdout
-
-    def write(self, path: str, data: str) -> None:
-        self.runner.run(self.vfs.write_file(path, data))
-
-    def text(self, path: str) -> str:
-        return self.runner.run(self.vfs.read_file(path)).decode()
-
-
-@pytest.fixture
-def sh():
-    session = Session()
-    yield session
-    session.runner.close()
-
 
 # ------------------------------------------------------------------------ parsing
 

@@ -17,21 +17,12 @@ import threading
 import zipfile
 
 import aio
-import pytest
-from shell_session import Session
 
 from py_vfs import VFS
 from py_vfs.core import cancel
 from py_vfs.shell import Shell, ShellResult
 
 BOUND = 60  # seconds: the watchdog that ends a loop no limit stopped (CPython only)
-
-
-@pytest.fixture
-def sh():
-    session = Session()
-    yield session
-    session.runner.close()
 
 
 def limited(what: str, detail: str) -> str:

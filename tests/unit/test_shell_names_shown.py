@@ -6,11 +6,11 @@ in null-separated outputs. Also: a redirection on a read-only mount (finding 12)
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 import sys
 
 import pytest
+from helpers import run
 
 from py_vfs import VFS
 from py_vfs.shell import Shell
@@ -130,10 +130,6 @@ def shell(tmp_path) -> Shell:
     run(vfs.symlink(P, "/d/link"))
     run(vfs.mkdir(f"/scoops/{EVIL}", recursive=True))
     return Shell(vfs, host_mounts=True)
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 def test_every_command_is_walked():

@@ -3,26 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import tracemalloc
 
+import helpers
 import pytest
 
-from py_vfs import VFS
 from py_vfs.shell import Shell
 from py_vfs.shell.pipes import PIPE_LIMIT, BytesInput, Collect, Discard, Pipe
 
 BIG = 24 << 20
-
-
-def run(coro):
-    return asyncio.run(asyncio.wait_for(coro, 60))
+run = functools.partial(helpers.run, bound=60)
 
 
 @pytest.fixture
-def vfs():
-    disk = VFS.memory()
-    run(disk.write_file("/big", bytes(range(256)) * (BIG // 256)))
-    return disk
+def vfs(vfs):
+    run(vfs.write_file("/big", bytes(range(256)) * (BIG // 256)))
+    return vfs
 
 
 def test_a_pipeline_passes_the_bytes_unchanged(vfs):

@@ -9,6 +9,8 @@ import errno
 import sys
 
 import pytest
+from helpers import run
+from shell_session import outcome as sh
 
 from py_vfs import VFS
 from py_vfs.core.cancel import SIGNAL, Signal
@@ -19,10 +21,6 @@ UPPER = ("#!/usr/bin/env python3\nimport sys\nfor line in sys.stdin:\n"
 ARGS = "#!/usr/bin/env python3\nimport sys\nprint(sys.argv[1:], cwd, env.get('PATH', '-'))\n"
 NEEDS_LOOP = ("a script awaiting a sleep needs a real event loop; "
               "tests/e2e/test_scripts.py interrupts one in the page")
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 @pytest.fixture
@@ -39,11 +37,6 @@ def shell():
         await vfs.chmod("/workspace/bin/notes", 0o755)
     run(setup())
     return Shell(vfs)
-
-
-def sh(shell, line):
-    result = run(shell.run(line))
-    return result.stdout, result.stderr, result.code
 
 
 def test_a_script_in_path_runs_by_name_in_a_pipeline(shell):

@@ -4,15 +4,13 @@ each URL under a fresh token naming its preview root."""
 from __future__ import annotations
 
 import pytest
-from test_shell import Session, fail
+from shell_session import fail
 
 
 @pytest.fixture
-def sh():
-    session = Session()
-    session.ok("mkdir -p '/w/my site/pages' && cd '/w/my site' && touch index.html pages/ü.html")
-    yield session
-    session.runner.close()
+def sh(sh):
+    sh.ok("mkdir -p '/w/my site/pages' && cd '/w/my site' && touch index.html pages/ü.html")
+    return sh
 
 
 def test_serve_opens_the_index_of_the_current_directory(sh):

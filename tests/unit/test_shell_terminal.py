@@ -8,28 +8,29 @@ import subprocess
 import sys
 
 import pytest
+from helpers import run
 
 from py_vfs import VFS
 from py_vfs.core.cancel import SIGNAL, Signal
-from py_vfs.shell import Shell
+from py_vfs.shell import Shell, history_file
 from py_vfs.shell.complete import COMMAND_SOURCES, complete
 from py_vfs.shell.history_file import HISTFILESIZE, HistoryError, history_of
 from py_vfs.web.api import WebAPI
 
 
-def run(coro):
-    return asyncio.run(coro)  # bounded by pytest.ini's timeout
-
-
 @pytest.fixture
-def vfs():
-    disk = VFS.memory()
-    run(disk.mkdir("/workspace"))
-    return disk
+def vfs(vfs):
+    run(vfs.mkdir("/workspace"))
+    return vfs
 
 
 def interactive(api: WebAPI, line: str, **options) -> dict:
     return run(api.shell_ops.run(line, {"interactive": True, **options}))
+
+
+def quiet(api: WebAPI) -> None:
+    """What the quiet interval after the lines does: write them to the history file."""
+    run(api.shell_ops.history.flush())
 
 
 # --- history -----------------------------------------------------------------------------
@@ -41,6 +42,7 @@ def test_lines_go_to_the_history_file_and_a_new_shell_reads_them(vfs):
     interactive(api, "echo two")
     interactive(api, "echo two")  # the same line again is kept once (ignoredups)
     interactive(api, "   ")  # blank: not recorded
+    quiet(api)
     assert run(vfs.read_file("/workspace/.history")) == b"echo one\necho two\n"
     later = WebAPI(vfs)  # a reload, or another tab starting later
     assert interactive(later, "")["history"] == ["echo one", "echo two"]
@@ -48,9 +50,25 @@ def test_lines_go_to_the_history_file_and_a_new_shell_reads_them(vfs):
         "    1  echo one\n    2  echo two\n    3  history\n")
 
 
+def test_a_burst_of_lines_is_written_in_one_commit_after_the_quiet_interval(vfs, monkeypatch):
+    monkeypatch.setattr(history_file, "FLUSH_DELAY", 0.05)
+    api = WebAPI(vfs)
+    with asyncio.Runner() as runner:  # one event loop, as in the worker
+        before = vfs.engine.revision
+        for line in ("echo one", "ls /", "echo two"):
+            runner.run(api.shell_ops.run(line, {"interactive": True}))
+        assert vfs.engine.revision == before  # no commit before (or for) a line
+        assert interactive(api, "")["history"] == ["echo one", "ls /", "echo two"]
+        runner.run(asyncio.sleep(0.2))
+    assert vfs.engine.revision == before + 1
+    assert run(vfs.read_file("/workspace/.history")) == b"echo one\nls /\necho two\n"
+
+
 def test_the_history_lives_in_slash_without_workspace():
     disk = VFS.memory()
-    interactive(WebAPI(disk), "true")
+    api = WebAPI(disk)
+    interactive(api, "true")
+    quiet(api)
     assert run(disk.read_file("/.history")) == b"true\n"
 
 
@@ -81,6 +99,7 @@ def test_an_unknown_event_runs_nothing(vfs):
 def test_history_c_and_bad_arguments(vfs):
     shell = Shell(vfs)
     run(history_of(shell).add("ls"))
+    run(history_of(shell).flush())
     assert run(shell.run("history x")).stderr == "sh: history: x: numeric argument required\n"
     assert run(shell.run("history -z")).code == 2
     assert run(shell.run("history -c")).code == 0
@@ -94,6 +113,7 @@ def test_the_file_is_bounded(vfs):
     async def many():
         for number in range(HISTFILESIZE * 2):
             await history_of(shell).add(f"echo {number}")
+            await history_of(shell).flush()
 
     run(many())
     lines = run(vfs.read_file("/workspace/.history")).decode().splitlines()
@@ -235,9 +255,10 @@ def test_the_command_line_shell_keeps_history_and_expands_events(tmp_path):
 
 def test_two_tabs_append_in_turn_and_a_later_start_reads_both_in_order(vfs):
     first, second = WebAPI(vfs), WebAPI(vfs)
-    interactive(first, "echo from-first")
-    interactive(second, "echo from-second")
-    interactive(first, "echo first-again")
+    for api, line in ((first, "echo from-first"), (second, "echo from-second"),
+                      (first, "echo first-again")):
+        interactive(api, line)
+        quiet(api)
     # Each tab's own list (bash's model): the other tab's lines come at its next start.
     assert interactive(first, "")["history"] == ["echo from-first", "echo first-again"]
     assert interactive(WebAPI(vfs), "")["history"] == [

@@ -4,9 +4,10 @@ pipe, grep -o on a hostile pattern fed by printf, diff -u's headers."""
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import re
 
+import helpers
 import pytest
 from test_shell_text import CASES, FILES, run_line
 
@@ -41,11 +42,13 @@ def test_grep_colors_its_output_as_gnu_when_a_terminal_shows_it():
     assert colored.startswith(line)
     assert colored.endswith("f.txt:4:apple\n")  # through a pipe: no colors
 
+
 def test_a_hostile_pattern_costs_linear_time_in_grep_and_grep_o():
     """`(a+)+$` backtracks exponentially in Python's re; grep runs it on the automaton."""
     line = "a" * 5000 + "b"
     stdout, stderr, status = run_line(f"printf '{line}\\n{'a' * 40}\\n' | grep -o -E '(a+)+$'")
     assert (stdout, stderr, status) == ("a" * 40 + "\n", "", 0)
+
 
 def test_diff_u_heads_each_side_with_its_name_and_time_as_gnu():
     stdout, stderr, status = run_line("diff -u x1 x2 | head -2")
@@ -53,6 +56,5 @@ def test_diff_u_heads_each_side_with_its_name_and_time_as_gnu():
     assert re.fullmatch(f"--- x1{stamp}\\+\\+\\+ x2{stamp}", stdout), stdout
     assert (stderr, status) == ("", 0)
 
-def run_async(coro):
-    """Run ``coro`` to its end (bounded: a hang fails the test)."""
-    return asyncio.run(asyncio.wait_for(coro, 60))
+
+run_async = functools.partial(helpers.run, bound=60)  # a hang fails the test

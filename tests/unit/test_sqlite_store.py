@@ -77,22 +77,3 @@ def test_errors_do_not_reach_the_disk(tmp_path):
         again.close()
 
     asyncio.run(scenario())
-
-
-@pytest.mark.parametrize("kind", ["memory", "sqlite"])
-def test_a_prefix_read_answers_exactly_the_keys_that_start_with_it(tmp_path, kind):
-    """The journal's and the collector's markers are read by prefix: every key that starts with
-    it (however it goes on), and none of its neighbours in key order."""
-    from py_vfs.storage.memory import MemoryStore
-    store = MemoryStore() if kind == "memory" else SQLiteStore(tmp_path / "d.db")
-    inside = ["held:", "held:0a", "held:ff", "held:\u00e9", "held:\U0001f600", "held::"]
-    outside = ["held", "held;", "hele:", "heldx", "ahead:0a", "snapshot:held:1", "Held:1"]
-
-    async def scenario():
-        await store.commit([("put", "meta", key, str(n)) for n, key in
-                            enumerate(inside + outside)])
-        return dict(await store.get_prefix("meta", "held:"))
-
-    found = asyncio.run(scenario())
-    assert sorted(found) == sorted(inside)
-    assert found["held:ff"] == str(inside.index("held:ff"))

@@ -8,7 +8,6 @@ views inside the disk file", lists where the two views differ on purpose: ``hash
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import shutil
@@ -18,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import run
 
 import py_vfs
 from py_vfs import VFS
@@ -56,10 +56,6 @@ LINKS = {"/link": "src/main.py", "/docs/\u00e9-link": "../\u00e9t\u00e9/\U0001f6
 AFTER_JUNE_9 = sorted([
     "/src/util.py", "/src/lib/deep/deeper/leaf.py", "/docs/caf\u00e9 na\u00efve \u6f22\u5b57.txt",
     "/src/lib/deep", "/empty", *LINKS])
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 async def seed(vfs: VFS) -> None:

@@ -10,6 +10,7 @@ import textwrap
 
 import aio
 import pytest
+from helpers import run
 
 from py_vfs import VFS, FsError
 from py_vfs.disk.content import INLINE_MAX
@@ -17,10 +18,6 @@ from py_vfs.disk.journal import Retention
 from py_vfs.storage import LOG_KEEP
 from py_vfs.storage.memory import MemoryStore
 from py_vfs.storage.sqlite import SQLiteStore
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 def snapshot(store: MemoryStore) -> dict:

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import sys
 import tracemalloc
 
 import pytest
+from helpers import run
 
 from py_vfs import VFS, FsError
 from py_vfs.disk.content import AHEAD_PREFIX, CHUNK_SIZE
 from py_vfs.disk.journal import Retention
 from py_vfs.storage.memory import MemoryStore
 from py_vfs.storage.sqlite import SQLiteStore
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 def pattern(size: int, seed: int = 0) -> bytes:

@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
 import sys
 
 import pytest
+from helpers import run
 
 from py_vfs import VFS, FsError
 from py_vfs.disk.content import CHUNK_SIZE
 from py_vfs.disk.journal import Retention
 from py_vfs.storage.memory import MemoryStore
-
-
-def run(coro):
-    return asyncio.run(coro)
-
-
-@pytest.fixture
-def vfs() -> VFS:
-    return VFS.memory()
 
 
 def code_of(coro) -> str:

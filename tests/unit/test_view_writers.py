@@ -4,16 +4,13 @@ user's, whatever writer the calls through it carry (security review, issue 27, f
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
+
+from helpers import run
 
 from py_vfs import VFS
 from py_vfs.web.api import WebAPI
 from py_vfs.web.protocol import DEFAULT_WRITER
-
-
-def run(coro):
-    return asyncio.run(coro)
 
 
 def answer(api: WebAPI, op: str, args: list[Any], writer: str | None = None) -> Any:
