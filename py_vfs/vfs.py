@@ -10,9 +10,11 @@
   a mounted folder alike;
 - ``mounting.py``, ``mount_ops.py``, ``mounts/side.py``, ``mount_copies.py``: mounting, and the
   operations on mounted folders; ``mounts/``: the folders' side (backends, the mount table);
+- ``surface.py``: the public API declared once (the docstrings of these methods are there);
+  ``forwarding.py``: the wrappers generated from it, ``as_writer``'s ``WriterView`` first;
 - ``step.py``: several operations committed together;
 - ``history.py``: the journal, its retention, the disk at any revision kept; ``snapshots.py``:
-  snapshots, diff, restore; ``writers.py``: ``as_writer``.
+  snapshots, diff, restore.
 
 Reads that only need metadata (``stat``, ``readdir``, ``exists``) are synchronous, because the
 index is in memory and JS calls into synchronous Python are ~60x cheaper than async ones. Anything
@@ -39,9 +41,10 @@ from .disk.scope import Scope
 from .disk.streams import ReadStream, WriteStream
 from .disk.usage import Usage, measure
 from .disk.watch import Listener, Watchers
-from .disk.writers import WriterView, check_writer
+from .disk.writers import check_writer
 from .fs.copies import Copies
 from .fs.files import Files
+from .fs.forwarding import WriterView, implements
 from .fs.metadata import Metadata, stat_of
 from .fs.mount_copies import Copier
 from .fs.mount_ops import ON_DISK, MountOps
@@ -67,6 +70,7 @@ from .views.scoops import open_scoop, scoop_names
 FORMAT_VERSION = 4
 
 
+@implements
 class VFS:
     """A POSIX-like file system over a ``Store``; open one with ``VFS.open`` or ``VFS.memory``."""
 
@@ -153,61 +157,39 @@ class VFS:
                 await self.engine.commit(tx)
 
     def close(self) -> None:
-        """Close the store."""
         self.store.close()
 
     async def flush(self) -> None:
-        """A barrier: returns once every mutation started before it has committed. Each one is
-        durable when it returns, so nothing is buffered and nothing else needs flushing."""
         await self.engine.run(lambda tx: None, "flush")
 
     # ------------------------------------------------------------ steps, watch, tabs
 
     def step(self) -> Step:
-        """``async with vfs.step() as tx:``: every operation on ``tx`` commits together, or none
-        does if the body raises (see py_vfs/fs/step.py and docs/semantics.md)."""
         self.engine.refuse_deadlock("step")
         return Step(self)
 
     def watch(self, path: str, listener: Listener, recursive: bool = False) -> Callable[[], None]:
-        """Call ``listener(event)`` for each change at ``path`` (a directory: also its entries;
-        ``recursive``: everything below it), made here, in other tabs, or by steps. Returns the
-        function that unsubscribes."""
         return self.watchers.add(path, listener, recursive)
 
     async def sync(self) -> bool:
-        """Catch up now with what other tabs or processes committed (they are also caught up
-        with before every mutation). True if anything changed."""
         return await self.engine.sync()
 
     @property
     def revision(self) -> int:
-        """The disk revision this VFS has applied."""
         return self.engine.revision
 
     def as_writer(self, writer: str) -> WriterView:
-        """The same disk, with every change made by ``writer`` (``agent:planner``): recorded
-        on the nodes it writes and in the journal. Cheap: a proxy, no second disk."""
         return WriterView(self, writer)
 
     def restrict(self, read: Iterable[str] | str | None = (),
                  write: Iterable[str] | str | None = (), *,
                  writer: str | None = None) -> RestrictedView:
-        """A view limited to the subtrees ``read`` and ``write`` (writable is readable too):
-        reads outside find nothing (ENOENT), writes outside are EACCES (``views/restricted.py``,
-        docs/sandbox.md). ``writer``: who its changes are made by (default: this context's
-        writer, unless that is the disk's default, ``user``: then the view's own name,
-        ``view:<n>``)."""
         return RestrictedView(self, Scope(read, write), writer or WRITER.get())
 
     async def scoop(self, name: str) -> RestrictedView:
-        """The scoop ``name``'s view: reads and writes ``/scoops/<name>`` (created with its
-        ``workspace``, ``home`` and ``tmp``) and ``/shared``, nothing else, as writer
-        ``scoop:<name>``."""
         return await open_scoop(self, name)
 
     def scoops(self) -> list[str]:
-        """The names of the scoops (the folders in ``/scoops``)."""
         return scoop_names(self)
 
     # ------------------------------------------------------------ the disk as data
@@ -215,17 +197,12 @@ class VFS:
     async def journal(self, *, since: object = None, until: object = None,
                       writer: str | None = None, path: str | None = None,
                       limit: int = 100) -> list[dict[str, Any]]:
-        """The journal, newest first: revision, time, writer, operation, operations, paths
-        (docs/data.md); filtered by time (ms or ISO text), writer, and path (or below it)."""
         await self.sync()
         return await self.history.journal(since=since, until=until, writer=writer, path=path,
                                           limit=limit)
 
     async def query(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = (), *,
                     limit: int = MAX_ROWS) -> Result:
-        """One read-only SQLite statement over the ``files`` and ``journal`` views
-        (``query.py``, docs/data.md): columns, rows, and whether rows beyond ``limit`` were
-        dropped. A statement that would write is EACCES; nothing it does reaches the disk."""
         await self.sync()
         # The journal is read only for a statement that names it (a plain word test: any
         # statement that uses the view names it, and reading it for one that does not would
@@ -235,27 +212,20 @@ class VFS:
         return query(self, sql, params, limit=limit, journal=journal)
 
     async def snapshot(self, name: str) -> dict[str, Any]:
-        """Record the whole tree as snapshot ``name`` (no content copied)."""
         return await self.versions.create(name)
 
     async def snapshots(self) -> list[dict[str, Any]]:
-        """Every snapshot: name, time, timeMs, revision, writer, nodes."""
         await self.sync()
         return await self.versions.list()
 
     async def delete_snapshot(self, name: str) -> None:
-        """Delete snapshot ``name`` (ENOENT if there is none)."""
         await self.versions.delete(name)
 
     async def diff(self, a: State, b: State = None) -> list[dict[str, Any]]:
-        """What changed from state ``a`` to ``b`` (default now): a state is a snapshot name,
-        a revision (int or ``{"revision": n}``) or ``{"before": time}``."""
         return await self.versions.diff(a, b)
 
     async def restore(self, state: State = None, *, path: str | None = None,
                       revision: int | None = None, before: object = None) -> dict[str, Any]:
-        """Put the disk, or the subtree at ``path``, back as it was in a snapshot
-        (``state``), at ``revision`` or ``before`` a time: one atomic, journaled change."""
         if revision is not None:
             state = {"revision": revision}
         elif before is not None:
@@ -268,14 +238,11 @@ class VFS:
     # or the commit, as before the split (one coroutine each per call, no more).
 
     async def read_file(self, path: str, encoding: str | None = None) -> bytes | str:
-        """The whole file (decoded with ``encoding`` when given)."""
         data = await self.tree.read(self.files.file_node(path))
         return data.decode(encoding) if encoding else data
 
     async def write_file(self, path: str, data: bytes | str, *, mode: int | None = None,
                          digests: Sequence[str] | None = None) -> None:
-        """Replace (or create) a file; missing parent directories are created. ``digests``:
-        the sha256 hex of each chunk of ``data``, when the caller has them (``Content.split``)."""
         if self.mount_table:  # a path in a mounted folder is written there (``mount_ops.py``)
             done = await self.mounted.write_file(path, data, mode=mode, digests=digests)
             if done is not ON_DISK:
@@ -283,137 +250,106 @@ class VFS:
         await self.engine.run(self.files.write_change(path, data, mode, digests), "writeFile")
 
     async def append_file(self, path: str, data: bytes | str) -> None:
-        """Append to a file (created when missing)."""
         await self.files.append_file(path, data)
 
     async def truncate(self, path: str, length: int = 0) -> None:
-        """Cut or extend (with zeros) a file to ``length`` bytes."""
         await self.files.truncate(path, length)
 
     def content_id(self, path: str) -> str:
-        """A name for a file's bytes that changes exactly when they do (the preview's ETag)."""
         return self.files.content_id(path)
 
     def open_read(self, path: str, start: int = 0, end: int | None = None) -> ReadStream:
-        """The bytes ``[start, end)`` of the file, as an async iterator of chunks."""
         return self.files.open_read(path, start, end)
 
     def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream:
-        """A writer that creates or replaces the file at ``close`` (see ``streams``)."""
         return self.files.stream_writer(path, mode=mode)
 
     async def write_stream(self, path: str,
                            chunks: Iterable[bytes | str] | AsyncIterable[bytes | str], *,
                            mode: int | None = None) -> None:
-        """``write_file`` from an iterable or async iterable of bytes, holding about one chunk
-        in memory; the file appears whole when the iterable ends, or not at all."""
         await self.files.write_stream(path, chunks, mode=mode)
 
     # --------------------------------------------------------------- namespace
 
     async def mkdir(self, path: str, *, recursive: bool = False, mode: int | None = None) -> None:
-        """``mkdir(2)``, or ``mkdir -p`` with ``recursive``."""
         await self.namespace.mkdir(path, recursive=recursive, mode=mode)
 
     async def rm(self, path: str, *, recursive: bool = False, force: bool = False) -> None:
-        """``rm``: a directory needs ``recursive`` unless empty; ``force``: no ENOENT."""
         await self.namespace.rm(path, recursive=recursive, force=force)
 
     async def rmdir(self, path: str) -> None:
-        """``rmdir(2)``."""
         await self.namespace.rmdir(path)
 
     async def unlink(self, path: str) -> None:
-        """``unlink(2)``."""
         await self.namespace.unlink(path)
 
     async def rename(self, old: str, new: str) -> None:
-        """``rename(2)``."""
         await self.namespace.rename(old, new)
 
     async def symlink(self, target: str, path: str) -> None:
-        """``symlink(2)``: create the link ``path`` -> ``target``."""
         await self.namespace.symlink(target, path)
 
     def readlink(self, path: str) -> str:
-        """A link's target."""
         return self.namespace.readlink(path)
 
     def realpath(self, path: str) -> str:
-        """The canonical path, every link followed."""
         return self.namespace.realpath(path)
 
     async def copy_file(self, src: str, dst: str) -> None:
-        """``fs.copyFile``: a file's content to ``dst``."""
         await self.copies.copy_file(src, dst)
 
     async def cp(self, src: str, dst: str, *, recursive: bool = False) -> None:
-        """``fs.cp``: ``src`` to exactly ``dst``, links as links, directories merged."""
         await self.copies.cp(src, dst, recursive=recursive)
 
     # ---------------------------------------------------------------- metadata
 
     def stat(self, path: str) -> Stat:
-        """``stat(2)``: links followed."""
         node, canonical = self.resolver.lookup(path, "stat")
         return stat_of(node, canonical)
 
     def lstat(self, path: str) -> Stat:
-        """``lstat(2)``: a final link is reported itself."""
         node, canonical = self.resolver.lookup(path, "lstat", follow=False)
         return stat_of(node, canonical)
 
     def exists(self, path: str) -> bool:
-        """Follows links, like ``os.path.exists``: a dangling link does not exist."""
         return self.resolver.exists(path)
 
     async def chmod(self, path: str, mode: int) -> None:
-        """``chmod(2)``."""
         await self.metadata.chmod(path, mode)
 
     async def utimes(self, path: str, atime_ms: float, mtime_ms: float) -> None:
-        """``utimes``, in milliseconds."""
         await self.metadata.utimes(path, atime_ms, mtime_ms)
 
     async def touch(self, path: str) -> None:
-        """Create an empty file, or set an existing one's times to now (``touch``)."""
         await self.metadata.touch(path)
 
     # ----------------------------------------------------------------- listing
 
     def readdir(self, path: str, with_types: bool = False) -> list[str] | list[DirEntry]:
-        """The names in a directory, sorted (``with_types``: as ``DirEntry``)."""
         return self.metadata.readdir(path, with_types)
 
     def scandir(self, path: str) -> tuple[str, list[Node]]:
-        """A directory's canonical path and its entries as nodes (see ``Metadata.scandir``)."""
         return self.metadata.scandir(path)
 
     def walk(self, path: str = "/") -> list[str]:
-        """Every non-directory below ``path`` (links not followed), sorted by path."""
         return self.metadata.walk(path)
 
     def du(self, path: str = "/") -> int:
-        """Bytes of file content at or below ``path`` (links count their own size)."""
         return self.metadata.du(path)
 
     def ls(self, prefix: str = "/") -> list[str]:
-        """Every non-directory at or under ``prefix`` (segment-aware); ``[]`` when missing."""
         return self.search.ls(prefix)
 
     def find(self, directory: str = "/", pattern: str | None = None) -> list[dict]:
-        """Entries below ``directory`` whose path relative to it matches ``pattern``."""
         return self.search.find(directory, pattern)
 
     def glob(self, pattern: str) -> list[str]:
-        """Absolute paths matching ``pattern`` (relative patterns are taken from ``/``)."""
         return self.search.glob(pattern)
 
     async def grep(self, pattern: str, path: str = "/", *, regex: bool = True,
                    ignore_case: bool = False, include: str | None = None,
                    max_results: int | None = None,
                    max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> GrepResult:
-        """Lines matching ``pattern`` in the files at or under ``path``, in path order."""
         return await self.search.grep(pattern, path, regex=regex, ignore_case=ignore_case,
                                       include=include, max_results=max_results,
                                       max_file_size=max_file_size)
@@ -422,43 +358,33 @@ class VFS:
 
     async def mount(self, path: str, backend: Backend, *, read_only: bool = False
                     ) -> dict[str, Any]:
-        """Mount ``backend`` at ``path`` (see ``mounting.py``)."""
         return await self.mounting.mount(path, backend, read_only=read_only)
 
     async def restore_mount(self, path: str, backend: Backend, *, read_only: bool = False,
                             granted: bool = True) -> dict[str, Any]:
-        """Bring back a mount kept from an earlier session."""
         return await self.mounting.restore_mount(path, backend, read_only=read_only,
                                                  granted=granted)
 
     async def unmount(self, path: str) -> dict[str, Any]:
-        """Remove the mount at ``path``; the folder is untouched."""
         return await self.mounting.unmount(path)
 
     async def reconnect(self, path: str, backend: Backend | None = None, *,
                         read_only: bool | None = None) -> dict[str, Any]:
-        """Make a waiting mount active again (``backend``: attach this folder, also to a mount
-        another tab made)."""
         return await self.mounting.reconnect(path, backend, read_only=read_only)
 
     def mounts(self) -> list[dict[str, Any]]:
-        """Every mount: path, folder name, readOnly, state."""
         return self.mounting.mounts()
 
     def mount_info(self, path: str) -> dict[str, Any]:
-        """The mount at ``path`` (EINVAL if it is not a mount point)."""
         return self.mounting.mount_info(path)
 
     # ------------------------------------------------------------------ health
 
     async def check(self, progress: Progress | None = None) -> Report:
-        """Verify the stored disk (``fsck``, see ``check.py``). It runs as a mutation that writes
-        nothing, so no write can change the store halfway through the walk."""
         return await self.engine.run(lambda tx: check_store(self.store, FORMAT_VERSION,
                                                             progress), "check")
 
     async def gc(self, grace_ms: float = DEFAULT_GRACE_MS) -> int:
-        """Delete stored chunks nothing references (see ``garbage.py``); returns how many."""
         async def change(tx: Transaction) -> int:
             return await collect(self.store, self.content, tx, grace_ms,
                                  await self.versions.chunks())
@@ -466,6 +392,5 @@ class VFS:
         return await self.engine.run(change, "gc")
 
     async def usage(self) -> Usage:
-        """Files, directories and bytes from the index (no content read), and the quota."""
         return measure(list(self.index.nodes.values()), await self.store.estimate(),
                        await self.history.cost())

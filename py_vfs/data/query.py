@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from ..core import paths
 from ..core.errors import FsError
 from ..core.node import DIRECTORY, FILE, Node, Stat
+from ..fs.surface import MAX_ROWS  # the API's default, declared with it
 from ..mounts.table import MountTable
 from .query_functions import Functions
 from .sqlite_guard import Guard
@@ -42,8 +43,6 @@ class Source(Protocol):
         """``VFS.content_id``."""
 
 
-MAX_ROWS = 10_000
-"""Rows a query returns by default; more are dropped and ``Result.truncated`` says so."""
 MAX_STEPS = 10_000_000
 """SQLite virtual-machine instructions a statement may run: the issue's statements over 10,000
 files take 30,000 to 150,000, sorting every column of them 420,000. A runaway recursive CTE

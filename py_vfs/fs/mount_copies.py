@@ -12,47 +12,20 @@ directory, a link into a folder) changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, Awaitable
-from typing import Protocol
-
 from ..core import paths
 from ..core.errors import FsError
-from ..core.node import FILE, DirEntry, Stat
+from ..core.node import FILE, Stat
 from ..disk.scope import require_readable
-from ..disk.streams import WriteStream, write_all
+from ..disk.streams import write_all
 from . import rules
+from .forwarding import protocol
 from .resolver import Resolver
 
-
-class CopyHost(Protocol):
+CopyHost = protocol(
+    "CopyHost", ("stat", "lstat", "readdir", "open_read", "stream_writer", "unlink", "symlink",
+                 "mkdir"),
     """The public operations a copy by content goes through (the VFS facade), so that each
-    of its steps is routed to the disk or the folder it touches."""
-
-    def stat(self, path: str) -> Stat:
-        """``VFS.stat``."""
-
-    def lstat(self, path: str) -> Stat:
-        """``VFS.lstat``."""
-
-    def readdir(self, path: str, with_types: bool = False) -> list[str] | list[DirEntry]:
-        """``VFS.readdir``."""
-
-    def open_read(self, path: str, start: int = 0,
-                  end: int | None = None) -> AsyncIterable[bytes]:
-        """``VFS.open_read``."""
-
-    def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream:
-        """``VFS.stream_writer``."""
-
-    def unlink(self, path: str) -> Awaitable[None]:
-        """``VFS.unlink``."""
-
-    def symlink(self, target: str, path: str) -> Awaitable[None]:
-        """``VFS.symlink``."""
-
-    def mkdir(self, path: str, *, recursive: bool = False,
-              mode: int | None = None) -> Awaitable[None]:
-        """``VFS.mkdir``."""
+    of its steps is routed to the disk or the folder it touches.""", __name__)
 
 
 class Copier:

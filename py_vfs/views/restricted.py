@@ -1,12 +1,14 @@
 """Restricted views: ``vfs.restrict(read=..., write=...)`` and scoops (docs/sandbox.md).
 
-A ``RestrictedView`` has the VFS's operations, each run with the view's ``Scope`` in the
-``SCOPE`` context variable (and its writer in ``WRITER``), so the resolver hides what is outside
-and the commit path refuses changes outside (``disk/scope.py``). Here, besides: write arguments are
+A ``RestrictedView`` has the VFS's operations (generated from the declared API,
+``fs/surface.py``), each run with the view's ``Scope`` in the ``SCOPE`` context variable (and
+its writer in ``WRITER``), so the resolver hides what is outside and the commit path refuses
+changes outside (``disk/scope.py``). Here, besides: the paths a call writes (as declared) are
 checked lexically first (EACCES before anything runs; a mounted folder, written directly and
 not through a change, is checked where the path lands), and outputs are filtered with the same
 scope (listings, search results, watch events, journal, query and diff rows). Operations over
 the whole disk (check, gc, usage, close, snapshots) are refused unless the view can write ``/``.
+Only the methods whose answer the view reshapes are written here.
 
 The paths of a view are the disk's own (no renaming). Directories on the way to a readable
 subtree (``/``, ``/scoops`` for ``/scoops/a``) are visible, listing only the entries on the way.
@@ -18,11 +20,11 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import AsyncIterable, Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..core import paths
-from ..core.node import DirEntry, Node, Stat
+from ..core.node import DirEntry, Node
 from ..data.query import MAX_ROWS, Result, query
 from ..disk.scope import (
     SCOPE,
@@ -34,15 +36,14 @@ from ..disk.scope import (
     query_row_within,
     row_within,
 )
-from ..disk.streams import ReadStream, WriteStream
+from ..disk.streams import WriteStream
 from ..disk.watch import Event, Listener
 from ..disk.writers import check_writer
+from ..fs.forwarding import forwarding
 from ..fs.search import DEFAULT_MAX_FILE_SIZE, GrepResult
 from ..fs.step import Step
+from ..fs.surface import Declared
 from ..storage.transaction import WRITER
-
-if TYPE_CHECKING:
-    from ..mounts.backend import Backend
 
 _UNNAMED = itertools.count(1)  # numbers the views made without a writer: view:1, view:2...
 
@@ -54,27 +55,27 @@ class _Scoped:
         self._scope = scope
         self._writer = writer
 
-    def _enter(self) -> tuple[Any, Any]:
+    def _set(self) -> tuple[Any, Any]:
         return SCOPE.set(self._scope), WRITER.set(self._writer or WRITER.get())
 
     @staticmethod
-    def _leave(tokens: tuple[Any, Any]) -> None:
+    def _reset(tokens: tuple[Any, Any]) -> None:
         SCOPE.reset(tokens[0])
         WRITER.reset(tokens[1])
 
     def _run(self, call: Callable[[], Any]) -> Any:
-        tokens = self._enter()
+        tokens = self._set()
         try:
             return call()
         finally:
-            self._leave(tokens)
+            self._reset(tokens)
 
     async def _await(self, call: Callable[[], Any]) -> Any:
-        tokens = self._enter()
+        tokens = self._set()
         try:
             return await call()
         finally:
-            self._leave(tokens)
+            self._reset(tokens)
 
 
 class _ScopedWriteStream(_Scoped, WriteStream):
@@ -98,6 +99,7 @@ class _ScopedWriteStream(_Scoped, WriteStream):
         await self._await(self._inner.abort)
 
 
+@forwarding(lambda op: op.view)
 class RestrictedView(_Scoped):
     """The VFS limited to ``scope``: reads outside find nothing, writes outside are EACCES."""
 
@@ -153,128 +155,36 @@ class RestrictedView(_Scoped):
     def _shown(self, path: str) -> bool:
         return self._scope.visible(path)
 
-    # ------------------------------------------------------------ content
+    def _whole(self, syscall: str) -> None:
+        if not self._scope.can_write("/"):
+            raise denied(syscall, None)
 
-    async def read_file(self, path: str, encoding: str | None = None) -> bytes | str:
-        """``VFS.read_file`` within the view."""
-        return await self._await(lambda: self.__vfs.read_file(path, encoding))
+    def _enter(self, op: Declared, args: tuple[Any, ...], kwargs: dict[str, Any]
+               ) -> tuple[Any, Any]:
+        """The checks before a call: the whole store needs ``/`` writable (and runs outside
+        the view), each path it changes must be writable; then the view's scope and writer."""
+        if op.whole:
+            self._whole(op.syscall)
+            return self.__vfs, None
+        if op.writes:
+            for path, dest in op.written(args, kwargs):
+                self._outside(path, op.syscall, not op.follows, dest)
+        return self.__vfs, self._set()
 
-    async def write_file(self, path: str, data: bytes | str, *, mode: int | None = None,
-                         digests: Sequence[str] | None = None) -> None:
-        """``VFS.write_file`` within the view."""
-        self._outside(path, "open", False)
-        await self._await(lambda: self.__vfs.write_file(path, data, mode=mode, digests=digests))
+    def _leave(self, tokens: Any) -> None:
+        if tokens is not None:
+            self._reset(tokens)
 
-    async def append_file(self, path: str, data: bytes | str) -> None:
-        """``VFS.append_file`` within the view."""
-        self._outside(path, "open", False)
-        await self._await(lambda: self.__vfs.append_file(path, data))
-
-    async def truncate(self, path: str, length: int = 0) -> None:
-        """``VFS.truncate`` within the view."""
-        self._outside(path, "open", False)
-        await self._await(lambda: self.__vfs.truncate(path, length))
-
-    def content_id(self, path: str) -> str:
-        """``VFS.content_id`` within the view."""
-        return self._run(lambda: self.__vfs.content_id(path))
-
-    def open_read(self, path: str, start: int = 0, end: int | None = None) -> ReadStream:
-        """``VFS.open_read`` within the view (the file is found as the stream opens)."""
-        return self._run(lambda: self.__vfs.open_read(path, start, end))
-
-    def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream:
-        """``VFS.stream_writer`` within the view: it commits within the view too."""
-        self._outside(path, "open", False)
-        inner = self._run(lambda: self.__vfs.stream_writer(path, mode=mode))
-        return _ScopedWriteStream(inner, self._scope, self._writer)
-
-    async def write_stream(self, path: str,
-                           chunks: Iterable[bytes | str] | AsyncIterable[bytes | str], *,
-                           mode: int | None = None) -> None:
-        """``VFS.write_stream`` within the view."""
-        self._outside(path, "open", False)
-        await self._await(lambda: self.__vfs.write_stream(path, chunks, mode=mode))
-
-    # ------------------------------------------------------------ namespace
-
-    async def mkdir(self, path: str, *, recursive: bool = False, mode: int | None = None) -> None:
-        """``VFS.mkdir`` within the view."""
-        self._outside(path, "mkdir", True)
-        await self._await(lambda: self.__vfs.mkdir(path, recursive=recursive, mode=mode))
-
-    async def rm(self, path: str, *, recursive: bool = False, force: bool = False) -> None:
-        """``VFS.rm`` within the view."""
-        self._outside(path, "rm", True)
-        await self._await(lambda: self.__vfs.rm(path, recursive=recursive, force=force))
-
-    async def rmdir(self, path: str) -> None:
-        """``VFS.rmdir`` within the view."""
-        self._outside(path, "rmdir", True)
-        await self._await(lambda: self.__vfs.rmdir(path))
-
-    async def unlink(self, path: str) -> None:
-        """``VFS.unlink`` within the view."""
-        self._outside(path, "unlink", True)
-        await self._await(lambda: self.__vfs.unlink(path))
-
-    async def rename(self, old: str, new: str) -> None:
-        """``VFS.rename`` within the view: both names must be writable."""
-        self._outside(old, "rename", True, new)
-        self._outside(new, "rename", True, new)
-        await self._await(lambda: self.__vfs.rename(old, new))
-
-    async def symlink(self, target: str, path: str) -> None:
-        """``VFS.symlink`` within the view: any target may be written, none outside followed."""
-        self._outside(path, "symlink", True)
-        await self._await(lambda: self.__vfs.symlink(target, path))
-
-    def readlink(self, path: str) -> str:
-        """``VFS.readlink`` within the view."""
-        return self._run(lambda: self.__vfs.readlink(path))
-
-    def realpath(self, path: str) -> str:
-        """``VFS.realpath`` within the view."""
-        return self._run(lambda: self.__vfs.realpath(path))
-
-    async def copy_file(self, src: str, dst: str) -> None:
-        """``VFS.copy_file`` within the view."""
-        self._outside(dst, "copyfile", False)
-        await self._await(lambda: self.__vfs.copy_file(src, dst))
-
-    async def cp(self, src: str, dst: str, *, recursive: bool = False) -> None:
-        """``VFS.cp`` within the view."""
-        self._outside(dst, "cp", True)
-        await self._await(lambda: self.__vfs.cp(src, dst, recursive=recursive))
-
-    # ------------------------------------------------------------ metadata
-
-    def stat(self, path: str) -> Stat:
-        """``VFS.stat`` within the view."""
-        return self._run(lambda: self.__vfs.stat(path))
-
-    def lstat(self, path: str) -> Stat:
-        """``VFS.lstat`` within the view."""
-        return self._run(lambda: self.__vfs.lstat(path))
-
-    def exists(self, path: str) -> bool:
-        """``VFS.exists`` within the view."""
-        return self._run(lambda: self.__vfs.exists(path))
-
-    async def chmod(self, path: str, mode: int) -> None:
-        """``VFS.chmod`` within the view."""
-        self._outside(path, "chmod", False)
-        await self._await(lambda: self.__vfs.chmod(path, mode))
-
-    async def utimes(self, path: str, atime_ms: float, mtime_ms: float) -> None:
-        """``VFS.utimes`` within the view."""
-        self._outside(path, "utime", False)
-        await self._await(lambda: self.__vfs.utimes(path, atime_ms, mtime_ms))
-
-    async def touch(self, path: str) -> None:
-        """``VFS.touch`` within the view."""
-        self._outside(path, "utime", False)
-        await self._await(lambda: self.__vfs.touch(path))
+    def _filter(self, op: Declared, value: Any) -> Any:
+        """What a call returns, as far as the view may see it; a write stream commits within
+        the view too."""
+        if op.returns == "files":
+            return [p for p in value if self._scope.can_read(p)]
+        if op.returns == "paths":
+            return [p for p in value if self._shown(p)]
+        if op.returns == "entries":
+            return [entry for entry in value if self._shown(entry["path"])]
+        return _ScopedWriteStream(value, self._scope, self._writer)
 
     # ------------------------------------------------------------ listings
 
@@ -290,10 +200,6 @@ class RestrictedView(_Scoped):
         canonical, nodes = self._run(lambda: self.__vfs.scandir(path))
         return canonical, [n for n in nodes if self._shown(paths.child(canonical, n.name))]
 
-    def walk(self, path: str = "/") -> list[str]:
-        """``VFS.walk`` within the view."""
-        return [p for p in self._run(lambda: self.__vfs.walk(path)) if self._scope.can_read(p)]
-
     def du(self, path: str = "/") -> int:
         """``VFS.du`` within the view: the bytes of what it may read."""
         canonical = self._canonical(path, "scandir")
@@ -301,19 +207,6 @@ class RestrictedView(_Scoped):
             return self._run(lambda: self.__vfs.du(path))
         return sum(self._run(lambda root=root: self.__vfs.du(root))
                    for root in self._scope.roots_below(canonical) if self.exists(root))
-
-    def ls(self, prefix: str = "/") -> list[str]:
-        """``VFS.ls`` within the view."""
-        return [p for p in self._run(lambda: self.__vfs.ls(prefix)) if self._scope.can_read(p)]
-
-    def find(self, directory: str = "/", pattern: str | None = None) -> list[dict]:
-        """``VFS.find`` within the view."""
-        found = self._run(lambda: self.__vfs.find(directory, pattern))
-        return [entry for entry in found if self._shown(entry["path"])]
-
-    def glob(self, pattern: str) -> list[str]:
-        """``VFS.glob`` within the view."""
-        return [p for p in self._run(lambda: self.__vfs.glob(pattern)) if self._shown(p)]
 
     async def grep(self, pattern: str, path: str = "/", *, regex: bool = True,
                    ignore_case: bool = False, include: str | None = None,
@@ -350,11 +243,6 @@ class RestrictedView(_Scoped):
         """The mount table (what a step and a query ask whether a node is in a folder)."""
         return self.__vfs.mount_table
 
-    @property
-    def revision(self) -> int:
-        """The disk revision applied."""
-        return self.__vfs.revision
-
     def step(self) -> Step:
         """``VFS.step``: each operation on ``tx`` runs within the view."""
         self.__vfs.engine.refuse_deadlock("step")
@@ -373,14 +261,6 @@ class RestrictedView(_Scoped):
                 listener(shown)
 
         return self.__vfs.watch(path, filtered, recursive)
-
-    async def sync(self) -> bool:
-        """``VFS.sync``."""
-        return await self.__vfs.sync()
-
-    async def flush(self) -> None:
-        """``VFS.flush``."""
-        await self.__vfs.flush()
 
     # ------------------------------------------------------------ the disk as data
 
@@ -406,85 +286,22 @@ class RestrictedView(_Scoped):
         return self._run(lambda: query(self, sql, params, limit=limit,
                                        journal=[row for row in journal if row is not None]))
 
-    async def snapshot(self, name: str) -> dict[str, Any]:
-        """``VFS.snapshot``: the whole disk, so only a view that may write ``/``."""
-        self._whole("snapshot")
-        return await self.__vfs.snapshot(name)
-
     async def snapshots(self) -> list[dict[str, Any]]:
         """``VFS.snapshots``: none, unless the view may read ``/``."""
         return await self.__vfs.snapshots() if self._scope.can_read("/") else []
-
-    async def delete_snapshot(self, name: str) -> None:
-        """``VFS.delete_snapshot``: only a view that may write ``/``."""
-        self._whole("snapshot")
-        await self.__vfs.delete_snapshot(name)
 
     async def diff(self, a: Any, b: Any = None) -> list[dict[str, Any]]:
         """``VFS.diff`` within the view: changes of readable paths."""
         changes = await self.__vfs.diff(a, b)
         return [c for c in (change_within(c, self._scope) for c in changes) if c is not None]
 
-    async def restore(self, state: Any = None, *, path: str | None = None,
-                      revision: int | None = None, before: object = None) -> dict[str, Any]:
-        """``VFS.restore`` of a writable subtree (``path``; the whole disk only for a view
-        that may write ``/``)."""
-        self._outside(path or "/", "restore", True)
-        return await self._await(lambda: self.__vfs.restore(state, path=path,
-                                                            revision=revision, before=before))
-
-    # ------------------------------------------------------------ mounts
-
-    async def mount(self, path: str, backend: Backend, *, read_only: bool = False
-                    ) -> dict[str, Any]:
-        """``VFS.mount`` at a writable path."""
-        self._outside(path, "mount", True)
-        return await self._await(lambda: self.__vfs.mount(path, backend, read_only=read_only))
-
-    async def restore_mount(self, path: str, backend: Backend, *, read_only: bool = False,
-                            granted: bool = True) -> dict[str, Any]:
-        """``VFS.restore_mount`` at a writable path."""
-        self._outside(path, "mount", True)
-        return await self._await(lambda: self.__vfs.restore_mount(
-            path, backend, read_only=read_only, granted=granted))
-
-    async def unmount(self, path: str) -> dict[str, Any]:
-        """``VFS.unmount`` of a writable mount point."""
-        self._outside(path, "umount", True)
-        return await self._await(lambda: self.__vfs.unmount(path))
-
-    async def reconnect(self, path: str, backend: Backend | None = None, *,
-                        read_only: bool | None = None) -> dict[str, Any]:
-        """``VFS.reconnect`` of a writable mount point."""
-        self._outside(path, "mount", True)
-        return await self._await(lambda: self.__vfs.reconnect(path, backend,
-                                                              read_only=read_only))
-
-    def mounts(self) -> list[dict[str, Any]]:
-        """``VFS.mounts``: the mounts at visible paths."""
-        return [m for m in self.__vfs.mounts() if self._shown(m["path"])]
+    # ------------------------------------------------------------ mounts, the whole disk
 
     def mount_info(self, path: str) -> dict[str, Any]:
         """``VFS.mount_info`` of a visible mount point."""
         if not self._shown(paths.normalize(path, "mount")):
             raise hidden("mount", path)
         return self.__vfs.mount_info(path)
-
-    # ------------------------------------------------------------ the whole disk
-
-    def _whole(self, syscall: str) -> None:
-        if not self._scope.can_write("/"):
-            raise denied(syscall, None)
-
-    async def check(self, progress: Any = None) -> Any:
-        """``VFS.check`` (the whole store): only a view that may write ``/``."""
-        self._whole("check")
-        return await self.__vfs.check(progress)
-
-    async def gc(self, *args: Any, **kwargs: Any) -> int:
-        """``VFS.gc`` (the whole store): only a view that may write ``/``."""
-        self._whole("gc")
-        return await self.__vfs.gc(*args, **kwargs)
 
     async def usage(self) -> Any:
         """``VFS.usage`` (the whole store): only a view that may read ``/``."""
