@@ -8,8 +8,9 @@
 - ``copies.py``: copy_file and cp; ``search.py``: ls, find, glob, grep;
 - ``rules.py``: the POSIX rules of the namespace and of copies, written once over the disk and
   a mounted folder alike;
-- ``mounting.py``, ``mount_ops.py``, ``mounts/side.py``, ``mount_copies.py``: mounting, and the
-  operations on mounted folders; ``mounts/``: the folders' side (backends, the mount table);
+- ``sides.py``: where a change runs, the disk (``disk_side.py``) or a mounted folder
+  (``mounts/side.py``); ``mounting.py``: mounting; ``mount_copies.py``: copies by content;
+  ``mounts/``: the folders (backends, the mount table);
 - ``step.py``: several operations committed together;
 - ``history.py``: the journal, its retention, the disk at any revision kept; ``snapshots.py``:
   snapshots, diff, restore; ``writers.py``: ``as_writer``.
@@ -44,7 +45,6 @@ from .fs.copies import Copies
 from .fs.files import Files
 from .fs.metadata import Metadata, stat_of
 from .fs.mount_copies import Copier
-from .fs.mount_ops import ON_DISK, MountOps
 from .fs.mounting import Mounts
 from .fs.namespace import Namespace
 from .fs.nodes import Disk, new_root
@@ -85,11 +85,10 @@ class VFS:
         self.tree = Tree(self.index, self.content, self.mount_table, self.engine)
         disk = Disk(self.index, self.content, self.resolver)
         table, resolver, engine = self.mount_table, self.resolver, self.engine
-        mounted = self.mounted = MountOps(resolver, table, Copier(self, resolver))
-        self.files = Files(engine, resolver, disk, self.tree, table, mounted)
-        self.namespace = Namespace(engine, resolver, disk, table, mounted)
-        self.metadata = Metadata(engine, resolver, disk, self.tree, table, mounted)
-        self.copies = Copies(engine, resolver, disk, table, mounted)
+        self.files = Files(engine, resolver, disk, self.tree, table)
+        self.namespace = Namespace(engine, resolver, disk, table)
+        self.metadata = Metadata(engine, resolver, disk, self.tree, table)
+        self.copies = Copies(engine, resolver, disk, table, Copier(self, resolver))
         self.search = Search(resolver, self.tree)
         self.mounting = Mounts(engine, resolver, self.index, table,
                                lambda path: self.mkdir(path, recursive=True))
@@ -276,11 +275,7 @@ class VFS:
                          digests: Sequence[str] | None = None) -> None:
         """Replace (or create) a file; missing parent directories are created. ``digests``:
         the sha256 hex of each chunk of ``data``, when the caller has them (``Content.split``)."""
-        if self.mount_table:  # a path in a mounted folder is written there (``mount_ops.py``)
-            done = await self.mounted.write_file(path, data, mode=mode, digests=digests)
-            if done is not ON_DISK:
-                return
-        await self.engine.run(self.files.write_change(path, data, mode, digests), "writeFile")
+        await self.files.write_file(path, data, mode=mode, digests=digests)
 
     async def append_file(self, path: str, data: bytes | str) -> None:
         """Append to a file (created when missing)."""
