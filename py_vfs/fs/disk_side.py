@@ -16,7 +16,9 @@ from ..core.cancel import check
 from ..core.errors import FsError
 from ..core.node import DIRECTORY, FILE, SYMLINK, Node
 from ..disk.content import CHUNK_SIZE, Body, zero_chunk
+from ..disk.engine import CommitEngine
 from ..disk.limits import check_length
+from ..disk.streams import DiskWriteStream, Finish, WriteStream
 from ..storage.transaction import Transaction
 from .nodes import DEFAULT_FILE_MODE, SYMLINK_MODE, Disk, now
 from .resolver import Found
@@ -37,6 +39,14 @@ class DiskSide:
         self.tx = tx
         self.syscall = syscall
         self.shown = shown
+        self._parents: dict[str, DiskAt] = {}  # looked up in this transaction: asked once
+
+    def _parent_of(self, path: str) -> DiskAt:
+        """``Resolver.lookup_parent`` of ``path``, once per call (its errors not kept)."""
+        found = self._parents.get(path)
+        if found is None:
+            found = self._parents[path] = self.disk.resolver.lookup_parent(path, self.syscall)
+        return found
 
     # ------------------------------------------------------------------ the namespace
 
@@ -49,7 +59,7 @@ class DiskSide:
         if paths.normalize(path, self.syscall) == "/":
             return None
         try:
-            return self.disk.resolver.lookup_parent(path, self.syscall)
+            return self._parent_of(path)
         except FsError as error:
             if len(self.shown) < 2:
                 raise
@@ -84,7 +94,7 @@ class DiskSide:
         if not self.index.marks:
             return
         try:
-            parent, _, name = self.disk.resolver.lookup_parent(path, self.syscall)
+            parent, _, name = self._parent_of(path)
         except FsError:
             return  # the rule reports it
         node = self.index.child(parent, name)
@@ -154,6 +164,11 @@ class DiskSide:
             self.make_parents(path, tx)
         finally:
             tx.rollback()
+
+    def open_stream(self, engine: CommitEngine, path: str, mode: int | None,
+                    finish: Finish) -> WriteStream:
+        """A stream whose full chunks are stored as they come; ``finish`` commits the file."""
+        return DiskWriteStream(engine, path, mode, finish)
 
     def write(self, found: Found, data: bytes, mode: int | None,
               digests: Sequence[str] | None = None) -> None:

@@ -15,8 +15,7 @@ from ..core.node import Node
 from ..disk.content import AHEAD_PREFIX
 from ..disk.engine import CommitEngine
 from ..disk.limits import check_length, check_mode
-from ..disk.streams import DiskWriteStream, ReadStream, WriteStream, write_all
-from ..mounts.streams import MountWriteStream
+from ..disk.streams import ReadStream, WriteStream, write_all
 from ..mounts.table import DISK, MountTable, Place
 from ..storage.transaction import Change, Transaction
 from .disk_side import DiskSide
@@ -148,15 +147,13 @@ class Files(Concern):
             if error.code != "ENOENT":
                 raise
             side.check_parents(path)
-        if place.mount is not None:  # the folder's own writer, made at the first chunk
-            return MountWriteStream(place.mount, place.rel, path)
         writer = self.engine.writer()  # the writer of the context that opened the stream
 
         async def finish(path: str, keys: tuple[str, ...], tail: bytes, size: int,
                          mode: int | None) -> None:
             await self._commit_stream(path, keys, tail, size, mode, writer)
 
-        return DiskWriteStream(self.engine, path, mode, finish)
+        return side.open_stream(self.engine, path, mode, finish)
 
     async def write_stream(self, path: str,
                            chunks: Iterable[bytes | str] | AsyncIterable[bytes | str], *,

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from ..core.errors import FsError
 from ..disk.engine import CommitEngine
+from ..disk.streams import Finish, WriteStream
 from ..mounts.side import MountSide
 from ..mounts.table import DISK, MountTable, Place
 from ..storage.transaction import Transaction
@@ -39,6 +40,11 @@ class FileSide(Protocol):
 
     def check_parents(self, path: str) -> None:
         """Raise what ``make_parents`` would, making nothing."""
+
+    def open_stream(self, engine: CommitEngine, path: str, mode: int | None,
+                    finish: Finish) -> WriteStream:
+        """A writer of the file at ``path`` (checked already); on the disk ``finish`` commits
+        it at ``close``."""
 
     def write(self, found: Found, data: bytes, mode: int | None,
               digests: Sequence[str] | None = None) -> None:

@@ -16,8 +16,11 @@ from typing import Protocol
 
 from ..core.errors import FsError
 from ..core.node import Node
+from ..disk.engine import CommitEngine
+from ..disk.streams import WriteStream
 from .backend import DIRECTORY, Entry, Rel
 from .checks import missing_dirs, require_parent, stat_or_none
+from .streams import MountWriteStream
 from .table import Mount, Place, translated
 
 
@@ -166,6 +169,12 @@ class MountSide:
         """A file to create at a path ending in a slash: EISDIR."""
         if self.places[path].must_be_dir:
             raise FsError.of("EISDIR", "open", path)
+
+    def open_stream(self, engine: CommitEngine, path: str, mode: int | None,
+                    finish: object) -> WriteStream:
+        """The folder's own writer, made at the first chunk (a folder keeps no mode, and its
+        writer finishes the file itself)."""
+        return MountWriteStream(self.mount, self.places[path].rel, path)
 
     def write(self, found: Located, data: bytes, mode: int | None,
               digests: object = None) -> None:
