@@ -154,7 +154,7 @@ class DiskSide:
         """``mkdir -p`` of the directory a write to ``path`` lands in (staged in ``tx``, by
         default the call's)."""
         self.disk.make_dirs(paths.dirname(paths.normalize(path, "open")), "open",
-                            tx or self.tx, path)
+                            self.tx if tx is None else tx, path)
 
     def check_parents(self, path: str) -> None:
         """Raise what ``make_parents`` would (a file or a bad link in the way), in a

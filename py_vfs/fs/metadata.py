@@ -64,8 +64,10 @@ class Metadata(Concern):
         await self.apply(place, rule, "utimes", "utime", path)
 
     async def touch(self, path: str) -> None:
-        """Create an empty file, or set an existing one's times to now (``touch``)."""
-        place = self.locate(path, "utime", create=True)
+        """Create an empty file, or set an existing one's times to now (``touch``). Located as
+        the entry is first looked up (not as a file to create): ``/m/`` of a mount point is the
+        folder's root, not a disk path."""
+        place = self.locate(path, "utime")
 
         def rule(side: FileSide) -> None:
             try:

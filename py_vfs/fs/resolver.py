@@ -20,6 +20,7 @@ Two questions, one walk:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import NamedTuple
 
 from ..core import paths
@@ -188,7 +189,8 @@ class Resolver:
         parent = self.locate("/" + "/".join(names[:-1]), syscall)
         if parent.mount is None:
             return DISK
-        return Place(parent.mount, (*parent.rel, names[-1]), paths.has_trailing_slash(path))
+        return replace(parent, rel=(*parent.rel, names[-1]),
+                       must_be_dir=paths.has_trailing_slash(path))
 
     def resolve(self, path: str, syscall: str, *, follow: bool = True,
                 create: bool = False) -> Found:

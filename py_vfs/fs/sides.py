@@ -92,11 +92,11 @@ class Concern:
     def side(self, place: Place, tx: Transaction | None, syscall: str, *shown: str,
              places: dict[str, Place] | None = None) -> DiskSide | MountSide:
         """The side of ``place`` for one call: the disk staging in ``tx`` (None: changes that
-        are only checked, never made), or the folder. It
-        names ``shown`` in its errors; ``places`` are where each operand is in the folder
-        (default: ``place``, for the path shown first)."""
+        are only checked, never made), or the folder. It names ``shown`` in its errors;
+        ``places`` are where each operand is in the folder (default: ``place``, for the path
+        shown first)."""
         if place.mount is None:
-            return DiskSide(self.disk, tx or Transaction(), syscall, *shown)
+            return DiskSide(self.disk, Transaction() if tx is None else tx, syscall, *shown)
         return MountSide(place.mount, places or {shown[0]: place}, syscall, *shown)
 
     def apply(self, place: Place, rule: Callable[[Any], Any], operation: str, syscall: str,
