@@ -8,8 +8,9 @@
 - ``copies.py``: copy_file and cp; ``search.py``: ls, find, glob, grep;
 - ``rules.py``: the POSIX rules of the namespace and of copies, written once over the disk and
   a mounted folder alike;
-- ``mounting.py``, ``mount_ops.py``, ``mounts/side.py``, ``mount_copies.py``: mounting, and the
-  operations on mounted folders; ``mounts/``: the folders' side (backends, the mount table);
+- ``sides.py``: where a change runs, the disk (``disk_side.py``) or a mounted folder
+  (``mounts/side.py``); ``mounting.py``: mounting; ``mount_copies.py``: copies by content;
+  ``mounts/``: the folders (backends, the mount table);
 - ``surface.py``: the public API declared once (the docstrings of these methods are there);
   ``forwarding.py``: the wrappers generated from it, ``as_writer``'s ``WriterView`` first;
 - ``step.py``: several operations committed together;
@@ -47,7 +48,6 @@ from .fs.files import Files
 from .fs.forwarding import WriterView, implements
 from .fs.metadata import Metadata, stat_of
 from .fs.mount_copies import Copier
-from .fs.mount_ops import ON_DISK, MountOps
 from .fs.mounting import Mounts
 from .fs.namespace import Namespace
 from .fs.nodes import Disk, new_root
@@ -89,11 +89,10 @@ class VFS:
         self.tree = Tree(self.index, self.content, self.mount_table, self.engine)
         disk = Disk(self.index, self.content, self.resolver)
         table, resolver, engine = self.mount_table, self.resolver, self.engine
-        mounted = self.mounted = MountOps(resolver, table, Copier(self, resolver))
-        self.files = Files(engine, resolver, disk, self.tree, table, mounted)
-        self.namespace = Namespace(engine, resolver, disk, table, mounted)
-        self.metadata = Metadata(engine, resolver, disk, self.tree, table, mounted)
-        self.copies = Copies(engine, resolver, disk, table, mounted)
+        self.files = Files(engine, resolver, disk, self.tree, table)
+        self.namespace = Namespace(engine, resolver, disk, table)
+        self.metadata = Metadata(engine, resolver, disk, self.tree, table)
+        self.copies = Copies(engine, resolver, disk, table, Copier(self, resolver))
         self.search = Search(resolver, self.tree)
         self.mounting = Mounts(engine, resolver, self.index, table,
                                lambda path: self.mkdir(path, recursive=True))
@@ -243,11 +242,7 @@ class VFS:
 
     async def write_file(self, path: str, data: bytes | str, *, mode: int | None = None,
                          digests: Sequence[str] | None = None) -> None:
-        if self.mount_table:  # a path in a mounted folder is written there (``mount_ops.py``)
-            done = await self.mounted.write_file(path, data, mode=mode, digests=digests)
-            if done is not ON_DISK:
-                return
-        await self.engine.run(self.files.write_change(path, data, mode, digests), "writeFile")
+        await self.files.write_file(path, data, mode=mode, digests=digests)
 
     async def append_file(self, path: str, data: bytes | str) -> None:
         await self.files.append_file(path, data)

@@ -3,7 +3,7 @@
 Every decision (what a source may be, what it does at its destination) is the rules' own
 (``rules.check_copy_file``, ``rules.check_cp``, ``rules.copy_action``), shared with the copies
 by content; this module keeps the walk and the change: index nodes, in one transaction. A copy
-that reaches into a mounted folder is routed to ``mount_ops.py`` (``mount_copies.py``).
+that reaches into a mounted folder is made by content instead (``mount_copies.py``).
 """
 
 from __future__ import annotations
@@ -12,21 +12,52 @@ from dataclasses import replace
 
 from ..core import paths
 from ..core.cancel import check
+from ..core.errors import FsError
 from ..core.node import DIRECTORY, FILE, SYMLINK, Node
 from ..disk.content import Body
+from ..disk.engine import CommitEngine
 from ..disk.scope import require_readable
+from ..mounts.table import MountTable
 from ..storage.transaction import Transaction
 from . import rules
-from .mount_ops import Concern, routed
-from .nodes import SYMLINK_MODE, new_id, now
+from .mount_copies import Copier
+from .nodes import SYMLINK_MODE, Disk, new_id, now
+from .resolver import Resolver
+from .sides import Concern
 
 
 class Copies(Concern):
     """``copy_file`` and ``cp`` of the VFS."""
 
-    @routed
+    def __init__(self, engine: CommitEngine, resolver: Resolver, disk: Disk,
+                 table: MountTable, copier: Copier) -> None:
+        super().__init__(engine, resolver, disk, table)
+        self.copier = copier
+
+    def _by_content(self, src: str, dst: str, syscall: str, *, tree: bool) -> bool:
+        """Whether a copy reaches into a mounted folder, so that it copies by content
+        (``mount_copies.py``): at either end (the source as the copy reads it: a file's links
+        followed, a tree's not), or for a ``tree`` below either end."""
+        if not self.table:
+            return False
+        if self.resolver.locate(src, syscall, follow=not tree).mount is not None \
+                or self.resolver.locate(dst, syscall, create=True).mount is not None:
+            return True
+        for path, follow in ((src, False), (dst, True)) if tree else ():
+            try:
+                _, canonical = self.resolver.lookup(path, syscall, follow=follow)
+            except FsError:
+                continue
+            if self.table.within(canonical):
+                return True
+        return False
+
     async def copy_file(self, src: str, dst: str) -> None:
         """``fs.copyFile``: both ends follow links, no parents are created."""
+        if self._by_content(src, dst, "copyfile", tree=False):
+            await self.copier.copy_file(src, dst)
+            return
+
         def change(tx: Transaction) -> None:
             node, _ = self.resolver.lookup(src, "copyfile")
             rules.check_copy_file(node.kind, src, dst)
@@ -51,11 +82,14 @@ class Copies(Concern):
             self.index.put(replace(existing, size=node.size, chunks=node.chunks,
                                    inline=node.inline, mtime_ms=stamp, ctime_ms=stamp), tx)
 
-    @routed
     async def cp(self, src: str, dst: str, *, recursive: bool = False) -> None:
         """Copy ``src`` to exactly ``dst``: symlinks stay links, directories need ``recursive``
         and merge into an existing directory, as Node's ``fs.cp`` does. A directory may not go
         into itself, wherever the links in ``dst`` lead."""
+        if self._by_content(src, dst, "cp", tree=True):
+            await self.copier.cp(src, dst, recursive=recursive)
+            return
+
         def change(tx: Transaction) -> None:
             node, src_path = self.resolver.lookup(src, "cp", follow=False)
             require_readable(src_path, src, "cp")

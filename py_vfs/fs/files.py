@@ -1,26 +1,27 @@
 """File content: whole reads and writes, appends, truncation, streams, the content's name.
 
-Each mutation is one change run by the commit engine (one durable commit, grouped with the
-writes in flight); a path inside a mounted folder is routed to ``mount_ops.py`` first.
+Each mutation is a rule written once over a side (``sides.py``): its path located once, its
+entry looked up through the resolver, its checks in the disk's order, and its one change made by
+the side, on the disk as one change run by the commit engine (one durable commit, grouped with
+the writes in flight), in a mounted folder on its backend.
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import AsyncIterable, Iterable, Sequence
+from collections.abc import AsyncIterable, Awaitable, Iterable, Sequence
 
-from ..core import paths
 from ..core.errors import FsError
 from ..core.node import Node
-from ..disk.content import AHEAD_PREFIX, CHUNK_SIZE, zero_chunk
+from ..disk.content import AHEAD_PREFIX
 from ..disk.engine import CommitEngine
 from ..disk.limits import check_length, check_mode
-from ..disk.streams import DiskWriteStream, ReadStream, WriteStream, write_all
-from ..mounts.table import MountTable
+from ..disk.streams import ReadStream, WriteStream, write_all
+from ..mounts.table import DISK, MountTable, Place
 from ..storage.transaction import Change, Transaction
-from .mount_ops import Concern, MountOps, routed
+from .disk_side import DiskSide
 from .nodes import Disk
 from .resolver import Resolver
+from .sides import Concern, FileSide
 from .tree import Tree
 
 MAX_READ_SIZE = 2**31 - 1  # read_file, like Node's readFile (ERR_FS_FILE_TOO_LARGE); streams: any
@@ -43,8 +44,8 @@ class Files(Concern):
     """The content operations of the VFS."""
 
     def __init__(self, engine: CommitEngine, resolver: Resolver, disk: Disk, tree: Tree,
-                 table: MountTable, mounted: MountOps) -> None:
-        super().__init__(engine, resolver, disk, table, mounted)
+                 table: MountTable) -> None:
+        super().__init__(engine, resolver, disk, table)
         self.tree = tree
         self.content = disk.content
 
@@ -58,80 +59,67 @@ class Files(Concern):
                 f"a file over {MAX_READ_SIZE} bytes is read as a stream, with open_read")
         return node
 
+    def write_file(self, path: str, data: bytes | str, *, mode: int | None = None,
+                   digests: Sequence[str] | None = None) -> Awaitable[None]:
+        """Replace (or create) the file at ``path``, its missing parents created (what to
+        await: the commit itself, on the disk)."""
+        payload = as_bytes(data, path)
+        mode = None if mode is None else check_mode(mode, "open", path)
+        place = self.locate(path, "open", create=True)
+        return self.apply(place, lambda side: self._write(side, place, path, payload, mode,
+                                                          digests), "writeFile", "open", path)
+
     def write_change(self, path: str, data: bytes | str, mode: int | None,
                      digests: Sequence[str] | None) -> Change:
         """The change that replaces (or creates) the file at ``path`` on the disk, its parents
         created; ``data`` and ``mode`` are checked now."""
         payload = as_bytes(data, path)
         mode = None if mode is None else check_mode(mode, "open", path)
-        return lambda tx: self.disk.write(path, payload, mode, tx, parents=True, digests=digests)
+        return lambda tx: self._write(DiskSide(self.disk, tx, "open", path), DISK, path,
+                                      payload, mode, digests)
 
-    @routed
+    def _write(self, side: FileSide, place: Place, path: str, payload: bytes,
+               mode: int | None, digests: Sequence[str] | None) -> None:
+        side.write(self.write_target(side, place, path, parents=True), payload, mode, digests)
+
     async def append_file(self, path: str, data: bytes | str) -> None:
         """Only the file's last, partial chunk is read and rewritten, whatever its size."""
         payload = as_bytes(data, path)
+        place = self.locate(path, "open", create=True)
 
-        async def change(tx: Transaction) -> None:
-            _, _, existing = self.resolver.write_target(path, "open")
-            if existing is None or existing.is_dir:
-                self.disk.write(path, payload, None, tx, parents=False)
+        async def rule(side: FileSide) -> None:
+            side.writable("open")
+            found = self.write_target(side, place, path, parents=False)
+            if found.node is None:
+                side.write(found, payload, None)
             elif payload:  # appending nothing changes nothing, not even the mtime
-                check_length(existing.size + len(payload), "write", path)
-                keep, tail = await self._split_at(existing, existing.size)
-                body = self.content.pack(tail + payload, tx, keep)
-                self.disk.write_body(path, body, existing.size + len(payload), None, tx,
-                                     parents=False)
+                await side.append(found, payload)
 
-        await self.engine.run(change, "appendFile")
+        await self.apply(place, rule, "appendFile", "open", path)
 
-    @routed
     async def truncate(self, path: str, length: int = 0) -> None:
-        """Reads at most the one chunk the new end falls in. Growing a file fills the last
-        chunk with zeros and then references the one all-zero chunk as many times as needed:
-        no gap is ever allocated, whatever its size (up to ``MAX_FILE_SIZE``, else EFBIG)."""
+        """Cut or extend (with zeros) the file to ``length`` bytes (up to ``MAX_FILE_SIZE``,
+        else EFBIG); the disk reads at most the one chunk the new end falls in."""
         length = check_length(length, "open", path)
+        place = self.locate(path, "open")
 
-        async def change(tx: Transaction) -> None:
-            node, _ = self.resolver.lookup(path, "open")
-            if node.is_dir:
+        async def rule(side: FileSide) -> None:
+            found = self.resolver.resolve_from(place, path, "open")
+            assert found.node is not None
+            if found.node.is_dir:
                 raise FsError.of("EISDIR", "open", path)
-            keep, tail = await self._split_at(node, min(length, node.size))
-            gap = max(0, length - node.size)
-            fill = min(gap, -len(tail) % CHUNK_SIZE if keep or len(tail) else CHUNK_SIZE)
-            tail += bytes(fill)
-            whole, rest = divmod(gap - fill, CHUNK_SIZE)
-            if whole or rest:  # tail is a whole chunk now: zero chunks, then a partial one
-                keep += self.content.split(tail, tx) + (zero_chunk(tx) * whole if whole else ())
-                tail = bytes(rest)
-            self.disk.write_body(path, self.content.pack(tail, tx, keep), length, None, tx,
-                                 parents=False)
+            side.writable("open")
+            await side.truncate(found, length)
 
-        await self.engine.run(change, "truncate")
-
-    async def _split_at(self, node: Node, offset: int) -> tuple[tuple[str, ...], bytes]:
-        """The whole chunks before ``offset`` (kept as they are) and the bytes after them up to
-        ``offset``, which need re-chunking. An inline file is all tail, read from its node."""
-        if node.inline is not None:
-            return (), node.inline_bytes[:offset]
-        whole, partial = divmod(offset, CHUNK_SIZE)
-        if not partial:
-            return node.chunks[:whole], b""
-        chunk = await self.content.read_chunk(node.chunks[whole])
-        return node.chunks[:whole], chunk[:partial]
+        await self.apply(place, rule, "truncate", "open", path)
 
     def content_id(self, path: str) -> str:
-        """A name for a file's bytes (a hash of its size and chunk keys, or of its inline bytes),
-        without reading the store: the preview's ETag, which changes exactly when the content
-        does."""
+        """A name for a file's bytes that changes exactly when they do, without reading them
+        (the preview's ETag)."""
         node, _ = self.resolver.lookup(path, "open")
         if node.is_dir:
             raise FsError.of("EISDIR", "open", path)
-        text = f"{node.size}:{','.join(node.chunks)}"
-        if node.inline is not None:  # base64 names the bytes exactly, as the chunk keys do
-            text = f"{node.size}:inline:{node.inline}"
-        if self.table.covers(node):  # a folder's file has no chunks: size and mtime
-            text = f"{node.size}:{node.mtime_ms}"
-        return hashlib.sha256(text.encode()).hexdigest()[:32]
+        return self.tree.content_id(node)
 
     # --------------------------------------------------------------- streaming
 
@@ -146,18 +134,26 @@ class Files(Concern):
             raise FsError.of("EISDIR", "read", path)
         return self.tree.stream(node, start, end)
 
-    @routed
     def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream:
-        """A writer that creates or replaces the file at ``close`` (see ``streams``)."""
+        """A writer that creates or replaces the file at ``close`` (see ``streams``). A stream
+        that could never be committed fails now: a bad path, a directory in the way; missing
+        parents are fine (made at the end, as ``write_file`` makes them)."""
         mode = None if mode is None else check_mode(mode, "open", path)
-        self._check_writable(path)
+        place = self.locate(path, "open", create=True)
+        side = self.side(place, None, "open", path)
+        try:
+            self.write_target(side, place, path, parents=False)
+        except FsError as error:
+            if error.code != "ENOENT":
+                raise
+            side.check_parents(path)
         writer = self.engine.writer()  # the writer of the context that opened the stream
 
         async def finish(path: str, keys: tuple[str, ...], tail: bytes, size: int,
                          mode: int | None) -> None:
             await self._commit_stream(path, keys, tail, size, mode, writer)
 
-        return DiskWriteStream(self.engine, path, mode, finish)
+        return side.open_stream(self.engine, path, mode, finish)
 
     async def write_stream(self, path: str,
                            chunks: Iterable[bytes | str] | AsyncIterable[bytes | str], *,
@@ -166,32 +162,12 @@ class Files(Concern):
         in memory; the file appears whole when the iterable ends, or not at all."""
         await write_all(self.stream_writer(path, mode=mode), chunks)
 
-    def _check_writable(self, path: str) -> None:
-        """Fail early for a stream that could never be committed: a bad path or a directory in
-        the way. Missing parents are fine: the commit creates them, as ``write_file`` does."""
-        try:
-            _, _, existing = self.resolver.write_target(path, "open")
-        except FsError as error:
-            if error.code != "ENOENT":
-                raise
-            self._make_dirs_possible(path)
-            return
-        if existing is not None and existing.is_dir:
-            raise FsError.of("EISDIR", "open", path)
-
-    def _make_dirs_possible(self, path: str) -> None:
-        """Raise what ``mkdir -p`` of the parent would: a file or bad link in the way."""
-        tx = Transaction()
-        try:
-            self.disk.make_dirs(paths.dirname(paths.normalize(path, "open")), "open", tx, path)
-        finally:
-            tx.rollback()
-
     async def _commit_stream(self, path: str, keys: tuple[str, ...], tail: bytes, size: int,
                              mode: int | None, writer: str) -> None:
         def change(tx: Transaction) -> None:
-            self.disk.write_body(path, self.content.pack(tail, tx, keys), size, mode, tx,
-                                 parents=True)
+            side = DiskSide(self.disk, tx, "open", path)
+            found = self.write_target(side, DISK, path, parents=True)
+            side.put_body(found, self.content.pack(tail, tx, keys), size, mode)
             for key in keys:
                 tx.delete_meta(AHEAD_PREFIX + key)
 

@@ -1,13 +1,11 @@
 """Metadata and listings: what stat reports, chmod, utimes, touch, readdir, scandir, walk, du.
 
 Reads are synchronous: the index is in memory, and JS calls into synchronous Python are far
-cheaper than async ones. The mutations are one change each, run by the commit engine; a path
-inside a mounted folder is routed to ``mount_ops.py``.
+cheaper than async ones. The mutations are rules written once over a side (``sides.py``): one
+change run by the commit engine on the disk, one call of its backend in a mounted folder.
 """
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 from ..core import paths
 from ..core.errors import FsError
@@ -15,10 +13,9 @@ from ..core.node import SYMLINK, DirEntry, Node, Stat
 from ..disk.engine import CommitEngine
 from ..disk.limits import check_mode, check_time
 from ..mounts.table import MountTable
-from ..storage.transaction import Transaction
-from .mount_ops import Concern, MountOps, routed
-from .nodes import Disk, link_size, now
+from .nodes import Disk, link_size
 from .resolver import Resolver
+from .sides import Concern, FileSide
 from .tree import Tree
 
 
@@ -37,46 +34,51 @@ class Metadata(Concern):
     """The metadata operations and listings of the VFS."""
 
     def __init__(self, engine: CommitEngine, resolver: Resolver, disk: Disk, tree: Tree,
-                 table: MountTable, mounted: MountOps) -> None:
-        super().__init__(engine, resolver, disk, table, mounted)
+                 table: MountTable) -> None:
+        super().__init__(engine, resolver, disk, table)
         self.tree = tree
 
-    @routed
     async def chmod(self, path: str, mode: int) -> None:
-        """``chmod(2)``: the permission bits (links followed)."""
+        """``chmod(2)``: the permission bits (links followed; a folder keeps none)."""
         mode = check_mode(mode, "chmod", path)
+        place = self.locate(path, "chmod")
 
-        def change(tx: Transaction) -> None:
-            node, _ = self.resolver.lookup(path, "chmod")
-            self.index.put(replace(node, mode=mode & 0o7777, ctime_ms=now()), tx)
+        def rule(side: FileSide) -> None:
+            found = self.resolver.resolve_from(place, path, "chmod")
+            side.writable()
+            side.set_mode(found, mode)
 
-        await self.engine.run(change, "chmod")
+        await self.apply(place, rule, "chmod", "chmod", path)
 
-    @routed
     async def utimes(self, path: str, atime_ms: float, mtime_ms: float) -> None:
         """``utimes``: access and modification times, in milliseconds."""
         atime_ms = check_time(atime_ms, "utime", path)
         mtime_ms = check_time(mtime_ms, "utime", path)
+        place = self.locate(path, "utime")
 
-        def change(tx: Transaction) -> None:
-            node, _ = self.resolver.lookup(path, "utime")
-            self.index.put(replace(node, atime_ms=float(atime_ms), mtime_ms=float(mtime_ms),
-                                   ctime_ms=now()), tx)
+        def rule(side: FileSide) -> None:
+            found = self.resolver.resolve_from(place, path, "utime")
+            side.writable()
+            side.set_times(found, atime_ms, mtime_ms)
 
-        await self.engine.run(change, "utimes")
+        await self.apply(place, rule, "utimes", "utime", path)
 
-    @routed
     async def touch(self, path: str) -> None:
-        """Create an empty file, or set an existing one's times to now (``touch``)."""
-        def change(tx: Transaction) -> None:
-            if self.resolver.exists(path):
-                node, _ = self.resolver.lookup(path, "utime")
-                stamp = now()
-                self.index.put(replace(node, atime_ms=stamp, mtime_ms=stamp, ctime_ms=stamp), tx)
-            else:
-                self.disk.write(path, b"", None, tx, parents=False)
+        """Create an empty file, or set an existing one's times to now (``touch``). Located as
+        the entry is first looked up (not as a file to create): ``/m/`` of a mount point is the
+        folder's root, not a disk path."""
+        place = self.locate(path, "utime")
 
-        await self.engine.run(change, "touch")
+        def rule(side: FileSide) -> None:
+            try:
+                found = self.resolver.resolve_from(place, path, "utime")
+            except FsError:  # nothing there (or no way there): a file to create, as open()
+                side.write(self.write_target(side, place, path, parents=False), b"", None)
+                return
+            side.writable()
+            side.touch(found)
+
+        await self.apply(place, rule, "touch", "utime", path)
 
     # ----------------------------------------------------------------- listing
 

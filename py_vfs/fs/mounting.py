@@ -17,7 +17,7 @@ from ..mounts.table import ACTIVE, WAITING, Mount, MountTable
 from ..storage.transaction import Transaction
 from .resolver import Resolver
 
-# ``mkdir -p`` of a mount point that does not exist yet (the VFS's own, routed ``mkdir``).
+# ``mkdir -p`` of a mount point that does not exist yet (the VFS's own ``mkdir``).
 MakeDirs = Callable[[str], Awaitable[None]]
 
 

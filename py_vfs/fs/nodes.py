@@ -2,15 +2,14 @@
 
 What every operation on the disk shares (``files``, ``namespace``, ``copies``, ``metadata``):
 a new node and its parent's times, ``mkdir`` and ``mkdir -p`` as the kernel answers them, a
-file's new body, a symlink, a subtree removed. Each stages its writes in the ``Transaction``
-it is given; the commit engine commits them.
+symlink, a subtree removed (``disk_side.py`` makes the disk a side of the rules with them).
+Each stages its writes in the ``Transaction`` it is given; the commit engine commits them.
 """
 
 from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Sequence
 from dataclasses import replace
 
 from ..core import paths
@@ -118,29 +117,6 @@ class Disk:
                 raise FsError.of("EEXIST" if last and syscall == "mkdir" else "ENOTDIR",
                                  syscall, shown)
 
-    def write(self, path: str, data: bytes, mode: int | None, tx: Transaction, *,
-              parents: bool, digests: Sequence[str] | None = None) -> None:
-        """Create or replace the file at ``path`` with ``data``."""
-        self.write_body(path, self.content.pack(data, tx, digests=digests), len(data), mode, tx,
-                        parents=parents)
-
-    def write_body(self, path: str, body: Body, size: int, mode: int | None, tx: Transaction,
-                   *, parents: bool) -> None:
-        """Create or replace the file at ``path`` with ``body`` (``parents``: ``mkdir -p``
-        its directory first)."""
-        if parents:
-            self.make_dirs(paths.dirname(paths.normalize(path, "open")), "open", tx, path)
-        parent, name, existing = self.resolver.write_target(path, "open")
-        if existing is None:
-            self.create(parent, name, FILE, DEFAULT_FILE_MODE if mode is None else mode, tx,
-                        body=body, size=size)
-            return
-        if existing.is_dir:
-            raise FsError.of("EISDIR", "open", path)
-        stamp = now()
-        self.index.put(replace(existing, size=size, chunks=body.chunks, inline=body.inline,
-                               mtime_ms=stamp, ctime_ms=stamp), tx)
-
     def make_link(self, target: str, path: str, syscall: str, tx: Transaction) -> None:
         """Create the link ``path`` -> ``target`` (errors name both for ``symlink``, as Node's
         do, and the new path alone for ``cp``)."""
@@ -157,102 +133,3 @@ class Disk:
         if paths.has_trailing_slash(path):
             raise error("ENOENT")
         self.create(parent, name, SYMLINK, SYMLINK_MODE, tx, target=target)
-
-
-# Where a name is on the disk: the directory that holds it, that directory's canonical path,
-# and the name.
-DiskAt = tuple[Node, str, str]
-
-
-class DiskSide:
-    """The disk as a ``rules.Side``, for one call (``syscall``; errors name ``shown``),
-    staging its changes in ``tx``."""
-
-    def __init__(self, disk: Disk, tx: Transaction, syscall: str, *shown: str) -> None:
-        self.disk = disk
-        self.index = disk.index
-        self.tx = tx
-        self.syscall = syscall
-        self.shown = shown
-
-    def enter(self) -> None:
-        """The disk is always there."""
-
-    def locate(self, path: str) -> DiskAt | None:
-        """The directory that holds the last name of ``path`` (its links followed), None for
-        ``/``; errors of the way name every path of the call."""
-        if paths.normalize(path, self.syscall) == "/":
-            return None
-        try:
-            return self.disk.resolver.lookup_parent(path, self.syscall)
-        except FsError as error:
-            if len(self.shown) < 2:
-                raise
-            raise FsError.of(error.code, self.syscall, *self.shown) from None
-
-    def check_parent(self, at: DiskAt) -> None:
-        """``locate`` found the parent already."""
-
-    def entry(self, at: DiskAt) -> Node | None:
-        """The node with that name in that directory."""
-        parent, _, name = at
-        return self.index.child(parent, name)
-
-    def is_empty(self, at: DiskAt) -> bool:
-        """Whether the directory at ``at`` has no entries."""
-        node = self.entry(at)
-        return node is None or self.index.is_empty(node)
-
-    def key(self, at: DiskAt) -> tuple[str, ...]:
-        """The names of the canonical path."""
-        _, parent_path, name = at
-        return (*(s for s in parent_path.split("/") if s), name)
-
-    def same(self, src: DiskAt, dst: DiskAt) -> bool:
-        """One node under both names (the disk has no hard links: one place)."""
-        before, after = self.entry(src), self.entry(dst)
-        return before is not None and after is not None and before.id == after.id
-
-    def in_use(self, at: DiskAt) -> bool:
-        """A recorded mount point, or a directory above one (``Index.holds_mark``)."""
-        node = self.entry(at)
-        return node is not None and self.index.holds_mark(node)
-
-    def writable(self) -> None:
-        """The disk takes every change (its quota is the store's: ENOSPC at commit)."""
-
-    def remove(self, at: DiskAt) -> None:
-        """Remove the entry and everything below it; its directory's times change."""
-        parent, _, name = at
-        node = self.index.child(parent, name)
-        assert node is not None
-        self.disk.remove_tree(node, self.tx)
-        self.disk.touch_dir(self.index.get(parent.id), self.tx, now())
-
-    def make_dir(self, at: DiskAt, mode: int) -> None:
-        """A new directory."""
-        parent, _, name = at
-        self.disk.create(parent, name, DIRECTORY, mode, self.tx)
-
-    def make_link(self, at: DiskAt, target: str) -> None:
-        """A new symlink."""
-        parent, _, name = at
-        self.disk.create(parent, name, SYMLINK, SYMLINK_MODE, self.tx, target=target)
-
-    def move(self, src: DiskAt, dst: DiskAt, replaced: Node | None) -> None:
-        """One record rewritten (a directory's entries go along); both directories' times
-        change."""
-        (src_parent, _, src_name), (dst_parent, _, dst_name) = src, dst
-        node = self.index.child(src_parent, src_name)
-        assert node is not None
-        if replaced is not None:
-            self.index.remove(replaced, self.tx)
-        stamp = now()
-        self.index.put(replace(node, parent=dst_parent.id, name=dst_name, ctime_ms=stamp),
-                       self.tx)
-        self.disk.touch_dir(self.index.get(src_parent.id), self.tx, stamp)
-        if dst_parent.id != src_parent.id:
-            self.disk.touch_dir(self.index.get(dst_parent.id), self.tx, stamp)
-
-    def rename_same(self, src: DiskAt, dst: DiskAt) -> None:
-        """Renaming an entry onto itself changes nothing."""

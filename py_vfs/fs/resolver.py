@@ -13,12 +13,14 @@ Two questions, one walk:
 - ``locate``: where a path leads, without asking any backend: ``DISK``, or a mount and the
   names below its root (what the operations route on);
 - ``resolve``: what is there: a ``Found`` (the node, its canonical path, the directory that holds
-  it, the name), with virtual nodes for a folder's entries (``mounts/table.py``), asking the
-  folder with one ``stat``.
+  it, the name, and its ``Place``), with virtual nodes for a folder's entries
+  (``mounts/table.py``), asking the folder with one ``stat``; ``resolve_from`` goes on from a
+  ``Place`` that ``locate`` found, without walking the disk again.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import NamedTuple
 
 from ..core import paths
@@ -42,22 +44,14 @@ _MUST_BE_DIR = "/"
 
 class Found(NamedTuple):
     """Where a path leads: ``node`` (None when only its last name is missing and the caller
-    creates it), its canonical path, and the directory that holds (or would hold) it."""
+    creates it), its canonical path, the directory that holds (or would hold) it, and the side
+    it is on (``place``: ``DISK``, or the mount and the path inside it)."""
 
     node: Node | None
     path: str
     parent: Node
     name: str
-
-
-class _Crossing(NamedTuple):
-    """The walk stepped onto a mount point: the rest is ``rel`` inside ``mount``."""
-
-    mount: Mount
-    rel: Rel
-    must_be_dir: bool
-    outside: Node  # the disk directory that holds the mount point
-    linked: bool  # a symlink was followed on the way (a scope then wants a readable end)
+    place: Place = DISK
 
 
 class _Again(NamedTuple):
@@ -80,7 +74,7 @@ class Resolver:
 
     # ------------------------------------------------------------------ the walk
 
-    def _beyond(self, outcome: Found | _Crossing | _Again, path: str, syscall: str,
+    def _beyond(self, outcome: Found | Place | _Again, path: str, syscall: str,
                 follow: bool, create: bool) -> Found:
         """The rare rest of a walk: a link's ``..`` that left a folder goes on from the disk;
         a crossing is looked up inside its mount."""
@@ -92,7 +86,7 @@ class Resolver:
         return self._inside(outcome, path, syscall, create)
 
     def _walk_once(self, path: str, syscall: str, follow: bool,
-                   create: bool, linked: bool = False) -> Found | _Crossing | _Again:
+                   create: bool, linked: bool = False) -> Found | Place | _Again:
         pending = list(reversed(segments(path, syscall)))
         names_left = len(pending)  # in ``pending``, not counting _MUST_BE_DIR markers
         if paths.has_trailing_slash(path):
@@ -151,7 +145,7 @@ class Resolver:
         return Found(node, canonical, parent, paths.basename(canonical))
 
     def _cross(self, mount: Mount, outside: Node, point_path: str,
-               pending: list[str], linked: bool) -> _Crossing | _Again:
+               pending: list[str], linked: bool) -> Place | _Again:
         """Fold the rest of the path inside ``mount``: no links there, so lexically."""
         self.table.entered += 1
         rel: list[str] = []
@@ -170,7 +164,7 @@ class Resolver:
                 if pending and pending[0] == _MUST_BE_DIR:
                     again += "/"
                 return _Again(again)
-        return _Crossing(mount, tuple(rel), must_be_dir, outside, linked)
+        return Place(mount, tuple(rel), must_be_dir, outside, linked)
 
     # ------------------------------------------------------------------ the answers
 
@@ -184,9 +178,7 @@ class Resolver:
                 outcome = self._walk_once(outcome.path, syscall, follow, create, True)
         except FsError:
             return DISK
-        if isinstance(outcome, _Crossing):
-            return Place(outcome.mount, outcome.rel, outcome.must_be_dir)
-        return DISK
+        return DISK if isinstance(outcome, Found) else outcome
 
     def locate_entry(self, path: str, syscall: str) -> Place:
         """Where the last name of ``path`` lives (what rm, mkdir, rename act on): its parent is
@@ -197,7 +189,8 @@ class Resolver:
         parent = self.locate("/" + "/".join(names[:-1]), syscall)
         if parent.mount is None:
             return DISK
-        return Place(parent.mount, (*parent.rel, names[-1]), paths.has_trailing_slash(path))
+        return replace(parent, rel=(*parent.rel, names[-1]),
+                       must_be_dir=paths.has_trailing_slash(path))
 
     def resolve(self, path: str, syscall: str, *, follow: bool = True,
                 create: bool = False) -> Found:
@@ -212,9 +205,20 @@ class Resolver:
             return outcome
         return self._beyond(outcome, path, syscall, follow, create)
 
-    def _inside(self, crossing: _Crossing, path: str, syscall: str, create: bool) -> Found:
+    def resolve_from(self, place: Place, path: str, syscall: str, *, follow: bool = True,
+                     create: bool = False) -> Found:
+        """``resolve``, going on from the ``place`` that ``locate`` found for ``path`` (with the
+        same ``follow``): on the disk the walk is made now, in a folder only the folder is
+        asked (no second walk of the disk part)."""
+        if place.mount is None:
+            return self.resolve(path, syscall, follow=follow, create=create)
+        place.mount.check_active(syscall, path)
+        return self._inside(place, path, syscall, create)
+
+    def _inside(self, crossing: Place, path: str, syscall: str, create: bool) -> Found:
         """The answer inside a mount: virtual nodes, one ``stat`` of the folder."""
         mount, rel, must_be_dir = crossing.mount, crossing.rel, crossing.must_be_dir
+        assert mount is not None and crossing.outside is not None
         canonical = mount.path_of(rel)
         scope = SCOPE.get()
         if scope is not None and not (scope.can_read(canonical) or (
@@ -226,7 +230,7 @@ class Resolver:
 
         if not rel:
             return Found(vnode((), Entry("", DIRECTORY)), canonical, crossing.outside,
-                         paths.basename(canonical))
+                         paths.basename(canonical), crossing)
         parent = vnode(rel[:-1], Entry(rel[-2] if len(rel) > 1 else "", DIRECTORY))
         if create and must_be_dir:  # as the disk: the way first, then the trailing slash
             with translated(syscall, path):
@@ -239,10 +243,10 @@ class Resolver:
                 raise FsError.of(error.code, syscall, path) from None
             with translated(syscall, path):
                 _require_dir(mount, rel[:-1])
-            return Found(None, canonical, parent, rel[-1])
+            return Found(None, canonical, parent, rel[-1], crossing)
         if must_be_dir and entry.kind != DIRECTORY:
             raise FsError.of("ENOTDIR", syscall, path)
-        return Found(vnode(rel, entry), canonical, parent, rel[-1])
+        return Found(vnode(rel, entry), canonical, parent, rel[-1], crossing)
 
     def lookup(self, path: str, syscall: str, *, follow: bool = True) -> tuple[Node, str]:
         """The node at ``path`` and its canonical path (see ``resolve``)."""

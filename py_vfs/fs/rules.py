@@ -2,8 +2,8 @@
 and the decisions of copy_file and cp.
 
 Each rule is the kernel's checks in the kernel's order, over a ``Side``: a small protocol of
-look up / list / change that both the disk (``disk.DiskSide``, in one transaction) and a mounted
-folder (``mount_side.MountSide``, through its backend) satisfy, the way zen-fs puts every
+look up / list / change that both the disk (``disk_side.DiskSide``, in one transaction) and a
+mounted folder (``mounts/side.MountSide``, through its backend) satisfy, the way zen-fs puts every
 backend behind one ``FileSystem`` contract. A side names an entry by an *at* of its own (the
 disk: the parent node, its canonical path and the name; a folder: the path inside it), found by
 ``locate``; the rules never look inside one.
@@ -67,12 +67,20 @@ class Side(Protocol[At]):
     def same(self, src: At, dst: At) -> bool:
         """Whether two places are one entry (the same name, or two names of one entry)."""
 
-    def in_use(self, at: At) -> bool:
-        """Whether the entry at ``at`` is a mount point or holds one (EBUSY to remove or move
-        it: a folder would drop out of the tree, in every tab)."""
+    def check_busy(self, path: str) -> None:
+        """EBUSY when ``path`` names a mount point or a directory holding one (removing or
+        moving it would drop a folder out of the tree, in every tab); asked before anything
+        else of a removal or a rename, and quiet when ``path`` cannot be looked up."""
 
-    def writable(self) -> None:
+    def writable(self, syscall: str | None = None) -> None:
         """Just before the one change: may this side be changed?"""
+
+    def safe_point(self) -> None:
+        """After a long change: a cancelled call stops here (the disk drops its change before
+        the commit; a folder's change is made already)."""
+
+    def make_dirs(self, path: str, mode: int) -> None:
+        """``mkdir -p``: what is missing (each side follows its own way: the disk its links)."""
 
     def remove(self, at: At) -> None:
         """Remove the entry at ``at`` and all it holds."""
@@ -108,29 +116,33 @@ def mkdir(side: Side[At], path: str, mode: int) -> None:
     side.make_dir(at, mode)
 
 
+def _existing(side: Side[At], path: str, syscall: str) -> tuple[At, Kind]:
+    """The entry ``path`` names, for a call that removes it: ``/`` is EPERM (EBUSY on Linux),
+    a missing one ENOENT."""
+    at = side.locate(path)
+    if at is None:
+        raise FsError.of("EPERM", syscall, path)
+    entry = side.entry(at)
+    if entry is None:
+        raise FsError.of("ENOENT", syscall, path)
+    return at, entry
+
+
 def rm(side: Side[At], path: str, *, recursive: bool, force: bool) -> None:
     """``rm``: a directory needs ``recursive`` unless empty; ``force``: a missing entry (or
     way) is no error."""
     side.enter()
+    side.check_busy(path)
     try:
-        at = side.locate(path)
-        if at is None:
-            raise FsError.of("EPERM", "rm", path)
-        entry = side.entry(at)
+        at, entry = _existing(side, path, "rm")
     except FileNotFoundError:
         if force:
             return
         raise
-    if entry is None:
-        if force:
-            return
-        raise FsError.of("ENOENT", "rm", path)
     if paths.has_trailing_slash(path) and entry.kind != DIRECTORY:
         raise FsError.of("ENOTDIR", "rm", path)
     if entry.kind == DIRECTORY and not recursive and not side.is_empty(at):
         raise FsError.of("ENOTEMPTY", "rm", path)
-    if side.in_use(at):
-        raise FsError.of("EBUSY", "rm", path)
     side.writable()
     side.remove(at)
 
@@ -138,18 +150,12 @@ def rm(side: Side[At], path: str, *, recursive: bool, force: bool) -> None:
 def rmdir(side: Side[At], path: str) -> None:
     """``rmdir(2)``: an empty directory only."""
     side.enter()
-    at = side.locate(path)
-    if at is None:
-        raise FsError.of("EPERM", "rmdir", path)
-    entry = side.entry(at)
-    if entry is None:
-        raise FsError.of("ENOENT", "rmdir", path)
+    side.check_busy(path)
+    at, entry = _existing(side, path, "rmdir")
     if entry.kind != DIRECTORY:
         raise FsError.of("ENOTDIR", "rmdir", path)
     if not side.is_empty(at):
         raise FsError.of("ENOTEMPTY", "rmdir", path)
-    if side.in_use(at):
-        raise FsError.of("EBUSY", "rmdir", path)
     side.writable()
     side.remove(at)
 
@@ -157,12 +163,7 @@ def rmdir(side: Side[At], path: str) -> None:
 def unlink(side: Side[At], path: str) -> None:
     """``unlink(2)``: a file or a link (the link itself), never a directory."""
     side.enter()
-    at = side.locate(path)
-    if at is None:
-        raise FsError.of("EPERM", "unlink", path)
-    entry = side.entry(at)
-    if entry is None:
-        raise FsError.of("ENOENT", "unlink", path)
+    at, entry = _existing(side, path, "unlink")
     if entry.kind == DIRECTORY:
         raise FsError.of("EISDIR", "unlink", path)
     if paths.has_trailing_slash(path):
@@ -191,9 +192,11 @@ def symlink(side: Side[At], target: str, path: str) -> None:
 def rename(side: Side[At], old: str, new: str) -> None:
     """``rename(2)``, its checks in the kernel's order: both parents, ``/`` (EPERM here, EBUSY
     on Linux), the source, a trailing slash on a non-directory, a directory into itself, a
-    target that holds the source, a no-op onto one entry, a mount point in the way (EBUSY), what
-    may replace what."""
+    target that holds the source, a no-op onto one entry, what may replace what. A mount point
+    in the way (EBUSY) is asked first, before anything else."""
     side.enter()
+    side.check_busy(old)
+    side.check_busy(new)
     src, dst = side.locate(old), side.locate(new)
     if src is None or dst is None:
         raise FsError.of("EPERM", "rename", old, new)
@@ -215,8 +218,6 @@ def rename(side: Side[At], old: str, new: str) -> None:
     if existing is not None and side.same(src, dst):
         side.rename_same(src, dst)
         return
-    if side.in_use(src) or (existing is not None and side.in_use(dst)):
-        raise FsError.of("EBUSY", "rename", old, new)
     if existing is not None:
         replaced_dir = existing.kind == DIRECTORY
         if replaced_dir and not is_dir:

@@ -1,6 +1,6 @@
 """What a mounted folder must offer: a few synchronous primitives on paths inside it.
 
-A backend knows nothing of POSIX rules or of the VFS around it: the mount layer (``ops``) checks
+A backend knows nothing of POSIX rules or of the VFS around it: the mount layer (``side``) checks
 every precondition with ``stat`` and ``list`` first and only then asks for the one change, so two
 very different backends (a host directory through ``os``, a browser folder through the File System
 Access API) answer every operation with the same codes.

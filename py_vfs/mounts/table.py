@@ -9,7 +9,8 @@ What a lookup inside a mount answers is a *virtual node*: a ``Node`` built from 
 answer, never stored in the index, whose id names the mount and the path inside it. Read-only
 operations of the VFS (stat, readdir, walk, find, glob, grep, read_file...) then work on it
 unchanged; the few places that read children or content ask the table (``covers``). Mutations
-never see virtual nodes: ``mount_ops.py`` routes them before they reach the disk code.
+see virtual nodes only through a side (``py_vfs/mounts/side.py``), which turns them back into
+paths inside the folder.
 
 Nothing read from a folder is kept: each lookup and listing asks the backend again, so changes
 made outside the VFS show at once.
@@ -125,11 +126,17 @@ class Mount:
 
 @dataclass(frozen=True)
 class Place:
-    """Where a path leads: inside ``mount`` at ``rel`` (``mount`` None: on the disk)."""
+    """Where a path leads: inside ``mount`` at ``rel`` (``mount`` None: on the disk), and what
+    the walk that found it knew on the way, so that the lookup inside goes on from there:
+    whether a trailing slash asks for a directory, the disk directory that holds the mount
+    point (``outside``), and whether a symlink was followed (a scope then wants a readable
+    end)."""
 
     mount: Mount | None = None
     rel: Rel = ()
     must_be_dir: bool = False
+    outside: Node | None = None
+    linked: bool = False
 
 
 DISK = Place()

@@ -74,6 +74,16 @@ def test_the_mount_point_is_busy(vfs):
     assert vfs.readdir("/work/proj") == ["README.md", "src"]
 
 
+def test_touching_the_mount_point_with_a_slash_touches_the_folder(vfs):
+    """``touch /m/`` is the folder's root: the mount point's disk record stays as it was (it
+    used to be overwritten with the root's virtual node, and the point was no longer busy)."""
+    work, _ = vfs.resolver.lookup("/work", "stat")
+    point = vfs.index.child(work, "proj")
+    run(vfs.touch("/work/proj/"))
+    assert vfs.index.child(work, "proj") == point
+    assert code_of(lambda: vfs.rm("/work/proj", recursive=True)) == "EBUSY"
+
+
 def test_unmount_leaves_the_folder_and_an_empty_point(vfs, folder):
     info = run(vfs.unmount("/work/proj"))
     assert info["path"] == "/work/proj"
