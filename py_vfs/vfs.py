@@ -37,7 +37,7 @@ from .disk.content import DEFAULT_CACHE_BYTES, Content
 from .disk.engine import CommitEngine
 from .disk.garbage import DEFAULT_GRACE_MS, collect
 from .disk.index import Index
-from .disk.journal import History, Retention
+from .disk.journal import Journal, Retention
 from .disk.scope import Scope
 from .disk.streams import ReadStream, WriteStream
 from .disk.usage import Usage, measure
@@ -48,9 +48,9 @@ from .fs.files import Files
 from .fs.forwarding import WriterView, implements
 from .fs.metadata import Metadata, stat_of
 from .fs.mount_copies import Copier
-from .fs.mounting import Mounts
+from .fs.mounting import Mounting
 from .fs.namespace import Namespace
-from .fs.nodes import Disk, new_root
+from .fs.nodes import Nodes, new_root
 from .fs.resolver import Resolver
 from .fs.search import DEFAULT_MAX_FILE_SIZE, GrepResult, Search
 from .fs.step import Step
@@ -82,19 +82,19 @@ class VFS:
         self.watchers = Watchers()
         self.engine = CommitEngine(store, self.index, self.content, self.watchers)
         self.engine.default_writer = check_writer(writer)
-        self.history = History(store, self.index, self.content, self.engine,
+        self.history = Journal(store, self.index, self.content, self.engine,
                                retention or Retention())
         self.mount_table = MountTable(self.index)
         self.resolver = Resolver(self.index, self.mount_table)
         self.tree = Tree(self.index, self.content, self.mount_table, self.engine)
-        disk = Disk(self.index, self.content, self.resolver)
+        disk = Nodes(self.index, self.content, self.resolver)
         table, resolver, engine = self.mount_table, self.resolver, self.engine
         self.files = Files(engine, resolver, disk, self.tree, table)
         self.namespace = Namespace(engine, resolver, disk, table)
         self.metadata = Metadata(engine, resolver, disk, self.tree, table)
         self.copies = Copies(engine, resolver, disk, table, Copier(self, resolver))
         self.search = Search(resolver, self.tree)
-        self.mounting = Mounts(engine, resolver, self.index, table,
+        self.mounting = Mounting(engine, resolver, self.index, table,
                                lambda path: self.mkdir(path, recursive=True))
         self.versions = Snapshots(store, self.index, self.content, engine, resolver,
                                   self.history)

@@ -26,7 +26,7 @@ from ..core.node import DIRECTORY, ROOT_ID, Node
 from ..disk.content import HELD_PREFIX, SNAPSHOT_PREFIX, Content
 from ..disk.engine import CommitEngine
 from ..disk.index import Index
-from ..disk.journal import History, iso
+from ..disk.journal import Journal, iso
 from ..disk.watch import path_of
 from ..fs.nodes import new_id, now
 from ..fs.resolver import Resolver
@@ -149,7 +149,7 @@ class Snapshots:
     content: Content
     engine: CommitEngine
     resolver: Resolver
-    history: History
+    history: Journal
 
     def __post_init__(self) -> None:
         self.history.snapshot_chunks = self.chunks

@@ -105,7 +105,7 @@ def _touches(entry: dict[str, Any], path: str) -> bool:
     return any(p == path or p.startswith(prefix) for p in describe(0, entry)["paths"])
 
 
-class History:
+class Journal:
     """The journal of one VFS: retention, held chunks, reading, time travel."""
 
     def __init__(self, store: Store, index: Index, content: Content, engine: CommitEngine,

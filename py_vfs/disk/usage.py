@@ -65,7 +65,7 @@ def chunk_lengths(node: Node) -> dict[str, int]:
 def measure(nodes: list[Node], estimate: dict[str, Any] | None,
             history: dict[str, Any] | None = None) -> Usage:
     """Usage of ``nodes`` (the index), with the store's ``estimate()`` for the quota and what
-    the journal's history holds (``History.cost``)."""
+    the journal's history holds (``Journal.cost``)."""
     kinds = {FILE: 0, DIRECTORY: 0, SYMLINK: 0}
     content = inline_bytes = inline_files = 0
     lengths: dict[str, int] = {}

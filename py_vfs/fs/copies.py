@@ -21,7 +21,7 @@ from ..mounts.table import MountTable
 from ..storage.transaction import Transaction
 from . import rules
 from .mount_copies import Copier
-from .nodes import SYMLINK_MODE, Disk, new_id, now
+from .nodes import SYMLINK_MODE, Nodes, new_id, now
 from .resolver import Resolver
 from .sides import Concern
 
@@ -29,7 +29,7 @@ from .sides import Concern
 class Copies(Concern):
     """``copy_file`` and ``cp`` of the VFS."""
 
-    def __init__(self, engine: CommitEngine, resolver: Resolver, disk: Disk,
+    def __init__(self, engine: CommitEngine, resolver: Resolver, disk: Nodes,
                  table: MountTable, copier: Copier) -> None:
         super().__init__(engine, resolver, disk, table)
         self.copier = copier

@@ -20,7 +20,7 @@ from ..disk.engine import CommitEngine
 from ..disk.limits import check_length
 from ..disk.streams import DiskWriteStream, Finish, WriteStream
 from ..storage.transaction import Transaction
-from .nodes import DEFAULT_FILE_MODE, SYMLINK_MODE, Disk, now
+from .nodes import DEFAULT_FILE_MODE, SYMLINK_MODE, Nodes, now
 from .resolver import Found
 
 # Where a name is on the disk: the directory that holds it, that directory's canonical path,
@@ -32,7 +32,7 @@ class DiskSide:
     """The disk as a ``rules.Side``, for one call (``syscall``; errors name ``shown``),
     staging its changes in ``tx``."""
 
-    def __init__(self, disk: Disk, tx: Transaction, syscall: str, *shown: str) -> None:
+    def __init__(self, disk: Nodes, tx: Transaction, syscall: str, *shown: str) -> None:
         self.disk = disk
         self.index = disk.index
         self.content = disk.content

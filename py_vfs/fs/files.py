@@ -19,7 +19,7 @@ from ..disk.streams import ReadStream, WriteStream, write_all
 from ..mounts.table import DISK, MountTable, Place
 from ..storage.transaction import Change, Transaction
 from .disk_side import DiskSide
-from .nodes import Disk
+from .nodes import Nodes
 from .resolver import Resolver
 from .sides import Concern, FileSide
 from .tree import Tree
@@ -43,7 +43,7 @@ def as_bytes(data: bytes | bytearray | memoryview | str, path: str | None = None
 class Files(Concern):
     """The content operations of the VFS."""
 
-    def __init__(self, engine: CommitEngine, resolver: Resolver, disk: Disk, tree: Tree,
+    def __init__(self, engine: CommitEngine, resolver: Resolver, disk: Nodes, tree: Tree,
                  table: MountTable) -> None:
         super().__init__(engine, resolver, disk, table)
         self.tree = tree

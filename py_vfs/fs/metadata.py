@@ -13,7 +13,7 @@ from ..core.node import SYMLINK, DirEntry, Node, Stat
 from ..disk.engine import CommitEngine
 from ..disk.limits import check_mode, check_time
 from ..mounts.table import MountTable
-from .nodes import Disk, link_size
+from .nodes import Nodes, link_size
 from .resolver import Resolver
 from .sides import Concern, FileSide
 from .tree import Tree
@@ -33,7 +33,7 @@ def stat_of(node: Node, canonical: str) -> Stat:
 class Metadata(Concern):
     """The metadata operations and listings of the VFS."""
 
-    def __init__(self, engine: CommitEngine, resolver: Resolver, disk: Disk, tree: Tree,
+    def __init__(self, engine: CommitEngine, resolver: Resolver, disk: Nodes, tree: Tree,
                  table: MountTable) -> None:
         super().__init__(engine, resolver, disk, table)
         self.tree = tree

@@ -21,7 +21,7 @@ from .resolver import Resolver
 MakeDirs = Callable[[str], Awaitable[None]]
 
 
-class Mounts:
+class Mounting:
     """Mounting and unmounting folders of one VFS."""
 
     def __init__(self, engine: CommitEngine, resolver: Resolver, index: Index,

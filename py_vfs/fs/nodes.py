@@ -47,7 +47,7 @@ def new_root() -> Node:
     return Node(ROOT_ID, None, "", DIRECTORY, DEFAULT_DIR_MODE, stamp, stamp, stamp)
 
 
-class Disk:
+class Nodes:
     """Node-level changes of the disk, over its index, content and resolver."""
 
     def __init__(self, index: Index, content: Content, resolver: Resolver) -> None:

@@ -24,7 +24,7 @@ from ..mounts.side import MountSide
 from ..mounts.table import DISK, MountTable, Place
 from ..storage.transaction import Transaction
 from .disk_side import DiskSide
-from .nodes import Disk
+from .nodes import Nodes
 from .resolver import Found, Resolver
 
 
@@ -70,7 +70,7 @@ class Concern:
     """One concern of the VFS facade (files, namespace, metadata, copies): the commit engine,
     the resolver, the disk and the mount table it works with."""
 
-    def __init__(self, engine: CommitEngine, resolver: Resolver, disk: Disk,
+    def __init__(self, engine: CommitEngine, resolver: Resolver, disk: Nodes,
                  table: MountTable) -> None:
         self.engine = engine
         self.resolver = resolver
