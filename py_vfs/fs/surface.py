@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import AsyncIterable, Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -40,8 +41,6 @@ if TYPE_CHECKING:
     from ..disk.usage import Usage
     from ..disk.watch import Listener
     from ..mounts.backend import Backend
-    from .forwarding import WriterView
-    from .step import Step
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -124,7 +123,7 @@ class Surface:
         durable when it returns, so nothing is buffered and nothing else needs flushing."""
 
     @api(op="stepBegin")
-    def step(self) -> Step:
+    def step(self) -> AbstractAsyncContextManager[Any]:
         """``async with vfs.step() as tx:``: every operation on ``tx`` commits together, or none
         does if the body raises (see py_vfs/fs/step.py and docs/semantics.md)."""
 
@@ -146,7 +145,7 @@ class Surface:
         """The disk revision this VFS has applied."""
 
     @api(op=None, js="as")
-    def as_writer(self, writer: str) -> WriterView:
+    def as_writer(self, writer: str) -> Surface:
         """The same disk, with every change made by ``writer`` (``agent:planner``): recorded
         on the nodes it writes and in the journal. Cheap: a proxy, no second disk."""
 
