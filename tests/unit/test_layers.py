@@ -178,3 +178,23 @@ def test_the_checks_see_cycles_and_upward_imports():
     assert _layer_of("vfs") > _layer_of("fs.resolver") > _layer_of("disk.engine") > _layer_of(
         "core.node")
     assert _layer_of("shell.commands.files") == _layer_of("shell")
+
+
+# One concept a module, one a class: a module past MAX_MODULE_LINES, or a class past
+# MAX_CLASS_LINES, is asked whether it holds two things; the answer is a split by concept (a
+# class's second job becomes a class of its own), never a cut where the count runs out.
+MAX_MODULE_LINES = 500
+MAX_CLASS_LINES = 350
+
+
+def test_no_module_or_class_outgrows_one_concept():
+    too_long = []
+    for name, (path, _) in sorted(_modules().items()):
+        text = path.read_text("utf-8")
+        if (lines := text.count("\n")) > MAX_MODULE_LINES:
+            too_long.append(f"module {name or 'py_vfs'}: {lines} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ClassDef) and (
+                    size := node.end_lineno - node.lineno + 1) > MAX_CLASS_LINES:
+                too_long.append(f"class {name}.{node.name}: {size} lines")
+    assert not too_long, "\n".join(too_long)
