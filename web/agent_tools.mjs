@@ -8,8 +8,7 @@
 // {type: "function", function: {name, description, parameters: inputSchema}}.
 
 import { AGENT_TOOLS } from "./protocol.mjs";
-import { checkSignal } from "./abort.mjs";
-import { invalidArgType } from "./validate.mjs";
+import { checkSignal, invalidArgType } from "./validate.mjs";
 
 // `prefix` goes before every name (helix's are "workspace__<name>__"); `caps`: {maxToolResultBytes,
 // maxDirEntries, maxGlobMatches, maxFileSizeMb} (helix's defaults: 256 KiB, 1000, 1000, none);

@@ -78,12 +78,16 @@ export class BeforeBoot {
     });
   }
 
-  // No more early reads; the reader closes once its last answer is given.
-  stop() {
-    if (!this.#on) return;
-    this.#on = false;
-    const reader = this.#reader;
-    this.#reader = null;
-    if (reader) Promise.allSettled([...this.#undecided]).then(() => reader.close());
+  // No more early reads; the reader closes once its last answer is given. Resolves once every
+  // call tried or queued here has been answered or sent on: later calls may then go straight
+  // to the worker (web/client.mjs).
+  async stop() {
+    if (this.#on) {
+      this.#on = false;
+      const reader = this.#reader;
+      this.#reader = null;
+      if (reader) Promise.allSettled([...this.#undecided]).then(() => reader.close());
+    }
+    while (this.#undecided.size || this.#queue) await Promise.allSettled([...this.#undecided, this.#queue]);
   }
 }

@@ -8,6 +8,7 @@
 // answers a read (null: end of input).
 
 import { RunEvents } from "./run_events.mjs";
+import { RUN } from "./protocol.mjs";
 
 export class ScriptRun {
   #worker;
@@ -23,7 +24,7 @@ export class ScriptRun {
       event.preventDefault?.();
       this.#events.fail(`jsh: ${event.message || "the script's worker failed"}`, 1);
     };
-    this.#worker.postMessage({ type: "start", ...init, fs: view.port }, [view.port]);
+    this.#worker.postMessage({ type: RUN.start, ...init, fs: view.port }, [view.port]);
   }
 
   next() {
@@ -31,11 +32,11 @@ export class ScriptRun {
   }
 
   ack(id) {
-    this.#worker.postMessage({ type: "ack", id });
+    this.#worker.postMessage({ type: RUN.ack, id });
   }
 
   give(data) {
-    this.#worker.postMessage({ type: "stdin", data: data ?? null });
+    this.#worker.postMessage({ type: RUN.stdin, data: data ?? null });
   }
 
   // Ends the script at once (also mid-loop) and closes its fs port: the view is forgotten.

@@ -13,6 +13,8 @@
 // process.exitCode (0) once the function's promise settles.
 
 import { viewOf } from "./api.mjs";
+import { RUN } from "./protocol.mjs";
+import { takePort } from "./realm_port.mjs";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -47,7 +49,7 @@ function write(type, chunk) {
 function exit(code) {
   if (exited) return;
   exited = true;
-  endpoint.postMessage({ type: "exit", code: (Number(code) || 0) & 0xff });
+  endpoint.postMessage({ type: RUN.exit, code: (Number(code) || 0) & 0xff });
 }
 
 function show(value) {
@@ -69,7 +71,7 @@ const line = (args) => `${args.map(show).join(" ")}\n`;
 function readInput() {
   const next = reading.then(() => new Promise((resolve) => {
     giveInput = resolve;
-    endpoint.postMessage({ type: "read" });
+    endpoint.postMessage({ type: RUN.read });
   }));
   reading = next.catch(() => {});
   return next;
@@ -86,8 +88,8 @@ function makeProcess({ argv, env, cwd }) {
       exit(code);
       throw new Exit(`process.exit(${code})`);
     },
-    stdout: { write: (chunk) => write("out", chunk), isTTY: false },
-    stderr: { write: (chunk) => write("err", chunk), isTTY: false },
+    stdout: { write: (chunk) => write(RUN.out, chunk), isTTY: false },
+    stderr: { write: (chunk) => write(RUN.err, chunk), isTTY: false },
     stdin: {
       read: readInput,
       async text() {
@@ -104,14 +106,14 @@ function makeProcess({ argv, env, cwd }) {
 }
 
 function makeConsole() {
-  const out = (...args) => { write("out", line(args)); };
-  const err = (...args) => { write("err", line(args)); };
+  const out = (...args) => { write(RUN.out, line(args)); };
+  const err = (...args) => { write(RUN.err, line(args)); };
   return { ...console, log: out, info: out, debug: out, error: err, warn: err, trace: err };
 }
 
 async function fail(error) {
   if (error instanceof Exit || exited) return;
-  await write("err", `${show(error)}\n`);
+  await write(RUN.err, `${show(error)}\n`);
   exit(1);
 }
 
@@ -140,11 +142,11 @@ self.addEventListener("error", (event) => {
 });
 
 function receive({ data }) {
-  if (data.type === "start") start(data);
-  else if (data.type === "ack") {
+  if (data.type === RUN.start) start(data);
+  else if (data.type === RUN.ack) {
     acks.get(data.id)?.();
     acks.delete(data.id);
-  } else if (data.type === "stdin") {
+  } else if (data.type === RUN.stdin) {
     const resolve = giveInput;
     giveInput = null;
     resolve?.(data.data ? new Uint8Array(data.data) : null);
@@ -154,13 +156,10 @@ function receive({ data }) {
 // In a realm: the frame's bootstrap hands over the messages that came while this module
 // loaded; the first is the run's port.
 export function serve(scope, queued) {
-  const take = ({ data, ports }) => {
-    if (data?.type !== "port" || endpoint) return;
-    endpoint = ports[0];
+  takePort(scope, queued, (port) => {
+    endpoint = port;
     endpoint.onmessage = receive;
-  };
-  scope.onmessage = take;
-  for (const event of queued) take(event);
+  });
 }
 
 // Started by web/jsh_host.mjs: this module is the worker's own script.

@@ -4,6 +4,8 @@
 // "pull" until "end". Python decides everything (py_vfs/hosts/preview.py); this only moves bytes, and
 // transfers each piece's buffer instead of copying it.
 
+import { BODY } from "./protocol.mjs";
+
 // A stream the service worker stops pulling (it died, or the reader went away without a
 // cancel) is closed after this long, which releases the file's pinned chunks in Python.
 const IDLE_MS = 60000;
@@ -18,7 +20,7 @@ export async function servePreview(port, request, call) {
   }
   const { status, headers, body, stream } = answer;
   const more = stream != null;
-  port.postMessage({ type: "start", status, headers, body, more }, [body.buffer]);
+  port.postMessage({ type: BODY.start, status, headers, body, more }, [body.buffer]);
   if (more) pump(port, stream, call);
   else port.close();
 }
@@ -41,21 +43,21 @@ function pump(port, stream, call) {
   };
   idle();
   port.onmessage = async ({ data }) => {
-    if (data?.type === "cancel") return close();
-    if (data?.type !== "pull") return;
+    if (data?.type === BODY.cancel) return close();
+    if (data?.type !== BODY.pull) return;
     idle();
     try {
       const { value, error } = await call("readChunk", [stream]);
       if (error) throw new Error(error.message);
       if (value == null) {
         clearTimeout(timer);
-        port.postMessage({ type: "end" });
+        port.postMessage({ type: BODY.end });
         port.close();
       } else {
-        port.postMessage({ type: "chunk", data: value }, [value.buffer]);
+        port.postMessage({ type: BODY.chunk, data: value }, [value.buffer]);
       }
     } catch (error) {
-      port.postMessage({ type: "error", message: String(error?.message ?? error) });
+      port.postMessage({ type: BODY.error, message: String(error?.message ?? error) });
       close();
     }
   };

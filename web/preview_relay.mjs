@@ -4,7 +4,7 @@
 
 import { findRoot } from "./preview_roots.mjs";
 // The version of the preview messages, shared with service_worker/sw.js and relay.mjs.
-import { PREVIEW_PROTOCOL } from "./protocol.mjs";
+import { BODY, PREVIEW_PROTOCOL, RELAY, WIRE } from "./protocol.mjs";
 const RELAY_TIMEOUT_MS = 20000; // boot goes on without previews after this (a warning says so)
 
 // Served from another origin, a previewed page can reach none of the app's storage, locks or
@@ -37,16 +37,16 @@ export async function connectRelay(option, workerOf) {
       if (event.origin !== origin || event.source !== frame.contentWindow) return;
       const message = event.data;
       if (message?.protocol !== PREVIEW_PROTOCOL) return;
-      if (message.type === "pyvfs:preview" && event.ports.length === 1) {
+      if (message.type === RELAY.preview && event.ports.length === 1) {
         answerPreview(message, event.ports[0], workerOf);
-      } else if (message.type === "pyvfs:relay-reload" && !reloaded) {
+      } else if (message.type === RELAY.reload && !reloaded) {
         // A first visit: the relay registered the service worker, which did not see this
         // frame's navigation. Loaded again, through the worker, it is a relay (once).
         reloaded = true;
         frame.src = relayUrl;
-      } else if (message.type === "pyvfs:relay-ready" || message.type === "pyvfs:relay-failed" || message.type === "pyvfs:relay-reload") {
-        if (message.type === "pyvfs:relay-failed") console.warn(`py_vfs: previews are off: ${message.message}`);
-        if (message.type === "pyvfs:relay-reload") console.warn("py_vfs: previews are off: the preview service worker does not take this page's frame for a relay (is this origin in the preview site's appOrigins?)");
+      } else if (message.type === RELAY.ready || message.type === RELAY.failed || message.type === RELAY.reload) {
+        if (message.type === RELAY.failed) console.warn(`py_vfs: previews are off: ${message.message}`);
+        if (message.type === RELAY.reload) console.warn("py_vfs: previews are off: the preview service worker does not take this page's frame for a relay (is this origin in the preview site's appOrigins?)");
         clearTimeout(late);
         resolve();
       }
@@ -87,20 +87,20 @@ async function answerPreview(message, port, workerOf) {
   const root = await findRoot(message.token).catch(() => null);
   if (root && !workerOf(root.disk)) return;
   port.onmessage = ({ data }) => {
-    if (data?.type !== "go") return;
+    if (data?.type !== BODY.go) return;
     port.onmessage = null;
     const worker = root && workerOf(root.disk);
     if (!worker) return notFound(port, message.request.path);
     const { root: top, kind, node, name } = root;
     const request = { ...message.request, token: message.token, root: top, kind, node, name };
-    worker.postMessage({ type: "preview", request }, [port]);
+    worker.postMessage({ type: WIRE.preview, request }, [port]);
   };
-  port.postMessage({ type: "ack" });
+  port.postMessage({ type: BODY.ack });
 }
 
 function notFound(port, path) {
   const body = new TextEncoder().encode(`ENOENT: no such file or directory, preview '${path}'\n`);
   const headers = { "content-type": "text/plain; charset=utf-8", "content-length": String(body.length) };
-  port.postMessage({ type: "start", status: 404, headers, body, more: false }, [body.buffer]);
+  port.postMessage({ type: BODY.start, status: 404, headers, body, more: false }, [body.buffer]);
   port.close();
 }

@@ -6,6 +6,7 @@ import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { dropSnapshot, loadSnapshot, snapshotKey, storedKey } from "./runtime_store.mjs";
 import { scheduleInMicrotasks } from "./scheduler.mjs";
 import { growingInstantiation } from "./snapshot_memory.mjs";
+import { SNAPSHOT, WIRE } from "./protocol.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
 
@@ -18,7 +19,7 @@ export function progress(stage, message, extra = {}) {
   const index = STAGES.indexOf(stage);
   if (index < stageIndex) return;
   stageIndex = index;
-  self.postMessage({ type: "progress", stage, message, ...extra });
+  self.postMessage({ type: WIRE.progress, stage, message, ...extra });
 }
 
 // Counts the bytes of Pyodide's own fetches of the big runtime files while they stream, so the
@@ -186,9 +187,9 @@ async function makeSnapshot(manifest, key) {
 function runMaker(manifest, key) {
   const maker = new Worker(here("snapshot_maker.mjs"), { type: "module", name: "pyvfs:snapshot" });
   return new Promise((resolve, reject) => {
-    maker.onmessage = ({ data }) => (data.type === "stored" ? resolve("stored") : reject(new Error(data.message)));
+    maker.onmessage = ({ data }) => (data.type === SNAPSHOT.stored ? resolve("stored") : reject(new Error(data.message)));
     maker.onerror = (event) => reject(new Error(event.message || "the snapshot worker failed to start"));
-    maker.postMessage({ manifest, key });
+    maker.postMessage({ type: SNAPSHOT.make, manifest, key });
   }).finally(() => maker.terminate());
 }
 

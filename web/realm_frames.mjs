@@ -7,6 +7,8 @@
 // From the worker: {type: "realmOpen", id}, answered by {type: "realmOpened", id} with the
 // frame's control port (or {type: "realmOpened", id, error}); {type: "realmClose", id}.
 
+import { RUN, WIRE } from "./protocol.mjs";
+
 const LOAD_TIMEOUT_MS = 30_000;
 const base = new URL("./realm/", import.meta.url).href;
 
@@ -19,8 +21,8 @@ export class RealmFrames {
 
   // True when `data` was a realm message (handled here).
   receive(data) {
-    if (data.type === "realmOpen") this.#open(data.id);
-    else if (data.type === "realmClose") this.#close(data.id);
+    if (data.type === WIRE.realmOpen) this.#open(data.id);
+    else if (data.type === WIRE.realmClose) this.#close(data.id);
     else return false;
     return true;
   }
@@ -34,14 +36,14 @@ export class RealmFrames {
     frame.style.display = "none";
     const timer = setTimeout(() => {
       this.#close(id);
-      this.worker.postMessage({ type: "realmOpened", id, error: `the realm frame (${base}realm.html) did not load within ${LOAD_TIMEOUT_MS / 1000} s` });
+      this.worker.postMessage({ type: WIRE.realmOpened, id, error: `the realm frame (${base}realm.html) did not load within ${LOAD_TIMEOUT_MS / 1000} s` });
     }, LOAD_TIMEOUT_MS);
     frame.addEventListener("load", () => {
       clearTimeout(timer);
       const { port1, port2 } = new MessageChannel();
       // "*": an opaque origin matches no other; the message holds only the folder's URL.
-      frame.contentWindow.postMessage({ type: "realm", base }, "*", [port2]);
-      this.worker.postMessage({ type: "realmOpened", id }, [port1]);
+      frame.contentWindow.postMessage({ type: RUN.realm, base }, "*", [port2]);
+      this.worker.postMessage({ type: WIRE.realmOpened, id }, [port1]);
     }, { once: true });
     frame.src = `${base}realm.html`;
     this.#frames.set(id, frame);

@@ -12,6 +12,7 @@
 // the runs it had end with status 130 (124 for the budget), and the next run starts another.
 
 import { RunEvents } from "./run_events.mjs";
+import { RUN, WIRE } from "./protocol.mjs";
 
 const BOOT_TIMEOUT_MS = 120_000;
 const IDLE_MS = 60_000;
@@ -58,11 +59,11 @@ class RunHandle {
   }
 
   ack(id) {
-    this.post({ type: "ack", id });
+    this.post({ type: RUN.ack, id });
   }
 
   give(data) {
-    this.post({ type: "stdin", data: data ?? null });
+    this.post({ type: RUN.stdin, data: data ?? null });
   }
 
   terminate() {
@@ -119,7 +120,7 @@ class Realm {
   #openFrame() {
     this.#frame ??= this.#pool.options.openFrame().then((frame) => {
       frame.port.onmessage = ({ data }) => {
-        if (data?.type === "died") this.#died(data.id, data.message);
+        if (data?.type === RUN.died) this.#died(data.id, data.message);
       };
       return frame;
     });
@@ -131,29 +132,33 @@ class Realm {
     const frame = await this.#openFrame();
     const id = this.#ids++;
     const { port1, port2 } = new MessageChannel();
-    frame.port.postMessage({ type: "spawn", id, kind }, [port2]);
-    return { id, port: port1, kill: () => frame.port.postMessage({ type: "kill", id }) };
+    frame.port.postMessage({ type: RUN.spawn, id, kind }, [port2]);
+    return { id, port: port1, kill: () => frame.port.postMessage({ type: RUN.kill, id }) };
   }
 
-  async #startPython(childId) {
+  // A worker of `kind` in the frame, and the port of the view `childId` it is to get.
+  async #spawnFor(kind, childId) {
     const view = this.#pool.options.bindView(childId);
-    let worker;
     try {
-      worker = await this.#spawn("python");
+      return { view, worker: await this.#spawn(kind) };
     } catch (error) {
       view.close();
       throw error;
     }
+  }
+
+  async #startPython(childId) {
+    const { view, worker } = await this.#spawnFor("python", childId);
     const python = { ...worker, view, runs: new Map() };
     const booted = new Promise((resolve, reject) => { python.booted = { resolve, reject }; });
     worker.port.onmessage = ({ data }) => {
-      if (data?.type === "booted") python.booted.resolve();
-      else if (data?.type === "failed") python.booted.reject(new Error(data.message));
+      if (data?.type === RUN.booted) python.booted.resolve();
+      else if (data?.type === RUN.failed) python.booted.reject(new Error(data.message));
       else python.runs.get(data?.run)?.events.push(data);
     };
     const boot = await this.#pool.options.bootData();
     const transfer = [view.port, ...(boot.snapshot ? [boot.snapshot.buffer] : [])];
-    worker.port.postMessage({ type: "boot", ...boot, memoryBytes: this.#pool.budget.memoryBytes }, transfer);
+    worker.port.postMessage({ type: RUN.boot, ...boot, memoryBytes: this.#pool.budget.memoryBytes }, transfer);
     try {
       await bounded(booted, BOOT_TIMEOUT_MS, "the realm's Python did not start");
     } catch (error) {
@@ -186,7 +191,7 @@ class Realm {
       clearTimeout(timer);
       python.runs.delete(run);
     };
-    python.port.postMessage({ type: "run", run, ...init });
+    python.port.postMessage({ type: RUN.run, run, ...init });
   }
 
   // Terminates the realm's Python: its runs end with `code` (none given: already ended).
@@ -195,7 +200,7 @@ class Realm {
     python.view.close();
     python.port.close();
     for (const handle of python.runs.values()) {
-      if (code !== null) handle.events.push({ type: "exit", code });
+      if (code !== null) handle.events.push({ type: RUN.exit, code });
     }
     python.runs.clear();
     if (this.#pythonNow === python) {
@@ -205,14 +210,7 @@ class Realm {
   }
 
   async #runJsh(handle, childId, init) {
-    const view = this.#pool.options.bindView(childId);
-    let worker;
-    try {
-      worker = await this.#spawn("jsh");
-    } catch (error) {
-      view.close();
-      throw error;
-    }
+    const { view, worker } = await this.#spawnFor("jsh", childId);
     const end = () => {
       this.#jsh.delete(worker.id);
       worker.kill();
@@ -224,7 +222,7 @@ class Realm {
     handle.post = (message) => worker.port.postMessage(message);
     handle.stop = end;
     handle.cleanup = end;
-    worker.port.postMessage({ type: "start", ...init, fs: view.port }, [view.port]);
+    worker.port.postMessage({ type: RUN.start, ...init, fs: view.port }, [view.port]);
   }
 
   #died(id, message) {
@@ -258,10 +256,10 @@ export function frameOpener(post) {
   const open = () => {
     const id = next++;
     const answered = new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
-    post({ type: "realmOpen", id });
-    const close = () => post({ type: "realmClose", id });
+    post({ type: WIRE.realmOpen, id });
+    const close = () => post({ type: WIRE.realmClose, id });
     const ready = answered.then((port) => new Promise((resolve) => {
-      port.onmessage = ({ data }) => data?.type === "ready" && resolve({ port, close });
+      port.onmessage = ({ data }) => data?.type === RUN.ready && resolve({ port, close });
     }));
     return bounded(ready, FRAME_TIMEOUT_MS, "the realm's frame did not answer").catch((error) => {
       waiting.delete(id);

@@ -15,6 +15,8 @@
 // Ctrl-C and the time budget are the VFS worker's: it has the frame terminate this worker.
 
 import { growingInstantiation } from "./snapshot_memory.mjs";
+import { RUN, WIRE } from "./protocol.mjs";
+import { takePort } from "./realm_port.mjs";
 
 let port = null;
 let host = null; // py_vfs.web.realm_python
@@ -39,7 +41,7 @@ function viewClient(viewPort) {
   const pending = new Map();
   let next = 1;
   viewPort.onmessage = ({ data }) => {
-    if (data?.type !== "result") return;
+    if (data?.type !== WIRE.result) return;
     const resolve = pending.get(data.id);
     pending.delete(data.id);
     resolve?.(data.error ? { error: data.error } : { value: data.value });
@@ -47,7 +49,7 @@ function viewClient(viewPort) {
   return (op, args) => new Promise((resolve) => {
     const id = next++;
     pending.set(id, resolve);
-    viewPort.postMessage({ type: "call", id, op, args: [...args] });
+    viewPort.postMessage({ type: WIRE.call, id, op, args: [...args] });
   });
 }
 
@@ -97,7 +99,7 @@ function streamsOf(runId) {
     read() {
       return new Promise((resolve) => {
         state.input = resolve;
-        port.postMessage({ type: "read", run: runId });
+        port.postMessage({ type: RUN.read, run: runId });
       });
     },
   };
@@ -109,27 +111,27 @@ async function run({ run: runId, source, filename, argv, env, cwd, stdin, isatty
     code = await host.run(streamsOf(runId), source, filename, argv, env, cwd, stdin, isatty);
   } catch (error) {
     const data = new TextEncoder().encode(`python: ${error?.message ?? error}\n`);
-    port.postMessage({ type: "err", run: runId, id: 0, data }, [data.buffer]);
+    port.postMessage({ type: RUN.err, run: runId, id: 0, data }, [data.buffer]);
   } finally {
     runs.delete(runId);
-    port.postMessage({ type: "exit", run: runId, code });
+    port.postMessage({ type: RUN.exit, run: runId, code });
   }
 }
 
 function receive({ data, ports }) {
-  if (data?.type === "boot") {
+  if (data?.type === RUN.boot) {
     const started = performance.now();
     boot(data, ports[0]).then(
-      () => port.postMessage({ type: "booted", ms: performance.now() - started }),
-      (error) => port.postMessage({ type: "failed", message: String(error?.message ?? error) }),
+      () => port.postMessage({ type: RUN.booted, ms: performance.now() - started }),
+      (error) => port.postMessage({ type: RUN.failed, message: String(error?.message ?? error) }),
     );
-  } else if (data?.type === "run") {
+  } else if (data?.type === RUN.run) {
     run(data);
-  } else if (data?.type === "ack") {
+  } else if (data?.type === RUN.ack) {
     const acks = runs.get(data.run)?.acks;
     acks?.get(data.id)?.();
     acks?.delete(data.id);
-  } else if (data?.type === "stdin") {
+  } else if (data?.type === RUN.stdin) {
     const state = runs.get(data.run);
     const give = state?.input;
     if (state) state.input = null;
@@ -144,11 +146,8 @@ self.addEventListener("unhandledrejection", (event) => event.preventDefault());
 
 // Called by the frame's bootstrap with the messages that arrived while this module loaded.
 export function serve(scope, queued) {
-  const take = ({ data, ports }) => {
-    if (data?.type !== "port" || port) return;
-    port = ports[0];
+  takePort(scope, queued, (given) => {
+    port = given;
     port.onmessage = receive;
-  };
-  scope.onmessage = take;
-  for (const event of queued) take(event);
+  });
 }

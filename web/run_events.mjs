@@ -2,6 +2,8 @@
 // until the shell's Python asks for the next one (py_vfs/shell/realm.py drives a run through
 // next(), ack(), give(), terminate()). Nothing is queued after its "exit".
 
+import { RUN } from "./protocol.mjs";
+
 export class RunEvents {
   #events = [];
   #waiting = null;
@@ -9,7 +11,7 @@ export class RunEvents {
 
   push(event) {
     if (this.ended) return;
-    if (event.type === "exit") this.ended = true;
+    if (event.type === RUN.exit) this.ended = true;
     const waiting = this.#waiting;
     this.#waiting = null;
     if (waiting) waiting(event);
@@ -23,7 +25,7 @@ export class RunEvents {
 
   // Ends the run with `message` on its standard error and the status `code`.
   fail(message, code) {
-    this.push({ type: "err", id: 0, data: new TextEncoder().encode(`${message}\n`) });
-    this.push({ type: "exit", code });
+    this.push({ type: RUN.err, id: 0, data: new TextEncoder().encode(`${message}\n`) });
+    this.push({ type: RUN.exit, code });
   }
 }

@@ -2,10 +2,12 @@
 // with py_vfs imported, copies its memory and stores it, then says so and is terminated. It runs
 // beside the VFS worker, never inside it: the VFS keeps serving while this one works, and it
 // opens no disk and takes none of a disk's locks.
-// Message in: {manifest, key}. Out: {type: "stored", size} or {type: "failed", message}.
+// Message in: "make" {manifest, key}; out: "stored" {size} or "failed" {message}
+// (py_vfs/web/messages.py, SNAPSHOT).
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { saveSnapshot } from "./runtime_store.mjs";
+import { SNAPSHOT } from "./protocol.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
 
@@ -39,7 +41,7 @@ async function make({ manifest, key }) {
 
 self.onmessage = ({ data }) => {
   make(data).then(
-    (size) => self.postMessage({ type: "stored", size }),
-    (error) => self.postMessage({ type: "failed", message: String(error?.message ?? error) }),
+    (size) => self.postMessage({ type: SNAPSHOT.stored, size }),
+    (error) => self.postMessage({ type: SNAPSHOT.failed, message: String(error?.message ?? error) }),
   );
 };

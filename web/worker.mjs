@@ -1,24 +1,20 @@
 // The VFS worker: owns Pyodide and one VFS, so Python never blocks the page.
-// Messages (docs/architecture.md): {type: "open", name, cacheBytes, snapshot, durability,
-// retention, defaults} and {type: "mounts", records} once, then {type: "call", id, op, args, writer} (op
-// and args as declared in py_vfs/web/protocol.py; writer: who the call's changes are made by) and {type: "preview", request} with a MessagePort; replies
-// {type: "progress"|"result"|"invalidate", ...}, a result being {value} or {error: envelope}
-// (web/errors.mjs; preview answers go to the port: web/preview_owner.mjs; "invalidate":
-// web/stat_cache.mjs). For the shell's mount commands the worker asks the page:
-// {type: "request", id, kind, payload}, answered by {type: "reply", id, value | error}.
-// A streamed shell call also posts {type: "output", id, stream, data} before its result, each
-// answered by {type: "outputAck", id, bytes} from the page (the flow control of withStreams);
-// one reading what the user types posts {type: "inputWanted", id}, answered by {type: "input",
-// id, data}.
-// {type: "cancel", id} cancels a call sent with cancellable: true (py_vfs/web/protocol.py,
-// CALL_SIGNAL): dropped if it has not reached Python yet, else stopped at its next safe point.
+// Its messages (kinds and fields: py_vfs/web/messages.py, WIRE): from the page "open" and
+// "mounts" once, then calls ("call", op and args as py_vfs/web/protocol.py declares them),
+// answered by "result" ({value} or {error: envelope}, web/errors.mjs), and "preview" requests
+// with their port (web/preview_owner.mjs); to the page "progress", "watch" and "invalidate"
+// (web/stat_cache.mjs); the shell's mount commands ask the page ("request", answered by
+// "reply"). A view's port carries the calls of the view (bindView). A streamed shell call
+// posts "output" (acknowledged by "outputAck") and "inputWanted" (answered by "input");
+// "cancel" cancels a call sent with cancellable: true (CALL_SIGNAL): dropped if it has not
+// reached Python yet, else stopped at its next safe point.
 
 import { IDBStore } from "./idb_store.mjs";
 import { bootInfo, fetchDefaults, here, progress, snapshotKey, snapshotWhenIdle, startRuntime } from "./python_boot.mjs";
 import { servePreview } from "./preview_owner.mjs";
 import * as fsa from "./fsa.mjs";
 import * as scratch from "./opfs_scratch.mjs";
-import { CALL_SIGNAL, CALL_WRITER, CHUNK_SIZE, OPS } from "./protocol.mjs";
+import { BODY, CALL_SIGNAL, CALL_WRITER, CHUNK_SIZE, OPS, WIRE } from "./protocol.mjs";
 import { failure } from "./errors.mjs";
 import { ScriptRun } from "./jsh_host.mjs";
 import { RealmPool, frameOpener } from "./realm_pool.mjs";
@@ -38,7 +34,7 @@ function askPage(kind, payload) {
   const id = nextRequest++;
   return new Promise((resolve) => {
     requests.set(id, resolve);
-    self.postMessage({ type: "request", id, kind, payload });
+    self.postMessage({ type: WIRE.request, id, kind, payload });
   });
 }
 
@@ -52,10 +48,10 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   progress("disk", `Opening disk "${name}"`);
   const store = await IDBStore.open(name, { durability });
   const webapi = pyodide.pyimport("py_vfs.web.api");
-  const notify = (id, event) => self.postMessage({ type: "watch", id, event });
+  const notify = (id, event) => self.postMessage({ type: WIRE.watch, id, event });
   // Posted the moment the index changes, so the page drops its stat cache before any watch
   // event or answer computed on the new state reaches it (py_vfs/web/page_cache.py).
-  const invalidate = (view) => self.postMessage({ type: "invalidate", view });
+  const invalidate = (view) => self.postMessage({ type: WIRE.invalidate, view });
   const shipped = await shippedDefaults;
   if (shipped.error) throw shipped.error;
   const bundle = shipped.value && { ...shipped.value, install: defaults };
@@ -295,16 +291,16 @@ async function answer(data, reply, view, calls) {
   }
   if (OPS[data.op]?.opensView && !envelope.error) {
     const { port } = bindView(view ?? (await booted).api, envelope.value);
-    reply({ type: "result", id: data.id, value: port }, [port]);
+    reply({ type: WIRE.result, id: data.id, value: port }, [port]);
     return;
   }
-  reply({ type: "result", id: data.id, ...envelope }, transferables(envelope.value));
+  reply({ type: WIRE.result, id: data.id, ...envelope }, transferables(envelope.value));
 }
 
 // A streamed shell call (options.stream: the page gave onOutput) gets a third argument: the
 // function Python calls with each piece of output as it is written (py_vfs/web/shell.py), which
-// posts {type: "output", id, stream, data} on the call's channel. The page answers each piece
-// with {type: "outputAck", id, bytes} once it has taken it; past OUTPUT_WINDOW bytes not
+// posts an "output" message {id, stream, data} on the call's channel. The page answers each
+// piece with "outputAck" {id, bytes} once it has taken it; past OUTPUT_WINDOW bytes not
 // acknowledged, the function returns a promise Python awaits, so a command that writes faster
 // than the page reads waits instead of filling the page's memory.
 const OUTPUT_WINDOW = 1 << 20;
@@ -312,7 +308,7 @@ const OUTPUT_WINDOW = 1 << 20;
 const STREAMED = new Set(["shell", "runPython"]);
 
 // With options.input (the page gave `input`), a fourth: read(), which asks the page for what
-// the user types ({type: "inputWanted", id}) and resolves to its {type: "input", id, data}
+// the user types ("inputWanted" {id}) and resolves to its "input" {id, data}
 // (null: the end of the input).
 function withStreams(data, args, reply, calls) {
   const options = args[1];
@@ -320,14 +316,14 @@ function withStreams(data, args, reply, calls) {
   const flow = { unacked: 0, resume: null, answer: null };
   (calls.flows ??= new Map()).set(data.id, flow);
   const emit = (stream, bytes) => {
-    reply({ type: "output", id: data.id, stream, data: bytes });
+    reply({ type: WIRE.output, id: data.id, stream, data: bytes });
     flow.unacked += bytes.byteLength;
     if (flow.unacked <= OUTPUT_WINDOW) return undefined;
     return new Promise((resolve) => { flow.resume = resolve; });
   };
   const read = () => new Promise((resolve) => {
     flow.answer = resolve;
-    reply({ type: "inputWanted", id: data.id });
+    reply({ type: WIRE.inputWanted, id: data.id });
   });
   return [args[0], options, options.stream ? emit : null, options.input ? read : null];
 }
@@ -363,31 +359,8 @@ function bindView(parent, childId) {
     child.destroy();
     port1.close();
   };
-  child.connect((id, event) => port1.postMessage({ type: "watch", id, event }));
-  port1.onmessage = async ({ data }) => {
-    if (data.type === "close") {
-      close();
-      return;
-    }
-    if (data.type === "cancel") {
-      cancelCall(calls, child, data.id);
-      return;
-    }
-    if (data.type === "outputAck") {
-      acknowledged(calls, data);
-      return;
-    }
-    if (data.type === "input") {
-      typed(calls, data);
-      return;
-    }
-    if (data.type !== "call") return;
-    try {
-      await answer(data, (message, transfer) => port1.postMessage(message, transfer), child, calls);
-    } catch (error) {
-      port1.postMessage({ type: "result", id: data.id, error: failure("EIO", String(error?.message ?? error), { syscall: data.op }) });
-    }
-  };
+  child.connect((id, event) => port1.postMessage({ type: WIRE.watch, id, event }));
+  port1.onmessage = serve(calls, child, (message, transfer) => port1.postMessage(message, transfer), { [WIRE.close]: close });
   return { port: port2, close };
 }
 
@@ -397,47 +370,37 @@ function transferables(value) {
   return [];
 }
 
-self.onmessage = async ({ data, ports }) => {
-  if (data.type === "open") {
+// The one message loop, of the page's channel and of each view's port: the calls and what
+// belongs to them (a cancel, a streamed call's acknowledgements and input) on `calls` (the
+// channel's table) and `view` (a view's child API; null: the disk's), plus the channel's `own`
+// kinds.
+function serve(calls, view, post, own) {
+  const kinds = {
+    [WIRE.call]: (data) => answer(data, post, view, calls).catch((error) => {
+      post({ type: WIRE.result, id: data.id, error: failure("EIO", String(error?.message ?? error), { syscall: data.op }) });
+    }),
+    [WIRE.cancel]: (data) => cancelCall(calls, view ?? readyApi, data.id),
+    [WIRE.outputAck]: (data) => acknowledged(calls, data),
+    [WIRE.input]: (data) => typed(calls, data),
+    ...own,
+  };
+  return ({ data, ports }) => kinds[data?.type]?.(data, ports);
+}
+
+self.onmessage = serve(pageCalls, null, (message, transfer) => self.postMessage(message, transfer), {
+  [WIRE.open]: (data) => {
     booted = boot(data);
-    booted.catch((error) => self.postMessage({ type: "failed", message: String(error?.message ?? error) }));
-    return;
-  }
-  if (data.type === "mounts") {
-    keptMounts(data.records);
-    return;
-  }
-  if (data.type === "cancel") {
-    cancelCall(pageCalls, readyApi, data.id);
-    return;
-  }
-  if (data.type === "outputAck") {
-    acknowledged(pageCalls, data);
-    return;
-  }
-  if (data.type === "input") {
-    typed(pageCalls, data);
-    return;
-  }
-  if (data.type === "realmOpened") {
-    frames.opened(data, ports[0]);
-    return;
-  }
-  if (data.type === "reply") {
+    booted.catch((error) => self.postMessage({ type: WIRE.failed, message: String(error?.message ?? error) }));
+  },
+  [WIRE.mounts]: (data) => keptMounts(data.records),
+  [WIRE.realmOpened]: (data, ports) => frames.opened(data, ports[0]),
+  [WIRE.reply]: (data) => {
     const resolve = requests.get(data.id);
     requests.delete(data.id);
     resolve?.(data.error ? { error: data.error } : { value: data.value });
-    return;
-  }
-  try {
-    if (data.type === "call") {
-      await answer(data, (message, transfer) => self.postMessage(message, transfer), null, pageCalls);
-    } else if (data.type === "preview") {
-      await servePreview(ports[0], data.request, call);
-    }
-  } catch (error) {
-    const envelope = failure("EIO", String(error?.message ?? error), { syscall: data.op });
-    if (data.type === "call") self.postMessage({ type: "result", id: data.id, error: envelope });
-    else ports[0]?.postMessage({ type: "start", status: 500, headers: {}, body: new TextEncoder().encode(envelope.message), more: false });
-  }
-};
+  },
+  [WIRE.preview]: (data, ports) => servePreview(ports[0], data.request, call).catch((error) => {
+    const body = new TextEncoder().encode(String(error?.message ?? error));
+    ports[0]?.postMessage({ type: BODY.start, status: 500, headers: {}, body, more: false });
+  }),
+});

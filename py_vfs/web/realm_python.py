@@ -24,6 +24,10 @@ from ..shell.context import Context
 from ..shell.pipes import Emit, NoInput, StreamInput
 from ..shell.python_run import run_here
 from ..views.page_disks import record, working
+from .messages import RUN, kind
+
+# The streams a run writes to (RUN's "out" and "err" messages, web/realm_python.mjs).
+_OUT, _ERR = kind(RUN, "out"), kind(RUN, "err")
 
 Call = Callable[[str, list[Any]], Awaitable[Any]]
 
@@ -311,6 +315,6 @@ async def run(streams: Any, source: str, filename: str, argv: Any, env: Any, cwd
 
     ctx = Context(vfs=vfs, session=_Session(cwd, dict(_plain(env))),  # type: ignore[arg-type]
                   name="python", stdin=StreamInput(_reads(streams)) if stdin else NoInput(),
-                  stdout=Emit(emit("out"), isatty=isatty), stderr=Emit(emit("err")))
+                  stdout=Emit(emit(_OUT), isatty=isatty), stderr=Emit(emit(_ERR)))
     with working(vfs):
         return await run_here(ctx, source, filename, list(_plain(argv)))

@@ -18,7 +18,12 @@ from typing import Any
 
 from ..shell.realm import CodeStart, RealmRun, set_realm
 from ..views.restricted import RestrictedView
+from .messages import RUN, kind
 from .views import ViewChannels
+
+# A run's messages (py_vfs/web/messages.py, RUN): its end, and its writes to stdout and stderr.
+_EXIT = kind(RUN, "exit")
+_WRITES = (kind(RUN, "out"), kind(RUN, "err"))
 
 
 class _JsRun:
@@ -32,9 +37,9 @@ class _JsRun:
         """The run's next message, as plain Python (``data`` as bytes)."""
         event = await self._handle.next()
         message: dict[str, Any] = {"type": str(event.type)}
-        if message["type"] == "exit":
+        if message["type"] == _EXIT:
             message["code"] = int(event.code)
-        elif message["type"] in ("out", "err"):
+        elif message["type"] in _WRITES:
             message["id"] = int(event.id)
             message["data"] = event.data.to_bytes()
         return message
