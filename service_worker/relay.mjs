@@ -8,7 +8,7 @@
 // It serves only app origins listed in this site's pyvfs-config.json ({"appOrigins": [...]}),
 // and build/serve.py also sends it with `Content-Security-Policy: frame-ancestors <app origin>`.
 
-// The version of the preview messages, shared with sw.js and web/preview_relay.mjs: build/build.py
+// The version of the preview messages, shared with sw.js and web/page/preview_relay.mjs: build/build.py
 // writes protocol.mjs (generated from py_vfs/web/protocol.py) next to this file.
 import { PREVIEW_PROTOCOL as PROTOCOL, RELAY } from "./protocol.mjs";
 

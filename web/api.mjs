@@ -1,22 +1,22 @@
 // The JS API object that openVFS() resolves to (web/pyvfs.mjs), in node:fs/promises shape (its
-// Stats and Dirent: web/entries.mjs; its stream sessions: web/streams.mjs). Every
+// Stats and Dirent: web/page/entries.mjs; its stream sessions: web/page/streams.mjs). Every
 // method is one round trip to the worker, but stat, lstat, exists and readdir, which the page's
-// stat cache may answer (web/stat_cache.mjs). Arguments are checked here, as Node checks them,
-// before anything is sent (web/validate.mjs). Every method is documented in docs/api.md
+// stat cache may answer (web/page/stat_cache.mjs). Arguments are checked here, as Node checks them,
+// before anything is sent (web/page/validate.mjs). Every method is documented in docs/api.md
 // (tests/e2e/test_js_api.py fails on one that is not).
 
-import { viewClient } from "./client.mjs";
-import { fsError } from "./errors.mjs";
-import { ensurePermission } from "./mount_store.mjs";
-import { CHUNK_SIZE, DEFAULT_WRITER, OPS } from "./protocol.mjs";
-import { ShellStreams, pulled, pushed } from "./streams.mjs";
-import { checkCall, checkSignal, checkWriter, invalidArgType, isStream, KINDS, takeSignal, throwIfAborted } from "./validate.mjs";
-import { Dirent, Stats } from "./entries.mjs";
+import { viewClient } from "./page/client.mjs";
+import { fsError } from "./shared/errors.mjs";
+import { ensurePermission } from "./page/mount_store.mjs";
+import { CHUNK_SIZE, DEFAULT_WRITER, OPS } from "./shared/protocol.mjs";
+import { ShellStreams, pulled, pushed } from "./page/streams.mjs";
+import { checkCall, checkSignal, checkWriter, invalidArgType, isStream, KINDS, takeSignal, throwIfAborted } from "./page/validate.mjs";
+import { Dirent, Stats } from "./page/entries.mjs";
 
 export { Dirent, Stats };
 
 // The JS API, in node:fs/promises shape. Every method is one round trip to the worker, but
-// stat, lstat, exists and readdir, which the page's stat cache may answer (web/stat_cache.mjs).
+// stat, lstat, exists and readdir, which the page's stat cache may answer (web/page/stat_cache.mjs).
 // Inside `vfs.step(fn)`, `fn` gets a VFS bound to the step (same methods), whose calls go to
 // the worker as stepOp messages. Every call names its writer (`vfs.as(writer)`): who its
 // changes are made by, recorded on the files and in the journal.
@@ -303,7 +303,7 @@ export class VFS {
       earlyReads: instance.earlyReads ?? 0 };
   }
   // One use of the agent tool `name` (py_vfs/agent.py) with `input`; options {caps, workspace,
-  // signal}. agentTools(vfs) (web/agent_tools.mjs) wraps it as a tool set for an LLM.
+  // signal}. agentTools(vfs) (web/page/agent_tools.mjs) wraps it as a tool set for an LLM.
   agentTool(name, input, options) { return this.#call("agentTool", name, input, options); }
   // Runs a shell command line in this VFS's shell session (its cwd carries over between calls).
   // `onOutput(stream, text)`: the output as it is written ("stdout"/"stderr", UTF-8 decoded

@@ -8,22 +8,22 @@
 // py_vfs/web/protocol.py (protocol.mjs is generated from it by the build, beside this module).
 
 import { VFS } from "./api.mjs";
-import { BeforeBoot } from "./before_boot.mjs";
-import { Client } from "./client.mjs";
-import { envelopeOf, fsError, toError } from "./errors.mjs";
-import { DURABILITIES } from "./idb_store.mjs";
-import { MountStore, codeOfPick, keptMounts, pickDirectory } from "./mount_store.mjs";
-import { DEFAULT_WRITER, WIRE } from "./protocol.mjs";
-import { StatCache } from "./stat_cache.mjs";
-import { checkWriter } from "./validate.mjs";
-import { mintRoot } from "./preview_roots.mjs";
-import { connectRelay } from "./preview_relay.mjs";
-import { RealmFrames } from "./realm_frames.mjs";
+import { BeforeBoot } from "./page/before_boot.mjs";
+import { Client } from "./page/client.mjs";
+import { envelopeOf, fsError, toError } from "./shared/errors.mjs";
+import { DURABILITIES } from "./worker/idb_store.mjs";
+import { MountStore, codeOfPick, keptMounts, pickDirectory } from "./page/mount_store.mjs";
+import { DEFAULT_WRITER, WIRE } from "./shared/protocol.mjs";
+import { StatCache } from "./page/stat_cache.mjs";
+import { checkWriter } from "./page/validate.mjs";
+import { mintRoot } from "./page/preview_roots.mjs";
+import { connectRelay } from "./page/preview_relay.mjs";
+import { RealmFrames } from "./page/realm_frames.mjs";
 
 export { Dirent, Stats, VFS, viewOf } from "./api.mjs";
-export { AbortError } from "./validate.mjs";
-export { agentTools } from "./agent_tools.mjs";
-export { pickDirectory } from "./mount_store.mjs";
+export { AbortError } from "./page/validate.mjs";
+export { agentTools } from "./page/agent_tools.mjs";
+export { pickDirectory } from "./page/mount_store.mjs";
 
 const instances = new Map();
 let previewRelay = null;
@@ -73,7 +73,7 @@ export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "
 
 class Instance extends Client {
   constructor(name, { cacheBytes, snapshot, durability, retention, defaults, realm }) {
-    super(new Worker(new URL("./worker.mjs", import.meta.url), { type: "module", name: `pyvfs:${name}` }), `VFS "${name}"`);
+    super(new Worker(new URL("./worker/worker.mjs", import.meta.url), { type: "module", name: `pyvfs:${name}` }), `VFS "${name}"`);
     this.name = name;
     this.worker = this.endpoint;
     this.listeners = new Set();
@@ -83,7 +83,7 @@ class Instance extends Client {
     // commits, after they resolved, and would empty the cache just filled after them.
     this.cache = new StatCache();
     this.realms = new RealmFrames(this.worker);
-    // The disk's reads are answered from its records while Python boots (web/before_boot.mjs):
+    // The disk's reads are answered from its records while Python boots (web/page/before_boot.mjs):
     // the API is given as soon as they can be, or once Python is ready.
     this.beforeBoot = new BeforeBoot(name, { defaults });
     this.early = this.beforeBoot;

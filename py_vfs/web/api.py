@@ -52,7 +52,7 @@ Invalidate = Callable[[int], None]
 
 class WebAPI:
     """``host`` is where the shell's ``mount`` gets folders (the page, in the browser); ``fsa``
-    the web/fsa.mjs module that mounted browser folders work through (None off the browser);
+    the web/worker/fsa.mjs module that mounted browser folders work through (None off the browser);
     ``notify(watchId, event)`` posts a watch event to the page; ``invalidate(view)`` tells
     the page's stat cache that the index changed (py_vfs/web/page_cache.py)."""
 
@@ -132,7 +132,8 @@ class WebAPI:
         streams = self._streams
         return {
             "readFile": lambda p, o=None: read_file(v, p, o),
-            # The worker adds the chunks' sha256 to the options as "digests" (web/worker.mjs).
+            # The worker adds the chunks' sha256 to the options as "digests"
+            # (web/worker/worker.mjs).
             "writeFile": lambda p, d, o=None: v.write_file(
                 p, d, mode=mode_of(o), digests=o.get("digests") if isinstance(o, dict) else None),
             "appendFile": lambda p, d, o=None: v.append_file(p, d),
@@ -381,7 +382,8 @@ def dispatch(api: WebAPI, op: str, js_args: Any, writer: str | None = None,
 
 def _from_js(value: Any) -> Any:
     """Uint8Array becomes bytes, plain objects dicts; strings and numbers pass as they are; a
-    function (the shell's ``emit``: web/worker.mjs) is called with its bytes as Uint8Array."""
+    function (the shell's ``emit``: web/worker/worker.mjs) is called with its bytes as
+    Uint8Array."""
     from pyodide.ffi import JsProxy, to_js
 
     if not isinstance(value, JsProxy):
@@ -401,8 +403,8 @@ async def open_api(js_store: Any, js_notify: Any = None,
     """Boot from the worker: open the VFS on the IndexedDB store JS has opened.
     ``js_notify(watchId, event)`` posts a watch event to the page; ``js_host`` carries
     ``request`` (asks the page to pick, unmount, reconnect, mint preview roots), ``fsa``
-    (web/fsa.mjs) and, where the origin private file system is at hand, ``scratch`` (makes a
-    scratch folder there: web/opfs_scratch.mjs);
+    (web/worker/fsa.mjs) and, where the origin private file system is at hand, ``scratch`` (makes a
+    scratch folder there: web/worker/opfs_scratch.mjs);
     ``js_invalidate(view)`` posts a stat cache invalidation to the page; ``retention``
     (``{days, entries}``, openVFS's) how long the journal keeps history; ``js_defaults``
     (``{manifest, files, install}``: the fetched default content, its bytes by disk path, and

@@ -49,13 +49,13 @@ WIRE = Channel("WIRE", "the page or a view's client <-> the VFS worker", _kinds(
     "watch: id event; invalidate: view; progress: stage message loaded total; failed: message;"
     # the worker asks the page (a folder picker, a preview root), the page replies
     "request: id kind payload; reply: id value error;"
-    # a preview request with its body's port (web/preview_relay.mjs); a view's port closes
+    # a preview request with its body's port (web/page/preview_relay.mjs); a view's port closes
     "preview: request; close:;"
-    # the worker asks the page for a realm frame (web/realm_frames.mjs)
+    # the worker asks the page for a realm frame (web/page/realm_frames.mjs)
     "realmOpen: id; realmOpened: id error; realmClose: id"))
 
-# A realm's frame and the scripts run in realms or Web Workers (web/realm_pool.mjs,
-# web/realm/frame.js, web/jsh_worker.mjs, web/realm_python.mjs; docs/sandbox.md).
+# A realm's frame and the scripts run in realms or Web Workers (web/worker/realm_pool.mjs,
+# web/realm/frame.js, web/realm/jsh_worker.mjs, web/realm/realm_python.mjs; docs/sandbox.md).
 RUN = Channel("RUN", "the VFS worker <-> a realm frame and the scripts it runs", _kinds(
     # the page hands a frame its control port; on it the worker spawns and kills workers
     "realm: base; ready:; spawn: id kind; kill: id; died: id message; port:;"
@@ -83,7 +83,7 @@ RELAY_PREFIX = {"preview": "pyvfs:preview", "hello": "pyvfs:relay-hello",
                 "trusted": "pyvfs:relay-trusted", "ready": "pyvfs:relay-ready",
                 "failed": "pyvfs:relay-failed", "reload": "pyvfs:relay-reload"}
 
-# The worker that makes the runtime snapshot (web/snapshot_maker.mjs) answers once.
+# The worker that makes the runtime snapshot (web/worker/snapshot_maker.mjs) answers once.
 SNAPSHOT = Channel("SNAPSHOT", "the VFS worker <-> the snapshot maker", _kinds(
     "make: manifest key; stored: size; failed: message"))
 
