@@ -384,7 +384,8 @@ function serve(calls, view, post, own) {
     [WIRE.input]: (data) => typed(calls, data),
     ...own,
   };
-  return ({ data, ports }) => kinds[data?.type]?.(data, ports);
+  // Own keys only: a view's port may be given to code that sends anything ("constructor").
+  return ({ data, ports }) => (Object.hasOwn(kinds, data?.type) ? kinds[data.type](data, ports) : undefined);
 }
 
 self.onmessage = serve(pageCalls, null, (message, transfer) => self.postMessage(message, transfer), {
