@@ -40,6 +40,10 @@ TRANSFER_MIN = 64 * 1024
 COPYFILE_EXCL = 1
 COPYFILE_FICLONE = 2
 COPYFILE_FICLONE_FORCE = 4
+# The durabilities openVFS takes ("open" message, docs/storage.md), as IndexedDB offers them to a
+# readwrite transaction: "default" (the browser's choice, "relaxed" in Chromium since 121),
+# "strict" (complete only once flushed to the disk), "relaxed".
+DURABILITIES = ("default", "strict", "relaxed")
 # readFile/readlink/... encodings we honour (Node's names; "binary" is Node's alias of latin1).
 # Any other encoding, even one Node knows ("hex", "base64"), is refused.
 ENCODINGS = ("utf8", "utf-8", "latin1", "binary")
@@ -284,6 +288,7 @@ def render_js() -> str:
     for name, value in CONSTANTS.items():
         lines.append(f"export const {name} = {json.dumps(value)};")
     lines.append(f"export const ENCODINGS = Object.freeze({json.dumps(list(ENCODINGS))});")
+    lines.append(f"export const DURABILITIES = Object.freeze({json.dumps(list(DURABILITIES))});")
     lines.append(f"export const ERRNO = Object.freeze({json.dumps(ERRNO)});")
     lines.append(f"export const ERROR_FIELDS = Object.freeze({json.dumps(list(ERROR_FIELDS))});")
     lines.extend(messages.render_js())

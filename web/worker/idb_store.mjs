@@ -55,10 +55,6 @@ function fillNames(tx) {
   };
 }
 
-// The durabilities IndexedDB offers a readwrite transaction: "default" (the browser's choice,
-// "relaxed" in Chromium since 121), "strict" (complete only once flushed to the disk), "relaxed".
-export const DURABILITIES = ["default", "strict", "relaxed"];
-
 export class IDBStore {
   // `durability` is given to every commit's readwrite transaction (docs/storage.md, "Durability").
   static async open(name, { durability = "default" } = {}) {
