@@ -61,9 +61,11 @@ RUN = Channel("RUN", "the VFS worker <-> a realm frame and the scripts it runs",
     "realm: base; ready:; spawn: id kind; kill: id; died: id message; port:;"
     # a realm's Python: booted once, then runs (``run`` names one)
     "boot: name runtime snapshot wheel fsspec memoryBytes; booted: ms; failed: message;"
-    "run: run source filename argv env cwd stdin isatty;"
-    # a .jsh script's start, and what every run says and is told
-    "start: path argv env cwd stdin isatty fs; out: run id data; err: run id data; read: run;"
+    # a run, and a .jsh script's start: what py_vfs/shell/realm.py's CodeStart.to_init gives
+    "run: run kind path filename source argv env cwd stdin isatty;"
+    "start: kind path filename source argv env cwd stdin isatty fs;"
+    # what every run says and is told
+    "out: run id data; err: run id data; read: run;"
     "exit: run code; ack: run id; stdin: run data"))
 
 # A preview request's port: the preview service worker, the relay and the app tab serving it
