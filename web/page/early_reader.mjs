@@ -18,6 +18,7 @@
 import { failure } from "../shared/errors.mjs";
 import { request } from "../shared/idb.mjs";
 import { FORMAT_VERSION } from "../shared/protocol.mjs";
+import { concat } from "./streams.mjs";
 
 const ROOT_ID = "root";
 const MAX_SYMLINK_HOPS = 40; // py_vfs/fs/resolver.py
@@ -267,14 +268,7 @@ async function chunksOf(tx, keys) {
   const pieces = await Promise.all(keys.map((key) => request(store.get(key))));
   if (pieces.some((piece) => piece == null)) return DECLINE;
   const views = pieces.map((piece) => (piece instanceof Uint8Array ? piece : new Uint8Array(piece)));
-  if (views.length === 1) return views[0];
-  const out = new Uint8Array(views.reduce((total, view) => total + view.byteLength, 0));
-  let at = 0;
-  for (const view of views) {
-    out.set(view, at);
-    at += view.byteLength;
-  }
-  return out;
+  return views.length === 1 ? views[0] : concat(views);
 }
 
 function fromBase64(text) {
