@@ -4,7 +4,11 @@
 
 dist/ holds everything the page needs, served from its own origin (no CDN):
 
-    index.html, *.mjs, ...       every file of web/, same relative paths (the app's origin)
+    index.html, *.mjs, ...       every file of web/, by its name alone (web/'s folders say
+                                 which realm a module runs in: page/, worker/, realm/, app/,
+                                 shared/; in dist/ they sit side by side, so the URLs stay
+                                 flat, and their imports are rewritten to match), but
+                                 web/realm/'s frame files, kept in realm/ (the app's origin)
     pyvfs-config.json            {"previewOrigin": null}: where previews are served from; a
                                  static deployment writes its preview origin here
                                  (build/serve.py answers it with its own)
@@ -91,6 +95,9 @@ REQUIRED_WEB = ["index.html", "realm/realm.html", "realm/frame.js"]
 # they import are copied into dist/realm/, the one folder (with pyodide/ and wheels/) that the
 # realm's opaque origin may load, so nothing else of the app is served to it.
 REALM_MODULES = ["realm_python.mjs", "jsh_worker.mjs"]
+# A reference in web/ to a file in one of its folders, relative to the referring file.
+SOURCE_PATH = re.compile(r"""(["'])(?:\.\.?/)+(?:(?:page|worker|realm|app|shared)/)?"""
+                         r"""([\w.-]+\.(?:mjs|js|css))\1""")
 IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["']\./([\w.-]+\.mjs)["']""")
 # The preview site's folder in dist/ and its files from service_worker/ (sw.js goes to preview/).
 PREVIEW_SITE = "preview-origin"
@@ -213,10 +220,36 @@ def check_inputs() -> None:
     for name in PREVIEW_FILES:
         if not (ROOT / "service_worker" / name).is_file():
             raise BuildError(f"service_worker/{name} is missing")
+    placed: dict[Path, Path] = {}
     for path in walk(ROOT / "web"):
-        top = path.relative_to(ROOT / "web").parts[0]
-        if top in RESERVED:
-            raise BuildError(f"web/{top} clashes with a name the build writes into dist/")
+        dest = page_path(path)
+        if dest.parts[0] in RESERVED:
+            raise BuildError(f"{rel(path)} clashes with a name the build writes into dist/")
+        if dest in placed:
+            raise BuildError(f"{rel(path)} and {rel(placed[dest])} would both be dist/{dest}")
+        placed[dest] = path
+
+
+def page_path(path: Path) -> Path:
+    """Where a file of web/ goes in dist/: by its name alone, whatever folder of web/ holds it
+    (the folders say which realm a module runs in; the page's URLs stay flat), but for the realm
+    frame's own files (web/realm/'s realm.html and frame.js), which go to dist/realm/."""
+    inside = path.relative_to(ROOT / "web")
+    if inside.parts[0] == "realm" and path.suffix != ".mjs":
+        return inside
+    return Path(inside.name)
+
+
+def copy_page_file(path: Path, dst: Path) -> None:
+    """A file of web/ into dist/; a module's or the page's references to other files of web/,
+    written relative to their folders (``../shared/errors.mjs``), become flat (``./errors.mjs``)
+    as dist/ holds them. protocol.mjs, which the build generates, is named as if it were
+    web/shared/protocol.mjs."""
+    if path.suffix not in (".mjs", ".html") or dst.parent.name == "realm":
+        copy(path, dst)
+        return
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    dst.write_text(SOURCE_PATH.sub(r"\1./\2\1", path.read_text()))
 
 
 def build_wheel(out: Path) -> str:
@@ -343,7 +376,7 @@ def build(out: Path, digest: str) -> dict[str, int]:
     with step("page (web/)"):
         web = ROOT / "web"
         for path in walk(web):
-            copy(path, out / path.relative_to(web))
+            copy_page_file(path, out / page_path(path))
         protocol = render_protocol()
         (out / "protocol.mjs").write_text(protocol)
         write_json(out / "pyvfs-config.json", {"previewOrigin": None})

@@ -8,9 +8,9 @@
 // It serves only app origins listed in this site's pyvfs-config.json ({"appOrigins": [...]}),
 // and build/serve.py also sends it with `Content-Security-Policy: frame-ancestors <app origin>`.
 
-// The version of the preview messages, shared with sw.js and web/preview_relay.mjs: build/build.py
+// The version of the preview messages, shared with sw.js and web/page/preview_relay.mjs: build/build.py
 // writes protocol.mjs (generated from py_vfs/web/protocol.py) next to this file.
-import { PREVIEW_PROTOCOL as PROTOCOL } from "./protocol.mjs";
+import { PREVIEW_PROTOCOL as PROTOCOL, RELAY } from "./protocol.mjs";
 
 const HELLO_TIMEOUT_MS = 10000; // the service worker's answer to "am I a relay?"
 
@@ -43,7 +43,7 @@ async function relay() {
   const tell = (message, ports = []) => window.parent.postMessage(message, app, ports);
   try {
     navigator.serviceWorker.addEventListener("message", (event) => {
-      if (event.data?.type === "pyvfs:preview") tell(event.data, [...event.ports]);
+      if (event.data?.type === RELAY.preview) tell(event.data, [...event.ports]);
     });
     navigator.serviceWorker.startMessages();
     const registration = await navigator.serviceWorker.register(new URL("/preview/sw.js", location.origin), {
@@ -54,10 +54,10 @@ async function relay() {
     // next navigation into the scope; it takes over the open previews (skipWaiting + claim).
     registration.update().catch(() => {});
     await activated(registration);
-    if (await trusted(registration)) tell({ type: "pyvfs:relay-ready", protocol: PROTOCOL });
-    else tell({ type: "pyvfs:relay-reload", protocol: PROTOCOL }); // the tab loads this frame again
+    if (await trusted(registration)) tell({ type: RELAY.ready, protocol: PROTOCOL });
+    else tell({ type: RELAY.reload, protocol: PROTOCOL }); // the tab loads this frame again
   } catch (error) {
-    tell({ type: "pyvfs:relay-failed", protocol: PROTOCOL, message: String(error?.message ?? error) });
+    tell({ type: RELAY.failed, protocol: PROTOCOL, message: String(error?.message ?? error) });
   }
 }
 
@@ -66,12 +66,12 @@ function trusted(registration) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the preview service worker did not answer within ${HELLO_TIMEOUT_MS} ms`)), HELLO_TIMEOUT_MS);
     navigator.serviceWorker.addEventListener("message", function answer(event) {
-      if (event.data?.type !== "pyvfs:relay-trusted") return;
+      if (event.data?.type !== RELAY.trusted) return;
       navigator.serviceWorker.removeEventListener("message", answer);
       clearTimeout(timer);
       resolve(event.data.trusted === true);
     });
-    registration.active.postMessage({ type: "pyvfs:relay-hello", protocol: PROTOCOL });
+    registration.active.postMessage({ type: RELAY.hello, protocol: PROTOCOL });
   });
 }
 

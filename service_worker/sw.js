@@ -18,11 +18,11 @@
 // build/build.py writes its build id here, so every build is a new service worker version.
 const BUILD = "dev";
 // build/build.py writes PREVIEW_PROTOCOL of py_vfs/web/protocol.py here (the version of the preview
-// messages, shared with relay.mjs and web/preview_relay.mjs).
+// messages, shared with relay.mjs and web/page/preview_relay.mjs).
 const PROTOCOL = 0;
 const SCOPE_PATH = "/preview/";
 const RELAY_PATH = "/preview/relay.html"; // inside the scope: its navigation comes through here
-const TOKEN = /^[A-Za-z0-9_-]{22,64}$/; // web/preview_roots.mjs mints 128 random bits
+const TOKEN = /^[A-Za-z0-9_-]{22,64}$/; // web/page/preview_roots.mjs mints 128 random bits
 const ACK_TIMEOUT_MS = 1500; // no app page acked within this: 503
 const START_TIMEOUT_MS = 60000; // acked but no "start" within this: 504 (a tab may be booting)
 const IDLE_TIMEOUT_MS = 30000; // a streamed body whose next piece takes longer fails
@@ -71,7 +71,7 @@ self.addEventListener("message", (event) => {
 });
 
 // The relay page, for a frame an app origin's page navigates (the referrer is that page's
-// origin: web/preview_relay.mjs sends it with referrerPolicy "origin"). The client it makes
+// origin: web/page/preview_relay.mjs sends it with referrerPolicy "origin"). The client it makes
 // is remembered as a relay. Anything else, a window or a frame a previewed page opens at this
 // URL, is refused and remembered as nothing.
 async function relayPage(event) {

@@ -1,24 +1,22 @@
 // The JS API object that openVFS() resolves to (web/pyvfs.mjs), in node:fs/promises shape (its
-// Stats and Dirent: web/entries.mjs; a shell call's streams: web/shell_streams.mjs). Every
+// Stats and Dirent: web/page/entries.mjs; its stream sessions: web/page/streams.mjs). Every
 // method is one round trip to the worker, but stat, lstat, exists and readdir, which the page's
-// stat cache may answer (web/stat_cache.mjs). Arguments are checked here, as Node checks them,
-// before anything is sent (web/validate.mjs). Every method is documented in docs/api.md
+// stat cache may answer (web/page/stat_cache.mjs). Arguments are checked here, as Node checks them,
+// before anything is sent (web/page/validate.mjs). Every method is documented in docs/api.md
 // (tests/e2e/test_js_api.py fails on one that is not).
 
-import { abortError, checkSignal, takeSignal, throwIfAborted } from "./abort.mjs";
-import { fsError } from "./errors.mjs";
-import { ensurePermission } from "./mount_store.mjs";
-import { CHUNK_SIZE, DEFAULT_WRITER, OPS } from "./protocol.mjs";
-import { checkCall, checkWriter, invalidArgType, KINDS } from "./validate.mjs";
-import { batches, isStream } from "./write_batches.mjs";
-import { ViewChannel } from "./view_channel.mjs";
-import { Dirent, Stats } from "./entries.mjs";
-import { ShellStreams } from "./shell_streams.mjs";
+import { viewClient } from "./page/client.mjs";
+import { fsError } from "./shared/errors.mjs";
+import { ensurePermission } from "./page/mount_store.mjs";
+import { CHUNK_SIZE, DEFAULT_WRITER, OPS } from "./shared/protocol.mjs";
+import { ShellStreams, pulled, pushed } from "./page/streams.mjs";
+import { checkCall, checkSignal, checkWriter, invalidArgType, isStream, KINDS, takeSignal, throwIfAborted } from "./page/validate.mjs";
+import { Dirent, Stats } from "./page/entries.mjs";
 
 export { Dirent, Stats };
 
 // The JS API, in node:fs/promises shape. Every method is one round trip to the worker, but
-// stat, lstat, exists and readdir, which the page's stat cache may answer (web/stat_cache.mjs).
+// stat, lstat, exists and readdir, which the page's stat cache may answer (web/page/stat_cache.mjs).
 // Inside `vfs.step(fn)`, `fn` gets a VFS bound to the step (same methods), whose calls go to
 // the worker as stepOp messages. Every call names its writer (`vfs.as(writer)`): who its
 // changes are made by, recorded on the files and in the journal.
@@ -46,20 +44,20 @@ export class VFS {
   async restrict({ read = [], write = [], writer, signal } = {}) {
     if (this.#stepId !== null) throw fsError("EINVAL", "EINVAL: restrict() outside the step", { syscall: "restrict" });
     const port = await this.#call("restrict", { read, write, signal, ...(writer === undefined ? {} : { writer }) });
-    return new VFS(new ViewChannel(port), null, writer ?? this.#writer);
+    return new VFS(viewClient(port), null, writer ?? this.#writer);
   }
   // The scoop `name`'s view: /scoops/<name> (made with workspace, home, tmp) and /shared,
   // nothing else, written as "scoop:<name>".
   async scoop(name, { signal } = {}) {
     if (this.#stepId !== null) throw fsError("EINVAL", "EINVAL: scoop() outside the step", { syscall: "scoop" });
     const port = await this.#call("scoop", name, { signal });
-    return new VFS(new ViewChannel(port), null, `scoop:${name}`);
+    return new VFS(viewClient(port), null, `scoop:${name}`);
   }
   // A MessagePort to post (transfer) to a Web Worker, where `viewOf(port)` is this view again:
   // the same scope, and nothing more. Of the disk itself, a view of the whole disk.
   transferable({ signal } = {}) { return this.#call("restrict", { signal }); }
   // Checks the arguments of `op` (declared in py_vfs/web/protocol.py) and sends it; a bad argument
-  // or an aborted signal (web/abort.mjs) rejects at once, and nothing reaches the worker.
+  // or an aborted signal rejects at once, and nothing reaches the worker.
   // `streams` (shell only): the call's output and input (ShellStreams).
   #call(op, ...args) {
     let sent, signal, streams;
@@ -71,14 +69,11 @@ export class VFS {
     } catch (error) {
       return Promise.reject(error);
     }
-    if (streams) return this.#instance.call(op, sent, undefined, this.#writer, signal, streams);
-    return this.#send(op, sent, signal);
-  }
-  #send(op, args, signal) {
-    if (this.#stepId !== null) return this.#instance.call("stepOp", [this.#stepId, op, ...args], undefined, this.#writer, signal);
+    if (this.#stepId !== null && !streams) return this.#instance.call("stepOp", [this.#stepId, op, ...sent], undefined, this.#writer, signal);
     // A read the page's stat cache may answer (not a step's: those see the step's own changes);
     // it is over too soon to be cancelled.
-    const pending = OPS[op].cached ? this.#instance.cached(op, args[0]) : this.#instance.call(op, args, undefined, this.#writer, signal);
+    const pending = OPS[op].cached && !streams ? this.#instance.cached(op, sent[0])
+      : this.#instance.call(op, sent, undefined, this.#writer, signal, streams);
     if (this.#instance.openSteps > 0) warnIfStuck(pending, op);
     return pending;
   }
@@ -205,33 +200,8 @@ export class VFS {
     KINDS.path(path, "path");
     checkSignal(signal);
     const call = (op, ...args) => this.#call(op, ...args);
-    let id = null;
-    return new ReadableStream({
-      async start(controller) {
-        throwIfAborted(signal);
-        id = await call("openRead", path, start, ...(end === undefined || end === Infinity ? [] : [end + 1]));
-        stopOnAbort(signal, controller, () => {
-          const open = id;
-          id = null;
-          return open === null ? undefined : call("closeStream", open);
-        });
-      },
-      async pull(controller) {
-        if (id === null) return;
-        const chunk = await call("readChunk", id);
-        if (chunk == null) {
-          id = null;
-          controller.close();
-        } else if (id !== null) {
-          controller.enqueue(chunk);
-        }
-      },
-      cancel() {
-        const open = id;
-        id = null;
-        return open === null ? undefined : call("closeStream", open);
-      },
-    });
+    const range = end === undefined || end === Infinity ? [] : [end + 1];
+    return pulled(call, () => call("openRead", path, start, ...range), "readChunk", signal);
   }
   // The disk as data (docs/data.md): the tree at `path` as a zip ("zip") or a SQLite disk
   // image ("sqlite"), as a ReadableStream<Uint8Array> pulled from the worker one chunk (about
@@ -242,30 +212,7 @@ export class VFS {
     KINDS.path(path, "path");
     checkSignal(signal);
     const call = (op, ...args) => this.#call(op, ...args);
-    let id = null;
-    const stop = () => {
-      const open = id;
-      id = null;
-      return open === null ? undefined : call("closeStream", open).then(() => undefined);
-    };
-    return new ReadableStream({
-      async start(controller) {
-        throwIfAborted(signal);
-        id = await call("exportOpen", path, { format });
-        stopOnAbort(signal, controller, stop);
-      },
-      async pull(controller) {
-        if (id === null) return;
-        const piece = await call("exportChunk", id);
-        if (piece == null) {
-          id = null;
-          controller.close();
-        } else if (id !== null) {
-          controller.enqueue(piece);
-        }
-      },
-      cancel: stop,
-    }, { highWaterMark: 0 });
+    return pulled(call, () => call("exportOpen", path, { format }), "exportChunk", signal, { highWaterMark: 0 });
   }
   // Makes the entries of a zip or SQLite image below `into` (made when missing), all in one
   // step, or none on any error (a hostile or malformed archive: EINVAL, EFBIG...). `source`: a
@@ -276,33 +223,13 @@ export class VFS {
     KINDS.path(into, "options.into");
     throwIfAborted(checkSignal(signal));
     const pieces = importPieces(source);
-    const id = await this.#call("importOpen", { format, into });
-    try {
-      for await (const piece of batches(pieces, CHUNK_SIZE)) {
-        throwIfAborted(signal);
-        await this.#call("importChunk", id, piece);
-      }
-      throwIfAborted(signal);
-    } catch (error) {
-      await this.#call("closeStream", id).catch(() => {});
-      throw error;
-    }
-    return this.#call("importFinish", id);
+    const call = (op, ...args) => this.#call(op, ...args);
+    return pushed(call, await call("importOpen", { format, into }), pieces, "importChunk", "importFinish", signal);
   }
   async #writeStream(path, source, options) {
     const signal = checkSignal(options?.signal);
-    const id = await this.#call("openWrite", path, options);
-    try {
-      for await (const piece of batches(source, CHUNK_SIZE)) {
-        throwIfAborted(signal);
-        await this.#call("writeChunk", id, piece);
-      }
-      throwIfAborted(signal);
-    } catch (error) {
-      await this.#call("closeStream", id).catch(() => {});
-      throw error;
-    }
-    await this.#call("finishWrite", id);
+    const call = (op, ...args) => this.#call(op, ...args);
+    await pushed(call, await call("openWrite", path, options), source, "writeChunk", "finishWrite", signal);
   }
   // Mounts (docs/mounts.md): a FileSystemDirectoryHandle becomes live at `path`, an empty
   // directory (made when missing). The handle is kept in IndexedDB, so the mount comes back after
@@ -373,10 +300,10 @@ export class VFS {
     const calls = instance.sent;
     const worker = await this.#call("diagnostics", opts);
     return { ...worker, calls, statCache: { hits: instance.cache.hits, entries: instance.cache.size },
-      earlyReads: instance.early.answered };
+      earlyReads: instance.earlyReads ?? 0 };
   }
   // One use of the agent tool `name` (py_vfs/agent.py) with `input`; options {caps, workspace,
-  // signal}. agentTools(vfs) (web/agent_tools.mjs) wraps it as a tool set for an LLM.
+  // signal}. agentTools(vfs) (web/page/agent_tools.mjs) wraps it as a tool set for an LLM.
   agentTool(name, input, options) { return this.#call("agentTool", name, input, options); }
   // Runs a shell command line in this VFS's shell session (its cwd carries over between calls).
   // `onOutput(stream, text)`: the output as it is written ("stdout"/"stderr", UTF-8 decoded
@@ -434,16 +361,7 @@ export class VFS {
 // The view a port from `vfs.transferable()` stands for, in the page or Web Worker it was posted to.
 export function viewOf(port) {
   if (!(port instanceof MessagePort)) throw invalidArgType("port", "a MessagePort", port);
-  return new VFS(new ViewChannel(port));
-}
-
-// Errors `controller` with an AbortError and runs `stop` (which frees the worker's stream) when
-// `signal` aborts.
-function stopOnAbort(signal, controller, stop) {
-  signal?.addEventListener("abort", () => {
-    controller.error(abortError(signal));
-    stop();
-  }, { once: true });
+  return new VFS(viewClient(port));
 }
 
 // What vfs.import reads: a stream as it is, a Blob's stream, an ArrayBuffer or a TypedArray cut

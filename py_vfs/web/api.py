@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any
 
 from ..agent import run_tool
 from ..archives import scratch
-from ..archives.archive import Upload
 from ..core.blocking import started
 from ..core.cancel import SIGNAL, Signal
 from ..core.errors import FsError
@@ -44,18 +43,16 @@ from .protocol import PYTHON_OPS, STEP_OPS, error_envelope
 from .scripts import use_js_realm
 from .shell import ShellOps
 from .steps import Steps
+from .streams import Sessions
 from .views import ViewChannels
 
 Envelope = dict[str, Any]
 Notify = Callable[[int, dict[str, str]], None]
 Invalidate = Callable[[int], None]
-T = TypeVar("T")
-
-
 
 class WebAPI:
     """``host`` is where the shell's ``mount`` gets folders (the page, in the browser); ``fsa``
-    the web/fsa.mjs module that mounted browser folders work through (None off the browser);
+    the web/worker/fsa.mjs module that mounted browser folders work through (None off the browser);
     ``notify(watchId, event)`` posts a watch event to the page; ``invalidate(view)`` tells
     the page's stat cache that the index changed (py_vfs/web/page_cache.py)."""
 
@@ -73,8 +70,7 @@ class WebAPI:
                            writer=getattr(vfs, "writer", None) or "shell", defaults=defaults)
         self._notify = notify
         self._watches: dict[int, Callable[[], None]] = {}
-        self._streams: dict[int, ReadStream | WriteStream | Upload | AsyncIterator[bytes]] = {}
-        self._next_stream = 1
+        self._streams = Sessions()  # the stream sessions between calls (web/streams.py)
         # One registry of open steps for the API and its views: a step blocks them all.
         self._steps = steps or Steps()
         self.channels: ViewChannels[WebAPI] = ViewChannels(vfs, lambda view: WebAPI(
@@ -88,7 +84,7 @@ class WebAPI:
         self._queued = 0
         self._ops = {**self.operations(vfs), **self._steps.table(self), "watch": self._watch,
                      "unwatch": self._unwatch, "sync": vfs.sync, "reset": self._reset,
-                     **DataOps(vfs, self._streams, self._keep).table(),
+                     **DataOps(vfs, self._streams).table(),
                      **HistoryOps(vfs).table(), **self.channels.table(),
                      **self.shell_ops.table()}
         if set(self._ops) != PYTHON_OPS:  # py_vfs/web/protocol.py declares every operation
@@ -133,9 +129,11 @@ class WebAPI:
     def operations(self, v: Any) -> dict[str, Callable[..., Any]]:
         """The operations by protocol name over ``v``: the disk (or a view), or a step's
         transaction (web/steps.py), which has the same methods."""
+        streams = self._streams
         return {
             "readFile": lambda p, o=None: read_file(v, p, o),
-            # The worker adds the chunks' sha256 to the options as "digests" (web/worker.mjs).
+            # The worker adds the chunks' sha256 to the options as "digests"
+            # (web/worker/worker.mjs).
             "writeFile": lambda p, d, o=None: v.write_file(
                 p, d, mode=mode_of(o), digests=o.get("digests") if isinstance(o, dict) else None),
             "appendFile": lambda p, d, o=None: v.append_file(p, d),
@@ -166,12 +164,12 @@ class WebAPI:
             "query": self._query,
             "grep": lambda pattern, p="/", o=None: v.grep(pattern, p or "/", **grep_options(o)),
             "preview": self._preview,
-            "openRead": lambda p, start=0, end=None: self._keep(v.open_read(p, start or 0, end)),
-            "readChunk": self._read_chunk,
-            "openWrite": lambda p, o=None: self._keep(v.stream_writer(p, mode=mode_of(o))),
-            "writeChunk": self._write_chunk,
-            "finishWrite": self._finish_write,
-            "closeStream": self._close_stream,
+            "openRead": lambda p, start=0, end=None: streams.keep(v.open_read(p, start or 0, end)),
+            "readChunk": lambda i: streams.pull(i, ReadStream, "read"),
+            "openWrite": lambda p, o=None: streams.keep(v.stream_writer(p, mode=mode_of(o))),
+            "writeChunk": lambda i, data: streams.push(i, WriteStream, "write", data),
+            "finishWrite": lambda i: streams.take(i, WriteStream, "write").close(),
+            "closeStream": streams.close,
             "check": lambda o=None: v.check(),
             "usage": lambda o=None: v.usage(),
             "gc": lambda o=None: v.gc(**gc_options(o)),
@@ -227,54 +225,6 @@ class WebAPI:
                 continue
         return restored
 
-    # Streams live here between calls, by id: JS pulls a read stream one chunk per call and
-    # pushes a write stream the same way, so neither side ever holds the whole file.
-
-    def _keep(self, stream: ReadStream | WriteStream | Upload | AsyncIterator[bytes]) -> int:
-        stream_id = self._next_stream
-        self._next_stream += 1
-        self._streams[stream_id] = stream
-        return stream_id
-
-    def _stream(self, stream_id: int, kind: type[T]) -> T:
-        stream = self._streams.get(stream_id)
-        if not isinstance(stream, kind):
-            raise FsError.of("EBADF", "read" if kind is ReadStream else "write", None)
-        return stream
-
-    async def _read_chunk(self, stream_id: int) -> bytes | None:
-        """The next chunk, or None at the end (the stream is then forgotten)."""
-        stream = self._stream(stream_id, ReadStream)
-        try:
-            return await anext(stream)
-        except StopAsyncIteration:
-            del self._streams[stream_id]
-            return None
-        except BaseException:
-            self._streams.pop(stream_id, None)
-            raise
-
-    async def _write_chunk(self, stream_id: int, data: bytes) -> None:
-        stream = self._stream(stream_id, WriteStream)
-        try:
-            await stream.write(data)
-        except BaseException:
-            self._streams.pop(stream_id, None)
-            raise
-
-    async def _finish_write(self, stream_id: int) -> None:
-        stream = self._stream(stream_id, WriteStream)
-        del self._streams[stream_id]
-        await stream.close()
-
-    async def _close_stream(self, stream_id: int) -> None:
-        """Cancel: a read stream releases its chunks, a write stream is abandoned."""
-        stream = self._streams.pop(stream_id, None)
-        if isinstance(stream, WriteStream):
-            await stream.abort()
-        elif isinstance(stream, ReadStream | AsyncGenerator):  # an export: its state goes
-            await stream.aclose()
-
     async def _reset(self, options: Any = None) -> dict[str, Any]:
         """``vfs.reset({defaults: true})``: put the shipped default content back."""
         if not flag(options, "defaults"):
@@ -290,7 +240,7 @@ class WebAPI:
     async def _preview(self, request: str | dict[str, Any]) -> dict[str, Any]:
         """One preview request; a large body's rest stays here as a stream the worker pulls."""
         answer = await respond(self.vfs, PreviewRequest.of(request))
-        stream = self._keep(answer.stream) if answer.stream is not None else None
+        stream = self._streams.keep(answer.stream) if answer.stream is not None else None
         return {"status": answer.status, "headers": answer.headers, "body": answer.body,
                 "stream": stream}
 
@@ -432,7 +382,8 @@ def dispatch(api: WebAPI, op: str, js_args: Any, writer: str | None = None,
 
 def _from_js(value: Any) -> Any:
     """Uint8Array becomes bytes, plain objects dicts; strings and numbers pass as they are; a
-    function (the shell's ``emit``: web/worker.mjs) is called with its bytes as Uint8Array."""
+    function (the shell's ``emit``: web/worker/worker.mjs) is called with its bytes as
+    Uint8Array."""
     from pyodide.ffi import JsProxy, to_js
 
     if not isinstance(value, JsProxy):
@@ -452,8 +403,8 @@ async def open_api(js_store: Any, js_notify: Any = None,
     """Boot from the worker: open the VFS on the IndexedDB store JS has opened.
     ``js_notify(watchId, event)`` posts a watch event to the page; ``js_host`` carries
     ``request`` (asks the page to pick, unmount, reconnect, mint preview roots), ``fsa``
-    (web/fsa.mjs) and, where the origin private file system is at hand, ``scratch`` (makes a
-    scratch folder there: web/opfs_scratch.mjs);
+    (web/worker/fsa.mjs) and, where the origin private file system is at hand, ``scratch`` (makes a
+    scratch folder there: web/worker/opfs_scratch.mjs);
     ``js_invalidate(view)`` posts a stat cache invalidation to the page; ``retention``
     (``{days, entries}``, openVFS's) how long the journal keeps history; ``js_defaults``
     (``{manifest, files, install}``: the fetched default content, its bytes by disk path, and

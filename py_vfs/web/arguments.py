@@ -1,6 +1,6 @@
 """The arguments of every protocol call, checked in Python before the call runs.
 
-The page checks its calls as Node does (web/validate.mjs), but not every call comes from the
+The page checks its calls as Node does (web/page/validate.mjs), but not every call comes from the
 page: a view's port may be posted to a Web Worker that sends raw messages, and the worker adds
 arguments of its own. So ``check_call`` checks each argument again, here, against the kind
 py_vfs/web/protocol.py declares for it (and each option an operation honours against its option
@@ -25,7 +25,7 @@ from ..core.paths import has_lone_surrogate
 from ..disk.writers import check_writer
 from .protocol import BY_NAME, ENCODINGS, Op
 
-# The operations the worker gives two more arguments (web/worker.mjs, withStreams): the
+# The operations the worker gives two more arguments (web/worker/worker.mjs, withStreams): the
 # functions that post output and read input.
 _STREAMED = frozenset({"shell", "runPython"})
 # Number arguments and options where Infinity means "no limit" (docs/api.md); every other
@@ -94,7 +94,7 @@ def _options(op: str, value: dict[str, Any], kinds: dict[str, str], digests: boo
             where = (op, key) if (op, key) in _UNBOUNDED else op
             check = _REFINED.get((op, key), _OPTION_KINDS[kind])
             check(option, f"the option {key!r}", where)
-    # The chunks' sha256, which only the worker adds (web/worker.mjs drops a caller's own).
+    # The chunks' sha256, which only the worker adds (web/worker/worker.mjs drops a caller's own).
     given = value.get("digests")
     if _absent(given):
         return

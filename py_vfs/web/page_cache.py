@@ -1,4 +1,4 @@
-"""The worker's half of the page's stat cache (web/stat_cache.mjs; docs/architecture.md,
+"""The worker's half of the page's stat cache (web/page/stat_cache.mjs; docs/architecture.md,
 "The page's stat cache").
 
 The page may answer ``stat``, ``lstat``, ``exists`` and ``readdir`` from memory, but only with

@@ -1,18 +1,19 @@
 """The JS<->Python protocol, declared once: every operation the page can send and the shared
-constants.
+constants (the messages that carry them: web/messages.py, rendered with them).
 
 Each ``Op`` says its name, its arguments (name, kind, optional), which argument carries file
 content (its buffer is transferred to the worker, never cloned), whether it changes the disk
 (the page's stat cache drops its answers for those), whether the stat cache may answer it,
 whether it may run inside a step, which option keys it honours (any other key is refused, not
-ignored), and where it is answered (``python``: ``WebAPI``; ``worker``: web/worker.mjs itself).
+ignored), and where it is answered (``python``: ``WebAPI``; ``worker``: web/worker/worker.mjs
+itself).
 
 The JS side is generated from this module at build time: build/build.py writes
 ``protocol.mjs`` (``render_js``) into dist/ beside the page's modules and into the preview site,
-and web/pyvfs.mjs, web/worker.mjs, web/stat_cache.mjs, web/validate.mjs and the preview relay
-import it from there. It is never written into the source tree nor kept in git, so it cannot go
-stale; the Pyodide tier imports the page's modules from dist/ for the same reason. Adding an
-operation is one entry in ``OPS`` (plus its Python function in ``WebAPI``).
+and web/pyvfs.mjs, web/worker/worker.mjs, web/page/stat_cache.mjs, web/page/validate.mjs and
+the preview relay import it from there. It is never written into the source tree nor kept in
+git, so it cannot go stale; the Pyodide tier imports the page's modules from dist/ for the same
+reason. Adding an operation is one entry in ``OPS`` (plus its Python function in ``WebAPI``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from ..disk.content import CHUNK_SIZE
 from ..disk.writers import MAX_WRITER
 from ..storage import LOG_KEEP
 from ..vfs import FORMAT_VERSION
+from . import messages
 
 # The version of the messages between the app page, the preview relay frame and the preview
 # service worker (docs/preview.md). A new version when their shape changes.
@@ -38,6 +40,10 @@ TRANSFER_MIN = 64 * 1024
 COPYFILE_EXCL = 1
 COPYFILE_FICLONE = 2
 COPYFILE_FICLONE_FORCE = 4
+# The durabilities openVFS takes ("open" message, docs/storage.md), as IndexedDB offers them to a
+# readwrite transaction: "default" (the browser's choice, "relaxed" in Chromium since 121),
+# "strict" (complete only once flushed to the disk), "relaxed".
+DURABILITIES = ("default", "strict", "relaxed")
 # readFile/readlink/... encodings we honour (Node's names; "binary" is Node's alias of latin1).
 # Any other encoding, even one Node knows ("hex", "base64"), is refused.
 ENCODINGS = ("utf8", "utf-8", "latin1", "binary")
@@ -50,7 +56,7 @@ ERRNO = {"EPERM": -1, "ENOENT": -2, "EIO": -5, "EBADF": -9, "EAGAIN": -11, "EACC
          "ENOSYS": -38, "ENOTEMPTY": -39, "ELOOP": -40, "ENOTSUP": -95, "ETIMEDOUT": -110,
          "ECANCELED": -125}
 # The fields of an error envelope, the same in every reply that crosses a boundary (WebAPI,
-# the worker, web/fsa.mjs, web/idb_store.mjs, the page's answers to the worker).
+# the worker, web/worker/fsa.mjs, web/worker/idb_store.mjs, the page's answers to the worker).
 # Who a call is made by when the page names no one, and the call envelope's field naming it.
 DEFAULT_WRITER = "user"
 CALL_WRITER = "writer"
@@ -58,7 +64,7 @@ CALL_WRITER = "writer"
 CALL_SIGNAL = "cancellable"
 ERROR_FIELDS = ("code", "errno", "syscall", "path", "dest", "message", "hint")
 
-# Argument kinds (web/validate.mjs checks them as Node does, in the page): "path" (a string),
+# Argument kinds (web/page/validate.mjs checks them as Node does, in the page): "path" (a string),
 # "content" (a string, TypedArray or DataView), "options" (an object; a string is
 # {encoding}), "number", "string", "bool", "mode" (an integer or an octal string), "time" (a
 # Date or seconds), "copymode" (copyFile's COPYFILE_* flags), "linktype" (symlink's type),
@@ -212,7 +218,7 @@ OPS: tuple[Op, ...] = (
     _op("unmount", "path:path", mutating=True, **_NOT_IN_STEP),
     _op("reconnect", "path:path handle:any? options:options?", mutating=True,
         options={"readOnly": "bool"}, **_NOT_IN_STEP),
-    # One use of an agent tool (py_vfs/agent.py; web/agent_tools.mjs): name, input.
+    # One use of an agent tool (py_vfs/agent.py; web/page/agent_tools.mjs): name, input.
     _op("agentTool", "name:string input:any options:options?", mutating=True,
         options={"caps": "any", "workspace": "string"}, **_NOT_IN_STEP),
     _op("mounts", ""),
@@ -259,8 +265,8 @@ PYTHON_OPS = frozenset(op.name for op in OPS if op.home == "python")
 def error_envelope(code: str, message: str, *, syscall: str | None = None,
                    path: str | None = None, dest: str | None = None,
                    hint: str | None = None) -> dict[str, Any]:
-    """The one error shape: ``{code, errno, syscall, path, dest, message, hint}`` (web/errors.mjs
-    builds and reads the same)."""
+    """The one error shape: ``{code, errno, syscall, path, dest, message, hint}``
+    (web/shared/errors.mjs builds and reads the same)."""
     return {"code": code, "errno": ERRNO.get(code), "syscall": syscall, "path": path,
             "dest": dest, "message": message, "hint": hint}
 
@@ -276,13 +282,16 @@ CONSTANTS = {"CHUNK_SIZE": CHUNK_SIZE, "FORMAT_VERSION": FORMAT_VERSION, "LOG_KE
 def render_js() -> str:
     """The text of ``protocol.mjs``, which the build writes into the page and the preview site."""
     lines = ["// GENERATED by build/build.py from py_vfs/web/protocol.py: do not edit.",
-             "// The JS<->Python protocol: operations and shared constants (see that module).",
+             "// The JS<->Python protocol: operations, messages and shared constants (see that"
+             "// module and py_vfs/web/messages.py).",
              ""]
     for name, value in CONSTANTS.items():
         lines.append(f"export const {name} = {json.dumps(value)};")
     lines.append(f"export const ENCODINGS = Object.freeze({json.dumps(list(ENCODINGS))});")
+    lines.append(f"export const DURABILITIES = Object.freeze({json.dumps(list(DURABILITIES))});")
     lines.append(f"export const ERRNO = Object.freeze({json.dumps(ERRNO)});")
     lines.append(f"export const ERROR_FIELDS = Object.freeze({json.dumps(list(ERROR_FIELDS))});")
+    lines.extend(messages.render_js())
     lines.append("export const OPS = Object.freeze({")
     for op in OPS:
         lines.append(f"  {op.name}: {json.dumps(op.to_js())},")

@@ -1,5 +1,5 @@
 """Python inside a scoop's realm (docs/sandbox.md, "A realm for code"): the Python half of
-web/realm_python.mjs.
+web/realm/realm_python.mjs.
 
 A realm's Pyodide holds no disk: its one way to files is the port of the scoop's view, over which
 ``PortVFS`` sends the protocol's calls (py_vfs/web/protocol.py), the same messages any view's port
@@ -24,6 +24,10 @@ from ..shell.context import Context
 from ..shell.pipes import Emit, NoInput, StreamInput
 from ..shell.python_run import run_here
 from ..views.page_disks import record, working
+from .messages import RUN, kind
+
+# The streams a run writes to (RUN's "out" and "err" messages, web/realm/realm_python.mjs).
+_OUT, _ERR = kind(RUN, "out"), kind(RUN, "err")
 
 Call = Callable[[str, list[Any]], Awaitable[Any]]
 
@@ -288,7 +292,7 @@ _vfs: list[PortVFS] = []
 
 def connect(call: Call, name: str) -> None:
     """The realm's view of the disk ``name``, reached through the JS function ``call(op,
-    args)`` (its port's client in web/realm_python.mjs); fsspec reaches it by that name."""
+    args)`` (its port's client in web/realm/realm_python.mjs); fsspec reaches it by that name."""
     _vfs[:] = [PortVFS(call)]
     record(name, _vfs[0])
 
@@ -300,7 +304,7 @@ async def _reads(streams: Any) -> AsyncIterator[bytes]:
 
 async def run(streams: Any, source: str, filename: str, argv: Any, env: Any, cwd: str,
               stdin: bool, isatty: bool) -> int:
-    """One script, as the shell's ``python`` runs it, with ``streams`` (web/realm_python.mjs:
+    """One script, as the shell's ``python`` runs it, with ``streams`` (web/realm/realm_python.mjs:
     ``write(stream, bytes)``, ``read()``); its exit status."""
     from pyodide.ffi import to_js
 
@@ -311,6 +315,6 @@ async def run(streams: Any, source: str, filename: str, argv: Any, env: Any, cwd
 
     ctx = Context(vfs=vfs, session=_Session(cwd, dict(_plain(env))),  # type: ignore[arg-type]
                   name="python", stdin=StreamInput(_reads(streams)) if stdin else NoInput(),
-                  stdout=Emit(emit("out"), isatty=isatty), stderr=Emit(emit("err")))
+                  stdout=Emit(emit(_OUT), isatty=isatty), stderr=Emit(emit(_ERR)))
     with working(vfs):
         return await run_here(ctx, source, filename, list(_plain(argv)))

@@ -2,7 +2,7 @@
 ``vfs.complete(line, cursor)``, over one ``Shell`` per API (its cwd carries over).
 
 ``shell`` collects the line's output into the answer, or, given ``emit`` (the worker adds it
-when the page passed ``onOutput``: web/worker.mjs), hands each piece on as it is written:
+when the page passed ``onOutput``: web/worker/worker.mjs), hands each piece on as it is written:
 ``emit(stream, bytes)`` posts an ``output`` message to the page. Given ``read`` (the page
 passed ``input``), the line's standard input is what the user types: each ``read()`` asks the
 page for more (``inputWanted``) and resolves to it, None at the end (Ctrl-D).
@@ -38,7 +38,7 @@ from ..shell.parser import needs_more
 from ..shell.pipes import BrokenPipe, BytesInput, Collect, Emit, Input, NoInput, Output, StreamInput
 from .options import flag
 
-# emit(stream, data): None, or an awaitable while the page is behind (web/worker.mjs).
+# emit(stream, data): None, or an awaitable while the page is behind (web/worker/worker.mjs).
 Emitter = Callable[[str, bytes], Any]
 # read(): an awaitable of the next bytes the user typed, None at the end (Ctrl-D).
 Reader = Callable[[], Any]

@@ -75,7 +75,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "dist"
 
 BOOT_TIMEOUT_MS = 120_000
-# Read by web/app.mjs: boot without the runtime snapshot and never make one.
+# Read by web/app/app.mjs: boot without the runtime snapshot and never make one.
 NO_SNAPSHOT = 'window.__pyvfsSnapshot = "off";'
 LOCAL_HOST = "127.0.0.1"
 IGNORED_SCHEMES = {"data", "blob", "chrome-extension", "about"}

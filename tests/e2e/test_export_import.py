@@ -98,7 +98,7 @@ def test_cancelling_an_export_frees_it_in_the_worker(app):
 
 def test_a_sqlite_image_is_built_and_received_outside_the_workers_memory(app):
     """Python's sqlite3 needs a real file: the image is built, and a received one kept, in a
-    scratch folder of the origin private file system (web/opfs_scratch.mjs), not in MEMFS
+    scratch folder of the origin private file system (web/worker/opfs_scratch.mjs), not in MEMFS
     (which keeps files in the worker's memory). While the export runs, the whole image is in
     the scratch folder and nothing of it in /tmp; the wasm memory (a disk of its own, no chunk
     cache) grows by far less than the image."""

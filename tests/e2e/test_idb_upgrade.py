@@ -2,10 +2,10 @@
 still has it open (docs/storage.md, "Format version and migration"; tests/pyodide covers the
 same upgrade on fake-indexeddb, which has no second tab and no real versionchange).
 
-The old disk is built with raw IndexedDB calls, in the layout web/idb_store.mjs's upgrade path
-reads: format 1 is the object stores nodes, chunks, meta (database version 1); format 2 adds the
-log store and meta/rev (version 2); format 3 keeps that layout (its small files may be inline;
-a chunked one still reads). Small files here are one chunk named by their record. The
+The old disk is built with raw IndexedDB calls, in the layout web/worker/idb_store.mjs's upgrade
+path reads: format 1 is the object stores nodes, chunks, meta (database version 1); format 2
+adds the log store and meta/rev (version 2); format 3 keeps that layout (its small files may be
+inline; a chunked one still reads). Small files here are one chunk named by their record. The
 page that built it keeps its connection, with the handler every older IDBStore installed
 (``db.onversionchange = () => db.close()``), as an app tab left open from before the deploy. The
 current app (format 4) then boots in another tab: the old tab is told (versionchange) and closes,
@@ -115,7 +115,7 @@ OLD_AFTER_JS = """async (version) => {
 }"""
 
 # The next deploy's upgrade, with the current app open: its IDBStore must close on versionchange
-# (web/idb_store.mjs), so this open is not blocked. Bounded: a blocked open never settles.
+# (web/worker/idb_store.mjs), so this open is not blocked. Bounded: a blocked open never settles.
 FUTURE_JS = """async () => {
   const blocked = [];
   const outcome = await new Promise((resolve) => {

@@ -199,8 +199,9 @@ def test_writes_land_in_the_folder(app):
 
 
 def test_renames_onto_existing_names_ask_if_they_are_one_entry(app):
-    # Before replacing, the mount asks the folder whether both names are one entry (web/fsa.mjs
-    # sameEntry: FileSystemHandle.isSameEntry), as "a" and "A" are on a case-insensitive host;
+    # Before replacing, the mount asks the folder whether both names are one entry
+    # (web/worker/fsa.mjs sameEntry: FileSystemHandle.isSameEntry), as "a" and "A" are on a
+    # case-insensitive host;
     # in OPFS they are two entries, so these renames replace, and "x" -> "X" is a plain rename.
     result = js(app, WITH_FOLDER + """
       await F.write(dir, "old.txt", "old");

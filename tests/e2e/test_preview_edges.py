@@ -248,7 +248,7 @@ def test_a_cancelled_preview_body_releases_its_pinned_chunks(edges):
     assert report["reclaimableChunks"] == 0, report
 
 
-# In the VFS worker: the owner's idle timeout (IDLE_MS in web/preview_owner.mjs, 60 s, module
+# In the VFS worker: the owner's idle timeout (IDLE_MS in web/worker/preview_owner.mjs, 60 s, module
 # private) becomes `ms`; every other timer keeps its delay.
 SHORT_IDLE_JS = """(ms) => {
   self.__realSetTimeout ??= self.setTimeout;

@@ -1,4 +1,4 @@
-"""The page's stat cache (web/stat_cache.mjs) in real Chromium: stats after a readdir need no
+"""The page's stat cache (web/page/stat_cache.mjs) in real Chromium: stats after a readdir need no
 round trip to the worker, and nothing stale is ever answered: not after a mutation of any kind
 made through the vfs, not after another tab's commit, never under a mount. Round trips are
 counted by `vfs.diagnostics().calls` (the calls this page posted to its worker), not timed.

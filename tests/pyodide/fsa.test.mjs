@@ -1,4 +1,4 @@
-// web/fsa.mjs's error mapping (docs/mounts.md, "Error mapping"), for the browser errors that a
+// web/worker/fsa.mjs's error mapping (docs/mounts.md, "Error mapping"), for the browser errors that a
 // real OPFS folder cannot be made to throw in the e2e tier (NotAllowedError, SecurityError,
 // QuotaExceededError...). Node has no File System Access API: the folder here is a handle that
 // throws the DOMException the browser would, so what is tested is fsa.mjs's own answer.

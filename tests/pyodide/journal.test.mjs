@@ -1,4 +1,4 @@
-// The journal over the IndexedDB store (web/idb_store.mjs: logEntries, logOldest and the
+// The journal over the IndexedDB store (web/worker/idb_store.mjs: logEntries, logOldest and the
 // "delete_to" op), under the real Pyodide with fake-indexeddb: more entries than a tab replays
 // (LOG_KEEP) are kept and read back after a reopen, time travel restores an old revision, and a
 // short retention deletes old entries from the store.

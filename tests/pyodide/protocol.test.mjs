@@ -1,8 +1,8 @@
 // The protocol against the reference, real node:fs/promises on a temporary folder: the page's
-// argument checks (web/validate.mjs) refuse what Node refuses, with Node's error class and code,
+// argument checks (web/page/validate.mjs) refuse what Node refuses, with Node's error class and code,
 // and refuse (instead of ignoring) what Node honours but py_vfs cannot; copyFile's mode flags
 // through the real webapi dispatch under Pyodide fail as Node's do; and every error crosses in
-// the one envelope of py_vfs/web/protocol.py (web/errors.mjs).
+// the one envelope of py_vfs/web/protocol.py (web/shared/errors.mjs).
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// The worker's asyncio scheduling (web/scheduler.mjs) under the real Pyodide: ready callbacks run
+// The worker's asyncio scheduling (web/worker/scheduler.mjs) under the real Pyodide: ready callbacks run
 // as microtasks, so an operation no longer pays a macrotask per await, and a long chain of them
 // still yields to events.
 

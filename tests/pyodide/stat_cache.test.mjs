@@ -1,4 +1,4 @@
-// The page's stat cache (web/stat_cache.mjs) on its own, in Node: what it keeps, when it drops
+// The page's stat cache (web/page/stat_cache.mjs) on its own, in Node: what it keeps, when it drops
 // everything, and its bound. In Chromium with the worker: tests/e2e/test_stat_cache.py.
 
 import { test } from "node:test";

@@ -272,7 +272,7 @@ def test_the_wheel_registers_the_protocol_with_fsspec(tmp_path):
 
 @pytest.fixture
 def page_disk(monkeypatch):
-    """A memory disk served as the page's disk "default" (as web/worker.mjs records it)."""
+    """A memory disk served as the page's disk "default" (as web/worker/worker.mjs records it)."""
     from py_vfs.vfs import VFS
     from py_vfs.views import page_disks
 

@@ -108,7 +108,7 @@ def test_numbers_must_be_numbers_and_nan_is_refused():
 
 def test_digests_must_be_sha256_and_only_a_plain_write_file_takes_them():
     """The worker hashes large writes and adds the digests to writeFile's options (and drops
-    any a caller sent: web/worker.mjs); what reaches Python is a list of sha256 hex digests,
+    any a caller sent: web/worker/worker.mjs); what reaches Python is a list of sha256 hex digests,
     so no chunk is stored under a key of a caller's choosing, and a step takes none."""
     api = fresh()
     for bad in (["../x"], "a" * 64, [1], ["A" * 64]):

@@ -1,6 +1,6 @@
 """The ``names`` keyspace (format 4): every directory entry of the stored nodes, ``parent/name``
 -> node id, written in the same commit as the nodes, so that JS resolves a path with a few keyed
-reads before Python has booted (web/early_reader.mjs). It must be exactly the nodes' entries
+reads before Python has booted (web/page/early_reader.mjs). It must be exactly the nodes' entries
 after any change, a failed one and a restore included; fsck says when it is not; an older disk
 gets it at the upgrade."""
 

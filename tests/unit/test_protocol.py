@@ -31,7 +31,7 @@ def test_the_built_page_and_preview_site_carry_the_protocol_python_declares():
     for built in (dist / "protocol.mjs", dist / "preview-origin" / "protocol.mjs"):
         assert built.is_file(), f"{built} is missing: run build/build.py"
         assert built.read_text() == protocol.render_js(), f"{built} is stale: run build/build.py"
-    assert not (ROOT / "web" / "protocol.mjs").exists(), "protocol.mjs is generated, not a source"
+    assert not list((ROOT / "web").rglob("protocol.mjs")), "protocol.mjs is generated, not a source"
 
 
 def test_webapi_answers_exactly_the_operations_the_protocol_gives_python():
@@ -44,7 +44,7 @@ def test_webapi_answers_exactly_the_operations_the_protocol_gives_python():
 def test_no_js_file_keeps_its_own_copy_of_a_shared_constant():
     """CHUNK_SIZE, the format version, LOG_KEEP and the preview protocol's version come from
     the generated protocol.mjs; a literal copy in a JS file would drift the day one side changes."""
-    sources = [*ROOT.glob("web/*.mjs"), *ROOT.glob("service_worker/*")]
+    sources = [*ROOT.glob("web/**/*.mjs"), *ROOT.glob("service_worker/*")]
     copies = re.compile(r"const (CHUNK_SIZE|FORMAT|LOG_KEEP|PREVIEW_PROTOCOL|PROTOCOL) = [1-9]"
                         r"|512 \* 1024")
     found = [f"{path.name}: {line.strip()}" for path in sources if path.name != "protocol.mjs"

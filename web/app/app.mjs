@@ -1,0 +1,208 @@
+// The terminal page: boots the "default" VFS, shows boot progress, then hands the window to a
+// terminal. window.pyvfs is the scripting surface (used by tests and from the devtools console).
+
+import { startDataPanel } from "./data_panel.mjs";
+import { shownName } from "./line_tools.mjs";
+import { openVFS } from "../pyvfs.mjs";
+
+const WELCOME = "py_vfs \u2014 type 'help'\n";
+const $ = (id) => document.getElementById(id);
+
+let session = null;     // the TerminalSession, once the VFS is ready
+let currentStage = "";  // the last boot stage reported, named in a boot failure
+let barValue = 0;       // the progress bar only moves forward
+
+// The folder picker of `mount` (pyvfs.mjs calls it); a test replaces it before the page loads.
+window.__pickDirectory ??= (options) => showDirectoryPicker({ mode: "readwrite", ...options });
+
+// Defined before anything is awaited, so that a script can use window.pyvfs at once.
+document.body.dataset.state = "booting";
+const ready = startVFS();
+const persisted = askPersistence();
+window.pyvfs = {
+  ready,
+  persisted,
+  shell: async (line) => {
+    const { stdout, stderr, code, confirm } = await runLine(line);
+    return { stdout, stderr, code, confirm };
+  },
+};
+main().catch(showError);
+
+// A synchronous throw from openVFS becomes a rejection, so that every failure reaches showError.
+// A test may set window.__pyvfsSnapshot ("off") before the page loads (docs/boot.md).
+function startVFS() {
+  const snapshot = window.__pyvfsSnapshot ?? "auto";
+  return new Promise((resolve) => resolve(openVFS({ name: "default", onProgress, snapshot })));
+}
+
+// Asks the browser not to evict the disk under storage pressure (docs/storage.md, "Quota").
+// The answer is kept by the browser; `df` and usage() report it as `persisted`.
+async function askPersistence() {
+  try {
+    return Boolean(await navigator.storage?.persist?.());
+  } catch {
+    return false;
+  }
+}
+
+// The one way to run a shell line, shared by the terminal and window.pyvfs.shell: both drive
+// the same shell in the worker, so a `cd` in one is seen by the other. The terminal passes
+// {signal, onOutput, interactive} (its output streams in, colored: isatty).
+async function runLine(line, options = undefined) {
+  const vfs = await ready;
+  const result = await vfs.shell(line, options && { ...options, isatty: true });
+  const blocked = (result.open ?? []).filter((url) => !openPreview(url));
+  session?.setCwd(result.cwd);
+  showMounts(vfs);
+  return { ...result, stderr: withBlockedNotes(result.stderr ?? "", blocked) };
+}
+
+// --- waiting mounts ------------------------------------------------------------------------
+// A folder mounted in an earlier visit may need the user's consent again: one button per such
+// mount asks for it (the click is the user activation the browser requires).
+
+async function showMounts(vfs) {
+  const bar = $("mounts");
+  const waiting = (await vfs.mounts().catch(() => [])).filter((m) => m.state === "waiting");
+  bar.replaceChildren(...waiting.map((mount) => reconnectButton(vfs, mount)));
+  bar.hidden = waiting.length === 0;
+}
+
+function reconnectButton(vfs, mount) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.dataset.path = mount.path;
+  button.textContent = `Reconnect folder “${mount.name}” at ${mount.path}`;
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      await vfs.reconnect(mount.path);
+      const name = shownName(mount.name) === mount.name ? `'${mount.name}'` : shownName(mount.name);
+      session?.write(`reconnected ${name} at ${shownName(mount.path)}\n`);
+    } catch (error) {
+      button.title = describe(error);
+    }
+    await showMounts(vfs);
+  });
+  return button;
+}
+
+// Opens a preview in a new tab with no opener: the previewed page gets `window.opener === null`
+// (COOP same-origin on the app severs it too). Opening about:blank first, then navigating it,
+// keeps a way to tell a blocked popup (null) from an opened one, which "noopener" would hide.
+function openPreview(url) {
+  const tab = window.open("", "_blank");
+  if (!tab) return false;
+  tab.opener = null;
+  tab.location.href = url;
+  return true;
+}
+
+function withBlockedNotes(stderr, urls) {
+  if (!urls.length) return stderr;
+  const notes = urls.map((url) => `open: popup blocked; visit ${url}\n`).join("");
+  return stderr && !stderr.endsWith("\n") ? `${stderr}\n${notes}` : stderr + notes;
+}
+
+async function main() {
+  const vfs = await ready;
+  // Loaded only now so that a broken terminal module still ends in a visible error.
+  const { TerminalSession } = await import("./terminal.mjs");
+  const start = await startingPoint(vfs);
+  $("boot").hidden = true;
+  $("terminal").hidden = false;
+  await showMounts(vfs);
+  startDataPanel(vfs, describe);
+  const complete = (line, cursor) => vfs.complete(line, cursor);
+  session = new TerminalSession($("terminal"), { run: runLine, complete, prompt, ...start });
+  session.write(WELCOME);
+  session.start(start.cwd);
+  session.focus();
+  document.body.dataset.state = "ready";
+}
+
+// Each interactive shell result carries the cwd, the history (read from ~/.history at the
+// shell's start) and HOME; before the first command, ask with an empty line.
+async function startingPoint(vfs) {
+  try {
+    const { cwd, history, home } = await vfs.shell("", { interactive: true });
+    return { cwd: cwd || "/", history: history ?? [], home: home || "/" };
+  } catch {
+    return { cwd: "/", history: [], home: "/" };
+  }
+}
+
+// Inside a scoop (`scoop NAME`) the prompt names it instead of the user; the cwd shows HOME as
+// `~`, as bash's \w does (not when HOME is /), and a control character in it visible.
+function prompt(cwd, scoop, home = "/") {
+  const who = scoop ? `scoop:${scoop}` : "user";
+  const inHome = home !== "/" && (cwd === home || cwd.startsWith(`${home}/`));
+  const shown = shownName(inHome ? `~${cwd.slice(home.length)}` : cwd);
+  return `\x1b[1;32m${who}@py_vfs\x1b[0m:\x1b[1;34m${shown}\x1b[0m$ `;
+}
+
+// --- boot panel ------------------------------------------------------------------------------
+
+function stageItems() {
+  return [...$("boot-stages").querySelectorAll("[data-stage]")];
+}
+
+function onProgress({ stage, message, loaded, total }) {
+  if (document.body.dataset.state !== "booting") return;
+  currentStage = stage;
+  const items = stageItems();
+  const index = items.findIndex((item) => item.dataset.stage === stage);
+  if (index >= 0) {
+    markStages(items, index, stage === "ready");
+    setBar((index + fraction(loaded, total)) / (items.length - 1));
+  }
+  $("boot-message").textContent = (message || stage) + sizeNote(loaded, total);
+}
+
+function markStages(items, index, finished) {
+  items.forEach((item, i) => {
+    const done = i < index || (finished && i === index);
+    item.className = done ? "done" : i === index ? "active" : "";
+  });
+}
+
+function fraction(loaded, total) {
+  return total > 0 && loaded >= 0 ? Math.min(loaded / total, 1) : 0;
+}
+
+function setBar(value) {
+  barValue = Math.max(barValue, Math.min(value, 1));
+  const percent = Math.round(barValue * 100);
+  $("boot-bar-fill").style.width = `${percent}%`;
+  $("boot-bar").setAttribute("aria-valuenow", String(percent));
+}
+
+function sizeNote(loaded, total) {
+  if (!(loaded >= 0)) return "";
+  return total > 0 ? ` (${megabytes(loaded)} / ${megabytes(total)} MB)` : ` (${megabytes(loaded)} MB)`;
+}
+
+function megabytes(bytes) {
+  return (bytes / 1e6).toFixed(1);
+}
+
+function showError(error) {
+  console.error(error);
+  document.body.dataset.state = "error";
+  $("terminal").hidden = true;
+  $("boot").hidden = false;
+  const failed = stageItems().find((item) => item.dataset.stage === currentStage);
+  if (failed && failed.className !== "done") failed.className = "failed";
+  $("boot-message").textContent = currentStage
+    ? `py_vfs failed to start (during "${currentStage}")`
+    : "py_vfs failed to start";
+  $("boot-error").textContent = describe(error);
+  $("boot-error").hidden = false;
+}
+
+function describe(error) {
+  if (!error) return "unknown error";
+  const code = error.code ? `${error.code}: ` : "";
+  return code + (error.message || String(error));
+}

@@ -1,0 +1,324 @@
+// Reads before Python has booted (docs/boot.md, "Reads before Python"): the page answers
+// readFile, stat, lstat, exists and readdir on the disk's own API from the IndexedDB records
+// themselves, while the worker still boots Python. The answers, errors included, are the
+// core's: the walk below is py_vfs/fs/resolver.py's (`_walk_once`, without the parts a restricted
+// view or a write needs), stat is py_vfs/fs/metadata.py's `stat_of`, a listing is
+// py_vfs/web/page_cache.py's `listing` as the stat cache's records, and the errors are
+// py_vfs/core/errors.py's messages (tests/e2e/test_early_reads.py compares every answer with
+// Python's).
+//
+// Whatever this reader is not sure to answer as the core would, it declines (`undefined`) and
+// the call goes to the worker: a path that reaches a mount point, a path or link target the
+// core would refuse as invalid, text that is not valid UTF-8, a missing chunk, a file over
+// readFile's limit. Each answer is one readonly IndexedDB transaction that resolves its path
+// with keyed reads, one directory entry (the `names` store, py_vfs/core/node.py name_key) and one
+// node record per segment: it never reads every record, and it sees one state of the disk, the
+// last commit of any tab completed before it began.
+
+import { failure } from "../shared/errors.mjs";
+import { request } from "../shared/idb.mjs";
+import { FORMAT_VERSION } from "../shared/protocol.mjs";
+import { concat } from "./streams.mjs";
+
+const ROOT_ID = "root";
+const MAX_SYMLINK_HOPS = 40; // py_vfs/fs/resolver.py
+const MAX_READ_SIZE = 2 ** 31 - 1; // py_vfs/fs/files.py
+const PATH_MAX = 4096; // py_vfs/core/paths.py
+const NAME_MAX = 255;
+const MUST_BE_DIR = "/"; // a pending trailing slash (py_vfs/fs/resolver.py, _MUST_BE_DIR)
+const DECLINE = Symbol("decline");
+
+// py_vfs/core/errors.py's descriptions of the codes a read can meet.
+const DESCRIPTIONS = {
+  ENOENT: "no such file or directory",
+  ENOTDIR: "not a directory",
+  EISDIR: "illegal operation on a directory",
+  ELOOP: "too many symbolic links encountered",
+};
+
+class Refusal {
+  constructor(code, syscall, path) {
+    Object.assign(this, { code, syscall, path });
+  }
+  envelope() {
+    const message = `${this.code}: ${DESCRIPTIONS[this.code]}, ${this.syscall} '${this.path}'`;
+    return failure(this.code, message, { syscall: this.syscall, path: this.path });
+  }
+}
+
+const utf8 = new TextEncoder();
+const bytesOf = (text) => utf8.encode(text).length;
+
+// The reader of the disk `name`, or null when it may not answer: the database is missing or not
+// at this code's format, has no root yet, or its default content is not the version the worker
+// is about to install (`defaultsVersion`; null: nothing to install). It never creates or
+// upgrades the database: that stays the worker's (an older disk gets its `names` at that
+// upgrade). It opens the database at this format without asking `indexedDB.databases()` first
+// (a round trip to the browser process of 25-130 ms on a returning visit): a missing or older
+// database fires `upgradeneeded`, which it aborts, and the open fails; aborting the creation of
+// a new database leaves none (or one at version 0, which the worker's open treats as new).
+export async function openEarlyReader(name, defaultsVersion) {
+  const db = await new Promise((resolve) => {
+    const req = indexedDB.open(`pyvfs:${name}`, FORMAT_VERSION);
+    let waiting = true;
+    const give = (value) => {
+      if (waiting) resolve(value);
+      else value?.close(); // opened after the reader gave up: not kept
+      waiting = false;
+    };
+    req.onupgradeneeded = () => req.transaction.abort(); // missing or older: not ours to make
+    req.onsuccess = () => give(req.result);
+    req.onerror = () => give(null); // the abort above, or a newer format (VersionError)
+    req.onblocked = () => give(null); // another tab holds an older version open
+  });
+  if (!db) return null;
+  db.onversionchange = () => db.close();
+  const reader = new EarlyReader(db, defaultsVersion);
+  try {
+    if (await reader.start()) return reader;
+  } catch {
+    // an unreadable record: the worker will say what is wrong
+  }
+  db.close();
+  return null;
+}
+
+export class EarlyReader {
+  constructor(db, defaultsVersion) {
+    this.db = db;
+    this.defaultsVersion = defaultsVersion;
+  }
+
+  close() {
+    this.db.close();
+  }
+
+  // Checks the disk is as the worker will leave it after boot: this format, a root, and the
+  // default content of this build (three keyed reads).
+  async start() {
+    const tx = this.db.transaction(["meta", "nodes"], "readonly");
+    const meta = tx.objectStore("meta");
+    const [format, defaults, root] = await Promise.all([request(meta.get("format")),
+      request(meta.get("defaults")), request(tx.objectStore("nodes").get(ROOT_ID))]);
+    if (String(format) !== String(FORMAT_VERSION) || root == null) return false;
+    if (this.defaultsVersion == null) return true;
+    return defaults != null && JSON.parse(String(defaults)).version === this.defaultsVersion;
+  }
+
+  // The answer to the disk API's `op` with `args`, as the worker's reply would carry it:
+  // {value} or {error: envelope}; undefined when this reader declines. readdir answers with
+  // the stat cache's records (web/page/stat_cache.mjs, recordsOf), as the page's readdir expects.
+  async answer(op, args) {
+    const work = ANSWERS[op];
+    if (!work) return undefined;
+    try {
+      const records = new Records(this.db.transaction(["nodes", "names", "chunks"], "readonly"));
+      const value = await work(records, ...args);
+      return value === DECLINE ? undefined : { value };
+    } catch (error) {
+      if (error instanceof Refusal) return { error: error.envelope() };
+      return undefined; // anything unexpected is the worker's to answer
+    }
+  }
+}
+
+// The records one answer reads, in its transaction `tx`: node records by id (each read once)
+// and directory entries by (directory id, name).
+class Records {
+  constructor(tx) {
+    this.tx = tx;
+    this.nodes = new Map(); // id -> a promise of the node, or of null
+  }
+
+  node(id) {
+    let node = this.nodes.get(id);
+    if (!node) {
+      node = request(this.tx.objectStore("nodes").get(id))
+        .then((record) => (record == null ? null : { ...JSON.parse(String(record)), id }));
+      this.nodes.set(id, node);
+    }
+    return node;
+  }
+
+  // The entry `name` of the directory `directory`, or null.
+  async child(directory, name) {
+    const id = await request(this.tx.objectStore("names").get(`${directory.id}/${name}`));
+    return id == null ? null : this.node(String(id));
+  }
+
+  // Every entry of `directory`, in no particular order. An entry whose record is missing is
+  // the worker's to explain (fsck's "names" problem): an Error, so the reader declines.
+  async children(directory) {
+    const prefix = `${directory.id}/`;
+    // "0" is the code unit after "/": the range holds exactly the keys starting with prefix.
+    const range = IDBKeyRange.bound(prefix, `${directory.id}0`, false, true);
+    const ids = await request(this.tx.objectStore("names").getAll(range));
+    const nodes = await Promise.all(ids.map((id) => this.node(String(id))));
+    if (nodes.some((node) => node == null)) throw new Error("an entry without its node");
+    return nodes;
+  }
+
+  // py_vfs/fs/resolver.py `lookup`: [node, canonical path], a Refusal thrown, or DECLINE.
+  async lookup(path, syscall, follow = true) {
+    const names = normalized(path);
+    if (names === DECLINE) return DECLINE;
+    const pending = names.reverse();
+    if (hasTrailingSlash(path)) pending.unshift(MUST_BE_DIR);
+    const root = await this.node(ROOT_ID);
+    let stack = [[root, "/"]];
+    let hops = 0;
+    while (pending.length) {
+      const segment = pending.pop();
+      if (segment === MUST_BE_DIR) {
+        if (stack.at(-1)[0].kind !== "directory") throw new Refusal("ENOTDIR", syscall, path);
+        continue;
+      }
+      if (segment === "..") {
+        if (stack.length > 1) stack.pop();
+        continue;
+      }
+      const [directory, dirPath] = stack.at(-1);
+      if (directory.kind !== "directory") throw new Refusal("ENOTDIR", syscall, path);
+      const node = await this.child(directory, segment);
+      if (!node) throw new Refusal("ENOENT", syscall, path);
+      if (node.kind === "symlink" && (pending.length || follow)) {
+        if (++hops > MAX_SYMLINK_HOPS) throw new Refusal("ELOOP", syscall, path);
+        const target = node.target ?? "";
+        const more = validSegments(target);
+        if (more === DECLINE) return DECLINE;
+        if (target.startsWith("/")) stack = [[root, "/"]];
+        if (target.endsWith("/")) pending.push(MUST_BE_DIR);
+        pending.push(...more.reverse());
+        continue;
+      }
+      if (node.mount != null) return DECLINE; // a mounted folder: Python's
+      stack.push([node, dirPath === "/" ? `/${segment}` : `${dirPath}/${segment}`]);
+    }
+    return stack.at(-1);
+  }
+
+  // A directory's entries sorted as Python sorts names (by code point), or DECLINE when one
+  // of them is a mount point (its stat comes from the folder).
+  async entries(directory) {
+    const nodes = await this.children(directory);
+    if (nodes.some((node) => node.mount != null)) return DECLINE;
+    return nodes.sort((a, b) => byCodePoint(a.name, b.name));
+  }
+}
+
+// py_vfs/fs/metadata.py `stat_of`, as the worker sends it.
+function statOf(node, canonical) {
+  const size = node.kind === "symlink" ? bytesOf(node.target ?? "") : node.kind === "directory" ? 4096 : node.size;
+  return {
+    type: node.kind, size, mode: node.mode, mtimeMs: node.mtime, ctimeMs: node.ctime, atimeMs: node.atime,
+    name: canonical.slice(canonical.lastIndexOf("/") + 1), path: canonical, target: node.target ?? null,
+  };
+}
+
+const ANSWERS = {
+  async readFile(records, path, options) {
+    const found = await records.lookup(path, "open");
+    if (found === DECLINE) return DECLINE;
+    const [node] = found;
+    if (node.kind === "directory") throw new Refusal("EISDIR", "read", path);
+    if (node.size > MAX_READ_SIZE) return DECLINE;
+    const data = node.inline != null ? fromBase64(node.inline) : await chunksOf(records.tx, node.chunks ?? []);
+    if (data === DECLINE) return DECLINE;
+    const encoding = typeof options === "string" ? options : options?.encoding;
+    if (encoding == null) return data;
+    // Bytes that are not UTF-8 become U+FFFD, as Node and Python's WebAPI decode them.
+    if (encoding === "utf8" || encoding === "utf-8") return new TextDecoder("utf-8", { ignoreBOM: true }).decode(data);
+    if (encoding === "latin1" || encoding === "binary") return latin1(data);
+    return DECLINE;
+  },
+  async stat(records, path) {
+    const found = await records.lookup(path, "stat");
+    return found === DECLINE ? DECLINE : statOf(...found);
+  },
+  async lstat(records, path) {
+    const found = await records.lookup(path, "lstat", false);
+    return found === DECLINE ? DECLINE : statOf(...found);
+  },
+  // py_vfs/fs/resolver.py `exists`: any refusal of a valid path is false.
+  async exists(records, path) {
+    try {
+      return (await records.lookup(path, "access")) === DECLINE ? DECLINE : true;
+    } catch (error) {
+      if (error instanceof Refusal) return false;
+      throw error;
+    }
+  },
+  async readdirStats(records, path) {
+    const found = await records.lookup(path, "scandir");
+    if (found === DECLINE) return DECLINE;
+    const [node, canonical] = found;
+    if (node.kind !== "directory") throw new Refusal("ENOTDIR", "scandir", path);
+    const entries = await records.entries(node);
+    if (entries === DECLINE) return DECLINE;
+    const prefix = canonical === "/" ? "/" : `${canonical}/`;
+    // page_cache.py `listing`: a listing's sizes are stat_size (4096 for a directory).
+    return entries.map((child) => [child.name, prefix + child.name, child.kind,
+      child.kind === "directory" ? 4096 : child.size, child.mode, child.mtime, child.ctime, child.atime]);
+  },
+};
+
+// The chunks of a file, in `tx`, concatenated; DECLINE when one is missing (Python's EIO).
+async function chunksOf(tx, keys) {
+  const store = tx.objectStore("chunks");
+  const pieces = await Promise.all(keys.map((key) => request(store.get(key))));
+  if (pieces.some((piece) => piece == null)) return DECLINE;
+  const views = pieces.map((piece) => (piece instanceof Uint8Array ? piece : new Uint8Array(piece)));
+  return views.length === 1 ? views[0] : concat(views);
+}
+
+function fromBase64(text) {
+  if (Uint8Array.fromBase64) return Uint8Array.fromBase64(text);
+  return Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
+}
+
+// Python's latin-1: each byte the code point of its value (TextDecoder's "latin1" is
+// windows-1252, which is not).
+function latin1(data) {
+  let text = "";
+  for (let at = 0; at < data.length; at += 8192) text += String.fromCharCode(...data.subarray(at, at + 8192));
+  return text;
+}
+
+// py_vfs/core/paths.py `split_segments` for a path the core accepts; DECLINE for one it refuses
+// (not a string, empty, NUL, a lone surrogate, too long): the core's error is the answer.
+function validSegments(path) {
+  if (typeof path !== "string" || path === "" || path.includes("\0") || !path.isWellFormed()) return DECLINE;
+  if (bytesOf(path) >= PATH_MAX) return DECLINE;
+  const segments = path.split("/").filter((s) => s && s !== ".");
+  return segments.some((s) => bytesOf(s) > NAME_MAX) ? DECLINE : segments;
+}
+
+// py_vfs/core/paths.py `normalize`, as names: `..` folds lexically first.
+function normalized(path) {
+  const segments = validSegments(path);
+  if (segments === DECLINE) return DECLINE;
+  const names = [];
+  for (const segment of segments) {
+    if (segment !== "..") names.push(segment);
+    else names.pop();
+  }
+  return names;
+}
+
+// py_vfs/core/paths.py `has_trailing_slash`.
+function hasTrailingSlash(path) {
+  const insists = path.endsWith("/") || path === "." || path.endsWith("/.");
+  return insists && path.split("/").some((segment) => segment !== "" && segment !== ".");
+}
+
+function byCodePoint(a, b) {
+  if (a === b) return 0;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.codePointAt(i);
+    const y = b.codePointAt(i);
+    if (x !== y) return x - y;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
+}

@@ -1,0 +1,260 @@
+// The JS half of the IndexedDB store (see py_vfs/storage/indexeddb.py).
+// JS owns every IndexedDB transaction: Python cannot await inside one without it auto-committing.
+// Several tabs share one database: commitLogged checks the revision inside its own readwrite
+// transaction (docs/architecture.md, "Several tabs"), and announces each commit on a
+// BroadcastChannel so the other tabs catch up at once.
+
+import { failure } from "../shared/errors.mjs";
+import { openDatabase, request } from "../shared/idb.mjs";
+import { LockLease } from "./lock_lease.mjs";
+// The IndexedDB database version is the storage format's version (FORMAT_VERSION in
+// py_vfs/vfs.py). 2: the change log. 3: small files inline in their node records (no new
+// object store; older code refuses it). 4: the `names` store, directory entries (`parent
+// id/name` -> node id, py_vfs/core/node.py name_key), filled from the nodes by the upgrade.
+import { FORMAT_VERSION as FORMAT, LOG_KEEP } from "../shared/protocol.mjs";
+
+const SPACES = ["nodes", "chunks", "meta", "log", "names"];
+// The first format with the `names` store.
+const NAMES_FORMAT = 4;
+
+// A failed transaction as the protocol's error envelope (py_vfs/storage/indexeddb.py reads it).
+function failureOf(error) {
+  const name = error?.name ?? "";
+  const code = name === "QuotaExceededError" ? "ENOSPC" : "EIO";
+  return failure(code, `${name || "Error"}: ${error?.message ?? "transaction failed"}`, { syscall: "write" });
+}
+
+function applyOps(tx, ops) {
+  for (const [action, space, key, value] of ops) {
+    const store = tx.objectStore(space);
+    if (action === "put") store.put(value, key);
+    else if (action === "delete_to") store.delete(IDBKeyRange.upperBound(key));
+    else store.delete(key);
+  }
+}
+
+// Format 4's directory entries, from the node records, in the upgrade's own transaction: no
+// other connection can commit between the read and the writes (the upgrade holds the database
+// alone), so the entries are exactly the nodes'. A record that does not parse gets none (fsck
+// reports the record).
+function fillNames(tx) {
+  const nodes = tx.objectStore("nodes");
+  const names = tx.objectStore("names");
+  const keys = nodes.getAllKeys();
+  const values = nodes.getAll();
+  values.onsuccess = () => {
+    values.result.forEach((value, i) => {
+      let record;
+      try {
+        record = JSON.parse(String(value));
+      } catch {
+        return;
+      }
+      if (record?.parent != null) names.put(keys.result[i], `${record.parent}/${record.name}`);
+    });
+  };
+}
+
+export class IDBStore {
+  // `durability` is given to every commit's readwrite transaction (docs/storage.md, "Durability").
+  static async open(name, { durability = "default" } = {}) {
+    const db = await openDatabase(`pyvfs:${name}`, FORMAT, (created, event, tx) => {
+      for (const space of SPACES) {
+        if (!created.objectStoreNames.contains(space)) created.createObjectStore(space);
+      }
+      // An existing disk keeps its data; it is now at revision 0 with an empty change log.
+      if (event.oldVersion > 0) tx.objectStore("meta").put(String(FORMAT), "format");
+      if (event.oldVersion > 0 && event.oldVersion < NAMES_FORMAT) fillNames(tx);
+    });
+    return new IDBStore(db, name, durability);
+  }
+
+  constructor(db, name, durability = "default") {
+    this.db = db;
+    this.durability = durability;
+    // The durability the browser reports for the last commit's transaction (tx.durability):
+    // what diagnostics() shows, so a test sees the option reach the transactions.
+    this.lastDurability = null;
+    this.lockName = `pyvfs:${name}`;
+    // Records read per keyspace since open: a diagnostic (tests assert that boot reads no chunk).
+    this.reads = Object.fromEntries(SPACES.map((space) => [space, 0]));
+    // Another tab upgrading the format must not be blocked by us (openDatabase closes it).
+    // Set by the owner (web/worker/worker.mjs): called with the revision another tab just committed.
+    this.onRemoteCommit = null;
+    this.channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(`pyvfs:${name}`) : null;
+    if (this.channel) {
+      this.channel.onmessage = ({ data }) => this.onRemoteCommit?.(data?.rev);
+      this.channel.unref?.(); // Node: an open channel must not keep the test process alive
+    }
+  }
+
+  // Takes the Web Lock of this disk (exclusive, FIFO across tabs and workers); resolves with the
+  // function that releases it. Without Web Locks (Node) it resolves at once: the revision check
+  // of commitLogged alone keeps commits correct, Web Locks add fairness (no tab starves). The
+  // lock is kept as a lease between this tab's commits while no other tab asks for it
+  // (web/worker/lock_lease.mjs).
+  lock() {
+    const locks = globalThis.navigator?.locks;
+    if (!locks) return Promise.resolve(() => {});
+    this.lease ??= new LockLease(this.lockName, locks);
+    return this.lease.acquire();
+  }
+
+  // lock()'s release function when the turn can start at once (the lease is held and idle),
+  // else undefined (None in Python; null would be Pyodide's jsnull): no promise to wait for in
+  // the common case of a tab writing alone.
+  lockNow() {
+    return this.lease?.tryAcquire() ?? undefined;
+  }
+
+  // Boot: the revision and every node record, from one snapshot. -> {rev, keys, values}
+  async load() {
+    const tx = this.db.transaction(["nodes", "meta"], "readonly");
+    const nodes = tx.objectStore("nodes");
+    const [rev, keys, values] = await Promise.all([
+      request(tx.objectStore("meta").get("rev")), request(nodes.getAllKeys()), request(nodes.getAll()),
+    ]);
+    this.reads.meta += 1;
+    this.reads.nodes += values.length;
+    return { rev: Number(rev ?? 0), keys, values };
+  }
+
+  // The revision and the change-log entries after `rev` (at most LOG_KEEP of them: a tab further
+  // behind reloads), from one snapshot. -> {rev, keys, values}
+  async logSince(rev) {
+    const tx = this.db.transaction(["log", "meta"], "readonly");
+    const log = tx.objectStore("log");
+    const range = IDBKeyRange.bound(rev, rev + LOG_KEEP, true, false);
+    const [current, keys, values] = await Promise.all([
+      request(tx.objectStore("meta").get("rev")), request(log.getAllKeys(range)), request(log.getAll(range)),
+    ]);
+    return { rev: Number(current ?? 0), keys, values };
+  }
+
+  // The journal's entries with revisions from `low` to `high`. -> {keys, values}
+  async logEntries(low, high) {
+    const tx = this.db.transaction(["log"], "readonly");
+    const log = tx.objectStore("log");
+    const range = IDBKeyRange.bound(low, high);
+    const [keys, values] = await Promise.all([request(log.getAllKeys(range)), request(log.getAll(range))]);
+    return { keys, values };
+  }
+
+  // The revision of the oldest journal entry kept, if any.
+  async logOldest() {
+    const tx = this.db.transaction(["log"], "readonly");
+    const keys = await request(tx.objectStore("log").getAllKeys(null, 1));
+    return keys.length ? Number(keys[0]) : undefined; // undefined: Python's None
+  }
+
+  // commit(ops), but only if the disk is still at revision `base`: the check, the ops, the log
+  // entry (key base + 1) and the new revision are one readwrite transaction, so two tabs can
+  // never both commit on top of the same revision. Every request is issued at once and the
+  // transaction aborts if the check finds another revision: waiting for the check's answer
+  // before writing cost one more renderer/browser round trip per commit. Resolves {rev} once
+  // durable, {stale: rev} when another tab committed first (nothing applied; the caller reads
+  // the log), or {code, message} on failure.
+  commitLogged(base, ops, entry) {
+    const spaces = [...new Set(["meta", "log", ...ops.map((op) => op[1])])];
+    return new Promise((resolve) => {
+      let tx;
+      let stale = null;
+      try {
+        tx = this.#writing(spaces);
+        const meta = tx.objectStore("meta");
+        const check = meta.get("rev");
+        check.onsuccess = () => {
+          const current = Number(check.result ?? 0);
+          if (current === base) return;
+          stale = { stale: current };
+          tx.abort();
+        };
+        applyOps(tx, ops);
+        const log = tx.objectStore("log");
+        log.put(entry, base + 1);
+        meta.put(String(base + 1), "rev");
+      } catch (error) {
+        tx?.abort();
+        resolve(failureOf(error));
+        return;
+      }
+      tx.oncomplete = () => {
+        this.channel?.postMessage({ rev: base + 1 });
+        resolve({ rev: base + 1 });
+      };
+      tx.onabort = () => resolve(stale ?? failureOf(tx.error));
+    });
+  }
+
+  // A readwrite transaction with this store's durability.
+  #writing(spaces) {
+    const tx = this.db.transaction(spaces, "readwrite", { durability: this.durability });
+    this.lastDurability = tx.durability ?? null;
+    return tx;
+  }
+
+  async getAll(space) {
+    const store = this.db.transaction(space, "readonly").objectStore(space);
+    const [keys, values] = await Promise.all([request(store.getAllKeys()), request(store.getAll())]);
+    this.reads[space] += values.length;
+    return keys.map((key, i) => [key, values[i]]);
+  }
+
+  // The records whose keys start with a prefix: the key range [prefix, end) (`end` is the
+  // first key after them, py_vfs/storage/__init__.py prefix_end).
+  async getPrefix(space, prefix, end) {
+    const store = this.db.transaction(space, "readonly").objectStore(space);
+    const range = IDBKeyRange.bound(prefix, end, false, true);
+    const [keys, values] = await Promise.all([request(store.getAllKeys(range)), request(store.getAll(range))]);
+    this.reads[space] += values.length;
+    return keys.map((key, i) => [key, values[i]]);
+  }
+
+  async get(space, key) {
+    this.reads[space] += 1;
+    return request(this.db.transaction(space, "readonly").objectStore(space).get(key));
+  }
+
+  // Keys only (no value is read): the integrity check walks the chunks one by one with them.
+  async keys(space) {
+    return request(this.db.transaction(space, "readonly").objectStore(space).getAllKeys());
+  }
+
+  // The origin's usage and quota, and whether the browser promised not to evict it. Works in a
+  // worker (persisted() does; persist() is for pages, see web/app/app.mjs). Undefined where
+  // unknown (Python sees None; a JS null would cross as a JsNull object).
+  async estimate() {
+    const storage = globalThis.navigator?.storage;
+    if (!storage?.estimate) return undefined;
+    const { usage, quota } = await storage.estimate();
+    const answer = { usage, quota };
+    if (storage.persisted) answer.persisted = await storage.persisted();
+    return answer;
+  }
+
+  // Applies [action, space, key, value] ops in one readwrite transaction. Resolves once the
+  // transaction is complete (durable: undefined, which Python sees as None), or {code, message}
+  // when it failed (nothing applied).
+  commit(ops) {
+    const spaces = [...new Set(ops.map((op) => op[1]))];
+    return new Promise((resolve) => {
+      let tx;
+      try {
+        tx = this.#writing(spaces);
+        applyOps(tx, ops);
+      } catch (error) {
+        tx?.abort();
+        resolve(failureOf(error));
+        return;
+      }
+      tx.oncomplete = () => resolve(undefined);
+      tx.onabort = () => resolve(failureOf(tx.error));
+    });
+  }
+
+  close() {
+    this.lease?.close();
+    this.channel?.close();
+    this.db.close();
+  }
+}

@@ -1,0 +1,209 @@
+// Python in the VFS worker: loading Pyodide from the stored runtime snapshot or from the
+// packages (docs/boot.md), the boot's progress messages to the page, the default content's
+// files, and making the snapshot in a second worker once this one is idle.
+
+import { loadPyodide } from "./pyodide/pyodide.mjs";
+import { dropSnapshot, loadSnapshot, snapshotKey, storedKey } from "./runtime_store.mjs";
+import { scheduleInMicrotasks } from "./scheduler.mjs";
+import { growingInstantiation } from "../shared/snapshot_memory.mjs";
+import { SNAPSHOT, WIRE } from "../shared/protocol.mjs";
+
+const here = (path) => new URL(path, import.meta.url).href;
+
+const STAGES = ["download", "compile", "python", "install", "disk", "ready"];
+let stageIndex = 0;
+
+// Stages only move forward: the downloads, wasm compilation and Python start-up overlap, and a
+// late byte count must not send the page back a stage.
+export function progress(stage, message, extra = {}) {
+  const index = STAGES.indexOf(stage);
+  if (index < stageIndex) return;
+  stageIndex = index;
+  self.postMessage({ type: WIRE.progress, stage, message, ...extra });
+}
+
+// Counts the bytes of Pyodide's own fetches of the big runtime files while they stream, so the
+// page shows download progress without fetching anything twice. Returns the undo.
+function reportDownloads(sizes) {
+  const original = self.fetch;
+  const total = Object.values(sizes).reduce((a, b) => a + b, 0);
+  const watched = Object.keys(sizes).map((name) => here(name));
+  let loaded = 0;
+  self.fetch = async (input, init) => {
+    const response = await original(input, init);
+    const url = typeof input === "string" ? input : input.url ?? String(input);
+    const href = new URL(url, import.meta.url).href;
+    if (!response.body || !watched.includes(href)) return response;
+    const counter = new TransformStream({
+      transform(chunk, controller) {
+        loaded += chunk.byteLength;
+        progress("download", "Downloading Python", { loaded, total });
+        controller.enqueue(chunk);
+      },
+      // instantiateStreaming compiles as bytes arrive and finishes only after the last one.
+      flush() {
+        if (href.endsWith(".wasm")) progress("compile", "Compiling WebAssembly");
+      },
+    });
+    return new Response(response.body.pipeThrough(counter), {
+      status: response.status, statusText: response.statusText, headers: response.headers,
+    });
+  };
+  return () => { self.fetch = original; };
+}
+
+// loadPyodide has no progress hook; the end of its wasm instantiation is where compiling stops
+// and Python's own start-up (the longer part) begins, so report that moment. pyodide.mjs also
+// instantiates a tiny feature probe from a compiled Module, at a moment that depends on load:
+// that one is not Python starting. Returns the undo (also needed when instantiation fails).
+function reportPythonStart(message) {
+  const originals = { instantiateStreaming: WebAssembly.instantiateStreaming, instantiate: WebAssembly.instantiate };
+  const undo = () => Object.assign(WebAssembly, originals);
+  const wrap = (original) => async function (...args) {
+    const result = await original.apply(WebAssembly, args);
+    if (args[0] instanceof WebAssembly.Module) return result;
+    undo();
+    progress("python", message);
+    return result;
+  };
+  WebAssembly.instantiateStreaming = wrap(originals.instantiateStreaming);
+  WebAssembly.instantiate = wrap(originals.instantiate);
+  return undo;
+}
+
+// How this worker booted, for diagnostics() and the tests: `from` is "snapshot" or "packages";
+// `snapshot` is where the runtime snapshot stands (docs/boot.md).
+export const bootInfo = { from: null, snapshot: "off" };
+// The first idle moment after ready with no call for this long makes the snapshot.
+const SNAPSHOT_IDLE_MS = 1500;
+// The Mersenne Twister state is in the restored memory: every tab would draw the same "random"
+// numbers (disk/replica.py's retry jitter), so it gets fresh entropy.
+const RESEED = "import random; random.seed()";
+
+async function startPython(manifest, message, options = {}) {
+  const stopReporting = reportDownloads(manifest.downloads);
+  const stopWatching = reportPythonStart(message);
+  try {
+    const pyodide = await loadPyodide({ indexURL: here("pyodide/"), ...options });
+    // After the restore too: a JS function held by Python cannot be in the snapshot.
+    scheduleInMicrotasks(pyodide);
+    return pyodide;
+  } finally {
+    stopReporting();
+    stopWatching();
+  }
+}
+
+// Python with py_vfs imported, from the stored snapshot; null when there is none or it cannot
+// be used (stale, corrupt): that one is dropped and the caller boots from the packages.
+async function fromSnapshot(manifest, key) {
+  let bytes;
+  try {
+    bytes = await loadSnapshot(key);
+  } catch (error) {
+    console.warn("py_vfs: the runtime snapshot cannot be read", error);
+  }
+  if (!bytes) return null;
+  // Pyodide keeps its options for its lifetime: a thenable that lets go of the 30 MiB once
+  // read makes them collectable after the restore (it copies them into the wasm memory).
+  const once = { then: (resolve) => { resolve(bytes); bytes = null; } };
+  const restoreInstantiation = growingInstantiation(bytes.byteLength);
+  try {
+    const pyodide = await startPython(manifest, "Restoring Python from its snapshot", { _loadSnapshot: once });
+    pyodide.runPython(RESEED);
+    pyodide.pyimport("py_vfs.web.api").destroy();
+    bootInfo.from = "snapshot";
+    bootInfo.snapshot = "used";
+    return pyodide;
+  } catch (error) {
+    console.warn("py_vfs: the runtime snapshot was rejected, booting without it", error);
+    bootInfo.snapshot = "rejected";
+    await dropSnapshot().catch(() => {});
+    return null;
+  } finally {
+    restoreInstantiation();
+  }
+}
+
+async function fromPackages(manifest) {
+  const pyodide = await startPython(manifest, "Starting Python");
+  progress("install", `Installing py_vfs ${manifest.version}`);
+  await pyodide.loadPackage(here(manifest.micropip));
+  const micropip = pyodide.pyimport("micropip");
+  await micropip.install(here(manifest.wheel));
+  micropip.destroy();
+  bootInfo.from = "packages";
+  return pyodide;
+}
+
+// The default content the build ships (dist/defaults/, docs/defaults.md): its manifest and
+// every file's bytes by disk path, from this origin; null when the build ships none. Python
+// checks each file against the manifest's size and sha256 before installing anything.
+export async function fetchDefaults() {
+  const response = await fetch(here("defaults/manifest.json"), { cache: "no-cache" });
+  if (response.status === 404) return null;
+  if (!response.ok) throw new Error(`default content: defaults/manifest.json answered ${response.status}`);
+  const manifest = await response.json();
+  const files = {};
+  await Promise.all(manifest.files.map(async ({ path }) => {
+    const url = here(`defaults/files${path.split("/").map(encodeURIComponent).join("/")}`);
+    const reply = await fetch(url, { cache: "no-cache" });
+    if (!reply.ok) throw new Error(`default content: ${path} answered ${reply.status}`);
+    files[path] = new Uint8Array(await reply.arrayBuffer());
+  }));
+  return { manifest, files };
+}
+
+// --- making the snapshot ----------------------------------------------------------------------
+// After a boot without one, in a second worker, once this one has had no call for a while (the
+// user's first commands come first). One tab of the origin makes it: the others skip.
+
+// `quietFor()`: how long the worker has had no call running, in ms.
+function whenIdle(quietFor, run) {
+  bootInfo.snapshot = "waiting";
+  const check = () => {
+    const quiet = quietFor();
+    if (quiet >= SNAPSHOT_IDLE_MS) run();
+    else setTimeout(check, SNAPSHOT_IDLE_MS - quiet);
+  };
+  setTimeout(check, SNAPSHOT_IDLE_MS);
+}
+
+async function makeSnapshot(manifest, key) {
+  bootInfo.snapshot = "making";
+  try {
+    // Never a disk's lock: this one only keeps two tabs from making the same snapshot at once.
+    bootInfo.snapshot = await navigator.locks.request("pyvfs-runtime:snapshot", { ifAvailable: true }, async (lock) => {
+      if (!lock) return "made elsewhere";
+      // Not "stored": that one says this worker made it (tests count the makes by it).
+      if (await storedKey() === key) return "already stored";
+      return runMaker(manifest, key);
+    });
+  } catch (error) {
+    bootInfo.snapshot = `failed: ${error?.message ?? error}`;
+  }
+}
+
+function runMaker(manifest, key) {
+  const maker = new Worker(here("snapshot_maker.mjs"), { type: "module", name: "pyvfs:snapshot" });
+  return new Promise((resolve, reject) => {
+    maker.onmessage = ({ data }) => (data.type === SNAPSHOT.stored ? resolve("stored") : reject(new Error(data.message)));
+    maker.onerror = (event) => reject(new Error(event.message || "the snapshot worker failed to start"));
+    maker.postMessage({ type: SNAPSHOT.make, manifest, key });
+  }).finally(() => maker.terminate());
+}
+
+
+// Python with py_vfs installed: from the snapshot stored under `key` unless `snapshot` is "off"
+// (or there is none, or it is rejected), else from the packages.
+export async function startRuntime(manifest, key, snapshot) {
+  return (snapshot !== "off" && await fromSnapshot(manifest, key)) || await fromPackages(manifest);
+}
+
+// After a boot from the packages, makes the snapshot once the worker is idle (`quietFor`).
+export function snapshotWhenIdle(manifest, key, snapshot, quietFor) {
+  if (snapshot !== "off" && bootInfo.from !== "snapshot") whenIdle(quietFor, () => makeSnapshot(manifest, key));
+}
+
+export { here, snapshotKey };
+

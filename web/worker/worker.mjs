@@ -1,0 +1,407 @@
+// The VFS worker: owns Pyodide and one VFS, so Python never blocks the page.
+// Its messages (kinds and fields: py_vfs/web/messages.py, WIRE): from the page "open" and
+// "mounts" once, then calls ("call", op and args as py_vfs/web/protocol.py declares them),
+// answered by "result" ({value} or {error: envelope}, web/shared/errors.mjs), and "preview" requests
+// with their port (web/worker/preview_owner.mjs); to the page "progress", "watch" and "invalidate"
+// (web/page/stat_cache.mjs); the shell's mount commands ask the page ("request", answered by
+// "reply"). A view's port carries the calls of the view (bindView). A streamed shell call
+// posts "output" (acknowledged by "outputAck") and "inputWanted" (answered by "input");
+// "cancel" cancels a call sent with cancellable: true (CALL_SIGNAL): dropped if it has not
+// reached Python yet, else stopped at its next safe point.
+
+import { IDBStore } from "./idb_store.mjs";
+import { bootInfo, fetchDefaults, here, progress, snapshotKey, snapshotWhenIdle, startRuntime } from "./python_boot.mjs";
+import { servePreview } from "./preview_owner.mjs";
+import * as fsa from "./fsa.mjs";
+import * as scratch from "./opfs_scratch.mjs";
+import { BODY, CALL_SIGNAL, CALL_WRITER, CHUNK_SIZE, OPS, WIRE } from "../shared/protocol.mjs";
+import { failure } from "../shared/errors.mjs";
+import { ScriptRun } from "./jsh_host.mjs";
+import { RealmPool, frameOpener } from "./realm_pool.mjs";
+import { loadSnapshot } from "./runtime_store.mjs";
+
+let booted = null;
+let keptMounts;
+const mountsKept = new Promise((resolve) => { keptMounts = resolve; });
+const requests = new Map();
+let nextRequest = 1;
+// Realms for scoops' code: frames the page embeds (web/page/realm_frames.mjs, web/worker/realm_pool.mjs).
+const frames = frameOpener((message) => self.postMessage(message));
+
+// Only the page can show a folder picker and ask for permission: the shell's mount commands
+// become requests to it (py_vfs/mounts/fsa.py, BrowserHost).
+function askPage(kind, payload) {
+  const id = nextRequest++;
+  return new Promise((resolve) => {
+    requests.set(id, resolve);
+    self.postMessage({ type: WIRE.request, id, kind, payload });
+  });
+}
+
+async function boot({ name, cacheBytes, snapshot = "auto", durability = "default", retention, defaults = true, realm }) {
+  const manifest = await (await fetch(here("manifest.json"), { cache: "no-cache" })).json();
+  // Fetched while Python starts; settled into a value, so a failure is reported once, below.
+  const shippedDefaults = fetchDefaults().then((value) => ({ value }), (error) => ({ error }));
+  progress("download", "Downloading Python");
+  const key = snapshotKey(manifest);
+  const pyodide = await startRuntime(manifest, key, snapshot);
+  progress("disk", `Opening disk "${name}"`);
+  const store = await IDBStore.open(name, { durability });
+  const webapi = pyodide.pyimport("py_vfs.web.api");
+  const notify = (id, event) => self.postMessage({ type: WIRE.watch, id, event });
+  // Posted the moment the index changes, so the page drops its stat cache before any watch
+  // event or answer computed on the new state reaches it (py_vfs/web/page_cache.py).
+  const invalidate = (view) => self.postMessage({ type: WIRE.invalidate, view });
+  const shipped = await shippedDefaults;
+  if (shipped.error) throw shipped.error;
+  const bundle = shipped.value && { ...shipped.value, install: defaults };
+  // SQLite images are built and read in scratch folders of the origin private file system, not
+  // in the worker's memory (web/worker/opfs_scratch.mjs).
+  const host = { request: askPage, fsa, scratch: scratch.available() ? () => scratch.openScratch(pyodide.FS) : undefined,
+    // A .jsh script's Web Worker, its fs on a port bound to the view Python made (web/scripts.py).
+    jsh: (childId, init) => new ScriptRun(bindView(readyApi, childId), init),
+    // A restricted view's code, in its realm (py_vfs/web/scripts.py, docs/sandbox.md).
+    realm: realms(name, manifest, key, snapshot, realm) };
+  const api = await webapi.open_api(store, notify, host, cacheBytes, invalidate, retention, bundle);
+  // A cancellable call's safe points await this now and then, so a cancel message gets in
+  // while Python works (py_vfs/core/cancel.py).
+  const cancel = pyodide.pyimport("py_vfs.core.cancel");
+  cancel.set_yielder(nextTask);
+  cancel.destroy();
+  // Python's fsspec reaches this disk by its name, and fsspec's wheel is installed on its first
+  // import, not at boot (docs/python.md).
+  callPython(pyodide, "py_vfs.views.page_disks", "serve", name, api);
+  callPython(pyodide, "py_vfs.web.lazy_wheels", "install", here(manifest.fsspec), here(manifest.wheel));
+  readyApi = api;
+  store.onRemoteCommit = catchUp;
+  (await api.restore_mounts(await mountsKept))?.destroy?.();
+  progress("ready", "Ready");
+  snapshotWhenIdle(manifest, key, snapshot, () => (activeCalls ? 0 : performance.now() - lastCallAt));
+  return { pyodide, api, dispatch: webapi.dispatch, store };
+}
+
+// The realms of this disk's views: run(key, childId, init) starts code in one.
+function realms(name, manifest, key, snapshot, budget) {
+  const pool = new RealmPool({
+    openFrame: frames.open,
+    bindView: (childId) => bindView(readyApi, childId),
+    release: (childId) => readyApi.channels.release(childId),
+    bootData: async () => ({
+      name, runtime: here("pyodide/"), wheel: here(manifest.wheel), fsspec: here(manifest.fsspec),
+      snapshot: snapshot === "off" ? null : await loadSnapshot(key).catch(() => null),
+    }),
+    budget,
+  });
+  return (realmKey, childId, init) => pool.run(realmKey, childId, init);
+}
+
+// `module.fn(...args)` in Python, the module's proxy let go of afterwards.
+function callPython(pyodide, module, fn, ...args) {
+  const proxy = pyodide.pyimport(module);
+  try {
+    proxy[fn](...args);
+  } finally {
+    proxy.destroy();
+  }
+}
+
+// Calls running in Python now, and when the last one ended: the runtime snapshot is made only
+// once the worker has been idle for a while (web/worker/python_boot.mjs).
+let activeCalls = 0;
+let lastCallAt = 0;
+
+// Resolves in a macrotask of its own, after the messages already queued (a cancel among them).
+function nextTask() {
+  return new Promise((resolve) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => {
+      port1.close();
+      resolve();
+    };
+    port2.postMessage(null);
+  });
+}
+
+// The cancellable calls received and not answered yet, one table per channel (the page's, each
+// view's port: their call ids are their own): id -> "queued" until Python has it, then
+// "running"; a cancel of a queued call marks it "cancelled" and it never runs. `api`: the
+// channel's API (the disk's, or a view's child API), which stops a running call.
+const pageCalls = new Map();
+let readyApi = null;
+
+function cancelCall(calls, api, id) {
+  const state = calls.get(id);
+  if (state === "queued") calls.set(id, "cancelled");
+  else if (state === "running") api?.cancel(id);
+}
+
+// Another tab committed (BroadcastChannel): catch up now, so reads here are fresh and watch
+// listeners fire. Announcements that arrive during a catch-up fold into one more catch-up.
+let catchingUp = null;
+let catchUpAgain = false;
+function catchUp() {
+  if (catchingUp) {
+    catchUpAgain = true;
+    return;
+  }
+  catchingUp = (async () => {
+    do {
+      catchUpAgain = false;
+      await call("sync", []);
+    } while (catchUpAgain);
+  })().finally(() => { catchingUp = null; });
+}
+
+// The operations py_vfs/web/protocol.py says this worker answers itself (home: "worker").
+const OWN = {
+  memoryUsage: ({ pyodide }) => memoryUsage(pyodide),
+  diagnostics: ({ api, store }) => {
+    const durability = { asked: store.durability, lastCommit: store.lastDurability };
+    return { reads: { ...store.reads }, boot: { ...bootInfo }, durability, ...held(api) };
+  },
+  fsaCounters: () => fsa.counters(),
+};
+
+// `view`: the child API of a restricted view (its port's calls), else the disk's own API. `id`
+// (a cancellable call's) and `calls`: the call's channel's table of cancellable calls.
+async function call(op, args, writer, view = null, id = null, calls = null) {
+  const booting = await booted;
+  if (id !== null && calls.get(id) === "cancelled") {
+    return { error: failure("ECANCELED", `ECANCELED: operation canceled, ${op}`, { syscall: op }) };
+  }
+  if (id !== null) calls.set(id, "running");
+  if (OPS[op]?.home === "worker") {
+    if (view) return { error: failure("EACCES", `EACCES: ${op} is not offered to a restricted view`, { syscall: op }) };
+    return { value: OWN[op](booting) };
+  }
+  const { pyodide, dispatch } = booting;
+  const api = view ?? booting.api;
+  // Only real work counts against idleness: a test polling diagnostics must not keep the
+  // snapshot from being made.
+  activeCalls++;
+  try {
+    let envelope = await settled(pyodide, dispatch(api, op, args, writer, id));
+    // A synchronous operation that reached a mounted folder must block on its promises (JSPI),
+    // which needs a promising entry into Python: call it again that way (docs/mounts.md).
+    if (envelope.promising) envelope = await settled(pyodide, await dispatch.callPromising(api, op, args, writer, id));
+    return envelope;
+  } finally {
+    activeCalls--;
+    lastCallAt = performance.now();
+  }
+}
+
+async function settled(pyodide, envelope) {
+  if (!(envelope instanceof pyodide.ffi.PyProxy)) return envelope;
+  try {
+    return await envelope;
+  } finally {
+    envelope.destroy();
+  }
+}
+
+// {streams, pinnedChunks}: what open streams hold in Python (py_vfs/web/api.py, WebAPI.held).
+function held(api) {
+  const proxy = api.held();
+  try {
+    return proxy.toJs({ dict_converter: Object.fromEntries });
+  } finally {
+    proxy.destroy();
+  }
+}
+
+function memoryUsage(pyodide) {
+  return {
+    wasmBytes: pyodide._module.HEAPU8.buffer.byteLength,
+    jsHeapBytes: self.performance?.memory?.usedJSHeapSize ?? null,
+    tmpBytes: folderBytes(pyodide.FS, "/tmp"),
+    scratchBytes: scratch.bytes(),
+  };
+}
+
+// The bytes of the files below `path` in Pyodide's file system (MEMFS keeps them in the
+// worker's memory).
+function folderBytes(FS, path) {
+  let total = 0;
+  for (const name of FS.readdir(path)) {
+    if (name === "." || name === "..") continue;
+    const stat = FS.lstat(`${path}/${name}`);
+    total += FS.isDir(stat.mode) ? folderBytes(FS, `${path}/${name}`) : stat.size;
+  }
+  return total;
+}
+
+// A whole-file write of more than a chunk comes with its chunks' sha256, computed here by
+// WebCrypto (native, in parallel) instead of by Python in wasm: about 7x faster, and that was
+// the largest single cost of writing a big file (docs/architecture.md, "Large writes"). Where
+// WebCrypto is missing (a page not in a secure context) or fails, Python hashes as before.
+// The digests go in writeFile's options, as "digests" (py_vfs/web/api.py reads them there).
+// Python trusts them, so digests a caller sent itself (a view's port posts raw messages) are
+// dropped first: only the worker's own reach it (py_vfs/web/arguments.py refuses them in a step).
+const OPTIONS_AT = OPS.writeFile.args.findIndex(([, kind]) => kind === "options");
+async function withDigests(op, given) {
+  if (op !== "writeFile") return given;
+  const args = withoutDigests(given);
+  const data = args[OPS.writeFile.content];
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle || !(data instanceof Uint8Array) || data.byteLength <= CHUNK_SIZE) return args;
+  const pieces = [];
+  for (let start = 0; start < data.byteLength; start += CHUNK_SIZE) {
+    pieces.push(subtle.digest("SHA-256", data.subarray(start, start + CHUNK_SIZE)).then(hex));
+  }
+  try {
+    const digests = await Promise.all(pieces);
+    const sent = [...args];
+    sent[OPTIONS_AT] = { ...(args[OPTIONS_AT] ?? {}), digests };
+    return sent;
+  } catch {
+    return args;
+  }
+}
+
+function withoutDigests(args) {
+  const options = args[OPTIONS_AT];
+  if (options === null || typeof options !== "object" || !("digests" in options)) return args;
+  const { digests, ...rest } = options;
+  const sent = [...args];
+  sent[OPTIONS_AT] = rest;
+  return sent;
+}
+
+function hex(digest) {
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+// Calls reach Python in the order they came, even when an earlier one still hashes.
+let inOrder = Promise.resolve();
+
+// One call, from the page or from a view's port (`view`: its child API), answered by `reply`.
+// A call that opens a view (restrict, scoop) answers the new view's port, and nothing else.
+async function answer(data, reply, view, calls) {
+  const id = data[CALL_SIGNAL] ? data.id : null;
+  if (id !== null) calls.set(id, "queued");
+  const args = inOrder.then(() => withDigests(data.op, data.args));
+  inOrder = args.catch(() => {});
+  let envelope;
+  try {
+    envelope = await call(data.op, withStreams(data, await args, reply, calls), data[CALL_WRITER], view, id, calls);
+  } finally {
+    if (id !== null) calls.delete(id);
+    calls.flows?.delete(data.id);
+  }
+  if (OPS[data.op]?.opensView && !envelope.error) {
+    const { port } = bindView(view ?? (await booted).api, envelope.value);
+    reply({ type: WIRE.result, id: data.id, value: port }, [port]);
+    return;
+  }
+  reply({ type: WIRE.result, id: data.id, ...envelope }, transferables(envelope.value));
+}
+
+// A streamed shell call (options.stream: the page gave onOutput) gets a third argument: the
+// function Python calls with each piece of output as it is written (py_vfs/web/shell.py), which
+// posts an "output" message {id, stream, data} on the call's channel. The page answers each
+// piece with "outputAck" {id, bytes} once it has taken it; past OUTPUT_WINDOW bytes not
+// acknowledged, the function returns a promise Python awaits, so a command that writes faster
+// than the page reads waits instead of filling the page's memory.
+const OUTPUT_WINDOW = 1 << 20;
+// The calls that stream so: a shell line, and Python code run as `python -c` (vfs.runPython).
+const STREAMED = new Set(["shell", "runPython"]);
+
+// With options.input (the page gave `input`), a fourth: read(), which asks the page for what
+// the user types ("inputWanted" {id}) and resolves to its "input" {id, data}
+// (null: the end of the input).
+function withStreams(data, args, reply, calls) {
+  const options = args[1];
+  if (!STREAMED.has(data.op) || !(options?.stream || options?.input)) return args;
+  const flow = { unacked: 0, resume: null, answer: null };
+  (calls.flows ??= new Map()).set(data.id, flow);
+  const emit = (stream, bytes) => {
+    reply({ type: WIRE.output, id: data.id, stream, data: bytes });
+    flow.unacked += bytes.byteLength;
+    if (flow.unacked <= OUTPUT_WINDOW) return undefined;
+    return new Promise((resolve) => { flow.resume = resolve; });
+  };
+  const read = () => new Promise((resolve) => {
+    flow.answer = resolve;
+    reply({ type: WIRE.inputWanted, id: data.id });
+  });
+  return [args[0], options, options.stream ? emit : null, options.input ? read : null];
+}
+
+function typed(calls, { id, data }) {
+  const flow = calls.flows?.get(id);
+  flow?.answer?.(data ?? undefined); // undefined reaches Python as None (null: JsNull)
+  if (flow) flow.answer = null;
+}
+
+function acknowledged(calls, { id, bytes }) {
+  const flow = calls.flows?.get(id);
+  if (!flow) return;
+  flow.unacked -= bytes;
+  if (flow.unacked <= OUTPUT_WINDOW && flow.resume) {
+    flow.resume();
+    flow.resume = null;
+  }
+}
+
+// Restricted views (py_vfs/web/views.py, docs/sandbox.md): the scope is bound here, to a port.
+// Every call that comes on the port runs on the view's child API; the other end of the port
+// is all the page (or a Web Worker it is posted to) gets. {port, close}: close forgets the view.
+function bindView(parent, childId) {
+  const child = parent.channels.child(childId);
+  const calls = new Map();
+  const { port1, port2 } = new MessageChannel();
+  let open = true;
+  const close = () => {
+    if (!open) return;
+    open = false;
+    parent.channels.release(childId);
+    child.destroy();
+    port1.close();
+  };
+  child.connect((id, event) => port1.postMessage({ type: WIRE.watch, id, event }));
+  port1.onmessage = serve(calls, child, (message, transfer) => port1.postMessage(message, transfer), { [WIRE.close]: close });
+  return { port: port2, close };
+}
+
+function transferables(value) {
+  if (value instanceof Uint8Array) return [value.buffer];
+  if (value?.body instanceof Uint8Array) return [value.body.buffer];
+  return [];
+}
+
+// The one message loop, of the page's channel and of each view's port: the calls and what
+// belongs to them (a cancel, a streamed call's acknowledgements and input) on `calls` (the
+// channel's table) and `view` (a view's child API; null: the disk's), plus the channel's `own`
+// kinds.
+function serve(calls, view, post, own) {
+  const kinds = {
+    [WIRE.call]: (data) => answer(data, post, view, calls).catch((error) => {
+      post({ type: WIRE.result, id: data.id, error: failure("EIO", String(error?.message ?? error), { syscall: data.op }) });
+    }),
+    [WIRE.cancel]: (data) => cancelCall(calls, view ?? readyApi, data.id),
+    [WIRE.outputAck]: (data) => acknowledged(calls, data),
+    [WIRE.input]: (data) => typed(calls, data),
+    ...own,
+  };
+  // Own keys only: a view's port may be given to code that sends anything ("constructor").
+  return ({ data, ports }) => (Object.hasOwn(kinds, data?.type) ? kinds[data.type](data, ports) : undefined);
+}
+
+self.onmessage = serve(pageCalls, null, (message, transfer) => self.postMessage(message, transfer), {
+  [WIRE.open]: (data) => {
+    booted = boot(data);
+    booted.catch((error) => self.postMessage({ type: WIRE.failed, message: String(error?.message ?? error) }));
+  },
+  [WIRE.mounts]: (data) => keptMounts(data.records),
+  [WIRE.realmOpened]: (data, ports) => frames.opened(data, ports[0]),
+  [WIRE.reply]: (data) => {
+    const resolve = requests.get(data.id);
+    requests.delete(data.id);
+    resolve?.(data.error ? { error: data.error } : { value: data.value });
+  },
+  [WIRE.preview]: (data, ports) => servePreview(ports[0], data.request, call).catch((error) => {
+    const body = new TextEncoder().encode(String(error?.message ?? error));
+    ports[0]?.postMessage({ type: BODY.start, status: 500, headers: {}, body, more: false });
+  }),
+});
