@@ -5,7 +5,7 @@
 has a name, a description, a JSON Schema of its input (``input_schema``) and
 ``execute(input, signal=...)``. They are written against the public VFS API only, so a
 restricted view, or ``vfs.as_writer(name)``, works as their ``vfs``. The JS API's
-``agentTools`` (web/agent_tools.mjs) runs these same tools in the worker, one call per use.
+``agentTools`` (web/page/agent_tools.mjs) runs these same tools in the worker, one call per use.
 
 Results are capped so that one call cannot flood an agent's context (``Caps``, helix's
 defaults): ``read_file`` returns at most ``max_tool_result_bytes`` of text and then

@@ -66,7 +66,7 @@ from .views.scoops import open_scoop, scoop_names
 # 2: the change log (``log`` keyspace, ``meta/rev``); IndexedDB database version 2 as well.
 # 3: small files inline in their node record (``inline``); IndexedDB database version 3.
 # 4: the ``names`` keyspace (directory entries, so JS resolves a path with keyed reads);
-# IndexedDB database version 4, whose upgrade (web/idb_store.mjs) fills it from the nodes.
+# IndexedDB database version 4, whose upgrade (web/worker/idb_store.mjs) fills it from the nodes.
 FORMAT_VERSION = 4
 
 
@@ -134,7 +134,7 @@ class VFS:
         one chunk, read as before, until it is next written); format 4 adds the ``names``
         keyspace, written here from the nodes in the commit that records the new version (an
         IndexedDB disk has it already: the database upgrade fills it and records the version,
-        web/idb_store.mjs). A newer format than ours is refused: this code would not know what
+        worker/idb_store.mjs). A newer format than ours is refused: this code would not know what
         its records mean."""
         stored = await self.store.get("meta", "format")
         version = int(str(stored)) if stored is not None else 1

@@ -3,7 +3,7 @@
 sqlite3 needs a real file. By default a scratch folder is a fresh temporary directory
 (``tempfile``): a folder on disk on CPython, a folder in MEMFS (the worker's memory) under
 Pyodide. The browser worker replaces the provider with folders kept in the origin private
-file system (web/opfs_scratch.mjs, through ``use``), so that an image never sits whole in the
+file system (web/worker/opfs_scratch.mjs, through ``use``), so that an image never sits whole in the
 worker's memory. A folder and what is in it are gone when its context ends.
 """
 
@@ -46,7 +46,7 @@ def folder() -> AbstractAsyncContextManager[str]:
 
 def opened_by(open_folder: Callable[[], Any]) -> Provider:
     """Scratch folders made by ``open_folder()``: an awaitable of an object with the folder's
-    ``path`` and an awaitable ``close()`` that removes it (web/opfs_scratch.mjs's)."""
+    ``path`` and an awaitable ``close()`` that removes it (web/worker/opfs_scratch.mjs's)."""
     @asynccontextmanager
     async def folder() -> AsyncIterator[str]:
         made = await open_folder()

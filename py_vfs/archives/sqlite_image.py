@@ -53,7 +53,7 @@ HEADER = b"SQLite format 3\x00"
 
 
 IMAGE = "image.db"
-"""The image's file name in its scratch folder (web/opfs_scratch.mjs expects it)."""
+"""The image's file name in its scratch folder (web/worker/opfs_scratch.mjs expects it)."""
 
 
 CACHE_KIB = 1024

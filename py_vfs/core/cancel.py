@@ -10,7 +10,7 @@ The signal of the running call lives in a context variable, ``SIGNAL``, as the w
 ``AgentTool.execute`` for its ``signal``; the code below reads it with ``checkpoint`` or
 ``check`` and needs no argument.
 
-In the worker, Python runs its coroutines in microtasks (web/scheduler.mjs), so the page's
+In the worker, Python runs its coroutines in microtasks (web/worker/scheduler.mjs), so the page's
 cancel message, a macrotask, cannot be read while an operation is busy. ``checkpoint`` therefore
 awaits ``yielder`` (a JS function whose promise settles in a macrotask, set by the worker) once
 every ``YIELD_MS`` of work, whether or not the call carries a signal: a call without one (a

@@ -101,7 +101,7 @@ def name_key(parent: str, name: str) -> str:
     """The key of the entry ``name`` of directory ``parent`` in the ``names`` keyspace (its value
     the entry's node id): a name has no ``/`` and an id is hex or ``root``, so the entries of one
     directory are the keys that start with ``parent + "/"``, and JS resolves a path with one
-    keyed read per segment (web/early_reader.mjs)."""
+    keyed read per segment (web/page/early_reader.mjs)."""
     return f"{parent}/{name}"
 
 

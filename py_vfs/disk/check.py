@@ -128,7 +128,7 @@ async def _load_nodes(store: Store, report: Report) -> dict[str, Node]:
 async def _check_names(store: Store, tree: _Tree, report: Report) -> None:
     """The ``names`` keyspace is exactly the stored nodes' directory entries: one key per node
     but the root (``parent id/name`` -> its id), none more (a reader that resolves paths with
-    it, web/early_reader.mjs, would otherwise find a file the disk does not have, or miss one).
+    it, web/page/early_reader.mjs, would otherwise find a file the disk does not have, or miss one).
     A node already reported (an orphan, a second entry with its name) is not reported again."""
     stored = {str(key): str(value) for key, value in await store.get_all("names")}
     reported = {problem.where for problem in report.problems}

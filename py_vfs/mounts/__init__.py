@@ -2,7 +2,7 @@
 
 - ``backend``: the primitives a folder offers (``Backend``, ``Entry``, ``BackendError``);
 - ``local``: a host directory through ``os`` (CPython, and the unit tests);
-- ``fsa``: a browser folder through the File System Access API (``web/fsa.mjs``, via JSPI);
+- ``fsa``: a browser folder through the File System Access API (``web/worker/fsa.mjs``, via JSPI);
 - ``table``: the mount table and the virtual nodes of a folder's entries;
 - ``host``: where the shell's folders come from;
 - ``checks``: the questions a mounted operation asks its backend before changing anything;

@@ -1,6 +1,6 @@
 """A browser folder (a ``FileSystemDirectoryHandle``) as a mount, and the browser's mount host.
 
-The handle work is done in JS by ``web/fsa.mjs`` (walking handles, mapping DOMExceptions to
+The handle work is done in JS by ``web/worker/fsa.mjs`` (walking handles, mapping DOMExceptions to
 POSIX codes); each backend method is one call into it, whose promise Python blocks on with
 ``pyodide.ffi.run_sync`` (JSPI). That works when Python was entered through a promising call or
 runs in an asyncio task (every async operation of the JS API, the shell, the preview). A plain
@@ -32,7 +32,7 @@ def _js(value: Any) -> Any:
 
 
 class FsaWriter:
-    """A ``createWritable`` stream held by web/fsa.mjs under ``writer_id``."""
+    """A ``createWritable`` stream held by web/worker/fsa.mjs under ``writer_id``."""
 
     def __init__(self, backend: FsaBackend, writer_id: int) -> None:
         self._backend = backend
@@ -52,7 +52,7 @@ class FsaWriter:
 
 
 class FsaBackend:
-    """The folder behind ``handle``; ``fsa`` is the web/fsa.mjs module (a JsProxy)."""
+    """The folder behind ``handle``; ``fsa`` is the web/worker/fsa.mjs module (a JsProxy)."""
 
     def __init__(self, handle: Any, fsa: Any) -> None:
         self.handle = handle
@@ -152,7 +152,7 @@ class BrowserHost:
 
     async def mint_root(self, root: dict[str, str]) -> str:
         """A preview root ``{root, kind, node}`` pinned by Python (py_vfs/hosts/preview.py,
-        ``PinnedPreviews``), minted by the page (web/preview_roots.mjs): it keeps the token
+        ``PinnedPreviews``), minted by the page (web/page/preview_roots.mjs): it keeps the token
         where every app tab finds it, then gives the root's URL on the preview origin."""
         return str((await self._ask("preview", root["root"], root))["url"])
 

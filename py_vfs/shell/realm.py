@@ -3,10 +3,11 @@
 Two kinds of code run in a realm (docs/sandbox.md, "A realm for code"; docs/scripts.md):
 
 - a ``.jsh`` script, always: JavaScript runs in a worker of its own (the page's worker starts
-  it: py_vfs/web/scripts.py, web/jsh_host.mjs);
+  it: py_vfs/web/scripts.py, web/worker/jsh_host.mjs);
 - Python (``python``, ``python -c``, ``.py`` scripts, the REPL, ``runPython``) run by a shell
   confined to a restricted view (a scoop's): in the page, in the view's realm, a sandboxed
-  frame whose only authority is the view's port (web/realm_pool.mjs, web/realm_python.mjs).
+  frame whose only authority is the view's port (web/worker/realm_pool.mjs,
+  web/realm/realm_python.mjs).
   On CPython there is no such realm and Python has no in-process sandbox, so it is refused
   (``EPERM``); the unrestricted shell runs Python in this Python (py_vfs/shell/python_run.py).
 
@@ -22,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..core.messages import RUN, kind
 from ..views.restricted import RestrictedView
 from .context import Context
 from .control import INTERRUPTED, Interrupted, interruptible
@@ -29,6 +31,8 @@ from .format import quote_name, visible
 from .pipes import SIGPIPE_STATUS, BrokenPipe, NoInput
 
 CANNOT_RUN = 126
+# What a run says (py_vfs/core/messages.py, RUN): its end, a wish to read, its output.
+EXIT, READ, OUT = kind(RUN, "exit"), kind(RUN, "read"), kind(RUN, "out")
 # Why a confined shell cannot run Python where there is no realm (CPython).
 NO_SANDBOX = ("Operation not permitted: Python has no in-process sandbox, so code cannot run "
               "confined to a scoop here (it runs in a sandboxed realm in the page)")
@@ -53,7 +57,7 @@ class CodeStart:
     isatty: bool = False
 
     def to_init(self) -> dict[str, Any]:
-        """The message the realm's worker starts with (web/realm_python.mjs, jsh_worker.mjs)."""
+        """The message the realm's worker starts with (realm/realm_python.mjs, jsh_worker.mjs)."""
         return {"kind": self.kind, "path": self.path, "filename": self.path,
                 "source": self.source, "argv": self.argv, "env": self.env, "cwd": self.cwd,
                 "stdin": self.stdin, "isatty": self.isatty}
@@ -140,18 +144,18 @@ async def _serve(ctx: Context, run: RealmRun) -> int:
     reading_ended = isinstance(ctx.stdin, NoInput)
     while True:
         event = await run.next()
-        kind = event["type"]
-        if kind == "exit":
+        said = event["type"]
+        if said == EXIT:
             return int(event["code"])
-        if kind == "read":
+        if said == READ:
             chunk = b"" if reading_ended else await ctx.stdin.read()
             reading_ended = reading_ended or not chunk
             run.give(chunk or None)
             continue
-        stream = ctx.stdout if kind == "out" else ctx.stderr
+        stream = ctx.stdout if said == OUT else ctx.stderr
         try:
             await stream.write(event["data"])
         except BrokenPipe:
-            if kind == "out":
+            if said == OUT:
                 return SIGPIPE_STATUS
         run.ack(event["id"])

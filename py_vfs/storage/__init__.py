@@ -5,7 +5,7 @@ Keyspaces: ``nodes`` (node id -> JSON record), ``chunks`` (sha256 hex -> bytes),
 also the journal, kept for the retention window, see ``history.py``) and ``names``
 (``parent id/name`` -> node id, ``node.name_key``: the directory entries of the nodes, written
 with them in the same commit, so a reader resolves a path without reading every node; the
-boot before Python does, web/early_reader.mjs).
+boot before Python does, web/page/early_reader.mjs).
 
 An op is ``("put", space, key, value)``, ``("delete", space, key, None)`` or
 ``("delete_to", space, key, None)``: every key up to ``key`` (the journal's oldest entries).

@@ -1,4 +1,5 @@
-"""The Python half of the IndexedDB store: forwards each call to ``IDBStore`` in web/idb_store.mjs.
+"""The Python half of the IndexedDB store: each call goes to ``IDBStore``
+(web/worker/idb_store.mjs).
 
 JS owns the IndexedDB transactions because Python cannot await inside one (Pyodide resumes
 coroutines in a new task, and IndexedDB commits at the end of a task). Each ``commit`` is one
@@ -17,7 +18,7 @@ from .transaction import Op
 
 
 class IndexedDBStore:
-    """A ``Store`` over IndexedDB: each call is one transaction of ``web/idb_store.mjs``."""
+    """A ``Store`` over IndexedDB: each call is one transaction of ``web/worker/idb_store.mjs``."""
 
     def __init__(self, js_store: JsProxy) -> None:
         self._js = js_store

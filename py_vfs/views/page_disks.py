@@ -1,7 +1,7 @@
 """Which disk Python code in the page reaches by name: the disk its worker serves, or the view
 the running code works on (docs/python.md).
 
-The worker serves one disk (web/worker.mjs records it here with its name). A shell command runs
+The worker serves one disk (worker/worker.mjs records it here by name). A shell command runs
 on the disk or on a restricted view of it (a scoop): ``working_on`` holds the one the running
 command works on, a context variable that the shell sets around each command, so a script run
 by ``python`` (from the terminal, a ``.py`` script, ``vfs.runPython``) and every task it starts

@@ -19,12 +19,12 @@ from typing import Any
 
 from ..core.blocking import block_on
 from ..core.errors import FsError
+from ..core.messages import RUN, kind
 from ..core.node import DirEntry, Stat
 from ..shell.context import Context
 from ..shell.pipes import Emit, NoInput, StreamInput
 from ..shell.python_run import run_here
 from ..views.page_disks import record, working
-from .messages import RUN, kind
 
 # The streams a run writes to (RUN's "out" and "err" messages, web/realm/realm_python.mjs).
 _OUT, _ERR = kind(RUN, "out"), kind(RUN, "err")

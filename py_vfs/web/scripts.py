@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.messages import RUN, kind
 from ..shell.realm import CodeStart, RealmRun, set_realm
 from ..views.restricted import RestrictedView
-from .messages import RUN, kind
 from .views import ViewChannels
 
-# A run's messages (py_vfs/web/messages.py, RUN): its end, and its writes to stdout and stderr.
+# A run's messages (py_vfs/core/messages.py, RUN): its end, and its writes to stdout and stderr.
 _EXIT = kind(RUN, "exit")
 _WRITES = (kind(RUN, "out"), kind(RUN, "err"))
 

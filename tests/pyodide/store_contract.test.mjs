@@ -1,5 +1,5 @@
 // tests/unit/store_contract.py's cases against the IndexedDB store (py_vfs/storage/indexeddb.py
-// over web/idb_store.mjs, on fake-indexeddb): the same suite tests/unit/test_store_contract.py
+// over web/worker/idb_store.mjs, on fake-indexeddb): the same suite tests/unit/test_store_contract.py
 // runs against the memory and SQLite stores.
 
 import { test, before } from "node:test";

@@ -1,4 +1,4 @@
-"""The messages of the wire are declared once (py_vfs/web/messages.py): no JS module writes a
+"""The messages of the wire are declared once (py_vfs/core/messages.py): no JS module writes a
 message kind as a string, and every message a module builds carries only its declared fields."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from py_vfs.web import messages
+from py_vfs.core import messages
 from py_vfs.web.protocol import render_js
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,7 +60,7 @@ def _fields(text: str, start: int) -> list[str]:
 def test_no_module_writes_a_message_kind_as_a_string():
     found = {path.relative_to(ROOT).as_posix(): kinds for path in MODULES
              if (kinds := _literal_kinds(path))}
-    assert found == {}, "use the channels of protocol.mjs (py_vfs/web/messages.py)"
+    assert found == {}, "use the channels of protocol.mjs (py_vfs/core/messages.py)"
 
 
 def test_every_message_a_module_builds_is_declared_with_its_fields():

@@ -1,7 +1,7 @@
 // The client end of the wire to the VFS worker, one class for the disk and its views: the
 // disk's Instance (web/pyvfs.mjs) talks to the worker itself, a restricted view's client to a
 // MessagePort the worker bound to the view (docs/sandbox.md). It posts calls ({type: WIRE.call},
-// py_vfs/web/messages.py), matches their results, delivers watch events and a shell call's
+// py_vfs/core/messages.py), matches their results, delivers watch events and a shell call's
 // streams, and cancels a call whose signal aborts. The API object (web/api.mjs) holds one.
 
 import { abortError } from "./validate.mjs";

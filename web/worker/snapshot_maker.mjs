@@ -3,7 +3,7 @@
 // beside the VFS worker, never inside it: the VFS keeps serving while this one works, and it
 // opens no disk and takes none of a disk's locks.
 // Message in: "make" {manifest, key}; out: "stored" {size} or "failed" {message}
-// (py_vfs/web/messages.py, SNAPSHOT).
+// (py_vfs/core/messages.py, SNAPSHOT).
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { saveSnapshot } from "./runtime_store.mjs";

@@ -1,5 +1,5 @@
 // The VFS worker: owns Pyodide and one VFS, so Python never blocks the page.
-// Its messages (kinds and fields: py_vfs/web/messages.py, WIRE): from the page "open" and
+// Its messages (kinds and fields: py_vfs/core/messages.py, WIRE): from the page "open" and
 // "mounts" once, then calls ("call", op and args as py_vfs/web/protocol.py declares them),
 // answered by "result" ({value} or {error: envelope}, web/shared/errors.mjs), and "preview" requests
 // with their port (web/worker/preview_owner.mjs); to the page "progress", "watch" and "invalidate"

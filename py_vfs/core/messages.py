@@ -100,7 +100,7 @@ def value_of(channel: Channel, kind: str) -> str:
 def render_js() -> list[str]:
     """The lines of protocol.mjs that declare the channels: one frozen object of kinds per
     channel, and MESSAGES, each channel's kinds with their fields."""
-    lines = ["// The messages of the wire, by channel (py_vfs/web/messages.py): kind -> its type."]
+    lines = ["// The messages of the wire, by channel (py_vfs/core/messages.py): kind -> its type."]
     fields = {}
     for channel in CHANNELS:
         kinds = {kind: value_of(channel, kind) for kind in channel.kinds}
