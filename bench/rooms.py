@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from py_vfs import VFS  # noqa: E402
-from py_vfs.web.api import WebAPI  # noqa: E402
+from py_vfs.web.webapi import WebAPI  # noqa: E402
 
 PACKAGE = str(ROOT / "py_vfs")
 RESOLVER = str(ROOT / "py_vfs" / "fs" / "resolver.py")

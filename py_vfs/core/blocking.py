@@ -250,7 +250,7 @@ def started(coro: Any) -> asyncio.Future[Any]:
     scheduled as usual): a call that needs no I/O is done when this returns, with no turn of
     the event loop, which in Pyodide costs more than such a call's own work (docs/
     architecture.md). It starts in the worker's entry into Python, which is not a promising
-    one: nothing that blocks with JSPI may run there (py_vfs/web/api.py, ``_MAY_BLOCK``)."""
+    one: nothing that blocks with JSPI may run there (py_vfs/web/webapi.py, ``_MAY_BLOCK``)."""
     if sys.version_info >= (3, 12):
         return asyncio.Task(coro, loop=asyncio.get_event_loop(), eager_start=True)
     return asyncio.ensure_future(coro)

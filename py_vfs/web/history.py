@@ -1,7 +1,7 @@
 """The JS API's view of the disk's history: journal, snapshots, diff and restore
 (``vfs.journal`` ... in web/api.mjs), answered over the VFS's facade (py_vfs/vfs.py).
 
-Kept apart from web/api.py, which routes to it: these calls take camelCase options and states
+Kept apart from web/webapi.py, which routes to it: these calls take camelCase options and states
 from JS and hand the facade its keywords; states (a snapshot name, a revision,
 ``{revision}``, ``{before}``) pass as they are (py_vfs/data/snapshots.py checks them).
 """

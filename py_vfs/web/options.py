@@ -1,5 +1,5 @@
 """The JS API's arguments as Python wants them: Node's options objects, encodings and copyFile
-flags turned into the keywords of the VFS facade (py_vfs/web/api.py's operation table)."""
+flags turned into the keywords of the VFS facade (py_vfs/web/webapi.py's operation table)."""
 
 from __future__ import annotations
 

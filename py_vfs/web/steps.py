@@ -1,5 +1,5 @@
 """Steps opened from JS (``vfs.step(fn)``): stepBegin, stepOp and stepEnd by id, answered for
-the WebAPI (py_vfs/web/api.py) that began each step."""
+the WebAPI (py_vfs/web/webapi.py) that began each step."""
 
 from __future__ import annotations
 

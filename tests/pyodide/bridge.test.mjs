@@ -165,7 +165,7 @@ test("a format-2 database is upgraded in place and its chunked small file still 
 });
 
 // Pyodide 314 runs Python 3.14: a call the page cannot cancel starts at once, inside dispatch
-// (py_vfs/web/api.py, `started`), and JS's null id and writer arrive as None.
+// (py_vfs/web/webapi.py, `started`), and JS's null id and writer arrive as None.
 test("a read is answered inside dispatch, and a later call never overtakes one waiting to start", { timeout: TEST_MS }, async () => {
   const api = await webapi.open_api(await IDBStore.open("eager"));
   await call(api, "writeFile", "/r.txt", "read me");

@@ -45,11 +45,11 @@ export async function bootPyodide(options = {}) {
   return pyodide;
 }
 
-// Pyodide with py_vfs.web.api imported, and `call(api, op, ...args)`: one JS API call through
+// Pyodide with py_vfs.web.webapi imported, and `call(api, op, ...args)`: one JS API call through
 // webapi.dispatch, as the worker makes it, resolved to its envelope ({value} or {error}).
 export async function bootWebAPI(options = {}) {
   const pyodide = await bootPyodide(options);
-  const webapi = pyodide.pyimport("py_vfs.web.api");
+  const webapi = pyodide.pyimport("py_vfs.web.webapi");
   async function call(api, op, ...args) {
     let envelope = webapi.dispatch(api, op, args);
     if (envelope instanceof pyodide.ffi.PyProxy) {

@@ -15,7 +15,7 @@ from helpers import run
 
 from py_vfs import VFS, FsError, agent_tools
 from py_vfs.agent import LINE_CUT, MAX_LINE_CHARS, SPECS, TAG, unwrap
-from py_vfs.web.api import WebAPI
+from py_vfs.web.webapi import WebAPI
 
 MIB = 1024 * 1024
 # A name and a line written to make a model take them for instructions or for the wrapper's end.

@@ -11,7 +11,7 @@ import aio
 import pytest
 
 from py_vfs.vfs import VFS
-from py_vfs.web.api import WebAPI
+from py_vfs.web.webapi import WebAPI
 
 pytestmark = pytest.mark.skipif(aio.stepping_wanted(),
                                 reason="WebAPI.call's Tasks need a real event loop; "

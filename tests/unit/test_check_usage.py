@@ -14,7 +14,7 @@ from py_vfs.disk.content import CHUNK_SIZE
 from py_vfs.disk.usage import human
 from py_vfs.shell import Shell
 from py_vfs.storage.sqlite import SQLiteStore
-from py_vfs.web.api import WebAPI, _plain
+from py_vfs.web.webapi import WebAPI, _plain
 
 BIG = b"".join(bytes([i]) * CHUNK_SIZE for i in range(2)) + b"tail"  # three chunks
 SMALL = "small" * 500  # one chunk: larger than INLINE_MAX, so that its copy shares the chunk

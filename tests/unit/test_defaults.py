@@ -298,7 +298,7 @@ def test_shell_reset_needs_defaults_named_and_shipped():
 
 
 def test_webapi_reset_wants_defaults_true():
-    from py_vfs.web.api import WebAPI
+    from py_vfs.web.webapi import WebAPI
 
     async def go():
         vfs = await VFS.open(MemoryStore())
@@ -338,7 +338,7 @@ def test_a_scoop_or_a_restricted_view_cannot_reset_the_defaults():
     """The default content lies outside a scoop's view: reset from inside one is refused and
     changes nothing (from the shell's `scoop NAME` and from a view's JS API alike)."""
     from py_vfs.shell import Shell
-    from py_vfs.web.api import WebAPI
+    from py_vfs.web.webapi import WebAPI
 
     async def go():
         vfs = await VFS.open(MemoryStore())

@@ -14,7 +14,7 @@ import pytest
 
 from py_vfs import VFS
 from py_vfs.web import protocol
-from py_vfs.web.api import WebAPI
+from py_vfs.web.webapi import WebAPI
 
 # A valid value of each argument kind, the base each hostile call changes one place of.
 VALID = {"path": "/d/f", "content": b"hi", "options": None, "number": 1, "string": "x",

@@ -23,7 +23,7 @@ from py_vfs.archives import archive, sqlite_image
 from py_vfs.archives.archive import export, import_archive
 from py_vfs.disk.content import CHUNK_SIZE
 from py_vfs.storage.sqlite import SQLiteStore
-from py_vfs.web.api import WebAPI
+from py_vfs.web.webapi import WebAPI
 
 __all__ = ["disk"]  # the fixture, shared with test_archive
 NO_PROCESSES = sys.platform == "emscripten"

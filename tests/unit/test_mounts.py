@@ -17,7 +17,7 @@ from py_vfs import VFS, FsError
 from py_vfs.mounts import LocalBackend
 from py_vfs.mounts.fsa import NeedsPromising
 from py_vfs.shell import Shell
-from py_vfs.web.api import WebAPI
+from py_vfs.web.webapi import WebAPI
 
 
 @pytest.fixture

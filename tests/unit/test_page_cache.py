@@ -15,8 +15,8 @@ from py_vfs import VFS
 from py_vfs.disk.content import CHUNK_SIZE
 from py_vfs.mounts import LocalBackend
 from py_vfs.storage.memory import MemoryStore
-from py_vfs.web.api import WebAPI
 from py_vfs.web.page_cache import listing
+from py_vfs.web.webapi import WebAPI
 
 
 @pytest.fixture

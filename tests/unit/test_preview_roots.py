@@ -9,7 +9,7 @@ from helpers import run
 
 from py_vfs import VFS, FsError
 from py_vfs.hosts.preview import LocalPreviews, PreviewRequest, PreviewResponse, respond
-from py_vfs.web.api import WebAPI
+from py_vfs.web.webapi import WebAPI
 
 PRIVATE = b"the user's private notes"
 

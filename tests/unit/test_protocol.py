@@ -13,7 +13,7 @@ from helpers import run
 from py_vfs.disk.content import CHUNK_SIZE
 from py_vfs.vfs import VFS
 from py_vfs.web import protocol
-from py_vfs.web.api import WebAPI
+from py_vfs.web.webapi import WebAPI
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

@@ -343,7 +343,7 @@ def test_a_file_name_cannot_reach_the_terminal_through_a_table():
 @pytest.mark.skipif(aio.stepping_wanted(), reason="an async call of the JS API needs a real "
                     "event loop (the e2e tier calls it from the page)")
 def test_the_js_api_call_answers_columns_rows_and_truncated(vfs):
-    from py_vfs.web.api import WebAPI
+    from py_vfs.web.webapi import WebAPI
 
     api = WebAPI(vfs)
     answer = run(_settled(api, "query", ["SELECT path FROM files WHERE kind = ? "

@@ -39,7 +39,7 @@ def test_a_scoop_cannot_run_code_where_there_is_no_realm(line):
 
 
 def test_a_view_cannot_run_python_through_run_python_where_there_is_no_realm():
-    from py_vfs.web.api import WebAPI
+    from py_vfs.web.webapi import WebAPI
 
     cone = VFS.memory()
     view = run(cone.scoop("alpha"))

@@ -12,7 +12,7 @@ from helpers import run
 from py_vfs import VFS, FsError
 from py_vfs.hosts.preview import LocalPreviews
 from py_vfs.shell import Shell
-from py_vfs.web.api import WebAPI
+from py_vfs.web.webapi import WebAPI
 
 
 def op(api: WebAPI, name: str, *args):

@@ -15,7 +15,7 @@ from py_vfs.core.cancel import SIGNAL, Signal
 from py_vfs.shell import Shell, history_file
 from py_vfs.shell.complete import COMMAND_SOURCES, complete
 from py_vfs.shell.history_file import HISTFILESIZE, HistoryError, history_of
-from py_vfs.web.api import WebAPI
+from py_vfs.web.webapi import WebAPI
 
 
 @pytest.fixture

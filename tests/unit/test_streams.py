@@ -241,7 +241,7 @@ def test_200_mib_stream_through_a_disk_file_holds_a_few_chunks(tmp_path):
 def test_webapi_held_counts_open_streams_and_their_pins_until_closed(vfs):
     """The diagnostic the browser tests read (``vfs.diagnostics()``): a preview body or JS read
     stream left open shows as a stream pinning its chunks, and closing it gives them back."""
-    from py_vfs.web.api import WebAPI
+    from py_vfs.web.webapi import WebAPI
 
     async def scenario():
         api = WebAPI(vfs)

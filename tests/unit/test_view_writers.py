@@ -9,8 +9,8 @@ from typing import Any
 from helpers import run
 
 from py_vfs import VFS
-from py_vfs.web.api import WebAPI
 from py_vfs.web.protocol import DEFAULT_WRITER
+from py_vfs.web.webapi import WebAPI
 
 
 def answer(api: WebAPI, op: str, args: list[Any], writer: str | None = None) -> Any:

@@ -10,7 +10,7 @@ import aio
 import pytest
 
 from py_vfs.vfs import VFS
-from py_vfs.web.api import WebAPI
+from py_vfs.web.webapi import WebAPI
 
 
 def call(api: WebAPI, op: str, args: list[Any], writer: str | None = None) -> dict[str, Any]:

@@ -47,7 +47,7 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   const pyodide = await startRuntime(manifest, key, snapshot);
   progress("disk", `Opening disk "${name}"`);
   const store = await IDBStore.open(name, { durability });
-  const webapi = pyodide.pyimport("py_vfs.web.api");
+  const webapi = pyodide.pyimport("py_vfs.web.webapi");
   const notify = (id, event) => self.postMessage({ type: WIRE.watch, id, event });
   // Posted the moment the index changes, so the page drops its stat cache before any watch
   // event or answer computed on the new state reaches it (py_vfs/web/page_cache.py).
@@ -200,7 +200,7 @@ async function settled(pyodide, envelope) {
   }
 }
 
-// {streams, pinnedChunks}: what open streams hold in Python (py_vfs/web/api.py, WebAPI.held).
+// {streams, pinnedChunks}: what open streams hold in Python (py_vfs/web/webapi.py, WebAPI.held).
 function held(api) {
   const proxy = api.held();
   try {
@@ -235,7 +235,7 @@ function folderBytes(FS, path) {
 // WebCrypto (native, in parallel) instead of by Python in wasm: about 7x faster, and that was
 // the largest single cost of writing a big file (docs/architecture.md, "Large writes"). Where
 // WebCrypto is missing (a page not in a secure context) or fails, Python hashes as before.
-// The digests go in writeFile's options, as "digests" (py_vfs/web/api.py reads them there).
+// The digests go in writeFile's options, as "digests" (py_vfs/web/webapi.py reads them there).
 // Python trusts them, so digests a caller sent itself (a view's port posts raw messages) are
 // dropped first: only the worker's own reach it (py_vfs/web/arguments.py refuses them in a step).
 const OPTIONS_AT = OPS.writeFile.args.findIndex(([, kind]) => kind === "options");
