@@ -1,4 +1,4 @@
-"""Copies that reach into a mount: by content, through the public API, so every call is routed.
+"""Copies that reach into a mount: by content, through the public API, so every call finds its side.
 
 The disk's own ``copy_file`` and ``cp`` share chunks between index nodes; a mounted folder has
 neither, so a copy into, out of or inside a mount streams the bytes (about one chunk in memory)
@@ -25,7 +25,7 @@ CopyHost = protocol(
     "CopyHost", ("stat", "lstat", "readdir", "open_read", "stream_writer", "unlink", "symlink",
                  "mkdir"),
     """The public operations a copy by content goes through (the VFS facade), so that each
-    of its steps is routed to the disk or the folder it touches.""", __name__)
+    of its steps runs on the side (the disk or the folder) it touches.""", __name__)
 
 
 class Copier:
