@@ -34,7 +34,7 @@ from typing import Any
 
 from .core import paths
 from .core.errors import FsError
-from .fs.nodes import DEFAULT_DIR_MODE
+from .fs.disk_side import DEFAULT_DIR_MODE
 from .storage.transaction import Transaction
 from .vfs import VFS
 

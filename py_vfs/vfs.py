@@ -44,13 +44,13 @@ from .disk.usage import Usage, measure
 from .disk.watch import Listener, Watchers
 from .disk.writers import check_writer
 from .fs.copies import Copies
+from .fs.disk_side import Nodes, new_root
 from .fs.files import Files
 from .fs.forwarding import WriterView, implements
 from .fs.metadata import Metadata, stat_of
 from .fs.mount_copies import Copier
 from .fs.mounting import Mounting
 from .fs.namespace import Namespace
-from .fs.nodes import Nodes, new_root
 from .fs.resolver import Resolver
 from .fs.search import DEFAULT_MAX_FILE_SIZE, GrepResult, Search
 from .fs.step import Step

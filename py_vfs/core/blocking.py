@@ -243,14 +243,3 @@ class StepLoop(Blocking):
                 self.loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
             self.loop.run_until_complete(self.loop.shutdown_asyncgens())
         self.loop.close()
-
-
-def started(coro: Any) -> asyncio.Future[Any]:
-    """``coro`` as a task that starts at once (``eager_start``, Python 3.12 on; 3.11: a task
-    scheduled as usual): a call that needs no I/O is done when this returns, with no turn of
-    the event loop, which in Pyodide costs more than such a call's own work (docs/
-    architecture.md). It starts in the worker's entry into Python, which is not a promising
-    one: nothing that blocks with JSPI may run there (py_vfs/web/webapi.py, ``_MAY_BLOCK``)."""
-    if sys.version_info >= (3, 12):
-        return asyncio.Task(coro, loop=asyncio.get_event_loop(), eager_start=True)
-    return asyncio.ensure_future(coro)

@@ -28,7 +28,7 @@ from ..disk.engine import CommitEngine
 from ..disk.index import Index
 from ..disk.journal import Journal, iso
 from ..disk.watch import path_of
-from ..fs.nodes import new_id, now
+from ..fs.disk_side import new_id, now
 from ..fs.resolver import Resolver
 from ..storage import Store
 from ..storage.transaction import Transaction

@@ -20,8 +20,8 @@ from ..disk.scope import require_readable
 from ..mounts.table import MountTable
 from ..storage.transaction import Transaction
 from . import rules
+from .disk_side import SYMLINK_MODE, Nodes, new_id, now
 from .mount_copies import Copier
-from .nodes import SYMLINK_MODE, Nodes, new_id, now
 from .resolver import Resolver
 from .sides import Concern
 

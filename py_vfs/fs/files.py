@@ -18,8 +18,7 @@ from ..disk.limits import check_length, check_mode
 from ..disk.streams import ReadStream, WriteStream, write_all
 from ..mounts.table import DISK, MountTable, Place
 from ..storage.transaction import Change, Transaction
-from .disk_side import DiskSide
-from .nodes import Nodes
+from .disk_side import DiskSide, Nodes
 from .resolver import Resolver
 from .sides import Concern, FileSide
 from .tree import Tree

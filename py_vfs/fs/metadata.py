@@ -13,7 +13,7 @@ from ..core.node import SYMLINK, DirEntry, Node, Stat
 from ..disk.engine import CommitEngine
 from ..disk.limits import check_mode, check_time
 from ..mounts.table import MountTable
-from .nodes import Nodes, link_size
+from .disk_side import Nodes, link_size
 from .resolver import Resolver
 from .sides import Concern, FileSide
 from .tree import Tree

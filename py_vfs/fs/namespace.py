@@ -12,7 +12,7 @@ from ..core import paths
 from ..core.errors import FsError
 from ..disk.limits import check_mode
 from . import rules
-from .nodes import DEFAULT_DIR_MODE
+from .disk_side import DEFAULT_DIR_MODE
 from .sides import Concern
 
 

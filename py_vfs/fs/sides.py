@@ -23,8 +23,7 @@ from ..disk.streams import Finish, WriteStream
 from ..mounts.side import MountSide
 from ..mounts.table import DISK, MountTable, Place
 from ..storage.transaction import Transaction
-from .disk_side import DiskSide
-from .nodes import Nodes
+from .disk_side import DiskSide, Nodes
 from .resolver import Found, Resolver
 
 
@@ -81,13 +80,13 @@ class Concern:
     def locate(self, path: str, syscall: str, *, follow: bool = True,
                create: bool = False) -> Place:
         """Where ``path`` leads (``Resolver.locate``); with no mounts, on the disk at once."""
-        if not self.table:
+        if not self.table.by_path:
             return DISK
         return self.resolver.locate(path, syscall, follow=follow, create=create)
 
     def locate_entry(self, path: str, syscall: str) -> Place:
         """Where the last name of ``path`` lives (``Resolver.locate_entry``)."""
-        return self.resolver.locate_entry(path, syscall) if self.table else DISK
+        return self.resolver.locate_entry(path, syscall) if self.table.by_path else DISK
 
     def side(self, place: Place, tx: Transaction | None, syscall: str, *shown: str,
              places: dict[str, Place] | None = None) -> DiskSide | MountSide:

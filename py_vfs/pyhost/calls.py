@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import FsError
-from ..fs.nodes import DEFAULT_FILE_MODE
+from ..fs.disk_side import DEFAULT_FILE_MODE
 from .binding import BOUND, Binding, error, relabel
 from .entries import scandir, stat_result
 from .pyfile import VFSRawFile, check_arguments, layer, open_file

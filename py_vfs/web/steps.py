@@ -28,16 +28,12 @@ class Steps:
     it (a view cannot reach the disk's own steps by their ids)."""
 
     def __init__(self) -> None:
-        self._open: dict[int, tuple[Step, dict[str, Callable[..., Any]], StepHost]] = {}
+        self.running: dict[int, tuple[Step, dict[str, Callable[..., Any]], StepHost]] = {}
         self._next = 1
         self._idle: asyncio.Event | None = None
 
-    @property
-    def busy(self) -> bool:
-        return bool(self._open)
-
     async def idle(self) -> None:
-        while self._open:
+        while self.running:
             if self._idle is None:
                 self._idle = asyncio.Event()
             await self._idle.wait()
@@ -52,7 +48,7 @@ class Steps:
         tx = await step.begin(owned=False)
         step_id, self._next = self._next, self._next + 1
         ops = {name: f for name, f in api.operations(tx).items() if name not in NOT_IN_STEP}
-        self._open[step_id] = (step, ops, api)
+        self.running[step_id] = (step, ops, api)
         return step_id
 
     def op(self, api: StepHost, step_id: int, op: str, *args: Any) -> Any:
@@ -66,13 +62,13 @@ class Steps:
         try:
             await step.end(commit=bool(commit))
         finally:
-            del self._open[step_id]
-            if not self._open and self._idle is not None:
+            del self.running[step_id]
+            if not self.running and self._idle is not None:
                 self._idle.set()
                 self._idle = None
 
     def _found(self, api: StepHost, step_id: int, op: str
                ) -> tuple[Step, dict[str, Callable[..., Any]]]:
-        if step_id not in self._open or self._open[step_id][2] is not api:
+        if step_id not in self.running or self.running[step_id][2] is not api:
             raise FsError.of("EINVAL", op, None)
-        return self._open[step_id][:2]
+        return self.running[step_id][:2]

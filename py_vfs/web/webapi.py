@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import sys
 from collections.abc import Callable
 from typing import Any
 
 from ..agent import run_tool
 from ..archives import scratch
-from ..core.blocking import started
 from ..core.cancel import SIGNAL, Signal
 from ..core.errors import FsError
 from ..core.node import DirEntry, Stat
@@ -284,7 +284,7 @@ class WebAPI:
 
     def _call(self, op: str, args: list[Any],
               eager: bool = False) -> Envelope | asyncio.Future[Envelope]:
-        if self._steps.busy and op not in STEP_OPS:
+        if self._steps.running and op not in STEP_OPS:
             self._queued += 1
             return asyncio.ensure_future(self._after_steps(op, args))
         return self._call_now(op, args, eager)
@@ -318,7 +318,7 @@ class WebAPI:
             # Python run binds open() to the disk, blocking.can_block) and a mounted folder's
             # handles (mounts/fsa.py).
             # Nor while a call made before it waits to start as a task: it would overtake it.
-            if not eager or op in _MAY_BLOCK or self.vfs.mount_table or self._queued:
+            if not eager or op in _MAY_BLOCK or self.vfs.mount_table.by_path or self._queued:
                 self._queued += 1
                 return asyncio.ensure_future(self._begun(result))
             return started(_settle(result))
@@ -327,6 +327,17 @@ class WebAPI:
     def _stamp(self, envelope: Envelope, op: str, entered: int) -> Envelope:
         return self.views.stamp(envelope, op, self.vfs.mount_table.entered != entered)
 
+
+
+def started(coro: Any) -> asyncio.Future[Any]:
+    """``coro`` as a task that starts at once (``eager_start``, Python 3.12 on; 3.11: a task
+    scheduled as usual): a call that needs no I/O is done when this returns, with no turn of
+    the event loop, which in Pyodide costs more than such a call's own work (docs/
+    architecture.md). It starts in the worker's entry into Python, which is not a promising
+    one: nothing that blocks with JSPI may run there (``_MAY_BLOCK``)."""
+    if sys.version_info >= (3, 12):
+        return asyncio.Task(coro, loop=asyncio.get_event_loop(), eager_start=True)
+    return asyncio.ensure_future(coro)
 
 # The operations that run user code (the shell, Python, an agent's tools).
 _MAY_BLOCK = frozenset({"shell", "runPython", "agentTool"})
