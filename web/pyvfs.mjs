@@ -123,6 +123,11 @@ class Instance extends Client {
       this.fail(new Error(`py_vfs failed to start: ${data.message}`), reject);
     } else if (data.type === WIRE.invalidate) {
       this.cache.invalidate(data.view);
+    } else if (data.type === WIRE.catchUp) {
+      // The worker applied another context's commit and posted what changed before this: the
+      // cache is current again once this page has taken those messages, which it has now.
+      this.cache.clear();
+      this.worker.postMessage({ type: WIRE.caughtUp, id: data.id });
     } else if (data.type === WIRE.request) {
       this.answer(data);
     }

@@ -2,11 +2,13 @@
 // JS owns every IndexedDB transaction: Python cannot await inside one without it auto-committing.
 // Several tabs share one database: commitLogged checks the revision inside its own readwrite
 // transaction (docs/architecture.md, "Several tabs"), and announces each commit on a
-// BroadcastChannel so the other tabs catch up at once.
+// BroadcastChannel; it resolves once every other live worker of the disk has applied it
+// (web/worker/peers.mjs), so reads anywhere that start after it see it.
 
 import { failure } from "../shared/errors.mjs";
 import { openDatabase, request } from "../shared/idb.mjs";
 import { LockLease } from "./lock_lease.mjs";
+import { Peers } from "./peers.mjs";
 // The IndexedDB database version is the storage format's version (FORMAT_VERSION in
 // py_vfs/vfs.py). 2: the change log. 3: small files inline in their node records (no new
 // object store; older code refuses it). 4: the `names` store, directory entries (`parent
@@ -66,7 +68,9 @@ export class IDBStore {
       if (event.oldVersion > 0) tx.objectStore("meta").put(String(FORMAT), "format");
       if (event.oldVersion > 0 && event.oldVersion < NAMES_FORMAT) fillNames(tx);
     });
-    return new IDBStore(db, name, durability);
+    const store = new IDBStore(db, name, durability);
+    await store.#join();
+    return store;
   }
 
   constructor(db, name, durability = "default") {
@@ -78,14 +82,27 @@ export class IDBStore {
     this.lockName = `pyvfs:${name}`;
     // Records read per keyspace since open: a diagnostic (tests assert that boot reads no chunk).
     this.reads = Object.fromEntries(SPACES.map((space) => [space, 0]));
-    // Another tab upgrading the format must not be blocked by us (openDatabase closes it).
-    // Set by the owner (web/worker/worker.mjs): called with the revision another tab just committed.
-    this.onRemoteCommit = null;
+    // Set once load() began: from then on another worker's commit must be caught up with
+    // (before, the load itself will include it).
+    this.loading = false;
     this.channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(`pyvfs:${name}`) : null;
+    // The other workers of this disk. Its onCommit is set by the owner (web/worker/worker.mjs):
+    // called with the revision another worker just committed, it resolves once this one has
+    // applied it.
+    this.peers = new Peers(name, globalThis.navigator?.locks, this.channel);
     if (this.channel) {
-      this.channel.onmessage = ({ data }) => this.onRemoteCommit?.(data?.rev);
+      this.channel.onmessage = ({ data }) => this.peers.receive(data);
       this.channel.unref?.(); // Node: an open channel must not keep the test process alive
     }
+  }
+
+  // Becomes a peer of the disk's other workers, then takes the disk's lock once, before the
+  // index is loaded: a writer holding it as a lease since before this peer existed lets go, so
+  // its commits are in the load, and its next turn finds this peer (web/worker/peers.mjs).
+  async #join() {
+    if (!globalThis.navigator?.locks) return;
+    await this.peers.join();
+    (await this.lock())();
   }
 
   // Takes the Web Lock of this disk (exclusive, FIFO across tabs and workers); resolves with the
@@ -96,7 +113,7 @@ export class IDBStore {
   lock() {
     const locks = globalThis.navigator?.locks;
     if (!locks) return Promise.resolve(() => {});
-    this.lease ??= new LockLease(this.lockName, locks);
+    this.lease ??= new LockLease(this.lockName, locks, () => this.peers.refresh());
     return this.lease.acquire();
   }
 
@@ -109,6 +126,7 @@ export class IDBStore {
 
   // Boot: the revision and every node record, from one snapshot. -> {rev, keys, values}
   async load() {
+    this.loading = true;
     const tx = this.db.transaction(["nodes", "meta"], "readonly");
     const nodes = tx.objectStore("nodes");
     const [rev, keys, values] = await Promise.all([
@@ -178,10 +196,8 @@ export class IDBStore {
         resolve(failureOf(error));
         return;
       }
-      tx.oncomplete = () => {
-        this.channel?.postMessage({ rev: base + 1 });
-        resolve({ rev: base + 1 });
-      };
+      // Durable now; resolved once the disk's other workers have applied it.
+      tx.oncomplete = () => this.peers.announce(base + 1).then(() => resolve({ rev: base + 1 }));
       tx.onabort = () => resolve(stale ?? failureOf(tx.error));
     });
   }
@@ -253,6 +269,7 @@ export class IDBStore {
   }
 
   close() {
+    this.peers.close();
     this.lease?.close();
     this.channel?.close();
     this.db.close();

@@ -11,7 +11,10 @@
 // - an idle lease is released after LEASE_IDLE_MS whatever happens.
 // Within this context, callers queue here and are handed the lock in turn while nobody else
 // wants it. Correctness never rested on the lock: commits are conditional on the revision
-// (web/worker/idb_store.mjs, commitLogged).
+// (web/worker/idb_store.mjs, commitLogged). Each time the lock is taken, `onTaken` runs (the
+// disk's peers are listed then: web/worker/peers.mjs).
+
+import { LEASE } from "../shared/protocol.mjs";
 
 const LEASE_IDLE_MS = 250;
 
@@ -26,9 +29,12 @@ export class LockLease {
   #wanted = false; // another context asked for the lock while we held it
   #timer = null;
 
-  constructor(name, locks) {
+  #onTaken;
+
+  constructor(name, locks, onTaken = () => {}) {
     this.#name = name;
     this.#locks = locks;
+    this.#onTaken = onTaken;
     this.#channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(`pyvfs-lease:${name}`) : null;
     if (this.#channel) {
       this.#channel.onmessage = () => this.#askedFor();
@@ -68,8 +74,9 @@ export class LockLease {
     }
     if (this.#requesting) return;
     this.#requesting = true;
-    this.#channel?.postMessage("want");
+    this.#channel?.postMessage({ type: LEASE.want });
     this.#locks.request(this.#name, () => new Promise((release) => {
+      this.#onTaken();
       this.#requesting = false;
       this.#wanted = false;
       this.#release = release;

@@ -47,6 +47,7 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   const pyodide = await startRuntime(manifest, key, snapshot);
   progress("disk", `Opening disk "${name}"`);
   const store = await IDBStore.open(name, { durability });
+  store.peers.onCommit = () => applyRemote(store);
   const webapi = pyodide.pyimport("py_vfs.web.webapi");
   const notify = (id, event) => self.postMessage({ type: WIRE.watch, id, event });
   // Posted the moment the index changes, so the page drops its stat cache before any watch
@@ -73,8 +74,12 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   callPython(pyodide, "py_vfs.views.page_disks", "serve", name, api);
   callPython(pyodide, "py_vfs.web.lazy_wheels", "install", here(manifest.fsspec), here(manifest.wheel));
   readyApi = api;
-  store.onRemoteCommit = catchUp;
   (await api.restore_mounts(await mountsKept))?.destroy?.();
+  // From here another worker's commit is applied before it resolves (applyRemote). One
+  // announced while this worker booted was answered at once: nothing here has answered a read
+  // yet, and this sync brings the index past it before anything does.
+  serving = true;
+  if (missedAtBoot) await settled(pyodide, webapi.dispatch(api, "sync", []));
   progress("ready", "Ready");
   snapshotWhenIdle(manifest, key, snapshot, () => (activeCalls ? 0 : performance.now() - lastCallAt));
   return { pyodide, api, dispatch: webapi.dispatch, store };
@@ -135,21 +140,50 @@ function cancelCall(calls, api, id) {
   else if (state === "running") api?.cancel(id);
 }
 
-// Another tab committed (BroadcastChannel): catch up now, so reads here are fresh and watch
-// listeners fire. Announcements that arrive during a catch-up fold into one more catch-up.
-let catchingUp = null;
-let catchUpAgain = false;
-function catchUp() {
-  if (catchingUp) {
-    catchUpAgain = true;
+// Another worker of this disk committed (web/worker/peers.mjs): this one applies it before
+// that commit resolves. Before the index is loaded there is nothing to do (the load will
+// include it); after, catch up (which posts the page an "invalidate" if anything changed),
+// then have the page confirm it took every message posted before: then its stat cache holds
+// nothing older than the commit.
+let serving = false;
+let missedAtBoot = false;
+async function applyRemote(store) {
+  if (!store.loading) return;
+  if (!serving) {
+    // Booting: acknowledged at once, and boot syncs before it answers anything. Waiting here
+    // instead would wait for the boot, which may itself wait for the writer's lock.
+    missedAtBoot = true;
     return;
   }
-  catchingUp = (async () => {
-    do {
-      catchUpAgain = false;
-      await call("sync", []);
-    } while (catchUpAgain);
-  })().finally(() => { catchingUp = null; });
+  await catchUp();
+  await pageCaughtUp();
+}
+
+// Resolves once a sync that started after this call has ended: what other workers had
+// committed by then is in the index. Calls while one runs fold into one more.
+let syncing = null;
+let syncNext = null;
+function catchUp() {
+  if (!syncing) {
+    syncing = call("sync", []).catch(() => {}).finally(() => { syncing = null; });
+    return syncing;
+  }
+  syncNext ??= syncing.then(() => {
+    syncNext = null;
+    return catchUp();
+  });
+  return syncNext;
+}
+
+// The page's answer to WIRE.catchUp, posted after every message to it so far.
+const confirmations = new Map();
+let nextConfirmation = 1;
+function pageCaughtUp() {
+  const id = nextConfirmation++;
+  return new Promise((resolve) => {
+    confirmations.set(id, resolve);
+    self.postMessage({ type: WIRE.catchUp, id });
+  });
 }
 
 // The operations py_vfs/web/protocol.py says this worker answers itself (home: "worker").
@@ -394,6 +428,10 @@ self.onmessage = serve(pageCalls, null, (message, transfer) => self.postMessage(
     booted.catch((error) => self.postMessage({ type: WIRE.failed, message: String(error?.message ?? error) }));
   },
   [WIRE.mounts]: (data) => keptMounts(data.records),
+  [WIRE.caughtUp]: (data) => {
+    confirmations.get(data.id)?.();
+    confirmations.delete(data.id);
+  },
   [WIRE.realmOpened]: (data, ports) => frames.opened(data, ports[0]),
   [WIRE.reply]: (data) => {
     const resolve = requests.get(data.id);
