@@ -12,13 +12,15 @@
 // core would refuse as invalid, text that is not valid UTF-8, a missing chunk, a file over
 // readFile's limit. Each answer is one readonly IndexedDB transaction that resolves its path
 // with keyed reads, one directory entry (the `names` store, py_vfs/core/node.py name_key) and one
-// node record per segment: it never reads every record, and it sees one state of the disk, the
-// last commit of any tab completed before it began.
+// node record per segment (fewer where earlier answers of the same revision read them:
+// web/page/known_records.mjs): it never reads every record, and it sees one state of the disk,
+// the last commit of any tab completed before it began.
 
 import { failure } from "../shared/errors.mjs";
 import { request } from "../shared/idb.mjs";
 import { FORMAT_VERSION } from "../shared/protocol.mjs";
 import { concat } from "./streams.mjs";
+import { Found, KnownRecords } from "./known_records.mjs";
 
 const ROOT_ID = "root";
 const MAX_SYMLINK_HOPS = 40; // py_vfs/fs/resolver.py
@@ -87,6 +89,7 @@ export class EarlyReader {
   constructor(db, defaultsVersion) {
     this.db = db;
     this.defaultsVersion = defaultsVersion;
+    this.known = new KnownRecords();
   }
 
   close() {
@@ -108,54 +111,114 @@ export class EarlyReader {
   // The answer to the disk API's `op` with `args`, as the worker's reply would carry it:
   // {value} or {error: envelope}; undefined when this reader declines. readdir answers with
   // the stat cache's records (web/page/stat_cache.mjs, recordsOf), as the page's readdir expects.
+  // The disk's revision is read beside the records; what earlier answers read at that same
+  // revision saves requests (web/page/known_records.mjs).
   async answer(op, args) {
     const work = ANSWERS[op];
     if (!work) return undefined;
     try {
-      const records = new Records(this.db.transaction(["nodes", "names", "chunks"], "readonly"));
-      const value = await work(records, ...args);
-      return value === DECLINE ? undefined : { value };
-    } catch (error) {
-      if (error instanceof Refusal) return { error: error.envelope() };
+      const tx = this.db.transaction(["nodes", "names", "chunks", "meta"], "readonly");
+      const revision = request(tx.objectStore("meta").get("rev")).then((rev) => Number(rev ?? 0));
+      let records = new Records(tx, this.known);
+      let outcome = await outcomeOf(work, records, args);
+      const rev = await revision;
+      if (records.hits && rev !== this.known.rev) {
+        // Known records of another revision were used: again, from this transaction alone.
+        records = new Records(tx, new KnownRecords());
+        outcome = await outcomeOf(work, records, args);
+      }
+      this.known.learn(rev, records.found);
+      // Listings asked for on the way arrive later; they are kept then.
+      if (records.listings.length) Promise.all(records.listings).then(() => this.known.learn(rev, records.found));
+      return outcome;
+    } catch {
       return undefined; // anything unexpected is the worker's to answer
     }
   }
 }
 
+// `work`'s answer over `records`: {value}, {error}, or undefined (declined).
+async function outcomeOf(work, records, args) {
+  try {
+    const value = await work(records, ...args);
+    return value === DECLINE ? undefined : { value };
+  } catch (error) {
+    if (error instanceof Refusal) return { error: error.envelope() };
+    throw error;
+  }
+}
+
 // The records one answer reads, in its transaction `tx`: node records by id (each read once)
-// and directory entries by (directory id, name).
+// and directory entries by (directory id, name); from `known` (counted in `hits`) when earlier
+// answers read them, else requested, and then noted in `found`. The first entry looked up in a
+// directory not listed yet also asks for the directory's whole listing (`listings`), which later
+// answers then find known.
 class Records {
-  constructor(tx) {
+  constructor(tx, known) {
     this.tx = tx;
+    this.known = known;
+    this.hits = 0;
+    this.found = new Found();
+    this.listings = [];
     this.nodes = new Map(); // id -> a promise of the node, or of null
   }
 
   node(id) {
     let node = this.nodes.get(id);
-    if (!node) {
-      node = request(this.tx.objectStore("nodes").get(id))
-        .then((record) => (record == null ? null : { ...JSON.parse(String(record)), id }));
-      this.nodes.set(id, node);
+    if (node) return node;
+    const known = this.known.nodes.get(id);
+    if (known !== undefined) {
+      this.hits++;
+      node = Promise.resolve(known);
+    } else {
+      node = request(this.tx.objectStore("nodes").get(id)).then((record) => {
+        const parsed = record == null ? null : { ...JSON.parse(String(record)), id };
+        this.found.nodes.set(id, parsed);
+        return parsed;
+      });
     }
+    this.nodes.set(id, node);
     return node;
   }
 
   // The entry `name` of the directory `directory`, or null.
   async child(directory, name) {
-    const id = await request(this.tx.objectStore("names").get(`${directory.id}/${name}`));
-    return id == null ? null : this.node(String(id));
+    let id = this.known.entry(directory.id, name);
+    if (id !== undefined) {
+      this.hits++;
+    } else {
+      const key = `${directory.id}/${name}`;
+      const asked = request(this.tx.objectStore("names").get(key));
+      if (!this.listings.length) this.listings.push(this.#ids(directory).catch(() => null));
+      id = await asked;
+      id = id == null ? null : String(id);
+      this.found.names.set(key, id);
+    }
+    return id == null ? null : this.node(id);
   }
 
   // Every entry of `directory`, in no particular order. An entry whose record is missing is
   // the worker's to explain (fsck's "names" problem): an Error, so the reader declines.
   async children(directory) {
+    let ids = this.known.listed.get(directory.id);
+    if (ids) this.hits++;
+    else ids = await this.#ids(directory);
+    const nodes = await Promise.all(ids.map((id) => this.node(id)));
+    if (nodes.some((node) => node == null)) throw new Error("an entry without its node");
+    return nodes;
+  }
+
+  // The ids of every entry of `directory` (noted in `found`, with each entry).
+  async #ids(directory) {
     const prefix = `${directory.id}/`;
     // "0" is the code unit after "/": the range holds exactly the keys starting with prefix.
     const range = IDBKeyRange.bound(prefix, `${directory.id}0`, false, true);
-    const ids = await request(this.tx.objectStore("names").getAll(range));
-    const nodes = await Promise.all(ids.map((id) => this.node(String(id))));
-    if (nodes.some((node) => node == null)) throw new Error("an entry without its node");
-    return nodes;
+    const names = this.tx.objectStore("names");
+    const [keys, values] = await Promise.all([request(names.getAllKeys(range)), request(names.getAll(range))]);
+    const ids = values.map(String);
+    keys.forEach((key, i) => this.found.names.set(String(key), ids[i]));
+    this.found.listed.set(directory.id, ids);
+    return ids;
   }
 
   // py_vfs/fs/resolver.py `lookup`: [node, canonical path], a Refusal thrown, or DECLINE.
