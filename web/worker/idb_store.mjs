@@ -74,6 +74,7 @@ export class IDBStore {
   }
 
   constructor(db, name, durability = "default") {
+    // Another tab upgrading the format must not be blocked by us (openDatabase closes it).
     this.db = db;
     this.durability = durability;
     // The durability the browser reports for the last commit's transaction (tx.durability):
