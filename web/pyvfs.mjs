@@ -123,11 +123,6 @@ class Instance extends Client {
       this.fail(new Error(`py_vfs failed to start: ${data.message}`), reject);
     } else if (data.type === WIRE.invalidate) {
       this.cache.invalidate(data.view);
-    } else if (data.type === WIRE.catchUp) {
-      // The worker applied another context's commit and posted what changed before this: the
-      // cache is current again once this page has taken those messages, which it has now.
-      this.cache.clear();
-      this.worker.postMessage({ type: WIRE.caughtUp, id: data.id });
     } else if (data.type === WIRE.request) {
       this.answer(data);
     }
@@ -147,14 +142,17 @@ class Instance extends Client {
     reject(error);
   }
 
-  // The shell's mount, unmount and reconnect, done by the JS API of this page, and its preview
-  // roots (`open`, `serve`).
+  // The shell's mount, unmount and reconnect, done by the JS API of this page, its preview
+  // roots (`open`, `serve`), and "catchUp": the worker applied another context's commit and
+  // posted what changed before asking, so once this page takes the request its stat cache is
+  // current again (web/worker/peers.mjs); answered at once.
   async answer({ id, kind, payload }) {
     let reply;
     try {
       const api = this.api;
       const { path, readOnly } = payload;
-      const value = kind === "mount" ? await api.mount(path, await pickDirectory({ readOnly }), { readOnly })
+      const value = kind === "catchUp" ? this.#caughtUp()
+        : kind === "mount" ? await api.mount(path, await pickDirectory({ readOnly }), { readOnly })
         : kind === "unmount" ? await api.unmount(path)
         : kind === "preview" ? { url: await this.mintUrl(payload) }
         : await api.reconnect(path);
@@ -163,6 +161,12 @@ class Instance extends Client {
       reply = { error: envelopeOf(error, codeOfPick(error)) };
     }
     this.worker.postMessage({ type: WIRE.reply, id, ...reply });
+  }
+
+  // A catch-up taken: nothing the cache holds is older than the commit the worker applied.
+  #caughtUp() {
+    this.cache.clear();
+    return null;
   }
 
   // The URL of a preview root of this disk (the JS API's previewUrl): Python pins the root (its

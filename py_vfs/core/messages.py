@@ -47,10 +47,8 @@ WIRE = Channel("WIRE", "the page or a view's client <-> the VFS worker", _kinds(
     "output: id stream data; outputAck: id bytes; inputWanted: id; input: id data;"
     # watch events, the stat cache's invalidation, boot progress and failure
     "watch: id event; invalidate: view; progress: stage message loaded total; failed: message;"
-    # the worker caught up with another context's commit: the page drops what it cached, then
-    # says so (web/worker/peers.mjs), before that commit's writer resolves
-    "catchUp: id; caughtUp: id;"
-    # the worker asks the page (a folder picker, a preview root), the page replies
+    # the worker asks the page (a folder picker, a preview root, to take a catch-up: kind
+    # "catchUp", web/worker/peers.mjs), the page replies
     "request: id kind payload; reply: id value error;"
     # a preview request with its body's port (web/page/preview_relay.mjs); a view's port closes
     "preview: request; close:;"

@@ -175,15 +175,10 @@ function catchUp() {
   return syncNext;
 }
 
-// The page's answer to WIRE.catchUp, posted after every message to it so far.
-const confirmations = new Map();
-let nextConfirmation = 1;
+// The page's reply to a "catchUp" request, which it takes after every message posted to it
+// before (web/pyvfs.mjs, Instance.answer).
 function pageCaughtUp() {
-  const id = nextConfirmation++;
-  return new Promise((resolve) => {
-    confirmations.set(id, resolve);
-    self.postMessage({ type: WIRE.catchUp, id });
-  });
+  return askPage("catchUp", {});
 }
 
 // The operations py_vfs/web/protocol.py says this worker answers itself (home: "worker").
@@ -428,10 +423,6 @@ self.onmessage = serve(pageCalls, null, (message, transfer) => self.postMessage(
     booted.catch((error) => self.postMessage({ type: WIRE.failed, message: String(error?.message ?? error) }));
   },
   [WIRE.mounts]: (data) => keptMounts(data.records),
-  [WIRE.caughtUp]: (data) => {
-    confirmations.get(data.id)?.();
-    confirmations.delete(data.id);
-  },
   [WIRE.realmOpened]: (data, ports) => frames.opened(data, ports[0]),
   [WIRE.reply]: (data) => {
     const resolve = requests.get(data.id);
