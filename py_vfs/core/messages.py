@@ -43,6 +43,9 @@ WIRE = Channel("WIRE", "the page or a view's client <-> the VFS worker", _kinds(
     "open: name cacheBytes snapshot durability retention defaults realm; mounts: records;"
     # a call and its answer; a cancel of a call sent with cancellable: true
     "call: id op args writer cancellable; result: id value error; cancel: id;"
+    # the calls the page made in one turn, each [id, op, args, writer] (none cancellable), and
+    # answers settled together, each [id, {value} or {error}] (web/page/client.mjs)
+    "calls: calls; results: results;"
     # a streamed shell call's output (acknowledged) and its input (asked for, then given)
     "output: id stream data; outputAck: id bytes; inputWanted: id; input: id data;"
     # watch events, the stat cache's invalidation, boot progress and failure

@@ -2,8 +2,8 @@
 
 ``WebAPI.call`` is plain Python (tested on CPython): it maps a JS method name and its arguments to
 the VFS and wraps the outcome in an envelope, ``{"value": ...}`` or ``{"error": {code, ...}}``,
-so errors cross to JS as data and are rebuilt there as Node-style ``Error``s. ``dispatch`` is the
-Pyodide edge: it converts JS arguments in and the envelope out.
+so errors cross to JS as data and are rebuilt there as Node-style ``Error``s. The Pyodide edge
+(py_vfs/web/edge.py) converts JS arguments in and the envelope out.
 """
 
 from __future__ import annotations
@@ -15,20 +15,18 @@ from collections.abc import Callable
 from typing import Any
 
 from ..agent import run_tool
-from ..archives import scratch
 from ..core.cancel import SIGNAL, Signal
 from ..core.errors import FsError
 from ..core.node import DirEntry, Stat
-from ..defaults import Bundle, install, reset
+from ..defaults import Bundle, reset
 from ..disk.check import Report
-from ..disk.journal import Retention
 from ..disk.streams import ReadStream, WriteStream
 from ..disk.usage import Usage
 from ..disk.writers import check_writer
 from ..fs.search import GrepResult
-from ..hosts.preview import PinnedPreviews, PreviewHost, PreviewRequest, respond
+from ..hosts.preview import PreviewHost, PreviewRequest, respond
 from ..hosts.view_hosts import ViewHost, ViewPreviews
-from ..mounts.fsa import BrowserHost, FsaBackend, NeedsPromising
+from ..mounts.fsa import FsaBackend, NeedsPromising
 from ..mounts.host import MountHost
 from ..shell import Shell
 from ..storage.transaction import WRITER
@@ -40,7 +38,6 @@ from .history import HistoryOps
 from .options import copy_file, flag, gc_options, grep_options, mode_of, read_file
 from .page_cache import Views, listing
 from .protocol import PYTHON_OPS, STEP_OPS, error_envelope
-from .scripts import use_js_realm
 from .shell import ShellOps
 from .steps import Steps
 from .streams import Sessions
@@ -362,100 +359,3 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list):
         return [_plain(item) for item in value]
     return value
-
-
-def dispatch(api: WebAPI, op: str, js_args: Any, writer: str | None = None,
-             call_id: int | None = None) -> Any:
-    """The Pyodide edge: JS arguments in, a JS object (or a Promise of one) out; ``writer``
-    is the call envelope's (protocol.CALL_WRITER), ``call_id`` its id when the page may cancel
-    it (protocol.CALL_SIGNAL)."""
-    from js import Object
-    from pyodide.ffi import jsnull, to_js
-
-    def out(envelope: Envelope) -> Any:
-        return to_js(envelope, dict_converter=Object.fromEntries)
-
-    # JS's null arrives as pyodide.ffi.jsnull, not None: an absent id or writer is None here.
-    call_id = None if call_id is jsnull else call_id
-    writer = None if writer is jsnull else writer
-    args = [_from_js(arg) for arg in js_args]
-    result = api.call(op, args, writer, call_id)
-    if isinstance(result, dict):
-        return out(result)
-    if result.done():  # it needed no I/O: answered now, as a synchronous operation is
-        return out(result.result())
-
-    async def converted() -> Any:
-        return out(await result)
-
-    return started(converted())
-
-
-def _from_js(value: Any) -> Any:
-    """Uint8Array becomes bytes, plain objects dicts; strings and numbers pass as they are; a
-    function (the shell's ``emit``: web/worker/worker.mjs) is called with its bytes as
-    Uint8Array."""
-    from pyodide.ffi import JsProxy, to_js
-
-    if not isinstance(value, JsProxy):
-        return value
-    if value.typeof == "function":
-        return lambda *args: value(*(to_js(arg) if isinstance(arg, bytes) else arg
-                                     for arg in args))
-    if getattr(value, "BYTES_PER_ELEMENT", None) is not None:
-        return value.to_bytes()
-    return value.to_py()
-
-
-async def open_api(js_store: Any, js_notify: Any = None,
-                   js_host: Any = None, cache_bytes: int | None = None,
-                   js_invalidate: Any = None, retention: Any = None,
-                   js_defaults: Any = None) -> WebAPI:
-    """Boot from the worker: open the VFS on the IndexedDB store JS has opened.
-    ``js_notify(watchId, event)`` posts a watch event to the page; ``js_host`` carries
-    ``request`` (asks the page to pick, unmount, reconnect, mint preview roots), ``fsa``
-    (web/worker/fsa.mjs) and, where the origin private file system is at hand, ``scratch`` (makes a
-    scratch folder there: web/worker/opfs_scratch.mjs);
-    ``js_invalidate(view)`` posts a stat cache invalidation to the page; ``retention``
-    (``{days, entries}``, openVFS's) how long the journal keeps history; ``js_defaults``
-    (``{manifest, files, install}``: the fetched default content, its bytes by disk path, and
-    whether to install it now, openVFS's ``defaults``) or null when none is shipped."""
-    from js import Object
-    from pyodide.ffi import to_js
-
-    from ..storage.indexeddb import IndexedDBStore
-
-    def notify(watch_id: int, event: dict[str, str]) -> None:
-        js_notify(watch_id, to_js(event, dict_converter=Object.fromEntries))
-
-    opening: dict[str, Any] = {} if cache_bytes is None else {"cache_bytes": int(cache_bytes)}
-    kept = _from_js(retention)
-    if kept is not None:
-        opening["retention"] = Retention(**{key: kept[key] for key in ("days", "entries")
-                                          if kept.get(key) is not None})
-    vfs = await VFS.open(IndexedDBStore(js_store), **opening)
-    shipped = _from_js(js_defaults)  # Uint8Arrays inside become memoryviews
-    bundle = None
-    if shipped is not None:
-        bundle = Bundle.from_manifest(shipped["manifest"], shipped["files"])
-        if shipped["install"]:
-            try:
-                await install(vfs, bundle)
-            except FsError as error:  # a full disk still opens; the next open tries again
-                from js import console
-                console.warn(f"py_vfs: the default content was not installed: {error}")
-    # Leftovers of streams cut short (a tab closed mid-upload) go once their grace is over; in
-    # the background, so the disk is usable at once.
-    mounts: dict[str, Any] = {}
-    if getattr(js_host, "scratch", None) is not None:
-        scratch.use(scratch.opened_by(js_host.scratch))
-    if js_host is not None:
-        host = BrowserHost(js_host.request)
-        mounts = {"host": host, "fsa": js_host.fsa, "previews": PinnedPreviews(vfs, host.mint_root)}
-    api = WebAPI(vfs, notify=notify if js_notify is not None else None,
-                 invalidate=js_invalidate, defaults=bundle, **mounts)
-    if getattr(js_host, "jsh", None) is not None:  # .jsh scripts run in Web Workers
-        use_js_realm(api.channels, js_host.jsh, js_host.realm)
-    api.collecting = asyncio.ensure_future(vfs.gc())
-    return api
-

@@ -6,15 +6,15 @@ import { createHash } from "node:crypto";
 import { BOOT_MS, TEST_MS, bootWebAPI, requestResult } from "./harness.mjs";
 import { IDBStore } from "../../dist/idb_store.mjs";
 
-let webapi;
+let edge;
 let call;
 
 before(async () => {
-  ({ webapi, call } = await bootWebAPI());
+  ({ edge, call } = await bootWebAPI());
 }, { timeout: BOOT_MS });
 
 test("writes survive reopening the IndexedDB store, and boot reads no chunk", { timeout: TEST_MS }, async () => {
-  const first = await webapi.open_api(await IDBStore.open("bridge"));
+  const first = await edge.open_api(await IDBStore.open("bridge"));
   assert.deepEqual(await call(first, "mkdir", "/a/b", { recursive: true }), { value: undefined });
   await call(first, "writeFile", "/a/b/t.txt", "text");
   await call(first, "writeFile", "/a/bin", new Uint8Array([0, 1, 2, 255]));
@@ -23,7 +23,7 @@ test("writes survive reopening the IndexedDB store, and boot reads no chunk", { 
   const gets = [];
   const get = store.get.bind(store);
   store.get = (space, key) => { gets.push(space); return get(space, key); };
-  const second = await webapi.open_api(store);
+  const second = await edge.open_api(store);
   const content = () => gets.filter((space) => space !== "meta"); // boot reads the format
   assert.deepEqual(content(), []);
   assert.deepEqual((await call(second, "readdir", "/a")).value, ["b", "big", "bin"]);
@@ -37,7 +37,7 @@ test("writes survive reopening the IndexedDB store, and boot reads no chunk", { 
 });
 
 test("errors cross as data with code, path and syscall", { timeout: TEST_MS }, async () => {
-  const api = await webapi.open_api(await IDBStore.open("errors"));
+  const api = await edge.open_api(await IDBStore.open("errors"));
   const { error } = await call(api, "readFile", "/nope");
   assert.equal(error.code, "ENOENT");
   assert.equal(error.path, "/nope");
@@ -49,7 +49,7 @@ test("errors cross as data with code, path and syscall", { timeout: TEST_MS }, a
 
 test("a failed IndexedDB transaction is an error and changes nothing", { timeout: TEST_MS }, async () => {
   const store = await IDBStore.open("quota");
-  const api = await webapi.open_api(store);
+  const api = await edge.open_api(store);
   await call(api, "writeFile", "/kept", "1");
   const commitLogged = store.commitLogged.bind(store);
   store.commitLogged = async () => ({ code: "ENOSPC", message: "QuotaExceededError: full" });
@@ -57,12 +57,12 @@ test("a failed IndexedDB transaction is an error and changes nothing", { timeout
   assert.equal(error.code, "ENOSPC");
   assert.deepEqual((await call(api, "readdir", "/")).value, ["kept"]);
   store.commitLogged = commitLogged;
-  const reopened = await webapi.open_api(await IDBStore.open("quota"));
+  const reopened = await edge.open_api(await IDBStore.open("quota"));
   assert.deepEqual((await call(reopened, "readdir", "/")).value, ["kept"]);
 });
 
 test("the shell runs through the same dispatch and keeps its cwd", { timeout: TEST_MS }, async () => {
-  const api = await webapi.open_api(await IDBStore.open("shell"));
+  const api = await edge.open_api(await IDBStore.open("shell"));
   await call(api, "shell", "mkdir -p /w/s && cd /w/s");
   const out = (await call(api, "shell", "echo hi > f && pwd && cat f")).value;
   assert.equal(out.code, 0);
@@ -72,8 +72,8 @@ test("the shell runs through the same dispatch and keeps its cwd", { timeout: TE
 test("two tabs on one IndexedDB database: stale commits catch up, nothing is lost", { timeout: TEST_MS }, async () => {
   const storeA = await IDBStore.open("tabs");
   const storeB = await IDBStore.open("tabs");
-  const a = await webapi.open_api(storeA);
-  const b = await webapi.open_api(storeB);
+  const a = await edge.open_api(storeA);
+  const b = await edge.open_api(storeB);
   for (let i = 0; i < 5; i++) {
     await Promise.all([call(a, "writeFile", `/t/a${i}`, "a"), call(b, "writeFile", `/t/b${i}`, "b"),
       call(a, "appendFile", "/t/shared", "a"), call(b, "appendFile", "/t/shared", "b")]);
@@ -93,14 +93,14 @@ test("two tabs on one IndexedDB database: stale commits catch up, nothing is los
 });
 
 test("a JS step through the dispatch commits whole or not at all", { timeout: TEST_MS }, async () => {
-  const api = await webapi.open_api(await IDBStore.open("steps"));
+  const api = await edge.open_api(await IDBStore.open("steps"));
   const id = (await call(api, "stepBegin")).value;
   await call(api, "stepOp", id, "writeFile", "/s/a", "1");
   const waiting = call(api, "readdir", "/"); // waits until the step ends
   assert.deepEqual((await call(api, "stepOp", id, "readdir", "/s")).value, ["a"]);
   await call(api, "stepEnd", id, false);
   assert.deepEqual((await waiting).value, []);
-  const reopened = await webapi.open_api(await IDBStore.open("steps"));
+  const reopened = await edge.open_api(await IDBStore.open("steps"));
   assert.deepEqual((await call(reopened, "readdir", "/")).value, []);
 });
 
@@ -118,7 +118,7 @@ test("a format-1 database (no change log) is upgraded in place and keeps its rec
   const old = await requestResult(req, 'indexedDB.open("pyvfs:legacy", 1)');
   old.close();
   const store = await IDBStore.open("legacy");
-  const api = await webapi.open_api(store);
+  const api = await edge.open_api(store);
   assert.deepEqual((await call(api, "readdir", "/")).value, ["old.txt"]);
   await call(api, "writeFile", "/new.txt", "n");
   assert.deepEqual((await call(api, "readdir", "/")).value, ["new.txt", "old.txt"]);
@@ -148,7 +148,7 @@ test("a format-2 database is upgraded in place and its chunked small file still 
   const old = await requestResult(req, 'indexedDB.open("pyvfs:legacy2", 2)');
   old.close();
   const store = await IDBStore.open("legacy2");
-  const api = await webapi.open_api(store);
+  const api = await edge.open_api(store);
   assert.equal(await store.get("meta", "format"), "4");
   assert.deepEqual(await store.getAll("names"), [["root/old.txt", "n1"]]);
   assert.equal((await call(api, "readFile", "/old.txt", "utf8")).value, "written by format 2");
@@ -165,18 +165,58 @@ test("a format-2 database is upgraded in place and its chunked small file still 
 });
 
 // Pyodide 314 runs Python 3.14: a call the page cannot cancel starts at once, inside dispatch
-// (py_vfs/web/webapi.py, `started`), and JS's null id and writer arrive as None.
+// (py_vfs/web/edge.py and webapi.py, `started`), and JS's null id and writer arrive as None.
 test("a read is answered inside dispatch, and a later call never overtakes one waiting to start", { timeout: TEST_MS }, async () => {
-  const api = await webapi.open_api(await IDBStore.open("eager"));
+  const api = await edge.open_api(await IDBStore.open("eager"));
   await call(api, "writeFile", "/r.txt", "read me");
-  const read = webapi.dispatch(api, "readFile", ["/r.txt", "utf8"], null, null);
+  const read = edge.dispatch(api, "readFile", ["/r.txt", "utf8"], null, null);
   assert.deepEqual(read, { value: "read me" }, "answered as a synchronous operation is");
-  const first = webapi.dispatch(api, "writeFile", ["/o.txt", "first"], null, 5); // cancellable: a task
-  const second = webapi.dispatch(api, "writeFile", ["/o.txt", "second"], null, null);
+  const first = edge.dispatch(api, "writeFile", ["/o.txt", "first"], null, 5); // cancellable: a task
+  const second = edge.dispatch(api, "writeFile", ["/o.txt", "second"], null, null);
   for (const pending of [first, second]) {
     const envelope = typeof pending?.then === "function" ? await pending : pending;
     assert.equal(envelope.error, undefined, JSON.stringify(envelope.error));
     pending.destroy?.();
   }
   assert.equal((await call(api, "readFile", "/o.txt", "utf8")).value, "second");
+});
+
+// The calls of one turn (web/worker/worker.mjs answerMany): one entry into Python, run in their
+// order; answers needing no I/O come back at once, the rest through `answer` as they finish,
+// each call with its own outcome.
+test("dispatch_many runs calls in order and answers each with its own envelope", { timeout: TEST_MS }, async () => {
+  const api = await edge.open_api(await IDBStore.open("many"));
+  await call(api, "mkdir", "/m");
+  await call(api, "writeFile", "/file", "a file");
+  const later = [];
+  let allDone;
+  const finished = new Promise((resolve) => { allDone = resolve; });
+  const writes = 40;
+  const calls = [
+    ...Array.from({ length: writes }, (_, i) => [`w${i}`, "writeFile", [`/m/f${i}`, `v${i}`], null]),
+    ["bad", "writeFile", ["/file/x", "x"], null], // ENOTDIR: fails alone
+    ["over", "writeFile", ["/m/f0", "last"], "agent:batch"], // after w0, by its own writer
+    ["stat", "stat", ["/m"], null], // answered at once: the writes' commit is not awaited
+    ["unknown", "noSuchOp", [], null],
+  ];
+  let answers = 0;
+  const now = edge.dispatch_many(api, calls, (pairs) => {
+    answers++;
+    later.push(...pairs);
+    if (later.length === writes + 2) allDone();
+  });
+  assert.deepEqual(now.map(([id]) => id), ["stat", "unknown"]);
+  assert.equal(now[0][1].value.type, "directory");
+  assert.equal(now[1][1].error.code, "EINVAL");
+  await finished;
+  const byId = Object.fromEntries(later);
+  assert.equal(byId.bad.error.code, "ENOTDIR");
+  for (let i = 0; i < writes; i++) assert.deepEqual(byId[`w${i}`], { value: undefined });
+  assert.deepEqual(byId.over, { value: undefined });
+  assert.equal(later.length, new Set(later.map(([id]) => id)).size, "one answer per call");
+  assert.ok(answers < writes / 4, `the writes of a group commit are answered together (${answers} answers)`);
+  assert.equal((await call(api, "readFile", "/m/f0", "utf8")).value, "last");
+  assert.equal((await call(api, "readFile", `/m/f${writes - 1}`, "utf8")).value, `v${writes - 1}`);
+  const files = (await call(api, "query", "SELECT path, writer FROM files WHERE path IN ('/m/f0', '/m/f1') ORDER BY path")).value;
+  assert.deepEqual(files.rows, [["/m/f0", "agent:batch"], ["/m/f1", "user"]], "each call keeps its own writer");
 });

@@ -5,16 +5,16 @@ import assert from "node:assert/strict";
 import { BOOT_MS, TEST_MS, bootWebAPI } from "./harness.mjs";
 import { IDBStore } from "../../dist/idb_store.mjs";
 
-let webapi;
+let edge;
 let call;
 
 before(async () => {
-  ({ webapi, call } = await bootWebAPI());
+  ({ edge, call } = await bootWebAPI());
 }, { timeout: BOOT_MS });
 
 test("check reads every chunk once from IndexedDB and finds a corrupted one", { timeout: TEST_MS }, async () => {
   const store = await IDBStore.open("check");
-  const api = await webapi.open_api(store);
+  const api = await edge.open_api(store);
   await call(api, "writeFile", "/a/big.bin", new Uint8Array(700 * 1024).fill(7));
   await call(api, "writeFile", "/a/small.txt", "small");
   const keys = await store.keys("chunks");
@@ -32,7 +32,7 @@ test("check reads every chunk once from IndexedDB and finds a corrupted one", { 
 
 test("usage counts from the index; without navigator.storage the quota is unknown", { timeout: TEST_MS }, async () => {
   const store = await IDBStore.open("usage");
-  const api = await webapi.open_api(store);
+  const api = await edge.open_api(store);
   await call(api, "writeFile", "/one", new Uint8Array(3000).fill(1));
   await call(api, "copyFile", "/one", "/two"); // shares the chunk
   await call(api, "writeFile", "/three", "12345"); // inline

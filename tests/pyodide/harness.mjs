@@ -45,18 +45,18 @@ export async function bootPyodide(options = {}) {
   return pyodide;
 }
 
-// Pyodide with py_vfs.web.webapi imported, and `call(api, op, ...args)`: one JS API call through
-// webapi.dispatch, as the worker makes it, resolved to its envelope ({value} or {error}).
+// Pyodide with py_vfs.web.edge imported, and `call(api, op, ...args)`: one JS API call through
+// edge.dispatch, as the worker makes it, resolved to its envelope ({value} or {error}).
 export async function bootWebAPI(options = {}) {
   const pyodide = await bootPyodide(options);
-  const webapi = pyodide.pyimport("py_vfs.web.webapi");
+  const edge = pyodide.pyimport("py_vfs.web.edge");
   async function call(api, op, ...args) {
-    let envelope = webapi.dispatch(api, op, args);
+    let envelope = edge.dispatch(api, op, args);
     if (envelope instanceof pyodide.ffi.PyProxy) {
       const path = typeof args[0] === "string" ? ` ${args[0]}` : "";
-      envelope = await within(CALL_MS, `webapi.dispatch: ${op}${path}`, envelope);
+      envelope = await within(CALL_MS, `edge.dispatch: ${op}${path}`, envelope);
     }
     return envelope;
   }
-  return { pyodide, webapi, call };
+  return { pyodide, edge, call };
 }

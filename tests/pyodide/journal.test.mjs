@@ -9,11 +9,11 @@ import { BOOT_MS, TEST_MS, bootWebAPI } from "./harness.mjs";
 import { IDBStore } from "../../dist/idb_store.mjs";
 import { LOG_KEEP } from "../../dist/protocol.mjs";
 
-let webapi;
+let edge;
 let call;
 
 before(async () => {
-  ({ webapi, call } = await bootWebAPI());
+  ({ edge, call } = await bootWebAPI());
 }, { timeout: BOOT_MS });
 
 function value(envelope) {
@@ -23,10 +23,10 @@ function value(envelope) {
 
 test("more entries than LOG_KEEP stay in IndexedDB, are read after a reopen and restore an old revision", { timeout: TEST_MS }, async () => {
   const writes = LOG_KEEP + 100;
-  const api = await webapi.open_api(await IDBStore.open("journal-long"));
+  const api = await edge.open_api(await IDBStore.open("journal-long"));
   for (let i = 0; i < writes; i++) value(await call(api, "writeFile", "/f", `v${i}`));
   // A second VFS on the same database reads the journal from the store, not from memory.
-  const reopened = await webapi.open_api(await IDBStore.open("journal-long"));
+  const reopened = await edge.open_api(await IDBStore.open("journal-long"));
   const everything = value(await call(reopened, "journal", { limit: writes + 10 }));
   // Every write, and the disk's creation ("init").
   assert.equal(everything.length, writes + 1);
@@ -44,7 +44,7 @@ test("more entries than LOG_KEEP stay in IndexedDB, are read after a reopen and 
 
 test("a short retention deletes old entries from the store, and time travel past it is refused", { timeout: TEST_MS }, async () => {
   const store = await IDBStore.open("journal-trim");
-  const api = await webapi.open_api(store, undefined, undefined, undefined, undefined,
+  const api = await edge.open_api(store, undefined, undefined, undefined, undefined,
     { days: 0, entries: 5 });
   for (let i = 0; i < 30; i++) value(await call(api, "writeFile", "/g", `w${i}`));
   const keys = await store.keys("log");
@@ -59,9 +59,9 @@ test("a short retention deletes old entries from the store, and time travel past
 });
 
 test("the call envelope's writer crosses the Pyodide edge and is recorded", { timeout: TEST_MS }, async () => {
-  const api = await webapi.open_api(await IDBStore.open("journal-writer"));
-  value(await webapi.dispatch(api, "writeFile", ["/w", "by p"], "agent:p"));
-  const bad = await webapi.dispatch(api, "writeFile", ["/x", "no"], "");
+  const api = await edge.open_api(await IDBStore.open("journal-writer"));
+  value(await edge.dispatch(api, "writeFile", ["/w", "by p"], "agent:p"));
+  const bad = await edge.dispatch(api, "writeFile", ["/x", "no"], "");
   assert.equal(bad.error?.code, "EINVAL");
   const rows = value(await call(api, "query", "SELECT path, writer FROM files WHERE kind = 'file'"));
   assert.deepEqual(rows.rows, [["/w", "agent:p"]]);

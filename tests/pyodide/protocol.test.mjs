@@ -1,7 +1,7 @@
 // The protocol against the reference, real node:fs/promises on a temporary folder: the page's
 // argument checks (web/page/validate.mjs) refuse what Node refuses, with Node's error class and code,
 // and refuse (instead of ignoring) what Node honours but py_vfs cannot; copyFile's mode flags
-// through the real webapi dispatch under Pyodide fail as Node's do; and every error crosses in
+// through the real edge dispatch under Pyodide fail as Node's do; and every error crosses in
 // the one envelope of py_vfs/web/protocol.py (web/shared/errors.mjs).
 
 import { test, before, after } from "node:test";
@@ -17,14 +17,14 @@ import { failure, toError } from "../../dist/errors.mjs";
 import { ERROR_FIELDS } from "../../dist/protocol.mjs";
 
 let dir;
-let webapi;
+let edge;
 let call;
 
 before(async () => {
   dir = await fs.mkdtemp(join(tmpdir(), "pyvfs-protocol-"));
   await fs.writeFile(join(dir, "a"), "A");
   await fs.writeFile(join(dir, "b"), "B");
-  ({ webapi, call } = await bootWebAPI());
+  ({ edge, call } = await bootWebAPI());
 }, { timeout: BOOT_MS });
 
 after(() => fs.rm(dir, { recursive: true, force: true }));
@@ -119,7 +119,7 @@ async function theirs(op, args) {
 }
 
 test("copyFile's COPYFILE_EXCL and COPYFILE_FICLONE_FORCE fail as Node's do", { timeout: TEST_MS }, async () => {
-  const api = await webapi.open_api(await IDBStore.open("protocol-copy"));
+  const api = await edge.open_api(await IDBStore.open("protocol-copy"));
   await call(api, "writeFile", "/a", "A");
   await call(api, "writeFile", "/b", "B");
   const excl = ["/a", "/b", constants.COPYFILE_EXCL];
@@ -137,7 +137,7 @@ test("copyFile's COPYFILE_EXCL and COPYFILE_FICLONE_FORCE fail as Node's do", { 
 });
 
 test("every error crosses in one envelope, built alike in both languages", { timeout: TEST_MS }, async () => {
-  const api = await webapi.open_api(await IDBStore.open("protocol-envelope"));
+  const api = await edge.open_api(await IDBStore.open("protocol-envelope"));
   const { error } = await call(api, "rename", "/missing", "/x");
   assert.deepEqual(Object.keys(error), [...ERROR_FIELDS]);
   assert.deepEqual(Object.keys(failure("EIO", "EIO: x")).sort(), [...ERROR_FIELDS].sort());

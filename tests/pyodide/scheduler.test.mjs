@@ -9,11 +9,11 @@ import { IDBStore } from "../../dist/idb_store.mjs";
 import { SLICE_MS, microtaskScheduler, scheduleInMicrotasks } from "../../dist/scheduler.mjs";
 
 let pyodide;
-let webapi;
+let edge;
 let call;
 
 before(async () => {
-  ({ pyodide, webapi, call } = await bootWebAPI());
+  ({ pyodide, edge, call } = await bootWebAPI());
 });
 
 // A clock that never moves: no slice ever runs out, so every hop counted is one the code waited
@@ -59,7 +59,7 @@ test("a callback due now runs in a microtask, within a slice; later ones and a l
 });
 
 test("a write and a read through the dispatch hop once per event they wait for, not once per await", async () => {
-  const api = await webapi.open_api(await IDBStore.open("scheduler"));
+  const api = await edge.open_api(await IDBStore.open("scheduler"));
   const hops = await macrotasksDuring((macrotask) => macrotask, () => call(api, "writeFile", "/before", "x"));
   assert.ok(hops >= 3, `the default loop hops once per await (${hops})`);
   let read;

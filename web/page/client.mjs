@@ -9,6 +9,10 @@ import { fsError, toError } from "../shared/errors.mjs";
 import { CALL_SIGNAL, CALL_WRITER, DEFAULT_WRITER, OPS, TRANSFER_MIN, WIRE } from "../shared/protocol.mjs";
 import { recordsOf } from "./stat_cache.mjs";
 
+// The operations whose calls may share a "calls" message: Python's, except those that open a
+// view (answered with a port).
+const BATCHED = new Set(Object.keys(OPS).filter((op) => OPS[op].home === "python" && !OPS[op].opensView));
+
 // A view keeps no stat cache: every answer comes from the worker, within the view.
 const NO_CACHE = Object.freeze({ hold() {}, settle() {}, begin() { return {}; }, hits: 0, size: 0 });
 
@@ -26,6 +30,7 @@ export class Client {
     this.watchers = new Map(); // watch id -> listener
     this.openSteps = 0; // steps whose function is running: other calls wait for them
     this.sent = 0; // calls posted (diagnostics: what the stat cache saved)
+    this.queued = []; // calls of this turn not posted yet (#queue)
     this.cache = NO_CACHE;
     this.early = null; // the disk's reader of records while Python boots (web/page/before_boot.mjs)
     this.bootError = null;
@@ -40,6 +45,8 @@ export class Client {
   receive(data) {
     if (data.type === WIRE.result) {
       this.settle(data);
+    } else if (data.type === WIRE.results) {
+      for (const [id, envelope] of data.results) this.settle({ id, ...envelope });
     } else if (data.type === WIRE.watch) {
       const listener = this.watchers.get(data.id);
       if (listener) {
@@ -49,10 +56,10 @@ export class Client {
       // A streamed shell call's output (api.mjs, shell's onOutput); none once it is aborted.
       const pending = this.calls.get(data.id);
       if (pending && !pending.signal?.aborted) pending.streams?.output(data.stream, data.data);
-      this.endpoint.postMessage({ type: WIRE.outputAck, id: data.id, bytes: data.data.byteLength });
+      this.#post({ type: WIRE.outputAck, id: data.id, bytes: data.data.byteLength });
     } else if (data.type === WIRE.inputWanted) {
       // The line reads what the user types (api.mjs, shell's input): the next piece, or null.
-      const post = (bytes) => this.endpoint.postMessage({ type: WIRE.input, id: data.id, data: bytes });
+      const post = (bytes) => this.#post({ type: WIRE.input, id: data.id, data: bytes });
       const pending = this.calls.get(data.id);
       if (pending?.streams) pending.streams.wanted(post);
       else post(null);
@@ -94,8 +101,12 @@ export class Client {
     const post = () => {
       this.sent++;
       const sent = args.map(cloneable);
-      this.endpoint.postMessage({ type: WIRE.call, id, op, args: sent, [CALL_WRITER]: writer, [CALL_SIGNAL]: Boolean(signal) },
-        transferOf(op, sent));
+      const transfer = transferOf(op, sent);
+      if (signal || streams || transfer.length || !BATCHED.has(op)) {
+        this.#post({ type: WIRE.call, id, op, args: sent, [CALL_WRITER]: writer, [CALL_SIGNAL]: Boolean(signal) }, transfer);
+      } else {
+        this.#queue([id, op, sent, writer]);
+      }
     };
     const early = this.early;
     if (early) {
@@ -106,11 +117,37 @@ export class Client {
       post();
     }
     if (signal) {
-      const cancel = () => this.#afterEarly(() => this.endpoint.postMessage({ type: WIRE.cancel, id }));
+      const cancel = () => this.#afterEarly(() => this.#post({ type: WIRE.cancel, id }));
       signal.addEventListener("abort", cancel, { once: true });
       pending.unlisten = () => signal.removeEventListener("abort", cancel);
     }
     return pending.promise;
+  }
+
+  // Calls made in one turn go as one "calls" message (the worker runs them in one entry into
+  // Python, web/worker/worker.mjs answerMany), sent once the turn's microtasks have run: a
+  // `Promise.all` of a thousand writes is one message, a lone call goes as it did, with no
+  // wait. Anything else posted flushes them first, so the worker sees messages in order.
+  #queue(entry) {
+    this.queued.push(entry);
+    if (this.queued.length === 1) queueMicrotask(() => this.#flush());
+  }
+
+  #flush() {
+    const queued = this.queued;
+    if (!queued.length) return;
+    this.queued = [];
+    if (queued.length === 1) {
+      const [id, op, args, writer] = queued[0];
+      this.endpoint.postMessage({ type: WIRE.call, id, op, args, [CALL_WRITER]: writer, [CALL_SIGNAL]: false });
+    } else {
+      this.endpoint.postMessage({ type: WIRE.calls, calls: queued });
+    }
+  }
+
+  #post(message, transfer = []) {
+    this.#flush();
+    this.endpoint.postMessage(message, transfer);
   }
 
   #afterEarly(send) {
@@ -143,7 +180,7 @@ export class Client {
   async close() {
     await this.settled();
     this.closed = true;
-    this.endpoint.postMessage({ type: WIRE.close });
+    this.#post({ type: WIRE.close });
     this.endpoint.close();
   }
 }

@@ -111,7 +111,7 @@ async function fromSnapshot(manifest, key) {
   try {
     const pyodide = await startPython(manifest, "Restoring Python from its snapshot", { _loadSnapshot: once });
     pyodide.runPython(RESEED);
-    pyodide.pyimport("py_vfs.web.webapi").destroy();
+    pyodide.pyimport("py_vfs.web.edge").destroy();
     bootInfo.from = "snapshot";
     bootInfo.snapshot = "used";
     return pyodide;

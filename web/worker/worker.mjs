@@ -14,11 +14,12 @@ import { bootInfo, fetchDefaults, here, progress, snapshotKey, snapshotWhenIdle,
 import { servePreview } from "./preview_owner.mjs";
 import * as fsa from "./fsa.mjs";
 import * as scratch from "./opfs_scratch.mjs";
-import { BODY, CALL_SIGNAL, CALL_WRITER, CHUNK_SIZE, OPS, WIRE } from "../shared/protocol.mjs";
+import { BODY, CALL_SIGNAL, CALL_WRITER, OPS, WIRE } from "../shared/protocol.mjs";
 import { failure } from "../shared/errors.mjs";
 import { ScriptRun } from "./jsh_host.mjs";
 import { RealmPool, frameOpener } from "./realm_pool.mjs";
 import { loadSnapshot } from "./runtime_store.mjs";
+import { withDigests, withoutDigests } from "./digests.mjs";
 
 let booted = null;
 let keptMounts;
@@ -48,7 +49,7 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   progress("disk", `Opening disk "${name}"`);
   const store = await IDBStore.open(name, { durability });
   store.peers.onCommit = () => applyRemote(store);
-  const webapi = pyodide.pyimport("py_vfs.web.webapi");
+  const edge = pyodide.pyimport("py_vfs.web.edge");
   const notify = (id, event) => self.postMessage({ type: WIRE.watch, id, event });
   // Posted the moment the index changes, so the page drops its stat cache before any watch
   // event or answer computed on the new state reaches it (py_vfs/web/page_cache.py).
@@ -63,7 +64,7 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
     jsh: (childId, init) => new ScriptRun(bindView(readyApi, childId), init),
     // A restricted view's code, in its realm (py_vfs/web/scripts.py, docs/sandbox.md).
     realm: realms(name, manifest, key, snapshot, realm) };
-  const api = await webapi.open_api(store, notify, host, cacheBytes, invalidate, retention, bundle);
+  const api = await edge.open_api(store, notify, host, cacheBytes, invalidate, retention, bundle);
   // A cancellable call's safe points await this now and then, so a cancel message gets in
   // while Python works (py_vfs/core/cancel.py).
   const cancel = pyodide.pyimport("py_vfs.core.cancel");
@@ -79,10 +80,10 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   // announced while this worker booted was answered at once: nothing here has answered a read
   // yet, and this sync brings the index past it before anything does.
   serving = true;
-  if (missedAtBoot) await settled(pyodide, webapi.dispatch(api, "sync", []));
+  if (missedAtBoot) await settled(pyodide, edge.dispatch(api, "sync", []));
   progress("ready", "Ready");
   snapshotWhenIdle(manifest, key, snapshot, () => (activeCalls ? 0 : performance.now() - lastCallAt));
-  return { pyodide, api, dispatch: webapi.dispatch, store };
+  return { pyodide, api, dispatch: edge.dispatch, dispatchMany: edge.dispatch_many, store };
 }
 
 // The realms of this disk's views: run(key, childId, init) starts code in one.
@@ -194,7 +195,12 @@ const OWN = {
 // `view`: the child API of a restricted view (its port's calls), else the disk's own API. `id`
 // (a cancellable call's) and `calls`: the call's channel's table of cancellable calls.
 async function call(op, args, writer, view = null, id = null, calls = null) {
-  const booting = await booted;
+  return run(await booted, op, args, writer, view, id, calls);
+}
+
+// `call` once booted: it enters Python before its first await, so calls entered one after the
+// other reach Python in that order (`inTurn`).
+async function run(booting, op, args, writer, view = null, id = null, calls = null) {
   if (id !== null && calls.get(id) === "cancelled") {
     return { error: failure("ECANCELED", `ECANCELED: operation canceled, ${op}`, { syscall: op }) };
   }
@@ -260,60 +266,29 @@ function folderBytes(FS, path) {
   return total;
 }
 
-// A whole-file write of more than a chunk comes with its chunks' sha256, computed here by
-// WebCrypto (native, in parallel) instead of by Python in wasm: about 7x faster, and that was
-// the largest single cost of writing a big file (docs/architecture.md, "Large writes"). Where
-// WebCrypto is missing (a page not in a secure context) or fails, Python hashes as before.
-// The digests go in writeFile's options, as "digests" (py_vfs/web/webapi.py reads them there).
-// Python trusts them, so digests a caller sent itself (a view's port posts raw messages) are
-// dropped first: only the worker's own reach it (py_vfs/web/arguments.py refuses them in a step).
-const OPTIONS_AT = OPS.writeFile.args.findIndex(([, kind]) => kind === "options");
-async function withDigests(op, given) {
-  if (op !== "writeFile") return given;
-  const args = withoutDigests(given);
-  const data = args[OPS.writeFile.content];
-  const subtle = globalThis.crypto?.subtle;
-  if (!subtle || !(data instanceof Uint8Array) || data.byteLength <= CHUNK_SIZE) return args;
-  const pieces = [];
-  for (let start = 0; start < data.byteLength; start += CHUNK_SIZE) {
-    pieces.push(subtle.digest("SHA-256", data.subarray(start, start + CHUNK_SIZE)).then(hex));
-  }
-  try {
-    const digests = await Promise.all(pieces);
-    const sent = [...args];
-    sent[OPTIONS_AT] = { ...(args[OPTIONS_AT] ?? {}), digests };
-    return sent;
-  } catch {
-    return args;
-  }
+// Calls reach Python in the order they came, even when an earlier one still hashes: each
+// enters (its digests computed, the boot awaited, Python called) after the one before it has.
+let entered = Promise.resolve();
+function inTurn(enter) {
+  const turn = entered.then(enter);
+  entered = turn.then(() => {}, () => {});
+  return turn;
 }
-
-function withoutDigests(args) {
-  const options = args[OPTIONS_AT];
-  if (options === null || typeof options !== "object" || !("digests" in options)) return args;
-  const { digests, ...rest } = options;
-  const sent = [...args];
-  sent[OPTIONS_AT] = rest;
-  return sent;
-}
-
-function hex(digest) {
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-// Calls reach Python in the order they came, even when an earlier one still hashes.
-let inOrder = Promise.resolve();
 
 // One call, from the page or from a view's port (`view`: its child API), answered by `reply`.
 // A call that opens a view (restrict, scoop) answers the new view's port, and nothing else.
 async function answer(data, reply, view, calls) {
   const id = data[CALL_SIGNAL] ? data.id : null;
   if (id !== null) calls.set(id, "queued");
-  const args = inOrder.then(() => withDigests(data.op, data.args));
-  inOrder = args.catch(() => {});
   let envelope;
   try {
-    envelope = await call(data.op, withStreams(data, await args, reply, calls), data[CALL_WRITER], view, id, calls);
+    // Wrapped: the turn ends once the call is in Python, not once it is answered.
+    const { running } = await inTurn(async () => {
+      const args = await withDigests(data.op, data.args);
+      const booting = await booted;
+      return { running: run(booting, data.op, withStreams(data, args, reply, calls), data[CALL_WRITER], view, id, calls) };
+    });
+    envelope = await running;
   } finally {
     if (id !== null) calls.delete(id);
     calls.flows?.delete(data.id);
@@ -324,6 +299,73 @@ async function answer(data, reply, view, calls) {
     return;
   }
   reply({ type: WIRE.result, id: data.id, ...envelope }, transferables(envelope.value));
+}
+
+// The calls the page made in one turn (web/page/client.mjs), each [id, op, args, writer]: one
+// entry into Python for them all (py_vfs/web/edge.py, dispatch_many), and their answers sent
+// as few "results" messages as they settle: a message and a Python call per call were most of
+// what a small write cost (docs/benchmarks.md, W1c). A call that does more than answer (one
+// that opens a view, a streamed one, one the worker answers itself), or is not shaped as one,
+// goes the way of a single call, in its place in the order.
+function answerMany(list, reply, view, calls, single) {
+  let batch = [];
+  const enterBatch = () => {
+    if (!batch.length) return;
+    const taken = batch;
+    batch = [];
+    inTurn(async () => enterMany(await booted, taken, reply, view)).catch((error) => {
+      const message = String(error?.message ?? error);
+      reply({ type: WIRE.results, results: taken.map(([id, op]) => [id, { error: failure("EIO", message, { syscall: op }) }]) });
+    });
+  };
+  for (const entry of Array.isArray(list) ? list : []) {
+    if (batchable(entry)) {
+      batch.push(entry);
+    } else {
+      enterBatch();
+      const [id, op, args, writer] = Array.isArray(entry) ? entry : [];
+      single({ type: WIRE.call, id, op, args, [CALL_WRITER]: writer });
+    }
+  }
+  enterBatch();
+}
+
+function batchable(entry) {
+  if (!Array.isArray(entry) || entry.length !== 4 || !Array.isArray(entry[2])) return false;
+  const op = Object.hasOwn(OPS, entry[1]) ? OPS[entry[1]] : null;
+  return op !== null && op.home === "python" && !op.opensView && !STREAMED.has(entry[1]);
+}
+
+function enterMany(booting, batch, reply, view) {
+  const { pyodide, dispatchMany } = booting;
+  const api = view ?? booting.api;
+  const byId = new Map(batch.map((entry) => [entry[0], entry]));
+  activeCalls += batch.length;
+  const answered = (pairs) => {
+    const results = [];
+    const transfer = [];
+    for (const [id, envelope] of pairs) {
+      if (envelope.promising) { // a mounted folder's sync call: again alone, as `run` does
+        const [, op, args, writer] = byId.get(id);
+        run(booting, op, args, writer, view).then((again) => reply({ type: WIRE.result, id, ...again }, transferables(again.value)));
+      } else {
+        results.push([id, envelope]);
+        transfer.push(...transferables(envelope.value));
+      }
+    }
+    activeCalls -= pairs.length;
+    lastCallAt = performance.now();
+    if (!results.length) return;
+    try {
+      reply({ type: WIRE.results, results }, transfer);
+    } catch (error) { // a value that cannot be posted: its call fails, as a single one does
+      const message = String(error?.message ?? error);
+      reply({ type: WIRE.results, results: results.map(([id]) => [id, { error: failure("EIO", message, { syscall: byId.get(id)[1] }) }]) });
+    }
+  };
+  // A caller's own digests never reach Python (withDigests).
+  const sent = batch.map(([id, op, args, writer]) => [id, op, op === "writeFile" ? withoutDigests(args) : args, writer]);
+  answered(dispatchMany(api, sent, answered));
 }
 
 // A streamed shell call (options.stream: the page gave onOutput) gets a third argument: the
@@ -404,10 +446,12 @@ function transferables(value) {
 // channel's table) and `view` (a view's child API; null: the disk's), plus the channel's `own`
 // kinds.
 function serve(calls, view, post, own) {
+  const single = (data) => answer(data, post, view, calls).catch((error) => {
+    post({ type: WIRE.result, id: data.id, error: failure("EIO", String(error?.message ?? error), { syscall: data.op }) });
+  });
   const kinds = {
-    [WIRE.call]: (data) => answer(data, post, view, calls).catch((error) => {
-      post({ type: WIRE.result, id: data.id, error: failure("EIO", String(error?.message ?? error), { syscall: data.op }) });
-    }),
+    [WIRE.call]: single,
+    [WIRE.calls]: (data) => answerMany(data.calls, post, view, calls, single),
     [WIRE.cancel]: (data) => cancelCall(calls, view ?? readyApi, data.id),
     [WIRE.outputAck]: (data) => acknowledged(calls, data),
     [WIRE.input]: (data) => typed(calls, data),

@@ -1,0 +1,166 @@
+"""The Pyodide edge of the JS API: what web/worker/worker.mjs calls in Python.
+
+``open_api`` boots the disk's ``WebAPI`` (py_vfs/web/webapi.py, plain Python) on the IndexedDB
+store JS opened; ``dispatch`` runs one call, ``dispatch_many`` the calls the page made in one
+turn (one message, one entry into Python: docs/architecture.md, "Calls of one turn"). Both
+convert JS arguments in and envelopes (``{value}`` or ``{error}``) out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import partial
+from typing import Any
+
+from ..archives import scratch
+from ..core.errors import FsError
+from ..defaults import Bundle, install
+from ..disk.journal import Retention
+from ..hosts.preview import PinnedPreviews
+from ..mounts.fsa import BrowserHost
+from ..vfs import VFS
+from .protocol import error_envelope
+from .scripts import use_js_realm
+from .webapi import Envelope, WebAPI, started
+
+
+def _out(envelope: Any) -> Any:
+    """``envelope`` (or a list of answers holding envelopes) as JS objects."""
+    from js import Object
+    from pyodide.ffi import to_js
+
+    return to_js(envelope, dict_converter=Object.fromEntries)
+
+
+def dispatch(api: WebAPI, op: str, js_args: Any, writer: str | None = None,
+             call_id: int | None = None) -> Any:
+    """One call: JS arguments in, a JS object (or a Promise of one) out; ``writer`` is the call
+    envelope's (protocol.CALL_WRITER), ``call_id`` its id when the page may cancel it
+    (protocol.CALL_SIGNAL)."""
+    from pyodide.ffi import jsnull
+
+    # JS's null arrives as pyodide.ffi.jsnull, not None: an absent id or writer is None here.
+    call_id = None if call_id is jsnull else call_id
+    writer = None if writer is jsnull else writer
+    result = api.call(op, [from_js(arg) for arg in js_args], writer, call_id)
+    if isinstance(result, dict):
+        return _out(result)
+    if result.done():  # it needed no I/O: answered now, as a synchronous operation is
+        return _out(result.result())
+
+    async def converted() -> Any:
+        return _out(await result)
+
+    return started(converted())
+
+
+def dispatch_many(api: WebAPI, js_calls: Any, answer: Any) -> Any:
+    """Several calls, each ``[id, op, args, writer]`` (none cancellable), run in their order in
+    this one entry. The answers of those that needed no I/O are returned, as an array of
+    ``[id, envelope]``; the others are passed to ``answer`` once done, those done in the same
+    turn of the event loop together (one ``answer(array)``), so that a group commit of many
+    writes is answered with one message. Calls and answers cross in one conversion each."""
+    from pyodide.ffi import jsnull
+
+    now: list[list[Any]] = []
+    later: list[list[Any]] = []
+
+    def flush() -> None:
+        batch = later[:]
+        later.clear()
+        answer(_out(batch))
+
+    def done(call_id: int, future: asyncio.Future[Envelope]) -> None:
+        if not later:
+            asyncio.get_event_loop().call_soon(flush)
+        later.append([call_id, _outcome(future.result)])
+
+    for call_id, op, js_args, writer in js_calls.to_py(depth=2):
+        writer = None if writer is jsnull else writer
+        result = _outcome(partial(_start, api, op, js_args, writer))
+        if isinstance(result, dict):
+            now.append([call_id, result])
+        elif result.done():
+            now.append([call_id, _outcome(result.result)])
+        else:
+            result.add_done_callback(lambda future, call_id=call_id: done(call_id, future))
+    return _out(now)
+
+
+def _start(api: WebAPI, op: str, js_args: Any, writer: str | None) -> Any:
+    return api.call(op, [from_js(arg) for arg in js_args], writer, None)
+
+
+def _outcome(run: Any) -> Any:
+    """``run()``, or an EIO envelope when it raised: in a batch, a call that fails for a reason
+    of its own (a bug) must not take the answers of the others with it."""
+    try:
+        return run()
+    except (Exception, asyncio.CancelledError) as error:
+        return {"error": error_envelope("EIO", str(error) or type(error).__name__)}
+
+
+def from_js(value: Any) -> Any:
+    """Uint8Array becomes bytes, plain objects dicts; strings and numbers pass as they are; a
+    function (the shell's ``emit``: web/worker/worker.mjs) is called with its bytes as
+    Uint8Array."""
+    from pyodide.ffi import JsProxy, to_js
+
+    if not isinstance(value, JsProxy):
+        return value
+    if value.typeof == "function":
+        return lambda *args: value(*(to_js(arg) if isinstance(arg, bytes) else arg
+                                     for arg in args))
+    if getattr(value, "BYTES_PER_ELEMENT", None) is not None:
+        return value.to_bytes()
+    return value.to_py()
+
+
+async def open_api(js_store: Any, js_notify: Any = None,
+                   js_host: Any = None, cache_bytes: int | None = None,
+                   js_invalidate: Any = None, retention: Any = None,
+                   js_defaults: Any = None) -> WebAPI:
+    """Boot from the worker: open the VFS on the IndexedDB store JS has opened.
+    ``js_notify(watchId, event)`` posts a watch event to the page; ``js_host`` carries
+    ``request`` (asks the page to pick, unmount, reconnect, mint preview roots), ``fsa``
+    (web/worker/fsa.mjs) and, where the origin private file system is at hand, ``scratch`` (makes a
+    scratch folder there: web/worker/opfs_scratch.mjs);
+    ``js_invalidate(view)`` posts a stat cache invalidation to the page; ``retention``
+    (``{days, entries}``, openVFS's) how long the journal keeps history; ``js_defaults``
+    (``{manifest, files, install}``: the fetched default content, its bytes by disk path, and
+    whether to install it now, openVFS's ``defaults``) or null when none is shipped."""
+    from ..storage.indexeddb import IndexedDBStore
+
+    def notify(watch_id: int, event: dict[str, str]) -> None:
+        js_notify(watch_id, _out(event))
+
+    opening: dict[str, Any] = {} if cache_bytes is None else {"cache_bytes": int(cache_bytes)}
+    kept = from_js(retention)
+    if kept is not None:
+        opening["retention"] = Retention(**{key: kept[key] for key in ("days", "entries")
+                                          if kept.get(key) is not None})
+    vfs = await VFS.open(IndexedDBStore(js_store), **opening)
+    shipped = from_js(js_defaults)  # Uint8Arrays inside become memoryviews
+    bundle = None
+    if shipped is not None:
+        bundle = Bundle.from_manifest(shipped["manifest"], shipped["files"])
+        if shipped["install"]:
+            try:
+                await install(vfs, bundle)
+            except FsError as error:  # a full disk still opens; the next open tries again
+                from js import console
+                console.warn(f"py_vfs: the default content was not installed: {error}")
+    # Leftovers of streams cut short (a tab closed mid-upload) go once their grace is over; in
+    # the background, so the disk is usable at once.
+    mounts: dict[str, Any] = {}
+    if getattr(js_host, "scratch", None) is not None:
+        scratch.use(scratch.opened_by(js_host.scratch))
+    if js_host is not None:
+        host = BrowserHost(js_host.request)
+        mounts = {"host": host, "fsa": js_host.fsa, "previews": PinnedPreviews(vfs, host.mint_root)}
+    api = WebAPI(vfs, notify=notify if js_notify is not None else None,
+                 invalidate=js_invalidate, defaults=bundle, **mounts)
+    if getattr(js_host, "jsh", None) is not None:  # .jsh scripts run in Web Workers
+        use_js_realm(api.channels, js_host.jsh, js_host.realm)
+    api.collecting = asyncio.ensure_future(vfs.gc())
+    return api
