@@ -145,7 +145,7 @@ class Instance extends Client {
   // The shell's mount, unmount and reconnect, done by the JS API of this page, its preview
   // roots (`open`, `serve`), and "catchUp": the worker applied another context's commit and
   // posted what changed before asking, so once this page takes the request its stat cache is
-  // current again (web/worker/peers.mjs); answered at once.
+  // current again (web/shared/peers.mjs); answered at once.
   async answer({ id, kind, payload }) {
     let reply;
     try {

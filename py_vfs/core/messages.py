@@ -51,7 +51,7 @@ WIRE = Channel("WIRE", "the page or a view's client <-> the VFS worker", _kinds(
     # watch events, the stat cache's invalidation, boot progress and failure
     "watch: id event; invalidate: view; progress: stage message loaded total; failed: message;"
     # the worker asks the page (a folder picker, a preview root, to take a catch-up: kind
-    # "catchUp", web/worker/peers.mjs), the page replies
+    # "catchUp", web/shared/peers.mjs), the page replies
     "request: id kind payload; reply: id value error;"
     # a preview request with its body's port (web/page/preview_relay.mjs); a view's port closes
     "preview: request; close:;"
@@ -93,13 +93,13 @@ RELAY_PREFIX = {"preview": "pyvfs:preview", "hello": "pyvfs:relay-hello",
 SNAPSHOT = Channel("SNAPSHOT", "the VFS worker <-> the snapshot maker", _kinds(
     "make: manifest key; stored: size; failed: message"))
 
-# The VFS workers of one disk, on its BroadcastChannel `pyvfs:<name>` (web/worker/peers.mjs,
+# The VFS workers of one disk, on its BroadcastChannel `pyvfs:<name>` (web/shared/peers.mjs,
 # docs/architecture.md "Several tabs"): a logged commit, and each other worker's word that it
 # applied it (the commit's writer resolves once every live worker has said so).
 PEERS = Channel("PEERS", "the VFS workers of one disk (BroadcastChannel pyvfs:<name>)", _kinds(
     "commit: rev from seq; applied: seq from to"))
 
-# The disk's Web Lock held as a lease (web/worker/lock_lease.mjs), on the BroadcastChannel
+# The disk's Web Lock held as a lease (web/shared/lock_lease.mjs), on the BroadcastChannel
 # `pyvfs-lease:<name>`: a context about to request the lock says so.
 LEASE = Channel("LEASE", "the contexts taking turns on a disk's Web Lock (pyvfs-lease:<name>)",
                 _kinds("want:"))

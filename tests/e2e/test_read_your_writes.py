@@ -5,7 +5,7 @@ reader learned of the write (docs/architecture.md, "Several tabs").
 The first test is lightning-fs's thread-safety spec in our API's shape (5 Web Workers, each
 its own openVFS, write 5 files each with Promise.all, post "done", and the page lists and reads
 at once), repeated ROUNDS times in one set of workers: before the peers' acknowledgement
-(web/worker/peers.mjs) about 7 rounds in 10 saw 20 of 25 files; ROUNDS = 50 means a failure
+(web/shared/peers.mjs) about 7 rounds in 10 saw 20 of 25 files; ROUNDS = 50 means a failure
 rate of one round in ten passes with probability 0.9 ** 50, about 0.5%. The second runs a
 random interleaving of writes and reads over two tabs against a sequential model.
 """

@@ -179,7 +179,7 @@ def test_a_committed_step_is_seen_whole_by_the_other_tab(tabs):
 
 def test_two_tabs_taking_turns_each_see_the_others_writes_and_lose_none(tabs):
     # A tab keeps the disk's Web Lock between its own commits while nobody else asks for it
-    # (web/worker/lock_lease.mjs): each turn here is the other tab asking, and each append reads the
+    # (web/shared/lock_lease.mjs): each turn here is the other tab asking, and each append reads the
     # file first, so a tab that wrote over a change it had not seen would lose a piece.
     first, second = tabs
     log = "/turns/log"

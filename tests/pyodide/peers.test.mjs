@@ -1,4 +1,4 @@
-// The disk's peers (web/worker/peers.mjs) in Node: a commit resolves only once every other
+// The disk's peers (web/shared/peers.mjs) in Node: a commit resolves only once every other
 // peer has applied it, a peer that has gone is not waited for, and a silent one at most
 // GIVE_UP_MS. The lock manager here is a small stand-in for navigator.locks (Node has none);
 // the BroadcastChannel is Node's own. In Chromium, with real workers and tabs:

@@ -9,7 +9,7 @@
 //   too), before any watch event or answer computed on the new state, so another tab's commit
 //   drops the cache no later than this page's worker sees it, and another tab's commit
 //   resolves only once this page has taken that (the worker's "catchUp" request,
-//   web/worker/peers.mjs);
+//   web/shared/peers.mjs);
 // - an answer is kept only if nothing cleared the cache between its call and its reply and its
 //   view is the latest the page has heard of;
 // - hits are rebuilt into new objects (callers may change what they get).

@@ -3,12 +3,12 @@
 // Several tabs share one database: commitLogged checks the revision inside its own readwrite
 // transaction (docs/architecture.md, "Several tabs"), and announces each commit on a
 // BroadcastChannel; it resolves once every other live worker of the disk has applied it
-// (web/worker/peers.mjs), so reads anywhere that start after it see it.
+// (web/shared/peers.mjs), so reads anywhere that start after it see it.
 
 import { failure } from "../shared/errors.mjs";
 import { openDatabase, request } from "../shared/idb.mjs";
-import { LockLease } from "./lock_lease.mjs";
-import { Peers } from "./peers.mjs";
+import { LockLease } from "../shared/lock_lease.mjs";
+import { Peers } from "../shared/peers.mjs";
 // The IndexedDB database version is the storage format's version (FORMAT_VERSION in
 // py_vfs/vfs.py). 2: the change log. 3: small files inline in their node records (no new
 // object store; older code refuses it). 4: the `names` store, directory entries (`parent
@@ -99,7 +99,7 @@ export class IDBStore {
 
   // Becomes a peer of the disk's other workers, then takes the disk's lock once, before the
   // index is loaded: a writer holding it as a lease since before this peer existed lets go, so
-  // its commits are in the load, and its next turn finds this peer (web/worker/peers.mjs).
+  // its commits are in the load, and its next turn finds this peer (web/shared/peers.mjs).
   async #join() {
     if (!globalThis.navigator?.locks) return;
     await this.peers.join();
@@ -110,7 +110,7 @@ export class IDBStore {
   // function that releases it. Without Web Locks (Node) it resolves at once: the revision check
   // of commitLogged alone keeps commits correct, Web Locks add fairness (no tab starves). The
   // lock is kept as a lease between this tab's commits while no other tab asks for it
-  // (web/worker/lock_lease.mjs).
+  // (web/shared/lock_lease.mjs).
   lock() {
     const locks = globalThis.navigator?.locks;
     if (!locks) return Promise.resolve(() => {});

@@ -141,7 +141,7 @@ function cancelCall(calls, api, id) {
   else if (state === "running") api?.cancel(id);
 }
 
-// Another worker of this disk committed (web/worker/peers.mjs): this one applies it before
+// Another worker of this disk committed (web/shared/peers.mjs): this one applies it before
 // that commit resolves. Before the index is loaded there is nothing to do (the load will
 // include it); after, catch up (which posts the page an "invalidate" if anything changed),
 // then have the page confirm it took every message posted before: then its stat cache holds

@@ -5,7 +5,7 @@
 //
 // - Each worker is a peer: it holds the Web Lock `pyvfs-peer:<name>:<id>` for its whole life,
 //   so the lock manager knows who is there (a closed or crashed context lets go by itself).
-// - A writer learns the peers when it takes the disk's lock (web/worker/lock_lease.mjs): one
+// - A writer learns the peers when it takes the disk's lock (web/shared/lock_lease.mjs): one
 //   navigator.locks.query() per lease, not per commit.
 // - A new peer takes the disk's lock once before it loads its index (join), so a writer that
 //   took the lock before the peer existed lets go first: its commits are in the peer's load,
@@ -17,7 +17,7 @@
 //   GIVE_UP_MS (a peer that is there but never answers; a console warning says so).
 // Without Web Locks (Node) there are no peers to wait for: commits are announced as before.
 
-import { PEERS } from "../shared/protocol.mjs";
+import { PEERS } from "./protocol.mjs";
 
 const RECHECK_MS = 250;
 const GIVE_UP_MS = 5_000;

@@ -12,9 +12,9 @@
 // Within this context, callers queue here and are handed the lock in turn while nobody else
 // wants it. Correctness never rested on the lock: commits are conditional on the revision
 // (web/worker/idb_store.mjs, commitLogged). Each time the lock is taken, `onTaken` runs (the
-// disk's peers are listed then: web/worker/peers.mjs).
+// disk's peers are listed then: web/shared/peers.mjs).
 
-import { LEASE } from "../shared/protocol.mjs";
+import { LEASE } from "./protocol.mjs";
 
 const LEASE_IDLE_MS = 250;
 
