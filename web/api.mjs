@@ -293,6 +293,8 @@ export class VFS {
   // for the last commit's transaction (null before the first commit; docs/storage.md),
   // {calls} posted to the worker by this page before this one, {statCache: {hits, entries}},
   // {earlyReads}: calls this page answered from the records while Python booted (docs/boot.md),
+  // {earlyReadsFromMemory}: of them, those answered from what earlier answers read, with no
+  // IndexedDB transaction,
   // {streams, pinnedChunks}: streams open in the worker (JS streams, preview bodies) and the
   // distinct chunks they pin (kept in the store until released).
   async diagnostics(opts) {
@@ -300,7 +302,7 @@ export class VFS {
     const calls = instance.sent;
     const worker = await this.#call("diagnostics", opts);
     return { ...worker, calls, statCache: { hits: instance.cache.hits, entries: instance.cache.size },
-      earlyReads: instance.earlyReads ?? 0 };
+      earlyReads: instance.earlyReads ?? 0, earlyReadsFromMemory: instance.earlyReadsFromMemory ?? 0 };
   }
   // One use of the agent tool `name` (py_vfs/agent.py) with `input`; options {caps, workspace,
   // signal}. agentTools(vfs) (web/page/agent_tools.mjs) wraps it as a tool set for an LLM.

@@ -103,6 +103,7 @@ class Instance extends Client {
   }
 
   get earlyReads() { return this.beforeBoot.answered; }
+  get earlyReadsFromMemory() { return this.beforeBoot.fromMemory; }
 
   listen(listener) {
     this.listeners.add(listener);

@@ -39,6 +39,7 @@ export class BeforeBoot {
   // will (a fresh disk, another format, default content to install first, no IndexedDB).
   constructor(name, { defaults }) {
     this.answered = 0;
+    this.fromMemory = 0; // of them, answered from what earlier answers read (no transaction)
     this.opened = shippedDefaults(defaults).then((version) => openEarlyReader(name, version)).catch(() => null)
       .then((reader) => {
         if (reader && this.#on) this.#reader = reader;
@@ -57,6 +58,7 @@ export class BeforeBoot {
     }
     const decision = this.#reader.answer(op, args).then((reply) => {
       if (reply) this.answered++;
+      if (reply?.memory) this.fromMemory++;
       decided(reply);
     });
     this.#undecided.add(decision);

@@ -21,6 +21,7 @@ import { request } from "../shared/idb.mjs";
 import { FORMAT_VERSION } from "../shared/protocol.mjs";
 import { concat } from "./streams.mjs";
 import { Found, KnownRecords } from "./known_records.mjs";
+import { EarlyPeer } from "./early_peer.mjs";
 
 const ROOT_ID = "root";
 const MAX_SYMLINK_HOPS = 40; // py_vfs/fs/resolver.py
@@ -29,6 +30,11 @@ const PATH_MAX = 4096; // py_vfs/core/paths.py
 const NAME_MAX = 255;
 const MUST_BE_DIR = "/"; // a pending trailing slash (py_vfs/fs/resolver.py, _MUST_BE_DIR)
 const DECLINE = Symbol("decline");
+// Thrown by an answer from the known records alone that needs a record not known.
+const MISS = Symbol("miss");
+// A folder of at most this many entries has its entries' records read with its listing: the
+// next reads in it then need no request (a node record is a few hundred bytes).
+const PREFETCH_MAX = 1_000;
 
 // py_vfs/core/errors.py's descriptions of the codes a read can meet.
 const DESCRIPTIONS = {
@@ -77,7 +83,10 @@ export async function openEarlyReader(name, defaultsVersion) {
   db.onversionchange = () => db.close();
   const reader = new EarlyReader(db, defaultsVersion);
   try {
-    if (await reader.start()) return reader;
+    if (await reader.start()) {
+      reader.trust(name);
+      return reader;
+    }
   } catch {
     // an unreadable record: the worker will say what is wrong
   }
@@ -90,9 +99,24 @@ export class EarlyReader {
     this.db = db;
     this.defaultsVersion = defaultsVersion;
     this.known = new KnownRecords();
+    this.peer = null;
+    this.trusted = false; // answers found wholly in `known` need no transaction (`memory: true`)
+  }
+
+  // Joins the disk's peers as `name` (web/page/early_peer.mjs): once joined, what is known
+  // stays true until another context's commit says otherwise.
+  trust(name) {
+    this.peer = new EarlyPeer(name, () => this.known.forget());
+    this.peer.join().then((joined) => {
+      if (!joined) return;
+      this.known.forget(); // what transactions begun before the join read is not kept
+      this.trusted = true;
+    }, () => {});
   }
 
   close() {
+    this.trusted = false;
+    this.peer?.close();
     this.db.close();
   }
 
@@ -117,6 +141,14 @@ export class EarlyReader {
     const work = ANSWERS[op];
     if (!work) return undefined;
     try {
+      if (this.trusted) {
+        const outcome = await outcomeOf(work, new Records(null, this.known), args).catch((error) => {
+          if (error === MISS) return MISS;
+          throw error;
+        });
+        if (outcome !== MISS) return outcome && { ...outcome, memory: true };
+      }
+      const epoch = this.known.epoch;
       const tx = this.db.transaction(["nodes", "names", "chunks", "meta"], "readonly");
       const revision = request(tx.objectStore("meta").get("rev")).then((rev) => Number(rev ?? 0));
       let records = new Records(tx, this.known);
@@ -127,9 +159,9 @@ export class EarlyReader {
         records = new Records(tx, new KnownRecords());
         outcome = await outcomeOf(work, records, args);
       }
-      this.known.learn(rev, records.found);
+      this.known.learn(rev, records.found, epoch);
       // Listings asked for on the way arrive later; they are kept then.
-      if (records.listings.length) Promise.all(records.listings).then(() => this.known.learn(rev, records.found));
+      if (records.listings.length) Promise.all(records.listings).then(() => this.known.learn(rev, records.found, epoch));
       return outcome;
     } catch {
       return undefined; // anything unexpected is the worker's to answer
@@ -151,8 +183,9 @@ async function outcomeOf(work, records, args) {
 // The records one answer reads, in its transaction `tx`: node records by id (each read once)
 // and directory entries by (directory id, name); from `known` (counted in `hits`) when earlier
 // answers read them, else requested, and then noted in `found`. The first entry looked up in a
-// directory not listed yet also asks for the directory's whole listing (`listings`), which later
-// answers then find known.
+// directory not listed yet also asks for the directory's whole listing and, for a directory of
+// at most PREFETCH_MAX entries, their node records (`listings`), which later answers then find
+// known. With no transaction (`tx` null) anything not known throws MISS.
 class Records {
   constructor(tx, known) {
     this.tx = tx;
@@ -170,6 +203,8 @@ class Records {
     if (known !== undefined) {
       this.hits++;
       node = Promise.resolve(known);
+    } else if (!this.tx) {
+      throw MISS;
     } else {
       node = request(this.tx.objectStore("nodes").get(id)).then((record) => {
         const parsed = record == null ? null : { ...JSON.parse(String(record)), id };
@@ -186,10 +221,12 @@ class Records {
     let id = this.known.entry(directory.id, name);
     if (id !== undefined) {
       this.hits++;
+    } else if (!this.tx) {
+      throw MISS;
     } else {
       const key = `${directory.id}/${name}`;
       const asked = request(this.tx.objectStore("names").get(key));
-      if (!this.listings.length) this.listings.push(this.#ids(directory).catch(() => null));
+      if (!this.listings.length) this.listings.push(this.#prefetch(directory).catch(() => null));
       id = await asked;
       id = id == null ? null : String(id);
       this.found.names.set(key, id);
@@ -202,10 +239,23 @@ class Records {
   async children(directory) {
     let ids = this.known.listed.get(directory.id);
     if (ids) this.hits++;
+    else if (!this.tx) throw MISS;
     else ids = await this.#ids(directory);
     const nodes = await Promise.all(ids.map((id) => this.node(id)));
     if (nodes.some((node) => node == null)) throw new Error("an entry without its node");
     return nodes;
+  }
+
+  // The listing of `directory` and, when it is small enough, its entries' node records.
+  async #prefetch(directory) {
+    const ids = await this.#ids(directory);
+    if (ids.length <= PREFETCH_MAX) await Promise.all(ids.map((id) => this.node(id)));
+  }
+
+  // A file's chunks need the transaction: MISS without one.
+  chunksTx() {
+    if (!this.tx) throw MISS;
+    return this.tx;
   }
 
   // The ids of every entry of `directory` (noted in `found`, with each entry).
@@ -285,7 +335,7 @@ const ANSWERS = {
     const [node] = found;
     if (node.kind === "directory") throw new Refusal("EISDIR", "read", path);
     if (node.size > MAX_READ_SIZE) return DECLINE;
-    const data = node.inline != null ? fromBase64(node.inline) : await chunksOf(records.tx, node.chunks ?? []);
+    const data = node.inline != null ? fromBase64(node.inline) : await chunksOf(records.chunksTx(), node.chunks ?? []);
     if (data === DECLINE) return DECLINE;
     const encoding = typeof options === "string" ? options : options?.encoding;
     if (encoding == null) return data;

@@ -4,22 +4,27 @@
 // revision is the same these records are the disk's. Each answer reads the revision in its own
 // transaction, beside the records it asks for: the known records save it the requests, and an
 // answer that used any is computed again from its transaction alone when the revision moved.
+// Once the page is a peer of the disk (web/page/early_peer.mjs) it hears of every commit before
+// that commit resolves, and forgets: an answer found wholly in the known records then needs no
+// transaction at all.
 
 // Records kept at most (a node record is a few hundred bytes); past it, all are dropped.
 const LIMIT = 20_000;
 
 export class KnownRecords {
   rev = null; // the revision these records are of
+  epoch = 0; // moves at each forget(): what an answer begun before it read is not kept
   nodes = new Map(); // id -> record (null: none)
   names = new Map(); // "<directory id>/<name>" -> node id (null: no such entry)
   listed = new Map(); // directory id -> the ids of all its entries
 
   get size() { return this.nodes.size + this.names.size + this.listed.size; }
 
-  // What one answer read at revision `rev` (a Found): kept when it is of the revision known, or
-  // of a later one (then the older records go).
-  learn(rev, found) {
-    if (this.rev !== null && rev < this.rev) return;
+  // What one answer read at revision `rev` (a Found) in a transaction begun at `epoch`: kept
+  // when it is of the revision known, or of a later one (then the older records go), and no
+  // forget() came since the transaction began.
+  learn(rev, found, epoch) {
+    if (epoch !== this.epoch || (this.rev !== null && rev < this.rev)) return;
     if (rev !== this.rev || this.size + found.size > LIMIT) this.#reset(rev);
     for (const [id, record] of found.nodes) this.nodes.set(id, record);
     for (const [key, id] of found.names) this.names.set(key, id);
@@ -31,6 +36,12 @@ export class KnownRecords {
     const id = this.names.get(`${directoryId}/${name}`);
     if (id !== undefined) return id;
     return this.listed.has(directoryId) ? null : undefined;
+  }
+
+  // Another context committed (web/page/early_peer.mjs): nothing known stays.
+  forget() {
+    this.epoch++;
+    this.#reset(null);
   }
 
   #reset(rev) {

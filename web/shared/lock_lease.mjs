@@ -35,7 +35,7 @@ export class LockLease {
     this.#name = name;
     this.#locks = locks;
     this.#onTaken = onTaken;
-    this.#channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(`pyvfs-lease:${name}`) : null;
+    this.#channel = leaseChannel(name);
     if (this.#channel) {
       this.#channel.onmessage = () => this.#askedFor();
       this.#channel.unref?.(); // Node: an open channel must not keep the process alive
@@ -133,4 +133,18 @@ export class LockLease {
     this.#wanted = false;
     release?.();
   }
+}
+
+// The channel on which contexts say they want the lock `name`.
+function leaseChannel(name) {
+  return typeof BroadcastChannel === "function" ? new BroadcastChannel(`pyvfs-lease:${name}`) : null;
+}
+
+// Takes the lock `name` once and lets go at once, asking its holder to let go first (a new
+// peer's join, web/shared/peers.mjs): resolves once every context that held it before has.
+export async function passThrough(name, locks) {
+  const channel = leaseChannel(name);
+  channel?.postMessage({ type: LEASE.want });
+  channel?.close();
+  await locks.request(name, () => {});
 }

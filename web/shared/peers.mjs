@@ -30,6 +30,7 @@ export class Peers {
   #seq = 0;
   #waiting = new Map(); // seq -> {acked: Set of peer ids, changed()}
   #leave = null; // releases this peer's own lock
+  #closed = false;
 
   // `onCommit(rev)`: another peer committed `rev`; resolves once this peer has applied it.
   constructor(name, locks, channel, onCommit = async () => {}) {
@@ -40,12 +41,14 @@ export class Peers {
     this.onCommit = onCommit;
   }
 
-  // Takes this peer's lock (held until close()); resolves once it is held.
+  // Takes this peer's lock (held until close(); a close() before it is granted lets it go at
+  // once); resolves once it is held or let go.
   join() {
     if (!this.#locks) return Promise.resolve();
     return new Promise((held) => {
       this.#locks.request(this.#prefix + this.id, () => new Promise((release) => {
-        this.#leave = release;
+        if (this.#closed) release();
+        else this.#leave = release;
         held();
       }));
     });
@@ -118,6 +121,7 @@ export class Peers {
   }
 
   close() {
+    this.#closed = true;
     this.#leave?.();
     this.#leave = null;
   }
