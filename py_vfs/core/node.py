@@ -14,6 +14,8 @@ import base64
 import json
 from dataclasses import dataclass
 
+from .json_text import compact
+
 FILE = "file"
 DIRECTORY = "directory"
 SYMLINK = "symlink"
@@ -83,7 +85,7 @@ class Node:
             record["mount"] = self.mount
         if self.writer is not None:
             record["writer"] = self.writer
-        return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+        return compact(record)
 
     @staticmethod
     def from_record(node_id: str, text: str) -> Node:

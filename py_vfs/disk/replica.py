@@ -18,6 +18,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 
 from ..core.errors import FsError
+from ..core.json_text import compact
 from ..core.node import Node
 from ..storage import LOG_KEEP, Store
 from ..storage.transaction import Transaction
@@ -54,11 +55,10 @@ def encode_entry(tx: Transaction, events: list[Event]) -> str:
         before[node_id] = None if old is None else old.to_record()
     operations = tx.operations
     steps = operations[1:] if operations[:1] == ["step"] else operations
-    return json.dumps({"v": ENTRY_VERSION, "writer": tx.writer or "user",
-                       "time": time.time() * 1000.0, "op": operation_of(operations),
-                       "ops": steps, "puts": puts, "deletes": deletes, "before": before,
-                       "events": events, **tx.notes}, separators=(",", ":"),
-                      ensure_ascii=False)
+    return compact({"v": ENTRY_VERSION, "writer": tx.writer or "user",
+                    "time": time.time() * 1000.0, "op": operation_of(operations), "ops": steps,
+                    "puts": puts, "deletes": deletes, "before": before, "events": events,
+                    **tx.notes})
 
 
 def decode_entry(text: str) -> tuple[list[Node], list[str], list[Event]]:
