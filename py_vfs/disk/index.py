@@ -120,7 +120,7 @@ class Index:
             self.content.ref(node.chunks, tx)
         self._link(node)
         self._changed()
-        tx.put_node(node.id, node.to_record())
+        tx.put_node(node)
         tx.track(old, node)
         tx.on_rollback(lambda: self._restore(node, old))
         return node

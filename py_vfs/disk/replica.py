@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable
 
 from ..core.errors import FsError
 from ..core.json_text import compact
-from ..core.node import Node
+from ..core.node import DIRECTORY, Node
 from ..storage import LOG_KEEP, Store
 from ..storage.transaction import Transaction
 from .check import EXTRA_CHECKS, Report
@@ -30,6 +30,10 @@ from .watch import Event, Watchers, derive_events
 # 2: the writer's name, the operation, and each changed node's record before the commit (what
 # the journal reads and time travel undoes: docs/data.md).
 ENTRY_VERSION = 2
+
+# How many directory records a replica keeps for the "before" of its next commits (``_stored``):
+# a writer moves between a few directories at a time (a checkout, one directory after another).
+STORED_DIRECTORIES = 256
 
 
 def operation_of(operations: list[str]) -> str:
@@ -42,17 +46,18 @@ def operation_of(operations: list[str]) -> str:
     return "batch"
 
 
-def encode_entry(tx: Transaction, events: list[Event]) -> str:
+def encode_entry(tx: Transaction, events: list[Event],
+                 record_of: Callable[[Node], str] = Node.to_record) -> str:
     """One change-log (journal) entry: who, when, what operation, the node records put and the
-    node ids deleted, each changed node as it was before (null: it is new), and the watch
-    events."""
+    node ids deleted, each changed node as it was before (null: it is new; ``record_of`` gives
+    its record), and the watch events."""
     writes = tx.node_writes
     puts = {node_id: record for node_id, record in writes.items() if record is not None}
     deletes = [node_id for node_id, record in writes.items() if record is None]
     before = {}
     for node_id in writes:
         old = tx.changes[node_id][0] if node_id in tx.changes else None
-        before[node_id] = None if old is None else old.to_record()
+        before[node_id] = None if old is None else record_of(old)
     operations = tx.operations
     steps = operations[1:] if operations[:1] == ["step"] else operations
     return compact({"v": ENTRY_VERSION, "writer": tx.writer or "user",
@@ -117,6 +122,11 @@ class Replica:
         self.content = content
         self.watchers = watchers
         self.rev = 0
+        # The directories committed last (up to STORED_DIRECTORIES), with the records they were
+        # stored with: a write changes its directory, so the next write into one has that
+        # record as the directory's "before", not encoded anew. Files, whose records carry
+        # their inline bytes, are not kept.
+        self._stored: dict[str, tuple[Node, str]] = {}
 
     @contextlib.asynccontextmanager
     async def turn(self) -> AsyncIterator[None]:
@@ -145,7 +155,7 @@ class Replica:
         # against the revision too, or it could drop a chunk another tab just referenced.
         try:
             events = derive_events(tx.changes, self._before(tx), self.index.nodes.get)
-            entry = encode_entry(tx, events)
+            entry = encode_entry(tx, events, self._record_of)
             rev = await self.store.commit_logged(self.rev, ops, entry)
         except BaseException as error:
             tx.rollback()
@@ -157,9 +167,28 @@ class Replica:
             await self.catch_up()
             return False
         self.rev = rev
+        self._keep_directories(tx)
         self.content.committed(tx)
         self.watchers.fire(events)
         return True
+
+    def _keep_directories(self, tx: Transaction) -> None:
+        """Remember the directories ``tx`` stored, with their records (see ``_stored``); the
+        ones committed longest ago go first."""
+        records = tx.node_writes
+        stored = self._stored
+        for node_id, node in tx.nodes_written.items():
+            record = records[node_id]
+            if node is not None and record is not None and node.kind == DIRECTORY:
+                stored.pop(node_id, None)
+                stored[node_id] = (node, record)
+        while len(stored) > STORED_DIRECTORIES:
+            del stored[next(iter(stored))]
+
+    def _record_of(self, node: Node) -> str:
+        """The record ``node`` is stored with (kept from the last commit if it stored it)."""
+        stored = self._stored.get(node.id)
+        return stored[1] if stored is not None and stored[0] is node else node.to_record()
 
     def _before(self, tx: Transaction) -> Callable[[str], Node | None]:
         """Node lookup in the tree as it was before ``tx`` (for the old path of a rename)."""
