@@ -15,7 +15,7 @@ import contextlib
 import json
 import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Awaitable, Callable
 
 from ..core.errors import FsError
 from ..core.json_text import compact
@@ -128,16 +128,9 @@ class Replica:
         # their inline bytes, are not kept.
         self._stored: dict[str, tuple[Node, str]] = {}
 
-    @contextlib.asynccontextmanager
-    async def turn(self) -> AsyncIterator[None]:
+    def turn(self) -> contextlib.AbstractAsyncContextManager[None]:
         """Hold the store's cross-tab writer lock, if it has one (see ``Lockable``)."""
-        lock = getattr(self.store, "lock", None)
-        release = await lock() if lock is not None else None
-        try:
-            yield
-        finally:
-            if release is not None:
-                release()
+        return _Turn(getattr(self.store, "lock", None))
 
     async def load(self) -> list[Node]:
         """Boot: every node record and the revision they are at, from one snapshot."""
@@ -223,3 +216,20 @@ class Replica:
                    if old.get(node_id) != nodes.get(node_id)}
         self.index.reset(list(nodes.values()))
         self.watchers.fire(derive_events(changes, old.get, nodes.get))
+
+
+class _Turn:
+    """``Replica.turn``: the store's writer lock (``lock``, None for a store without one), held
+    while entered."""
+
+    def __init__(self, lock: Callable[[], Awaitable[Callable[[], None]]] | None) -> None:
+        self.lock = lock
+        self.release: Callable[[], None] | None = None
+
+    async def __aenter__(self) -> None:
+        if self.lock is not None:
+            self.release = await self.lock()
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self.release is not None:
+            self.release()
