@@ -27,7 +27,7 @@ from ..disk.index import Index
 from ..disk.limits import check_length
 from ..disk.streams import DiskWriteStream, Finish, WriteStream
 from ..storage.transaction import Transaction
-from .resolver import Found, Resolver, segments
+from .resolver import Found, Resolver
 
 DEFAULT_FILE_MODE = 0o644
 DEFAULT_DIR_MODE = 0o755
@@ -109,7 +109,7 @@ class Nodes:
         looking through it (ENOENT, ELOOP)."""
         if self.resolver.is_dir(path, syscall):  # the common case (every write_file)
             return
-        names = segments(path, syscall)
+        names = paths.segments(path, syscall)
         current = "/"
         for i, segment in enumerate(names):
             current = paths.child(current, segment)

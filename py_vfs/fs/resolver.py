@@ -41,6 +41,8 @@ _ROOT_ERRORS = {"mkdir": "EEXIST", "open": "EISDIR", "symlink": "EEXIST", "copyf
 # stands for a trailing slash, on the user's path or at the end of a link's target.
 _MUST_BE_DIR = "/"
 
+_NO_ENTRIES: dict[str, str] = {}  # the entries of a directory the index has none of (read only)
+
 
 class Found(NamedTuple):
     """Where a path leads: ``node`` (None when only its last name is missing and the caller
@@ -58,11 +60,6 @@ class _Again(NamedTuple):
     """A link's ``..`` climbed out of a mounted folder: resolve ``path`` from the disk."""
 
     path: str
-
-
-def segments(path: str, syscall: str) -> list[str]:
-    """A path's names after lexical normalization (``..`` in a user's path folds first)."""
-    return [segment for segment in paths.normalize(path, syscall).split("/") if segment]
 
 
 class Resolver:
@@ -87,12 +84,15 @@ class Resolver:
 
     def _walk_once(self, path: str, syscall: str, follow: bool,
                    create: bool, linked: bool = False) -> Found | Place | _Again:
-        pending = list(reversed(segments(path, syscall)))
+        pending = paths.segments(path, syscall)  # a list of its own, consumed from the end
+        pending.reverse()
         names_left = len(pending)  # in ``pending``, not counting _MUST_BE_DIR markers
         if paths.has_trailing_slash(path):
             pending.insert(0, _MUST_BE_DIR)
         stack: list[tuple[Node, str]] = [(self.index.root, "/")]
         points = self.table.points
+        # ``Index.child`` and ``paths.child``, inlined: a walk is on every operation's path.
+        children, nodes = self.index.children, self.index.nodes
         hops = 1 if linked else 0  # ``linked``: this walk goes on from a link's target
         scope = SCOPE.get()  # a restricted view's (disk/scope.py): outside it, nothing is there
         while pending:
@@ -112,8 +112,9 @@ class Resolver:
             last = names_left == 0  # only trailing-slash markers may follow
             if create and last and pending:
                 raise FsError.of("EISDIR", syscall, path)
-            node = self.index.child(directory, segment)
-            node_path = paths.child(dir_path, segment)
+            node_id = children.get(directory.id, _NO_ENTRIES).get(segment)
+            node = None if node_id is None else nodes[node_id]
+            node_path = ("" if dir_path == "/" else dir_path) + "/" + segment
             if scope is not None and not scope.visible(node_path):
                 raise hidden(syscall, path)
             if node is None:
@@ -183,7 +184,7 @@ class Resolver:
     def locate_entry(self, path: str, syscall: str) -> Place:
         """Where the last name of ``path`` lives (what rm, mkdir, rename act on): its parent is
         followed, the name itself is not. A mount point itself is on the disk."""
-        names = segments(path, syscall)
+        names = paths.segments(path, syscall)
         if not names:
             return DISK
         parent = self.locate("/" + "/".join(names[:-1]), syscall)
@@ -278,7 +279,7 @@ class Resolver:
     def lookup_parent(self, path: str, syscall: str) -> tuple[Node, str, str]:
         """The directory that holds (or would hold) the last name of ``path``, its canonical
         path, and that name."""
-        names = segments(path, syscall)
+        names = paths.segments(path, syscall)
         if not names:
             raise FsError.of(_ROOT_ERRORS.get(syscall, "EPERM"), syscall, path)
         name = names[-1]
