@@ -77,6 +77,9 @@ class GroupCommit:
 
     def lead(self) -> contextlib.AbstractAsyncContextManager[None]:
         """Lead a round: the others follow until it ends, however it ends."""
+        # A class rather than an asynccontextmanager generator, as ``Replica.turn``: every write
+        # enters both (one enter and exit: 0.6 against 4.2 µs in Pyodide, 0.4 against 1.9 on
+        # CPython 3.11).
         return _Round(self)
 
     def enqueue(self, change: Change, operation: str, writer: str) -> Waiter:
@@ -159,7 +162,7 @@ class GroupCommit:
             else:
                 group.merge(tx)
             outcomes.append((result, None))
-        return group or Transaction(batch[0].writer), outcomes
+        return (Transaction(batch[0].writer) if group is None else group), outcomes
 
     async def _fail(self, batch: list[Waiter], error: BaseException) -> None:
         if len(batch) == 1:
