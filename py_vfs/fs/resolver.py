@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from ..core import paths
 from ..core.errors import FsError
-from ..core.node import DIRECTORY, Node
+from ..core.node import DIRECTORY, SYMLINK, Node
 from ..disk.index import Index
 from ..disk.scope import SCOPE, hidden
 from ..mounts.backend import BackendError, Entry, Rel
@@ -91,7 +91,8 @@ class Resolver:
             pending.insert(0, _MUST_BE_DIR)
         stack: list[tuple[Node, str]] = [(self.index.root, "/")]
         points = self.table.points
-        # ``Index.child`` and ``paths.child``, inlined: a walk is on every operation's path.
+        # ``Index.child``, ``paths.child`` and the nodes' kind properties, inlined below: a walk
+        # is on every operation's path, and a call costs more than its work here.
         children, nodes = self.index.children, self.index.nodes
         hops = 1 if linked else 0  # ``linked``: this walk goes on from a link's target
         scope = SCOPE.get()  # a restricted view's (disk/scope.py): outside it, nothing is there
@@ -107,7 +108,7 @@ class Resolver:
                     stack.pop()
                 continue
             directory, dir_path = stack[-1]
-            if not directory.is_dir:
+            if directory.kind != DIRECTORY:
                 raise FsError.of("ENOTDIR", syscall, path)
             last = names_left == 0  # only trailing-slash markers may follow
             if create and last and pending:
@@ -123,7 +124,7 @@ class Resolver:
                         raise hidden(syscall, path)
                     return Found(None, node_path, directory, segment)
                 raise FsError.of("ENOENT", syscall, path)
-            if node.is_link and (pending or follow):
+            if node.kind == SYMLINK and (pending or follow):
                 hops += 1
                 if hops > MAX_SYMLINK_HOPS:
                     raise FsError.of("ELOOP", syscall, path)
