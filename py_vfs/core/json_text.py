@@ -2,9 +2,9 @@
 
 ``compact(value)`` is ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)``, byte for
 byte: the same C encoder that ``json.dumps`` uses, built once instead of on every call. Every
-write encodes two records and a journal entry, and that construction was most of the cost of
-encoding a small record (a directory's record: 12 µs with ``json.dumps``, 2.5 µs here, CPython
-3.11 on a loaded machine).
+write encodes two records and a journal entry, and that construction was much of the cost of
+encoding a small record (a directory's ``Node.to_record``: 8.8 -> 5.1 µs in Pyodide, 4.9 -> 3.4
+on CPython 3.11, CPU time).
 """
 
 from __future__ import annotations
