@@ -38,28 +38,44 @@ def split_segments(path: str, syscall: str = "open") -> list[str]:
         raise FsError.of("ENOENT", syscall, path)
     if "\0" in path:
         raise FsError.of("EINVAL", syscall, path)
+    if path.isascii():  # one byte a character: the lengths need no encoding (most paths)
+        if len(path) >= PATH_MAX:
+            raise FsError.of("ENAMETOOLONG", syscall, path)
+        names = [s for s in path.split("/") if s and s != "."]
+        if len(path) > NAME_MAX and any(len(name) > NAME_MAX for name in names):
+            raise FsError.of("ENAMETOOLONG", syscall, path)
+        return names
     if has_lone_surrogate(path):
         raise FsError.of("EINVAL", syscall, path).with_hint(
             "a name holds a lone surrogate, which UTF-8 cannot encode")
     if too_long(path):
         raise FsError.of("ENAMETOOLONG", syscall, path)
-    segments = [s for s in path.split("/") if s and s != "."]
-    for segment in segments:
-        if len(segment.encode("utf-8", "surrogatepass")) > NAME_MAX:
+    names = [s for s in path.split("/") if s and s != "."]
+    for name in names:
+        if len(name.encode("utf-8", "surrogatepass")) > NAME_MAX:
             raise FsError.of("ENAMETOOLONG", syscall, path)
-    return segments
+    return names
 
 
-def normalize(path: str, syscall: str = "open") -> str:
-    """``path`` made absolute (relative to ``/``) with ``.``, ``..`` and repeated slashes folded."""
+def segments(path: str, syscall: str = "open") -> list[str]:
+    """The names of ``path`` after lexical normalization (``.``, ``..`` and repeated slashes
+    folded): the names of ``normalize(path)``."""
+    names = split_segments(path, syscall)
+    if ".." not in names:
+        return names
     parts: list[str] = []
-    for segment in split_segments(path, syscall):
+    for segment in names:
         if segment == "..":
             if parts:
                 parts.pop()
         else:
             parts.append(segment)
-    return "/" + "/".join(parts)
+    return parts
+
+
+def normalize(path: str, syscall: str = "open") -> str:
+    """``path`` made absolute (relative to ``/``) with ``.``, ``..`` and repeated slashes folded."""
+    return "/" + "/".join(segments(path, syscall))
 
 
 def join(base: str, path: str) -> str:

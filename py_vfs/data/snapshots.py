@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ..core import paths
@@ -307,7 +307,7 @@ class Snapshots:
         changed = 0
         for node in order:
             current = self.index.nodes.get(node.id)
-            if current is None or replace(current, writer=None) != replace(node, writer=None):
+            if current is None or current.changed(writer=None) != node.changed(writer=None):
                 self.index.put(node, tx)
                 changed += 1
         return changed
@@ -326,8 +326,8 @@ class Snapshots:
         for node in order:
             parent_id = fresh.get(node.parent or "", node.parent)
             if node is then:
-                parent_id, node = parent.id, replace(node, name=name)
-            moved.append(replace(node, id=fresh.get(node.id, node.id), parent=parent_id))
+                parent_id, node = parent.id, node.changed(name=name)
+            moved.append(node.changed(id=fresh.get(node.id, node.id), parent=parent_id))
         keep = {n.id for n in moved}
         doomed = [self.index.nodes[i] for i in live_ids if i not in keep]
         self._check_marks(doomed)
@@ -337,6 +337,6 @@ class Snapshots:
                 self.index.remove(node, tx)
         changed = self._put_all(moved, tx) + len(doomed)
         stamp = now()
-        self.index.put(replace(self.index.get(parent.id), mtime_ms=stamp, ctime_ms=stamp), tx)
+        self.index.put(self.index.get(parent.id).changed(mtime_ms=stamp, ctime_ms=stamp), tx)
         return changed
 

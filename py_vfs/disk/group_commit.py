@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import inspect
 from typing import Any
 
 from ..core.errors import FsError
-from ..storage.transaction import Change, Transaction, run_change
+from ..storage.transaction import Change, Transaction
 from .replica import Replica, backoff
 from .scope import SCOPE, check_change
 
@@ -75,15 +75,12 @@ class GroupCommit:
         if self._round is not None:
             await self._round.wait()
 
-    @contextlib.asynccontextmanager
-    async def lead(self) -> AsyncIterator[None]:
+    def lead(self) -> contextlib.AbstractAsyncContextManager[None]:
         """Lead a round: the others follow until it ends, however it ends."""
-        self._round = asyncio.Event()
-        try:
-            yield
-        finally:
-            ended, self._round = self._round, None
-            ended.set()
+        # A class rather than an asynccontextmanager generator, as ``Replica.turn``: every write
+        # enters both (one enter and exit: 0.6 against 4.2 µs in Pyodide, 0.4 against 1.9 on
+        # CPython 3.11).
+        return _Round(self)
 
     def enqueue(self, change: Change, operation: str, writer: str) -> Waiter:
         """Queue ``change`` for the next group; the waiter tells its outcome."""
@@ -111,7 +108,8 @@ class GroupCommit:
         again, and re-check errors the same way, so no error comes from a stale view."""
         stale = 0  # commits refused because another writer got in first
         for _ in range(MAX_ATTEMPTS):
-            await backoff(stale)
+            if stale:
+                await backoff(stale)
             group, outcomes = await self._run(batch)
             if any(isinstance(error, FsError) for _, error in outcomes):
                 # An error is only trusted from a current view: a writer without a cross-process
@@ -135,14 +133,18 @@ class GroupCommit:
             waiter.settle(error=FsError.of("EAGAIN", "write", None))
 
     async def _run(self, batch: list[Waiter]) -> tuple[Transaction, list[tuple[Any, Any]]]:
-        group = Transaction(batch[0].writer)
+        # The first change that succeeds is the group, and the others are merged into it (one
+        # writer for all): a group of one, all a sequential writer makes, merges nothing.
+        group: Transaction | None = None
         outcomes: list[tuple[Any, Any]] = []
         for waiter in batch:
             tx = Transaction(waiter.writer)
             tx.operations.append(waiter.operation)
             token = SCOPE.set(waiter.scope)
             try:
-                result = await run_change(waiter.change, tx)
+                result = waiter.change(tx)  # ``run_change``, one coroutine less per change
+                if inspect.isawaitable(result):
+                    result = await result
                 check_change(tx.changes, self.replica.index.nodes.get, waiter.operation)
             except Exception as error:  # the caller of this change gets it
                 tx.rollback()
@@ -150,13 +152,17 @@ class GroupCommit:
                 continue
             except BaseException:
                 tx.rollback()
-                group.rollback()
+                if group is not None:
+                    group.rollback()
                 raise
             finally:
                 SCOPE.reset(token)
-            group.merge(tx)
+            if group is None:
+                group = tx
+            else:
+                group.merge(tx)
             outcomes.append((result, None))
-        return group, outcomes
+        return (Transaction(batch[0].writer) if group is None else group), outcomes
 
     async def _fail(self, batch: list[Waiter], error: BaseException) -> None:
         if len(batch) == 1:
@@ -164,3 +170,18 @@ class GroupCommit:
             return
         for waiter in batch:
             await self._commit([waiter])
+
+
+class _Round:
+    """``GroupCommit.lead``: while it is entered, a round is under way."""
+
+    def __init__(self, group: GroupCommit) -> None:
+        self.group = group
+        self.ended = asyncio.Event()
+
+    async def __aenter__(self) -> None:
+        self.group._round = self.ended
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self.group._round = None
+        self.ended.set()

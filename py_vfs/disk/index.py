@@ -7,7 +7,6 @@ write and the undo step, and keeps content reference counts in step with the nod
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from ..core.node import DIRECTORY, ROOT_ID, Node
 from ..storage.transaction import Transaction
@@ -110,7 +109,7 @@ class Index:
         """Insert or replace ``node`` (a move is a put with a new parent or name), stamped with
         the transaction's writer."""
         if tx.writer is not None and node.writer != tx.writer:
-            node = replace(node, writer=tx.writer)
+            node = node.changed(writer=tx.writer)
         old = self.nodes.get(node.id)
         if old is not None:
             self._unlink(old)
@@ -120,7 +119,7 @@ class Index:
             self.content.ref(node.chunks, tx)
         self._link(node)
         self._changed()
-        tx.put_node(node.id, node.to_record())
+        tx.put_node(node)
         tx.track(old, node)
         tx.on_rollback(lambda: self._restore(node, old))
         return node

@@ -15,10 +15,11 @@ import contextlib
 import json
 import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Awaitable, Callable
 
 from ..core.errors import FsError
-from ..core.node import Node
+from ..core.json_text import compact
+from ..core.node import DIRECTORY, Node
 from ..storage import LOG_KEEP, Store
 from ..storage.transaction import Transaction
 from .check import EXTRA_CHECKS, Report
@@ -29,6 +30,10 @@ from .watch import Event, Watchers, derive_events
 # 2: the writer's name, the operation, and each changed node's record before the commit (what
 # the journal reads and time travel undoes: docs/data.md).
 ENTRY_VERSION = 2
+
+# How many directory records a replica keeps for the "before" of its next commits (``_stored``):
+# a writer moves between a few directories at a time (a checkout, one directory after another).
+STORED_DIRECTORIES = 256
 
 
 def operation_of(operations: list[str]) -> str:
@@ -41,24 +46,24 @@ def operation_of(operations: list[str]) -> str:
     return "batch"
 
 
-def encode_entry(tx: Transaction, events: list[Event]) -> str:
+def encode_entry(tx: Transaction, events: list[Event],
+                 record_of: Callable[[Node], str] = Node.to_record) -> str:
     """One change-log (journal) entry: who, when, what operation, the node records put and the
-    node ids deleted, each changed node as it was before (null: it is new), and the watch
-    events."""
+    node ids deleted, each changed node as it was before (null: it is new; ``record_of`` gives
+    its record), and the watch events."""
     writes = tx.node_writes
     puts = {node_id: record for node_id, record in writes.items() if record is not None}
     deletes = [node_id for node_id, record in writes.items() if record is None]
     before = {}
     for node_id in writes:
         old = tx.changes[node_id][0] if node_id in tx.changes else None
-        before[node_id] = None if old is None else old.to_record()
+        before[node_id] = None if old is None else record_of(old)
     operations = tx.operations
     steps = operations[1:] if operations[:1] == ["step"] else operations
-    return json.dumps({"v": ENTRY_VERSION, "writer": tx.writer or "user",
-                       "time": time.time() * 1000.0, "op": operation_of(operations),
-                       "ops": steps, "puts": puts, "deletes": deletes, "before": before,
-                       "events": events, **tx.notes}, separators=(",", ":"),
-                      ensure_ascii=False)
+    return compact({"v": ENTRY_VERSION, "writer": tx.writer or "user",
+                    "time": time.time() * 1000.0, "op": operation_of(operations), "ops": steps,
+                    "puts": puts, "deletes": deletes, "before": before, "events": events,
+                    **tx.notes})
 
 
 def decode_entry(text: str) -> tuple[list[Node], list[str], list[Event]]:
@@ -117,17 +122,15 @@ class Replica:
         self.content = content
         self.watchers = watchers
         self.rev = 0
+        # The directories committed last (up to STORED_DIRECTORIES), with the records they were
+        # stored with: a write changes its directory, so the next write into one has that
+        # record as the directory's "before", not encoded anew. Files, whose records carry
+        # their inline bytes, are not kept.
+        self._stored: dict[str, tuple[Node, str]] = {}
 
-    @contextlib.asynccontextmanager
-    async def turn(self) -> AsyncIterator[None]:
+    def turn(self) -> contextlib.AbstractAsyncContextManager[None]:
         """Hold the store's cross-tab writer lock, if it has one (see ``Lockable``)."""
-        lock = getattr(self.store, "lock", None)
-        release = await lock() if lock is not None else None
-        try:
-            yield
-        finally:
-            if release is not None:
-                release()
+        return _Turn(getattr(self.store, "lock", None))
 
     async def load(self) -> list[Node]:
         """Boot: every node record and the revision they are at, from one snapshot."""
@@ -145,7 +148,7 @@ class Replica:
         # against the revision too, or it could drop a chunk another tab just referenced.
         try:
             events = derive_events(tx.changes, self._before(tx), self.index.nodes.get)
-            entry = encode_entry(tx, events)
+            entry = encode_entry(tx, events, self._record_of)
             rev = await self.store.commit_logged(self.rev, ops, entry)
         except BaseException as error:
             tx.rollback()
@@ -157,9 +160,28 @@ class Replica:
             await self.catch_up()
             return False
         self.rev = rev
+        self._keep_directories(tx)
         self.content.committed(tx)
         self.watchers.fire(events)
         return True
+
+    def _keep_directories(self, tx: Transaction) -> None:
+        """Remember the directories ``tx`` stored, with their records (see ``_stored``); the
+        ones committed longest ago go first."""
+        records = tx.node_writes
+        stored = self._stored
+        for node_id, node in tx.nodes_written.items():
+            record = records[node_id]
+            if node is not None and record is not None and node.kind == DIRECTORY:
+                stored.pop(node_id, None)
+                stored[node_id] = (node, record)
+        while len(stored) > STORED_DIRECTORIES:
+            del stored[next(iter(stored))]
+
+    def _record_of(self, node: Node) -> str:
+        """The record ``node`` is stored with (kept from the last commit if it stored it)."""
+        stored = self._stored.get(node.id)
+        return stored[1] if stored is not None and stored[0] is node else node.to_record()
 
     def _before(self, tx: Transaction) -> Callable[[str], Node | None]:
         """Node lookup in the tree as it was before ``tx`` (for the old path of a rename)."""
@@ -194,3 +216,20 @@ class Replica:
                    if old.get(node_id) != nodes.get(node_id)}
         self.index.reset(list(nodes.values()))
         self.watchers.fire(derive_events(changes, old.get, nodes.get))
+
+
+class _Turn:
+    """``Replica.turn``: the store's writer lock (``lock``, None for a store without one), held
+    while entered."""
+
+    def __init__(self, lock: Callable[[], Awaitable[Callable[[], None]]] | None) -> None:
+        self.lock = lock
+        self.release: Callable[[], None] | None = None
+
+    async def __aenter__(self) -> None:
+        if self.lock is not None:
+            self.release = await self.lock()
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self.release is not None:
+            self.release()

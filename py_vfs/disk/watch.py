@@ -12,7 +12,8 @@ import asyncio
 import inspect
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
+from operator import attrgetter
 
 from ..core import paths
 from ..core.node import Node
@@ -25,7 +26,9 @@ Changes = dict[str, tuple["Node | None", "Node | None"]]
 
 _log = logging.getLogger(__name__)
 _pending: set[asyncio.Future] = set()  # async listeners in flight (kept from the collector)
-_TOUCH_ONLY = ("mtime_ms", "ctime_ms")
+# A node's fields but its mtime and ctime, to tell a directory merely touched (no copy made).
+_all_but_times = attrgetter(*(field.name for field in fields(Node)
+                              if field.name not in ("mtime_ms", "ctime_ms")))
 
 
 def path_of(node_id: str, lookup: Lookup, known: dict[str, str | None] | None = None) -> str | None:
@@ -106,7 +109,7 @@ def _event(node_id: str, old: Node | None, new: Node | None, before: PathOf, aft
 
 
 def _touched_only(old: Node, new: Node) -> bool:
-    return replace(old, mtime_ms=new.mtime_ms, ctime_ms=new.ctime_ms) == new
+    return _all_but_times(old) == _all_but_times(new)
 
 
 def _make(kind_of_event: str, path: str | None, node: Node | None) -> Event | None:

@@ -8,8 +8,6 @@ that reaches into a mounted folder is made by content instead (``mount_copies.py
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..core import paths
 from ..core.cancel import check
 from ..core.errors import FsError
@@ -79,8 +77,8 @@ class Copies(Concern):
             self.index.put(copy, tx)
             self.disk.touch_dir(self.index.get(parent.id), tx, stamp)
         elif action == rules.REPLACE and existing is not None:
-            self.index.put(replace(existing, size=node.size, chunks=node.chunks,
-                                   inline=node.inline, mtime_ms=stamp, ctime_ms=stamp), tx)
+            self.index.put(existing.changed(size=node.size, chunks=node.chunks, inline=node.inline,
+                                            mtime_ms=stamp, ctime_ms=stamp), tx)
 
     async def cp(self, src: str, dst: str, *, recursive: bool = False) -> None:
         """Copy ``src`` to exactly ``dst``: symlinks stay links, directories need ``recursive``

@@ -13,10 +13,9 @@ resolver found (``Found``: the node, or the directory and name of a file to crea
 
 from __future__ import annotations
 
-import secrets
+import os
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 
 from ..core import paths
 from ..core.cancel import check
@@ -28,7 +27,7 @@ from ..disk.index import Index
 from ..disk.limits import check_length
 from ..disk.streams import DiskWriteStream, Finish, WriteStream
 from ..storage.transaction import Transaction
-from .resolver import Found, Resolver, segments
+from .resolver import Found, Resolver
 
 DEFAULT_FILE_MODE = 0o644
 DEFAULT_DIR_MODE = 0o755
@@ -42,7 +41,7 @@ def now() -> float:
 
 def new_id() -> str:
     """A fresh node id (hex, so it never collides with a mount's virtual ids)."""
-    return secrets.token_hex(8)
+    return os.urandom(8).hex()  # ``secrets.token_hex(8)``, without its two calls in between
 
 
 def link_size(target: str) -> int:
@@ -67,7 +66,7 @@ class Nodes:
 
     def touch_dir(self, directory: Node, tx: Transaction, stamp: float) -> None:
         """A directory's mtime and ctime change when its entries change."""
-        self.index.put(replace(directory, mtime_ms=stamp, ctime_ms=stamp), tx)
+        self.index.put(directory.changed(mtime_ms=stamp, ctime_ms=stamp), tx)
 
     def create(self, parent: Node, name: str, kind: str, mode: int, tx: Transaction, *,
                body: Body = NO_CONTENT, size: int = 0, target: str | None = None) -> Node:
@@ -76,7 +75,8 @@ class Nodes:
         stamp = now()
         node = Node(new_id(), parent.id, name, kind, mode & 0o7777, stamp, stamp, stamp,
                     size=size if kind == FILE else link_size(target or ""),
-                    target=target, chunks=body.chunks, inline=body.inline)
+                    target=target, chunks=body.chunks, inline=body.inline,
+                    writer=tx.writer)  # as ``put`` stamps it, so that it need not copy the node
         self.index.put(node, tx)
         self.touch_dir(self.index.get(parent.id), tx, stamp)
         return node
@@ -109,7 +109,7 @@ class Nodes:
         looking through it (ENOENT, ELOOP)."""
         if self.resolver.is_dir(path, syscall):  # the common case (every write_file)
             return
-        names = segments(path, syscall)
+        names = paths.segments(path, syscall)
         current = "/"
         for i, segment in enumerate(names):
             current = paths.child(current, segment)
@@ -261,8 +261,7 @@ class DiskSide:
         if replaced is not None:
             self.index.remove(replaced, self.tx)
         stamp = now()
-        self.index.put(replace(node, parent=dst_parent.id, name=dst_name, ctime_ms=stamp),
-                       self.tx)
+        self.index.put(node.changed(parent=dst_parent.id, name=dst_name, ctime_ms=stamp), self.tx)
         self.disk.touch_dir(self.index.get(src_parent.id), self.tx, stamp)
         if dst_parent.id != src_parent.id:
             self.disk.touch_dir(self.index.get(dst_parent.id), self.tx, stamp)
@@ -305,8 +304,8 @@ class DiskSide:
                              body=body, size=size)
             return
         stamp = now()
-        self.index.put(replace(found.node, size=size, chunks=body.chunks, inline=body.inline,
-                               mtime_ms=stamp, ctime_ms=stamp), self.tx)
+        self.index.put(found.node.changed(size=size, chunks=body.chunks, inline=body.inline,
+                                          mtime_ms=stamp, ctime_ms=stamp), self.tx)
 
     async def append(self, found: Found, data: bytes) -> None:
         """Only the file's last, partial chunk is read and rewritten, whatever its size."""
@@ -347,17 +346,16 @@ class DiskSide:
     def set_mode(self, found: Found, mode: int) -> None:
         """The permission bits."""
         assert found.node is not None
-        self.index.put(replace(found.node, mode=mode & 0o7777, ctime_ms=now()), self.tx)
+        self.index.put(found.node.changed(mode=mode & 0o7777, ctime_ms=now()), self.tx)
 
     def set_times(self, found: Found, atime_ms: float, mtime_ms: float) -> None:
         """Access and modification times."""
         assert found.node is not None
-        self.index.put(replace(found.node, atime_ms=float(atime_ms), mtime_ms=float(mtime_ms),
-                               ctime_ms=now()), self.tx)
+        self.index.put(found.node.changed(atime_ms=float(atime_ms), mtime_ms=float(mtime_ms),
+                                          ctime_ms=now()), self.tx)
 
     def touch(self, found: Found) -> None:
         """Every time of the entry set to now."""
         assert found.node is not None
         stamp = now()
-        self.index.put(replace(found.node, atime_ms=stamp, mtime_ms=stamp, ctime_ms=stamp),
-                       self.tx)
+        self.index.put(found.node.changed(atime_ms=stamp, mtime_ms=stamp, ctime_ms=stamp), self.tx)

@@ -4,7 +4,6 @@ reconnect (the table itself is ``table.py``; reads reach into folders through ``
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from typing import Any
 
 from ..core import paths
@@ -134,6 +133,6 @@ class Mounting:
             if fresh and not self.index.is_empty(node):
                 raise FsError.of("ENOTEMPTY", "mount", path)
             if node.mount != name:
-                self.index.put(replace(node, mount=name), tx)
+                self.index.put(node.changed(mount=name), tx)
 
         await self.engine.run(change, "mount" if name is not None else "unmount")

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from ..core import paths
 from ..core.errors import FsError
-from ..core.node import DIRECTORY, Node
+from ..core.node import DIRECTORY, SYMLINK, Node
 from ..disk.index import Index
 from ..disk.scope import SCOPE, hidden
 from ..mounts.backend import BackendError, Entry, Rel
@@ -40,6 +40,8 @@ _ROOT_ERRORS = {"mkdir": "EEXIST", "open": "EISDIR", "symlink": "EEXIST", "copyf
 # A pending segment that names nothing: what was resolved just before it must be a directory. It
 # stands for a trailing slash, on the user's path or at the end of a link's target.
 _MUST_BE_DIR = "/"
+
+_NO_ENTRIES: dict[str, str] = {}  # the entries of a directory the index has none of (read only)
 
 
 class Found(NamedTuple):
@@ -58,11 +60,6 @@ class _Again(NamedTuple):
     """A link's ``..`` climbed out of a mounted folder: resolve ``path`` from the disk."""
 
     path: str
-
-
-def segments(path: str, syscall: str) -> list[str]:
-    """A path's names after lexical normalization (``..`` in a user's path folds first)."""
-    return [segment for segment in paths.normalize(path, syscall).split("/") if segment]
 
 
 class Resolver:
@@ -87,12 +84,16 @@ class Resolver:
 
     def _walk_once(self, path: str, syscall: str, follow: bool,
                    create: bool, linked: bool = False) -> Found | Place | _Again:
-        pending = list(reversed(segments(path, syscall)))
+        pending = paths.segments(path, syscall)  # a list of its own, consumed from the end
+        pending.reverse()
         names_left = len(pending)  # in ``pending``, not counting _MUST_BE_DIR markers
         if paths.has_trailing_slash(path):
             pending.insert(0, _MUST_BE_DIR)
         stack: list[tuple[Node, str]] = [(self.index.root, "/")]
         points = self.table.points
+        # ``Index.child``, ``paths.child`` and the nodes' kind properties, inlined below: a walk
+        # is on every operation's path, and a call costs more than its work here.
+        children, nodes = self.index.children, self.index.nodes
         hops = 1 if linked else 0  # ``linked``: this walk goes on from a link's target
         scope = SCOPE.get()  # a restricted view's (disk/scope.py): outside it, nothing is there
         while pending:
@@ -107,13 +108,14 @@ class Resolver:
                     stack.pop()
                 continue
             directory, dir_path = stack[-1]
-            if not directory.is_dir:
+            if directory.kind != DIRECTORY:
                 raise FsError.of("ENOTDIR", syscall, path)
             last = names_left == 0  # only trailing-slash markers may follow
             if create and last and pending:
                 raise FsError.of("EISDIR", syscall, path)
-            node = self.index.child(directory, segment)
-            node_path = paths.child(dir_path, segment)
+            node_id = children.get(directory.id, _NO_ENTRIES).get(segment)
+            node = None if node_id is None else nodes[node_id]
+            node_path = ("" if dir_path == "/" else dir_path) + "/" + segment
             if scope is not None and not scope.visible(node_path):
                 raise hidden(syscall, path)
             if node is None:
@@ -122,7 +124,7 @@ class Resolver:
                         raise hidden(syscall, path)
                     return Found(None, node_path, directory, segment)
                 raise FsError.of("ENOENT", syscall, path)
-            if node.is_link and (pending or follow):
+            if node.kind == SYMLINK and (pending or follow):
                 hops += 1
                 if hops > MAX_SYMLINK_HOPS:
                     raise FsError.of("ELOOP", syscall, path)
@@ -183,7 +185,7 @@ class Resolver:
     def locate_entry(self, path: str, syscall: str) -> Place:
         """Where the last name of ``path`` lives (what rm, mkdir, rename act on): its parent is
         followed, the name itself is not. A mount point itself is on the disk."""
-        names = segments(path, syscall)
+        names = paths.segments(path, syscall)
         if not names:
             return DISK
         parent = self.locate("/" + "/".join(names[:-1]), syscall)
@@ -278,7 +280,7 @@ class Resolver:
     def lookup_parent(self, path: str, syscall: str) -> tuple[Node, str, str]:
         """The directory that holds (or would hold) the last name of ``path``, its canonical
         path, and that name."""
-        names = segments(path, syscall)
+        names = paths.segments(path, syscall)
         if not names:
             raise FsError.of(_ROOT_ERRORS.get(syscall, "EPERM"), syscall, path)
         name = names[-1]

@@ -44,7 +44,10 @@ class Transaction:
         self.writer = writer
         self.operations: list[str] = []
         self._undo: list[Callable[[], None]] = []
-        self._nodes: dict[str, str | None] = {}
+        # node id -> the node to store (None: delete its record); encoded at the commit, so that
+        # a node put many times in one commit (a directory gaining entries) is encoded once.
+        self._nodes: dict[str, Node | None] = {}
+        self._records: dict[str, str | None] | None = None  # ``node_writes``, once encoded
         self._chunks: dict[str, bytes | None] = {}
         self._meta: dict[str, str | None] = {}
         self._log_upto: int | None = None
@@ -59,13 +62,15 @@ class Transaction:
         """Run ``undo`` (newest first) if the transaction is rolled back."""
         self._undo.append(undo)
 
-    def put_node(self, node_id: str, record: str) -> None:
-        """Store ``record`` under ``node_id``."""
-        self._nodes[node_id] = record
+    def put_node(self, node: Node) -> None:
+        """Store ``node``'s record under its id."""
+        self._nodes[node.id] = node
+        self._records = None
 
     def delete_node(self, node_id: str) -> None:
         """Delete the record of ``node_id``."""
         self._nodes[node_id] = None
+        self._records = None
 
     def track(self, before: Node | None, after: Node | None) -> None:
         """Remember a node change; the first ``before`` of a node wins, the last ``after``."""
@@ -79,6 +84,7 @@ class Transaction:
         self.operations.extend(inner.operations)
         self.staged.update(inner.staged)
         self._nodes.update(inner._nodes)
+        self._records = None
         self._meta.update(inner._meta)
         self.notes.update(inner.notes)
         if inner._log_upto is not None:
@@ -92,9 +98,18 @@ class Transaction:
             self.track(before, after)
 
     @property
+    def nodes_written(self) -> dict[str, Node | None]:
+        """Node id -> the node stored, or None when deleted (not to be modified)."""
+        return self._nodes
+
+    @property
     def node_writes(self) -> dict[str, str | None]:
-        """Node id -> its new record, or None when deleted."""
-        return dict(self._nodes)
+        """Node id -> its new record, or None when deleted (encoded when first asked after a
+        change; not to be modified)."""
+        if self._records is None:
+            self._records = {node_id: None if node is None else node.to_record()
+                             for node_id, node in self._nodes.items()}
+        return self._records
 
     def put_chunk(self, key: str, data: bytes | None) -> None:
         """A chunk gained its first reference; a delete staged earlier in this step cancels out."""
@@ -130,7 +145,7 @@ class Transaction:
         for key, data in self._chunks.items():
             out.append(("delete", "chunks", key, None) if data is None
                        else ("put", "chunks", key, data))
-        for key, record in self._nodes.items():
+        for key, record in self.node_writes.items():
             out.append(("delete", "nodes", key, None) if record is None
                        else ("put", "nodes", key, record))
         out.extend(self._name_ops())
