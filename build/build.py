@@ -9,6 +9,11 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
                                  shared/; in dist/ they sit side by side, so the URLs stay
                                  flat, and their imports are rewritten to match), but
                                  web/realm/'s frame files, kept in realm/ (the app's origin)
+    pyvfs.mjs, worker.mjs        bundles: each is its module with everything it imports (but
+                                 Pyodide) in one file, made by esbuild (package.json pins it)
+                                 from those copies, with its source map (*.mjs.map); loading
+                                 a module graph costs a request per module, level after level
+                                 (see BUNDLES)
     pyvfs-config.json            {"previewOrigin": null}: where previews are served from; a
                                  static deployment writes its preview origin here
                                  (build/serve.py answers it with its own)
@@ -39,7 +44,8 @@ operations and constants JS and Python share, declared once (see that module).
 The build is skipped when nothing changed: the sha256 of every input (and of this script) is
 kept in .cache/build-stamp.json together with the list of outputs. It is built in a staging
 folder and swapped in whole, so a failed build leaves the previous dist/ as it was.
-Stdlib only; run it with the venv's python (its pip builds the wheel with flit_core).
+Stdlib only (esbuild runs from node_modules/); run it with the venv's python (its pip builds the
+wheel with flit_core).
 """
 
 from __future__ import annotations
@@ -95,6 +101,17 @@ REQUIRED_WEB = ["index.html", "realm/realm.html", "realm/frame.js"]
 # they import are copied into dist/realm/, the one folder (with pyodide/ and wheels/) that the
 # realm's opaque origin may load, so nothing else of the app is served to it.
 REALM_MODULES = ["realm_python.mjs", "jsh_worker.mjs"]
+# The modules bundled by esbuild, each with what it imports, into one file of the same name
+# (overwriting its copy): the page's public entry and the disk's worker. Loading an ES module
+# graph takes a request per module, level after level (about 20 modules in three levels for
+# pyvfs.mjs, each revalidated): on a returning visit that was most of the time from `import`
+# to the first read (benchmark W8, docs/boot.md). Nothing else in the page or the worker
+# imports a module of these graphs, so none of their classes or module state exists twice;
+# the other copies in dist/ serve the realm (web/realm/, its own folder), tests that import one
+# module, and the snapshot maker's worker. Pyodide stays its own files (loaded by URL).
+BUNDLES = ["pyvfs.mjs", "worker.mjs"]
+BUNDLE_EXTERNAL = ["./pyodide/pyodide.mjs"]
+ESBUILD = NODE / ".bin" / "esbuild"
 # A reference in web/ to a file in one of its folders, relative to the referring file.
 SOURCE_PATH = re.compile(r"""(["'])(?:\.\.?/)+(?:(?:page|worker|realm|app|shared)/)?"""
                          r"""([\w.-]+\.(?:mjs|js|css))\1""")
@@ -147,6 +164,7 @@ def input_files() -> list[Path]:
     files += [ROOT / "service_worker" / name for name in PREVIEW_FILES]
     files += [NODE / "pyodide" / name for name in PYODIDE_FILES]
     files += [NODE / src for src, _ in VENDOR_FILES]
+    files += [NODE / "esbuild" / "package.json"]
     return files
 
 
@@ -214,6 +232,7 @@ def check_inputs() -> None:
     lock_micropip = lock.get("packages", {}).get("micropip", {}).get("version")
     if lock_micropip and lock_micropip != MICROPIP_VERSION:
         say(f"warning: pyodide-lock.json has micropip {lock_micropip}, we ship {MICROPIP_VERSION}")
+    check_esbuild()
     for name in REQUIRED_WEB:
         if not (ROOT / "web" / name).is_file():
             raise BuildError(f"web/{name} is missing")
@@ -228,6 +247,18 @@ def check_inputs() -> None:
         if dest in placed:
             raise BuildError(f"{rel(path)} and {rel(placed[dest])} would both be dist/{dest}")
         placed[dest] = path
+
+
+def check_esbuild() -> None:
+    """node_modules has the esbuild that package.json pins."""
+    pinned = json.loads((ROOT / "package.json").read_text())["devDependencies"]["esbuild"]
+    try:
+        version = json.loads((NODE / "esbuild" / "package.json").read_text())["version"]
+    except (OSError, ValueError):
+        version = None
+    if version != pinned or not ESBUILD.exists():
+        raise BuildError(f"node_modules has esbuild {version}, package.json pins {pinned}: "
+                         "run `sh build/setup.sh` (npm ci)")
 
 
 def page_path(path: Path) -> Path:
@@ -381,6 +412,7 @@ def build(out: Path, digest: str) -> dict[str, int]:
         (out / "protocol.mjs").write_text(protocol)
         write_json(out / "pyvfs-config.json", {"previewOrigin": None})
         copy_realm_modules(out)
+        bundle(out)
 
     with step("default content (defaults/)"):
         write_defaults(out)
@@ -433,6 +465,18 @@ def copy_realm_modules(out: Path) -> None:
             raise BuildError(f"the realm's module {name} is not in the page")
         copy(source, out / "realm" / name)
         todo.extend(IMPORT.findall(source.read_text()))
+
+
+def bundle(out: Path) -> None:
+    """BUNDLES, each made from the flat copies in out/ (so protocol.mjs, which the build writes,
+    is found) into one ES module of the same name, with the same exports, and its source map."""
+    for name in BUNDLES:
+        if not (out / name).is_file():
+            raise BuildError(f"the bundle's entry {name} is not in the page")
+    run([str(ESBUILD), *(str(out / name) for name in BUNDLES), "--bundle", "--format=esm",
+         f"--outdir={out}", "--out-extension:.js=.mjs", "--allow-overwrite", "--sourcemap",
+         "--log-level=warning", *(f"--external:{path}" for path in BUNDLE_EXTERNAL)],
+        "esbuild (the bundles)")
 
 
 def swap_in(staging: Path) -> None:

@@ -96,7 +96,10 @@ class Instance extends Client {
       this.beforeBoot.opened.then((early) => early && !this.bootError && give());
     });
     this.worker.postMessage({ type: WIRE.open, name, cacheBytes, snapshot, durability, retention, defaults, realm });
-    this.mountStore = MountStore.open(name).catch(() => null);
+    // The worker needs the kept mounts only once Python has opened the disk. Their database is
+    // opened after the early reader's: after a browser restart the first opens of an origin's
+    // databases are slow, and two at once made the first read wait for both (benchmark W8).
+    this.mountStore = this.beforeBoot.opened.then(() => MountStore.open(name)).catch(() => null);
     this.mountStore.then(keptMounts).catch(() => []).then((records) => {
       this.worker.postMessage({ type: WIRE.mounts, records });
     });
