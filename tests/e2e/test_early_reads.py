@@ -208,12 +208,18 @@ EARLY_READ_JS = """async ([disk, path]) => {
 }"""
 
 
-@expect_failed_load(PAGE, 404, reason="the page is the server's 404 page")
-def test_another_tabs_commit_during_boot_is_read_whole(page):
+def seeded_with_another_tab(page):
+    """The disk seeded from `page`, and a second page of its context on the same origin."""
     page.goto(PAGE)
     page.evaluate(SEED_JS, DISK)
     other = page.context.new_page()
     other.goto(PAGE)
+    return other
+
+
+@expect_failed_load(PAGE, 404, reason="the page is the server's 404 page")
+def test_another_tabs_commit_during_boot_is_read_whole(page):
+    other = seeded_with_another_tab(page)
     other.evaluate(OTHER_TAB_WRITES_JS, [DISK, "first"])  # the other tab's Python is up
     with python_held(page.context):
         page.reload()
@@ -262,3 +268,95 @@ def test_a_boot_failure_after_early_reads_rejects_every_later_call(page):
     for failure in page.evaluate(AFTER_FAILURE_JS):
         assert failure["code"] == "EIO", failure
         assert failure["message"].startswith("EIO: py_vfs failed to start: "), failure
+
+
+# A chunk of /d/big.bin deleted behind the disk's back (as damage would): the page must not
+# answer the file, with zeros or at all, and Python's answer is EIO. The stat after it shows the
+# reader was answering.
+DROP_CHUNK_JS = """async (disk) => {
+  const db = await new Promise((resolve, reject) => {
+    const req = indexedDB.open(`pyvfs:${disk}`);
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  const got = (req) => new Promise((resolve) => { req.onsuccess = () => resolve(req.result); });
+  const tx = db.transaction(["names", "nodes", "chunks"], "readwrite");
+  const dir = await got(tx.objectStore("names").get("root/d"));
+  const file = await got(tx.objectStore("names").get(`${dir}/big.bin`));
+  const { chunks } = JSON.parse(await got(tx.objectStore("nodes").get(file)));
+  tx.objectStore("chunks").delete(chunks[1]);
+  await new Promise((resolve) => { tx.oncomplete = resolve; });
+  db.close();
+}"""
+MISSING_CHUNK_JS = """async (disk) => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  const vfs = window.__vfs = await openVFS({ name: disk, snapshot: "off" });
+  window.__read = vfs.readFile("/d/big.bin").then((data) => ({ bytes: data.byteLength }),
+                                                  (e) => ({ code: e.code }));
+  return (await vfs.stat("/d/big.bin")).size;
+}"""
+
+
+@expect_failed_load(PAGE, 404, reason="the page is the server's 404 page")
+def test_a_missing_chunk_is_the_workers_eio_not_zeros(page):
+    page.goto(PAGE)
+    page.evaluate(SEED_JS, DISK)
+    page.evaluate(DROP_CHUNK_JS, DISK)
+    with python_held(page.context):
+        page.reload()
+        assert page.evaluate(MISSING_CHUNK_JS, DISK) == 512 * 1024 * 2 + 77
+    assert page.evaluate("() => window.__read") == {"code": "EIO"}
+    assert page.evaluate(DIAGNOSTICS_JS)["earlyReads"] == 1  # the stat; the read was Python's
+
+
+# Another tab rewrites /d/big.bin (3 chunks) again and again, each version in chunks of its
+# own, so every commit deletes the chunks of the version before; meanwhile this tab reads it
+# early, Python held, until it sees the last version. Each answer is one version whole: the node
+# record and its chunks come from one transaction, which a commit deleting them cannot overtake.
+# A read that lost a chunk would be declined and wait for Python, which is held: the bound
+# fails it.
+VERSION_JS = "(seed) => new Uint8Array(512 * 1024 * 2 + 77).map((_, i) => (i * 31 + seed) % 251)"
+REWRITER_JS = """async (disk) => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  const vfs = await openVFS({ name: disk, snapshot: "off" });
+  const version = VERSION;
+  await vfs.writeFile("/d/big.bin", version(1));  // this tab's Python is up
+  window.__rewrite = async (last) => {
+    for (let seed = 2; seed <= last; seed++) await vfs.writeFile("/d/big.bin", version(seed));
+  };
+}""".replace("VERSION", VERSION_JS)
+OPEN_JS = """async (disk) => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  window.__vfs = await openVFS({ name: disk, snapshot: "off" });
+}"""
+READ_UNTIL_JS = """async (last) => {
+  const version = VERSION;
+  const late = () => new Promise((_, reject) => setTimeout(
+    () => reject(new Error("not answered early")), 30000));
+  const seeds = [];
+  while (seeds.at(-1) !== last && seeds.length < 10000) {
+    const data = await Promise.race([window.__vfs.readFile("/d/big.bin"), late()]);
+    const seed = data[0];  // the version's seed; every other byte must agree with it
+    const expected = version(seed);
+    const whole = data.length === expected.length && data.every((b, i) => b === expected[i]);
+    seeds.push(whole ? seed : -1);
+  }
+  return seeds;
+}""".replace("VERSION", VERSION_JS)
+LAST = 30
+
+
+@pytest.mark.timeout(600)
+@expect_failed_load(PAGE, 404, reason="the page is the server's 404 page")
+def test_a_chunked_file_read_early_is_of_one_revision_while_another_tab_rewrites_it(page):
+    other = seeded_with_another_tab(page)
+    other.evaluate(REWRITER_JS, DISK)
+    with python_held(page.context):
+        page.reload()
+        page.evaluate(OPEN_JS, DISK)
+        other.evaluate("(last) => { window.__rewrites = window.__rewrite(last); }", LAST)
+        seeds = page.evaluate(READ_UNTIL_JS, LAST)
+        other.evaluate("() => window.__rewrites")
+    assert -1 not in seeds, seeds
+    assert len(set(seeds)) > 2, f"the reads saw too few versions to race the commits: {seeds}"
+    assert page.evaluate(DIAGNOSTICS_JS)["earlyReads"] == len(seeds)

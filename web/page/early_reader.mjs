@@ -10,22 +10,22 @@
 // Whatever this reader is not sure to answer as the core would, it declines (`undefined`) and
 // the call goes to the worker: a path that reaches a mount point, a path or link target the
 // core would refuse as invalid, text that is not valid UTF-8, a missing chunk, a file over
-// readFile's limit. Each answer is one readonly IndexedDB transaction that resolves its path
-// with keyed reads, one directory entry (the `names` store, py_vfs/core/node.py name_key) and one
-// node record per segment (fewer where earlier answers of the same revision read them:
-// web/page/known_records.mjs): it never reads every record, and it sees one state of the disk,
-// the last commit of any tab completed before it began.
+// 256 MiB (web/page/file_chunks.mjs, PAGE_READ_MAX). Each answer is one readonly IndexedDB
+// transaction that resolves its path with keyed reads, one directory entry (the `names` store,
+// py_vfs/core/node.py name_key) and one node record per segment (fewer where earlier answers
+// of the same revision read them: web/page/known_records.mjs), then a file's chunks: it never
+// reads every record, and it sees one state of the disk, the last commit of any tab completed
+// before it began.
 
 import { failure } from "../shared/errors.mjs";
 import { request } from "../shared/idb.mjs";
 import { FORMAT_VERSION } from "../shared/protocol.mjs";
-import { concat } from "./streams.mjs";
+import { fileChunks, PAGE_READ_MAX } from "./file_chunks.mjs";
 import { Found, KnownRecords } from "./known_records.mjs";
 import { EarlyPeer } from "./early_peer.mjs";
 
 const ROOT_ID = "root";
 const MAX_SYMLINK_HOPS = 40; // py_vfs/fs/resolver.py
-const MAX_READ_SIZE = 2 ** 31 - 1; // py_vfs/fs/files.py
 const PATH_MAX = 4096; // py_vfs/core/paths.py
 const NAME_MAX = 255;
 const MUST_BE_DIR = "/"; // a pending trailing slash (py_vfs/fs/resolver.py, _MUST_BE_DIR)
@@ -334,9 +334,9 @@ const ANSWERS = {
     if (found === DECLINE) return DECLINE;
     const [node] = found;
     if (node.kind === "directory") throw new Refusal("EISDIR", "read", path);
-    if (node.size > MAX_READ_SIZE) return DECLINE;
-    const data = node.inline != null ? fromBase64(node.inline) : await chunksOf(records.chunksTx(), node.chunks ?? []);
-    if (data === DECLINE) return DECLINE;
+    if (node.size > PAGE_READ_MAX) return DECLINE;
+    const data = node.inline != null ? fromBase64(node.inline) : await fileChunks(records.chunksTx(), node.chunks ?? [], node.size);
+    if (data === null) return DECLINE;
     const encoding = typeof options === "string" ? options : options?.encoding;
     if (encoding == null) return data;
     // Bytes that are not UTF-8 become U+FFFD, as Node and Python's WebAPI decode them.
@@ -374,15 +374,6 @@ const ANSWERS = {
       child.kind === "directory" ? 4096 : child.size, child.mode, child.mtime, child.ctime, child.atime]);
   },
 };
-
-// The chunks of a file, in `tx`, concatenated; DECLINE when one is missing (Python's EIO).
-async function chunksOf(tx, keys) {
-  const store = tx.objectStore("chunks");
-  const pieces = await Promise.all(keys.map((key) => request(store.get(key))));
-  if (pieces.some((piece) => piece == null)) return DECLINE;
-  const views = pieces.map((piece) => (piece instanceof Uint8Array ? piece : new Uint8Array(piece)));
-  return views.length === 1 ? views[0] : concat(views);
-}
 
 function fromBase64(text) {
   if (Uint8Array.fromBase64) return Uint8Array.fromBase64(text);

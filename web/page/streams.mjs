@@ -100,7 +100,7 @@ async function* batches(source, size) {
 }
 
 // The bytes of `parts` as one Uint8Array (one part that spans its whole buffer is itself).
-export function concat(parts, length = parts.reduce((total, part) => total + part.byteLength, 0)) {
+function concat(parts, length = parts.reduce((total, part) => total + part.byteLength, 0)) {
   if (parts.length === 1 && parts[0].byteLength === parts[0].buffer.byteLength) return parts[0];
   const out = new Uint8Array(length);
   let offset = 0;
