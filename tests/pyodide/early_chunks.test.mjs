@@ -14,11 +14,11 @@ import { openEarlyReader } from "../../dist/early_reader.mjs";
 import { PAGE_READ_MAX } from "../../dist/file_chunks.mjs";
 import { CHUNK_SIZE } from "../../dist/protocol.mjs";
 
-let webapi;
+let edge;
 let call;
 
 before(async () => {
-  ({ webapi, call } = await bootWebAPI());
+  ({ edge, call } = await bootWebAPI());
 }, { timeout: BOOT_MS });
 
 // Three chunks, the last one short; `seed` makes two versions differ in every chunk.
@@ -27,7 +27,7 @@ const bytes = (seed) => new Uint8Array(2 * CHUNK_SIZE + 77).map((_, i) => (i * 3
 // A disk `name` holding /a/big.bin (bytes(1)) written by Python, its store and API.
 async function disk(name) {
   const store = await IDBStore.open(name);
-  const api = await webapi.open_api(store);
+  const api = await edge.open_api(store);
   const made = await call(api, "writeFile", "/a/big.bin", bytes(1));
   assert.equal(made.error, undefined);
   return { store, api };
@@ -74,7 +74,7 @@ test("a missing chunk is the worker's to answer (EIO), never zeros", { timeout: 
   await store.commit([["delete", "chunks", record.chunks[1]]]);
   const early = await reader("chunks-missing");
   assert.equal(await readEarly(early, "/a/big.bin"), undefined, "declined");
-  const fresh = await webapi.open_api(store); // nothing of the file in its chunk cache
+  const fresh = await edge.open_api(store); // nothing of the file in its chunk cache
   assert.equal((await call(fresh, "readFile", "/a/big.bin")).error.code, "EIO");
   early.close();
 });
