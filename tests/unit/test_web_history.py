@@ -25,7 +25,7 @@ def call(api: WebAPI, op: str, args: list[Any], writer: str | None = None) -> di
 RUNNER = asyncio.Runner()
 # WebAPI.call answers an asynchronous operation with a Task, which only a real event loop runs
 # (tests/unit/aio.py steps bare coroutines, not Tasks); in Pyodide the same calls, through
-# webapi.dispatch, are tested by tests/pyodide/journal.test.mjs.
+# edge.dispatch, are tested by tests/pyodide/journal.test.mjs.
 pytestmark = pytest.mark.skipif(aio.stepping_wanted(),
                                 reason="WebAPI.call's Tasks need a real event loop; "
                                        "tests/pyodide/journal.test.mjs covers Pyodide")
