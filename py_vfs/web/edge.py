@@ -9,7 +9,6 @@ convert JS arguments in and envelopes (``{value}`` or ``{error}``) out.
 from __future__ import annotations
 
 import asyncio
-from functools import partial
 from typing import Any
 
 from ..archives import scratch
@@ -73,31 +72,27 @@ def dispatch_many(api: WebAPI, js_calls: Any, answer: Any) -> Any:
     def done(call_id: int, future: asyncio.Future[Envelope]) -> None:
         if not later:
             asyncio.get_event_loop().call_soon(flush)
-        later.append([call_id, _outcome(future.result)])
+        try:
+            later.append([call_id, future.result()])
+        except (Exception, asyncio.CancelledError) as error:
+            later.append([call_id, _broken(error)])
 
     for call_id, op, js_args, writer in js_calls.to_py(depth=2):
-        writer = None if writer is jsnull else writer
-        result = _outcome(partial(_start, api, op, js_args, writer))
-        if isinstance(result, dict):
-            now.append([call_id, result])
-        elif result.done():
-            now.append([call_id, _outcome(result.result)])
-        else:
-            result.add_done_callback(lambda future, call_id=call_id: done(call_id, future))
+        try:
+            result = api.call(op, [from_js(arg) for arg in js_args],
+                              None if writer is jsnull else writer, None)
+            if isinstance(result, dict) or result.done():
+                now.append([call_id, result if isinstance(result, dict) else result.result()])
+            else:
+                result.add_done_callback(lambda future, call_id=call_id: done(call_id, future))
+        except Exception as error:
+            now.append([call_id, _broken(error)])
     return _out(now)
 
 
-def _start(api: WebAPI, op: str, js_args: Any, writer: str | None) -> Any:
-    return api.call(op, [from_js(arg) for arg in js_args], writer, None)
-
-
-def _outcome(run: Any) -> Any:
-    """``run()``, or an EIO envelope when it raised: in a batch, a call that fails for a reason
-    of its own (a bug) must not take the answers of the others with it."""
-    try:
-        return run()
-    except (Exception, asyncio.CancelledError) as error:
-        return {"error": error_envelope("EIO", str(error) or type(error).__name__)}
+def _broken(error: BaseException) -> Envelope:
+    """The EIO answer of a call of a batch that raised (a bug): the others still get theirs."""
+    return {"error": error_envelope("EIO", str(error) or type(error).__name__)}
 
 
 def from_js(value: Any) -> Any:

@@ -103,7 +103,7 @@ export class Client {
       const sent = args.map(cloneable);
       const transfer = transferOf(op, sent);
       if (signal || streams || transfer.length || !BATCHED.has(op)) {
-        this.#post({ type: WIRE.call, id, op, args: sent, [CALL_WRITER]: writer, [CALL_SIGNAL]: Boolean(signal) }, transfer);
+        this.#post(callMessage(id, op, sent, writer, Boolean(signal)), transfer);
       } else {
         this.#queue([id, op, sent, writer]);
       }
@@ -137,12 +137,7 @@ export class Client {
     const queued = this.queued;
     if (!queued.length) return;
     this.queued = [];
-    if (queued.length === 1) {
-      const [id, op, args, writer] = queued[0];
-      this.endpoint.postMessage({ type: WIRE.call, id, op, args, [CALL_WRITER]: writer, [CALL_SIGNAL]: false });
-    } else {
-      this.endpoint.postMessage({ type: WIRE.calls, calls: queued });
-    }
+    this.endpoint.postMessage(queued.length === 1 ? callMessage(...queued[0], false) : { type: WIRE.calls, calls: queued });
   }
 
   #post(message, transfer = []) {
@@ -191,6 +186,11 @@ export function viewClient(port) {
   client.attach();
   port.start?.();
   return client;
+}
+
+// One call as the wire's "call" message (py_vfs/core/messages.py).
+function callMessage(id, op, args, writer, cancellable) {
+  return { type: WIRE.call, id, op, args, [CALL_WRITER]: writer, [CALL_SIGNAL]: cancellable };
 }
 
 function cloneable(value) {
