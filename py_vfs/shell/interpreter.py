@@ -131,6 +131,7 @@ class Shell(Execution):
         child.functions, child.aliases = {}, {}
         child.function_depth = child.loop_depth = child.condition_depth = 0
         child.script_depth = 0  # `return` at a script's top level is an error, as in bash
+        child.status = 0  # $? starts at 0
         return child
 
     async def run_child(self, text: str, argv: list[str], stdin: Input, stdout: Output,

@@ -4,7 +4,7 @@ process of this shell (py_vfs/shell/shell_script.py)."""
 from __future__ import annotations
 
 from ..context import Context, describe
-from ..format import quote_name
+from ..format import quote_name, visible
 from ..pipes import NoInput
 from ..shell_script import (
     InvocationError,
@@ -40,16 +40,19 @@ async def _shell(ctx: Context, args: list[str]) -> int:
     name = found.operands[0]
     try:
         data = await read_script(ctx, ctx.resolve(name))
-    except IsADirectoryError as exc:
-        ctx.stderr.write_nowait(f"{quote_name(name)}: {quote_name(name)}: {describe(exc)}\n")
-        return CANNOT_RUN
+    except IsADirectoryError as exc:  # bash: the script's name is the shell's name by then
+        return _named(ctx, name, describe(exc))
     except OSError as exc:
         ctx.err(f"{quote_name(name)}: {describe(exc)}")
         return NOT_FOUND
     if is_binary(data):
-        ctx.err(f"{quote_name(name)}: cannot execute binary file")
-        return CANNOT_RUN
+        return _named(ctx, name, "cannot execute binary file")
     return await run_script(ctx, decode(data), found.operands, found.options)
+
+
+def _named(ctx: Context, name: str, message: str) -> int:
+    ctx.stderr.write_nowait(visible(f"{quote_name(name)}: {quote_name(name)}: {message}") + "\n")
+    return CANNOT_RUN
 
 
 @command(f"sh {USAGE}", "run a shell script (FILE, -c STRING or standard input) in a new shell")

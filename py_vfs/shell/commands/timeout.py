@@ -102,19 +102,19 @@ async def _wait(task: asyncio.Future[int], seconds: float) -> bool:
 async def timeout(ctx: Context, args: list[str]) -> int:
     """Run COMMAND with its ARGs and stop it once DURATION has passed (a number of seconds,
     fractions allowed, with a suffix s, m, h or d; 0: no limit): it stops at its next safe
-    point, as Ctrl-C stops it, and the status is 124 (--preserve-status: 128 + the signal's
-    number, as a command killed by it). -s SIGNAL names the signal (TERM by default; any
+    point, as Ctrl-C stops it, and the status is 124 (-s KILL or --preserve-status: 128 + the
+    signal's number, as a command killed by it). -s SIGNAL names the signal (TERM by default; any
     stops the command the same way), -k DURATION stops it for good (status 137) if it has
     not ended that long after; -v says when it times out; --foreground is accepted. Status:
     the command's when it ends in time, 125 for a bad option or duration, 127 when COMMAND
     is not found."""
     options, rest = _options(args)
     if not rest:
-        raise UsageError("missing operand", FAILED)
+        raise UsageError("", FAILED)  # GNU prints only its `Try` line
     seconds = _duration(rest[0])
     argv = rest[1:]
     if not argv:
-        raise UsageError(f"missing operand after {quote_arg(rest[0])}", FAILED)
+        raise UsageError("", FAILED)
     session = ctx.session
     if argv[0] not in session.functions and argv[0] not in COMMANDS \
             and session.find_script(argv[0]) is None:
@@ -164,6 +164,6 @@ async def _timed(ctx: Context, argv: list[str], seconds: float, options: _Option
     status = task.result()
     if not fired:
         return status
-    if options.preserve:
+    if options.preserve or number == KILLED - 128:  # KILL: killed, as GNU's child is
         return 128 + number if status == INTERRUPTED else status
     return TIMED_OUT
