@@ -993,15 +993,19 @@ _group("archive", "files", [
 # on the machine that generates: those scripts keep to what dash and bash print alike.
 _group("script", "lang", [
     r"printf '#!/bin/sh\necho $0 $#\n' > s.sh && chmod +x s.sh && ./s.sh a b",
-    r"""printf '#!/bin/bash\nfor a in "$@"; do echo "[$a]"; done\n' > s.sh && chmod +x s.sh && ./s.sh 'a b' c ''""",
-    r"""printf '#!/usr/bin/env bash\necho "$1-$2"\nexit 3\n' > s.sh && chmod +x s.sh && ./s.sh x y; echo $?""",
+    r"""printf '#!/bin/bash\nfor a in "$@"; do echo "[$a]"; done\n' > s.sh"""
+    r""" && chmod +x s.sh && ./s.sh 'a b' c ''""",
+    r"""printf '#!/usr/bin/env bash\necho "$1-$2"\nexit 3\n' > s.sh && chmod +x s.sh"""
+    r""" && ./s.sh x y; echo $?""",
     r"printf '#!/usr/bin/env sh\necho env sh $1\n' > s.sh && chmod +x s.sh && ./s.sh z",
     r"printf 'echo no shebang $0\n' > s.sh && chmod +x s.sh && ./s.sh",
     r"printf '#!/bin/sh\necho hi\n' > s.sh && ./s.sh; echo $?",
     r"printf '#!/usr/bin/nosuch\necho hi\n' > s.sh && chmod +x s.sh && ./s.sh; echo $?",
     r"printf '#!/usr/bin/env nosuchinterp\necho hi\n' > s.sh && chmod +x s.sh && ./s.sh; echo $?",
-    r"""printf '#!/usr/bin/env python3\nimport sys\nprint(sys.argv[1:])\n' > p && chmod +x p && ./p a 'b c'""",
-    r"""mkdir -p bin && printf '#!/bin/sh\necho "$0" "$@"\n' > bin/hello && chmod +x bin/hello && PATH=$PWD/bin:$PATH hello w""",
+    r"""printf '#!/usr/bin/env python3\nimport sys\nprint(sys.argv[1:])\n' > p"""
+    r""" && chmod +x p && ./p a 'b c'""",
+    r"""mkdir -p bin && printf '#!/bin/sh\necho "$0" "$@"\n' > bin/hello"""
+    r""" && chmod +x bin/hello && PATH=$PWD/bin:$PATH hello w""",
     r"printf 'X=inner; f() { echo f; }; exit 2\n' > s.sh && X=outer && sh s.sh; echo $? $X; f",
     r"""printf 'echo "[$X][$Y]"\n' > s.sh && X=1 && export Y=2 && bash s.sh""",
     r"""printf 'echo "[$Z]"\n' > s.sh && Z=tmp bash s.sh; echo "[$Z]" """,
@@ -1017,7 +1021,8 @@ _group("script", "lang", [
     "bash nosuch.sh; echo $?",
     "bash dir; echo $?",
     r"printf 'echo a\nreturn 3\necho b\n' > s.sh && bash s.sh 2>/dev/null; echo $?",
-    r"printf 'n=$1; echo $n; [ $n -lt 3 ] && ./s.sh $((n+1)); exit 0\n' > s.sh && chmod +x s.sh && ./s.sh 1",
+    r"printf 'n=$1; echo $n; [ $n -lt 3 ] && ./s.sh $((n+1)); exit 0\n' > s.sh"
+    r" && chmod +x s.sh && ./s.sh 1",
     r"printf 'exit 3\n' > s.sh && sh s.sh && echo yes || echo no $?",
     r"printf 'echo in script\n' > s.sh && chmod +x s.sh && ./s.sh | tr a-z A-Z",
     r"printf 'read x; echo got $x\n' > s.sh && echo hello | bash s.sh",
@@ -1034,7 +1039,8 @@ _group("script", "lang", [
     "bash -c 'echo $(( $# + 1 ))' a b c",
     "bash -c 'echo $0 $1' -- a",
     "bash -c; echo $?",
-    r"printf 'echo $1\n' > s.sh && chmod +x s.sh && ./s.sh one && sh ./s.sh two && bash -c './s.sh three'",
+    r"printf 'echo $1\n' > s.sh && chmod +x s.sh && ./s.sh one && sh ./s.sh two"
+    r" && bash -c './s.sh three'",
     "sh -c 'echo a; exit 2; echo b'; echo $?",
     "bash -c 'cd dir && echo $PWD'; echo $PWD",
 ])
