@@ -1043,6 +1043,7 @@ _group("script", "lang", [
     r" && bash -c './s.sh three'",
     "sh -c 'echo a; exit 2; echo b'; echo $?",
     "bash -c 'cd dir && echo $PWD'; echo $PWD",
+    r"mkdir -p bin && printf 'echo found $0\n' > bin/tool && PATH=$PWD/bin:$PATH bash tool",
 ])
 
 # set -e, -u, -x and -o pipefail in a new shell: where errexit applies, as bash has it.

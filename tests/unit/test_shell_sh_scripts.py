@@ -5,6 +5,7 @@ the nesting bound, the `#!` reader, `time`'s formats and `trap`'s listing."""
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 
 from helpers import run
@@ -111,7 +112,8 @@ def test_timeout_waits_on_a_timer_not_a_busy_loop():
     cpu, start = time.process_time(), time.monotonic()
     assert sh(shell, "timeout 0.5 sleep 10; echo $?") == ("124\n", "", 0)
     assert 0.4 < time.monotonic() - start < 8
-    assert time.process_time() - cpu < 0.4
+    if sys.platform != "emscripten":  # wasm's process_time is not the CPU's
+        assert time.process_time() - cpu < 0.4
 
 
 def test_timeout_stops_a_busy_script_at_its_next_safe_point():

@@ -3,7 +3,7 @@ process of this shell (py_vfs/shell/shell_script.py)."""
 
 from __future__ import annotations
 
-from ..context import Context, describe
+from ..context import Context, describe, lexists
 from ..format import quote_name, visible
 from ..pipes import NoInput
 from ..shell_script import (
@@ -39,7 +39,7 @@ async def _shell(ctx: Context, args: list[str]) -> int:
         return await run_script(ctx, text, [ctx.name, *found.operands], found.options)
     name = found.operands[0]
     try:
-        data = await read_script(ctx, ctx.resolve(name))
+        data = await read_script(ctx, _script_path(ctx, name))
     except IsADirectoryError as exc:  # bash: the script's name is the shell's name by then
         return _named(ctx, name, describe(exc))
     except OSError as exc:
@@ -48,6 +48,16 @@ async def _shell(ctx: Context, args: list[str]) -> int:
     if is_binary(data):
         return _named(ctx, name, "cannot execute binary file")
     return await run_script(ctx, decode(data), found.operands, found.options)
+
+
+def _script_path(ctx: Context, name: str) -> str:
+    """FILE in the current directory, else (a name without ``/``) in ``$PATH``, as bash looks
+    a script file up."""
+    path = ctx.resolve(name)
+    if "/" in name or lexists(ctx.vfs, path):
+        return path
+    found = ctx.session.find_script(name)
+    return found if found is not None and found.rsplit("/", 1)[-1] == name else path
 
 
 def _named(ctx: Context, name: str, message: str) -> int:
@@ -59,9 +69,9 @@ def _named(ctx: Context, name: str, message: str) -> int:
 async def sh(ctx: Context, args: list[str]) -> int:
     """Run a shell script in a new shell of this one (the language of this page, bash's; not
     POSIX sh nor dash): -c STRING runs STRING with $0 NAME (default `sh`) and $1... the ARGs;
-    FILE runs the file (relative to the current directory, not looked up in $PATH) with $0
-    FILE; -s or no operand runs standard input, read whole first (the script's commands then
-    read nothing). -e, -u, -x and -o errexit|nounset|pipefail|xtrace set the options as `set`
+    FILE runs the file (in the current directory, else found in $PATH) with $0 FILE; -s or
+    no operand runs standard input, read whole first (the script's commands then read
+    nothing). -e, -u, -x and -o errexit|nounset|pipefail|xtrace set the options as `set`
     does (+ turns them off); --norc, --noprofile, --posix, --login and -l, -i, -p change
     nothing. The script has its own variables, functions and traps, sees the exported
     variables and the current directory, and its `exit` ends only it. Status: the script's;
