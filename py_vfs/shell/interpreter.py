@@ -111,12 +111,13 @@ class Shell(Execution):
         self._cwd = path
         self.variables.set("PWD", path)
 
-    def fork(self) -> Shell:
-        """A subshell: a copy whose directory, variables, functions and aliases are its own."""
+    def fork(self, variables: Variables | None = None) -> Shell:
+        """A subshell: a copy whose directory, variables (``variables`` when given),
+        functions and aliases are its own."""
         child = object.__new__(Shell)
         child.__dict__.update(self.__dict__)
         child.variables, child.functions, child.aliases = (
-            self.variables.copy(), dict(self.functions), dict(self.aliases))
+            variables or self.variables.copy(), dict(self.functions), dict(self.aliases))
         child.subshell = True
         child.traps = {}  # as in bash, a subshell starts with no traps of its own
         return child
@@ -126,9 +127,8 @@ class Shell(Execution):
         directory and the exported variables of this one, and nothing else of it (no other
         variable, function, alias, trap nor option); ``$0`` is ``argv[0]``, ``$1``... the
         rest. Its depth goes on from this shell's, so a script calling itself is bounded."""
-        child = self.fork()
-        child.variables = self.variables.spawn(argv)
-        child.functions, child.aliases = {}, {}
+        child = self.fork(self.variables.spawn(argv))
+        child.functions, child.aliases, child.in_trap = {}, {}, False
         child.function_depth = child.loop_depth = child.condition_depth = 0
         child.script_depth = 0  # `return` at a script's top level is an error, as in bash
         child.status = 0  # $? starts at 0
