@@ -17,7 +17,7 @@ from ..shell_script import (
 )
 from .registry import command
 
-USAGE = "[-eux] [+eux] [-o OPTION] [-c STRING [NAME [ARG...]] | [-s] [ARG...] | FILE [ARG...]]"
+USAGE = "[-eux] [-o OPT] [-c CMD [ARG...] | FILE [ARG...]]"
 NOT_FOUND = 127
 CANNOT_RUN = 126
 

@@ -97,7 +97,7 @@ async def _wait(task: asyncio.Future[int], seconds: float) -> bool:
     return True
 
 
-@command("timeout [-k DURATION] [-s SIGNAL] [--preserve-status] [-v] DURATION COMMAND [ARG...]",
+@command("timeout [-s SIG] [-k DUR] [-v] DURATION CMD [ARG...]",
          "run COMMAND, and stop it after DURATION", errors=GNU)
 async def timeout(ctx: Context, args: list[str]) -> int:
     """Run COMMAND with its ARGs and stop it once DURATION has passed (a number of seconds,
