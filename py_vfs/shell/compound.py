@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..core.globs import compile_glob
 from .arith import ArithError, evaluate
-from .control import ExitShell, LoopControl, ReturnFrom, cancel_point
+from .control import LoopControl, cancel_point
 from .syntax import ArithCommand, Case, For, Group, If, Node, Sequence, While
 from .words import ExpansionError
 
@@ -36,6 +36,12 @@ class Shell(Protocol):
     async def sequence(self, seq: Sequence, io: Streams) -> int:
         """Run a list of commands."""
 
+    async def subshell_run(self, run: Callable[[], Awaitable[int]], io: Streams) -> int:
+        """Run a subshell's body; ``exit`` and ``set -e`` end it with their status."""
+
+    async def finish(self, io: Streams, status: int) -> int:
+        """A subshell ending with ``status``: its EXIT trap runs; the status it ends with."""
+
 
 async def run_compound(shell: Shell, node: Node, io: Streams) -> int:
     """Run one compound command in ``shell``; its status."""
@@ -43,12 +49,8 @@ async def run_compound(shell: Shell, node: Node, io: Streams) -> int:
         if not node.subshell:
             return await shell.sequence(node.body, io)
         child = shell.fork()
-        try:
-            status = await child.sequence(node.body, io)
-        except ExitShell as exc:
-            status = exc.status
-        except (LoopControl, ReturnFrom):
-            status = child.status
+        status = await child.finish(io, await child.subshell_run(
+            lambda: child.sequence(node.body, io), io))
         shell.status = status
         return status
     if isinstance(node, If):

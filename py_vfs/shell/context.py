@@ -46,6 +46,7 @@ class Session(Protocol):
     loop_depth: int  # loops running (`break` and `continue` need one)
     script_depth: int  # scripts and sourced files running
     subshell: bool  # a subshell: ( ), a pipeline stage, $( )
+    traps: dict[str, str]  # `trap ACTION NAME`: name (EXIT, ERR, INT...) -> action
 
     def enter_scoop(self, name: str, view: Any) -> None:
         """Run the next lines inside ``view``, the scoop ``name``'s restricted view."""
@@ -65,6 +66,12 @@ class Session(Protocol):
                        stdout: Output, stderr: Output) -> int:
         """Run ``text`` in this shell, as `source` (``argv``: ``$0`` and the positional
         parameters; None keeps them) and `eval` do; its status."""
+
+    async def run_child(self, text: str, argv: list[str], stdin: Input, stdout: Output,
+                        stderr: Output, options: dict[str, bool]) -> int:
+        """Run ``text`` as a shell script in a new shell process (its own variables,
+        functions and traps; the exported variables inherited) with ``$0`` ``argv[0]``,
+        ``$1``... the rest and ``options`` (errexit...) set; its status."""
 
     def find_script(self, name: str) -> str | None:
         """The path of the script that would run as command ``name``, or None."""

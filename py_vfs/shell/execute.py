@@ -25,11 +25,13 @@ from .limits import budget, run_stages
 from .pipes import SIGPIPE_STATUS, BrokenPipe, Collect, NoInput, Output, Pipe
 from .redirects import RedirectError, Streams
 from .syntax import AndOr, FunctionDef, Node, Pipeline, Redirected, Sequence, Simple
+from .timing import Stopwatch
+from .traps import err_trap, exit_trap
 from .variables import Variables
 from .words import Expander, ExpansionError
 
 if TYPE_CHECKING:
-    pass
+    from collections.abc import Awaitable, Callable
 
 PID = 4242  # what $$ says: there are no processes
 
@@ -55,6 +57,10 @@ class Execution:
     functions: dict[str, Node]
     aliases: dict[str, str]
     status: int
+    traps: dict[str, str]
+    in_trap: bool
+    function_depth: int
+    condition_depth: int
 
     # -- lists and pipelines ----------------------------------------------------------------
 
@@ -94,7 +100,17 @@ class Execution:
         """Run the stages at once, each reading the previous one's output through a bounded
         pipe; each stage of a pipeline runs in a subshell, as in bash without lastpipe. The
         status is the last stage's (``set -o pipefail``: the last failing one's), inverted by
-        ``!``."""
+        ``!``; ``time`` reports how long it took on standard error (timing.py)."""
+        if pipeline.timed is None:
+            return await self._pipeline(pipeline, io)
+        watch = Stopwatch()
+        try:
+            return await self._pipeline(pipeline, io)
+        finally:
+            io.stderr.write_nowait(watch.report(self.variables.get("TIMEFORMAT"),
+                                                posix=pipeline.timed == "posix"))
+
+    async def _pipeline(self, pipeline: Pipeline, io: Streams) -> int:
         budget().command()
         await cancel_point()
         if pipeline.negate:
@@ -113,9 +129,10 @@ class Execution:
         if pipeline.negate:
             status = int(status == 0)
         self.status = status
-        if status and self.variables.options.errexit and not self.condition_depth \
-                and not pipeline.negate:
-            raise ExitShell(status)
+        if status and not self.condition_depth and not pipeline.negate:
+            await err_trap(self, io, status)
+            if self.variables.options.errexit:
+                raise ExitShell(status)
         return status
 
     async def _stages(self, commands: list[Node], io: Streams) -> list[int]:
@@ -125,14 +142,10 @@ class Execution:
             stdin = pipes[index - 1].reader if index else io.stdin
             stdout = pipes[index].writer if index < len(pipes) else io.stdout
             shell = self.fork()
+            streams = io.with_(stdin=stdin, stdout=stdout)
             try:
-                return await shell.command(commands[index], io.with_(stdin=stdin, stdout=stdout))
-            except (ExitShell, ExpansionError) as exc:
-                if isinstance(exc, ExpansionError):
-                    say(io.stderr, str(exc))
-                return exc.status
-            except (LoopControl, ReturnFrom):
-                return shell.status
+                return await shell.finish(streams, await shell.subshell_run(
+                    lambda: shell.command(commands[index], streams), streams))
             except BrokenPipe:
                 return SIGPIPE_STATUS
             finally:
@@ -146,6 +159,25 @@ class Execution:
             if isinstance(result, BaseException):
                 raise result
         return [result for result in results if not isinstance(result, BaseException)]
+
+    async def subshell_run(self, run: Callable[[], Awaitable[int]], io: Streams) -> int:
+        """Run a subshell's body (a pipeline stage, ``( )``): ``exit``, ``set -e`` and an
+        expansion error end it with their status; ``break``/``return`` leave it."""
+        try:
+            return await run()
+        except (ExitShell, ExpansionError) as exc:
+            if isinstance(exc, ExpansionError):
+                say(io.stderr, str(exc))
+            return exc.status
+        except (LoopControl, ReturnFrom):
+            return self.status
+
+    async def finish(self, io: Streams, status: int) -> int:
+        """A shell process (script, subshell, stage, substitution) ending with ``status``:
+        its EXIT trap runs; the status it ends with."""
+        if not self.traps:
+            return status
+        return await exit_trap(self, io, status)
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -189,9 +221,14 @@ class Execution:
     async def _substitute(self, text: str, stderr: Output) -> str:
         """``$(...)``: the program's output, run in a subshell (its status becomes $?)."""
         child = self.fork()
+        child.variables.options.errexit = False  # bash's default (no inherit_errexit)
         out = Collect()
         io = Streams(NoInput(), out, stderr)
-        status = await child.nested(lambda: child.run_text(text, io))
+
+        async def run() -> int:
+            return await child.finish(io, await child.run_text(text, io))
+
+        status = await child.nested(run)
         self.status = status
         self.substitution_status = status
         return out.text()

@@ -93,6 +93,8 @@ class Shell(Execution):
         self.subshell = False
         self.condition_depth = 0  # inside an if/while condition or before && ||: no errexit
         self.substitution_status: int | None = None  # of the last $(...) of a command
+        self.traps: dict[str, str] = {}  # `trap ACTION NAME`: EXIT, ERR... (traps.py)
+        self.in_trap = False  # running a trap's action: ERR does not fire again inside it
         home = "/workspace" if is_dir(vfs, "/workspace") else "/"
         for name, value in (("HOME", home), ("PATH", default_path(vfs)), ("PWD", "/")):
             self.variables.set(name, value, export=True)
@@ -109,14 +111,43 @@ class Shell(Execution):
         self._cwd = path
         self.variables.set("PWD", path)
 
-    def fork(self) -> Shell:
-        """A subshell: a copy whose directory, variables, functions and aliases are its own."""
+    def fork(self, variables: Variables | None = None) -> Shell:
+        """A subshell: a copy whose directory, variables (``variables`` when given),
+        functions and aliases are its own."""
         child = object.__new__(Shell)
         child.__dict__.update(self.__dict__)
         child.variables, child.functions, child.aliases = (
-            self.variables.copy(), dict(self.functions), dict(self.aliases))
+            variables or self.variables.copy(), dict(self.functions), dict(self.aliases))
         child.subshell = True
+        child.traps = {}  # as in bash, a subshell starts with no traps of its own
         return child
+
+    def spawn(self, argv: list[str]) -> Shell:
+        """The state of a new shell process running a script (``sh FILE``, ``./s.sh``): the
+        directory and the exported variables of this one, and nothing else of it (no other
+        variable, function, alias, trap nor option); ``$0`` is ``argv[0]``, ``$1``... the
+        rest. Its depth goes on from this shell's, so a script calling itself is bounded."""
+        child = self.fork(self.variables.spawn(argv))
+        child.functions, child.aliases, child.in_trap = {}, {}, False
+        child.function_depth = child.loop_depth = child.condition_depth = 0
+        child.script_depth = 0  # `return` at a script's top level is an error, as in bash
+        child.status = 0  # $? starts at 0
+        return child
+
+    async def run_child(self, text: str, argv: list[str], stdin: Input, stdout: Output,
+                        stderr: Output, options: dict[str, bool]) -> int:
+        """Run a shell script's ``text`` as a new shell process would (``spawn``), with
+        ``options`` (name -> on) set first (``sh -e``); its status: ``exit``'s, else its
+        last command's, after its EXIT trap ran."""
+        child = self.spawn(argv)
+        for name, on in options.items():
+            setattr(child.variables.options, name, on)
+        io = Streams(stdin, stdout, stderr)
+
+        async def run() -> int:
+            return await child.finish(io, await child.run_text(text, io))
+
+        return await child.nested(run)
 
     def enter_scoop(self, name: str, view: Any) -> None:
         """Run the next lines in the scoop's view, from its workspace (previews and mounts

@@ -36,7 +36,7 @@ __all__ = ["Incomplete", "ParseError", "needs_more", "parse", "tokenize"]
 
 REDIRECT_OPS = ("<", ">", ">>", ">|", "&>", "&>>", "<<", "<<-", "<<<", ">&", "<&", "<>")
 KEYWORDS = ("if", "then", "elif", "else", "fi", "for", "in", "do", "done", "while", "until",
-            "case", "esac", "function", "{", "}", "!")
+            "case", "esac", "function", "{", "}", "!", "time")
 CLOSERS = ("then", "elif", "else", "fi", "do", "done", "esac", "}")
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -137,16 +137,29 @@ class _Parser:
         return node
 
     def pipeline(self) -> Pipeline:
-        negate = False
-        while self.reserved("!"):
+        negate, timed = False, None
+        while self.reserved("!") or (timed is None and self.reserved("time")):
+            if self.reserved("time"):
+                self.index += 1
+                timed = "default"
+                if self.peek() is not None and self.reserved("-p"):
+                    self.index += 1
+                    timed = "posix"
+                if self._pipeline_ends():  # `time` alone times nothing
+                    return Pipeline([Simple()], negate, timed)
+                continue
             self.index += 1
             negate = not negate
-        pipeline = Pipeline([self.command()], negate)
+        pipeline = Pipeline([self.command()], negate, timed)
         while self.op("|"):
             self.index += 1
             self.newlines()
             pipeline.commands.append(self.command())
         return pipeline
+
+    def _pipeline_ends(self) -> bool:
+        return self.peek() is None or self.op(";", "\n", "&&", "||", ")", ";;", "&") \
+            or self.reserved(*CLOSERS)
 
     # -- commands ------------------------------------------------------------------------
 

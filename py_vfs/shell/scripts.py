@@ -9,7 +9,11 @@ a path. What runs it (docs/shell.md, "Scripts"):
 - a ``.py`` file or one whose ``#!`` line names python, when executable (a mode bit ``x``): as
   ``python FILE`` would (commands/python_cmd.py): in this Python, or inside a scoop in the
   scoop's realm;
-- anything else: status 126 as bash, and no such file: 127 ``command not found``.
+- one whose ``#!`` line names ``sh`` or ``bash`` (``#!/usr/bin/env bash``), or a text file
+  without a ``#!`` line, when executable: a shell script, in a new shell process of this
+  shell (shell_script.py);
+- not executable: ``Permission denied``, 126; another interpreter: 127 as bash 5.2
+  (shebang.py); no such file: 127 ``command not found``.
 
 A running script is interrupted by the call's signal (Ctrl-C): ``interruptible`` cancels the
 awaiting task, and the script ends with status 130.
@@ -21,10 +25,12 @@ import posixpath
 from typing import TYPE_CHECKING
 
 from .context import Context, describe, resolve
-from .format import quote_name
+from .format import quote_name, visible
 from .pipes import SIGPIPE_STATUS, BrokenPipe
 from .python_run import run_python_file
 from .realm import CANNOT_RUN, code_start, fail, run_in_realm
+from .shebang import FIRST_LINE_BYTES, Interpreter, interpreter
+from .shell_script import InvocationError, decode, parse_invocation, read_script, run_script
 from .trust import SKIPPED, default_path, scoop_could_write
 
 if TYPE_CHECKING:
@@ -33,7 +39,7 @@ if TYPE_CHECKING:
 DEFAULT_PATH = "/workspace/bin:/workspace/skills"  # the cone's (trust.py: a scoop's differs)
 SUFFIXES = ("", ".jsh", ".py")  # tried in this order in each $PATH folder
 NOT_FOUND = 127
-SHEBANG_BYTES = 256  # how much of a file is read to find its `#!` line
+SHEBANG_BYTES = FIRST_LINE_BYTES  # how much of a file is read to find its `#!` line
 
 
 def search_path(env: dict[str, str], default: str = DEFAULT_PATH) -> list[str]:
@@ -98,18 +104,14 @@ def script_names(vfs: Disk, cwd: str, env: dict[str, str]) -> set[str]:
 
 
 async def kind_of(vfs: Disk, path: str) -> str | None:
-    """``"jsh"``, ``"python"``, or None for a file this shell cannot run."""
-    if path.endswith(".jsh"):
-        return "jsh"
+    """``"sh"``, ``"jsh"``, ``"python"``, or None for a file this shell cannot run
+    (shebang.py)."""
+    return (await _interpreter(vfs, path)).kind
+
+
+async def _interpreter(vfs: Disk, path: str) -> Interpreter:
     first = b"".join([chunk async for chunk in vfs.open_read(path, 0, SHEBANG_BYTES)])
-    line = first.split(b"\n", 1)[0]
-    interpreter = line[2:].decode("utf-8", "replace") if line.startswith(b"#!") else ""
-    words = [posixpath.basename(word) for word in interpreter.split()]
-    if any(word.startswith("python") for word in words):
-        return "python"
-    if any(word in ("jsh", "node") for word in words):
-        return "jsh"
-    return "python" if path.endswith(".py") and not line.startswith(b"#!") else None
+    return interpreter(path, first)
 
 
 def _executable(vfs: Disk, path: str) -> bool:
@@ -133,20 +135,40 @@ async def run_external(ctx: Context, argv: list[str]) -> int:
     if scoop_could_write(ctx.vfs, path):  # named by its path: not by the whole disk either
         return fail(ctx, f"Permission denied: {SKIPPED} (run it inside a scoop)", CANNOT_RUN)
     try:
-        kind = await kind_of(ctx.vfs, path)
-        if kind == "python" and not _executable(ctx.vfs, path):
-            return fail(ctx, "Permission denied", CANNOT_RUN)  # bash, for a file without x
+        # bash checks the x bit first; a .jsh runs without one (docs/scripts.md).
+        if not path.endswith(".jsh") and not _executable(ctx.vfs, path):
+            return fail(ctx, "Permission denied", CANNOT_RUN)
+        how = await _interpreter(ctx.vfs, path)
     except OSError as exc:
         return fail(ctx, describe(exc), CANNOT_RUN)
-    if kind is None:
-        return fail(ctx, "cannot execute: not a .jsh or .py script "
-                          "(no #! line naming python or jsh)", CANNOT_RUN)
+    if how.kind is None:
+        if how.raw:
+            ctx.stderr.write_nowait(visible(how.error) + "\n")
+            return how.status
+        return fail(ctx, how.error, how.status)
     try:
-        if kind == "jsh":
+        if how.kind == "jsh":
             return await run_jsh(ctx, path, argv[1:])
+        if how.kind == "sh":
+            return await run_shell_file(ctx, path, [name if "/" in name else path, *argv[1:]],
+                                        how.args)
         return await run_python_file(ctx, path, argv[1:])
     except BrokenPipe:
         return SIGPIPE_STATUS
+
+
+async def run_shell_file(ctx: Context, path: str, argv: list[str], shebang: list[str]) -> int:
+    """Run the shell script at ``path`` as a new shell process, ``$0`` ``argv[0]``, with the
+    options its ``#!`` line gives (``#!/bin/sh -e``, read as ``sh`` reads them)."""
+    try:
+        found = parse_invocation([word for arg in shebang for word in arg.split()])
+    except InvocationError as exc:
+        return fail(ctx, str(exc), exc.status)
+    try:
+        data = await read_script(ctx, path)
+    except OSError as exc:
+        return fail(ctx, describe(exc), CANNOT_RUN)
+    return await run_script(ctx, decode(data), argv, found.options)
 
 
 async def run_command(ctx: Context, args: list[str]) -> int:

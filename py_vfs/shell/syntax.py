@@ -130,10 +130,12 @@ class Simple:
 
 @dataclass
 class Pipeline:
-    """``[!] a | b | c``."""
+    """``[time [-p]] [!] a | b | c``; ``timed``: None, or ``"default"``/``"posix"`` (``-p``):
+    the format ``time`` reports in."""
 
     commands: list[Node]
     negate: bool = False
+    timed: str | None = None
 
 
 @dataclass

@@ -155,6 +155,15 @@ class Variables:
                 result[name] = var.value
         return result
 
+    def spawn(self, argv: list[str]) -> Variables:
+        """The variables a new shell process starts with: the exported ones (values as this
+        shell sees them, temporary ``NAME=v`` assignments included), exported still; no
+        option set; ``$0`` ``argv[0]`` and ``$1``... the rest."""
+        child = Variables(positional=list(argv[1:]), arg0=argv[0] if argv else self.arg0)
+        for name, value in self.exported().items():
+            child.set(name, value, export=True)
+        return child
+
     def copy(self) -> Variables:
         """An independent copy, for a subshell."""
         return copy.deepcopy(self)

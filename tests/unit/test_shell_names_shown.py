@@ -111,6 +111,10 @@ LINES = {
     "xxd": f"xxd '{MISSING}'",
     "yes": f"yes '{EVIL}' | head -c 0; echo $?",
     "zip": f"zip /d/z.zip '{P}'",
+    "sh": f"sh '{MISSING}'",
+    "bash": f"bash -c 'echo $0' '{EVIL}' 2>&1 > /dev/null; bash '{MISSING}'",
+    "timeout": f"timeout 1 '{EVIL}'; timeout '{EVIL}' true",
+    "trap": f"trap x '{EVIL}'",
     # They print only their arguments, or nothing: no name of the disk.
     "echo": None, "true": None, "false": None, ":": None, "clear": None,
 }

@@ -17,7 +17,7 @@ Run = Callable[[Context, list[str]], Awaitable[int]]
 SHELL_BUILTINS = frozenset({
     ".", ":", "[", "alias", "break", "cd", "continue", "echo", "eval", "exit", "export", "false",
     "help", "history", "local", "printf", "pwd", "read", "return", "set", "shift", "source",
-    "test", "true", "type", "unalias", "unset",
+    "test", "true", "type", "unalias", "unset", "trap",
 })
 
 
