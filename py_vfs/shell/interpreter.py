@@ -235,10 +235,11 @@ class Shell(Execution):
         return await self.run_script(text, argv, io, source=True)
 
     async def run_argv(self, argv: list[str], stdin: Input, stdout: Output,
-                       stderr: Output) -> int:
-        """Run one command with these arguments and streams (xargs, find -exec)."""
+                       stderr: Output, *, functions: bool = True) -> int:
+        """Run one command with these arguments and streams (xargs, find -exec; `command`
+        without the functions)."""
         try:
-            return await self.invoke(argv, Streams(stdin, stdout, stderr))
+            return await self.invoke(argv, Streams(stdin, stdout, stderr), functions=functions)
         except (ExitShell, ReturnFrom) as exc:
             return exc.status
 
