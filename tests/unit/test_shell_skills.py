@@ -171,7 +171,10 @@ def test_command_runs_builtins_and_scripts_and_reports_as_bash(shell):
     # -p: the default $PATH, whatever $PATH holds.
     assert sh(shell, "PATH=/nowhere; command -v tool; command -pv tool") == (
         "/workspace/skills/notes/tool.py\n/workspace/skills/notes/tool.py\n", "", 0)
-    assert sh(shell, "cd /workspace; command -v ./skills/notes/tool.py") == (
+    # A path, as typed, when the file can run (as a path, a .py needs its x bit).
+    assert sh(shell, "cd /workspace; command -v ./skills/notes/tool.py; echo $?") == (
+        "1\n", "", 0)
+    assert sh(shell, "chmod +x skills/notes/tool.py; command -v ./skills/notes/tool.py") == (
         "./skills/notes/tool.py\n", "", 0)
 
 

@@ -52,7 +52,8 @@ def meanings(session: Session, vfs: Disk, name: str, *, others: bool = True,
              skipped: list[str] | None = None) -> list[Meaning]:
     """Everything ``name`` could run, the one that runs first: the alias, keyword, function and
     builtin (unless ``others`` is false), then the files a lookup finds with ``env``'s $PATH
-    (default: the shell's); the files a scoop could write go to ``skipped`` instead."""
+    (default: the shell's; a name with a ``/``: that file, if it can run); the files a scoop
+    could write go to ``skipped`` instead."""
     found: list[Meaning] = []
     if others and "/" not in name:
         if name in session.aliases:
@@ -64,7 +65,17 @@ def meanings(session: Session, vfs: Disk, name: str, *, others: bool = True,
         if name in COMMANDS:
             found.append(Meaning(name, "builtin"))
     scripts = locate(vfs, session.cwd, name, env or session.environment(), skipped)
+    if "/" in name:  # a path: only a file that can run (bash: an executable one)
+        scripts = [script for script in scripts if _runnable(vfs, script.path)]
     return found + [Meaning(name, "file", script.path, script) for script in scripts]
+
+
+def _runnable(vfs: Disk, path: str) -> bool:
+    """A file named by its path runs when it has an ``x`` mode bit, or is a ``.jsh`` script."""
+    try:
+        return path.endswith(".jsh") or bool(vfs.stat(path).mode & 0o111)
+    except OSError:
+        return False
 
 
 def every_command(session: Session, vfs: Disk) -> list[Meaning]:
