@@ -140,7 +140,8 @@ class Shell(Execution):
 
     def find_script(self, name: str) -> str | None:
         """The path of the script that runs as command ``name`` ($PATH, or a path), or None."""
-        return next(iter(scripts.find_scripts(self.vfs, self.cwd, name, self.environment())), None)
+        found = scripts.locate(self.vfs, self.cwd, name, self.environment(), every=False)
+        return found[0].path if found else None
 
     async def run(self, line: str, *, stdin: Input | None = None,
                   stdout: Output | None = None, stderr: Output | None = None) -> ShellResult:

@@ -20,6 +20,7 @@ awaiting task, and the script ends with status 130.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -65,11 +66,11 @@ class Script:
 
 
 def locate(vfs: Disk, cwd: str, name: str, env: dict[str, str],
-           skipped: list[str] | None = None) -> list[Script]:
-    """Every file the name ``name`` could run, first the one that runs: a name with a ``/`` is
-    that path (if it is a file), else the ``$PATH`` folders' ``NAME``, ``NAME.jsh``,
-    ``NAME.py``, then the skills' scripts named ``name``; in the cone (trust.guarded), not
-    those a scoop could write, which go to ``skipped``."""
+           skipped: list[str] | None = None, *, every: bool = True) -> list[Script]:
+    """Every file the name ``name`` could run, first the one that runs (only that one unless
+    ``every``): a name with a ``/`` is that path (if it is a file), else the ``$PATH`` folders'
+    ``NAME``, ``NAME.jsh``, ``NAME.py``, then the skills' scripts named ``name``; in the cone
+    (trust.guarded), not those a scoop could write, which go to ``skipped``."""
     if "/" in name:
         try:
             path = resolve(cwd, name)
@@ -79,21 +80,25 @@ def locate(vfs: Disk, cwd: str, name: str, env: dict[str, str],
     if not name or name in (".", ".."):
         return []
     found = []
-    candidates = [Script(posixpath.join(resolve(cwd, folder), name + suffix), folder)
-                  for folder in search_path(env, default_path(vfs)) for suffix in SUFFIXES]
-    for script in candidates:
-        if not _is_file(vfs, script.path):
-            continue
+    for script in _candidates(vfs, cwd, name, env):
         if not scoop_could_write(vfs, script.path):
             found.append(script)
+            if not every:
+                break
         elif skipped is not None:
             skipped.append(script.path)
-    for offered in skill_scripts(vfs, cwd, env, name):
-        if not scoop_could_write(vfs, offered.path):
-            found.append(Script(offered.path, offered.folder, offered.skill))
-        elif skipped is not None:
-            skipped.append(offered.path)
     return found
+
+
+def _candidates(vfs: Disk, cwd: str, name: str, env: dict[str, str]) -> Iterator[Script]:
+    """The files named ``name`` in the $PATH folders, then in the skills, as they are met."""
+    for folder in search_path(env, default_path(vfs)):
+        for suffix in SUFFIXES:
+            path = posixpath.join(resolve(cwd, folder), name + suffix)
+            if _is_file(vfs, path):
+                yield Script(path, folder)
+    for offered in skill_scripts(vfs, cwd, env, name):
+        yield Script(offered.path, offered.folder, offered.skill)
 
 
 def find_scripts(vfs: Disk, cwd: str, name: str, env: dict[str, str],
@@ -170,7 +175,7 @@ async def run_external(ctx: Context, argv: list[str]) -> int:
     127 when nothing is found, 126 when the file cannot run, else the script's status."""
     name = argv[0]
     skipped: list[str] = []
-    found = locate(ctx.vfs, ctx.cwd, name, ctx.env, skipped)
+    found = locate(ctx.vfs, ctx.cwd, name, ctx.env, skipped, every=False)
     if not found:
         if "/" not in name:
             note = f" ({quote_name(skipped[0])} {SKIPPED})" if skipped else ""

@@ -20,8 +20,8 @@ builtins, the functions and the ``$PATH`` folders (py_vfs/shell/scripts.py).
 There is no cache, so nothing can be stale (another tab, a mounted folder changed on the
 computer): a lookup lists the skills folders that exist, each at most ``MAX_SKILLS`` skills and
 each skill at most ``MAX_ENTRIES`` files (the first ones by name; the rest are not commands),
-which is a few ``readdir`` calls for a name no builtin or ``$PATH`` folder answers. Nothing
-walks the disk.
+and stops after ``MAX_READ`` skills and files in all: a few ``readdir`` calls for a name no
+builtin or ``$PATH`` folder answers. Nothing walks the disk.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ WORKSPACE_FOLDERS = ("/workspace/skills", "/workspace/.agents/skills",
 MAX_PARENTS = 32  # levels above the current directory looked at
 MAX_SKILLS = 256  # skills read in one skills folder (the first ones by name)
 MAX_ENTRIES = 256  # files read in one skill folder or its scripts/ (the first ones by name)
+MAX_READ = 4096  # skills and files looked at by one lookup in all (then it stops)
 
 
 @dataclass(frozen=True)
@@ -84,48 +85,56 @@ def skills_folders(cwd: str, env: dict[str, str]) -> list[str]:
 def skill_scripts(vfs: Disk, cwd: str, env: dict[str, str],
                   name: str | None = None) -> Iterator[SkillScript]:
     """Every script the skills offer, in precedence order (a name offered twice comes twice:
-    the first runs); only those named ``name`` when it is given."""
+    the first runs); only those named ``name`` when it is given. At most ``MAX_READ`` skills
+    and files are looked at in all."""
+    left = MAX_READ
     for folder in skills_folders(cwd, env):
-        for skill in _skills(vfs, folder):
+        for skill in _skills(vfs, folder, left):
+            left -= 1
             path = posixpath.join(folder, skill)
             for place in (path, posixpath.join(path, SCRIPTS_FOLDER)):
-                for file in _scripts(vfs, place, name):
-                    yield SkillScript(command_name(file), posixpath.join(place, file), skill, path)
+                files = _files(vfs, place, min(MAX_ENTRIES, left))
+                left -= len(files)
+                for file in files:
+                    if (name is None or command_name(file) == name) and _is_script(vfs, place,
+                                                                                   file):
+                        yield SkillScript(command_name(file), posixpath.join(place, file),
+                                          skill, path)
+            if left <= 0:
+                return
 
 
-def _skills(vfs: Disk, folder: str) -> list[str]:
-    """The skills in a skills folder: its subfolders holding a SKILL.md, by name."""
+def _skills(vfs: Disk, folder: str, most: int) -> list[str]:
+    """The skills in a skills folder: its subfolders holding a SKILL.md, by name (of the first
+    ``most`` and ``MAX_SKILLS`` subfolders)."""
     try:
         entries = list_entries(vfs, folder)
     except OSError:
         return []
     names = sorted(entry.name for entry in entries
                    if entry.type in ("directory", "symlink") and not entry.name.startswith("."))
-    return [name for name in names[:MAX_SKILLS]
+    return [name for name in names[:min(MAX_SKILLS, most)]
             if _is_file(vfs, posixpath.join(folder, name, SKILL_FILE))]
 
 
-def _scripts(vfs: Disk, place: str, name: str | None) -> list[str]:
-    """The files of ``place`` that are commands (named ``name`` when given), by name."""
+def _files(vfs: Disk, place: str, most: int) -> list[str]:
+    """The first ``most`` names of ``place`` by name, but for dot files, SKILL.md and
+    folders."""
     try:
         entries = list_entries(vfs, place)
     except OSError:
         return []
-    kinds = {entry.name: entry.type for entry in entries}
-    found = []
-    for file in sorted(kinds)[:MAX_ENTRIES]:
-        if file.startswith(".") or file == SKILL_FILE or kinds[file] not in ("file", "symlink"):
-            continue
-        if name is not None and command_name(file) != name:
-            continue
-        path = posixpath.join(place, file)
-        try:
-            node = vfs.stat(path)
-        except OSError:
-            continue
-        if node.type == "file" and (file.endswith(SCRIPT_SUFFIXES) or node.mode & 0o111):
-            found.append(file)
-    return found
+    names = sorted(entry.name for entry in entries if entry.type in ("file", "symlink"))
+    return [file for file in names if not file.startswith(".") and file != SKILL_FILE][:most]
+
+
+def _is_script(vfs: Disk, place: str, file: str) -> bool:
+    """A file of a skill is a command: its name ends in ``SCRIPT_SUFFIXES`` or it has an x."""
+    try:
+        node = vfs.stat(posixpath.join(place, file))
+    except OSError:
+        return False
+    return node.type == "file" and (file.endswith(SCRIPT_SUFFIXES) or bool(node.mode & 0o111))
 
 
 def _is_file(vfs: Disk, path: str) -> bool:

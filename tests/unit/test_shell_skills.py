@@ -187,9 +187,15 @@ def test_the_lookup_is_bounded(shell, monkeypatch):
         "/workspace/skills/s1/t1.py\n1\n", "", 0)
     monkeypatch.setattr(skills, "MAX_SKILLS", 256)
     skill(vfs, "/workspace/skills", "many", **{f"f{n:02d}.py": "" for n in range(10)})
-    monkeypatch.setattr(skills, "MAX_ENTRIES", 4)  # SKILL.md, f00, f01, f02
+    monkeypatch.setattr(skills, "MAX_ENTRIES", 3)  # f00, f01, f02 (SKILL.md is no file's)
     assert sh(shell, "which f02; which f03; echo $?") == (
         "/workspace/skills/many/f02.py\n1\n", "", 0)
+    monkeypatch.setattr(skills, "MAX_ENTRIES", 256)
+    # And all in all: skills are read by name (many, notes, s0..s4), each counting one.
+    monkeypatch.setattr(skills, "MAX_READ", 1 + 10 + 1 + 3)  # many + 10 files, notes + 3
+    assert sh(shell, "which f09 fetch; which t0; echo $?") == (
+        "/workspace/skills/many/f09.py\n/workspace/skills/notes/scripts/fetch.py\n1\n", "", 0)
+    monkeypatch.setattr(skills, "MAX_READ", 4096)
     # The parents looked at: at most MAX_PARENTS levels up.
     deep = "/d/" + "/".join("x" * 5)
     run(vfs.mkdir(deep, recursive=True))

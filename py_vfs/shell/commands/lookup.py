@@ -80,7 +80,8 @@ async def type_(ctx: Context, args: list[str]) -> int:
     flags, names = _bash_flags(ctx, args, "afptP", "type [-afptP] name [name ...]")
     status = 0
     for name in names:
-        found = meanings(ctx.session, ctx.vfs, name, others="P" not in flags)
+        found = meanings(ctx.session, ctx.vfs, name, others="P" not in flags,
+                         every="a" in flags or "f" in flags)
         found = [m for m in found if not ("f" in flags and m.kind == "function")]
         if not found:
             if not set(flags) & set("tpP"):
@@ -116,7 +117,7 @@ async def command_(ctx: Context, args: list[str]) -> int:
                                           functions=False)
     found_any = False
     for name in names:
-        found = meanings(ctx.session, ctx.vfs, name, env=env)
+        found = meanings(ctx.session, ctx.vfs, name, every=False, env=env)
         if not found:
             if describe == "V":
                 ctx.err(f"{quote_name(name)}: not found")

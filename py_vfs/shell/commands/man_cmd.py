@@ -52,7 +52,7 @@ async def _skill_page(ctx: Context, name: str) -> str | None:
     """The SKILL.md of the skill whose script runs as ``name``, or None."""
     if "/" in name:
         return None
-    found = locate(ctx.vfs, ctx.cwd, name, ctx.env)
+    found = locate(ctx.vfs, ctx.cwd, name, ctx.env, every=False)
     if not found or not found[0].skill:
         return None
     try:

@@ -48,12 +48,12 @@ class Meaning:
 
 
 def meanings(session: Session, vfs: Disk, name: str, *, others: bool = True,
-             env: dict[str, str] | None = None,
+             every: bool = True, env: dict[str, str] | None = None,
              skipped: list[str] | None = None) -> list[Meaning]:
     """Everything ``name`` could run, the one that runs first: the alias, keyword, function and
     builtin (unless ``others`` is false), then the files a lookup finds with ``env``'s $PATH
     (default: the shell's; a name with a ``/``: that file, if it can run); the files a scoop
-    could write go to ``skipped`` instead."""
+    could write go to ``skipped`` instead. Only the first, unless ``every``."""
     found: list[Meaning] = []
     if others and "/" not in name:
         if name in session.aliases:
@@ -64,7 +64,9 @@ def meanings(session: Session, vfs: Disk, name: str, *, others: bool = True,
             found.append(Meaning(name, "function"))
         if name in COMMANDS:
             found.append(Meaning(name, "builtin"))
-    scripts = locate(vfs, session.cwd, name, env or session.environment(), skipped)
+    if found and not every:
+        return found[:1]
+    scripts = locate(vfs, session.cwd, name, env or session.environment(), skipped, every=every)
     if "/" in name:  # a path: only a file that can run (bash: an executable one)
         scripts = [script for script in scripts if _runnable(vfs, script.path)]
     return found + [Meaning(name, "file", script.path, script) for script in scripts]
