@@ -39,6 +39,7 @@ DEFAULT_PATH = "/workspace/bin:/workspace/skills"  # the cone's (trust.py: a sco
 SUFFIXES = ("", ".jsh", ".py")  # tried in this order in each $PATH folder
 NOT_FOUND = 127
 SHEBANG_BYTES = 256  # how much of a file is read to find its `#!` line
+MAX_LISTED = 4096  # files of one $PATH folder that `commands` and Tab look at
 
 
 def search_path(env: dict[str, str], default: str = DEFAULT_PATH) -> list[str]:
@@ -108,27 +109,36 @@ def find_scripts(vfs: Disk, cwd: str, name: str, env: dict[str, str],
 
 
 def every_script(vfs: Disk, cwd: str, env: dict[str, str]) -> list[tuple[str, Script]]:
-    """Every command the ``$PATH`` folders (``NAME``, ``NAME.jsh``, ``NAME.py`` as ``NAME``)
-    and the skills offer, as (name, script), in the order a lookup meets them (a name met
-    twice: the first one runs); not those a scoop could write, in the cone."""
+    """Every command the ``$PATH`` folders and the skills offer, as (name, script), in the
+    order a lookup meets them (a name met twice: the first one runs). Of a ``$PATH`` folder,
+    as ``compgen -c`` lists them, the files that can run: with an ``x`` mode bit, or ``.jsh``
+    (``NAME``, ``NAME.jsh``, ``NAME.py`` as ``NAME``; the first ``MAX_LISTED`` by name); not
+    those a scoop could write, in the cone."""
     found: list[tuple[str, Script]] = []
     for folder in search_path(env, default_path(vfs)):
         try:
             place = resolve(cwd, folder)
-            entries = sorted(str(entry) for entry in vfs.readdir(place))
+            entries = sorted(str(entry) for entry in vfs.readdir(place))[:MAX_LISTED]
         except OSError:
             continue
-        by_suffix = sorted(entries, key=lambda entry: _suffix_rank(entry))
-        for entry in by_suffix:
+        for entry in sorted(entries, key=_suffix_rank):
             path = posixpath.join(place, entry)
             name = _strip_suffix(entry)
-            if not name or not _is_file(vfs, path) or scoop_could_write(vfs, path):
-                continue
-            found.append((name, Script(path, folder)))
+            if name and _can_run(vfs, path) and not scoop_could_write(vfs, path):
+                found.append((name, Script(path, folder)))
     for offered in skill_scripts(vfs, cwd, env):
         if not scoop_could_write(vfs, offered.path):
             found.append((offered.name, Script(offered.path, offered.folder, offered.skill)))
     return found
+
+
+def _can_run(vfs: Disk, path: str) -> bool:
+    """A file of a $PATH folder that may run by name: an ``x`` mode bit, or a ``.jsh``."""
+    try:
+        node = vfs.stat(path)
+    except OSError:
+        return False
+    return node.type == "file" and (path.endswith(".jsh") or bool(node.mode & 0o111))
 
 
 def _suffix_rank(entry: str) -> int:

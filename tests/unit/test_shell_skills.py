@@ -127,6 +127,7 @@ def test_commands_lists_every_command_sorted_with_its_origin(shell):
     vfs = shell.vfs
     write(vfs, "/workspace/bin/upper.py", "print('u')\n", 0o755)
     write(vfs, "/workspace/bin/tool", "#!/usr/bin/env python3\n", 0o755)
+    write(vfs, "/workspace/bin/notes.txt", "not a command\n")  # no x bit: not listed
     sh(shell, "alias ll='ls -l'; greet() { echo hi; }")
     out, err, code = sh(shell, "commands")
     assert (err, code) == ("", 0)
@@ -141,6 +142,7 @@ def test_commands_lists_every_command_sorted_with_its_origin(shell):
     assert table["tool"] == "$PATH /workspace/bin: /workspace/bin/tool"
     assert table["fetch"] == "skill notes: /workspace/skills/notes/scripts/fetch.py"
     assert "commands" in table and "which" in table
+    assert "notes.txt" not in table and "README" not in table
     # -a: what each name shadows too; -q: the names alone.
     shadowed = [line.split() for line in sh(shell, "commands -a")[0].splitlines()
                 if "shadowed" in line]
