@@ -93,11 +93,11 @@ def skill_scripts(vfs: Disk, cwd: str, env: dict[str, str],
             left -= 1
             path = posixpath.join(folder, skill)
             for place in (path, posixpath.join(path, SCRIPTS_FOLDER)):
-                files = _files(vfs, place, min(MAX_ENTRIES, left))
+                files = _files(vfs, place, max(0, min(MAX_ENTRIES, left)))
                 left -= len(files)
                 for file in files:
-                    if (name is None or command_name(file) == name) and _is_script(vfs, place,
-                                                                                   file):
+                    wanted = name is None or command_name(file) == name
+                    if wanted and _is_script(vfs, place, file):
                         yield SkillScript(command_name(file), posixpath.join(place, file),
                                           skill, path)
             if left <= 0:
