@@ -30,7 +30,9 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
       manifest.json              {version, files: [{path, size, sha256}]}, made by
                                  `python -m py_vfs.defaults defaults/` (docs/defaults.md)
       files/<path>               each file, at its path on the disk (files/shared/README.md)
-    wheels/                      our wheel (py_vfs-<version>-py3-none-any.whl), micropip's and
+    wheels/                      our wheel (py_vfs-<version>-py3-none-any.whl, with a copy of
+                                 docs/shell.md as py_vfs/shell/pages/shell.md for `man`,
+                                 made for the build and removed after it), micropip's and
                                  fsspec's (installed on Python's first `import fsspec`:
                                  py_vfs/web/lazy_wheels.py, docs/python.md)
     manifest.json                {version, wheel, wheelSha256, micropip, fsspec, pyodide, build,
@@ -124,6 +126,10 @@ RESERVED = {"pyodide", "vendor", "wheels", "manifest.json", "pyvfs-config.json",
             "defaults", PREVIEW_SITE}
 # The default content copied into a disk on its first open (py_vfs/defaults.py).
 DEFAULTS = ROOT / "defaults"
+# The shell's reference, which `man` reads (py_vfs/shell/manual.py): copied into the package for
+# the wheel only (never committed; .gitignore names the copy).
+SHELL_REFERENCE = ROOT / "docs" / "shell.md"
+PACKAGED_REFERENCE = ROOT / "py_vfs" / "shell" / "pages" / "shell.md"
 SKIP_NAMES = {"__pycache__", ".DS_Store", "node_modules"}
 
 
@@ -157,8 +163,9 @@ def walk(folder: Path) -> list[Path]:
 
 
 def input_files() -> list[Path]:
-    files = [Path(__file__).resolve(), ROOT / "pyproject.toml", ROOT / "README.md"]
-    files += walk(ROOT / "py_vfs")
+    files = [Path(__file__).resolve(), ROOT / "pyproject.toml", ROOT / "README.md",
+             SHELL_REFERENCE]
+    files += [path for path in walk(ROOT / "py_vfs") if path != PACKAGED_REFERENCE]
     files += walk(ROOT / "web")
     files += walk(DEFAULTS)
     files += [ROOT / "service_worker" / name for name in PREVIEW_FILES]
@@ -289,12 +296,16 @@ def build_wheel(out: Path) -> str:
     for old in wheels.glob("py_vfs-*.whl"):
         old.unlink()
     args = ["wheel", "--no-deps", "--no-build-isolation", "--ignore-requires-python"]
-    run(
-        [*PIP, *args, "-w", str(wheels), "."],
-        "pip wheel (our package)",
-        # Fixed zip timestamps: the same sources give the same wheel (flit honours it).
-        env={"SOURCE_DATE_EPOCH": "315532800"},
-    )
+    copy(SHELL_REFERENCE, PACKAGED_REFERENCE)  # `man` reads it from the installed package
+    try:
+        run(
+            [*PIP, *args, "-w", str(wheels), "."],
+            "pip wheel (our package)",
+            # Fixed zip timestamps: the same sources give the same wheel (flit honours it).
+            env={"SOURCE_DATE_EPOCH": "315532800"},
+        )
+    finally:
+        PACKAGED_REFERENCE.unlink(missing_ok=True)
     built = sorted(wheels.glob("py_vfs-*.whl"))
     if len(built) != 1:
         raise BuildError(f"expected one py_vfs wheel in {rel(wheels)}, found {len(built)}")

@@ -1,11 +1,11 @@
 """Tab completion for the terminal (``vfs.complete(line, cursor)``, ``python -m py_vfs shell``).
 
 The word under the cursor is completed as bash does: in a command's position, from the command
-names (``COMMAND_SOURCES``: the registered commands, the functions, the aliases and the
-scripts in $PATH); after ``$``, from the variable names (``VARIABLE_SOURCES``);
-elsewhere, from the paths below the current directory. Each candidate is the text that
-replaces the word, quoted as the word was (backslashes, or inside the quote it opened) and
-ending as bash ends it: ``/`` after a directory, else the closing quote and a space.
+names (``COMMAND_SOURCES``: the registered commands, the functions, the aliases and the scripts
+in $PATH and in the skills, py_vfs/shell/skills.py); after ``$``, from the variable names
+(``VARIABLE_SOURCES``); elsewhere, from the paths below the current directory. Each candidate is
+the text that replaces the word, quoted as the word was (backslashes, or inside the quote it
+opened) and ending as bash ends it: ``/`` after a directory, else the closing quote and a space.
 """
 
 from __future__ import annotations

@@ -58,9 +58,9 @@ class Session(Protocol):
         """The exported variables and their values."""
 
     async def run_argv(self, argv: list[str], stdin: Input, stdout: Output,
-                       stderr: Output) -> int:
-        """Run one command (a builtin, a function, a script) with these arguments and
-        streams; its exit status."""
+                       stderr: Output, *, functions: bool = True) -> int:
+        """Run one command (a builtin, a function unless ``functions`` is false, a script)
+        with these arguments and streams; its exit status."""
 
     async def run_here(self, text: str, argv: list[str] | None, stdin: Input,
                        stdout: Output, stderr: Output) -> int:

@@ -275,10 +275,11 @@ class Execution:
                 status = 1
         return status
 
-    async def invoke(self, argv: list[str], io: Streams) -> int:
-        """Run a function, a builtin or command, or a script, in that order."""
+    async def invoke(self, argv: list[str], io: Streams, *, functions: bool = True) -> int:
+        """Run a function (unless ``functions`` is false), a builtin or command, or a script,
+        in that order (py_vfs/shell/commands/meanings.py)."""
         name = argv[0]
-        body = self.functions.get(name)
+        body = self.functions.get(name) if functions else None
         if body is not None:
             return await self._call(body, argv, io)
         spec = COMMANDS.get(name)

@@ -171,7 +171,8 @@ class Shell(Execution):
 
     def find_script(self, name: str) -> str | None:
         """The path of the script that runs as command ``name`` ($PATH, or a path), or None."""
-        return next(iter(scripts.find_scripts(self.vfs, self.cwd, name, self.environment())), None)
+        found = scripts.locate(self.vfs, self.cwd, name, self.environment(), every=False)
+        return found[0].path if found else None
 
     async def run(self, line: str, *, stdin: Input | None = None,
                   stdout: Output | None = None, stderr: Output | None = None) -> ShellResult:
@@ -266,10 +267,11 @@ class Shell(Execution):
         return await self.run_script(text, argv, io, source=True)
 
     async def run_argv(self, argv: list[str], stdin: Input, stdout: Output,
-                       stderr: Output) -> int:
-        """Run one command with these arguments and streams (xargs, find -exec)."""
+                       stderr: Output, *, functions: bool = True) -> int:
+        """Run one command with these arguments and streams (xargs, find -exec; `command`
+        without the functions)."""
         try:
-            return await self.invoke(argv, Streams(stdin, stdout, stderr))
+            return await self.invoke(argv, Streams(stdin, stdout, stderr), functions=functions)
         except (ExitShell, ReturnFrom) as exc:
             return exc.status
 

@@ -1125,3 +1125,31 @@ _group("timing", "lang", [
     "timeout -s FOO 1 true; echo $?",
     "{ time bash -c 'echo out; exit 2'; } 2>/dev/null; echo $?",
 ])
+
+_group("lookup", "lang", [
+    "command -v cd echo; echo $?",
+    "command -v nosuch; echo $?",
+    "command -v cd nosuch; echo $?",
+    "command -V cd",
+    "command -V nosuch; echo $?",
+    "f() { :; }; command -v f; command -V if",
+    "command -v if while; echo $?",
+    "command echo hi",
+    "f() { echo fn; }; command f; echo $?",
+    "command; echo $?",
+    "command -x; echo $?",
+    "type -a cd",
+    "type -t if cd nosuch; echo $?",
+    "type -p cd; echo $?",
+    "type -P cd; echo $?",
+    "type -f cd",
+    "type -x; echo $?",
+    "type -- cd",
+    "mkdir b && printf 'print(1)\\n' > b/t.py && chmod +x b/t.py && PATH=$PWD/b:$PATH"
+    " && command -v t.py && type t.py && type -t t.py && which t.py",
+    "mkdir b && printf 'print(1)\\n' > b/t.py && chmod +x b/t.py && PATH=$PWD/b:$PATH"
+    " && type -P t.py && type -p t.py && command -V t.py",
+    "mkdir b && printf 'print(1)\\n' > b/cat && chmod +x b/cat && PATH=$PWD/b:$PATH"
+    " && type -P cat",
+    "cd dir && command -v ../b.txt nope; echo $?",
+])

@@ -36,6 +36,9 @@ LINES = {
     "cd": f"cd '{MISSING}'",
     "chmod": f"chmod -v 644 '{P}'",
     "cmp": f"cmp '{P}' /d/other",
+    "command": f"command -V '{EVIL}'",
+    "commands": f"mkdir -p /workspace/bin && cp '{P}' /workspace/bin/'{EVIL}' && "
+                f"chmod +x /workspace/bin/'{EVIL}' && commands",
     "continue": f"for i in 1; do continue '{EVIL}'; done",
     "cp": f"cp -v '{P}' /d/copy",
     "cut": f"cut -f1 '{MISSING}'",
@@ -60,6 +63,7 @@ LINES = {
     "local": f"local '{EVIL}'",
     "log": f"log -n 1 '{P}'",
     "ls": "ls /d",
+    "man": f"man '{EVIL}'",
     "md5sum": f"md5sum '{P}'",
     "mkdir": f"mkdir -v /d/dir-'{EVIL}'",
     "mount": f"mount '{MISSING}'/m /nonexistent-host-dir",

@@ -15,9 +15,9 @@ Run = Callable[[Context, list[str]], Awaitable[int]]
 # The commands that are builtins in bash: their errors read `sh: NAME: message`, as bash's
 # read `bash: line N: NAME: message`; the others', coreutils' shape, `NAME: message`.
 SHELL_BUILTINS = frozenset({
-    ".", ":", "[", "alias", "break", "cd", "continue", "echo", "eval", "exit", "export", "false",
-    "help", "history", "local", "printf", "pwd", "read", "return", "set", "shift", "source",
-    "test", "true", "type", "unalias", "unset", "trap",
+    ".", ":", "[", "alias", "break", "cd", "command", "continue", "echo", "eval", "exit",
+    "export", "false", "help", "history", "local", "printf", "pwd", "read", "return", "set",
+    "shift", "source", "test", "trap", "true", "type", "unalias", "unset",
 })
 
 

@@ -9,10 +9,9 @@ import re
 from ..context import Context, describe
 from ..control import ExitShell, LoopControl, ReturnFrom
 from ..format import quote_arg, quote_name, visible
-from ..parser import KEYWORDS
 from ..words import ifs_separator
 from .data import export_archive
-from .registry import COMMANDS, UsageError, command, parse_flags
+from .registry import UsageError, command, parse_flags
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
@@ -436,35 +435,6 @@ async def unalias(ctx: Context, args: list[str]) -> int:
         if aliases.pop(name, None) is None:
             ctx.err(f"{name}: not found")
             status = 1
-    return status
-
-
-@command("type [-t] NAME...", "tell what a command name is: alias, keyword, function, builtin")
-async def type_(ctx: Context, args: list[str]) -> int:
-    """For each NAME, say what runs when it is typed as a command: an alias, a shell
-    keyword, a function, a builtin (the commands of this shell) or a script found in $PATH.
-    -t: only the kind, one word (alias, keyword, function, builtin, file), nothing for a name
-    that is none of them. Status 1 when a NAME is not found."""
-    flags, names = parse_flags(args, "t")
-    session = ctx.session
-    status = 0
-    for name in names:
-        if name in session.aliases:
-            kind, said = "alias", f"is aliased to `{session.aliases[name]}'"
-        elif name in KEYWORDS:
-            kind, said = "keyword", "is a shell keyword"
-        elif name in session.functions:
-            kind, said = "function", "is a function"
-        elif name in COMMANDS:
-            kind, said = "builtin", "is a shell builtin"
-        elif (path := session.find_script(name)) is not None:
-            kind, said = "file", f"is {visible(path)}"
-        else:
-            if "t" not in flags:
-                ctx.err(f"{quote_name(name)}: not found")
-            status = 1
-            continue
-        ctx.out(f"{kind}\n" if "t" in flags else f"{name} {said}\n")
     return status
 
 
