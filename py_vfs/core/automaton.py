@@ -116,6 +116,15 @@ class Automaton:
             begin = end
         return found
 
+    def leftmost(self, subject: str, begin: int = 0) -> tuple[int, int] | None:
+        """The leftmost-longest match at or after ``begin`` (it may be empty), as (start,
+        end), or None (awk's match, sub and split). At most (length)^2 x (states) work."""
+        for start in range(begin, len(subject) + 1):
+            end = self._longest(subject, start)
+            if end is not None:
+                return start, end
+        return None
+
     def _longest(self, subject: str, begin: int) -> int | None:
         """The end of the longest match starting at ``begin``, or None."""
         states = self._close({self._start}, self._context(subject, begin), restart=False)

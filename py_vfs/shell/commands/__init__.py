@@ -3,6 +3,7 @@
 from . import (
     archives,
     attributes,
+    awk,
     builtins,
     columns,
     compare,
@@ -43,6 +44,7 @@ __all__ = [
     "UsageError",
     "archives",
     "attributes",
+    "awk",
     "builtins",
     "columns",
     "compare",
