@@ -68,10 +68,9 @@ async def _substr(run: Interpreter, args: list[Node]) -> Value:
     length = to_num(await run.ev(args[2])) if len(args) == 3 else math.inf
     if math.isnan(start) or math.isnan(length):
         return ""
-    first = _round(start)
-    last = math.inf if math.isinf(length) else _round(start + length) if not \
-        start.is_integer() else first + _round(length)
-    first = max(first, 1)
+    # As gawk: a start below 1 counts from 1 (the length is kept), fractions are cut off.
+    first = 1 if start < 1 else _round(start)
+    last = math.inf if math.isinf(length) or length > len(text) else first + _round(length)
     last = min(last, len(text) + 1)
     return text[first - 1:int(last) - 1] if last > first else ""
 
@@ -79,7 +78,7 @@ async def _substr(run: Interpreter, args: list[Node]) -> Value:
 def _round(number: float) -> int:
     if math.isinf(number):
         return -(1 << 62) if number < 0 else 1 << 62
-    return round(number)
+    return math.trunc(number)
 
 
 async def _index(run: Interpreter, args: list[Node]) -> Value:
@@ -253,7 +252,7 @@ async def _math(run: Interpreter, args: list[Node], name: str) -> Value:
         if name == "int":
             return float(math.trunc(x)) if math.isfinite(x) else x
         if name == "log":
-            return math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
+            return math.log(x) if x > 0 else (-math.inf if x == 0 else -math.nan)
         if name == "sqrt":
             return math.sqrt(x) if x >= 0 else -math.nan
         if name == "exp":

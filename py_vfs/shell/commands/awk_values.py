@@ -68,9 +68,9 @@ def number_text(number: float, fmt: str) -> str:
     if number.is_integer():
         return str(int(number))
     if math.isnan(number):
-        return "-nan" if math.copysign(1.0, number) < 0 else "nan"
+        return "-nan" if math.copysign(1.0, number) < 0 else "+nan"
     if math.isinf(number):
-        return "-inf" if number < 0 else "inf"
+        return "-inf" if number < 0 else "+inf"
     try:
         return format_values(fmt, [number])
     except AwkError:
