@@ -1023,7 +1023,8 @@ _group("awk-fields", "text", [
     "echo 'x  y' | awk -F ' ' '{ print $2 }'",
     "echo 'aXXbXc' | awk -F 'X+' '{ print $2, NF }'",
     "echo 'abc' | awk 'BEGIN { FS = \"\" } { print $2, NF }'",
-    "printf 'a b\\nc d\\n\\ne f\\ng\\n' | awk 'BEGIN { RS = \"\" } { print NR \": \" $1 \"|\" $NF }'",
+    "printf 'a b\\nc d\\n\\ne f\\ng\\n' | awk 'BEGIN { RS = \"\" } { print NR \": \" $1 "
+    "\"|\" $NF }'",
     "printf 'a b\\nc d\\n\\n\\ne f\\n' | awk 'BEGIN { RS = \"\"; FS = \"\\n\" } { print NF, $1 }'",
     "printf 'a;b;c' | awk 'BEGIN { RS = \";\" } { print NR, $0 }'",
     "echo 'one two' | awk '{ $0 = \"x y z\"; print NF, $2 }'",
@@ -1057,7 +1058,8 @@ _group("awk-values", "text", [
 _group("awk-arrays", "text", [
     "awk '{ c[$0]++ } END { for (w in c) print w, c[w] }' words.txt | sort",
     "awk 'BEGIN { a[1]; a[2]; delete a[1]; print (1 in a), (2 in a), length(a) }'",
-    "awk 'BEGIN { a[1,2] = 3; for (k in a) { split(k, p, SUBSEP); print p[1], p[2] }; print ((1,2) in a) }'",
+    "awk 'BEGIN { a[1,2] = 3; for (k in a) { split(k, p, SUBSEP); print p[1], p[2] }; print "
+    "((1,2) in a) }'",
     "awk 'BEGIN { n = split(\"a b c\", x); delete x; print n, length(x) }'",
     "awk 'BEGIN { if (\"k\" in a) print \"yes\"; else print \"no\"; print length(a) }'",
     "awk 'BEGIN { a[\"x\"]; if (a[\"y\"] == \"\") print length(a) }'",
@@ -1086,15 +1088,18 @@ _group("awk-functions", "text", [
     "awk 'function fact(n) { return n <= 1 ? 1 : n * fact(n - 1) } BEGIN { print fact(10) }'",
     "awk 'function fib(n) { return n < 2 ? n : fib(n-1) + fib(n-2) } BEGIN { print fib(15) }'",
     "awk 'function f(a, b) { b = a * 2; return b } BEGIN { b = 1; print f(3), b }'",
-    "awk 'function fill(arr, n,  i) { for (i = 1; i <= n; i++) arr[i] = i * i } BEGIN { fill(sq, 4); print sq[3], length(sq) }'",
+    "awk 'function fill(arr, n,  i) { for (i = 1; i <= n; i++) arr[i] = i * i } BEGIN { "
+    "fill(sq, 4); print sq[3], length(sq) }'",
     "awk 'function g(x) { x[1] = \"set\" } BEGIN { g(a); print a[1] }'",
     "awk 'function noret() { } BEGIN { x = noret(); print \"[\" x \"]\" }'",
-    "awk 'function max(a, b) { return a > b ? a : b } { m = max(m, length($0)) } END { print m }' words.txt",
+    "awk 'function max(a, b) { return a > b ? a : b } { m = max(m, length($0)) } END { print "
+    "m }' words.txt",
     "awk 'function loc(  t) { t[1] = 1; return length(t) } BEGIN { print loc(), loc() }'",
 ])
 
 _group("awk-builtins", "text", [
-    "awk 'BEGIN { print substr(\"hello\", 2), substr(\"hello\", 2, 3), substr(\"hello\", 0, 2), substr(\"hello\", -1), \"[\" substr(\"hello\", 9) \"]\" }'",
+    "awk 'BEGIN { print substr(\"hello\", 2), substr(\"hello\", 2, 3), substr(\"hello\", 0, "
+    "2), substr(\"hello\", -1), \"[\" substr(\"hello\", 9) \"]\" }'",
     "awk 'BEGIN { print index(\"abcabc\", \"ca\"), index(\"abc\", \"z\") }'",
     "awk 'BEGIN { s = \"aaa\"; n = gsub(/a/, \"b\", s); print n, s }'",
     "awk 'BEGIN { s = \"hello\"; sub(/l+/, \"[&]\", s); print s }'",
@@ -1102,7 +1107,8 @@ _group("awk-builtins", "text", [
     "awk 'BEGIN { s = \"abc\"; gsub(/x*/, \"-\", s); print s }'",
     "awk 'BEGIN { s = \"abc\"; gsub(/b*/, \"-\", s); print s }'",
     "awk '{ gsub(/a/, \"A\") } 1' a.txt",
-    "awk 'BEGIN { print match(\"foobar\", /o+b/), RSTART, RLENGTH; print match(\"x\", /y/), RSTART, RLENGTH }'",
+    "awk 'BEGIN { print match(\"foobar\", /o+b/), RSTART, RLENGTH; print match(\"x\", /y/), "
+    "RSTART, RLENGTH }'",
     "awk 'BEGIN { n = split(\"2024-01-15\", d, \"-\"); print n, d[1], d[3] + 0 }'",
     "awk 'BEGIN { n = split(\"a1b22c\", p, /[0-9]+/); print n, p[1], p[2], p[3] }'",
     "awk 'BEGIN { print toupper(\"MiXed 1\"), tolower(\"MiXed 1\") }'",
@@ -1131,18 +1137,21 @@ _group("awk-printf", "text", [
 
 _group("awk-io", "text", [
     "awk '{ print > \"out.txt\" }' a.txt; cat out.txt",
-    "awk '{ print > \"o2.txt\" } END { close(\"o2.txt\"); while ((getline l < \"o2.txt\") > 0) n++; print n }' b.txt",
+    "awk '{ print > \"o2.txt\" } END { close(\"o2.txt\"); while ((getline l < \"o2.txt\") > "
+    "0) n++; print n }' b.txt",
     "echo x > app.txt; awk 'BEGIN { print \"y\" >> \"app.txt\" }'; cat app.txt",
     "awk '{ print | \"sort\" }' words.txt",
     "awk '{ print | \"sort -r\" } END { close(\"sort -r\"); print \"done\" }' b.txt",
     "awk 'BEGIN { while ((\"cat a.txt\" | getline line) > 0) print \"got\", line }'",
     "awk 'BEGIN { \"echo one two\" | getline; print $2, NF }'",
-    "awk 'BEGIN { while ((getline line < \"b.txt\") > 0) n++; print n; print (getline x < \"nope.txt\") }'",
+    "awk 'BEGIN { while ((getline line < \"b.txt\") > 0) n++; print n; print (getline x < "
+    "\"nope.txt\") }'",
     "awk 'NR == 1 { getline; print \"after getline:\", $0, NR }' a.txt",
     "awk 'NR == 1 { getline v; print \"v=\" v, \"$0=\" $0, NR }' a.txt",
     "awk 'BEGIN { r = system(\"echo from system; exit 3\"); print \"status\", r }'",
     "awk 'BEGIN { print \"to err\" > \"/dev/stderr\"; print \"to out\" }'",
-    "awk '{ print $1 > ($1 \".out\") } END { close(\"alpha.out\"); getline x < \"alpha.out\"; print x }' a.txt",
+    "awk '{ print $1 > ($1 \".out\") } END { close(\"alpha.out\"); getline x < "
+    "\"alpha.out\"; print x }' a.txt",
     "echo 'in' | awk 'BEGIN { getline; print \"begin saw\", $0 }'",
     "awk 'BEGIN { printf \"%s\\n\", \"p\" | \"cat\"; close(\"cat\"); print \"q\" }'",
     "awk 'END { print $0, NF }' a.txt",
@@ -1156,7 +1165,8 @@ _group("awk-regex", "text", [
     "awk '/[[:upper:]]/' words.txt",
     "awk '/^.{5}$/' words.txt",
     "awk 'BEGIN { re = \"^b\" } $0 ~ re' words.txt",
-    "awk 'BEGIN { print (\"a.c\" ~ /a\\.c/), (\"abc\" ~ /a\\.c/), (\"a/b\" ~ /a\\/b/), (\"a+b\" ~ \"a\\\\+b\") }'",
+    "awk 'BEGIN { print (\"a.c\" ~ /a\\.c/), (\"abc\" ~ /a\\.c/), (\"a/b\" ~ /a\\/b/), "
+    "(\"a+b\" ~ \"a\\\\+b\") }'",
     "awk 'BEGIN { print (\"ab\" ~ /a|x/), (\"\" ~ /^$/), (\"x\\ny\" ~ /x.y/) }'",
     "awk '/a/ && /n/ { print \"both:\", $0 } /^d/ || /^C/ { print \"either:\", $0 }' words.txt",
     "printf 'aXbXXc' | awk 'BEGIN { RS = \"X+\" } { print NR, $0 }'",

@@ -172,6 +172,9 @@ async def awk(ctx: Context, args: list[str]) -> int:
     except AwkSyntaxError as exc:
         ctx.err(f"line {exc.line}: {exc}")
         return _SYNTAX_STATUS
+    except RecursionError:
+        ctx.err("the program nests too deeply")
+        return _SYNTAX_STATUS
     for assignment in assigns:
         if not _ASSIGNMENT.fullmatch(assignment):
             ctx.err(f"fatal: `{assignment}' is not a legal variable name")

@@ -31,7 +31,7 @@ from .awk_values import (
     truth,
 )
 
-MAX_CALL_DEPTH = 150
+MAX_CALL_DEPTH = 100
 MAX_ELEMENTS = 4_000_000
 TICK = 256
 

@@ -16,7 +16,7 @@ from typing import Any
 from .awk_lexer import AwkSyntaxError, Token, tokenize
 
 Node = tuple[Any, ...]
-MAX_NESTING = 100
+MAX_NESTING = 50
 _ASSIGN = frozenset({"=", "+=", "-=", "*=", "/=", "%=", "^=", "**="})
 _COMPARE = frozenset({"<", "<=", "!=", "==", ">", ">="})
 _CONCAT_START = frozenset({"NUMBER", "STRING", "ERE", "NAME", "FUNC_NAME", "BUILTIN", "$", "(",
