@@ -15,7 +15,8 @@ from typing import Any
 from ..context import Context, describe
 from ..format import quote_arg
 from ..pipes import Input, Output
-from .awk_interp import Exit, Interpreter, Next, NextFile
+from .awk_exec import Interpreter
+from .awk_interp import Exit, Next, NextFile
 from .awk_io import RecordReader, Streams, run_command
 from .awk_lexer import AwkSyntaxError, unescape
 from .awk_parser import Program, parse

@@ -23,8 +23,10 @@ from .awk_regex import Regex, translate
 from .awk_values import UNINIT, AwkError, StrNum, Value, format_values, to_num
 
 if TYPE_CHECKING:
-    from .awk_interp import Interpreter
     from .awk_parser import Node
+
+# The evaluator running the program (``awk_interp.Evaluator``, which imports this module).
+Interpreter = Any
 
 _RISKY = re.compile(r"\([^()]*[*+?{|][^()]*\)[*+?{]|\)[^()]*\)[*+?{]")
 MAX_GROUP_TEXT = 4096

@@ -24,8 +24,6 @@ from .awk_values import (
     StrNum,
     Value,
     compare,
-    format_values,
-    number_text,
     to_num,
     to_str,
     truth,
@@ -54,23 +52,26 @@ class Exit(Exception):
         self.status = status
 
 
-class _Return(Exception):
+class ReturnValue(Exception):
+    """`return value` out of a function."""
+
     def __init__(self, value: Value) -> None:
         super().__init__()
         self.value = value
 
 
-class _Break(Exception):
-    pass
+class BreakLoop(Exception):
+    """`break`."""
 
 
-class _Continue(Exception):
-    pass
+class ContinueLoop(Exception):
+    """`continue`."""
 
 
-class Interpreter:
+class Evaluator:
     """One run of a program: globals, the call stack, the record, I/O hooks (set by the
-    command: ``streams``, ``main_getline``, ``run_shell``)."""
+    command: ``streams``, ``main_getline``, ``run_shell``); expressions here, statements in
+    ``awk_exec.Interpreter``."""
 
     def __init__(self, program: Program, streams: Any) -> None:
         self.program = program
@@ -86,22 +87,17 @@ class Interpreter:
         self.seed = 0.0
         self.random: Any = None
         self.expr_ops = {
-            "regex": self.e_regex, "local": self.e_local, "field": self.e_field,
-            "index": self.e_index, "in": self.e_in, "assign": self.e_assign, "cond": self.e_cond,
-            "and": self.e_and, "or": self.e_or, "not": self.e_not, "match": self.e_match,
-            "cmp": self.e_cmp, "concat": self.e_concat, "binary": self.e_binary,
-            "neg": self.e_neg, "pos": self.e_pos, "preinc": self.e_preinc,
-            "postinc": self.e_postinc, "call": self.e_call, "builtin": self.e_builtin,
-            "getline": self.e_getline, "cmdgetline": self.e_cmdgetline, "group": self.e_group,
-            "tuple": self.e_tuple,
+            "regex": self._e_regex, "local": self._e_local, "field": self._e_field,
+            "index": self._e_index, "in": self._e_in, "assign": self._e_assign,
+            "cond": self._e_cond, "and": self._e_and, "or": self._e_or, "not": self._e_not,
+            "match": self._e_match,
+            "cmp": self._e_cmp, "concat": self._e_concat, "binary": self._e_binary,
+            "neg": self._e_neg, "pos": self._e_pos, "preinc": self._e_preinc,
+            "postinc": self._e_postinc, "call": self._e_call, "builtin": self._e_builtin,
+            "getline": self._e_getline, "cmdgetline": self._e_cmdgetline, "group": self._e_group,
+            "tuple": self._e_tuple,
         }
-        self.stmt_ops = {
-            "block": self.s_block, "expr": self.s_expr, "print": self.s_print,
-            "printf": self.s_print, "if": self.s_if, "while": self.s_while, "do": self.s_do,
-            "for": self.s_for, "forin": self.s_forin, "next": self.s_next,
-            "nextfile": self.s_nextfile, "exit": self.s_exit, "return": self.s_return,
-            "break": self.s_break, "continue": self.s_continue, "delete": self.s_delete,
-        }
+        self.stmt_ops: dict[str, Any] = {}  # the statements' (``awk_exec``)
 
     # -- helpers -------------------------------------------------------------------------
     async def tick(self) -> None:
@@ -210,45 +206,45 @@ class Interpreter:
         """The value of the expression ``node``."""
         kind = node[0]
         if kind == "num" or kind == "str":
-            return node[1]  # type: ignore[no-any-return]
+            return node[1]
         if kind == "var":
             value = self.globals.get(node[1], UNINIT)
             if isinstance(value, dict):
                 raise AwkError(f"fatal: attempt to use array `{node[1]}' in a scalar context")
-            return value  # type: ignore[no-any-return]
+            return value
         if kind == "nf":
             return float(self.record.nf())
-        return await self.expr_ops[kind](node)  # type: ignore[no-any-return]
+        return await self.expr_ops[kind](node)
 
-    async def e_regex(self, node: Node) -> Value:
+    async def _e_regex(self, node: Node) -> Value:
         return 1.0 if compile_ere(node[1]).search(self.record.text) else 0.0
 
-    async def e_local(self, node: Node) -> Value:
+    async def _e_local(self, node: Node) -> Value:
         return self.scalar(self.frames[-1][node[1]], node[2])
 
-    async def e_field(self, node: Node) -> Value:
+    async def _e_field(self, node: Node) -> Value:
         return self.record.get(int(to_num(await self.ev(node[1]))))
 
-    async def e_index(self, node: Node) -> Value:
+    async def _e_index(self, node: Node) -> Value:
         array = self.array(node[1])
         key = await self.subscript(node[2])
         value = array.get(key)
         if value is None:
             self.store(array, key, UNINIT)
             return UNINIT
-        return value  # type: ignore[no-any-return]
+        return value
 
-    async def e_in(self, node: Node) -> Value:
+    async def _e_in(self, node: Node) -> Value:
         key = await self.subscript(node[1])
         return 1.0 if key in self.array(node[2]) else 0.0
 
-    async def e_group(self, node: Node) -> Value:
+    async def _e_group(self, node: Node) -> Value:
         return await self.ev(node[1])
 
-    async def e_tuple(self, node: Node) -> Value:
+    async def _e_tuple(self, node: Node) -> Value:
         raise AwkError("fatal: a parenthesized list outside print or `in'")
 
-    async def e_assign(self, node: Node) -> Value:
+    async def _e_assign(self, node: Node) -> Value:
         _, op, target, expr = node
         value = await self.ev(expr)
         if isinstance(value, dict):
@@ -257,34 +253,34 @@ class Interpreter:
             value = self.arith(op[0], to_num(await self.ev(target)), to_num(value))
         return await self.assign(target, value)
 
-    async def e_cond(self, node: Node) -> Value:
+    async def _e_cond(self, node: Node) -> Value:
         return await self.ev(node[2] if truth(await self.ev(node[1])) else node[3])
 
-    async def e_and(self, node: Node) -> Value:
+    async def _e_and(self, node: Node) -> Value:
         return 1.0 if truth(await self.ev(node[1])) and truth(await self.ev(node[2])) else 0.0
 
-    async def e_or(self, node: Node) -> Value:
+    async def _e_or(self, node: Node) -> Value:
         return 1.0 if truth(await self.ev(node[1])) or truth(await self.ev(node[2])) else 0.0
 
-    async def e_not(self, node: Node) -> Value:
+    async def _e_not(self, node: Node) -> Value:
         return 0.0 if truth(await self.ev(node[1])) else 1.0
 
-    async def e_match(self, node: Node) -> Value:
+    async def _e_match(self, node: Node) -> Value:
         text = self.text(await self.ev(node[2]))
         found = (await self.pattern(node[3])).search(text)
         return 1.0 if found != node[1] else 0.0
 
-    async def e_cmp(self, node: Node) -> Value:
+    async def _e_cmp(self, node: Node) -> Value:
         left, right = await self.ev(node[2]), await self.ev(node[3])
         return 1.0 if compare(node[1], left, right, self.convfmt()) else 0.0
 
-    async def e_concat(self, node: Node) -> Value:
+    async def _e_concat(self, node: Node) -> Value:
         left = self.text(await self.ev(node[1]))
         right = self.text(await self.ev(node[2]))
         check_value("awk string", len(left) + len(right))
         return left + right
 
-    async def e_binary(self, node: Node) -> Value:
+    async def _e_binary(self, node: Node) -> Value:
         left = to_num(await self.ev(node[2]))
         return self.arith(node[1], left, to_num(await self.ev(node[3])))
 
@@ -311,25 +307,25 @@ class Interpreter:
         except ValueError:
             return math.nan
 
-    async def e_neg(self, node: Node) -> Value:
+    async def _e_neg(self, node: Node) -> Value:
         return -to_num(await self.ev(node[1]))
 
-    async def e_pos(self, node: Node) -> Value:
+    async def _e_pos(self, node: Node) -> Value:
         return to_num(await self.ev(node[1]))
 
-    async def e_preinc(self, node: Node) -> Value:
+    async def _e_preinc(self, node: Node) -> Value:
         value = to_num(await self.ev(node[2])) + node[1]
         return await self.assign(node[2], value)
 
-    async def e_postinc(self, node: Node) -> Value:
+    async def _e_postinc(self, node: Node) -> Value:
         value = to_num(await self.ev(node[2]))
         await self.assign(node[2], value + node[1])
         return value
 
-    async def e_builtin(self, node: Node) -> Value:
+    async def _e_builtin(self, node: Node) -> Value:
         return await call_builtin(self, node[1], node[2])
 
-    async def e_call(self, node: Node) -> Value:
+    async def _e_call(self, node: Node) -> Value:
         function = self.program.functions[node[1]]
         args = node[2]
         if len(args) > len(function.params):
@@ -356,14 +352,14 @@ class Interpreter:
         self.depth += 1
         try:
             await self.run(function.body)
-        except _Return as result:
+        except ReturnValue as result:
             return result.value
         finally:
             self.frames.pop()
             self.depth -= 1
         return UNINIT
 
-    async def e_getline(self, node: Node) -> Value:
+    async def _e_getline(self, node: Node) -> Value:
         _, target, source = node
         if source is None:
             got = await self.main_getline()
@@ -378,7 +374,7 @@ class Interpreter:
                                            self.streams.stdin)
         return await self.read_into(reader, target, count=False)
 
-    async def e_cmdgetline(self, node: Node) -> Value:
+    async def _e_cmdgetline(self, node: Node) -> Value:
         command = self.text(await self.ev(node[1]))
         reader = await self.streams.reader(command, True, None)
         return await self.read_into(reader, node[2], count=True)
@@ -401,118 +397,6 @@ class Interpreter:
             await self.assign(target, StrNum(got[0]))
         return 1.0
 
-    # -- statements ----------------------------------------------------------------------
     async def run(self, node: Node) -> None:
         """Run the statement ``node``."""
         await self.stmt_ops[node[0]](node)
-
-    async def s_block(self, node: Node) -> None:
-        for statement in node[1]:
-            await self.stmt_ops[statement[0]](statement)
-
-    async def s_expr(self, node: Node) -> None:
-        await self.ev(node[1])
-
-    async def s_print(self, node: Node) -> None:
-        _, args, redirect, target = node
-        if node[0] == "printf":
-            values = [await self.ev(arg) for arg in args]
-            fmt = self.text(values[0])
-            text = format_values(fmt, values[1:], self.convfmt())
-        elif not args:
-            text = self.record.text + self.text(self.var("ORS"))
-        else:
-            ofmt = self.text(self.var("OFMT"))
-            parts = []
-            for arg in args:
-                value = await self.ev(arg)
-                parts.append(number_text(value, ofmt) if isinstance(value, float)
-                             else value)
-            text = self.text(self.var("OFS")).join(parts) + self.text(self.var("ORS"))
-        check_value("awk output", len(text))
-        name = self.text(await self.ev(target)) if target is not None else ""
-        await self.streams.print(text, redirect, name)
-
-    async def s_if(self, node: Node) -> None:
-        if truth(await self.ev(node[1])):
-            await self.run(node[2])
-        elif node[3] is not None:
-            await self.run(node[3])
-
-    async def s_while(self, node: Node) -> None:
-        while truth(await self.ev(node[1])):
-            await self.tick()
-            try:
-                await self.run(node[2])
-            except _Break:
-                break
-            except _Continue:
-                continue
-
-    async def s_do(self, node: Node) -> None:
-        while True:
-            await self.tick()
-            try:
-                await self.run(node[1])
-            except _Break:
-                break
-            except _Continue:
-                pass
-            if not truth(await self.ev(node[2])):
-                break
-
-    async def s_for(self, node: Node) -> None:
-        _, init, condition, step, body = node
-        if init is not None:
-            await self.run(init)
-        while condition is None or truth(await self.ev(condition)):
-            await self.tick()
-            try:
-                await self.run(body)
-            except _Break:
-                break
-            except _Continue:
-                pass
-            if step is not None:
-                await self.run(step)
-
-    async def s_forin(self, node: Node) -> None:
-        _, variable, array_node, body = node
-        array = self.array(array_node)
-        for key in list(array):
-            if key not in array:
-                continue
-            await self.tick()
-            await self.assign(variable, StrNum(key))
-            try:
-                await self.run(body)
-            except _Break:
-                break
-            except _Continue:
-                continue
-
-    async def s_next(self, node: Node) -> None:
-        raise Next
-
-    async def s_nextfile(self, node: Node) -> None:
-        raise NextFile
-
-    async def s_exit(self, node: Node) -> None:
-        raise Exit(None if node[1] is None else int(to_num(await self.ev(node[1]))) & 255)
-
-    async def s_return(self, node: Node) -> None:
-        value = UNINIT if node[1] is None else await self.ev(node[1])
-        raise _Return(value)
-
-    async def s_break(self, node: Node) -> None:
-        raise _Break
-
-    async def s_continue(self, node: Node) -> None:
-        raise _Continue
-
-    async def s_delete(self, node: Node) -> None:
-        array = self.array(node[1])
-        if node[2] is None:
-            array.clear()
-        else:
-            array.pop(await self.subscript(node[2]), None)

@@ -107,13 +107,13 @@ def compare(op: str, left: Value, right: Value, convfmt: str) -> bool:
     else:
         a, b = to_str(left, convfmt), to_str(right, convfmt)
     if op == "<":
-        return a < b  # type: ignore[operator]
+        return a < b
     if op == "<=":
-        return a <= b  # type: ignore[operator]
+        return a <= b
     if op == ">":
-        return a > b  # type: ignore[operator]
+        return a > b
     if op == ">=":
-        return a >= b  # type: ignore[operator]
+        return a >= b
     if op == "==":
         return a == b
     return a != b
