@@ -9,6 +9,7 @@ streams in ``awk_io``.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
@@ -199,19 +200,19 @@ async def _execute(ctx: Context, program: Program, assigns: list[str], fs: str |
     main = _MainInput(run, ctx)
     run.main_getline = main.next_record
     run.run_shell = lambda line: shell(line, ctx.stdin, ctx.stdout)
-    status = 0
     try:
         status = await _phases(run, program, main)
+        await streams.close_all()
     except AwkError as exc:
-        await streams.close_all()
-        ctx.err(str(exc))
-        return _FATAL_STATUS
+        message = str(exc)
     except RecursionError:
+        message = "fatal: the program nests too deeply"
+    else:
+        return status
+    with contextlib.suppress(AwkError, OSError):
         await streams.close_all()
-        ctx.err("fatal: the program nests too deeply")
-        return _FATAL_STATUS
-    await streams.close_all()
-    return status
+    ctx.err(message)
+    return _FATAL_STATUS
 
 
 def _globals(run: Interpreter, ctx: Context, fs: str | None, operands: list[str]) -> None:

@@ -20,7 +20,15 @@ from typing import TYPE_CHECKING, Any
 from ..limits import check_value
 from .awk_record import split_text
 from .awk_regex import Regex, translate
-from .awk_values import UNINIT, AwkError, StrNum, Value, format_values, to_num
+from .awk_values import (
+    UNINIT,
+    AwkError,
+    StrNum,
+    Value,
+    format_values,
+    is_numeric,
+    to_num,
+)
 
 if TYPE_CHECKING:
     from .awk_parser import Node
@@ -235,6 +243,30 @@ async def _match(run: Interpreter, args: list[Node]) -> Value:
     return float(start)
 
 
+def _sort_key(value: Value) -> tuple[int, float, str]:
+    """gawk's order for asort: numbers (by value) before strings (by code point)."""
+    if is_numeric(value):
+        return (0, to_num(value), "")
+    return (1, 0.0, str(value))
+
+
+async def _asort(run: Interpreter, args: list[Node], indices: bool) -> Value:
+    if len(args) not in (1, 2):
+        raise AwkError("fatal: asort/asorti: called with a wrong number of arguments")
+    source = run.array(args[0])
+    if indices:
+        items: list[Value] = sorted(source)
+    else:
+        if any(isinstance(value, dict) for value in source.values()):
+            raise AwkError("fatal: asort: arrays of arrays are not supported")
+        items = sorted(source.values(), key=_sort_key)
+    target = run.array(args[1]) if len(args) == 2 else source
+    target.clear()
+    for number, item in enumerate(items, 1):
+        run.store(target, str(number), StrNum(item) if indices else item)
+    return float(len(items))
+
+
 async def _sprintf(run: Interpreter, args: list[Node]) -> Value:
     if not args:
         raise AwkError("fatal: sprintf: called with no arguments")
@@ -325,6 +357,8 @@ _TABLE: dict[str, Any] = {
     "sub": _sub_one, "gsub": _gsub, "gensub": _gensub, "match": _match, "sprintf": _sprintf,
     "rand": _rand, "srand": _srand, "system": _system, "close": _close, "fflush": _fflush,
     "systime": _systime, "strftime": _strftime,
+    "asort": functools.partial(_asort, indices=False),
+    "asorti": functools.partial(_asort, indices=True),
     "tolower": lambda run, args: _case(run, args, False),
     "toupper": lambda run, args: _case(run, args, True),
     **{name: functools.partial(_math_named, name)

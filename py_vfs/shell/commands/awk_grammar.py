@@ -18,6 +18,8 @@ _ASSIGN = frozenset({"=", "+=", "-=", "*=", "/=", "%=", "^=", "**="})
 _COMPARE = frozenset({"<", "<=", "!=", "==", ">", ">="})
 _CONCAT_START = frozenset({"NUMBER", "STRING", "ERE", "NAME", "FUNC_NAME", "BUILTIN", "$", "(",
                            "!", "-", "+", "++", "--"})
+# Builtins whose arguments at these positions are arrays.
+_ARRAY_ARGUMENTS = {"split": (1,), "asort": (0, 1), "asorti": (0, 1), "match": (2,)}
 LVALUES = frozenset({"var", "local", "field", "index", "nf"})
 
 
@@ -272,9 +274,10 @@ class ExpressionParser:
             if self.kind() == "(":
                 self.at += 1
                 args = self.call_arguments()
-                if token.value == "split" and len(args) > 1 and args[1][0] == "local" and \
-                        self.function is not None:
-                    self.function.arrays.add(args[1][1])
+                for position in _ARRAY_ARGUMENTS.get(str(token.value), ()):
+                    if len(args) > position and args[position][0] == "local" and \
+                            self.function is not None:
+                        self.function.arrays.add(args[position][1])
                 return ("builtin", str(token.value), args)
             if token.value != "length":
                 self.fail()

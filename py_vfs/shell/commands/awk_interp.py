@@ -377,7 +377,7 @@ class Evaluator:
     async def _e_cmdgetline(self, node: Node) -> Value:
         command = self.text(await self.ev(node[1]))
         reader = await self.streams.reader(command, True, None)
-        return await self.read_into(reader, node[2], count=True)
+        return await self.read_into(reader, node[2], count=False)  # gawk leaves NR
 
     async def read_into(self, reader: Any, target: Node | None, *, count: bool) -> Value:
         """One record of ``reader`` into $0 or ``target``: 1, 0 at the end, -1 on error."""

@@ -14,10 +14,11 @@ from __future__ import annotations
 import codecs
 from collections.abc import Awaitable, Callable
 
-from ..context import Context
+from ..context import Context, describe, ensure_parent_dir
 from ..limits import budget, check_value
 from ..pipes import BytesInput, Collect, Input, NoInput, Output, StreamInput
 from .awk_regex import compile_ere
+from .awk_values import AwkError
 
 FLUSH_AT = 1 << 16  # characters of buffered output written out at once
 _PARAGRAPH_END = "\n\n"
@@ -149,6 +150,8 @@ class Streams:
             await self.flush()
             self.ctx.stderr.write_nowait(text.encode("utf-8", "surrogateescape"))
             return
+        if target == "":
+            raise AwkError(f"fatal: expression for `{redirect}' redirection has null string value")
         stream = self.open.get(target)
         if stream is None or stream.kind in ("<", "|<"):
             if redirect == "|":
@@ -165,10 +168,14 @@ class Streams:
         data = "".join(stream.parts).encode("utf-8", "surrogateescape")
         stream.parts, stream.size = [], 0
         path = self.ctx.resolve(stream.name)
-        if stream.kind == ">" and not stream.written:
-            await self.ctx.vfs.write_file(path, data)
-        else:
-            await self.ctx.vfs.append_file(path, data)
+        try:
+            ensure_parent_dir(self.ctx.vfs, path)
+            if stream.kind == ">" and not stream.written:
+                await self.ctx.vfs.write_file(path, data)
+            else:
+                await self.ctx.vfs.append_file(path, data)
+        except OSError as exc:
+            raise AwkError(f"fatal: cannot redirect to `{stream.name}': {describe(exc)}") from None
         stream.written = True
 
     async def reader(self, name: str, command: bool, stdin: Input) -> RecordReader | None:
@@ -202,7 +209,6 @@ class Streams:
         if stream is None:
             return -1
         if stream.kind == "|":
-            await self.flush()
             data = "".join(stream.parts).encode("utf-8", "surrogateescape")
             return await self.run_shell(name, BytesInput(data), self.ctx.stdout)
         if stream.kind in (">", ">>"):

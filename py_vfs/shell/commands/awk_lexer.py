@@ -19,7 +19,7 @@ KEYWORDS = frozenset({
 BUILTINS = frozenset({
     "length", "substr", "index", "split", "sub", "gsub", "match", "sprintf", "sin", "cos",
     "atan2", "exp", "log", "sqrt", "int", "rand", "srand", "tolower", "toupper", "system",
-    "close", "fflush", "gensub", "systime", "strftime",
+    "close", "fflush", "gensub", "systime", "strftime", "asort", "asorti",
 })
 # Longest first, so `**=` wins over `**` and `*`.
 OPERATORS = sorted([
@@ -190,6 +190,11 @@ def _number(source: str, i: int, add: _Add) -> int:
         return i
     while i < size and source[i].isdigit():
         i += 1
+    text = source[start:i]
+    if len(text) > 1 and text[0] == "0" and set(text) <= set("01234567") and \
+            not (i < size and source[i] in ".eE"):
+        add("NUMBER", float(int(text, 8)))  # gawk reads 010 in a program as octal
+        return i
     if i < size and source[i] == ".":
         i += 1
         while i < size and source[i].isdigit():

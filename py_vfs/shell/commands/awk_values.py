@@ -185,6 +185,13 @@ def _one(flags: str, width: str | None, precision: str | None, conv: str, value:
         integer = int(number)
         if conv in "ouxX" and integer < 0:
             integer += 1 << 64
+        if conv == "o" and "#" in flags:  # C's alternate form: a leading 0, not Python's 0o
+            digits = ("%" + ("." + precision if precision else "") + "o") % integer
+            digits = digits if digits.startswith("0") else "0" + digits
+            size = int(width or 0)
+            if "-" in flags:
+                return digits.ljust(size)
+            return digits.rjust(size, "0" if "0" in flags else " ")
         return (head + ("d" if conv in "iu" else conv)) % integer
     if conv in "aA":
         conv = "e" if conv == "a" else "E"
