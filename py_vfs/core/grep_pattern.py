@@ -102,8 +102,6 @@ class LineMatcher:
         """The leftmost-longest match at or after ``begin``, maybe empty, or None."""
         if self.literal not in line:
             return None
-        if begin == 0 and not self.automaton.match(line):
-            return None
         return self.automaton.leftmost(line, begin)
 
 

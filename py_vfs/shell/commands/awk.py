@@ -96,9 +96,11 @@ class _MainInput:
             if got is None:
                 self.reader = None
                 continue
-            run.globals["RT"] = got[1]
-            run.globals["NR"] = to_num(run.var("NR")) + 1
-            run.globals["FNR"] = to_num(run.var("FNR")) + 1
+            g = run.globals
+            g["RT"] = got[1]
+            nr, fnr = g.get("NR", 0.0), g.get("FNR", 0.0)
+            g["NR"] = (nr if type(nr) is float else to_num(nr)) + 1
+            g["FNR"] = (fnr if type(fnr) is float else to_num(fnr)) + 1
             await run.tick()
             return got[0]
         return None

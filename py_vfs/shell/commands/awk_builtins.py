@@ -38,6 +38,9 @@ Interpreter = Any
 
 _RISKY = re.compile(r"\([^()]*[*+?{|][^()]*\)[*+?{]|\)[^()]*\)[*+?{]")
 MAX_GROUP_TEXT = 4096
+# The C locale's case mapping: ASCII letters only.
+_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 async def call_builtin(run: Interpreter, name: str, args: list[Node]) -> Value:
@@ -317,7 +320,7 @@ async def _srand(run: Interpreter, args: list[Node]) -> Value:
 
 async def _case(run: Interpreter, args: list[Node], upper: bool) -> Value:
     (text,) = await _strings(run, args[:1])
-    return text.upper() if upper else text.lower()
+    return text.translate(_UPPER if upper else _LOWER)
 
 
 async def _system(run: Interpreter, args: list[Node]) -> Value:

@@ -175,7 +175,9 @@ class Evaluator:
     def set_record(self, text: str) -> None:
         """$0 = text, split under the current FS."""
         check_value("awk record", len(text))
-        self.record.set(text, self.text(self.var("FS")), self.text(self.var("RS")) == "")
+        fs, rs = self.globals.get("FS", " "), self.globals.get("RS", "\n")
+        self.record.set(text, fs if type(fs) is str else self.text(fs),
+                        (rs if type(rs) is str else self.text(rs)) == "")
 
     async def assign(self, target: Node, value: Value) -> Value:
         """Store ``value`` in the lvalue ``target``; the value."""

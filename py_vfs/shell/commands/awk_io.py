@@ -150,6 +150,8 @@ class Streams:
             await self.flush()
             self.ctx.stderr.write_nowait(text.encode("utf-8", "surrogateescape"))
             return
+        if target == "/dev/null" and redirect != "|":
+            return
         if target == "":
             raise AwkError(f"fatal: expression for `{redirect}' redirection has null string value")
         stream = self.open.get(target)
@@ -192,6 +194,8 @@ class Streams:
             source: Input = BytesInput(collected.take())
         elif name in ("-", "/dev/stdin"):
             source = stdin
+        elif name == "/dev/null":
+            source = NoInput()
         else:
             try:
                 source = StreamInput(self.ctx.vfs.open_read(self.ctx.resolve(name)))
