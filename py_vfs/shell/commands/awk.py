@@ -13,7 +13,7 @@ import contextlib
 import re
 from typing import Any
 
-from ..context import Context, describe
+from ..context import Context, describe, is_dir
 from ..format import quote_arg
 from ..pipes import Input, Output
 from .awk_exec import Interpreter
@@ -65,6 +65,10 @@ class _MainInput:
             if operand == "-" or operand == "/dev/stdin":
                 self.open(self.ctx.stdin, operand)
                 return True
+            if is_dir(self.ctx.vfs, self.ctx.resolve(operand)):
+                self.ctx.err(f"warning: command line argument `{operand}' is a directory: "
+                             "skipped")
+                continue
             try:
                 source = await _open_file(self.ctx, operand)
             except OSError as exc:

@@ -228,5 +228,7 @@ class Streams:
 
 async def run_command(ctx: Context, line: str, stdin: Input, stdout: Output) -> int:
     """Run ``line`` in a subshell of our shell (`system`, `print | cmd`, `cmd | getline`)."""
+    if not line.strip():
+        return 0
     budget().command()
     return await ctx.session.run_here(f"(\n{line}\n)", None, stdin, stdout, ctx.stderr)
