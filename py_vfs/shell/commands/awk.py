@@ -156,8 +156,8 @@ async def awk(ctx: Context, args: list[str]) -> int:
     -v NAME=VALUE: set a variable before BEGIN; a NAME=VALUE operand sets it before the next
     file is read. POSIX awk with gawk's gensub, asort, asorti, length(array), match(s, re,
     array), fflush, systime, strftime, `**`, RS as a regular expression and RT; regular
-    expressions are POSIX EREs matched in linear time; `print | CMD`, `CMD | getline` and system() run
-    CMD in a subshell of this shell (docs/shell.md, "awk")."""
+    expressions are POSIX EREs matched in linear time; `print | CMD`, `CMD | getline` and
+    system() run CMD in a subshell of this shell (docs/shell.md, "awk")."""
     assigns, files, fs, operands = _options(args)
     if files:
         sources = []
