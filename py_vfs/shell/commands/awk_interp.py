@@ -10,6 +10,7 @@ hold at most ``MAX_ELEMENTS`` elements each, strings ``limits.MAX_VALUE`` charac
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 from ...core import cancel
@@ -30,6 +31,8 @@ from .awk_values import (
 )
 
 MAX_CALL_DEPTH = 100
+_COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+            "==": operator.eq, "!=": operator.ne}
 MAX_ELEMENTS = 4_000_000
 TICK = 256
 
@@ -274,6 +277,8 @@ class Evaluator:
 
     async def _e_cmp(self, node: Node) -> Value:
         left, right = await self.ev(node[2]), await self.ev(node[3])
+        if type(left) is float and type(right) is float:  # the common case, without CONVFMT
+            return 1.0 if _COMPARE[node[1]](left, right) else 0.0
         return 1.0 if compare(node[1], left, right, self.convfmt()) else 0.0
 
     async def _e_concat(self, node: Node) -> Value:
