@@ -133,3 +133,11 @@ def test_errors_and_statuses():
     result = sh("awk 'BEGIN { x = \"(\"; print (\"a\" ~ x) }'; echo $?")
     assert result.stdout == "2\n"
     assert result.stderr.startswith("awk: fatal: invalid regexp")
+
+
+def test_long_chains_of_operators_do_not_nest():
+    total = " + ".join(["1"] * 2000)
+    words = " ".join(['"x"'] * 2000)
+    both = " && ".join(["1"] * 2000)
+    result = sh(f"awk 'BEGIN {{ print {total}; print length({words}); print {both} }}'")
+    assert (result.stdout, result.stderr) == ("2000\n2000\n1\n", "")

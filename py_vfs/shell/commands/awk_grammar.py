@@ -127,21 +127,21 @@ class ExpressionParser:
 
     def logical_or(self) -> Node:
         """`||`."""
-        left = self.logical_and()
+        items = [self.logical_and()]
         while self.kind() == "||":
             self.at += 1
             self.newlines()
-            left = ("or", left, self.logical_and())
-        return left
+            items.append(self.logical_and())
+        return ("or", items) if len(items) > 1 else items[0]
 
     def logical_and(self) -> Node:
         """`&&`."""
-        left = self.membership()
+        items = [self.membership()]
         while self.kind() == "&&":
             self.at += 1
             self.newlines()
-            left = ("and", left, self.membership())
-        return left
+            items.append(self.membership())
+        return ("and", items) if len(items) > 1 else items[0]
 
     def membership(self) -> Node:
         """`in`."""
@@ -179,26 +179,26 @@ class ExpressionParser:
 
     def concatenation(self) -> Node:
         """Concatenation."""
-        left = self.additive()
+        items = [self.additive()]
         while self.kind() in _CONCAT_START and self.kind() not in ("-", "+", "!"):
-            left = ("concat", left, self.additive())
-        return left
+            items.append(self.additive())
+        return ("concat", items) if len(items) > 1 else items[0]
 
     def additive(self) -> Node:
         """`+` and `-`."""
-        left = self.multiplicative()
+        first = self.multiplicative()
+        rest = []
         while self.kind() in ("+", "-"):
-            op = str(self.take().value)
-            left = ("binary", op, left, self.multiplicative())
-        return left
+            rest.append((str(self.take().value), self.multiplicative()))
+        return ("chain", first, rest) if rest else first
 
     def multiplicative(self) -> Node:
         """`*`, `/` and `%`."""
-        left = self.unary()
+        first = self.unary()
+        rest = []
         while self.kind() in ("*", "/", "%"):
-            op = str(self.take().value)
-            left = ("binary", op, left, self.unary())
-        return left
+            rest.append((str(self.take().value), self.unary()))
+        return ("chain", first, rest) if rest else first
 
     def unary(self) -> Node:
         """Unary `+ - !`."""

@@ -95,6 +95,7 @@ class Evaluator:
             "cond": self._e_cond, "and": self._e_and, "or": self._e_or, "not": self._e_not,
             "match": self._e_match,
             "cmp": self._e_cmp, "concat": self._e_concat, "binary": self._e_binary,
+            "chain": self._e_chain,
             "neg": self._e_neg, "pos": self._e_pos, "preinc": self._e_preinc,
             "postinc": self._e_postinc, "call": self._e_call, "builtin": self._e_builtin,
             "getline": self._e_getline, "cmdgetline": self._e_cmdgetline, "group": self._e_group,
@@ -262,10 +263,16 @@ class Evaluator:
         return await self.ev(node[2] if truth(await self.ev(node[1])) else node[3])
 
     async def _e_and(self, node: Node) -> Value:
-        return 1.0 if truth(await self.ev(node[1])) and truth(await self.ev(node[2])) else 0.0
+        for item in node[1]:  # a chain a && b && c, flat: no recursion per operand
+            if not truth(await self.ev(item)):
+                return 0.0
+        return 1.0
 
     async def _e_or(self, node: Node) -> Value:
-        return 1.0 if truth(await self.ev(node[1])) or truth(await self.ev(node[2])) else 0.0
+        for item in node[1]:
+            if truth(await self.ev(item)):
+                return 1.0
+        return 0.0
 
     async def _e_not(self, node: Node) -> Value:
         return 0.0 if truth(await self.ev(node[1])) else 1.0
@@ -282,10 +289,15 @@ class Evaluator:
         return 1.0 if compare(node[1], left, right, self.convfmt()) else 0.0
 
     async def _e_concat(self, node: Node) -> Value:
-        left = self.text(await self.ev(node[1]))
-        right = self.text(await self.ev(node[2]))
-        check_value("awk string", len(left) + len(right))
-        return left + right
+        parts = [self.text(await self.ev(item)) for item in node[1]]
+        check_value("awk string", sum(map(len, parts)))
+        return "".join(parts)
+
+    async def _e_chain(self, node: Node) -> Value:
+        value = to_num(await self.ev(node[1]))
+        for op, item in node[2]:  # a + b - c..., flat: no recursion per operand
+            value = self.arith(op, value, to_num(await self.ev(item)))
+        return value
 
     async def _e_binary(self, node: Node) -> Value:
         left = to_num(await self.ev(node[2]))
