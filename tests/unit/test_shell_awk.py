@@ -141,3 +141,15 @@ def test_long_chains_of_operators_do_not_nest():
     both = " && ".join(["1"] * 2000)
     result = sh(f"awk 'BEGIN {{ print {total}; print length({words}); print {both} }}'")
     assert (result.stdout, result.stderr) == ("2000\n2000\n1\n", "")
+
+
+def test_arrays_hold_at_most_the_shells_variable_budget(monkeypatch):
+    monkeypatch.setattr(limits, "MAX_VARIABLES", 10_000)
+    result = sh("awk 'BEGIN { while (1) a[i++] = i }'; echo after")
+    assert (result.stdout, result.code) == ("", 1)
+    assert result.stderr == "sh: awk: limit exceeded (arrays over 10000 characters)\n"
+    # What is deleted, split over, or local to a call that returned is given back.
+    result = sh("awk 'function f(n,  t) { t[n] = n; return length(t) }"
+                " BEGIN { for (i = 0; i < 3000; i++) { a[i] = i; delete a[i];"
+                " n = split(\"a b c\", b); s += f(i) } print s, length(a), n }'")
+    assert (result.stdout, result.stderr) == ("3000 0 3\n", "")

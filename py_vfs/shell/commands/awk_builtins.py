@@ -109,7 +109,7 @@ async def _split(run: Interpreter, args: list[Node]) -> Value:
     else:
         fs = run.text(await run.ev(args[2])) if len(args) >= 3 else run.text(run.var("FS"))
         pieces = split_text(text, fs)
-    array.clear()
+    run.clear(array)
     for number, piece in enumerate(pieces, 1):
         run.store(array, str(number), StrNum(piece))
     return float(len(pieces))
@@ -237,7 +237,7 @@ async def _match(run: Interpreter, args: list[Node]) -> Value:
     run.globals["RSTART"], run.globals["RLENGTH"] = float(start), float(length)
     if len(args) == 3:
         array = run.array(args[2])
-        array.clear()
+        run.clear(array)
         if found:
             matched = text[found[0]:found[1]]
             run.store(array, "0", StrNum(matched))
@@ -264,7 +264,7 @@ async def _asort(run: Interpreter, args: list[Node], indices: bool) -> Value:
             raise AwkError("fatal: asort: arrays of arrays are not supported")
         items = sorted(source.values(), key=_sort_key)
     target = run.array(args[1]) if len(args) == 2 else source
-    target.clear()
+    run.clear(target)
     for number, item in enumerate(items, 1):
         run.store(target, str(number), StrNum(item) if indices else item)
     return float(len(items))

@@ -140,6 +140,6 @@ class Interpreter(Evaluator):
     async def _s_delete(self, node: Node) -> None:
         array = self.array(node[1])
         if node[2] is None:
-            array.clear()
+            self.clear(array)
         else:
-            array.pop(await self.subscript(node[2]), None)
+            self.remove(array, await self.subscript(node[2]))

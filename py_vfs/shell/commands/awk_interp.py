@@ -14,6 +14,7 @@ import operator
 from typing import Any
 
 from ...core import cancel
+from .. import limits
 from ..limits import budget, check_value
 from .awk_builtins import call_builtin
 from .awk_parser import Node, Program
@@ -37,6 +38,11 @@ MAX_ELEMENTS = 4_000_000
 TICK = 256
 
 Array = dict[str, Any]
+
+
+def _size(value: Any) -> int:
+    """What an element's value counts toward the arrays' budget."""
+    return 64 + (len(value) if isinstance(value, str) else 0)
 
 
 class Next(Exception):
@@ -83,6 +89,7 @@ class Evaluator:
         self.frames: list[list[Any]] = [[]]
         self.record = Record()
         self.steps = 0
+        self.held = 0  # characters held by the arrays (``store``)
         self.depth = 0
         self.range_active = [False] * len(program.rules)
         self.main_getline: Any = None  # async () -> str | None: the next main-input record
@@ -159,10 +166,30 @@ class Evaluator:
         return value
 
     def store(self, array: Array, key: str, value: Value) -> None:
-        """array[key] = value, within ``MAX_ELEMENTS``."""
-        if key not in array and len(array) >= MAX_ELEMENTS:
-            raise AwkError(f"fatal: more than {MAX_ELEMENTS} elements in one array")
+        """array[key] = value, within ``MAX_ELEMENTS`` an array and the shell's
+        ``limits.MAX_VARIABLES`` characters in all arrays (64 an element, as variables)."""
+        old = array.get(key)
+        if old is None:
+            if len(array) >= MAX_ELEMENTS:
+                raise AwkError(f"fatal: more than {MAX_ELEMENTS} elements in one array")
+            change = len(key) + _size(value)
+        else:
+            change = _size(value) - _size(old)
+        self.held += change
+        if change > 0 and self.held > limits.MAX_VARIABLES:
+            raise limits.exceeded("awk", f"arrays over {limits.MAX_VARIABLES} characters")
         array[key] = value
+
+    def remove(self, array: Array, key: str) -> None:
+        """delete array[key]."""
+        old = array.pop(key, None)
+        if old is not None:
+            self.held -= len(key) + _size(old)
+
+    def clear(self, array: Array) -> None:
+        """delete array: every element."""
+        self.held -= sum(len(key) + _size(value) for key, value in array.items())
+        array.clear()
 
     def regex_of(self, value: Value | Regex) -> Regex:
         """A value used as a regular expression."""
@@ -374,7 +401,9 @@ class Evaluator:
         except ReturnValue as result:
             return result.value
         finally:
-            self.frames.pop()
+            for local in self.frames.pop()[len(args):]:
+                if isinstance(local, dict):  # a local array: gone with its call
+                    self.clear(local)
             self.depth -= 1
         return UNINIT
 
