@@ -12,6 +12,7 @@ import helpers
 from py_vfs import VFS
 from py_vfs.core import cancel
 from py_vfs.shell import Shell, ShellResult, limits
+from py_vfs.shell.commands import awk_interp
 from py_vfs.shell.commands.awk_regex import compile_ere
 from py_vfs.shell.pipes import Emit
 
@@ -153,3 +154,17 @@ def test_arrays_hold_at_most_the_shells_variable_budget(monkeypatch):
                 " BEGIN { for (i = 0; i < 3000; i++) { a[i] = i; delete a[i];"
                 " n = split(\"a b c\", b); s += f(i) } print s, length(a), n }'")
     assert (result.stdout, result.stderr) == ("3000 0 3\n", "")
+
+
+def test_big_values_in_variables_count_toward_the_budget(monkeypatch):
+    monkeypatch.setattr(limits, "MAX_VARIABLES", 10_000)
+    monkeypatch.setattr(awk_interp, "BIG_VALUE", 100)
+    deep = sh("awk 'function f(n,  x) { x = sprintf(\"%500s\", n); return n > 0 ? f(n - 1) : 0 }"
+              " BEGIN { f(50) }'")
+    assert (deep.stderr, deep.code) == (
+        "sh: awk: limit exceeded (variables over 10000 characters)\n", 1)
+    # The same variables reassigned, and calls that returned, hold nothing more.
+    fine = sh("awk 'function f(n,  x) { x = sprintf(\"%500s\", n); return n > 0 ? f(n - 1) : 0 }"
+              " BEGIN { for (i = 0; i < 100; i++) { s = sprintf(\"%900s\", i); f(5) }"
+              " print \"ok\" }'")
+    assert (fine.stdout, fine.stderr) == ("ok\n", "")

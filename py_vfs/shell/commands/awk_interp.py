@@ -35,6 +35,7 @@ MAX_CALL_DEPTH = 100
 _COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
             "==": operator.eq, "!=": operator.ne}
 MAX_ELEMENTS = 4_000_000
+BIG_VALUE = 1 << 20  # a variable's value counted toward the budget from this size (``track``)
 TICK = 256
 
 Array = dict[str, Any]
@@ -90,6 +91,8 @@ class Evaluator:
         self.record = Record()
         self.steps = 0
         self.held = 0  # characters held by the arrays (``store``)
+        self.big: dict[Any, int] = {}  # variables holding over BIG_VALUE characters
+        self.big_total = 0
         self.depth = 0
         self.range_active = [False] * len(program.rules)
         self.main_getline: Any = None  # async () -> str | None: the next main-input record
@@ -180,6 +183,17 @@ class Evaluator:
             raise limits.exceeded("awk", f"arrays over {limits.MAX_VARIABLES} characters")
         array[key] = value
 
+    def track(self, key: Any, value: Value) -> None:
+        """Count a variable's value over ``BIG_VALUE`` characters toward the shell's
+        ``limits.MAX_VARIABLES`` (smaller ones are bounded by how many variables there are)."""
+        old = self.big.pop(key, 0)
+        size = len(value) if type(value) is not float and len(value) > BIG_VALUE else 0
+        self.big_total += size - old
+        if size:
+            self.big[key] = size
+            if self.big_total > limits.MAX_VARIABLES:
+                raise limits.exceeded("awk", f"variables over {limits.MAX_VARIABLES} characters")
+
     def remove(self, array: Array, key: str) -> None:
         """delete array[key]."""
         old = array.pop(key, None)
@@ -217,8 +231,13 @@ class Evaluator:
             if isinstance(self.globals.get(target[1]), dict):
                 raise AwkError(f"fatal: attempt to use array `{target[1]}' in a scalar context")
             self.globals[target[1]] = value
+            if self.big or (type(value) is not float and len(value) > BIG_VALUE):
+                self.track(target[1], value)
         elif kind == "local":
-            self.frames[-1][target[1]] = value
+            frame = self.frames[-1]
+            frame[target[1]] = value
+            if self.big or (type(value) is not float and len(value) > BIG_VALUE):
+                self.track((id(frame), target[1]), value)
         elif kind == "field":
             index = int(to_num(await self.ev(target[1])))
             if index == 0:
@@ -401,9 +420,13 @@ class Evaluator:
         except ReturnValue as result:
             return result.value
         finally:
-            for local in self.frames.pop()[len(args):]:
+            done = self.frames.pop()
+            for local in done[len(args):]:
                 if isinstance(local, dict):  # a local array: gone with its call
                     self.clear(local)
+            if self.big:
+                for index in range(len(done)):
+                    self.track((id(done), index), 0.0)
             self.depth -= 1
         return UNINIT
 
