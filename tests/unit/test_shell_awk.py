@@ -168,3 +168,11 @@ def test_big_values_in_variables_count_toward_the_budget(monkeypatch):
               " BEGIN { for (i = 0; i < 100; i++) { s = sprintf(\"%900s\", i); f(5) }"
               " print \"ok\" }'")
     assert (fine.stdout, fine.stderr) == ("ok\n", "")
+
+
+def test_builtins_called_with_the_wrong_number_of_arguments_are_syntax_errors():
+    result = sh("awk 'BEGIN { print index(\"a\") }'; echo $?")
+    assert (result.stdout, result.stderr) == (
+        "1\n", "awk: line 1: 1 is invalid as number of arguments for index\n")
+    result = sh("awk 'BEGIN { split(\"a\", 5) }'; echo $?")
+    assert result.stdout == "2\n"

@@ -18,6 +18,15 @@ _ASSIGN = frozenset({"=", "+=", "-=", "*=", "/=", "%=", "^=", "**="})
 _COMPARE = frozenset({"<", "<=", "!=", "==", ">", ">="})
 _CONCAT_START = frozenset({"NUMBER", "STRING", "ERE", "NAME", "FUNC_NAME", "BUILTIN", "$", "(",
                            "!", "-", "+", "++", "--"})
+# How many arguments each builtin takes (at least, at most).
+_ARITY = {
+    "length": (0, 1), "substr": (2, 3), "index": (2, 2), "split": (2, 4), "sub": (2, 3),
+    "gsub": (2, 3), "match": (2, 3), "sprintf": (1, 255), "sin": (1, 1), "cos": (1, 1),
+    "exp": (1, 1), "log": (1, 1), "sqrt": (1, 1), "int": (1, 1), "atan2": (2, 2),
+    "rand": (0, 0), "srand": (0, 1), "tolower": (1, 1), "toupper": (1, 1), "system": (1, 1),
+    "close": (1, 2), "fflush": (0, 1), "gensub": (3, 4), "systime": (0, 0),
+    "strftime": (0, 3), "asort": (1, 2), "asorti": (1, 2),
+}
 # Builtins whose arguments at these positions are arrays.
 _ARRAY_ARGUMENTS = {"split": (1,), "asort": (0, 1), "asorti": (0, 1), "match": (2,)}
 LVALUES = frozenset({"var", "local", "field", "index", "nf"})
@@ -274,6 +283,10 @@ class ExpressionParser:
             if self.kind() == "(":
                 self.at += 1
                 args = self.call_arguments()
+                low, high = _ARITY.get(str(token.value), (0, 255))
+                if not low <= len(args) <= high:
+                    raise AwkSyntaxError(f"{len(args)} is invalid as number of arguments for "
+                                         f"{token.value}", token.line)
                 for position in _ARRAY_ARGUMENTS.get(str(token.value), ()):
                     if len(args) > position and args[position][0] == "local" and \
                             self.function is not None:

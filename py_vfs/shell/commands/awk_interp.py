@@ -149,6 +149,8 @@ class Evaluator:
 
     def array(self, node: Node) -> Array:
         """The array a name stands for (created when the name was never set)."""
+        if node[0] not in ("var", "local"):
+            raise AwkError("fatal: an array is needed here, not an expression")
         if node[0] == "local":
             frame = self.frames[-1]
             value = frame[node[1]]
