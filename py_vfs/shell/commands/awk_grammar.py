@@ -189,7 +189,7 @@ class ExpressionParser:
     def concatenation(self) -> Node:
         """Concatenation."""
         items = [self.additive()]
-        while self.kind() in _CONCAT_START and self.kind() not in ("-", "+", "!"):
+        while self.kind() in _CONCAT_START and self.kind() not in ("-", "+"):
             items.append(self.additive())
         return ("concat", items) if len(items) > 1 else items[0]
 

@@ -182,18 +182,44 @@ def _one(flags: str, width: str | None, precision: str | None, conv: str, value:
     if conv in "diouxX":
         if math.isnan(number) or math.isinf(number):
             return ("%" + flags + (width or "") + "s") % number_text(number, convfmt)
-        integer = int(number)
-        if conv in "ouxX" and integer < 0:
-            integer += 1 << 64
-        if conv == "o" and "#" in flags:  # C's alternate form: a leading 0, not Python's 0o
-            digits = ("%" + ("." + precision if precision else "") + "o") % integer
-            digits = digits if digits.startswith("0") else "0" + digits
-            size = int(width or 0)
-            if "-" in flags:
-                return digits.ljust(size)
-            return digits.rjust(size, "0" if "0" in flags else " ")
-        return (head + ("d" if conv in "iu" else conv)) % integer
+        return _integer(flags, width, precision, conv, int(number))
     if conv in "aA":
         conv = "e" if conv == "a" else "E"
     text = (head + conv) % number
     return text
+
+
+def _integer(flags: str, width: str | None, precision: str | None, conv: str,
+             integer: int) -> str:
+    """An integer conversion as gawk's printf does it (Python's `%` differs on precision with
+    the 0 flag, on a zero precision, on `%#o`, and applies `+`/space to unsigned ones)."""
+    if conv in "ouxX" and integer < 0:
+        integer += 1 << 64
+    if conv == "u" and integer < 0:
+        integer += 1 << 64
+    digits = format(abs(integer), {"o": "o", "x": "x", "X": "X"}.get(conv, "d"))
+    nothing = False  # gawk: a zero with precision 0 prints nothing (`0` with `#`), no sign
+    if precision is not None:
+        wanted = int(precision or 0)
+        if wanted == 0 and integer == 0:
+            nothing = True
+            digits = "0" if "#" in flags and conv in "ouxX" else ""
+        digits = digits.rjust(wanted, "0")
+    prefix = ""
+    if "#" in flags and integer != 0:
+        if conv == "o":  # gawk puts the 0 before the precision's zeros too
+            digits = "0" + digits
+        elif conv in "xX":
+            prefix = "0" + conv
+    sign = ""
+    if conv in "di" and not nothing:
+        sign = "-" if integer < 0 else "+" if "+" in flags else " " if " " in flags else ""
+    size = int(width or 0)
+    text = sign + prefix + digits
+    if len(text) >= size:
+        return text
+    if "-" in flags:
+        return text.ljust(size)
+    if "0" in flags and precision is None:
+        return sign + prefix + digits.rjust(size - len(sign) - len(prefix), "0")
+    return text.rjust(size)
