@@ -1220,3 +1220,108 @@ _group("awk-more", "text", [
     "awk 1 dir a.txt 2>/dev/null; echo $?",
     "awk '{ print $1 > \"/dev/null\" } END { print NR }' a.txt",
 ])
+
+# Random lines from tests/shell/gen_awk_cases.py (seeded): expressions and printf formats.
+_group("awk-gen-expr", "text", [
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print (x ? "T" : "F"), ("" - -3), 1 }\' '
+    'fruits.csv',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print ((index(NF, "1") != u) / (a["k"] '
+    '+ 7)), (NF >= ((NF ~ -3) <= index(NR, "1"))), u }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print -3, x, match("10", /[0-9]+/) }\' '
+    'words.txt',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print split((("10" && a[1]) < -NF), '
+    'arr), (("10") - (length(y) ? "T" : "F")), length($2 "") }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print !(substr(1e3, 0, 2) ? "T" : "F"), '
+    '(("10" ? "T" : "F") + 0 * -3), (substr(y, 2) >= substr((2.5 ~ u), 2)) }\' '
+    'words.txt',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print ((("9" < a[1]) !~ ($1))), '
+    'a["k"], (sprintf("%d|%s|%.2f", "abc", NR, 1e3)   u "") + 0 }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print ("9" "" != 1e3), 1e3, $3 }\' words.txt',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print ((index(1e3, "1") != a[1]) / '
+    '((($3 <= $1) || ("" > x)) + 7)), sprintf("%d|%s|%.2f", (y % ($1 + 0 + 7)), x, '
+    '(("" != y) + ("abc" == $2))), (1 ? "T" : "F") }\' fruits.csv',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print "", (((0.1   $3) - a[1]) && (" '
+    '12 " && match(" 12 ", /[0-9]+/))), $1 }\' fruits.csv',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print "", -(("10" ^ 2)), 1 }\' '
+    'fruits.csv',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print "", ((NF >= "") > '
+    'index(int("abc"), "1")), -(a["k"] !~ a["k"]) "" }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print "", length((("9" / (a[1] + 7)) / '
+    '(("9" * "abc") + 7))), ((NR - (1 <= 1e3)) * (1e3 && a[1])) }\' words.txt',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print ((0 / (NR + 7)) == ((NF !~ x) ~ '
+    'sprintf("%d|%s|%.2f", "10", $3, $1))), -3, (substr(($1 * 0.1), 0, 2) ^ 2) }\' '
+    'fruits.csv',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print ((("10" ^ 2) && y) > " 12 "), y, '
+    'toupper((a["k"] > 0.1) + 0) }\' fruits.csv',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print (index("9", "1") == '
+    'toupper(sprintf("%d|%s|%.2f", 1e3, NR, a[1]))), -(NR ? "T" : "F"), (((u) !~ '
+    '("10"   a["k"])) !~ (0.1 !~ 1)) }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print (("" + index($2, "1"))   NR), (($2 < '
+    '($1 - a["k"])) >= ((0 ? "T" : "F") <= substr("", 0, 2))), sprintf("%d|%s|%.2f", '
+    '$2, (substr(-3, 0, 2) % (("9" ? "T" : "F") + 7)), (" 12 " ~ $2) "") }\' words.txt',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print (((NR * y)) != int("")), ((($3) '
+    '~ (0 ~ 0)) % ("9" + 7)), x }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print match(-a[1], /[0-9]+/), (a[1] < '
+    '(("10" ~ y) - ("abc" ? "T" : "F"))), ((a["k"] * NR) + (y / (1e3 + 7))) "" }\' '
+    'words.txt',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print (split((a["k"]), arr) > !a[1]), '
+    '-index((1e3 ? "T" : "F"), "1"), $2 }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print (((0 <= "abc")   split(0.1, arr)) ^ '
+    '2), (-y - "10"), (substr(int("10"), 2) < ($1 / ((0   NR) + 7))) }\' words.txt',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print int(NF), (length(" 12 ") ? "T" : '
+    '"F"), ((($1 == 1)) ? "T" : "F") }\' words.txt',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print (a["k"] || (1e3 == (1 ^ 2))), '
+    'index((0 + 0 < (0   2.5)), "1"), (substr(split(1, arr), 0, 2) + -("" ? "T" : '
+    '"F")) }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print ((u / ($3 + 7)) == 0), ("" !~ (u <= '
+    "(-3 % (1 + 7)))), match(match(match(-3, /[0-9]+/), /[0-9]+/), /[0-9]+/) }' "
+    'words.txt',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print $3, ((NR % ((y ^ 2) + 7)) - '
+    "-substr($3, 0, 2)), length($2) }' words.txt",
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print split((y   (y && NR)), arr), int((0 '
+    '+ 0 ^ 2)), split(index($3, "1"), arr) }\' words.txt',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print ("9" != 1), (int(($2 - "9")) % '
+    '(((-3 && $2) > NR) + 7)), int(((NR <= "10"))) }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print index(-NR "", "1"), (toupper("10") - '
+    '1), index(1e3, "1") }\' words.txt',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print x, ("9" + (-3 / '
+    '(sprintf("%d|%s|%.2f", "9", 1e3, a["k"]) + 7))), (length(toupper("")) - (("abc" '
+    '!~ $3) || -"")) }\' words.txt',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print split((" 12 " > ("abc" < -3)), '
+    'arr), (" 12 " !~ ("abc" != 1)), x }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print "", index(substr((1 * $2), 0, 2), '
+    '"1"), a["k"] "" }\' words.txt',
+])
+
+_group("awk-gen-printf", "text", [
+    'awk \'BEGIN { printf "%0#1.2x|% #*.2s|% #5.0X|\\n", 254, 8, 65, 1 }\'',
+    'awk \'BEGIN { printf "%-0*.2d|% 1.*o|%0#5s|\\n", 2, "12abc", 5, 254, 1 }\'',
+    'awk \'BEGIN { printf "%+*.2e|% 0*.2u|%+5.*e|\\n", 1, 254, 1, 1, 0, 1000 }\'',
+    'awk \'BEGIN { printf "%1.5E|%1.5o|%12.*s|\\n", 0, -1, 8, 1000 }\'',
+    'awk \'BEGIN { printf "%+f|%-12o|% -*.2G|\\n", 254, 254, 1, 0 }\'',
+    'awk \'BEGIN { printf "%.5u|%1.*f|% -12.5i|\\n", 254, 4, 123456789, -1 }\'',
+    'awk \'BEGIN { printf "%-#5.2s|%-#1.5f|%5.5g|\\n", 1, 1000, 0 }\'',
+    'awk \'BEGIN { printf "%#.2e|%1G|%-5.*X|\\n", 1, -1, 5, 123456789 }\'',
+    'awk \'BEGIN { printf "%1X|%+#*.2o|% +*.*i|\\n", -1, 3, "12abc", 8, 6, 0 }\'',
+    'awk \'BEGIN { printf "%.0x|%#*.2u|% 12.*x|\\n", 1000, 1, 65, 1, "12abc" }\'',
+    'awk \'BEGIN { printf "%-1.5u|%*.5G|%5.*u|\\n", 0, 2, 0, 1, 1 }\'',
+    'awk \'BEGIN { printf "%05X|%12.5o|%-+*.2i|\\n", 0, 1000, 3, 123456789 }\'',
+    'awk \'BEGIN { printf "%#1.5i|%- .5x|%#-.*u|\\n", 254, -77, 2, 65 }\'',
+    'awk \'BEGIN { printf "%u|%0-12.2x|%-5.2o|\\n", "42", 1000, "12abc" }\'',
+    'awk \'BEGIN { printf "%*s|% 12.0i|%5.5o|\\n", 8, 0, 65, 254 }\'',
+    'awk \'BEGIN { printf "% 0.0d|% +*.0e|%+012e|\\n", 1, 8, 123456789, -1 }\'',
+    'awk \'BEGIN { printf "%+ 1.5E|% #*g|% *s|\\n", "42", 6, 254, 6, -1 }\'',
+    'awk \'BEGIN { printf "% 12.5X|%5.0x|%12.*d|\\n", "42", "12abc", 0, 1 }\'',
+    'awk \'BEGIN { printf "% 1.0G|%*.5e|%5.*g|\\n", "42", 0, 123456789, 5, "12abc" }\'',
+    'awk \'BEGIN { printf "%0.2e|%#0.2x|%*.5e|\\n", 0, 0, 3, -77 }\'',
+    'awk \'BEGIN { printf "%12.2d|%1.0g|% +.*i|\\n", "12abc", 65, 3, 0 }\'',
+    'awk \'BEGIN { printf "%+-g|%*.5E|%+#1.*s|\\n", 123456789, 4, 254, 4, -77 }\'',
+    'awk \'BEGIN { printf "%.2G|% #*.0X|%*.*E|\\n", 1000, 7, -77, 8, 0, 65 }\'',
+    'awk \'BEGIN { printf "%0 X|%0*.5g|%5.5G|\\n", 123456789, 6, 65, "12abc" }\'',
+    'awk \'BEGIN { printf "%-.5E|% +12.*E|%-5e|\\n", 0, 7, 65, "42" }\'',
+    'awk \'BEGIN { printf "%*.2s|% 12.2X|%1.*d|\\n", 7, "42", -1, 5, -77 }\'',
+    'awk \'BEGIN { printf "%1.0u|%-.2G|% 1.5x|\\n", "42", "12abc", -77 }\'',
+    'awk \'BEGIN { printf "%.5g|%-1.*o|% #12.*d|\\n", -1, 2, 123456789, 6, 123456789 }\'',
+    'awk \'BEGIN { printf "%+01.5u|%- *G|%.0i|\\n", -77, 3, -1, 1000 }\'',
+    'awk \'BEGIN { printf "%-1.*s|%g|%12.2E|\\n", 4, 65, "42", 1 }\'',
+])
