@@ -53,7 +53,6 @@ class ExpressionParser:
         self.locals: dict[str, int] | None = None
         self.function: Function | None = None
         self.no_gt = False  # in print's arguments: `>` redirects
-        self.no_in = False  # in a for's first clause: `in` belongs to the for
         self.depth = 0
         self.loops = 0
         self.called: list[tuple[str, int]] = []
@@ -155,7 +154,7 @@ class ExpressionParser:
     def membership(self) -> Node:
         """`in`."""
         left = self.matching()
-        while self.kind() == "in" and not self.no_in:
+        while self.kind() == "in":
             self.at += 1
             array = self.name_node(str(self.take("NAME").value), array=True)
             left = ("in", [left], array)
@@ -325,14 +324,14 @@ class ExpressionParser:
     def grouping(self) -> Node:
         """`( ... )`: a group, or a list before `in` or in print."""
         self.take("(")
-        saved, self.no_gt, self.no_in = (self.no_gt, self.no_in), False, False
+        saved, self.no_gt = self.no_gt, False
         try:
             self.newlines()
             items = self.expression_list()
             self.newlines()
             self.take(")")
         finally:
-            self.no_gt, self.no_in = saved
+            self.no_gt = saved
         if len(items) == 1:
             return ("group", items[0])
         if self.kind() == "in":
@@ -342,25 +341,25 @@ class ExpressionParser:
 
     def call_arguments(self) -> list[Node]:
         """A call's arguments, up to `)`."""
-        saved, self.no_gt, self.no_in = (self.no_gt, self.no_in), False, False
+        saved, self.no_gt = self.no_gt, False
         try:
             self.newlines()
             args = [] if self.kind() == ")" else self.expression_list()
             self.newlines()
             self.take(")")
         finally:
-            self.no_gt, self.no_in = saved
+            self.no_gt = saved
         return args
 
     def subscripts(self) -> list[Node]:
         """`[ ... ]`'s expressions."""
         self.take("[")
-        saved, self.no_gt, self.no_in = (self.no_gt, self.no_in), False, False
+        saved, self.no_gt = self.no_gt, False
         try:
             items = self.expression_list()
             self.take("]")
         finally:
-            self.no_gt, self.no_in = saved
+            self.no_gt = saved
         return items
 
     def optional_lvalue(self) -> Node | None:
