@@ -2,7 +2,7 @@
 # Install what py_vfs needs to build (and, with --test, to test), and only what is missing.
 #
 #   sh build/setup.sh           node_modules (npm ci) and .venv (pinned tools)
-#   sh build/setup.sh --test    the same, plus Debian's chromium, sqlite3, git, zip and unzip
+#   sh build/setup.sh --test    the same, plus Debian's chromium, sqlite3, git, zip, unzip and gawk
 #                               when they are not on PATH (the browser then checked by
 #                               build/check_browser.py), and the wheels the Pyodide tier runs
 #                               tests/unit with (.cache/)
@@ -87,7 +87,8 @@ if [ "$want_test" = 1 ]; then
     fi
     # Info-ZIP's zip and unzip: tests/unit/test_archive.py checks our zips against them (the
     # CPython tier accounts for every skip, so the test must not skip for want of them).
-    for tool in zip unzip; do
+    # GNU awk: tests/shell/generate.py records what it prints for the awk cases.
+    for tool in zip unzip gawk; do
         if command -v "$tool" >/dev/null 2>&1; then
             say "$tool: $(command -v "$tool")"
         else

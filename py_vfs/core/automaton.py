@@ -116,6 +116,43 @@ class Automaton:
             begin = end
         return found
 
+    def leftmost(self, subject: str, begin: int = 0) -> tuple[int, int] | None:
+        """The leftmost-longest match at or after ``begin`` (it may be empty), as (start,
+        end), or None (awk's match, sub and split). The cached DFA first finds where the
+        earliest match ends (linear); the leftmost match starts at or before it."""
+        first_end = self.first_end(subject, begin)
+        if first_end is None:
+            return None
+        for start in range(begin, first_end + 1):
+            end = self._longest(subject, start)
+            if end is not None:
+                return start, end
+        return None  # not reached: a match ends at first_end
+
+    def first_end(self, subject: str, begin: int = 0) -> int | None:
+        """Where the earliest-ending match starting at or after ``begin`` ends (searching),
+        or None: ``match`` from ``begin``, telling where."""
+        state = self._number(self._close({self._start}, self._context(subject, begin)))
+        accepting, moves = self._accepting, self._moves
+        if accepting[state]:
+            return begin
+        conditional = self._conditional
+        for index in range(begin + 1, len(subject) + 1):
+            char = subject[index - 1]
+            context = self._context(subject, index) if conditional else 0
+            following = moves[state].get((char, context))
+            if following is None:
+                current = self._sets[state]
+                if len(self._sets) >= CACHE_ENTRIES:
+                    self._forget()
+                    state = self._number(current)
+                following = self._number(self._close(self._step(current, char), context))
+                moves[state][(char, context)] = following
+            state = following
+            if accepting[state]:
+                return index
+        return None
+
     def _longest(self, subject: str, begin: int) -> int | None:
         """The end of the longest match starting at ``begin``, or None."""
         states = self._close({self._start}, self._context(subject, begin), restart=False)

@@ -98,6 +98,12 @@ class LineMatcher:
             return []
         return self.automaton.spans(line)
 
+    def leftmost(self, line: str, begin: int = 0) -> tuple[int, int] | None:
+        """The leftmost-longest match at or after ``begin``, maybe empty, or None."""
+        if self.literal not in line:
+            return None
+        return self.automaton.leftmost(line, begin)
+
 
 def _required_literal(items: list[tuple[Any, Any]], icase: bool) -> tuple[str, bool]:
     """The longest run of plain characters in the pattern's top-level sequence (every match

@@ -1153,3 +1153,341 @@ _group("lookup", "lang", [
     " && type -P cat",
     "cd dir && command -v ../b.txt nope; echo $?",
 ])
+
+# awk: run by GNU awk (gawk, plain) on the generating side (generate.py puts it first as `awk`).
+_group("awk-basic", "text", [
+    "awk '{ print }' a.txt",
+    "awk '{ print NR, $0 }' b.txt",
+    "awk 'END { print NR }' lines.txt",
+    "awk -F, '{ print $2 }' fruits.csv",
+    "awk -F, 'NR > 1 { s += $3 } END { print s }' fruits.csv",
+    "awk '/two/' b.txt",
+    "awk '!/two/' b.txt",
+    "awk 'NR == 3, NR == 5' lines.txt",
+    "awk '/line 4/,/line 6/ { print NR \": \" $2 }' lines.txt",
+    "awk 'BEGIN { print \"hello\", \"world\" }'",
+    "printf 'a b c\\nd e\\n' | awk '{ print NF, $NF, $(NF-1) }'",
+    "echo '  lead  trail  ' | awk '{ print \"[\" $1 \"][\" $2 \"]\", NF }'",
+    "awk 'NR % 5 == 0' lines.txt",
+    "awk 'length($0) > 4' words.txt",
+    "awk -v n=3 'NR <= n' words.txt",
+    "awk 'FNR == 1 { print FILENAME }' a.txt b.txt",
+    "awk '{ print FNR, NR }' a.txt b.txt",
+    "awk -f empty.txt a.txt; echo $?",
+    "printf 'BEGIN { x = 2 }\\n{ print x * NR }\\n' > p.awk; awk -f p.awk a.txt",
+    "awk '{ print x, $0 }' x=1 a.txt x=2 b.txt",
+])
+
+_group("awk-fields", "text", [
+    "echo 'a:b:c' | awk -F: '{ $2 = \"X\"; print; print NF }'",
+    "echo 'a b c' | awk '{ $5 = \"e\"; print; print NF }'",
+    "echo 'a b c d' | awk '{ NF = 2; print }'",
+    "echo 'a b c' | awk 'BEGIN { OFS = \"-\" } { $1 = $1; print }'",
+    "echo 'a b c' | awk 'BEGIN { OFS = \"-\" } { print $1, $2 }'",
+    "echo 'a,b;c' | awk -F '[,;]' '{ print $3, $1 }'",
+    "printf 'a\\tb c\\td\\n' | awk -F '\\t' '{ print $2 }'",
+    "echo 'x  y' | awk -F ' ' '{ print $2 }'",
+    "echo 'aXXbXc' | awk -F 'X+' '{ print $2, NF }'",
+    "echo 'abc' | awk 'BEGIN { FS = \"\" } { print $2, NF }'",
+    "printf 'a b\\nc d\\n\\ne f\\ng\\n' | awk 'BEGIN { RS = \"\" } { print NR \": \" $1 "
+    "\"|\" $NF }'",
+    "printf 'a b\\nc d\\n\\n\\ne f\\n' | awk 'BEGIN { RS = \"\"; FS = \"\\n\" } { print NF, $1 }'",
+    "printf 'a;b;c' | awk 'BEGIN { RS = \";\" } { print NR, $0 }'",
+    "echo 'one two' | awk '{ $0 = \"x y z\"; print NF, $2 }'",
+    "awk 'BEGIN { ORS = \"|\" } { print }' a.txt; echo",
+    "echo '1 2' | awk '{ $3 = $1 + $2 } 1'",
+])
+
+_group("awk-values", "text", [
+    "echo '10 9' | awk '{ print ($1 > $2) }'",
+    "echo '10 abc' | awk '{ print ($1 > $2) }'",
+    "awk 'BEGIN { print (\"10\" > \"9\"), (10 > 9) }'",
+    "echo '0x1A 1e3 .5' | awk '{ print $1 + 0, $2 + 0, $3 + 0 }'",
+    "awk 'BEGIN { print 1/3, 100000000, 1e20, 0.1 + 0.2, -0 }'",
+    "awk 'BEGIN { OFMT = \"%.2f\"; x = 3.14159; print x; print x \"\" }'",
+    "awk 'BEGIN { CONVFMT = \"%.2f\"; x = 3.14159; y = x \"\"; print y }'",
+    "awk 'BEGIN { x; print (x == 0), (x == \"\"), length(x) }'",
+    "awk 'BEGIN { print 7 % 3, -7 % 3, 2 ^ 10, 2 ** 3, 2 ^ 3 ^ 2 }'",
+    "awk 'BEGIN { x = 5; x += 2; x -= 1; x *= 3; x /= 2; x %= 5; x ^= 2; print x }'",
+    "awk 'BEGIN { i = 5; print i++, i, ++i, i--, --i }'",
+    "awk 'BEGIN { print \"a\" \"b\" 1 + 2 }'",
+    "awk 'BEGIN { print 1 \" \" -1 }'",
+    "awk 'BEGIN { print !0, !1, !\"\", !\"a\", - -3 }'",
+    "awk 'BEGIN { print (1 < 2) ? \"yes\" : \"no\" }'",
+    "echo ' 12 ' | awk '{ print ($0 == 12), ($1 == \"12\") }'",
+    "awk 'BEGIN { print int(3.9), int(-3.9), int(\"42abc\") }'",
+    "awk 'BEGIN { print 1e300 * 1e300, -1e300 * 1e300, log(0) }'",
+    "awk 'BEGIN { print length(12345), length(1/4) }'",
+    "awk 'BEGIN { x = \"3x\"; print x + 1, x * 2 }'",
+])
+
+_group("awk-arrays", "text", [
+    "awk '{ c[$0]++ } END { for (w in c) print w, c[w] }' words.txt | sort",
+    "awk 'BEGIN { a[1]; a[2]; delete a[1]; print (1 in a), (2 in a), length(a) }'",
+    "awk 'BEGIN { a[1,2] = 3; for (k in a) { split(k, p, SUBSEP); print p[1], p[2] }; print "
+    "((1,2) in a) }'",
+    "awk 'BEGIN { n = split(\"a b c\", x); delete x; print n, length(x) }'",
+    "awk 'BEGIN { if (\"k\" in a) print \"yes\"; else print \"no\"; print length(a) }'",
+    "awk 'BEGIN { a[\"x\"]; if (a[\"y\"] == \"\") print length(a) }'",
+    "awk -F, 'NR > 1 { sum[$2] += $3 } END { for (c in sum) print c, sum[c] }' fruits.csv | sort",
+    "awk '{ line[NR] = $0 } END { for (i = NR; i > 0; i--) print line[i] }' a.txt",
+    "awk 'BEGIN { a[01] = \"x\"; print a[1], a[\"01\"] \"|\" }'",
+    "awk 'BEGIN { a[0.1 + 0.2] = 1; for (k in a) print k }'",
+])
+
+_group("awk-control", "text", [
+    "awk 'BEGIN { for (i = 1; i <= 5; i++) { if (i == 2) continue; if (i == 4) break; print i } }'",
+    "awk 'BEGIN { i = 0; while (i < 3) print i++ }'",
+    "awk 'BEGIN { i = 5; do { print i } while (i++ < 3) }'",
+    "awk 'NR == 2 { next } { print }' a.txt",
+    "awk '{ print FILENAME; nextfile }' a.txt b.txt",
+    "awk 'NR == 3 { exit } { print }' lines.txt",
+    "awk 'BEGIN { exit 3 } END { print \"end runs\" }'; echo $?",
+    "awk '{ exit 4 } END { print \"end\"; exit }' a.txt; echo $?",
+    "awk 'BEGIN { if (1) if (0) print \"a\"; else print \"b\" }'",
+    "awk 'BEGIN { for (;;) { n++; if (n > 3) break }; print n }'",
+    "awk 'BEGIN { while (1) { if (++k >= 1000) break } ; print k }'",
+    "awk 'BEGIN {\n  x = 1\n  if (x)\n    print \"multi\"\n  else\n    print \"line\"\n}'",
+])
+
+_group("awk-functions", "text", [
+    "awk 'function fact(n) { return n <= 1 ? 1 : n * fact(n - 1) } BEGIN { print fact(10) }'",
+    "awk 'function fib(n) { return n < 2 ? n : fib(n-1) + fib(n-2) } BEGIN { print fib(15) }'",
+    "awk 'function f(a, b) { b = a * 2; return b } BEGIN { b = 1; print f(3), b }'",
+    "awk 'function fill(arr, n,  i) { for (i = 1; i <= n; i++) arr[i] = i * i } BEGIN { "
+    "fill(sq, 4); print sq[3], length(sq) }'",
+    "awk 'function g(x) { x[1] = \"set\" } BEGIN { g(a); print a[1] }'",
+    "awk 'function noret() { } BEGIN { x = noret(); print \"[\" x \"]\" }'",
+    "awk 'function max(a, b) { return a > b ? a : b } { m = max(m, length($0)) } END { print "
+    "m }' words.txt",
+    "awk 'function loc(  t) { t[1] = 1; return length(t) } BEGIN { print loc(), loc() }'",
+])
+
+_group("awk-builtins", "text", [
+    "awk 'BEGIN { print substr(\"hello\", 2), substr(\"hello\", 2, 3), substr(\"hello\", 0, "
+    "2), substr(\"hello\", -1), \"[\" substr(\"hello\", 9) \"]\" }'",
+    "awk 'BEGIN { print index(\"abcabc\", \"ca\"), index(\"abc\", \"z\") }'",
+    "awk 'BEGIN { s = \"aaa\"; n = gsub(/a/, \"b\", s); print n, s }'",
+    "awk 'BEGIN { s = \"hello\"; sub(/l+/, \"[&]\", s); print s }'",
+    "awk 'BEGIN { s = \"a.b.c\"; gsub(/\\./, \"\\\\&\", s); print s }'",
+    "awk 'BEGIN { s = \"abc\"; gsub(/x*/, \"-\", s); print s }'",
+    "awk 'BEGIN { s = \"abc\"; gsub(/b*/, \"-\", s); print s }'",
+    "awk '{ gsub(/a/, \"A\") } 1' a.txt",
+    "awk 'BEGIN { print match(\"foobar\", /o+b/), RSTART, RLENGTH; print match(\"x\", /y/), "
+    "RSTART, RLENGTH }'",
+    "awk 'BEGIN { n = split(\"2024-01-15\", d, \"-\"); print n, d[1], d[3] + 0 }'",
+    "awk 'BEGIN { n = split(\"a1b22c\", p, /[0-9]+/); print n, p[1], p[2], p[3] }'",
+    "awk 'BEGIN { print toupper(\"MiXed 1\"), tolower(\"MiXed 1\") }'",
+    "awk 'BEGIN { printf \"%.3f %.3f %.3f %.3f\\n\", sqrt(2), exp(1), log(10), atan2(1, 1) * 4 }'",
+    "awk 'BEGIN { printf \"%.4f %.4f\\n\", sin(1), cos(1) }'",
+    "awk 'BEGIN { srand(1); x = rand(); print (x >= 0 && x < 1), srand(2) }'",
+    "awk 'BEGIN { print length(), length(\"\") } END { print length }' a.txt",
+    "awk 'BEGIN { print gensub(/([a-z]+)-([0-9]+)/, \"\\\\2:\\\\1\", \"g\", \"ab-12 cd-34\") }'",
+    "awk 'BEGIN { print gensub(/o/, \"0\", 2, \"foo boo\") }'",
+    "awk 'BEGIN { s = sprintf(\"%s=%d\", \"x\", 42); print s, length(s) }'",
+    "echo 'a b c' | awk '{ sub(/b/, \"B\"); print; print $2 }'",
+])
+
+_group("awk-printf", "text", [
+    "awk 'BEGIN { printf \"%d|%5d|%-5d|%05d|%+d\\n\", 42, 42, 42, 42, 42 }'",
+    "awk 'BEGIN { printf \"%s|%10s|%-10s|%.2s\\n\", \"abc\", \"abc\", \"abc\", \"abc\" }'",
+    "awk 'BEGIN { printf \"%f %e %g %G\\n\", 3.14159, 31415.9, 0.0001234, 1e-10 }'",
+    "awk 'BEGIN { printf \"%x %X %o %c %c\\n\", 255, 255, 8, 65, \"hello\" }'",
+    "awk 'BEGIN { printf \"%*d|%-*d|%.*f\\n\", 5, 1, 4, 2, 2, 3.14159 }'",
+    "awk 'BEGIN { printf \"100%%\\n\" }'",
+    "awk 'BEGIN { printf \"%d %d\\n\", \"12abc\", -3.9 }'",
+    "awk 'BEGIN { printf(\"%s-%s\\n\", \"a\", \"b\") }'",
+    "awk 'BEGIN { printf \"%5.1f%%\\n\", 45.678 }'",
+    "awk '{ printf \"%-6s|\", $0 } END { printf \"\\n\" }' a.txt",
+])
+
+_group("awk-io", "text", [
+    "awk '{ print > \"out.txt\" }' a.txt; cat out.txt",
+    "awk '{ print > \"o2.txt\" } END { close(\"o2.txt\"); while ((getline l < \"o2.txt\") > "
+    "0) n++; print n }' b.txt",
+    "echo x > app.txt; awk 'BEGIN { print \"y\" >> \"app.txt\" }'; cat app.txt",
+    "awk '{ print | \"sort\" }' words.txt",
+    "awk '{ print | \"sort -r\" } END { close(\"sort -r\"); print \"done\" }' b.txt",
+    "awk 'BEGIN { while ((\"cat a.txt\" | getline line) > 0) print \"got\", line }'",
+    "awk 'BEGIN { \"echo one two\" | getline; print $2, NF }'",
+    "awk 'BEGIN { while ((getline line < \"b.txt\") > 0) n++; print n; print (getline x < "
+    "\"nope.txt\") }'",
+    "awk 'NR == 1 { getline; print \"after getline:\", $0, NR }' a.txt",
+    "awk 'NR == 1 { getline v; print \"v=\" v, \"$0=\" $0, NR }' a.txt",
+    "awk 'BEGIN { r = system(\"echo from system; exit 3\"); print \"status\", r }'",
+    "awk 'BEGIN { print \"to err\" > \"/dev/stderr\"; print \"to out\" }'",
+    "awk '{ print $1 > ($1 \".out\") } END { close(\"alpha.out\"); getline x < "
+    "\"alpha.out\"; print x }' a.txt",
+    "echo 'in' | awk 'BEGIN { getline; print \"begin saw\", $0 }'",
+    "awk 'BEGIN { printf \"%s\\n\", \"p\" | \"cat\"; close(\"cat\"); print \"q\" }'",
+    "awk 'END { print $0, NF }' a.txt",
+])
+
+_group("awk-regex", "text", [
+    "awk '/^[a-c]/' words.txt",
+    "awk '$0 ~ /an+a/' words.txt",
+    "awk '$1 !~ /e/' words.txt",
+    "awk '/(ap|ch)/' words.txt",
+    "awk '/[[:upper:]]/' words.txt",
+    "awk '/^.{5}$/' words.txt",
+    "awk 'BEGIN { re = \"^b\" } $0 ~ re' words.txt",
+    "awk 'BEGIN { print (\"a.c\" ~ /a\\.c/), (\"abc\" ~ /a\\.c/), (\"a/b\" ~ /a\\/b/), "
+    "(\"a+b\" ~ \"a\\\\+b\") }'",
+    "awk 'BEGIN { print (\"ab\" ~ /a|x/), (\"\" ~ /^$/), (\"x\\ny\" ~ /x.y/) }'",
+    "awk '/a/ && /n/ { print \"both:\", $0 } /^d/ || /^C/ { print \"either:\", $0 }' words.txt",
+    "printf 'aXbXXc' | awk 'BEGIN { RS = \"X+\" } { print NR, $0 }'",
+    "awk 'BEGIN { s = \"foo.bar\"; n = split(s, p, \".\"); print n, p[2] }'",
+])
+
+_group("awk-more", "text", [
+    "awk '{ $(NF+2) = \"x\"; print; print NF }' a.txt",
+    "awk 'BEGIN { ARGV[1] = \"b.txt\"; ARGC = 2 } { n++ } END { print n }' a.txt",
+    "awk 'BEGIN { while ((\"echo a; echo b\" | getline x) > 0) print x; print NR }'",
+    "awk '{ getline x < \"b.txt\"; print $0, x }' a.txt",
+    "awk 'NR == 1 { while ((getline line) > 0) last = line } END { print last, NR }' a.txt",
+    "awk 'BEGIN { $0 = \"a b c\"; print NF; $2 = \"\"; print; print NF }'",
+    "awk 'BEGIN { s = \"aaa\"; print gsub(\"a\", \"\\\\\\\\&\", s), s }'",
+    "awk 'BEGIN { print 1e6, 1e16, 123456789012, 0.000001, 100000 * 100000, 2^53 }'",
+    "awk 'BEGIN { n = split(\"  a  b  \", a); print n, a[1], a[2] }'",
+    "awk -F. '{ print NF }' numbers.txt",
+    "awk 'BEGIN { printf \"%#o %#x %+.3d % d\\n\", 8, 255, 7, 5 }'",
+    "awk 'BEGIN { print -3 % 2, 3 % -2, 5.5 % 2, 1 - - 1, 2 - -2 }'",
+    "awk 'NR == 1, NR == 2 { print \"r1\", $1 } NR == 2, /never/ { print \"r2\", $1 }' b.txt",
+    "awk '/one/, /one/ { print \"same\", NR }' b.txt",
+    "awk 'BEGIN { CONVFMT = \"%d\"; a[1.5] = 1; for (k in a) print k }'",
+    "awk 'BEGIN { print 1 > 2 ? \"y\" : \"n\" }' 2>/dev/null; echo $?; cat 2 2>/dev/null",
+    "awk 'BEGIN { print 010 + 0, \"010\" + 0, 0x10 }'",
+    "awk 'BEGIN { print \"z\\ny\\nx\" | \"sort\"; print \"after\" }'",
+    "awk 'BEGIN { system(\"\"); print \"x\"; system(\"echo y\"); print \"z\" }'",
+    "awk 'BEGIN { print \"a\" > \"f1\"; print \"b\" > \"f1\"; close(\"f1\"); print \"c\" >> \"f1\";"
+    " close(\"f1\"); while ((getline l < \"f1\") > 0) print \"f1:\", l }'",
+    "awk 'BEGIN { a[1] = \"b\"; a[2] = 10; a[3] = \"a\"; a[4] = 2; n = asort(a);"
+    " for (i = 1; i <= n; i++) printf \"%s \", a[i]; n = asorti(a, d); print n, d[1] }'",
+    "awk '!seen[$0]++' b.txt",
+    "awk 'NR == FNR { a[$1]; next } $1 in a' a.txt words.txt",
+    "awk '{ sub(/^/, \">\"); gsub(/$/, \"<\"); print }' a.txt",
+    "awk '{ gsub(/^a|a$/, \"_\"); print }' a.txt",
+    "echo '3.0 3 1e2 100 +5 5' | awk '{ print ($1 == $2), ($3 == $4), ($5 == $6), ($1 == \"3\") }'",
+    "echo ' ' | awk '{ print ($0 == 0), ($0 == \"\"), NF }'",
+    "awk -v a=10 -v b=9 'BEGIN { print (a < b); x = \"10\"; y = \"9\"; print (x < y) }'",
+    "awk 'function r(n) { if (n <= 0) return \"\"; return n \" \" r(n - 1) } BEGIN { print r(5) }'",
+    "awk 'BEGIN { printf \"%.0f %.0f %.0f %d\\n\", 0.5, 1.5, 2.5, 2147483648 * 4 }'",
+    "awk 'BEGIN { OFMT = \"%.2g\"; print 3.14159, 3.14159 \"\" }'",
+    "awk 'BEGIN { \"echo hi\" | getline; \"echo hi\" | getline x; print $0, x }'",
+    "awk 'BEGIN { cmd = \"echo 1; echo 2\"; cmd | getline a; close(cmd); cmd | getline b;"
+    " print a, b }'",
+    "awk 'BEGIN { print close(\"nothing\"), system(\"exit 5\") }'",
+    "awk 'BEGIN { print 1 > \"\" }' 2>/dev/null; echo $?",
+    "awk 'BEGIN { getline < \"a.txt\"; print NF, $1, NR; getline x < \"a.txt\"; print x }'",
+    "awk 'BEGIN { RS = \"a\" } END { print NR }' a.txt",
+    "awk 'BEGIN { n = split(\"a,b,,c,\", p, \",\"); print n, p[3] \"|\" p[5] \"|\" }'",
+    "awk 'BEGIN { print int(-0.5), int(\"-3x\"), int(\"\"), int(\" 4 \"), 12345678901234567890 }'",
+    "awk 'BEGIN { CONVFMT = \"%.3g\"; x = 3.14159; a[x] = 1; for (k in a) print k }'",
+    "awk 1 dir a.txt 2>/dev/null; echo $?",
+    "awk '{ print $1 > \"/dev/null\" } END { print NR }' a.txt",
+])
+
+# Random lines from tests/shell/gen_awk_cases.py (seeded): expressions and printf formats.
+_group("awk-gen-expr", "text", [
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print (x ? "T" : "F"), ("" - -3), 1 }\' '
+    'fruits.csv',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print ((index(NF, "1") != u) / (a["k"] '
+    '+ 7)), (NF >= ((NF ~ -3) <= index(NR, "1"))), u }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print -3, x, match("10", /[0-9]+/) }\' '
+    'words.txt',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print split((("10" && a[1]) < -NF), '
+    'arr), (("10") - (length(y) ? "T" : "F")), length($2 "") }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print !(substr(1e3, 0, 2) ? "T" : "F"), '
+    '(("10" ? "T" : "F") + 0 * -3), (substr(y, 2) >= substr((2.5 ~ u), 2)) }\' '
+    'words.txt',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print ((("9" < a[1]) !~ ($1))), '
+    'a["k"], (sprintf("%d|%s|%.2f", "abc", NR, 1e3)   u "") + 0 }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print ("9" "" != 1e3), 1e3, $3 }\' words.txt',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print ((index(1e3, "1") != a[1]) / '
+    '((($3 <= $1) || ("" > x)) + 7)), sprintf("%d|%s|%.2f", (y % ($1 + 0 + 7)), x, '
+    '(("" != y) + ("abc" == $2))), (1 ? "T" : "F") }\' fruits.csv',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print "", (((0.1   $3) - a[1]) && (" '
+    '12 " && match(" 12 ", /[0-9]+/))), $1 }\' fruits.csv',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print "", -(("10" ^ 2)), 1 }\' '
+    'fruits.csv',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print "", ((NF >= "") > '
+    'index(int("abc"), "1")), -(a["k"] !~ a["k"]) "" }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print "", length((("9" / (a[1] + 7)) / '
+    '(("9" * "abc") + 7))), ((NR - (1 <= 1e3)) * (1e3 && a[1])) }\' words.txt',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print ((0 / (NR + 7)) == ((NF !~ x) ~ '
+    'sprintf("%d|%s|%.2f", "10", $3, $1))), -3, (substr(($1 * 0.1), 0, 2) ^ 2) }\' '
+    'fruits.csv',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print ((("10" ^ 2) && y) > " 12 "), y, '
+    'toupper((a["k"] > 0.1) + 0) }\' fruits.csv',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print (index("9", "1") == '
+    'toupper(sprintf("%d|%s|%.2f", 1e3, NR, a[1]))), -(NR ? "T" : "F"), (((u) !~ '
+    '("10"   a["k"])) !~ (0.1 !~ 1)) }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print (("" + index($2, "1"))   NR), (($2 < '
+    '($1 - a["k"])) >= ((0 ? "T" : "F") <= substr("", 0, 2))), sprintf("%d|%s|%.2f", '
+    '$2, (substr(-3, 0, 2) % (("9" ? "T" : "F") + 7)), (" 12 " ~ $2) "") }\' words.txt',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print (((NR * y)) != int("")), ((($3) '
+    '~ (0 ~ 0)) % ("9" + 7)), x }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print match(-a[1], /[0-9]+/), (a[1] < '
+    '(("10" ~ y) - ("abc" ? "T" : "F"))), ((a["k"] * NR) + (y / (1e3 + 7))) "" }\' '
+    'words.txt',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print (split((a["k"]), arr) > !a[1]), '
+    '-index((1e3 ? "T" : "F"), "1"), $2 }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print (((0 <= "abc")   split(0.1, arr)) ^ '
+    '2), (-y - "10"), (substr(int("10"), 2) < ($1 / ((0   NR) + 7))) }\' words.txt',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print int(NF), (length(" 12 ") ? "T" : '
+    '"F"), ((($1 == 1)) ? "T" : "F") }\' words.txt',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print (a["k"] || (1e3 == (1 ^ 2))), '
+    'index((0 + 0 < (0   2.5)), "1"), (substr(split(1, arr), 0, 2) + -("" ? "T" : '
+    '"F")) }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print ((u / ($3 + 7)) == 0), ("" !~ (u <= '
+    "(-3 % (1 + 7)))), match(match(match(-3, /[0-9]+/), /[0-9]+/), /[0-9]+/) }' "
+    'words.txt',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print $3, ((NR % ((y ^ 2) + 7)) - '
+    "-substr($3, 0, 2)), length($2) }' words.txt",
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print split((y   (y && NR)), arr), int((0 '
+    '+ 0 ^ 2)), split(index($3, "1"), arr) }\' words.txt',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print ("9" != 1), (int(($2 - "9")) % '
+    '(((-3 && $2) > NR) + 7)), int(((NR <= "10"))) }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print index(-NR "", "1"), (toupper("10") - '
+    '1), index(1e3, "1") }\' words.txt',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print x, ("9" + (-3 / '
+    '(sprintf("%d|%s|%.2f", "9", 1e3, a["k"]) + 7))), (length(toupper("")) - (("abc" '
+    '!~ $3) || -"")) }\' words.txt',
+    'awk -F, \'{ x = "3x"; y = 10; a[1] = "5"; print split((" 12 " > ("abc" < -3)), '
+    'arr), (" 12 " !~ ("abc" != 1)), x }\' fruits.csv',
+    'awk \'{ x = "3x"; y = 10; a[1] = "5"; print "", index(substr((1 * $2), 0, 2), '
+    '"1"), a["k"] "" }\' words.txt',
+])
+
+_group("awk-gen-printf", "text", [
+    'awk \'BEGIN { printf "%0#1.2x|% #*.2s|% #5.0X|\\n", 254, 8, 65, 1 }\'',
+    'awk \'BEGIN { printf "%-0*.2d|% 1.*o|%0#5s|\\n", 2, "12abc", 5, 254, 1 }\'',
+    'awk \'BEGIN { printf "%+*.2e|% 0*.2u|%+5.*e|\\n", 1, 254, 1, 1, 0, 1000 }\'',
+    'awk \'BEGIN { printf "%1.5E|%1.5o|%12.*s|\\n", 0, -1, 8, 1000 }\'',
+    'awk \'BEGIN { printf "%+f|%-12o|% -*.2G|\\n", 254, 254, 1, 0 }\'',
+    'awk \'BEGIN { printf "%.5u|%1.*f|% -12.5i|\\n", 254, 4, 123456789, -1 }\'',
+    'awk \'BEGIN { printf "%-#5.2s|%-#1.5f|%5.5g|\\n", 1, 1000, 0 }\'',
+    'awk \'BEGIN { printf "%#.2e|%1G|%-5.*X|\\n", 1, -1, 5, 123456789 }\'',
+    'awk \'BEGIN { printf "%1X|%+#*.2o|% +*.*i|\\n", -1, 3, "12abc", 8, 6, 0 }\'',
+    'awk \'BEGIN { printf "%.0x|%#*.2u|% 12.*x|\\n", 1000, 1, 65, 1, "12abc" }\'',
+    'awk \'BEGIN { printf "%-1.5u|%*.5G|%5.*u|\\n", 0, 2, 0, 1, 1 }\'',
+    'awk \'BEGIN { printf "%05X|%12.5o|%-+*.2i|\\n", 0, 1000, 3, 123456789 }\'',
+    'awk \'BEGIN { printf "%#1.5i|%- .5x|%#-.*u|\\n", 254, -77, 2, 65 }\'',
+    'awk \'BEGIN { printf "%u|%0-12.2x|%-5.2o|\\n", "42", 1000, "12abc" }\'',
+    'awk \'BEGIN { printf "%*s|% 12.0i|%5.5o|\\n", 8, 0, 65, 254 }\'',
+    'awk \'BEGIN { printf "% 0.0d|% +*.0e|%+012e|\\n", 1, 8, 123456789, -1 }\'',
+    'awk \'BEGIN { printf "%+ 1.5E|% #*g|% *s|\\n", "42", 6, 254, 6, -1 }\'',
+    'awk \'BEGIN { printf "% 12.5X|%5.0x|%12.*d|\\n", "42", "12abc", 0, 1 }\'',
+    'awk \'BEGIN { printf "% 1.0G|%*.5e|%5.*g|\\n", "42", 0, 123456789, 5, "12abc" }\'',
+    'awk \'BEGIN { printf "%0.2e|%#0.2x|%*.5e|\\n", 0, 0, 3, -77 }\'',
+    'awk \'BEGIN { printf "%12.2d|%1.0g|% +.*i|\\n", "12abc", 65, 3, 0 }\'',
+    'awk \'BEGIN { printf "%+-g|%*.5E|%+#1.*s|\\n", 123456789, 4, 254, 4, -77 }\'',
+    'awk \'BEGIN { printf "%.2G|% #*.0X|%*.*E|\\n", 1000, 7, -77, 8, 0, 65 }\'',
+    'awk \'BEGIN { printf "%0 X|%0*.5g|%5.5G|\\n", 123456789, 6, 65, "12abc" }\'',
+    'awk \'BEGIN { printf "%-.5E|% +12.*E|%-5e|\\n", 0, 7, 65, "42" }\'',
+    'awk \'BEGIN { printf "%*.2s|% 12.2X|%1.*d|\\n", 7, "42", -1, 5, -77 }\'',
+    'awk \'BEGIN { printf "%1.0u|%-.2G|% 1.5x|\\n", "42", "12abc", -77 }\'',
+    'awk \'BEGIN { printf "%.5g|%-1.*o|% #12.*d|\\n", -1, 2, 123456789, 6, 123456789 }\'',
+    'awk \'BEGIN { printf "%+01.5u|%- *G|%.0i|\\n", -77, 3, -1, 1000 }\'',
+    'awk \'BEGIN { printf "%-1.*s|%g|%12.2E|\\n", 4, 65, "42", 1 }\'',
+])

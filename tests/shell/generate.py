@@ -16,8 +16,9 @@ our shell's collected output is) and the exit status. The temporary directory's 
 any number of directories; bash does so only with ``globstar`` set.
 
 Needs GNU bash 5.2, coreutils 9.1, grep 3.8, sed 4.9, diffutils 3.8, findutils, jq 1.6, xxd,
-Info-ZIP zip 3.0 and unzip, GNU tar and tree 2.1 (Debian 12: `apt-get install jq xxd zip unzip
-tree`); the versions used are recorded in the file's ``tools``. The suite itself
+Info-ZIP zip 3.0 and unzip, GNU tar, tree 2.1 and GNU awk 5.2, run as `awk` (plain, not
+--posix) through a directory put first in PATH (Debian 12: `apt-get install jq xxd zip unzip
+tree gawk`); the versions used are recorded in the file's ``tools``. The suite itself
 (tests/unit/test_shell_conformance.py) runs without any of them.
 """
 
@@ -49,6 +50,7 @@ VERSIONS = {
     "tar": ["tar", "--version"],
     "zip": ["zip", "-v"],
     "tree": ["tree", "--version"],
+    "gawk": ["gawk", "--version"],
 }
 
 
@@ -78,8 +80,12 @@ def run_case(case: str) -> dict[str, object]:
         root = Path(temp) / "work"
         root.mkdir()
         build_tree(root)
-        env = {"HOME": str(root), "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8" if utf8 else "C",
-               "TZ": "UTC"}
+        # `awk` is GNU awk (Debian's /usr/bin/awk may be mawk): a directory of its own first.
+        shim = Path(temp) / "bin"
+        shim.mkdir()
+        (shim / "awk").symlink_to(shutil.which("gawk") or "/usr/bin/gawk")
+        env = {"HOME": str(root), "PATH": f"{shim}:/usr/bin:/bin",
+               "LC_ALL": "C.UTF-8" if utf8 else "C", "TZ": "UTC"}
         proc = subprocess.run(
             ["bash", "--noprofile", "--norc", "-O", "globstar", "-c", line],
             cwd=root, env=env, stdin=subprocess.DEVNULL, capture_output=True,

@@ -29,6 +29,7 @@ LINES = {
     ".": f". '{MISSING}'",
     "[": f"[ '{EVIL}' -eq 1 ]",
     "alias": f"alias '{EVIL}'",
+    "awk": f"awk 1 '{MISSING}'",
     "base64": f"base64 '{MISSING}'",
     "basename": f"basename '{MISSING}'",
     "break": f"for i in 1; do break '{EVIL}'; done",

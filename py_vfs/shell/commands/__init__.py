@@ -3,6 +3,7 @@
 from . import (
     archives,
     attributes,
+    awk,
     builtins,
     columns,
     compare,
@@ -47,6 +48,7 @@ __all__ = [
     "UsageError",
     "archives",
     "attributes",
+    "awk",
     "builtins",
     "columns",
     "compare",
