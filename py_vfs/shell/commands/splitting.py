@@ -1,0 +1,160 @@
+"""split: cut a file into pieces of N lines or N bytes, named PREFIX + a suffix, as GNU split.
+
+Each piece streams into the disk a chunk at a time (the input is never held whole) and is
+written whole, in one commit, when it is complete. Suffixes run aa, ab... (-d: 00, 01...); with
+the default length they widen as GNU's do (after `yz` comes `zaaa`, after `89` comes `9000`),
+with -a N they are N long and running out of them is an error.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from ...core import cancel
+from ..context import Context, describe
+from ..format import quote_arg
+from .gnu import getopts, open_input
+from .registry import GNU, UsageError, command
+
+_UNITS = {"": 1, "b": 512, "K": 1024, "KiB": 1024, "KB": 1000, "k": 1024, "M": 1 << 20,
+          "MiB": 1 << 20, "MB": 10**6, "G": 1 << 30, "GiB": 1 << 30, "GB": 10**9,
+          "T": 1 << 40, "TB": 10**12}
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+DIGITS = "0123456789"
+
+
+def size(text: str, what: str, *, zero: bool = False) -> int:
+    """A count with GNU's suffixes (K, M, G, T: powers of 1024; KB, MB...: of 1000; b: 512);
+    0 is refused unless ``zero``."""
+    match = re.fullmatch(r"([0-9]+)([A-Za-z]*)", text)
+    if match is None or match[2] not in _UNITS:
+        raise UsageError(f"invalid number of {what}: {quote_arg(text)}", try_line=False)
+    value = int(match[1]) * _UNITS[match[2]]
+    if value == 0 and not zero:
+        raise UsageError(f"invalid number of {what}: {quote_arg(text)}: Numerical result out "
+                         "of range", try_line=False)
+    return value
+
+
+def _combos(alphabet: str, length: int, skip_last: bool) -> Iterator[str]:
+    """Every string of ``length`` characters of ``alphabet`` in order (``skip_last``: none
+    starting with its last character)."""
+    if length == 0:
+        yield ""
+        return
+    firsts = alphabet[:-1] if skip_last else alphabet
+    for first in firsts:
+        for rest in _combos(alphabet, length - 1, False):
+            yield first + rest
+
+
+def suffixes(alphabet: str, length: int | None) -> Iterator[str]:
+    """The suffixes in order: all of ``length`` characters, or GNU's widening ones."""
+    if length is not None:
+        yield from _combos(alphabet, length, False)
+        return
+    level = 0
+    while True:
+        for rest in _combos(alphabet, 2 + level, True):
+            yield alphabet[-1] * level + rest
+        level += 1
+
+
+class _Pieces:
+    """The output files, one after another."""
+
+    def __init__(self, ctx: Context, prefix: str, names: Iterator[str], extra: str) -> None:
+        self.ctx, self.prefix, self.names, self.extra = ctx, prefix, names, extra
+        self.writer: Any = None  # the piece being written (a WriteStream)
+        self.count = 0
+
+    async def start(self) -> None:
+        name = next(self.names, None)
+        if name is None:
+            raise OSError(0, "output file suffixes exhausted")
+        self.writer = self.ctx.vfs.stream_writer(self.ctx.resolve(self.prefix + name + self.extra))
+        self.count += 1
+        await cancel.checkpoint("split", self.count, self.count, "files")
+
+    async def write(self, data: bytes) -> None:
+        if self.writer is None:
+            await self.start()
+        assert self.writer is not None
+        await self.writer.write(data)
+
+    async def end(self) -> None:
+        if self.writer is not None:
+            await self.writer.close()
+            self.writer = None
+
+    async def abort(self) -> None:
+        if self.writer is not None:
+            await self.writer.abort()
+            self.writer = None
+
+
+@command("split [-l N | -b SIZE] [-d] [-a N] [--additional-suffix=S] [FILE [PREFIX]]",
+         "split a file into pieces", errors=GNU)
+async def split(ctx: Context, args: list[str]) -> int:
+    """Write FILE (none or `-`: standard input) in pieces of -l N lines (1000 by default) or
+    -b SIZE bytes (K, M, G: 1024-based; KB, MB: 1000-based), to PREFIX (default `x`)
+    followed by a suffix: aa, ab, ... (-d: 00, 01, ...), -a N characters long (default 2,
+    widening as GNU's when they run out); --additional-suffix=S after it."""
+    args = [f"-l{arg[1:]}" if re.fullmatch(r"-[0-9]+", arg) else arg for arg in args]
+    options, operands = getopts(args, "l:b:da:", ("lines=", "bytes=", "numeric-suffixes",
+                                                  "suffix-length=", "additional-suffix="))
+    lines, chunk, alphabet, length, extra = 1000, None, LETTERS, None, ""
+    for flag, value in options:
+        if flag in ("-l", "--lines"):
+            lines, chunk = size(value, "lines"), None
+        elif flag in ("-b", "--bytes"):
+            chunk = size(value, "bytes")
+        elif flag in ("-d", "--numeric-suffixes"):
+            alphabet = DIGITS
+        elif flag in ("-a", "--suffix-length"):
+            if not value.isdigit():
+                raise UsageError(f"invalid suffix length: {quote_arg(value)}", try_line=False)
+            length = int(value) or None
+        else:
+            if "/" in value:
+                raise UsageError(f"invalid suffix {quote_arg(value)}, contains directory "
+                                 "separator", try_line=False)
+            extra = value
+    if len(operands) > 2:
+        raise UsageError(f"extra operand {quote_arg(operands[2])}")
+    name = operands[0] if operands else "-"
+    prefix = operands[1] if len(operands) > 1 else "x"
+    try:
+        source = open_input(ctx, name)
+    except OSError as exc:
+        ctx.err(f"cannot open {quote_arg(name)} for reading: {describe(exc)}")
+        return 1
+    pieces = _Pieces(ctx, prefix, suffixes(alphabet, length), extra)
+    try:
+        if chunk is not None:
+            left = chunk
+            async for data in source.chunks():
+                while data:
+                    part, data = data[:left], data[left:]
+                    await pieces.write(part)
+                    left -= len(part)
+                    if left == 0:
+                        await pieces.end()
+                        left = chunk
+        else:
+            count = 0
+            async for line in source.lines():
+                await pieces.write(line)
+                if line.endswith(b"\n"):
+                    count += 1
+                    if count == lines:
+                        await pieces.end()
+                        count = 0
+        await pieces.end()
+    except OSError as exc:
+        await pieces.abort()
+        ctx.err(describe(exc) if exc.errno == 0 else f"{quote_arg(name)}: {describe(exc)}")
+        return 1
+    return 0
