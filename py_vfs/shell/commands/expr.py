@@ -54,6 +54,15 @@ def _text(value: Value) -> str:
     return str(value)
 
 
+def _order(left: Value, right: Value) -> int:
+    """-1, 0 or 1: as numbers when both are integers, else byte by byte (the C locale)."""
+    a, b = _integer(left), _integer(right)
+    if a is not None and b is not None:
+        return (a > b) - (a < b)
+    x, y = (_text(v).encode("utf-8", "surrogateescape") for v in (left, right))
+    return (x > y) - (x < y)
+
+
 def _match(subject: str, pattern: str) -> Value:
     """`SUBJECT : PATTERN`: the group's text (a pattern with a group) or the match's length."""
     try:
@@ -120,13 +129,9 @@ class _Parser:
         while (op := self.peek()) in ("<", "<=", "=", "==", "!=", ">=", ">"):
             self.index += 1
             right = self.sum(evaluate)
-            a, b = _integer(left), _integer(right)
-            if a is None or b is None:
-                a, b = _text(left).encode("utf-8", "surrogateescape"), \
-                    _text(right).encode("utf-8", "surrogateescape")
-            result = {"<": a < b, "<=": a <= b, "=": a == b, "==": a == b, "!=": a != b,
-                      ">=": a >= b, ">": a > b}[op]  # type: ignore[operator]
-            left = int(result)
+            order = _order(left, right)
+            left = int({"<": order < 0, "<=": order <= 0, "=": order == 0, "==": order == 0,
+                        "!=": order != 0, ">=": order >= 0, ">": order > 0}[op])
         return left
 
     def _numbers(self, left: Value, right: Value, evaluate: bool) -> tuple[int, int]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import errno
 import os
 import posixpath
-import re
 import secrets
 import string
 
@@ -103,9 +102,6 @@ async def mktemp(ctx: Context, args: list[str]) -> int:
     return 1
 
 
-_SIZE = re.compile(r"([-+<>/%]?)(.*)")
-
-
 def _new_length(current: int, mode: str, amount: int) -> int:
     if mode == "+":
         return current + amount
@@ -138,7 +134,7 @@ async def truncate(ctx: Context, args: list[str]) -> int:
             spec = value
     if spec is None:
         raise UsageError("you must specify either '--size' or '--reference'")
-    mode, amount_text = _SIZE.fullmatch(spec).groups()  # type: ignore[union-attr]
+    mode, amount_text = (spec[0], spec[1:]) if spec[:1] in "+-<>/%" and spec else ("", spec)
     try:
         amount = size(amount_text, "bytes", zero=True)
     except UsageError:
