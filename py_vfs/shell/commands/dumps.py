@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ...core import cancel
 from ..context import Context
-from ..format import quote_arg
+from ..format import quote_arg, visible
 from ..pipes import Input
 from .gnu import each_input, getopts
 from .registry import GNU, UsageError, command
@@ -244,7 +244,8 @@ async def strings(ctx: Context, args: list[str]) -> int:
     for flag, value in options:
         if flag in ("-n", "--bytes"):
             if not value.isdigit() or int(value) < 1:
-                ctx.stderr.write_nowait(f"strings: invalid minimum string length {value}\n")
+                ctx.stderr.write_nowait(
+                    f"strings: invalid minimum string length {visible(value)}\n")
                 return 1
             least = int(value)
         elif flag in ("-t", "--radix"):

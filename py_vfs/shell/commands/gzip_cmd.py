@@ -12,6 +12,7 @@ import posixpath
 from dataclasses import dataclass
 
 from ..context import Context, describe
+from ..format import shown_name, visible
 from ..pipes import Input, StreamInput
 from .gzip_format import GzipError, Inflater, TrailingGarbage, deflate
 from .options import parse
@@ -93,7 +94,8 @@ class _Run:
         """Report ``message`` as GNU gzip does (always as `gzip:`, which gunzip and zcat
         run; a damaged input's report after an empty line) and keep the worst status."""
         if status == 1 or not self.job.quiet:
-            self.ctx.stderr.write_nowait(f"{chr(10) * lead}gzip: {message}\n")
+            shown = "\n".join(visible(part) for part in message.split("\n"))
+            self.ctx.stderr.write_nowait(f"{chr(10) * lead}gzip: {shown}\n")
         self.status = 1 if 1 in (status, self.status) else max(status, self.status)
 
     async def stream(self) -> None:
@@ -257,7 +259,7 @@ class _Run:
         # What is not deflated data: the header (with the name stored) and the trailer.
         self.overhead = 18 + (len(inflater.name) + 1 if inflater.name is not None else 0)
         self.ctx.out(f"{compressed:>19} {size:>19} {_ratio(size, compressed - self.overhead)} "
-                     f"{plain}\n")
+                     f"{shown_name(plain)}\n")
 
 
 def _ratio(size: int, deflated: int) -> str:

@@ -15,7 +15,7 @@ import struct
 from datetime import UTC, datetime
 
 from ..context import Context
-from ..format import shown_name
+from ..format import shown_name, visible
 from ..pipes import StreamInput
 from .gnu import getopts
 from .registry import GNU, command
@@ -242,7 +242,8 @@ async def file(ctx: Context, args: list[str]) -> int:
             kind = await describe_file(ctx, ctx.resolve(name), follow)
         except OSError as exc:
             reason = getattr(exc, "strerror", None) or "No such file or directory"
-            kind = f"cannot open `{name}' ({reason})"
+            kind = f"cannot open `{shown_name(name)}' ({reason})"
         shown = shown_name(name)
+        kind = visible(kind)  # a stored name (gzip's) is the file's, untrusted
         ctx.out(kind + "\n" if brief else f"{shown}:{' ' * (width - len(name))} {kind}\n")
     return 0

@@ -14,7 +14,7 @@ import secrets
 import string
 
 from ..context import Context, describe, ensure_parent_dir, lexists
-from ..format import quote_arg
+from ..format import quote_arg, shown_name
 from .gnu import getopts
 from .registry import GNU, UsageError, command
 from .splitting import size
@@ -94,7 +94,7 @@ async def mktemp(ctx: Context, args: list[str]) -> int:
                 ctx.err(f"failed to create {what} via template {quote_arg(template)}: "
                         f"{describe(exc)}")
             return 1
-        ctx.out(name + "\n")
+        ctx.out(shown_name(name) + "\n")
         return 0
     if not quiet:
         ctx.err(f"failed to create file via template {quote_arg(template)}: "
