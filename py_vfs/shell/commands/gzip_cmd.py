@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..context import Context, describe
 from ..format import shown_name, visible
@@ -17,6 +18,9 @@ from ..pipes import Input, StreamInput
 from .gzip_format import GzipError, Inflater, TrailingGarbage, deflate
 from .options import parse
 from .registry import Usage, UsageError, command
+
+if TYPE_CHECKING:
+    from ...core.node import Stat
 
 # gzip's usage errors: `gzip: invalid option -- 'y'`, then a `Try` line quoted `like this'.
 GZIP_ERRORS = Usage(1)
@@ -94,7 +98,9 @@ class _Run:
         """Report ``message`` as GNU gzip does (always as `gzip:`, which gunzip and zcat
         run; a damaged input's report after an empty line) and keep the worst status."""
         if status == 1 or not self.job.quiet:
-            shown = "\n".join(visible(part) for part in message.split("\n"))
+            # The names in it shown visibly; its own tab and newlines kept.
+            shown = "\n".join("\t".join(visible(piece) for piece in part.split("\t"))
+                              for part in message.split("\n"))
             self.ctx.stderr.write_nowait(f"{chr(10) * lead}gzip: {shown}\n")
         self.status = 1 if 1 in (status, self.status) else max(status, self.status)
 
@@ -216,11 +222,11 @@ class _Run:
         self.error(f"{target} already exists;\tnot overwritten", 2)
         return True
 
-    async def squeeze(self, name: str, source: Input, target: str | None, node: object) -> None:
+    async def squeeze(self, name: str, source: Input, target: str | None, node: Stat) -> None:
         ctx, job = self.ctx, self.job
         stored = None if job.name is False else posixpath.basename(name).encode(
             "utf-8", "surrogateescape")
-        mtime = 0 if job.name is False else int(getattr(node, "mtime_ms", 0) // 1000)
+        mtime = 0 if job.name is False else int(node.mtime_ms // 1000)
         pieces = deflate(source, job.level, stored, mtime)
         if target is None:
             async for piece in pieces:
@@ -236,14 +242,14 @@ class _Run:
         await writer.close()
         await self.finish(ctx.resolve(name), ctx.resolve(target), node, None)
 
-    async def finish(self, path: str, target: str, node: object, mtime_ms: float | None) -> None:
+    async def finish(self, path: str, target: str, node: Stat, mtime_ms: float | None) -> None:
         """The new file takes the old one's mode and times; the old one goes (unless -k)."""
         ctx = self.ctx
         if not ctx.vfs.exists(target):  # -N named another file than the one written
             return
-        await ctx.vfs.chmod(target, getattr(node, "mode", 0o644) & 0o7777)
-        stamp = mtime_ms if mtime_ms is not None else getattr(node, "mtime_ms", 0)
-        await ctx.vfs.utimes(target, getattr(node, "atime_ms", stamp), stamp)
+        await ctx.vfs.chmod(target, node.mode & 0o7777)
+        stamp = mtime_ms if mtime_ms is not None else node.mtime_ms
+        await ctx.vfs.utimes(target, node.atime_ms, stamp)
         if not self.job.keep:
             await ctx.vfs.unlink(path)
 

@@ -8,6 +8,7 @@ status is then 1. Lines are read one at a time; a run of equal keys is held whol
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass, field
 
 from ...core import cancel
@@ -81,7 +82,7 @@ class _File:
         return line
 
 
-def _field_number(text: str, what: str) -> int:
+def _field_number(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise UsageError(f"invalid field number: {quote_arg(text)}", try_line=False)
     return int(text) - 1
@@ -96,7 +97,7 @@ def _outlist(text: str) -> list[tuple[int, int]]:
         file, dot, number = item.partition(".")
         if file not in ("1", "2") or not dot:
             raise UsageError(f"invalid field specifier: {quote_arg(item)}", try_line=False)
-        out.append((int(file), _field_number(number, "field")))
+        out.append((int(file), _field_number(number)))
     return out
 
 
@@ -105,11 +106,11 @@ def _spec(options: list[tuple[str, str]]) -> _Spec:
     first, second = 0, 0
     for flag, value in options:
         if flag == "-1":
-            first = _field_number(value, "join field")
+            first = _field_number(value)
         elif flag == "-2":
-            second = _field_number(value, "join field")
+            second = _field_number(value)
         elif flag == "-j":
-            first = second = _field_number(value, "join field")
+            first = second = _field_number(value)
         elif flag == "-t":
             data = value.encode("utf-8", "surrogateescape")
             if len(data) > 1 and value != "\\0":
@@ -205,7 +206,7 @@ async def _walk(ctx: Context, files: tuple[_File, _File], spec: _Spec) -> None:
                 if file.key(nxt) != other_key:
                     break
                 if len(run) > MAX_RUN:
-                    raise OSError(27, f"over {MAX_RUN} lines with one key")
+                    raise OSError(errno.EFBIG, f"over {MAX_RUN} lines with one key")
         body1 = run1 if ended[0] else run1[:-1]
         body2 = run2 if ended[1] else run2[:-1]
         if spec.pairs:

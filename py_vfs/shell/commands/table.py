@@ -3,6 +3,7 @@ column does in the C locale (a character is a byte, widths count bytes)."""
 
 from __future__ import annotations
 
+import errno
 import re
 
 from ...core import cancel
@@ -121,7 +122,7 @@ async def column(ctx: Context, args: list[str]) -> int:
             if body.strip() if separators is None else body:
                 lines.append(body)
                 if len(lines) > MAX_CELLS:
-                    raise OSError(27, f"over {MAX_CELLS} lines")
+                    raise OSError(errno.EFBIG, f"over {MAX_CELLS} lines")
                 if len(lines) % 4096 == 0:
                     await cancel.checkpoint("column", len(lines), len(lines), "lines")
 
@@ -129,7 +130,7 @@ async def column(ctx: Context, args: list[str]) -> int:
     if as_table:
         rows = [_cells(line, separators or None) for line in lines]
         if sum(len(row) for row in rows) > MAX_CELLS:
-            raise OSError(27, f"over {MAX_CELLS} cells")
+            raise OSError(errno.EFBIG, f"over {MAX_CELLS} cells")
         await ctx.write(table(rows, joint))
     else:
         await ctx.write(columns_down(lines, columns, across))
