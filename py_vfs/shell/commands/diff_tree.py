@@ -192,7 +192,8 @@ async def diff_paths(ctx: Context, job: DiffJob, operands: list[str]) -> int:
             ctx.err(f"{shown_name(name)}: {describe(exc)}")
             return 2
     if found[0] is None and found[1] is None:
-        ctx.err(f"{shown_name(operands[0])}: No such file or directory")
+        for name in operands:
+            ctx.err(f"{shown_name(name)}: No such file or directory")
         return 2
     a = found[0] or _Side(None, operands[0], "missing")
     b = found[1] or _Side(None, operands[1], "missing")
