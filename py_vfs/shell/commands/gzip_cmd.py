@@ -277,7 +277,10 @@ async def _main(ctx: Context, args: list[str], decompress: bool, stdout: bool) -
     job, operands = _job(ctx, args, decompress, stdout)
     run = _Run(ctx, job)
     for name in operands or ["-"]:
-        await run.one(name)
+        try:
+            await run.one(name)
+        except OSError as exc:  # the output cannot be written (a read-only mount, EFBIG...)
+            run.error(f"{name}: {describe(exc)}")
     if job.listing and len(operands) > 1:
         compressed, size = run.totals
         deflated = compressed - run.overhead  # GNU subtracts the last file's overhead only
