@@ -1229,6 +1229,12 @@ _group("gzip", "files", [
     "tar czf t.tgz a.txt && gunzip t.tgz && tar tf t.tar",
     "gzip -c - < a.txt | gzip -d -c -",
     "gzip -cd a.txt 2>&1; echo $?",
+    "gzip -v a.txt",
+    "gzip -kv a.txt; gzip -dkvf a.txt.gz; gzip -dcv a.txt.gz >/dev/null",
+    "gzip -cv a.txt > /dev/null; gzip -k lines.txt; gzip -tv lines.txt.gz",
+    "cat a.txt | gzip -v > /dev/null",
+    "gzip -v lines.txt; gzip -dv lines.txt.gz",
+    "diff -N nope1 nope2; echo $?",
 ])
 
 _group("diffr", "files", [

@@ -41,6 +41,7 @@ class _Job:
     test: bool = False
     name: bool | None = None  # -N / -n (None: the default of the direction)
     quiet: bool = False
+    verbose: bool = False
     level: int = 6
 
 
@@ -73,6 +74,8 @@ def _job(ctx: Context, args: list[str], decompress: bool, stdout: bool) -> tuple
             job.name = flag in ("N", "name")
         elif flag in ("q", "quiet"):
             job.quiet = True
+        elif flag in ("v", "verbose"):
+            job.verbose = True
     return job, options.operands
 
 
@@ -93,6 +96,7 @@ class _Run:
         self.totals = [0, 0]
         self.headed = False
         self.overhead = 0
+        self.counted = 0  # bytes read from standard input (for -v)
 
     def error(self, message: str, status: int = 1, *, lead: bool = False) -> None:
         """Report ``message`` as GNU gzip does (always as `gzip:`, which gunzip and zcat
@@ -103,6 +107,16 @@ class _Run:
                               for part in message.split("\n"))
             self.ctx.stderr.write_nowait(f"{chr(10) * lead}gzip: {shown}\n")
         self.status = 1 if 1 in (status, self.status) else max(status, self.status)
+
+    def say(self, name: str | None, original: int, compressed: int, stored: bytes | None,
+            outcome: str) -> None:
+        """-v: `NAME:<TAB> RATIO -- OUTCOME` on standard error, as gzip -v prints it."""
+        if not self.job.verbose:
+            return
+        overhead = 18 + (len(stored) + 1 if stored is not None else 0)
+        ratio = _ratio(original, compressed - overhead)
+        line = ratio if name is None else f"{visible(name)}:\t{ratio} -- {visible(outcome)}"
+        self.ctx.stderr.write_nowait(line + "\n")
 
     async def stream(self) -> None:
         """Standard input to standard output."""
@@ -116,8 +130,11 @@ class _Run:
             self.error("compressed data not written to a terminal. Use -f to force "
                        "compression.\nFor help, type: gzip -h")
             return
-        async for piece in deflate(ctx.stdin, job.level, None, 0):
+        written = 0
+        async for piece in deflate(_Counted(ctx.stdin, self), job.level, None, 0):
+            written += len(piece)
             await ctx.write(piece)
+        self.say(None, self.counted, written, None, "")
 
     async def expand(self, inflater: Inflater, target: str | None) -> Inflater | None:
         """Decompress to standard output (``target`` None), into ``target``, or nowhere
@@ -211,9 +228,15 @@ class _Run:
             return
         if job.listing:
             self.list_line(name, node.size, inflater)
-        elif target is not None:
+            return
+        if job.test:
+            if job.verbose:
+                ctx.stderr.write_nowait(f"{visible(name)}:\t OK\n")
+            return
+        if target is not None:
             await self.finish(path, ctx.resolve(target), node,
                               inflater.mtime * 1000 if job.name and inflater.mtime else None)
+        self.say(name, inflater.total, node.size, inflater.name, self._outcome(target))
 
     def _refused(self, target: str | None) -> bool:
         """An existing output is not overwritten without -f (a warning, status 2)."""
@@ -228,19 +251,29 @@ class _Run:
             "utf-8", "surrogateescape")
         mtime = 0 if job.name is False else int(node.mtime_ms // 1000)
         pieces = deflate(source, job.level, stored, mtime)
+        written = 0
         if target is None:
             async for piece in pieces:
+                written += len(piece)
                 await ctx.write(piece)
+            self.say(name, node.size, written, stored, self._outcome(None))
             return
         writer = ctx.vfs.stream_writer(ctx.resolve(target))
         try:
             async for piece in pieces:
+                written += len(piece)
                 await writer.write(piece)
         except BaseException:
             await writer.abort()
             raise
         await writer.close()
         await self.finish(ctx.resolve(name), ctx.resolve(target), node, None)
+        self.say(name, node.size, written, stored, self._outcome(target))
+
+    def _outcome(self, target: str | None) -> str:
+        if target is None:
+            return "replaced with stdout"
+        return f"created {target}" if self.job.keep else f"replaced with {target}"
 
     async def finish(self, path: str, target: str, node: Stat, mtime_ms: float | None) -> None:
         """The new file takes the old one's mode and times; the old one goes (unless -k)."""
@@ -268,6 +301,19 @@ class _Run:
                      f"{shown_name(plain)}\n")
 
 
+class _Counted(Input):
+    """An input whose bytes are counted into ``run.counted`` as they are read."""
+
+    def __init__(self, source: Input, run: _Run) -> None:
+        super().__init__()
+        self.source, self.run = source, run
+
+    async def _next(self) -> bytes:
+        piece = await self.source.read()
+        self.run.counted += len(piece)
+        return piece
+
+
 def _ratio(size: int, deflated: int) -> str:
     """GNU gzip's ratio: the share of the input the deflated data saves, one decimal."""
     return f"{100 * (size - deflated) / size if size else 0:5.1f}%"
@@ -288,7 +334,7 @@ async def _main(ctx: Context, args: list[str], decompress: bool, stdout: bool) -
     return run.status
 
 
-@command("gzip [-cdfklnNqt] [-1..-9] [FILE...]", "compress files (or -d: decompress them)",
+@command("gzip [-cdfklnNqtv] [-1..-9] [FILE...]", "compress files (or -d: decompress them)",
          errors=GZIP_ERRORS)
 async def gzip(ctx: Context, args: list[str]) -> int:
     """Replace each FILE by FILE.gz, compressed (none or `-`: standard input to standard
@@ -301,7 +347,7 @@ async def gzip(ctx: Context, args: list[str]) -> int:
     return await _main(ctx, args, False, False)
 
 
-@command("gunzip [-cfklnNqt] [FILE...]", "decompress gzip files", errors=GZIP_ERRORS)
+@command("gunzip [-cfklnNqtv] [FILE...]", "decompress gzip files", errors=GZIP_ERRORS)
 async def gunzip(ctx: Context, args: list[str]) -> int:
     """As `gzip -d`: replace each FILE.gz (.gz, .z, -gz, -z, _z; .tgz and .taz give .tar)
     by its decompressed content."""
