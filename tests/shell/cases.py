@@ -1307,6 +1307,10 @@ _group("truncate", "files", [
     "truncate -s '%7' a.txt && wc -c a.txt",
     "truncate -s '/5' a.txt && wc -c a.txt",
     "truncate -s 3 dir; echo $?",
+    "truncate -r a.txt b.txt && wc -c b.txt",
+    "truncate -r a.txt -s +2 new && wc -c new",
+    "truncate -r a.txt -s 2 b.txt; echo $?",
+    "truncate -r nope b.txt; echo $?",
 ])
 
 _group("unlink", "files", [

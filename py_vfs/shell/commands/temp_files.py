@@ -118,22 +118,36 @@ def _new_length(current: int, mode: str, amount: int) -> int:
     return amount
 
 
-@command("truncate [-c] -s [+-<>/%]SIZE FILE...", "shrink or extend files to a size",
+@command("truncate [-c] [-r RFILE] -s [+-<>/%]SIZE FILE...", "shrink or extend files to a size",
          errors=GNU)
 async def truncate(ctx: Context, args: list[str]) -> int:
     """Set each FILE's size to SIZE bytes (K, M, G: 1024-based, KB, MB: 1000-based), cutting
     it or extending it with zeros; FILEs that do not exist are created empty first (-c:
     left alone). SIZE may start with `+` (extend by), `-` (shrink by), `<` (at most), `>`
-    (at least), `/` (round down to a multiple of), `%` (round up to one)."""
-    options, operands = getopts(args, "cs:", ("no-create", "size="))
-    create, spec = True, None
+    (at least), `/` (round down to a multiple of), `%` (round up to one). -r RFILE: RFILE's
+    size instead, or the base a relative SIZE applies to."""
+    options, operands = getopts(args, "cs:r:", ("no-create", "size=", "reference="))
+    create, spec, reference = True, None, None
     for flag, value in options:
         if flag in ("-c", "--no-create"):
             create = False
+        elif flag in ("-r", "--reference"):
+            reference = value
         else:
             spec = value
-    if spec is None:
+    if spec is None and reference is None:
         raise UsageError("you must specify either '--size' or '--reference'")
+    base = None
+    if reference is not None:
+        if spec is not None and spec[:1] not in tuple("+-<>/%"):
+            raise UsageError("you must specify a relative '--size' with '--reference'")
+        try:
+            base = ctx.vfs.stat(ctx.resolve(reference)).size
+        except OSError as exc:
+            ctx.err(f"cannot stat {quote_arg(reference)}: {describe(exc)}")
+            return 1
+        spec = spec or "+0"
+    assert spec is not None
     mode, amount_text = (spec[0], spec[1:]) if spec[:1] in "+-<>/%" and spec else ("", spec)
     try:
         amount = size(amount_text, "bytes", zero=True)
@@ -152,7 +166,7 @@ async def truncate(ctx: Context, args: list[str]) -> int:
                     continue
                 ensure_parent_dir(ctx.vfs, path)
                 await ctx.vfs.write_file(path, b"")
-            current = ctx.vfs.stat(path).size
+            current = ctx.vfs.stat(path).size if base is None else base
             await ctx.vfs.truncate(path, _new_length(current, mode, amount))
         except OSError as exc:
             ctx.err(f"cannot open {quote_arg(name)} for writing: {describe(exc)}")
