@@ -19,7 +19,7 @@ from ..format import quote_arg
 from .posix_re import BadPattern, translate
 from .registry import Usage, UsageError, command
 
-MAX_NESTING = 256  # parentheses inside each other
+MAX_NESTING = 256  # parentheses and keywords (`length length ...`) inside each other
 MAX_GROUP_SUBJECT = 1 << 16  # characters `:` captures a group from
 _INTEGER = re.compile(r"-?[0-9]+")
 
@@ -174,6 +174,15 @@ class _Parser:
         return left
 
     def unary(self, evaluate: bool) -> Value:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise _Failure(f"more than {MAX_NESTING} nested operations")
+        try:
+            return self._unary(evaluate)
+        finally:
+            self.depth -= 1
+
+    def _unary(self, evaluate: bool) -> Value:
         if self.take("+"):
             return self.token()
         if self.take("length"):
@@ -194,11 +203,7 @@ class _Parser:
 
     def primary(self, evaluate: bool) -> Value:
         if self.take("("):
-            self.depth += 1
-            if self.depth > MAX_NESTING:
-                raise _Failure(f"more than {MAX_NESTING} nested parentheses")
             value = self.either(evaluate)
-            self.depth -= 1
             closing = self.peek()
             if closing is None:
                 raise _Failure(f"syntax error: expecting ')' after "

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ...core import cancel
 from ..context import Context
 from ..format import quote_arg
-from ..pipes import Input
+from ..pipes import READ_ALL_LIMIT, Input
 from .gnu import getopts
 from .merges import open_all
 from .registry import GNU, UsageError, command
@@ -194,6 +194,7 @@ async def _walk(ctx: Context, files: tuple[_File, _File], spec: _Spec) -> None:
             seen[0] = True
             continue
         ended = [False, False]
+        held = [0, 0]
         for position, (file, run, other) in enumerate(((one, run1, run2[0]),
                                                        (two, run2, run1[0]))):
             other_key = (two if position == 0 else one).key(other)
@@ -203,16 +204,21 @@ async def _walk(ctx: Context, files: tuple[_File, _File], spec: _Spec) -> None:
                     ended[position] = True
                     break
                 run.append(nxt)
+                held[position] += len(nxt.text)
                 if file.key(nxt) != other_key:
                     break
-                if len(run) > MAX_RUN:
-                    raise OSError(errno.EFBIG, f"over {MAX_RUN} lines with one key")
+                if len(run) > MAX_RUN or held[position] > READ_ALL_LIMIT:
+                    raise OSError(errno.EFBIG, f"over {MAX_RUN} lines or {READ_ALL_LIMIT} "
+                                  "bytes with one key")
         body1 = run1 if ended[0] else run1[:-1]
         body2 = run2 if ended[1] else run2[:-1]
         if spec.pairs:
             for a in body1:
                 for b in body2:
                     await emit(a, b)
+                    steps += 1
+                    if steps % CHECK_EVERY == 0:
+                        await cancel.checkpoint("join", steps, steps, "lines")
         run1[:] = [] if ended[0] else run1[-1:]
         run2[:] = [] if ended[1] else run2[-1:]
     for position, (file, run) in enumerate(((one, run1), (two, run2))):
@@ -249,6 +255,9 @@ async def join(ctx: Context, args: list[str]) -> int:
         raise UsageError(f"missing operand {after}".strip())
     if len(operands) > 2:
         raise UsageError(f"extra operand {quote_arg(operands[2])}")
+    if operands == ["-", "-"]:
+        ctx.err("both files cannot be standard input")
+        return 1
     inputs = open_all(ctx, operands)
     if inputs is None:
         return 1

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 
 from ...core import cancel
+from .. import limits
 from ..context import Context, describe
 from ..format import quote_arg, quote_name
 from .gnu import getopts
@@ -98,6 +99,10 @@ def _seq_format(fmt: str) -> tuple[str, str, str]:
         raise UsageError(f"format {quote_arg(fmt)} has unknown {pieces[at]} directive",
                          try_line=False)
     flags, width, precision, kind = match.groups()
+    for number in (width, precision):  # as printf: no field of a gigabyte
+        if number and int(number) > limits.MAX_VALUE:
+            raise UsageError(f"{number}: limit exceeded (a field width or precision over "
+                             f"{limits.MAX_VALUE})", try_line=False)
     spec = ("<" if "-" in flags else "") + ("+" if "+" in flags else " " if " " in flags
                                             else "")
     spec += ("#" if "#" in flags else "") + ("0" if "0" in flags and "-" not in flags else "")

@@ -8,6 +8,7 @@ with -a N they are N long and running out of them is an error.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -41,13 +42,13 @@ def size(text: str, what: str, *, zero: bool = False) -> int:
 def _combos(alphabet: str, length: int, skip_last: bool) -> Iterator[str]:
     """Every string of ``length`` characters of ``alphabet`` in order (``skip_last``: none
     starting with its last character)."""
+    firsts = alphabet[:-1] if skip_last else alphabet
     if length == 0:
         yield ""
         return
-    firsts = alphabet[:-1] if skip_last else alphabet
     for first in firsts:
-        for rest in _combos(alphabet, length - 1, False):
-            yield first + rest
+        for rest in itertools.product(alphabet, repeat=length - 1):
+            yield first + "".join(rest)
 
 
 def suffixes(alphabet: str, length: int | None) -> Iterator[str]:

@@ -9,7 +9,7 @@ import re
 from ...core import cancel
 from ..context import Context
 from ..format import quote_arg
-from ..pipes import Input
+from ..pipes import READ_ALL_LIMIT, Input
 from .gnu import each_input, getopts
 from .registry import GNU, UsageError, command
 
@@ -115,14 +115,17 @@ async def column(ctx: Context, args: list[str]) -> int:
                                  try_line=False)
     columns = int(width) if width.isdigit() else 80
     lines: list[bytes] = []
+    held = [0]
 
     async def read(_: str, source: Input) -> None:
         async for raw in source.lines():
             body = raw.rstrip(b"\n")
             if body.strip() if separators is None else body:
                 lines.append(body)
-                if len(lines) > MAX_CELLS:
-                    raise OSError(errno.EFBIG, f"over {MAX_CELLS} lines")
+                held[0] += len(body)
+                if len(lines) > MAX_CELLS or held[0] > READ_ALL_LIMIT:
+                    raise OSError(errno.EFBIG, f"over {MAX_CELLS} lines or "
+                                  f"{READ_ALL_LIMIT} bytes held")
                 if len(lines) % 4096 == 0:
                     await cancel.checkpoint("column", len(lines), len(lines), "lines")
 
