@@ -154,3 +154,17 @@ def test_od_and_strings_read_a_big_input_in_pieces(sh):
     sh.write("/blob", (b"\x00\x01word_one\x02" * 20000))
     assert sh.ok("strings /blob | sort | uniq -c").split() == ["20000", "word_one"]
     assert sh.ok("od -An -tx1 -N 4 -j 3 /blob") == " 6f 72 64 5f\n"
+
+
+def test_what_arguments_steer_is_bounded(sh):
+    result = sh("expr " + "length " * 5000 + "x")
+    assert (result.stderr, result.code) == ("expr: more than 256 nested operations\n", 2)
+    result = sh("seq -f '%99999999999g' 1")
+    assert result.code == 1 and "limit exceeded" in result.stderr and result.stdout == ""
+    assert sh("seq 1 3 | join - -").stderr == "join: both files cannot be standard input\n"
+
+
+def test_split_with_long_suffixes_makes_no_recursion(sh):
+    sh.write("/f", b"a\nb\n")
+    result = sh("cd / && split -a 2000 -l 1 f")
+    assert result.code == 1 and result.stderr == f"split: x{'a' * 2000}: File name too long\n"

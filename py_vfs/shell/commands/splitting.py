@@ -15,7 +15,7 @@ from typing import Any
 
 from ...core import cancel
 from ..context import Context, describe
-from ..format import quote_arg
+from ..format import quote_arg, quote_name
 from .gnu import getopts, open_input
 from .registry import GNU, UsageError, command
 
@@ -75,7 +75,12 @@ class _Pieces:
         name = next(self.names, None)
         if name is None:
             raise OSError(0, "output file suffixes exhausted")
-        self.writer = self.ctx.vfs.stream_writer(self.ctx.resolve(self.prefix + name + self.extra))
+        shown = self.prefix + name + self.extra
+        try:
+            self.writer = self.ctx.vfs.stream_writer(self.ctx.resolve(shown))
+        except OSError as exc:
+            exc.filename = shown  # the piece's name is what the message names
+            raise
         self.count += 1
         await cancel.checkpoint("split", self.count, self.count, "files")
 
@@ -156,6 +161,7 @@ async def split(ctx: Context, args: list[str]) -> int:
         await pieces.end()
     except OSError as exc:
         await pieces.abort()
-        ctx.err(describe(exc) if exc.errno == 0 else f"{quote_arg(name)}: {describe(exc)}")
+        shown = quote_name(exc.filename) if isinstance(exc.filename, str) else quote_arg(name)
+        ctx.err(describe(exc) if exc.errno == 0 else f"{shown}: {describe(exc)}")
         return 1
     return 0
