@@ -1234,6 +1234,8 @@ _group("gzip", "files", [
     "gzip -cv a.txt > /dev/null; gzip -k lines.txt; gzip -tv lines.txt.gz",
     "cat a.txt | gzip -v > /dev/null",
     "gzip -v lines.txt; gzip -dv lines.txt.gz",
+    "gunzip -y; echo $?",
+    "zcat --nope; echo $?",
 ])
 
 _group("diffr", "files", [

@@ -45,13 +45,14 @@ class _Job:
     level: int = 6
 
 
-def _job(ctx: Context, args: list[str], decompress: bool, stdout: bool) -> tuple[_Job, list[str]]:
+def _job(args: list[str], decompress: bool, stdout: bool) -> tuple[_Job, list[str]]:
     digits = "123456789"
     try:
         options = parse(args, "cdfklnNqtv" + digits, "", LONG)
     except UsageError as exc:
-        raise UsageError(str(exc), detail=f"Try `{ctx.name} --help' for more information.") \
-            from None
+        # gunzip and zcat are gzip in GNU's scripts: its name in both lines.
+        raise UsageError("", detail=f"gzip: {exc}\nTry `gzip --help' for more "
+                                    "information.") from None
     job = _Job(decompress=decompress, stdout=stdout)
     for flag in options.order:
         if flag in digits:
@@ -82,8 +83,7 @@ def _job(ctx: Context, args: list[str], decompress: bool, stdout: bool) -> tuple
 def _plain_name(name: str) -> str | None:
     """The name gunzip gives FILE's output (`a.gz` -> `a`, `t.tgz` -> `t.tar`), or None."""
     for suffix, replacement in SUFFIXES:
-        if name.lower().endswith(suffix) and len(name) > len(suffix) \
-                and not name.endswith("/" + name[-len(suffix):]):
+        if name.lower().endswith(suffix) and len(name) > len(suffix):
             return name[: -len(suffix)] + replacement
     return None
 
@@ -320,7 +320,7 @@ def _ratio(size: int, deflated: int) -> str:
 
 
 async def _main(ctx: Context, args: list[str], decompress: bool, stdout: bool) -> int:
-    job, operands = _job(ctx, args, decompress, stdout)
+    job, operands = _job(args, decompress, stdout)
     run = _Run(ctx, job)
     for name in operands or ["-"]:
         try:
