@@ -1105,6 +1105,11 @@ _group("od", "text", [
     "od -j 100 a.txt; echo $?",
     "od -b empty.txt",
     "od nope; echo $?",
+    "printf '\\0\\0\\x80\\x3f\\0\\0\\0\\xc0\\xcd\\xcc\\xcc\\x3d\\0\\0\\0\\0' | od -t f4",
+    "printf '\\0\\0\\0\\0\\0\\0\\xf0\\x3f\\x9a\\x99\\x99\\x99\\x99\\x99\\xb9\\x3f'"
+    " | od -t f8 -t x1",
+    "printf '\\0\\0\\x80\\x7f' | od -tf4 -tf",
+    "od -f a.txt",
 ])
 
 _group("strings", "text", [

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -60,6 +61,19 @@ def _integer(kind: str, size: int) -> _Spec:
     return _Spec(size, width, lambda b: f"{int.from_bytes(b, 'little'):0{width}x}")
 
 
+def _shortest(data: bytes, size: int) -> str:
+    """A float as GNU od prints it: the fewest digits (``%g``) that read back the same."""
+    code = "<f" if size == 4 else "<d"
+    value = struct.unpack(code, data)[0]
+    if math.isnan(value):
+        return "-nan" if math.copysign(1, value) < 0 else "nan"
+    for digits in range(1, 18):
+        text = f"{value:.{digits}g}"
+        if struct.unpack(code, struct.pack(code, float(text)))[0] == value:
+            return text
+    return repr(value)
+
+
 def _types(text: str) -> list[_Spec]:
     """The specs of one -t argument (`x1z`, `o2`, `c`, `d4`, `u`, `a`...)."""
     out = []
@@ -70,6 +84,17 @@ def _types(text: str) -> list[_Spec]:
             out.append(_Spec(1, 3, (lambda b: _named(b[0])) if kind == "a"
                              else (lambda b: _char(b[0]))))
             rest = rest[1:]
+        elif kind == "f":
+            match = re.match(r"([0-9]+|[FDL])?", rest[1:])
+            size_text = match[1] if match and match[1] else "D"
+            size = {"F": 4, "D": 8, "4": 4, "8": 8}.get(size_text, 0)
+            if not size:
+                raise UsageError(f"invalid type string {quote_arg(text)};",
+                                 detail=f"this system doesn't provide a {size_text}-byte "
+                                        "floating point type", try_line=False)
+            out.append(_Spec(size, 15 if size == 4 else 24,
+                             lambda b, size=size: _shortest(b, size)))
+            rest = rest[1 + (len(match[1]) if match and match[1] else 0):]
         elif kind in "doux":
             match = re.match(r"([0-9]+|[CSIL])?", rest[1:])
             size_text = match[1] if match and match[1] else "I"
@@ -104,7 +129,7 @@ def _count(text: str, what: str) -> int:
 
 
 _SHORTHANDS = {"-c": "c", "-x": "x2", "-o": "o2", "-d": "u2", "-b": "o1", "-i": "dI",
-               "-l": "dL", "-s": "d2", "-a": "a"}
+               "-l": "dL", "-s": "d2", "-a": "a", "-f": "fF"}
 _RADIX = {"o": ("o", 7), "d": ("d", 7), "x": ("x", 6), "n": ("", 0)}
 
 
@@ -137,13 +162,14 @@ async def od(ctx: Context, args: list[str]) -> int:
     """Dump the bytes of the FILEs (none or `-`: standard input, read as one stream), 16 a
     line after their offset: -t TYPE chooses how (several may be given, a line each): `o`,
     `d`, `u` or `x` with a size 1, 2, 4, 8 (or C, S, I, L) for integers (little-endian),
+    `f` with 4 or 8 (F, D) for floating-point numbers (the fewest digits that read back),
     `c` characters with C escapes, `a` named characters, a `z` suffix adds the printable
     characters; -c, -x, -o, -d, -b, -i, -s, -a are short for -t c, x2, o2, u2, o1, dI, d2, a
     (the default is o2). -A o|d|x|n: offsets in octal (default), decimal, hex, or none; -j
     SKIP: skip that many bytes first; -N COUNT: dump at most that many; -w BYTES a line; a
     line equal to the one before is shown as `*` unless -v."""
     options, operands = getopts(
-        args, "A:t:j:N:w:vcxodbilsa",
+        args, "A:t:j:N:w:vcxodbilsaf",
         ("address-radix=", "format=", "skip-bytes=", "read-bytes=", "width=",
          "output-duplicates"))
     specs: list[_Spec] = []
