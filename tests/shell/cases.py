@@ -1300,6 +1300,12 @@ _group("mktemp", "files", [
     "mktemp -u | grep -c '^/tmp/tmp\\.[A-Za-z0-9]\\{10\\}$'",
     "TMPDIR=$PWD mktemp -t aXXX | grep -c /work/a",
     "mktemp -u -p . | wc -c; ls -A | wc -l",
+    "mktemp -p . --suffix=.txt fooXXX | sed 's/foo.../fooN/'",
+    "mktemp -p . fooXXX.txt | sed 's/foo.../fooN/'; echo $?",
+    "mktemp -p . --suffix=/x fooXXX; echo $?",
+    "mktemp -p . --suffix=.x fooXXXy; echo $?",
+    "mktemp aXXXbXX; echo $?",
+    "mktemp dir/aXXXb | sed 's/a.../aN/'",
 ])
 
 _group("truncate", "files", [

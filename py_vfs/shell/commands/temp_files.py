@@ -25,16 +25,29 @@ DEFAULT_TEMPLATE = "tmp.XXXXXXXXXX"
 DEFAULT_TMPDIR = "/tmp"
 
 
-def _fill(template: str) -> str:
-    run = len(template) - len(template.rstrip("X"))
-    return template[:-run] + "".join(secrets.choice(_CHARS) for _ in range(run))
+def _split_template(template: str, suffix: str) -> tuple[str, int, str]:
+    """(the text before the X's, how many X's, the text after): the X's are the last run of
+    them in the last component (what follows is a suffix, as `--suffix` gives one)."""
+    last = template.rpartition("/")[2]
+    end = last.rfind("X") + 1
+    start = end - (len(last[:end]) - len(last[:end].rstrip("X")))
+    if end - start < 3:
+        raise UsageError(f"too few X's in template {quote_arg(template + suffix)}",
+                         try_line=False)
+    before = template[:len(template) - len(last)] + last[:start]
+    return before, end - start, last[end:] + suffix
 
 
-@command("mktemp [-d] [-u] [-q] [-p DIR] [-t] [TEMPLATE]",
+def _fill(before: str, count: int, after: str) -> str:
+    return before + "".join(secrets.choice(_CHARS) for _ in range(count)) + after
+
+
+@command("mktemp [-d] [-u] [-q] [-p DIR] [-t] [--suffix=S] [TEMPLATE]",
          "create a file or directory with a unique name and print it", errors=GNU)
 async def mktemp(ctx: Context, args: list[str]) -> int:
-    """Create a new empty file (-d: a directory) named after TEMPLATE, whose trailing X's
-    (at least 3) become random letters and digits, and print its name. Without TEMPLATE:
+    """Create a new empty file (-d: a directory) named after TEMPLATE, whose last run of X's
+    (at least 3; --suffix=S adds S after them) becomes random letters and digits, and print
+    its name. Without TEMPLATE:
     `tmp.XXXXXXXXXX` in $TMPDIR or /tmp (created when missing); -p DIR (or -t, or
     --tmpdir): TEMPLATE is relative to DIR ($TMPDIR, else /tmp). -u only prints a name; -q
     says nothing on failure."""
@@ -61,23 +74,24 @@ async def mktemp(ctx: Context, args: list[str]) -> int:
     template = operands[0] if operands else DEFAULT_TEMPLATE
     if not operands:
         relative = True
+    if "/" in suffix:
+        raise UsageError(f"invalid suffix {quote_arg(suffix)}, contains directory separator",
+                         try_line=False)
+    if suffix and not template.endswith("X"):
+        raise UsageError(f"with --suffix, template {quote_arg(template)} must end in X",
+                         try_line=False)
     if relative:
         if "/" in template:
             raise UsageError(f"invalid template, {quote_arg(template)}, contains directory "
                              "separator", try_line=False)
         base = parent or ctx.env.get("TMPDIR") or DEFAULT_TMPDIR
         template = posixpath.join(base, template)
-    if suffix and template.endswith("X"):
-        template += suffix
-        suffix = ""
-    stem = template[:len(template) - len(suffix)] if suffix else template
-    if len(stem) - len(stem.rstrip("X")) < 3:
-        raise UsageError(f"too few X's in template {quote_arg(template)}", try_line=False)
+    before, count, after = _split_template(template, suffix)
     if template == posixpath.join(DEFAULT_TMPDIR, posixpath.basename(template)) \
             and not lexists(ctx.vfs, DEFAULT_TMPDIR) and relative and parent is None:
         await ctx.vfs.mkdir(DEFAULT_TMPDIR, mode=0o1777)  # a new disk has no /tmp
     for _ in range(ATTEMPTS):
-        name = _fill(stem) + (template[len(stem):] if suffix else "")
+        name = _fill(before, count, after)
         path = ctx.resolve(name)
         try:
             if lexists(ctx.vfs, path):
