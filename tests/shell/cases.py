@@ -1363,4 +1363,8 @@ _group("filecmd", "files", [
     "printf 'x%.0s' $(seq 1 400) > long; file long",
     "file src/main.py src",
     "file dir/empty dir/sub/",
+    "echo hi | file -",
+    "file - < empty.txt",
+    "gzip -c -n a.txt | file -",
+    "cat bin.dat | file - a.txt",
 ])

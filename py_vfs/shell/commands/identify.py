@@ -212,13 +212,25 @@ async def describe_file(ctx: Context, path: str, follow: bool) -> str:
     return kind or _text(head)
 
 
+async def _describe_input(ctx: Context) -> str:
+    """What ``file -`` says of standard input (its first ``SAMPLE`` bytes)."""
+    head = b""
+    while len(head) < SAMPLE and (piece := await ctx.stdin.read(SAMPLE - len(head))):
+        head += piece
+    if not head:
+        return "empty"
+    kind = _magic(head)
+    return _gzip(head, None) if kind == "gzip" else kind or _text(head)
+
+
 @command("file [-bL] FILE...", "say what kind of data files hold", errors=GNU)
 async def file(ctx: Context, args: list[str]) -> int:
     """Print `FILE: KIND` for each FILE, the names padded so the kinds line up: `empty`,
     `directory`, `symbolic link to T` (-L: what it points to), a format known by its first
     bytes (gzip, zip, tar, PNG, JPEG, PDF, SQLite, ELF), `ASCII text` and the other texts
     (with their line terminators, or a script's interpreter), or `data`. -b: the kind only.
-    A FILE that cannot be read is said so on that line (status 0, as file does)."""
+    `-` is standard input, shown as /dev/stdin. A FILE that cannot be read is said so on
+    that line (status 0, as file does)."""
     options, operands = getopts(args, "bLh", ("brief", "dereference", "no-dereference"))
     flags = {flag for flag, _ in options}
     brief = bool(flags & {"-b", "--brief"})
@@ -236,14 +248,15 @@ async def file(ctx: Context, args: list[str]) -> int:
                                 "            <file> ...\n       file -C [-m <magicfiles>]\n"
                                 "       file [--help]\n")
         return 1
-    width = max(len(name) for name in operands)
+    width = max(len(name) for name in operands)  # `-` pads as the one character it is
     for name in operands:
         try:
-            kind = await describe_file(ctx, ctx.resolve(name), follow)
+            kind = (await _describe_input(ctx) if name == "-"
+                    else await describe_file(ctx, ctx.resolve(name), follow))
         except OSError as exc:
             reason = getattr(exc, "strerror", None) or "No such file or directory"
             kind = f"cannot open `{shown_name(name)}' ({reason})"
-        shown = shown_name(name)
+        shown = "/dev/stdin" if name == "-" else shown_name(name)
         kind = visible(kind)  # a stored name (gzip's) is the file's, untrusted
         ctx.out(kind + "\n" if brief else f"{shown}:{' ' * (width - len(name))} {kind}\n")
     return 0
