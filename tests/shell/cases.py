@@ -1269,6 +1269,10 @@ _group("diffr", "files", [
     "cp -r dir d2; echo x >> d2/c.md; diff -r dir/ d2/; echo $?",
     "set -o pipefail; cp -r dir d2; echo x >> d2/c.md; diff -r -U1 dir d2 | cut -f1; echo $?",
     "diff -N nope1 nope2; echo $?",
+    "cp -r dir d2; echo x >> d2/c.md; rm d2/d.py; echo n > d2/new; diff -r -x '*.md' dir d2;"
+    " echo $?",
+    "cp -r dir d2; echo x >> d2/sub/deep.txt; diff -rq --exclude=sub -x new dir d2; echo $?",
+    "cp -r dir d2; echo x >> d2/c.md; diff -r -x sub dir d2",
 ])
 
 _group("split", "files", [

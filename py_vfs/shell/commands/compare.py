@@ -48,9 +48,10 @@ async def _read_both(ctx: Context, names: list[str]) -> tuple[bytes, bytes] | No
 
 
 async def file_diff(ctx: Context, args: list[str]) -> int:
-    """`diff [-u] [-U N] [-q] [-s] [-r] [-N] A B`: status 0 same, 1 different, 2 trouble."""
-    options, operands = getopts(args, "uU:qsrN", ("unified=", "brief", "report-identical-files",
-                                                   "recursive", "new-file"))
+    """`diff [-u] [-U N] [-q] [-s] [-r] [-N] [-x PAT] A B`: status 0 same, 1 different, 2
+    trouble."""
+    options, operands = getopts(args, "uU:qsrNx:", (
+        "unified=", "brief", "report-identical-files", "recursive", "new-file", "exclude="))
     job = DiffJob()
     for flag, value in options:
         if flag == "-u":
@@ -63,6 +64,8 @@ async def file_diff(ctx: Context, args: list[str]) -> int:
             job.recursive = True
         elif flag in ("-N", "--new-file"):
             job.new_file = True
+        elif flag in ("-x", "--exclude"):
+            job.exclude.append(value)
         else:
             job.same = True
     if len(operands) < 2:

@@ -12,7 +12,8 @@ without end, and ``MAX_DEPTH`` bounds the walk anyway.
 from __future__ import annotations
 
 import errno
-from dataclasses import dataclass
+import fnmatch
+from dataclasses import dataclass, field
 
 from ...core import cancel
 from ..context import Context, describe
@@ -33,6 +34,7 @@ class DiffJob:
     recursive: bool = False
     new_file: bool = False  # -N: a missing file is an empty one
     switches: str = ""  # the options as typed, for `diff -r A/x B/x` headers
+    exclude: list[str] = field(default_factory=list)  # -x PATTERN: names left out
     compared: int = 0  # files compared so far (for cancellation)
 
 
@@ -130,8 +132,9 @@ class Walk:
         for one in (a, b):
             names = ctx.vfs.readdir(one.path) if one.path is not None else []
             listed.append({str(name) for name in names})
-        for name in sorted(listed[0] | listed[1], key=lambda n: n.encode("utf-8",
-                                                                         "surrogateescape")):
+        names = {name for name in listed[0] | listed[1]
+                 if not any(fnmatch.fnmatchcase(name, pattern) for pattern in job.exclude)}
+        for name in sorted(names, key=lambda n: n.encode("utf-8", "surrogateescape")):
             pair = []
             try:
                 for one, names in zip((a, b), listed, strict=True):
