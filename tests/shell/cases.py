@@ -1241,6 +1241,16 @@ _group("gzip", "files", [
     "gzip -v lines.txt; gzip -dv lines.txt.gz",
     "gunzip -y; echo $?",
     "zcat --nope; echo $?",
+    "gzip -c a.txt | gzip -l",
+    "gzip -k a.txt; gzip -lv a.txt.gz",
+    "gzip -n -c a.txt > g.gz; touch -d @1700000000 g.gz; gzip -lv g.gz",
+    "gzip -k a.txt b.txt; gzip -lv a.txt.gz b.txt.gz",
+    "gzip -t nope; echo $?",
+    "gunzip nope; echo $?",
+    "gzip -k a.txt; zcat a.txt",
+    "gzip -S .x a.txt; ls a.txt*; gzip -S .x a.txt.x; echo $?; gunzip -S .x a.txt.x; cat a.txt",
+    "gzip -S '' a.txt; echo $?",
+    "gzip --suffix=_y a.txt && ls a.txt* && zcat -S _y a.txt",
 ])
 
 _group("diffr", "files", [

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from ..context import Context, describe
+from ..context import Context, describe, lexists
 from ..format import shown_name, visible
 from ..pipes import Input, StreamInput
 from .gzip_format import GzipError, Inflater, TrailingGarbage, deflate
@@ -43,17 +44,22 @@ class _Job:
     quiet: bool = False
     verbose: bool = False
     level: int = 6
+    suffix: str = ".gz"  # -S
 
 
 def _job(args: list[str], decompress: bool, stdout: bool) -> tuple[_Job, list[str]]:
     digits = "123456789"
     try:
-        options = parse(args, "cdfklnNqtv" + digits, "", LONG)
+        options = parse(args, "cdfklnNqtv" + digits, "S", {**LONG, "suffix": True})
     except UsageError as exc:
         # gunzip and zcat are gzip in GNU's scripts: its name in both lines.
         raise UsageError("", detail=f"gzip: {exc}\nTry `gzip --help' for more "
                                     "information.") from None
     job = _Job(decompress=decompress, stdout=stdout)
+    if "S" in options.values or "suffix" in options.values:
+        job.suffix = options.values.get("S", options.values.get("suffix", ""))
+        if not job.suffix or "/" in job.suffix:
+            raise UsageError("", detail=f"gzip: invalid suffix '{visible(job.suffix)}'")
     for flag in options.order:
         if flag in digits:
             job.level = int(flag)
@@ -80,9 +86,10 @@ def _job(args: list[str], decompress: bool, stdout: bool) -> tuple[_Job, list[st
     return job, options.operands
 
 
-def _plain_name(name: str) -> str | None:
-    """The name gunzip gives FILE's output (`a.gz` -> `a`, `t.tgz` -> `t.tar`), or None."""
-    for suffix, replacement in SUFFIXES:
+def _plain_name(name: str, extra: str = ".gz") -> str | None:
+    """The name gunzip gives FILE's output (`a.gz` -> `a`, `t.tgz` -> `t.tar`; ``extra``:
+    -S's suffix too), or None."""
+    for suffix, replacement in ((extra.lower(), ""), *SUFFIXES):
         if name.lower().endswith(suffix) and len(name) > len(suffix):
             return name[: -len(suffix)] + replacement
     return None
@@ -124,7 +131,7 @@ class _Run:
         if job.decompress or job.listing or job.test:
             inflater = await self.expand(Inflater(ctx.stdin, "stdin"), None)
             if inflater is not None and job.listing:
-                self.list_line("stdin", inflater.reader.consumed, inflater)
+                self.list_line("stdout", inflater.reader.consumed, inflater, None)
             return
         if ctx.stdout.isatty and not job.force:
             self.error("compressed data not written to a terminal. Use -f to force "
@@ -171,16 +178,17 @@ class _Run:
             return None
         base = posixpath.basename(name)
         if expanding:
-            plain = _plain_name(base)
+            plain = _plain_name(base, job.suffix)
             if plain is None:
                 self.error(f"{name}: unknown suffix -- ignored", 2)
                 raise ValueError(name)
             return posixpath.join(posixpath.dirname(name), plain)
-        if _plain_name(base) is not None:
-            suffix = next(s for s, _ in SUFFIXES if base.lower().endswith(s))
+        if _plain_name(base, job.suffix) is not None:
+            suffix = next(s for s, _ in ((job.suffix, ""), *SUFFIXES)
+                          if base.lower().endswith(s.lower()))
             self.error(f"{name} already has {suffix} suffix -- unchanged", 0)
             raise ValueError(name)
-        return name + ".gz"
+        return name + job.suffix
 
     async def one(self, name: str) -> None:
         """One FILE operand."""
@@ -189,6 +197,11 @@ class _Run:
             await self.stream()
             return
         path = ctx.resolve(name)
+        expanding = job.decompress or job.listing or job.test
+        if expanding and not lexists(ctx.vfs, path) and _plain_name(
+                posixpath.basename(name), job.suffix) is None:
+            name += job.suffix  # `gunzip a` reads a.gz, as gzip does
+            path = ctx.resolve(name)
         try:
             node = ctx.vfs.lstat(path)
             if node.type == "symlink" and not (job.stdout or job.force):
@@ -200,7 +213,6 @@ class _Run:
         if node.type == "directory":
             self.error(f"{name} is a directory -- ignored", 2)
             return
-        expanding = job.decompress or job.listing or job.test
         try:
             target = self._target(name, expanding)
         except ValueError:
@@ -227,7 +239,7 @@ class _Run:
         if await self.expand(inflater, ctx.resolve(target) if target else None) is None:
             return
         if job.listing:
-            self.list_line(name, node.size, inflater)
+            self.list_line(name, node.size, inflater, node.mtime_ms)
             return
         if job.test:
             if job.verbose:
@@ -286,15 +298,24 @@ class _Run:
         if not self.job.keep:
             await ctx.vfs.unlink(path)
 
-    def list_line(self, name: str, compressed: int, inflater: Inflater) -> None:
-        """One line of -l: sizes, ratio, the name the file would get."""
+    def list_line(self, name: str, compressed: int, inflater: Inflater,
+                  mtime_ms: float | None) -> None:
+        """One line of -l: sizes, ratio, the name the file would get (-v: first the method,
+        CRC and time, the header's or else the file's)."""
+        verbose = self.job.verbose
         if not self.headed:
-            self.ctx.out("         compressed        uncompressed  ratio uncompressed_name\n")
+            self.ctx.out(("method  crc     date  time  " if verbose else "")
+                         + "         compressed        uncompressed  ratio uncompressed_name\n")
             self.headed = True
+        if verbose:
+            seconds = inflater.mtime or (mtime_ms or 0) / 1000
+            moment = datetime.fromtimestamp(seconds, tz=UTC).astimezone()
+            self.ctx.out(f"defla {inflater.crc:08x} {moment:%b} {moment.day:2d} "
+                         f"{moment:%H:%M} ")
         size = inflater.total
         self.totals[0] += compressed
         self.totals[1] += size
-        plain = _plain_name(name) or name
+        plain = _plain_name(name, self.job.suffix) or name
         # What is not deflated data: the header (with the name stored) and the trailer.
         self.overhead = 18 + (len(inflater.name) + 1 if inflater.name is not None else 0)
         self.ctx.out(f"{compressed:>19} {size:>19} {_ratio(size, compressed - self.overhead)} "
@@ -330,12 +351,13 @@ async def _main(ctx: Context, args: list[str], decompress: bool, stdout: bool) -
     if job.listing and len(operands) > 1:
         compressed, size = run.totals
         deflated = compressed - run.overhead  # GNU subtracts the last file's overhead only
-        ctx.out(f"{compressed:>19} {size:>19} {_ratio(size, deflated)} (totals)\n")
+        lead = " " * 28 if job.verbose else ""  # under `defla CRC DATE TIME `
+        ctx.out(f"{lead}{compressed:>19} {size:>19} {_ratio(size, deflated)} (totals)\n")
     return run.status
 
 
-@command("gzip [-cdfklnNqtv] [-1..-9] [FILE...]", "compress files (or -d: decompress them)",
-         errors=GZIP_ERRORS)
+@command("gzip [-cdfklnNqtv] [-S SUF] [-1..-9] [FILE...]",
+         "compress files (or -d: decompress them)", errors=GZIP_ERRORS)
 async def gzip(ctx: Context, args: list[str]) -> int:
     """Replace each FILE by FILE.gz, compressed (none or `-`: standard input to standard
     output), keeping its mode and modification time; the name and time are stored in the
@@ -347,7 +369,7 @@ async def gzip(ctx: Context, args: list[str]) -> int:
     return await _main(ctx, args, False, False)
 
 
-@command("gunzip [-cfklnNqtv] [FILE...]", "decompress gzip files", errors=GZIP_ERRORS)
+@command("gunzip [-cfklnNqtv] [-S SUF] [FILE...]", "decompress gzip files", errors=GZIP_ERRORS)
 async def gunzip(ctx: Context, args: list[str]) -> int:
     """As `gzip -d`: replace each FILE.gz (.gz, .z, -gz, -z, _z; .tgz and .taz give .tar)
     by its decompressed content."""

@@ -121,6 +121,7 @@ class Inflater:
         self.name: bytes | None = None
         self.mtime = 0
         self.total = 0
+        self.crc = 0  # the last member's CRC-32 (gzip -lv shows it)
         self.started = False
 
     async def begin(self) -> None:
@@ -190,6 +191,7 @@ class Inflater:
                 await cancel.checkpoint("gzip", self.total, self.total, "bytes")
         self.reader.give_back(unzip.unused_data)
         stored_crc, stored_size = struct.unpack("<II", await self.reader.take(8))
+        self.crc = stored_crc
         if stored_crc != crc:
             raise GzipError("invalid compressed data--crc error")
         if stored_size != size & 0xFFFFFFFF:
