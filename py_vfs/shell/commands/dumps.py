@@ -156,7 +156,7 @@ def _line(specs: list[_Spec], block: bytes, per_line: int, address: str) -> str:
     return "".join(out)
 
 
-@command("od [-A RADIX] [-t TYPE] [-bcdiosx] [-j SKIP] [-N COUNT] [-w BYTES] [-v] [FILE...]",
+@command("od [-A RADIX] [-t TYPE] [OPTION]... [FILE...]",
          "dump files in octal and other formats", errors=GNU)
 async def od(ctx: Context, args: list[str]) -> int:
     """Dump the bytes of the FILEs (none or `-`: standard input, read as one stream), 16 a

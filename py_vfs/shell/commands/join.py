@@ -235,7 +235,7 @@ async def _walk(ctx: Context, files: tuple[_File, _File], spec: _Spec) -> None:
                 break
 
 
-@command("join [-i] [-1 F] [-2 F] [-j F] [-t C] [-a N] [-v N] [-e S] [-o LIST] FILE1 FILE2",
+@command("join [OPTION]... FILE1 FILE2",
          "join the lines of two sorted files on a common field", errors=GNU)
 async def join(ctx: Context, args: list[str]) -> int:
     """For each pair of lines of FILE1 and FILE2 (`-`: standard input) with the same join

@@ -163,7 +163,7 @@ _STYLES = ("a", "t", "n")
 _FORMATS = {"ln": "<", "rn": ">", "rz": "0"}
 
 
-@command("nl [-b a|t|n] [-n ln|rn|rz] [-w N] [-s SEP] [-v N] [-i N] [FILE...]",
+@command("nl [-b STYLE] [-n FORMAT] [OPTION]... [FILE...]",
          "number the lines of files", errors=GNU)
 async def nl(ctx: Context, args: list[str]) -> int:
     """Print the FILEs (none or `-`: standard input, all as one text) with line numbers:

@@ -58,8 +58,8 @@ class _Disorder(Exception):
     """--check-order met a line out of order: comm stops with status 1."""
 
 
-@command("comm [-123] [--check-order|--nocheck-order] [--output-delimiter=STR] [--total] "
-         "FILE1 FILE2", "compare two sorted files line by line", errors=GNU)
+@command("comm [-123] [OPTION]... FILE1 FILE2", "compare two sorted files line by line",
+         errors=GNU)
 async def comm(ctx: Context, args: list[str]) -> int:
     """Print the lines only in FILE1 (first column), only in FILE2 (second, after a tab) and
     in both (third, after two); -1, -2, -3 leave a column out. `-` is standard input. The

@@ -101,7 +101,7 @@ class _Pieces:
             self.writer = None
 
 
-@command("split [-l N | -b SIZE] [-d] [-a N] [--additional-suffix=S] [FILE [PREFIX]]",
+@command("split [-l N | -b SIZE] [OPTION]... [FILE [PREFIX]]",
          "split a file into pieces", errors=GNU)
 async def split(ctx: Context, args: list[str]) -> int:
     """Write FILE (none or `-`: standard input) in pieces of -l N lines (1000 by default) or

@@ -42,7 +42,7 @@ def _fill(before: str, count: int, after: str) -> str:
     return before + "".join(secrets.choice(_CHARS) for _ in range(count)) + after
 
 
-@command("mktemp [-d] [-u] [-q] [-p DIR] [-t] [--suffix=S] [TEMPLATE]",
+@command("mktemp [-dqtu] [-p DIR] [--suffix=S] [TEMPLATE]",
          "create a file or directory with a unique name and print it", errors=GNU)
 async def mktemp(ctx: Context, args: list[str]) -> int:
     """Create a new empty file (-d: a directory) named after TEMPLATE, whose last run of X's
