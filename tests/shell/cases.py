@@ -1083,6 +1083,8 @@ _group("column", "text", [
     "printf 'a b c\\ndd e\\n\\nf\\n' | column -t",
     "column -t -s, -o ' | ' fruits.csv",
     "column nope; echo $?",
+    "printf 'f\\tg\\nd e\\n lead\\na\\n' | column -t -s' '",
+    "printf 'f\\tg\\nd e\\n' | column -c 20",
 ])
 
 _group("od", "text", [

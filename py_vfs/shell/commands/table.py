@@ -15,6 +15,7 @@ from .registry import GNU, UsageError, command
 
 TAB = 8  # util-linux column pads lists with tabs, every 8 columns
 MAX_CELLS = 1 << 22  # cells of one table held at once
+_CONTROLS = bytes([*range(32), 127])
 
 
 def _cells(line: bytes, separators: bytes | None) -> list[bytes]:
@@ -24,6 +25,11 @@ def _cells(line: bytes, separators: bytes | None) -> list[bytes]:
     return re.split(b"[" + re.escape(separators) + b"]", line)
 
 
+def _width(cell: bytes) -> int:
+    """The columns a cell takes in the C locale: its bytes, control characters none."""
+    return len(cell.translate(None, _CONTROLS))
+
+
 def table(rows: list[list[bytes]], joint: bytes) -> bytes:
     """``rows`` aligned: each cell but the last column's padded to its column's width, the
     columns joined by ``joint``; a row with fewer cells gets empty ones."""
@@ -31,11 +37,12 @@ def table(rows: list[list[bytes]], joint: bytes) -> bytes:
     widths = [0] * columns
     for row in rows:
         for index, cell in enumerate(row):
-            widths[index] = max(widths[index], len(cell))
+            widths[index] = max(widths[index], _width(cell))
     out = bytearray()
     for row in rows:
         cells = row + [b""] * (columns - len(row))
-        out += joint.join(cell.ljust(widths[index]) if index < columns - 1 else cell
+        out += joint.join(cell + b" " * (widths[index] - _width(cell))
+                          if index < columns - 1 else cell
                           for index, cell in enumerate(cells)) + b"\n"
     return bytes(out)
 
@@ -50,14 +57,14 @@ def columns_down(entries: list[bytes], width: int, across: bool) -> bytes:
     filled down each column first (or ``across`` each row first, -x)."""
     if not entries:
         return b""
-    size = _stop(max(len(entry) for entry in entries))
+    size = _stop(max(_width(entry) for entry in entries))
     count = max(1, width // size)
     out = bytearray()
     if across:
         column, used, end = 0, 0, size
         for index, entry in enumerate(entries):
             out += entry
-            used += len(entry)
+            used += _width(entry)
             if index + 1 == len(entries):
                 break
             column += 1
@@ -75,7 +82,7 @@ def columns_down(entries: list[bytes], width: int, across: bool) -> bytes:
         used, end, base = 0, size, row
         for _ in range(count):
             out += entries[base]
-            used += len(entries[base])
+            used += _width(entries[base])
             base += rows
             if base >= len(entries):
                 break
