@@ -1303,6 +1303,19 @@ _group("split", "files", [
     "split -4 a.txt && cat xaa",
     "printf 'a\\nb\\nc' | split -l 2 && cat xab",
     "seq 30 | split -a 1 -l 1 - s; echo $?; ls s* | wc -l",
+    "seq 1 10 > n; split -n 3 n && od -c xab",
+    "seq 1 10 > n; split -n l/3 n && wc -l x*",
+    "seq 1 10 | split -n l/3; echo $?",
+    "printf ab > t; split -n 4 t; wc -c x*",
+    "split -n 0 lines.txt; echo $?",
+    "split -n l/4 -d lines.txt p; wc -l p*",
+    "split -n 2/3 lines.txt",
+    "split -n l/2/3 lines.txt",
+    "split -n l/5 a.txt; wc -c x*",
+    "split -n 4/3 a.txt; echo $?",
+    "split -n 7 lines.txt; wc -c x*",
+    "split -n l/7 lines.txt; wc -c x*",
+    "split -n l/3 empty.txt; wc -c x*",
 ])
 
 _group("mktemp", "files", [

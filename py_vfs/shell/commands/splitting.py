@@ -16,6 +16,7 @@ from typing import Any
 from ...core import cancel
 from ..context import Context, describe
 from ..format import quote_arg, quote_name
+from ..pipes import StreamInput
 from .gnu import getopts, open_input
 from .registry import GNU, UsageError, command
 
@@ -100,23 +101,91 @@ class _Pieces:
             await self.writer.abort()
             self.writer = None
 
+    async def empty(self) -> None:
+        """The next piece, made empty (-n makes N files, some of them maybe empty)."""
+        await self.start()
+        await self.end()
 
-@command("split [-l N | -b SIZE] [OPTION]... [FILE [PREFIX]]",
+
+def _chunks(text: str) -> tuple[bool, int | None, int]:
+    """-n's argument: (by lines, the one chunk K to print or None, N)."""
+    match = re.fullmatch(r"(l/|r/)?(?:([0-9]+)/)?([0-9]+)", text)
+    if match is None or match[1] == "r/":
+        raise UsageError(f"invalid number of chunks: {quote_arg(text)}", try_line=False)
+    count = int(match[3])
+    if count == 0:
+        raise UsageError(f"invalid number of chunks: {quote_arg(match[3])}: Numerical result "
+                         "out of range", try_line=False)
+    one = int(match[2]) if match[2] else None
+    if one is not None and not 0 < one <= count:
+        raise UsageError(f"invalid chunk number: {quote_arg(match[2])}: Numerical result out "
+                         "of range", try_line=False)
+    return bool(match[1]), one, count
+
+
+async def _split_chunks(ctx: Context, path: str, pieces: _Pieces, spec: str) -> None:
+    """-n [l/][K/]N: N pieces of the file's size / N bytes each (the last takes the rest;
+    `l/`: a piece ends after the line that reaches its end); K/: only piece K, to standard
+    output."""
+    by_lines, one, count = _chunks(spec)
+    total = ctx.vfs.stat(path).size
+    size = max(1, total // count) if total else 0
+    ends = [min(total, size * (k + 1)) for k in range(count - 1)] + [total]
+    if not by_lines:
+        for k in range(count):
+            if one is not None and k + 1 != one:
+                continue
+            start = ends[k - 1] if k else 0
+            data = StreamInput(ctx.vfs.open_read(path, start, ends[k]))
+            if one is None:
+                await pieces.start()
+            async for piece in data.chunks():
+                await (ctx.write(piece) if one is not None else pieces.write(piece))
+            if one is None:
+                await pieces.end()
+        return
+    k, offset = 0, 0
+    if one is None:
+        await pieces.start()
+    async for line in StreamInput(ctx.vfs.open_read(path)).lines():
+        offset += len(line)
+        if one is None:
+            await pieces.write(line)
+        elif k + 1 == one:
+            await ctx.write(line)
+        while k < count - 1 and offset >= ends[k]:
+            k += 1
+            if one is None:
+                await pieces.end()
+                await pieces.start()
+    if one is None:
+        await pieces.end()
+        for _ in range(k + 1, count):
+            await pieces.empty()
+
+
+@command("split [-l N | -b SIZE | -n CHUNKS] [OPTION]... [FILE [PREFIX]]",
          "split a file into pieces", errors=GNU)
 async def split(ctx: Context, args: list[str]) -> int:
     """Write FILE (none or `-`: standard input) in pieces of -l N lines (1000 by default) or
     -b SIZE bytes (K, M, G: 1024-based; KB, MB: 1000-based), to PREFIX (default `x`)
     followed by a suffix: aa, ab, ... (-d: 00, 01, ...), -a N characters long (default 2,
-    widening as GNU's when they run out); --additional-suffix=S after it."""
+    widening as GNU's when they run out); --additional-suffix=S after it. -n N: N pieces of
+    equal size (l/N: without splitting lines; K/N or l/K/N: only piece K, printed)."""
     args = [f"-l{arg[1:]}" if re.fullmatch(r"-[0-9]+", arg) else arg for arg in args]
-    options, operands = getopts(args, "l:b:da:", ("lines=", "bytes=", "numeric-suffixes",
-                                                  "suffix-length=", "additional-suffix="))
+    options, operands = getopts(args, "l:b:da:n:", (
+        "lines=", "bytes=", "numeric-suffixes", "suffix-length=", "additional-suffix=",
+        "number="))
     lines, chunk, alphabet, length, extra = 1000, None, LETTERS, None, ""
+    chunks: str | None = None
     for flag, value in options:
         if flag in ("-l", "--lines"):
-            lines, chunk = size(value, "lines"), None
+            lines, chunk, chunks = size(value, "lines"), None, None
         elif flag in ("-b", "--bytes"):
-            chunk = size(value, "bytes")
+            chunk, chunks = size(value, "bytes"), None
+        elif flag in ("-n", "--number"):
+            chunks = value
+            _chunks(value)  # checked now, as GNU does
         elif flag in ("-d", "--numeric-suffixes"):
             alphabet = DIGITS
         elif flag in ("-a", "--suffix-length"):
@@ -138,8 +207,13 @@ async def split(ctx: Context, args: list[str]) -> int:
         ctx.err(f"cannot open {quote_arg(name)} for reading: {describe(exc)}")
         return 1
     pieces = _Pieces(ctx, prefix, suffixes(alphabet, length), extra)
+    if chunks is not None and name == "-":
+        ctx.err("-: cannot determine file size")
+        return 1
     try:
-        if chunk is not None:
+        if chunks is not None:
+            await _split_chunks(ctx, ctx.resolve(name), pieces, chunks)
+        elif chunk is not None:
             left = chunk
             async for data in source.chunks():
                 while data:
