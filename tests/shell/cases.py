@@ -1397,3 +1397,27 @@ _group("filecmd", "files", [
     "gzip -c -n a.txt | file -",
     "cat bin.dat | file - a.txt",
 ])
+
+_group("badopts", "text", [
+    "comm -Q; echo $?",
+    "paste -Q; echo $?",
+    "nl -Q; echo $?",
+    "fold -Q; echo $?",
+    "od -Q; echo $?",
+    "join -Q; echo $?",
+    "column -Q; echo $?",
+    "rev -Q; echo $?",
+    "tac -Q; echo $?",
+    "split -Q; echo $?",
+    "mktemp -Q; echo $?",
+    "truncate -Q; echo $?",
+    "unlink -Q; echo $?",
+    "whoami -Q; echo $?",
+    "file -Q; echo $?",
+    "sha1sum -Q; echo $?",
+    "zcat -Q; echo $?",
+    "tac -s '' a.txt; echo $?",
+    "nl -b x a.txt; echo $?",
+    "paste -d '\\' a.txt; echo $?",
+    "join -o 3.1 a.txt b.txt; echo $?",
+])

@@ -18,7 +18,7 @@ from ..context import Context
 from ..format import shown_name, visible
 from ..pipes import StreamInput
 from .gnu import getopts
-from .registry import GNU, command
+from .registry import Usage, command
 
 SAMPLE = 1 << 20
 LONG_LINE = 300  # file says "with very long lines" past this many bytes in a line
@@ -223,7 +223,15 @@ async def _describe_input(ctx: Context) -> str:
     return _gzip(head, None) if kind == "gzip" else kind or _text(head)
 
 
-@command("file [-bL] FILE...", "say what kind of data files hold", errors=GNU)
+# file's usage, which it prints after a bad option (and alone without operands).
+_USAGE = ("Usage: file [-bcCdEhikLlNnprsSvzZ0] [--apple] [--extension] [--mime-encoding]\n"
+          "            [--mime-type] [-e <testname>] [-F <separator>]  [-f <namefile>]\n"
+          "            [-m <magicfiles>] [-P <parameter=value>] [--exclude-quiet]\n"
+          "            <file> ...\n       file -C [-m <magicfiles>]\n       file [--help]")
+
+
+@command("file [-bL] FILE...", "say what kind of data files hold",
+         errors=Usage(1, usage=_USAGE))
 async def file(ctx: Context, args: list[str]) -> int:
     """Print `FILE: KIND` for each FILE, the names padded so the kinds line up: `empty`,
     `directory`, `symbolic link to T` (-L: what it points to), a format known by its first
@@ -241,12 +249,7 @@ async def file(ctx: Context, args: list[str]) -> int:
         elif flag in ("-h", "--no-dereference"):
             follow = False
     if not operands:
-        ctx.stderr.write_nowait("Usage: file [-bchikLlNnprsSvzZ0] [--apple] [--extension] "
-                                "[--mime-encoding]\n            [--mime-type] [-e <testname>] "
-                                "[-F <separator>]  [-f <namefile>]\n            [-m "
-                                "<magicfiles>] [-P <parameter=value>] [--exclude-quiet]\n"
-                                "            <file> ...\n       file -C [-m <magicfiles>]\n"
-                                "       file [--help]\n")
+        ctx.stderr.write_nowait(_USAGE + "\n")
         return 1
     width = max(len(name) for name in operands)  # `-` pads as the one character it is
     for name in operands:

@@ -95,8 +95,11 @@ def _outlist(text: str) -> list[tuple[int, int]]:
             out.append((0, 0))
             continue
         file, dot, number = item.partition(".")
-        if file not in ("1", "2") or not dot:
+        if not dot:
             raise UsageError(f"invalid field specifier: {quote_arg(item)}", try_line=False)
+        if file not in ("1", "2"):
+            raise UsageError(f"invalid file number in field spec: {quote_arg(item)}",
+                             try_line=False)
         out.append((int(file), _field_number(number)))
     return out
 

@@ -40,8 +40,6 @@ async def rev(ctx: Context, args: list[str]) -> int:
 
 def _records(data: bytes, separator: bytes, before: bool) -> list[bytes]:
     """``data`` cut into records, each with its separator (after it, or ``before`` it)."""
-    if not separator:
-        separator = b"\n"
     parts = data.split(separator)
     if before:
         records = [parts[0]] if parts[0] else []
@@ -62,13 +60,14 @@ async def tac(ctx: Context, args: list[str]) -> int:
     separator, before = b"\n", False
     for flag, value in options:
         if flag in ("-s", "--separator"):
-            if not value:
-                raise UsageError("separator cannot be empty")
             separator = value.encode("utf-8", "surrogateescape")
         else:
             before = True
 
     async def reverse(_: str, source: Input) -> None:
+        if not separator:  # GNU: an empty separator leaves the text as it is
+            await ctx.write(await source.read_all())
+            return
         records = _records(await source.read_all(), separator, before)
         records.reverse()
         for start in range(0, len(records), CHECK_EVERY):

@@ -143,7 +143,7 @@ def _delimiters(text: str) -> list[bytes]:
             index += 2
             continue
         if byte == b"\\":
-            raise UsageError(f"delimiter list ends with an unescaped backslash: {quote_arg(text)}",
+            raise UsageError(f"delimiter list ends with an unescaped backslash: {text}",
                              try_line=False)
         out.append(byte)
         index += 1
