@@ -17,7 +17,7 @@ Disk = protocol("Disk", (
     "realpath", "read_file",
     # changing it
     "write_file", "append_file", "mkdir", "rm", "rmdir", "unlink", "touch", "symlink", "chmod",
-    "utimes", "rename", "copy_file", "cp",
+    "utimes", "rename", "copy_file", "cp", "truncate",
     # the disk as a whole, and as data
     "check", "usage", "mounts", "query", "scoop", "as_writer", "journal", "snapshot",
     "snapshots", "diff", "restore",

@@ -11,7 +11,8 @@ through a context variable), and every value the shell builds is held to a size:
 - ``MAX_VALUE`` characters in one value: an expanded word, a variable's value;
 - ``MAX_FIELDS`` words one command's words expand to, ``MAX_HELD`` characters in all the
   words of the commands the line runs at a time;
-- ``MAX_VARIABLES`` characters in one shell's variables (``variables.Variables``).
+- ``MAX_VARIABLES`` characters in one shell's variables (``variables.Variables``);
+- ``MAX_INFLATE`` bytes decompressed from one gzip stream (gunzip, zcat: a gzip bomb stops).
 
 Spending one is ``LimitExceeded``: ``sh: WHAT: limit exceeded (DETAIL)`` on standard error and
 status 1 (as bash's own resource errors, e.g. ``maximum function nesting level exceeded``), and
@@ -41,6 +42,7 @@ MAX_VALUE = 64 << 20  # characters of one value (what a command substitution giv
 MAX_FIELDS = 1 << 20  # words one command's words expand to
 MAX_HELD = 256 << 20  # characters in the words of the commands running at once in a line
 MAX_VARIABLES = 256 << 20  # characters in one shell's variables (names, values, 64 a variable)
+MAX_INFLATE = 1 << 30  # bytes gunzip and zcat decompress from one file or stream
 STATUS = 1  # the status of a line a limit stopped
 
 

@@ -201,7 +201,7 @@ def tree(vfs):
 def test_commands_complete_in_command_position(tree):
     assert complete(tree, "hist", 4).candidates == ["history "]
     assert complete(tree, "ls | gre", 8).start == 5
-    found = complete(tree, "echo x && mk", 12)
+    found = complete(tree, "echo x && mkd", 13)  # mk: mkdir and mktemp
     assert found.candidates == ["mkdir "] and found.start == 10
 
 

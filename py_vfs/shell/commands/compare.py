@@ -7,15 +7,11 @@ directory, make a file diff.
 
 from __future__ import annotations
 
-import difflib
-from datetime import UTC, datetime
-
 from ..context import Context, describe
 from ..format import quote_arg, shown_name
+from .diff_tree import DiffJob, diff_paths
 from .gnu import getopts, number, open_input
 from .registry import Usage, UsageError, command
-
-NO_NEWLINE = "\\ No newline at end of file\n"
 
 # diff's and cmp's usage errors: `cmd: Try 'cmd --help' ...`, status 2 (trouble).
 DIFF_ERRORS = Usage(2, try_help=True, try_prefix=True)
@@ -51,89 +47,41 @@ async def _read_both(ctx: Context, names: list[str]) -> tuple[bytes, bytes] | No
     return contents[0], contents[1]
 
 
-def _lines(data: bytes) -> list[str]:
-    return data.decode("utf-8", "surrogateescape").splitlines(keepends=True)
-
-
-def _range(start: int, end: int) -> str:
-    return f"{start + 1}" if end - start == 1 else f"{start + 1},{end}"
-
-
-def _side(mark: str, lines: list[str]) -> str:
-    return "".join(f"{mark} {line}" + ("" if line.endswith("\n") else "\n" + NO_NEWLINE)
-                   for line in lines)
-
-
-def normal_diff(a: list[str], b: list[str]) -> str:
-    """GNU diff's default output (`2c2`, `< old`, `---`, `> new`) of difflib's opcodes."""
-    out = []
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "replace":
-            out.append(f"{_range(i1, i2)}c{_range(j1, j2)}\n" + _side("<", a[i1:i2]) + "---\n"
-                       + _side(">", b[j1:j2]))
-        elif tag == "delete":
-            out.append(f"{_range(i1, i2)}d{j1}\n" + _side("<", a[i1:i2]))
-        elif tag == "insert":
-            out.append(f"{i1}a{_range(j1, j2)}\n" + _side(">", b[j1:j2]))
-    return "".join(out)
-
-
-def _stamp(ctx: Context, name: str) -> str:
-    if name == "-":
-        moment = datetime.now(tz=UTC)
-    else:
-        moment = datetime.fromtimestamp(ctx.vfs.stat(ctx.resolve(name)).mtime_ms / 1000, tz=UTC)
-    moment = moment.astimezone()
-    return f"{moment:%Y-%m-%d %H:%M:%S}.{moment.microsecond * 1000:09d} {moment:%z}"
-
-
 async def file_diff(ctx: Context, args: list[str]) -> int:
-    """`diff [-u] [-U N] [-q] FILE1 FILE2`: status 0 same, 1 different, 2 trouble."""
-    options, operands = getopts(args, "uU:qs", ("unified=", "brief",
-                                                 "report-identical-files"))
-    unified, context, brief, same = False, 3, False, False
+    """`diff [-u] [-U N] [-q] [-s] [-r] [-N] [-x PAT] A B`: status 0 same, 1 different, 2
+    trouble."""
+    options, operands = getopts(args, "uU:qsrNx:", (
+        "unified=", "brief", "report-identical-files", "recursive", "new-file", "exclude="))
+    job = DiffJob()
     for flag, value in options:
         if flag == "-u":
-            unified = True
+            job.unified = True
         elif flag in ("-U", "--unified"):
-            unified, context = True, number(value, "context length")
+            job.unified, job.context = True, number(value, "context length")
         elif flag in ("-q", "--brief"):
-            brief = True
+            job.brief = True
+        elif flag in ("-r", "--recursive"):
+            job.recursive = True
+        elif flag in ("-N", "--new-file"):
+            job.new_file = True
+        elif flag in ("-x", "--exclude"):
+            job.exclude.append(value)
         else:
-            same = True
+            job.same = True
     if len(operands) < 2:
         after = quote_arg(operands[-1] if operands else "diff")
         raise UsageError(f"missing operand after {after}", 2)
     if len(operands) > 2:
         raise UsageError(f"extra operand {quote_arg(operands[2])}", 2)
-    both = await _read_both(ctx, operands)
-    if both is None:
-        return 2
-    first, second = both
-    shown = [shown_name(name) for name in operands]
-    if first == second:
-        if same:
-            ctx.out(f"Files {shown[0]} and {shown[1]} are identical\n")
-        return 0
-    if brief:
-        ctx.out(f"Files {shown[0]} and {shown[1]} differ\n")
-        return 1
-    a, b = _lines(first), _lines(second)
-    if not unified:
-        await ctx.write(normal_diff(a, b).encode("utf-8", "surrogateescape"))
-        return 1
-    out = []
-    for line in difflib.unified_diff(a, b, shown[0], shown[1], _stamp(ctx, operands[0]),
-                                     _stamp(ctx, operands[1]), n=context):
-        if line.startswith(("---", "+++")):
-            out.append(line.rstrip("\n").replace(" \t", "\t", 1).replace("\t\t", "\t") + "\n")
-        elif line.endswith("\n"):
-            out.append(line)
-        else:
-            out.append(line + "\n" + NO_NEWLINE)
-    await ctx.write("".join(out).encode("utf-8", "surrogateescape"))
-    return 1
+    # The header of each pair of files in a directory repeats the options as typed.
+    rest, typed = list(operands), []
+    for arg in args:
+        if arg in rest and not (arg.startswith("-") and arg != "-"):
+            rest.remove(arg)
+        elif arg != "--":
+            typed.append(arg)
+    job.switches = "".join(f" {arg}" for arg in typed)
+    return await diff_paths(ctx, job, operands)
 
 
 @command("cmp [-s] FILE1 [FILE2]", "say where two files first differ", errors=DIFF_ERRORS)

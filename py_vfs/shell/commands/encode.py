@@ -1,5 +1,5 @@
-"""Bytes as text and back: base64, sha256sum, md5sum, xxd (the stdlib's base64, hashlib,
-binascii)."""
+"""Bytes as text and back: base64, sha1sum, sha256sum, sha512sum, md5sum, xxd (the stdlib's
+base64, hashlib, binascii)."""
 
 from __future__ import annotations
 
@@ -124,6 +124,18 @@ async def sha256sum(ctx: Context, args: list[str]) -> int:
     """Print `HASH  NAME` for each FILE (none or `-`: standard input); -c reads such lines
     from the FILEs and prints `NAME: OK` or `NAME: FAILED` (status 1 if any failed)."""
     return await _sums(ctx, args, "sha256")
+
+
+@command("sha1sum [-c] [FILE...]", "print or check SHA-1 checksums", errors=GNU)
+async def sha1sum(ctx: Context, args: list[str]) -> int:
+    """As sha256sum, with SHA-1."""
+    return await _sums(ctx, args, "sha1")
+
+
+@command("sha512sum [-c] [FILE...]", "print or check SHA-512 checksums", errors=GNU)
+async def sha512sum(ctx: Context, args: list[str]) -> int:
+    """As sha256sum, with SHA-512."""
+    return await _sums(ctx, args, "sha512")
 
 
 @command("md5sum [-c] [FILE...]", "print or check MD5 checksums", errors=GNU)

@@ -92,7 +92,7 @@ def state(word: str) -> Any:
     return word
 
 
-@command("diff [-u] [-q] FILE1 FILE2 | diff A [B]",
+@command("diff [-uqsrN] [-x PAT] FILE1 FILE2 | diff A [B]",
          "compare two files, or list what changed from state A to B (default now)",
          errors=DIFF_ERRORS)
 async def diff(ctx: Context, args: list[str]) -> int:

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 
 from ...core import cancel
+from .. import limits
 from ..context import Context, describe
 from ..format import quote_arg, quote_name
 from .gnu import getopts
@@ -80,23 +81,63 @@ def _decimals(text: str) -> int:
     return len(text.split(".", 1)[1]) if "." in text else 0
 
 
-@command("seq [-s SEP] [-w] [FIRST [INCR]] LAST", "print a sequence of numbers", errors=GNU)
+_SEQ_FORMAT = re.compile(r"%([-+ #0']*)([0-9]*)(?:\.([0-9]*))?([eEfFgGaA])")
+
+
+def _seq_format(fmt: str) -> tuple[str, str, str]:
+    """-f FORMAT: the text before its one directive, the directive as a Python format spec
+    (C's flags, width and precision for e, f, g), and the text after (`%%` is `%`)."""
+    pieces = re.split(r"(%%|%[^%]*?[a-zA-Z%]|%$)", fmt)
+    directives = [i for i, piece in enumerate(pieces) if piece.startswith("%") and piece != "%%"]
+    if not directives:
+        raise UsageError(f"format {quote_arg(fmt)} has no % directive", try_line=False)
+    if len(directives) > 1:
+        raise UsageError(f"format {quote_arg(fmt)} has too many % directives", try_line=False)
+    at = directives[0]
+    match = _SEQ_FORMAT.fullmatch(pieces[at])
+    if match is None:
+        raise UsageError(f"format {quote_arg(fmt)} has unknown {pieces[at]} directive",
+                         try_line=False)
+    flags, width, precision, kind = match.groups()
+    for number in (width, precision):  # as printf: no field of a gigabyte
+        if number and int(number) > limits.MAX_VALUE:
+            raise UsageError(f"{number}: limit exceeded (a field width or precision over "
+                             f"{limits.MAX_VALUE})", try_line=False)
+    spec = ("<" if "-" in flags else "") + ("+" if "+" in flags else " " if " " in flags
+                                            else "")
+    spec += ("#" if "#" in flags else "") + ("0" if "0" in flags and "-" not in flags else "")
+    spec += width + (f".{precision or 0}" if precision is not None else "")
+    spec += {"a": "e", "A": "E"}.get(kind, kind)
+
+    def text(parts: list[str]) -> str:
+        return "".join("%" if part == "%%" else part for part in parts)
+
+    return text(pieces[:at]), spec, text(pieces[at + 1:])
+
+
+@command("seq [-s SEP] [-w] [-f FORMAT] [FIRST [INCR]] LAST", "print a sequence of numbers",
+         errors=GNU)
 async def seq(ctx: Context, args: list[str]) -> int:
     """Print the numbers from FIRST (default 1) to LAST by INCR (default 1), one a line (-s:
-    separated by SEP instead); -w pads them with zeros to the same width. Decimal operands
-    print with as many decimals as the most precise operand shows (`seq 0 0.5 2`)."""
+    separated by SEP instead); -w pads them with zeros to the same width; -f FORMAT prints
+    each with FORMAT's one printf directive (%e, %f or %g, with flags, width, precision).
+    Decimal operands print with as many decimals as the most precise operand shows
+    (`seq 0 0.5 2`)."""
     # A negative number is an operand, not an option (seq -3 3).
     args = [f"\0{a}" if re.fullmatch(r"-[0-9.].*", a) else a for a in args]
-    options, operands = getopts(args, "s:wf:", ("separator=", "equal-width"))
+    options, operands = getopts(args, "s:wf:", ("separator=", "equal-width", "format="))
     operands = [a.lstrip("\0") for a in operands]
-    separator, width = "\n", False
+    separator, width, layout = "\n", False, None
     for flag, value in options:
         if flag in ("-s", "--separator"):
             separator = value
         elif flag in ("-w", "--equal-width"):
             width = True
         else:
-            raise UsageError("option -f is not supported")
+            layout = _seq_format(value)
+    if layout and width:
+        raise UsageError("format string may not be specified when printing equal width "
+                         "strings")
     if not operands:
         raise UsageError("missing operand")
     if len(operands) > 3:
@@ -114,7 +155,8 @@ async def seq(ctx: Context, args: list[str]) -> int:
     out: list[str] = []
     value, count = first, 0
     while (value <= last) if step > 0 else (value >= last):
-        text = f"{value:.{places}f}"
+        text = f"{value:.{places}f}" if layout is None else \
+            f"{layout[0]}{float(value):{layout[1]}}{layout[2]}"
         if pad:
             sign = "-" if text.startswith("-") else ""
             text = sign + text.lstrip("-").zfill(pad - len(sign))
