@@ -36,7 +36,9 @@ from bench.memory import WORKER_SUFFIX, heap_bytes
 TAB_COUNTS = (1, 2, 5)
 SMOKE_TAB_COUNTS = (1, 2)
 STORE = "T1"
-ADAPTER = "ours"
+# A runtime per tab (openVFS's default), and one runtime shared by the tabs
+# (openVFS({runtime: "shared"}): one VFS worker, in the first tab, serves the others).
+ADAPTERS = ("ours", "shared")
 TAB_QUERY = "?tab="
 
 
@@ -79,8 +81,9 @@ def heap_after_gc(cdp: FlatCDP, target_id: str) -> int:
             cdp.detach(session)
 
 
-def tabs_sample(cdp: FlatCDP, pages: list) -> dict[str, float]:
-    """The memory of `pages` (bench pages of one context) and of their VFS workers."""
+def tabs_sample(cdp: FlatCDP, pages: list, adapter: str) -> dict[str, float]:
+    """The memory of `pages` (bench pages of one context) and of their VFS workers: one per
+    page, or one in all when the runtime is shared."""
     urls = {page.url for page in pages}
     targets = cdp.targets()
     page_ids = {t["targetId"] for t in targets if t["type"] == "page" and t["url"] in urls}
@@ -88,42 +91,51 @@ def tabs_sample(cdp: FlatCDP, pages: list) -> dict[str, float]:
         raise CDPError(f"expected {len(pages)} bench page targets, found {len(page_ids)}")
     workers = [t["targetId"] for t in targets if t["type"] == "worker"
                and t["url"].endswith(WORKER_SUFFIX) and t.get("parentFrameId") in page_ids]
-    if len(workers) != len(pages):
-        raise CDPError(f"expected one VFS worker per page ({len(pages)}), found {len(workers)}")
+    shared = adapter == "shared"
+    if len(workers) != (1 if shared else len(pages)):
+        raise CDPError(f"expected {1 if shared else len(pages)} VFS workers for {len(pages)} "
+                       f"{adapter} pages, found {len(workers)}")
     sample = {"pageHeap": float(sum(heap_after_gc(cdp, t) for t in page_ids)),
               "workerHeap": float(sum(heap_after_gc(cdp, t) for t in workers))}
-    wasm = [page.evaluate("([a, s]) => window.bench.wasm(a, s)", [ADAPTER, STORE])
+    wasm = [page.evaluate("([a, s]) => window.bench.wasm(a, s)", [adapter, STORE])
             for page in pages]
-    sample["wasm"] = float(sum(wasm))
+    sample["wasm"] = float(max(wasm) if shared else sum(wasm))  # a guest reports its host's
     return sample | process_memory(cdp)
 
 
 def run_tabs(bench, reps: int, page_path: str, ready_timeout_ms: int) -> None:
-    """T1 on `bench` (a bench/run.py Bench): `reps` fresh contexts, each growing to the last
-    of the tab counts; records "T1 <count>" for ours at each count. `page_path` is the bench
-    page's path under the bench server, `ready_timeout_ms` the bound on its load."""
+    """T1 on `bench` (a bench/run.py Bench), for each of ADAPTERS, alternating: `reps` fresh
+    contexts each, each growing to the last of the tab counts; records "T1 <count>" for the
+    adapter at each count. `page_path` is the bench page's path under the bench server,
+    `ready_timeout_ms` the bound on its load."""
+    for _ in range(reps):
+        for adapter in ADAPTERS:
+            tabs_once(bench, adapter, page_path, ready_timeout_ms)
+
+
+def tabs_once(bench, adapter: str, page_path: str, ready_timeout_ms: int) -> None:
+    """One context of T1 for `adapter`, its pages opened one by one up to the last count."""
     counts = SMOKE_TAB_COUNTS if bench.smoke else TAB_COUNTS
     wait = bench.watchdog.waiting_for
-    for _ in range(reps):
-        context = bench.browser.new_context()
-        pages: list = []
-        try:
-            for count in counts:
-                while len(pages) < count:
-                    page = context.new_page()
-                    pages.append(page)
-                    with bench.watchdog.stage(f"ours T1 opening tab {len(pages)}",
-                                              bench.stage_bound):
-                        wait(f"bench page {len(pages)} to load (window.bench)")
-                        page.goto(tab_url(bench.base_url, page_path, len(pages)))
-                        page.wait_for_function("window.bench !== undefined",
-                                               timeout=ready_timeout_ms)
-                    if len(pages) == 1:  # seeds the store and stores the runtime snapshot
-                        bench.stage(bench.cdp, page, bench.spec(ADAPTER, "T1", "setup", STORE))
-                    bench.stage(bench.cdp, page, bench.spec(ADAPTER, "T1", "run", STORE))
-                with bench.watchdog.stage(f"ours T1 memory of {count} tabs", bench.stage_bound):
-                    wait(f"the memory of {count} tabs and their workers (CDP, /proc)")
-                    bench.record(f"T1 {count}", ADAPTER, tabs_sample(bench.cdp, pages))
-        finally:
-            with bench.watchdog.stage("closing the T1 context", bench.stage_bound):
-                context.close()
+    context = bench.browser.new_context()
+    pages: list = []
+    try:
+        for count in counts:
+            while len(pages) < count:
+                page = context.new_page()
+                pages.append(page)
+                with bench.watchdog.stage(f"{adapter} T1 opening tab {len(pages)}",
+                                          bench.stage_bound):
+                    wait(f"bench page {len(pages)} to load (window.bench)")
+                    page.goto(tab_url(bench.base_url, page_path, len(pages)))
+                    page.wait_for_function("window.bench !== undefined",
+                                           timeout=ready_timeout_ms)
+                if len(pages) == 1:  # seeds the store and stores the runtime snapshot
+                    bench.stage(bench.cdp, page, bench.spec(adapter, "T1", "setup", STORE))
+                bench.stage(bench.cdp, page, bench.spec(adapter, "T1", "run", STORE))
+            with bench.watchdog.stage(f"{adapter} T1 memory of {count} tabs", bench.stage_bound):
+                wait(f"the memory of {count} tabs and their workers (CDP, /proc)")
+                bench.record(f"T1 {count}", adapter, tabs_sample(bench.cdp, pages, adapter))
+    finally:
+        with bench.watchdog.stage(f"closing the {adapter} T1 context", bench.stage_bound):
+            context.close()

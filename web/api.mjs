@@ -296,13 +296,17 @@ export class VFS {
   // {earlyReadsFromMemory}: of them, those answered from what earlier answers read, with no
   // IndexedDB transaction,
   // {streams, pinnedChunks}: streams open in the worker (JS streams, preview bodies) and the
-  // distinct chunks they pin (kept in the store until released).
+  // distinct chunks they pin (kept in the store until released),
+  // {runtime: {role, guests, failovers}}: "own" (this page's worker, not shared), "host" (this
+  // page's worker, shared with `guests` other tabs) or "guest" (another tab's worker), and how
+  // many times this page moved to another host (docs/architecture.md, "One runtime for every tab").
   async diagnostics(opts) {
     const instance = this.#instance;
     const calls = instance.sent;
-    const worker = await this.#call("diagnostics", opts);
+    const { guests = 0, ...worker } = await this.#call("diagnostics", opts);
     return { ...worker, calls, statCache: { hits: instance.cache.hits, entries: instance.cache.size },
-      earlyReads: instance.earlyReads ?? 0, earlyReadsFromMemory: instance.earlyReadsFromMemory ?? 0 };
+      earlyReads: instance.earlyReads ?? 0, earlyReadsFromMemory: instance.earlyReadsFromMemory ?? 0,
+      runtime: { role: instance.role ?? "own", guests, failovers: instance.failovers ?? 0 } };
   }
   // One use of the agent tool `name` (py_vfs/agent.py) with `input`; options {caps, workspace,
   // signal}. agentTools(vfs) (web/page/agent_tools.mjs) wraps it as a tool set for an LLM.

@@ -18,6 +18,8 @@ import { checkWriter } from "./page/validate.mjs";
 import { mintRoot } from "./page/preview_roots.mjs";
 import { connectRelay } from "./page/preview_relay.mjs";
 import { RealmFrames } from "./page/realm_frames.mjs";
+import { Reconnecting } from "./page/reconnecting.mjs";
+import { canShare, joinHost, shareKey, tryHost, whenFree } from "./page/share.mjs";
 
 export { Dirent, Stats, VFS, viewOf } from "./api.mjs";
 export { AbortError } from "./page/validate.mjs";
@@ -44,9 +46,13 @@ let previewRelay = null;
 // `realm` ({timeoutMs, memoryBytes, idleMs}) budgets the realm a scoop's code runs in
 // (docs/sandbox.md, "A realm for code"): a Python run's wall time, the realm's wasm memory, how
 // long an unused realm is kept; it applies when the VFS of that name is first opened.
+// `runtime`: "own" (the default) runs the disk's Python in a worker of this page; "shared" lets
+// the pages of this origin that open the disk with the same durability share one: the first
+// runs it, the others use it (docs/architecture.md, "One runtime for every tab"), and
+// cacheBytes, snapshot, retention, defaults and realm are then the first page's.
 export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "auto", previewOrigin,
                           durability = "default", writer = DEFAULT_WRITER, retention, defaults = true,
-                          realm } = {}) {
+                          realm, runtime = "own" } = {}) {
   let budget;
   try {
     checkWriter(writer, "writer");
@@ -60,53 +66,158 @@ export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "
   if (!DURABILITIES.includes(durability)) {
     return Promise.reject(new TypeError(`openVFS: durability must be one of ${DURABILITIES.join(", ")}, not ${durability}`));
   }
+  if (!RUNTIMES.includes(runtime)) {
+    return Promise.reject(new TypeError(`openVFS: runtime must be one of ${RUNTIMES.join(", ")}, not ${runtime}`));
+  }
   previewRelay ??= connectRelay(previewOrigin, (name) => instances.get(name)?.worker);
   let instance = instances.get(name);
   if (!instance) {
-    instance = new Instance(name, { cacheBytes, snapshot, durability, retention, defaults, realm: budget });
+    instance = new Instance(name, { cacheBytes, snapshot, durability, retention, defaults, realm: budget, runtime });
     instances.set(name, instance);
   }
   if (onProgress) instance.listen(onProgress);
   return instance.ready.then((vfs) => (writer === vfs.writer ? vfs : vfs.as(writer)));
 }
 
+const RUNTIMES = ["own", "shared"];
+
+// How long a guest waits for the host's welcome on its port before it elects again.
+const WELCOME_MS = 10_000;
+
 class Instance extends Client {
-  constructor(name, { cacheBytes, snapshot, durability, retention, defaults, realm }) {
-    super(new Worker(new URL("./worker/worker.mjs", import.meta.url), { type: "module", name: `pyvfs:${name}` }), `VFS "${name}"`);
+  #give;
+  #reject;
+  #key = null; // the share key (web/page/share.mjs) when the runtime is shared
+  #hosting = null; // this page hosts the shared runtime: its broker registration
+  #joined = null; // this page is a guest: its connection to the host
+  #welcomed = null; // clears the guest's welcome timer
+
+  constructor(name, options) {
+    super(null, `VFS "${name}"`);
     this.name = name;
-    this.worker = this.endpoint;
+    this.options = options;
+    this.worker = null;
     this.listeners = new Set();
     this.last = null;
     // Dropped on the worker's "invalidate", posted as its index changes (another tab's commit
     // included). Not on the disk's BroadcastChannel: that also announces this page's own
     // commits, after they resolved, and would empty the cache just filled after them.
     this.cache = new StatCache();
-    this.realms = new RealmFrames(this.worker);
-    // The disk's reads are answered from its records while Python boots (web/page/before_boot.mjs):
-    // the API is given as soon as they can be, or once Python is ready.
-    this.beforeBoot = new BeforeBoot(name, { defaults });
-    this.early = this.beforeBoot;
+    this.realms = null;
+    this.beforeBoot = null;
+    this.mountStore = null;
     this.ready = new Promise((resolve, reject) => {
-      const give = () => {
+      this.#give = () => {
         this.api ??= new VFS(this);
         previewRelay.then(() => resolve(this.api), reject);
       };
-      this.attach((data) => this.#own(data, give, reject));
-      this.worker.onerror = (event) => this.fail(new Error(event.message || "worker failed to start"), reject);
-      this.beforeBoot.opened.then((early) => early && !this.bootError && give());
+      this.#reject = reject;
     });
+    if (options.runtime === "shared" && canShare()) {
+      this.#key = shareKey(name, options.durability);
+      this.#elect(null, true);
+    } else {
+      this.#host(null, true);
+    }
+  }
+
+  // Host or guest: this page runs the shared runtime if no other page does, else joins the
+  // one that does (never `gone`, a host this page saw go). `first`: the disk's first open here.
+  #elect(gone, first) {
+    tryHost(this.#key).then((hosting) => (hosting ? this.#host(hosting, first) : this.#guest(gone)))
+      .catch((error) => this.fail(error, this.#reject));
+  }
+
+  // This page runs the disk's Python in a worker of its own; `hosting`: and serves it to guests.
+  // `first`: the first open, whose reads are answered from the disk's records while Python
+  // boots (not after a failover: the guest's calls then wait for the new worker).
+  #host(hosting, first) {
+    const { name, options } = this;
+    const { cacheBytes, snapshot, durability, retention, defaults, realm } = options;
+    this.worker = new Worker(new URL("./worker/worker.mjs", import.meta.url), { type: "module", name: `pyvfs:${name}` });
+    this.endpoint = this.worker;
+    this.realms = new RealmFrames(this.worker);
+    this.#hosting = hosting;
+    this.role = hosting ? "host" : "own";
+    if (hosting) {
+      hosting.onGuest = (port, guest) => {
+        port.postMessage({ type: WIRE.welcome, host: hosting.id });
+        this.worker.postMessage({ type: WIRE.guest, key: this.#key, guest, host: hosting.id }, [port]);
+      };
+    }
+    this.attach((data) => this.#own(data));
+    this.worker.onerror = (event) => this.fail(new Error(event.message || "worker failed to start"), this.#reject);
+    if (first) {
+      // The disk's reads are answered from its records while Python boots
+      // (web/page/before_boot.mjs): the API is given as soon as they can be, or once Python is ready.
+      this.beforeBoot = new BeforeBoot(name, { defaults });
+      this.early = this.beforeBoot;
+      this.beforeBoot.opened.then((early) => early && !this.bootError && this.#give());
+    }
     this.worker.postMessage({ type: WIRE.open, name, cacheBytes, snapshot, durability, retention, defaults, realm });
     // The worker needs the kept mounts only once Python has opened the disk. Their database is
     // opened after the early reader's: after a browser restart the first opens of an origin's
     // databases are slow, and two at once made the first read wait for both (benchmark W8).
-    this.mountStore = this.beforeBoot.opened.then(() => MountStore.open(name)).catch(() => null);
+    const opened = this.beforeBoot ? this.beforeBoot.opened : Promise.resolve();
+    this.mountStore ??= opened.then(() => MountStore.open(name)).catch(() => null);
     this.mountStore.then(keptMounts).catch(() => []).then((records) => {
       this.worker.postMessage({ type: WIRE.mounts, records });
     });
+    // A guest that became the host: the calls it held go to the new worker.
+    if (this.early instanceof Reconnecting) this.#resume();
   }
 
-  get earlyReads() { return this.beforeBoot.answered; }
-  get earlyReadsFromMemory() { return this.beforeBoot.fromMemory; }
+  // This page uses the runtime another page hosts: its calls go on a port to that page's
+  // worker. Ready once the worker has welcomed it; when the host goes, it elects again.
+  async #guest(gone) {
+    this.#joined = await joinHost(this.#key, gone);
+    this.role = "guest";
+    this.endpoint = this.#joined.port;
+    this.worker = this.endpoint;
+    this.mountStore ??= MountStore.open(this.name).catch(() => null);
+    this.attach((data) => this.#own(data));
+    this.endpoint.start();
+    const timer = setTimeout(() => this.#hostGone(gone, "no welcome"), WELCOME_MS);
+    this.#welcomed = () => clearTimeout(timer);
+  }
+
+  // The host welcomed this guest: from now on its going is watched.
+  #welcome(host) {
+    this.#welcomed?.();
+    this.#welcomed = null;
+    if (this.early instanceof Reconnecting) this.#resume();
+    whenFree(`pyvfs-host:${this.#key}:${host}`).then(() => this.#hostGone(host, "closed"));
+  }
+
+  // The host page is gone (or never answered): its port is dropped, the reads in flight are
+  // asked again of the next host, the other calls in flight fail (whether the host applied
+  // them cannot be known: web/page/reconnecting.mjs), and the page elects again.
+  #hostGone(host, why) {
+    const joined = this.#joined;
+    if (!joined || this.closed) return;
+    this.#joined = null;
+    this.#welcomed?.();
+    this.#welcomed = null;
+    this.endpoint.onmessage = null;
+    joined.close();
+    this.failovers = (this.failovers ?? 0) + 1;
+    const reconnecting = new Reconnecting(this, `the tab that ran this disk's Python ${why === "closed" ? "closed" : "did not answer"}`);
+    this.early = reconnecting;
+    reconnecting.takeInFlight();
+    // The next host's worker numbers its views from the start again.
+    this.cache = new StatCache();
+    this.#elect(host, false);
+  }
+
+  // Connected again (to a new host, or as the host): what waited is sent.
+  #resume() {
+    const reconnecting = this.early;
+    this.early = null;
+    reconnecting.resume();
+  }
+
+  get earlyReads() { return this.beforeBoot?.answered ?? 0; }
+  get earlyReadsFromMemory() { return this.beforeBoot?.fromMemory ?? 0; }
 
   listen(listener) {
     this.listeners.add(listener);
@@ -114,19 +225,24 @@ class Instance extends Client {
   }
 
   // The messages only the disk's worker posts (a view's port carries none of them).
-  #own(data, resolve, reject) {
-    if (this.realms.receive(data)) return;
+  #own(data) {
+    if (this.realms?.receive(data)) return;
     if (data.type === WIRE.progress) {
       this.last = { stage: data.stage, message: data.message, loaded: data.loaded, total: data.total };
       if (data.stage === "ready") {
         this.#retireEarly();
-        resolve();
+        if (this.early instanceof Reconnecting) this.#resume();
+        this.#give();
       }
       for (const listener of this.listeners) listener(this.last);
     } else if (data.type === WIRE.failed) {
-      this.fail(new Error(`py_vfs failed to start: ${data.message}`), reject);
+      this.fail(new Error(`py_vfs failed to start: ${data.message}`), this.#reject);
     } else if (data.type === WIRE.invalidate) {
       this.cache.invalidate(data.view);
+      // The worker holds other pages' answers until this page has taken it (web/worker/guests.mjs).
+      this.endpoint.postMessage({ type: WIRE.seen, view: data.view });
+    } else if (data.type === WIRE.welcome) {
+      this.#welcome(data.host);
     } else if (data.type === WIRE.request) {
       this.answer(data);
     }
@@ -135,7 +251,8 @@ class Instance extends Client {
   // Python is ready (or failed): the early reader stops, and once what it holds has reached
   // the worker, calls go straight to the worker.
   #retireEarly() {
-    this.beforeBoot.stop().then(() => { this.early = null; });
+    const early = this.beforeBoot;
+    early?.stop().then(() => { if (this.early === early) this.early = null; });
   }
 
   // Python did not start: openVFS rejects, or, when it resolved already (early reads), every
@@ -215,9 +332,15 @@ class Instance extends Client {
   async close() {
     await this.settled();
     this.closed = true;
-    this.beforeBoot.stop();
-    this.worker.terminate();
-    this.realms.closeAll();
+    this.beforeBoot?.stop();
+    if (this.#joined) {
+      this.endpoint.postMessage({ type: WIRE.close });
+      this.#joined.close();
+    } else {
+      this.worker?.terminate();
+    }
+    this.#hosting?.close();
+    this.realms?.closeAll();
     if (instances.get(this.name) === this) instances.delete(this.name);
   }
 }

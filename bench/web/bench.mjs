@@ -9,6 +9,8 @@ const ADAPTERS = {
   ours: () => import("./adapters/ours.mjs"),
   // The same, opened with openVFS({durability: "strict"}): what surviving power loss costs.
   strict: async () => ({ open: (await import("./adapters/ours.mjs")).openStrict }),
+  // The same, its runtime shared by the pages that open the disk (T1 only).
+  shared: async () => ({ open: (await import("./adapters/ours.mjs")).openShared }),
   lightningfs: () => import("./adapters/lightningfs.mjs"),
   zenfs: () => import("./adapters/zenfs.mjs"),
   rawidb: () => import("./adapters/rawidb.mjs"),

@@ -56,7 +56,11 @@ WIRE = Channel("WIRE", "the page or a view's client <-> the VFS worker", _kinds(
     # a preview request with its body's port (web/page/preview_relay.mjs); a view's port closes
     "preview: request; close:;"
     # the worker asks the page for a realm frame (web/page/realm_frames.mjs)
-    "realmOpen: id; realmOpened: id error; realmClose: id"))
+    "realmOpen: id; realmOpened: id error; realmClose: id;"
+    # one runtime for every tab (web/page/share.mjs): the host page hands its worker a guest
+    # tab's port, the worker welcomes the guest on it, and each page says which stat cache
+    # invalidation it has taken (web/worker/guests.mjs)
+    "guest: key guest host; welcome: host; seen: view"))
 
 # A realm's frame and the scripts run in realms or Web Workers (web/worker/realm_pool.mjs,
 # web/realm/frame.js, web/realm/jsh_worker.mjs, web/realm/realm_python.mjs; docs/sandbox.md).
@@ -104,7 +108,15 @@ PEERS = Channel("PEERS", "the VFS workers of one disk (BroadcastChannel pyvfs:<n
 LEASE = Channel("LEASE", "the contexts taking turns on a disk's Web Lock (pyvfs-lease:<name>)",
                 _kinds("want:"))
 
-CHANNELS: tuple[Channel, ...] = (WIRE, RUN, BODY, RELAY, SNAPSHOT, PEERS, LEASE)
+# The pages of one origin and the broker that brings a disk's guest tabs to its host tab
+# (web/shared/broker.mjs, a SharedWorker; docs/architecture.md "One runtime for every tab"): a
+# host says it serves a disk's key, or no longer does; a guest asks to join with a port, which
+# the broker hands to the key's host, never to the host `avoid` (one the guest saw go).
+SHARE = Channel("SHARE", "the pages of an origin <-> the broker (SharedWorker pyvfs-broker)",
+                _kinds(
+    "serve: key host; leave: key host; join: key guest avoid; joined: key guest"))
+
+CHANNELS: tuple[Channel, ...] = (WIRE, RUN, BODY, RELAY, SNAPSHOT, PEERS, LEASE, SHARE)
 
 
 def value_of(channel: Channel, kind: str) -> str:

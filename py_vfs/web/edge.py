@@ -159,3 +159,15 @@ async def open_api(js_store: Any, js_notify: Any = None,
         use_js_realm(api.channels, js_host.jsh, js_host.realm)
     api.collecting = asyncio.ensure_future(vfs.gc())
     return api
+
+
+def open_guest(api: WebAPI, js_notify: Any, js_request: Any) -> WebAPI:
+    """A guest tab's API over ``api``'s disk (``WebAPI.guest``): ``js_notify(watchId, event)``
+    posts a watch event on the guest's port, ``js_request`` asks the guest's page, as
+    ``open_api``'s host does for the host's page."""
+
+    def notify(watch_id: int, event: dict[str, str]) -> None:
+        js_notify(watch_id, _out(event))
+
+    host = BrowserHost(js_request)
+    return api.guest(notify, host=host, previews=PinnedPreviews(api.vfs, host.mint_root))

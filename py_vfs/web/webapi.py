@@ -56,11 +56,13 @@ class WebAPI:
     def __init__(self, vfs: VFS | RestrictedView, *, notify: Notify | None = None,
                  host: MountHost | None = None, fsa: Any = None,
                  invalidate: Invalidate | None = None, previews: PreviewHost | None = None,
-                 steps: Steps | None = None, defaults: Bundle | None = None) -> None:
+                 steps: Steps | None = None, defaults: Bundle | None = None,
+                 views: Views | None = None) -> None:
         self.vfs = vfs
         self.defaults = defaults  # the shipped default content (py_vfs/defaults.py)
-        self.views = Views(invalidate)
-        if isinstance(vfs, VFS):  # a view's child API (web/views.py) has no stat cache
+        # A guest tab's API (``guest``) stamps with its host's views, which the index moves.
+        self.views = views or Views(invalidate)
+        if isinstance(vfs, VFS) and views is None:  # a view's child API has no stat cache
             vfs.index.on_change = self.views.changed
         self.fsa = fsa
         self.shell = Shell(vfs, previews=previews, host=host,
@@ -87,6 +89,19 @@ class WebAPI:
         if set(self._ops) != PYTHON_OPS:  # py_vfs/web/protocol.py declares every operation
             raise AssertionError(f"WebAPI and protocol.OPS differ: {set(self._ops) ^ PYTHON_OPS}")
         self.collecting: asyncio.Future[int] | None = None  # the garbage collection at boot
+
+    def guest(self, notify: Notify | None, host: MountHost | None = None,
+              previews: PreviewHost | None = None) -> WebAPI:
+        """The API of another tab that shares this disk's runtime (docs/architecture.md, "One
+        runtime for every tab"): the same disk, steps and stat cache views (one index moves
+        them, web/worker/guests.mjs tells every tab), its own shell session, watches, streams,
+        restricted views and cancellable calls, as a tab with a runtime of its own has.
+        ``notify`` posts its watch events, ``host`` asks its page (folder pickers, preview
+        roots)."""
+        if not isinstance(self.vfs, VFS):
+            raise FsError.of("EINVAL", "guest", None).with_hint("only the disk's API has guests")
+        return WebAPI(self.vfs, notify=notify, host=host, fsa=self.fsa, previews=previews,
+                      steps=self._steps, defaults=self.defaults, views=self.views)
 
     def held(self) -> dict[str, int]:
         """Diagnostics: the streams kept between calls (JS read and write streams, preview

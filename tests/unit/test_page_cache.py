@@ -154,3 +154,31 @@ def test_the_listing_works_on_a_steps_tx():
             return listing(tx, "/d")
 
     assert run(body())["names"] == "a/b"
+
+
+def test_a_guest_tabs_api_shares_the_disk_and_the_views_and_has_a_shell_of_its_own(api, posted):
+    # docs/architecture.md, "One runtime for every tab": one index moves one view for every tab.
+    events = []
+    guest = api.guest(lambda watch_id, event: events.append((watch_id, event)))
+    assert guest.views is api.views
+
+    async def answer(target: WebAPI, op: str, *args):
+        found = target.call(op, list(args))
+        return found if isinstance(found, dict) else await found
+
+    async def scenario() -> None:
+        assert (await answer(guest, "stat", "/d/a.txt"))["view"] == 0
+        await answer(api, "writeFile", "/d/new.txt", b"x")
+        assert posted == [1]
+        assert await answer(guest, "exists", "/d/new.txt") == {"value": True, "view": 1}
+        await answer(guest, "shell", "cd /d")
+        assert (await answer(guest, "shell", "pwd"))["value"]["stdout"] == "/d\n"
+        assert (await answer(api, "shell", "pwd"))["value"]["stdout"] != "/d\n"
+        await answer(guest, "watch", 7, "/d")
+        await answer(api, "writeFile", "/d/seen.txt", b"y")
+        assert [watch_id for watch_id, _ in events] == [7]
+        guest.unwatch_all()
+        await answer(api, "writeFile", "/d/unseen.txt", b"z")
+        assert len(events) == 1
+
+    run(scenario())

@@ -28,6 +28,7 @@ export class Client {
     this.calls = new Map();
     this.nextId = 1;
     this.watchers = new Map(); // watch id -> listener
+    this.watching = new Map(); // watch id -> the watch call's arguments
     this.openSteps = 0; // steps whose function is running: other calls wait for them
     this.sent = 0; // calls posted (diagnostics: what the stat cache saved)
     this.queued = []; // calls of this turn not posted yet (#queue)
@@ -95,7 +96,7 @@ export class Client {
     if (this.closed) return Promise.reject(fsError("EBADF", `EBADF: ${this.label} is closed`, { syscall: op }));
     if (this.bootError) return Promise.reject(fsError("EIO", `EIO: ${this.bootError.message}`, { syscall: op }));
     const id = this.nextId++;
-    const pending = { keep, signal, streams, ...this.cache.begin(op) };
+    const pending = { op, keep, signal, streams, ...this.cache.begin(op) };
     pending.promise = new Promise((resolve, reject) => Object.assign(pending, { resolve, reject }));
     this.calls.set(id, pending);
     const post = () => {
@@ -108,6 +109,12 @@ export class Client {
         this.#queue([id, op, sent, writer]);
       }
     };
+    pending.send = post; // sent again if a shared runtime's host goes (web/page/reconnecting.mjs)
+    if (op === "watch") {
+      pending.watchId = args[0];
+      this.watching.set(args[0], args);
+    }
+    else if (op === "unwatch") this.watching.delete(args[0]);
     const early = this.early;
     if (early) {
       // An early answer is the value itself (a readdir's: its records), so `keep` is not asked.

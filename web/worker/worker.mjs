@@ -20,6 +20,8 @@ import { ScriptRun } from "./jsh_host.mjs";
 import { RealmPool, frameOpener } from "./realm_pool.mjs";
 import { loadSnapshot } from "./runtime_store.mjs";
 import { withDigests, withoutDigests } from "./digests.mjs";
+import { STREAMED, acknowledged, typed, withStreams } from "./call_streams.mjs";
+import { Channels, guestGone } from "./guests.mjs";
 
 let booted = null;
 let keptMounts;
@@ -29,14 +31,33 @@ let nextRequest = 1;
 // Realms for scoops' code: frames the page embeds (web/page/realm_frames.mjs, web/worker/realm_pool.mjs).
 const frames = frameOpener((message) => self.postMessage(message));
 
-// Only the page can show a folder picker and ask for permission: the shell's mount commands
-// become requests to it (py_vfs/mounts/fsa.py, BrowserHost).
-function askPage(kind, payload) {
-  const id = nextRequest++;
-  return new Promise((resolve) => {
-    requests.set(id, resolve);
-    self.postMessage({ type: WIRE.request, id, kind, payload });
-  });
+// The pages this worker serves: its own, and the guest tabs that share it (web/worker/guests.mjs).
+// What it posts them goes through `channels`, which holds a page's answers until every other
+// page has dropped its stat cache after a change.
+const channels = new Channels();
+const page = channels.open((message, transfer) => self.postMessage(message, transfer));
+// The guest tabs' APIs (py_vfs/web/edge.py, open_guest): unlike a restricted view's, they may
+// ask what the worker answers itself (diagnostics, memoryUsage).
+const guestApis = new WeakSet();
+
+// Only a page can show a folder picker and ask for permission: the shell's mount commands
+// become requests to it (py_vfs/mounts/fsa.py, BrowserHost), on the channel of the page whose
+// shell asked (`post`), answered by its "reply".
+function asker(post) {
+  return (kind, payload) => {
+    const id = nextRequest++;
+    return new Promise((resolve) => {
+      requests.set(id, resolve);
+      post({ type: WIRE.request, id, kind, payload });
+    });
+  };
+}
+const askPage = asker(page.post);
+
+function replied(data) {
+  const resolve = requests.get(data.id);
+  requests.delete(data.id);
+  resolve?.(data.error ? { error: data.error } : { value: data.value });
 }
 
 async function boot({ name, cacheBytes, snapshot = "auto", durability = "default", retention, defaults = true, realm }) {
@@ -50,10 +71,10 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   const store = await IDBStore.open(name, { durability });
   store.peers.onCommit = () => applyRemote(store);
   const edge = pyodide.pyimport("py_vfs.web.edge");
-  const notify = (id, event) => self.postMessage({ type: WIRE.watch, id, event });
-  // Posted the moment the index changes, so the page drops its stat cache before any watch
+  const notify = (id, event) => page.post({ type: WIRE.watch, id, event });
+  // Posted the moment the index changes, so every page drops its stat cache before any watch
   // event or answer computed on the new state reaches it (py_vfs/web/page_cache.py).
-  const invalidate = (view) => self.postMessage({ type: WIRE.invalidate, view });
+  const invalidate = (view) => channels.invalidate(view);
   const shipped = await shippedDefaults;
   if (shipped.error) throw shipped.error;
   const bundle = shipped.value && { ...shipped.value, install: defaults };
@@ -187,7 +208,7 @@ const OWN = {
   memoryUsage: ({ pyodide }) => memoryUsage(pyodide),
   diagnostics: ({ api, store }) => {
     const durability = { asked: store.durability, lastCommit: store.lastDurability };
-    return { reads: { ...store.reads }, boot: { ...bootInfo }, durability, ...held(api) };
+    return { reads: { ...store.reads }, boot: { ...bootInfo }, durability, ...held(api), guests: channels.count - 1 };
   },
   fsaCounters: () => fsa.counters(),
 };
@@ -206,7 +227,7 @@ async function run(booting, op, args, writer, view = null, id = null, calls = nu
   }
   if (id !== null) calls.set(id, "running");
   if (OPS[op]?.home === "worker") {
-    if (view) return { error: failure("EACCES", `EACCES: ${op} is not offered to a restricted view`, { syscall: op }) };
+    if (view && !guestApis.has(view)) return { error: failure("EACCES", `EACCES: ${op} is not offered to a restricted view`, { syscall: op }) };
     return { value: OWN[op](booting) };
   }
   const { pyodide, dispatch } = booting;
@@ -368,53 +389,6 @@ function enterMany(booting, batch, reply, view) {
   answered(dispatchMany(api, sent, answered));
 }
 
-// A streamed shell call (options.stream: the page gave onOutput) gets a third argument: the
-// function Python calls with each piece of output as it is written (py_vfs/web/shell.py), which
-// posts an "output" message {id, stream, data} on the call's channel. The page answers each
-// piece with "outputAck" {id, bytes} once it has taken it; past OUTPUT_WINDOW bytes not
-// acknowledged, the function returns a promise Python awaits, so a command that writes faster
-// than the page reads waits instead of filling the page's memory.
-const OUTPUT_WINDOW = 1 << 20;
-// The calls that stream so: a shell line, and Python code run as `python -c` (vfs.runPython).
-const STREAMED = new Set(["shell", "runPython"]);
-
-// With options.input (the page gave `input`), a fourth: read(), which asks the page for what
-// the user types ("inputWanted" {id}) and resolves to its "input" {id, data}
-// (null: the end of the input).
-function withStreams(data, args, reply, calls) {
-  const options = args[1];
-  if (!STREAMED.has(data.op) || !(options?.stream || options?.input)) return args;
-  const flow = { unacked: 0, resume: null, answer: null };
-  (calls.flows ??= new Map()).set(data.id, flow);
-  const emit = (stream, bytes) => {
-    reply({ type: WIRE.output, id: data.id, stream, data: bytes });
-    flow.unacked += bytes.byteLength;
-    if (flow.unacked <= OUTPUT_WINDOW) return undefined;
-    return new Promise((resolve) => { flow.resume = resolve; });
-  };
-  const read = () => new Promise((resolve) => {
-    flow.answer = resolve;
-    reply({ type: WIRE.inputWanted, id: data.id });
-  });
-  return [args[0], options, options.stream ? emit : null, options.input ? read : null];
-}
-
-function typed(calls, { id, data }) {
-  const flow = calls.flows?.get(id);
-  flow?.answer?.(data ?? undefined); // undefined reaches Python as None (null: JsNull)
-  if (flow) flow.answer = null;
-}
-
-function acknowledged(calls, { id, bytes }) {
-  const flow = calls.flows?.get(id);
-  if (!flow) return;
-  flow.unacked -= bytes;
-  if (flow.unacked <= OUTPUT_WINDOW && flow.resume) {
-    flow.resume();
-    flow.resume = null;
-  }
-}
-
 // Restricted views (py_vfs/web/views.py, docs/sandbox.md): the scope is bound here, to a port.
 // Every call that comes on the port runs on the view's child API; the other end of the port
 // is all the page (or a Web Worker it is posted to) gets. {port, close}: close forgets the view.
@@ -461,20 +435,60 @@ function serve(calls, view, post, own) {
   return ({ data, ports }) => (Object.hasOwn(kinds, data?.type) ? kinds[data.type](data, ports) : undefined);
 }
 
-self.onmessage = serve(pageCalls, null, (message, transfer) => self.postMessage(message, transfer), {
+// A preview request with its body's port (web/worker/preview_owner.mjs), from the page that
+// holds the preview relay (a guest tab may).
+function preview(data, ports) {
+  servePreview(ports[0], data.request, call).catch((error) => {
+    const body = new TextEncoder().encode(String(error?.message ?? error));
+    ports[0]?.postMessage({ type: BODY.start, status: 500, headers: {}, body, more: false });
+  });
+}
+
+// A guest tab's port (web/page/share.mjs), handed over by this worker's page: once Python is
+// ready, its calls run on an API of its own over this disk (py_vfs/web/edge.py, open_guest),
+// and it is forgotten when its page goes (its Web Lock is let go) or closes the port.
+function attachGuest({ key, guest }, port) {
+  if (!port || typeof key !== "string" || typeof guest !== "string") return;
+  booted.then(({ pyodide }) => {
+    const channel = channels.open((message, transfer) => port.postMessage(message, transfer));
+    const notify = (id, event) => channel.post({ type: WIRE.watch, id, event });
+    const edge = pyodide.pyimport("py_vfs.web.edge");
+    let api;
+    try {
+      api = edge.open_guest(readyApi, notify, asker(channel.post));
+    } finally {
+      edge.destroy();
+    }
+    guestApis.add(api);
+    let open = true;
+    const close = () => {
+      if (!open) return;
+      open = false;
+      channel.close();
+      api.unwatch_all();
+      api.destroy();
+      port.close();
+    };
+    port.onmessage = serve(new Map(), api, channel.post, {
+      [WIRE.seen]: (data) => channel.seen(data.view),
+      [WIRE.reply]: replied,
+      [WIRE.preview]: preview,
+      [WIRE.close]: close,
+    });
+    channel.post({ type: WIRE.progress, stage: "ready", message: "Ready" });
+    guestGone(key, guest).then(close);
+  }, (error) => port.postMessage({ type: WIRE.failed, message: String(error?.message ?? error) }));
+}
+
+self.onmessage = serve(pageCalls, null, page.post, {
   [WIRE.open]: (data) => {
     booted = boot(data);
     booted.catch((error) => self.postMessage({ type: WIRE.failed, message: String(error?.message ?? error) }));
   },
   [WIRE.mounts]: (data) => keptMounts(data.records),
   [WIRE.realmOpened]: (data, ports) => frames.opened(data, ports[0]),
-  [WIRE.reply]: (data) => {
-    const resolve = requests.get(data.id);
-    requests.delete(data.id);
-    resolve?.(data.error ? { error: data.error } : { value: data.value });
-  },
-  [WIRE.preview]: (data, ports) => servePreview(ports[0], data.request, call).catch((error) => {
-    const body = new TextEncoder().encode(String(error?.message ?? error));
-    ports[0]?.postMessage({ type: BODY.start, status: 500, headers: {}, body, more: false });
-  }),
+  [WIRE.reply]: replied,
+  [WIRE.preview]: preview,
+  [WIRE.seen]: (data) => page.seen(data.view),
+  [WIRE.guest]: (data, ports) => attachGuest(data, ports[0]),
 });

@@ -18,6 +18,11 @@ export function openStrict(store) {
   return openWith({ name: store, durability: "strict" });
 }
 
+// One runtime for every tab (docs/architecture.md): T1 measures it beside a runtime per tab.
+export function openShared(store) {
+  return openWith({ name: store, runtime: "shared" });
+}
+
 // Without the default content (docs/defaults.md): the other file systems start empty too, and
 // installing it would add a commit to the first open that none of them makes.
 // The durability check is not awaited before the store is given: on a returning visit openVFS

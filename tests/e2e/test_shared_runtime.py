@@ -1,0 +1,192 @@
+"""One runtime for every tab (real Chromium): pages of one origin that open a disk with
+openVFS({runtime: "shared"}) use one Python, in the first page's worker; the others are guests
+that reach it through the broker (docs/architecture.md, "One runtime for every tab").
+
+Each page here is a plain document of the site (not the app), so the only Pythons are the
+shared runtime's: the app page would boot a disk of its own. Read-your-writes across the tabs
+is checked in lightning-fs's thread-safety shape (one tab writes with Promise.all, tells the
+other on a BroadcastChannel, the other lists and reads at once), ROUNDS times each way after the
+reader's stat cache was filled: a failure rate of one round in ten passes with probability
+0.9 ** 40, under 2%.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+
+import pytest
+
+from .conftest import assert_no_offsite, record_offsite, watch_console
+
+ROUNDS = 40
+FILES = 5
+OPEN_MS = 120_000
+STEP_MS = 60_000
+
+OPEN = """async ([name, ms]) => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  const opening = openVFS({name, runtime: "shared", snapshot: "off", defaults: false});
+  window.vfs = await Promise.race([opening, new Promise((_, reject) =>
+    setTimeout(() => reject(new Error(`waited ${ms} ms for openVFS(${name})`)), ms))]);
+  return (await window.vfs.diagnostics()).runtime;
+}"""
+
+RUNTIME = "async () => (await window.vfs.diagnostics()).runtime"
+
+
+@contextlib.contextmanager
+def shared_context(browser, browser_context_args):
+    context = browser.new_context(**{**browser_context_args, "bypass_csp": True})
+    offsite: list[str] = []
+    record_offsite(context, offsite)
+    try:
+        yield context
+    finally:
+        context.close()
+    assert_no_offsite(offsite, "the shared runtime's tabs")
+
+
+def open_tab(context, name: str):
+    """A plain page of the site with `window.vfs`: the disk `name`, its runtime shared."""
+    page = context.new_page()
+    console: list[str] = []
+    watch_console(page, console)
+    page.goto("/manifest.json")
+    try:
+        runtime = page.evaluate(OPEN, [name, OPEN_MS])
+    except Exception as error:  # the page's console says why
+        pytest.fail(f"openVFS({name}) failed: {error}\n" + "\n".join(console[-20:]),
+                    pytrace=False)
+    return page, runtime
+
+
+def run(page, body: str, *args):
+    return page.evaluate(f"async (args) => {{ const vfs = window.vfs; {body} }}", list(args))
+
+
+def wait_role(page, role: str, timeout_s: float = OPEN_MS / 1000) -> dict:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        runtime = page.evaluate(RUNTIME)
+        if runtime["role"] == role:
+            return runtime
+        if time.monotonic() > deadline:
+            pytest.fail(f"waited {timeout_s} s for the page to be {role}: {runtime}", pytrace=False)
+        page.wait_for_timeout(100)
+
+
+def test_a_second_tab_uses_the_first_tabs_runtime_with_a_shell_of_its_own(browser,
+                                                                           browser_context_args):
+    with shared_context(browser, browser_context_args) as context:
+        first, first_runtime = open_tab(context, "shared-a")
+        second, second_runtime = open_tab(context, "shared-a")
+        assert first_runtime["role"] == "host"
+        assert second_runtime["role"] == "guest"
+        assert first.evaluate(RUNTIME)["guests"] == 1
+        run(second, "await vfs.writeFile('/from-guest.txt', 'g'); return true;")
+        assert run(first, "return await vfs.readFile('/from-guest.txt', 'utf8');") == "g"
+        run(first, "await vfs.mkdir('/d/e', {recursive: true}); return true;")
+        assert run(second, "return await vfs.readdir('/d');") == ["e"]
+        # Each tab has its own shell session: a cd in one is not the other's.
+        run(second, "await vfs.shell('cd /d/e'); return true;")
+        assert run(second, "return (await vfs.shell('pwd')).stdout;") == "/d/e\n"
+        assert run(first, "return (await vfs.shell('pwd')).stdout;") != "/d/e\n"
+        refused = run(first, "try { await (await import('/pyvfs.mjs')).openVFS("
+                             "{name: 'x', runtime: 'both'}); return 'opened'; } "
+                             "catch (error) { return error.name; }")
+        assert refused == "TypeError"
+        # Only one Python: the guest's page runs no VFS worker.
+        workers = [w.url for w in second.workers if w.url.endswith("/worker.mjs")]
+        assert workers == []
+
+
+THREADSAFE = """
+  const [me, other, rounds, files, ms] = args;
+  const channel = new BroadcastChannel("shared-steps");
+  const within = (promise, what) => Promise.race([promise, new Promise((_, reject) =>
+    setTimeout(() => reject(new Error(`waited ${ms} ms for ${what}`)), ms))]);
+  const misses = [];
+  try {
+    for (let round = 0; round < rounds; round++) {
+      // This tab's stat cache holds the listing and a miss from before the round.
+      await vfs.readdir("/t");
+      await vfs.exists(`/t/${other}-${round}-0`);
+      const done = within(new Promise((resolve) => {
+        channel.onmessage = ({data}) => data.done === round && data.from === other && resolve();
+      }), `round ${round} of ${other}`);
+      channel.postMessage({go: round, to: other});
+      await done;
+      const names = (await vfs.readdir("/t")).filter((n) => n.startsWith(`${other}-${round}-`));
+      const text = await vfs.readFile(`/t/${other}-${round}-${files - 1}`, "utf8").catch((e) => e.code);
+      const seen = await vfs.exists(`/t/${other}-${round}-0`);
+      if (names.length !== files || text !== `${round}` || !seen) {
+        misses.push({round, listed: names.length, text, seen});
+      }
+    }
+  } finally {
+    channel.close();
+  }
+  return misses;
+"""
+
+WRITER = """
+  const [me, files] = args;
+  const channel = new BroadcastChannel("shared-steps");
+  channel.onmessage = async ({data}) => {
+    if (data.to !== me) return;
+    await Promise.all(Array.from({length: files}, (_, j) =>
+      vfs.writeFile(`/t/${me}-${data.go}-${j}`, `${data.go}`)));
+    channel.postMessage({done: data.go, from: me});
+  };
+  window.__writer = channel;
+  return true;
+"""
+
+
+def test_what_one_tab_wrote_is_listed_and_read_by_the_other_at_once(browser,
+                                                                    browser_context_args):
+    with shared_context(browser, browser_context_args) as context:
+        host, _ = open_tab(context, "shared-b")
+        guest, runtime = open_tab(context, "shared-b")
+        assert runtime["role"] == "guest"
+        run(host, "await vfs.mkdir('/t'); return true;")
+        for reader, writer, name in ((host, guest, "g"), (guest, host, "h")):
+            run(writer, WRITER, name, FILES)
+            misses = run(reader, THREADSAFE, "r", name, ROUNDS, FILES, STEP_MS)
+            assert misses == [], f"{len(misses)} of {ROUNDS} rounds missed {name}'s writes"
+            run(writer, "window.__writer.close(); return true;")
+
+
+def test_when_the_host_tab_closes_a_guest_takes_over_and_nothing_acknowledged_is_lost(
+        browser, browser_context_args):
+    with shared_context(browser, browser_context_args) as context:
+        host, _ = open_tab(context, "shared-c")
+        guest, _ = open_tab(context, "shared-c")
+        third, runtime = open_tab(context, "shared-c")
+        assert runtime["role"] == "guest"
+        assert host.evaluate(RUNTIME)["guests"] == 2
+        for n in range(20):
+            run(guest, "await vfs.writeFile(args[0], args[1]); return true;", f"/k{n}", str(n))
+        run(guest, """
+          window.events = [];
+          vfs.watch("/", (event) => window.events.push(event.filename ?? event.path ?? event));
+          return true;""")
+        host.close()
+        # Each of the two left becomes the host or a guest of the other.
+        roles = sorted(p.evaluate("async () => { await window.vfs.readdir('/'); "
+                                  "return (await window.vfs.diagnostics()).runtime; }")["role"]
+                       for p in (guest, third))
+        assert roles == ["guest", "host"]
+        for page in (guest, third):
+            texts = run(page, "return await Promise.all(Array.from({length: 20}, "
+                              "(_, n) => vfs.readFile(`/k${n}`, 'utf8')));")
+            assert texts == [str(n) for n in range(20)]
+            assert page.evaluate(RUNTIME)["failovers"] == 1
+        # The guest's watch was set up again on the new host.
+        run(third, "await vfs.writeFile('/after.txt', 'x'); return true;")
+        deadline = time.monotonic() + 30
+        while not any("after.txt" in str(e) for e in guest.evaluate("window.events")):
+            if time.monotonic() > deadline:
+                pytest.fail(f"no watch event for /after.txt: {guest.evaluate('window.events')}")
+            guest.wait_for_timeout(100)
