@@ -118,7 +118,8 @@ THREADSAFE = """
       channel.postMessage({go: round, to: other});
       await done;
       const names = (await vfs.readdir("/t")).filter((n) => n.startsWith(`${other}-${round}-`));
-      const text = await vfs.readFile(`/t/${other}-${round}-${files - 1}`, "utf8").catch((e) => e.code);
+      const last = `/t/${other}-${round}-${files - 1}`;
+      const text = await vfs.readFile(last, "utf8").catch((e) => e.code);
       const seen = await vfs.exists(`/t/${other}-${round}-0`);
       if (names.length !== files || text !== `${round}` || !seen) {
         misses.push({round, listed: names.length, text, seen});
