@@ -191,12 +191,10 @@ def _while(env: Env, path: tuple[Any, ...] | None, value: Any,
 @_native("repeat/1")
 def _repeat(env: Env, path: tuple[Any, ...] | None, value: Any,
             args: list[Closure]) -> Iterator[Pair]:
-    def step(item: Any) -> Iterator[tuple[bool, Any]]:
-        yield True, item
-        for nxt in values(args[0], item):
-            yield False, nxt
-    for out in _tree(value, step):
-        yield _value_only(path, out)
+    while True:  # jq 1.6: f's outputs on the input, again and again (1.7: ., f, f|f, ...)
+        charge(1)
+        for out in values(args[0], value):
+            yield _value_only(path, out)
 
 
 def _range(*bounds: Any) -> Iterator[Any]:
@@ -310,7 +308,7 @@ def _input(env: Env, path: tuple[Any, ...] | None, value: Any,
     source = env.lookup("*inputs")
     found = next(source, _STOP) if source is not None else _STOP
     if found is _STOP:
-        raise JqError("No more inputs")
+        raise JqError("break")  # jq 1.6's words for it (jq 1.7: "No more inputs")
     yield _value_only(path, found)
 
 

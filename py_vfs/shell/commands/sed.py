@@ -63,7 +63,7 @@ async def sed(ctx: Context, args: list[str]) -> int:
         commands = Parser(pieces, extended).parse()
     except ScriptError as exc:
         ctx.err(str(exc))
-        return 1
+        return exc.status
     if commands and commands[0].name == "#n" and len(pieces) and pieces[0][1].startswith("#n"):
         quiet = True
     if in_place and not operands:

@@ -20,7 +20,10 @@ ESCAPES = {"n": "\n", "t": "\t", "a": "\a", "f": "\f", "v": "\v", "r": "\r"}
 
 
 class ScriptError(Exception):
-    """A script sed cannot read: `sed: -e expression #1, char N: message`, status 1."""
+    """A script sed cannot read: `sed: -e expression #1, char N: message`, status 1 (4 for
+    a label that is missing, found after the whole script is read, as GNU)."""
+
+    status = 1
 
 
 @dataclass
@@ -127,7 +130,9 @@ class Parser:
         for command in commands:
             if command.name in "btT":
                 if command.text and command.text not in labels:
-                    raise ScriptError(f"can't find label for jump to `{command.text}'")
+                    error = ScriptError(f"can't find label for jump to `{command.text}'")
+                    error.status = 4
+                    raise error
                 command.target = labels[command.text] if command.text else -1
         return commands
 
