@@ -14,7 +14,7 @@ from .jq_tokens import tokens
 from .jq_values import JqError
 
 Node = tuple[Any, ...]
-MAX_NESTING = 200  # parentheses, brackets and definitions one inside another
+MAX_NESTING = 48  # parentheses, brackets and definitions one inside another (Python frames)
 KEYWORDS = {"def", "if", "then", "elif", "else", "end", "as", "reduce", "foreach", "try",
             "catch", "label", "import", "include", "and", "or", "not_kw", "__loc__"}
 ASSIGN = ("=", "|=", "+=", "-=", "*=", "/=", "%=", "//=")
@@ -69,33 +69,29 @@ class Parser:
 
     def _pipe(self) -> Node:
         """`def`s, `as` bindings, `label`, and `a | b` (loosest)."""
-        self._nested()
-        try:
-            if self._peek() == "def" and self._kind() == "name":
-                definition = self._definition()
-                return ("def", *definition, self._pipe())
-            if self._peek() == "label" and self._kind() == "name":
+        if self._peek() == "def" and self._kind() == "name":
+            definition = self._definition()
+            return ("def", *definition, self._pipe())
+        if self._peek() == "label" and self._kind() == "name":
+            self._take()
+            name = self._take()
+            if not str(name).startswith("$"):
+                raise self._unexpected()
+            self._take("|")
+            return ("label", name[1:], self._pipe())
+        left = self._comma()
+        if self._peek() == "as" and self._kind() == "name":
+            self._take()
+            patterns = [self._pattern()]
+            while self._peek() == "?//":
                 self._take()
-                name = self._take()
-                if not str(name).startswith("$"):
-                    raise self._unexpected()
-                self._take("|")
-                return ("label", name[1:], self._pipe())
-            left = self._comma()
-            if self._peek() == "as" and self._kind() == "name":
-                self._take()
-                patterns = [self._pattern()]
-                while self._peek() == "?//":
-                    self._take()
-                    patterns.append(self._pattern())
-                self._take("|")
-                return ("as", left, patterns, self._pipe())
-            if self._peek() == "|" and self._kind() == "op":
-                self._take()
-                return ("pipe", left, self._pipe())
-            return left
-        finally:
-            self.depth -= 1
+                patterns.append(self._pattern())
+            self._take("|")
+            return ("as", left, patterns, self._pipe())
+        if self._peek() == "|" and self._kind() == "op":
+            self._take()
+            return ("pipe", left, self._pipe())
+        return left
 
     def _definition(self) -> tuple[str, list[str], Node]:
         """`def name(params): body;` -> (name, params, body)."""
