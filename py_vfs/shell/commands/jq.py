@@ -6,11 +6,13 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from ...core import cancel
 from ..context import Context, describe
 from ..format import shown_name
+from .jq_eval import depth, set_depth
 from .jq_input import json_values
 from .jq_lang import Halt, JqError, compile_filter
-from .jq_values import check_size, dump
+from .jq_values import check_size, dump, resume_run, run_state
 from .registry import Usage, command
 
 # jq 1.6's status for input that is not JSON (jq 1.7 exits 2), and the end of the values.
@@ -208,8 +210,12 @@ async def _run(ctx: Context, program: Any, inputs: Iterator[Any], flags: set[str
             for result in program(value):
                 last = result
                 out.append(_shown(result, options))
-                if sum(map(len, out)) >= BATCH:
+                if sum(map(len, out)) >= BATCH:  # another jq may run meanwhile: keep our counts
+                    state, nesting = run_state(), depth()
                     await ctx.write("".join(out))
+                    await cancel.checkpoint("jq", 0, 0, "values")
+                    resume_run(state)
+                    set_depth(nesting)
                     out = []
         except JqError as exc:  # a limit (jq_values) included; the values before it printed
             if exc.shown:

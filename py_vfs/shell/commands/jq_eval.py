@@ -454,6 +454,16 @@ def _enter(function: Function, args: list[Node], env: Env, path: tuple[Any, ...]
         yield from gen(function.body, scope, path, value)
 
 
+def depth() -> int:
+    """How deep the calls of the run going on are nested."""
+    return _depth[0]
+
+
+def set_depth(value: int) -> None:
+    """Put back the depth saved by ``depth`` (after an await, when another jq may have run)."""
+    _depth[0] = value
+
+
 def reset_depth() -> None:
     """A run starts: no call open (a run stopped by an error may leave the count up)."""
     _depth[0] = 0

@@ -53,6 +53,17 @@ def start_run() -> None:
     _made[:] = [0, 0]
 
 
+def run_state() -> list[int]:
+    """What the run going on has made so far (to put back with ``resume_run`` after an await,
+    when another jq may have run)."""
+    return list(_made)
+
+
+def resume_run(state: list[int]) -> None:
+    """Back to a run's counts saved by ``run_state``."""
+    _made[:] = state
+
+
 def charge(count: int) -> None:
     """``count`` more values made (or listed); past ``MAX_VALUES`` in this run, a JqError."""
     _made[0] += count
