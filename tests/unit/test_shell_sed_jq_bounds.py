@@ -28,7 +28,8 @@ def test_sed_refuses_the_e_command(sh):
 
 def test_jq_bounds_recursion_and_nesting(sh):
     result = sh("jq -n 'def f: f; f'")
-    assert result.code == 5 and "limit exceeded (calls nested more than" in result.stderr
+    # the bound on nested calls, or Python's own (Pyodide's stack may be the smaller one)
+    assert result.code == 5 and "limit exceeded" in result.stderr
     deep = "[" * 300 + "]" * 300
     result = sh(f"jq -n '{deep}'")
     assert result.code == 3 and "nesting deeper than" in result.stderr
