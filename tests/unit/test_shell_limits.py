@@ -147,7 +147,7 @@ def test_jq_stops_at_its_value_limit(sh):
     # 12 million values: main built them (about 400 MiB) and printed the length.
     result = sh("jq -n '[range(12000000)]|length'")
     assert (result.stdout, result.code) == ("", 5)
-    assert result.stderr == ("jq: error (at <stdin>:0): limit exceeded (a filter making more "
+    assert result.stderr == ("jq: error (at <unknown>): limit exceeded (a filter making more "
                              "than 10000000 values)\n")
     # The finding's line (3.7 GiB on main) is refused before it makes anything.
     assert sh("jq -n '[range(100000000)]|length'").stderr == result.stderr

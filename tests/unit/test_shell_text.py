@@ -18,11 +18,12 @@ DATA = json.loads((Path(__file__).parent / "shell_text_cases.json").read_text("u
 FILES: dict[str, str] = DATA["files"]
 CASES: list[list] = DATA["cases"]
 # Where the shell differs on purpose (docs/shell.md): a command xargs cannot find is reported
-# by the shell that runs it; jq's syntax errors are worded by our parser.
+# by the shell that runs it; jq's syntax errors quote the program without the space jq 1.6 adds.
 DIFFERENT = {
     "echo x | xargs nosuchcmd": ["", "sh: nosuchcmd: command not found\n", 127],
     "echo '{\"a\":1}' | jq '.['": [
-        "", "jq: error: syntax error, unexpected 'end of file'\njq: 1 compile error\n", 3],
+        "", "jq: error: syntax error, unexpected $end (Unix shell quoting issues?) at "
+            "<top-level>, line 1:\n.[\njq: 1 compile error\n", 3],
 }
 CASES = [[case[0], *DIFFERENT.get(case[0], case[1:])] for case in CASES]
 # printf is a builtin of bash: its error is the shell's (bash: "bash: line 1: printf: ...").

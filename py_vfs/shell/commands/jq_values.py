@@ -24,17 +24,44 @@ MAX_EXACT = 1 << 53  # past it an integer is a float, as jq's numbers are double
 _made = [0, 0]
 
 
+_UNSET = object()
+
+
 class JqError(Exception):
     """A filter that fails on its input (status 5) or cannot be read (status 3)."""
 
-    def __init__(self, message: str, status: int = 5) -> None:
+    shown = True  # whether jq prints it (error(null) is silent in jq 1.6)
+    not_string = False  # error(VALUE) with a VALUE that is not a string
+
+    def __init__(self, message: str, status: int = 5, value: Any = _UNSET) -> None:
         super().__init__(message)
         self.status = status
+        self.value = message if value is _UNSET else value
+
+    @classmethod
+    def raised(cls, value: Any) -> JqError:
+        """`error(value)`: the message jq prints, and the value `catch` gets."""
+        if isinstance(value, str):
+            return cls(value, 5, value)
+        error = cls(dump(value, True), 5, value)
+        error.shown, error.not_string = value is not None, True
+        return error
 
 
 def start_run() -> None:
     """A filter starts on an input: nothing made yet."""
     _made[:] = [0, 0]
+
+
+def run_state() -> list[int]:
+    """What the run going on has made so far (to put back with ``resume_run`` after an await,
+    when another jq may have run)."""
+    return list(_made)
+
+
+def resume_run(state: list[int]) -> None:
+    """Back to a run's counts saved by ``run_state``."""
+    _made[:] = state
 
 
 def charge(count: int) -> None:
