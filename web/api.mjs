@@ -6,7 +6,7 @@
 // (tests/e2e/test_js_api.py fails on one that is not).
 
 import { viewClient } from "./page/client.mjs";
-import { fsError } from "./shared/errors.mjs";
+import { fsError, toError } from "./shared/errors.mjs";
 import { ensurePermission } from "./page/mount_store.mjs";
 import { CHUNK_SIZE, DEFAULT_WRITER, OPS } from "./shared/protocol.mjs";
 import { ShellStreams, pulled, pushed } from "./page/streams.mjs";
@@ -181,8 +181,20 @@ export class VFS {
   // A state is a snapshot name, a revision number, {revision} or {before}; `b` defaults to now.
   diff(a, b, opts) { return this.#call("diff", a, b, opts); }
   restore(state, options) { return this.#call("restore", state, options); }
-  async stat(path, options) { return new Stats(await this.#call("stat", path, options)); }
-  async lstat(path, options) { return new Stats(await this.#call("lstat", path, options)); }
+  stat(path, options) { return this.#stat("stat", path, options); }
+  lstat(path, options) { return this.#stat("lstat", path, options); }
+  // A stat the page's stat cache knows is answered at once, without the general call path
+  // (a walk stats every entry it listed): the cache holds no key a caller's check would refuse
+  // (each came from a checked call or from a listing of the disk).
+  async #stat(op, path, options) {
+    const instance = this.#instance;
+    if (options === undefined && this.#stepId === null && typeof path === "string" && !instance.closed) {
+      const known = instance.cache.answer?.(op, path);
+      if (known?.error) throw toError(known.error);
+      if (known) return new Stats(known.value);
+    }
+    return new Stats(await this.#call(op, path, options));
+  }
   async readdir(path, options) {
     const withTypes = options?.withFileTypes;
     if (this.#stepId !== null) {

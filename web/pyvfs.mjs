@@ -326,7 +326,7 @@ class Instance extends Client {
     const known = this.closed ? undefined : this.cache.answer(op, path);
     if (known) return known.error ? Promise.reject(toError(known.error)) : Promise.resolve(known.value);
     const keep = (reply, token) => this.cache.keep(op, path, reply, token);
-    return this.call(op === "readdir" ? "readdirStats" : op, [path], keep);
+    return op === "readdir" ? this.call("readdirStats", this.cache.listingArgs(path), keep) : this.call(op, [path], keep);
   }
 
   async close() {

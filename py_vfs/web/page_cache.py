@@ -15,8 +15,11 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
+from itertools import chain
+from operator import attrgetter
 from typing import Any
 
+from ..core.node import Node
 from ..vfs import VFS
 from .protocol import OPS
 
@@ -55,21 +58,64 @@ class Views:
         return envelope
 
 
-def listing(vfs: VFS, path: str) -> dict[str, Any]:
+def listing(vfs: VFS, path: str, siblings: bool = False) -> dict[str, Any]:
     """``readdir`` and the lstat of its entries in one answer, so the stat calls that usually
     follow a listing need no round trip: ``{path, names, kinds, numbers}``, the directory's
     canonical path, the names joined by "/" (which no name holds) and the kinds by ",", and
     per entry five numbers, size, mode, mtimeMs, ctimeMs, atimeMs, as float64 bytes (size -1:
     no stat, the entry's comes from a mounted folder). A few strings and one buffer cross to
-    JS far cheaper than an object per entry."""
+    JS far cheaper than an object per entry.
+
+    ``siblings`` (the page asks when it is walking a folder's subdirectories one after the
+    other, web/page/stat_cache.mjs): ``siblings`` holds, in the same shape, the listings of the
+    directories after this one in its parent, in name order, as many as fit in
+    ``SIBLING_ENTRIES`` entries and ``SIBLING_DIRS`` directories, so the walk's next readdir
+    calls need no round trip either. They are read in the same synchronous call, so they are
+    of the same state of the index as the listing itself. None while a folder is mounted
+    anywhere: listing one would enter it, and then nothing of the answer may be kept."""
     directory, nodes = vfs.scandir(path)
-    covers = vfs.mount_table.covers if vfs.mount_table else None
-    numbers = array("d")
-    for node in nodes:
-        numbers.extend(_NO_STAT if covers is not None and covers(node) else (
-            node.stat_size, node.mode, node.mtime_ms, node.ctime_ms, node.atime_ms))
-    return {"path": directory, "names": "/".join(node.name for node in nodes),
-            "kinds": ",".join(node.kind for node in nodes), "numbers": numbers.tobytes()}
+    answer = _listed(vfs, directory, nodes)
+    if siblings and directory != "/" and not vfs.mount_table:
+        answer["siblings"] = _siblings(vfs, directory)
+    return answer
+
+
+# A sibling listing stops before these many entries (the stat cache keeps 4,096) or directories.
+SIBLING_ENTRIES = 2048
+SIBLING_DIRS = 64
+
+_NUMBERS = attrgetter("stat_size", "mode", "mtime_ms", "ctime_ms", "atime_ms")
+
+
+def _listed(vfs: VFS, directory: str, nodes: list[Node]) -> dict[str, Any]:
+    if vfs.mount_table:
+        covers = vfs.mount_table.covers
+        numbers = array("d")
+        for node in nodes:
+            numbers.extend(_NO_STAT if covers(node) else _NUMBERS(node))
+    else:
+        numbers = array("d", chain.from_iterable(map(_NUMBERS, nodes)))
+    return {"path": directory, "names": "/".join([node.name for node in nodes]),
+            "kinds": ",".join([node.kind for node in nodes]), "numbers": numbers.tobytes()}
+
+
+def _siblings(vfs: VFS, directory: str) -> list[dict[str, Any]]:
+    parent, _, name = directory.rpartition("/")
+    parent = parent or "/"
+    prefix = parent.rstrip("/") + "/"
+    listed: list[dict[str, Any]] = []
+    left = SIBLING_ENTRIES
+    for node in vfs.scandir(parent)[1]:
+        if node.name <= name or not node.is_dir:
+            continue
+        sibling, nodes = vfs.scandir(prefix + node.name)
+        left -= len(nodes) + 1
+        if left < 0:
+            break
+        listed.append(_listed(vfs, sibling, nodes))
+        if len(listed) == SIBLING_DIRS:
+            break
+    return listed
 
 
 _NO_STAT = (-1.0, 0.0, 0.0, 0.0, 0.0)

@@ -158,8 +158,9 @@ OPS: tuple[Op, ...] = (
     _op("readdir", "path:path options:options?", cached=True,
         options={"withFileTypes": "truthy", "encoding": "utf8", "recursive": "false"}),
     # The page's readdir when it may fill its stat cache: names with their stats
-    # (py_vfs/web/page_cache.py, `listing`).
-    _op("readdirStats", "path:path", cached=True),
+    # (py_vfs/web/page_cache.py, `listing`); `siblings`: the listings of the directories after
+    # it in its parent too (a walk).
+    _op("readdirStats", "path:path options:options?", cached=True, options={"siblings": "bool"}),
     _op("chmod", "path:path mode:mode", mutating=True),
     _op("utimes", "path:path atime:time mtime:time", mutating=True),
     _op("walk", "path:path?"),

@@ -165,7 +165,7 @@ class WebAPI:
             "lstat": lambda p, o=None: v.lstat(p),
             "exists": v.exists,
             "readdir": lambda p, o=None: v.readdir(p, with_types=flag(o, "withFileTypes")),
-            "readdirStats": lambda p: listing(v, p),
+            "readdirStats": lambda p, o=None: listing(v, p, siblings=flag(o, "siblings")),
             "chmod": v.chmod,
             "utimes": v.utimes,
             "walk": lambda p="/": v.walk(p),

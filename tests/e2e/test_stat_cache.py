@@ -204,6 +204,31 @@ def test_mounted_paths_are_never_cached(app):
     assert result["disk"] == 4 and result["diskTrips"] == 0  # the disk beside it still cached
 
 
+def test_a_walk_brings_the_next_siblings_with_one_call(app):
+    result = run(app, """
+      await vfs.rm("/sc8", {recursive: true, force: true});
+      for (const d of ["a", "b", "c", "d"]) {
+        await vfs.mkdir(`/sc8/${d}`, {recursive: true});
+        await vfs.writeFile(`/sc8/${d}/f`, d.repeat(2));
+      }
+      await vfs.writeFile("/sc8/file", "x");
+      const [first, firstTrips] = await trips(async () =>
+        [await vfs.readdir("/sc8/a"), await vfs.readdir("/sc8/b")]);
+      const [rest, restTrips] = await trips(async () => [await vfs.readdir("/sc8/c"),
+        await vfs.readdir("/sc8/d"), (await vfs.stat("/sc8/d/f")).size,
+        (await vfs.stat("/sc8/c/f")).mtime instanceof Date]);
+      await vfs.writeFile("/sc8/d/f", "longer");
+      await vfs.writeFile("/sc8/d/g", "g");
+      const [after, afterTrips] = await trips(async () =>
+        [await vfs.readdir("/sc8/d"), (await vfs.stat("/sc8/d/f")).size]);
+      return {first, firstTrips, rest, restTrips, after, afterTrips};
+    """)
+    assert result["first"] == [["f"], ["f"]] and result["firstTrips"] == 2
+    # b's answer brought c and d: listed and stat'ed with no call
+    assert result["rest"] == [["f"], ["f"], 2, True] and result["restTrips"] == 0
+    assert result["after"] == [["f", "g"], 6] and result["afterTrips"] == 1
+
+
 @pytest.fixture(scope="module")
 def tabs(browser, browser_context_args):
     """Two booted pages of one context: one disk."""

@@ -112,3 +112,36 @@ test("steps and unknown calls count as mutations; reads do not", () => {
   }
   assert.equal(cache.usable, true);
 });
+
+test("a readdir after a sibling's asks for the siblings after it, once until one is used", () => {
+  const cache = new StatCache();
+  const args = (path) => cache.listingArgs(path);
+  assert.deepEqual(args("/w/a"), ["/w/a"], "the first listing in a folder");
+  assert.deepEqual(args("/w/b"), ["/w/b", { siblings: true }], "the second: a walk");
+  assert.deepEqual(args("/w/c"), ["/w/c"], "asked already, and nothing was answered from it");
+  kept(cache, "readdir", "/w/c", { value: listing("/w/c", []), view: 0 });
+  assert.ok(cache.answer("readdir", "/w/c"));
+  assert.deepEqual(args("/w/d"), ["/w/d", { siblings: true }], "the last answer was used");
+  assert.deepEqual(args("/x/a"), ["/x/a"], "another folder starts over");
+  assert.deepEqual(args("/w/e"), ["/w/e"]);
+  for (const path of ["/", "/w/", "w/a", "/w/../a"]) assert.deepEqual(args(path), [path], path);
+});
+
+test("the siblings' listings come with the answer and are kept by its rules", () => {
+  const cache = new StatCache();
+  const reply = () => ({
+    value: { ...listing("/w/b", [["f", "file", 1]]), siblings: [listing("/w/c", [["g", "file", 2], ["h", "directory", 4096]])] },
+    view: 0,
+  });
+  const stale = cache.begin("readdirStats");
+  cache.clear();
+  cache.keep("readdir", "/w/b", reply(), stale.token);
+  assert.equal(cache.size, 0, "cleared since it was sent: nothing of it is kept");
+  const records = kept(cache, "readdir", "/w/b", reply());
+  assert.deepEqual(records.map((r) => r[0]), ["f"]);
+  assert.deepEqual(cache.answer("readdir", "/w/c").value.map((r) => r.slice(0, 4)), [["g", "/w/c/g", "file", 2], ["h", "/w/c/h", "directory", 4096]]);
+  assert.equal(cache.answer("stat", "/w/c/g").value.size, 2);
+  assert.equal(cache.answer("lstat", "/w/c/h").value.type, "directory");
+  cache.invalidate(1);
+  assert.equal(cache.answer("readdir", "/w/c"), undefined);
+});

@@ -182,3 +182,49 @@ def test_a_guest_tabs_api_shares_the_disk_and_the_views_and_has_a_shell_of_its_o
         assert len(events) == 1
 
     run(scenario())
+
+
+def _walk_tree() -> WebAPI:
+    vfs = VFS.memory()
+    for path in ["/w/a/1", "/w/b/1", "/w/c/1", "/w/c/2", "/w/e/1", "/w/file"]:
+        run(vfs.write_file(path, b"x"))
+    run(vfs.mkdir("/w/d"))
+    run(vfs.symlink("/w/c", "/w/link"))
+    return WebAPI(vfs, invalidate=lambda view: None)
+
+
+def test_a_listing_with_siblings_brings_the_directories_after_it():
+    api = _walk_tree()
+    assert "siblings" not in call(api, "readdirStats", "/w/b")["value"]
+    answer = call(api, "readdirStats", "/w/b", {"siblings": True})
+    assert answer["view"] == 0
+    siblings = answer["value"]["siblings"]
+    # after "b" in name order, directories only (not the file, not the link to a directory)
+    assert [s["path"] for s in siblings] == ["/w/c", "/w/d", "/w/e"]
+    assert siblings[0] == listing(api.vfs, "/w/c")
+    assert siblings[1]["names"] == "" and siblings[2]["names"] == "1"
+    assert call(api, "readdirStats", "/w/e", {"siblings": True})["value"]["siblings"] == []
+    assert call(api, "readdirStats", "/", {"siblings": True})["value"].get("siblings") is None
+    refused = call(api, "readdirStats", "/w/b", {"siblings": "yes"})
+    assert refused["error"]["code"] == "EINVAL"
+
+
+def test_siblings_stop_within_their_budget(monkeypatch):
+    from py_vfs.web import page_cache
+    api = _walk_tree()
+    # a directory counts its entries and itself: /w/b 2, /w/c 3, /w/d 1
+    monkeypatch.setattr(page_cache, "SIBLING_ENTRIES", 5)
+    paths = [s["path"] for s in call(api, "readdirStats", "/w/a", {"siblings": True})
+             ["value"]["siblings"]]
+    assert paths == ["/w/b", "/w/c"]
+    monkeypatch.setattr(page_cache, "SIBLING_DIRS", 1)
+    paths = [s["path"] for s in call(api, "readdirStats", "/w/a", {"siblings": True})
+             ["value"]["siblings"]]
+    assert paths == ["/w/b"]
+
+
+def test_no_siblings_while_a_folder_is_mounted(tmp_path):
+    api = _walk_tree()
+    run(api.vfs.mount("/w/d", LocalBackend(str(tmp_path))))
+    answer = call(api, "readdirStats", "/w/b", {"siblings": True})
+    assert "view" in answer and "siblings" not in answer["value"]

@@ -1,23 +1,44 @@
 // What stat and lstat (Stats) and readdir with {withFileTypes: true} (Dirent) resolve to, in
 // node:fs's shape (docs/api.md).
 
+const TYPE_BITS = Object.assign(Object.create(null), { file: 0o100000, directory: 0o040000, symlink: 0o120000 });
+
+// The fields are set one by one, always in the same order, so that every Stats has the same
+// shape. Its Dates (mtime, ctime, atime) are made when first read, as Node's Stats makes them
+// since Node 22: a getter on the prototype that turns the field into a plain own property of
+// the object (so it is made once, and the caller may assign it). Most callers read only size,
+// mtimeMs and the predicates, and three Dates per stat were most of what a stat answered from
+// the page's cache cost.
 export class Stats {
   constructor(raw) {
-    Object.assign(this, {
-      type: raw.type, size: raw.size, mode: raw.mode | modeType(raw.type),
-      mtimeMs: raw.mtimeMs, ctimeMs: raw.ctimeMs, atimeMs: raw.atimeMs, birthtimeMs: raw.ctimeMs,
-      name: raw.name, path: raw.path,
-      mtime: new Date(raw.mtimeMs), ctime: new Date(raw.ctimeMs), atime: new Date(raw.atimeMs),
-      uid: 1000, gid: 1000, nlink: 1, dev: 1, ino: 0,
-    });
+    this.type = raw.type;
+    this.size = raw.size;
+    this.mode = raw.mode | (TYPE_BITS[raw.type] ?? 0);
+    this.mtimeMs = raw.mtimeMs;
+    this.ctimeMs = raw.ctimeMs;
+    this.atimeMs = raw.atimeMs;
+    this.birthtimeMs = raw.ctimeMs;
+    this.name = raw.name;
+    this.path = raw.path;
+    this.uid = 1000;
+    this.gid = 1000;
+    this.nlink = 1;
+    this.dev = 1;
+    this.ino = 0;
   }
   isFile() { return this.type === "file"; }
   isDirectory() { return this.type === "directory"; }
   isSymbolicLink() { return this.type === "symlink"; }
 }
 
-function modeType(type) {
-  return { file: 0o100000, directory: 0o040000, symlink: 0o120000 }[type] ?? 0;
+for (const [field, ms] of [["mtime", "mtimeMs"], ["ctime", "ctimeMs"], ["atime", "atimeMs"]]) {
+  const own = (object, value) => Object.defineProperty(object, field, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(Stats.prototype, field, {
+    enumerable: true,
+    configurable: true,
+    get() { return own(this, new Date(this[ms]))[field]; },
+    set(value) { own(this, value); },
+  });
 }
 
 export class Dirent {
@@ -31,4 +52,3 @@ export class Dirent {
   isDirectory() { return this.type === "directory"; }
   isSymbolicLink() { return this.type === "symlink"; }
 }
-

@@ -13,6 +13,9 @@
 // - an answer is kept only if nothing cleared the cache between its call and its reply and its
 //   view is the latest the page has heard of;
 // - hits are rebuilt into new objects (callers may change what they get).
+// A readdir that follows a readdir of a sibling (a walk of a folder's subdirectories) asks for
+// the listings of the directories after it too (`listingArgs`): they come in its answer,
+// computed in the same call, so they are kept under the same rules as the answer itself.
 
 // Calls that change nothing the cache holds (declared in py_vfs/web/protocol.py: the operations
 // that are not "mutating"); every other call counts as a mutation.
@@ -29,6 +32,8 @@ export class StatCache {
   #generation = 0; // moves at every clear
   #view = 0; // the latest view the worker announced
   #writes = 0; // mutations (and steps) in flight
+  #walk = { parent: null, askedAt: -1 }; // the last readdir sent, and when it asked for siblings
+  #listingHits = 0; // readdir calls answered here
   hits = 0;
 
   constructor(limit = LIMIT) {
@@ -76,11 +81,28 @@ export class StatCache {
     const known = this.#get(keyOf(op, path));
     if (known) {
       this.hits++;
+      if (op === "readdir") this.#listingHits++;
       return known;
     }
     const derived = op === "stat" ? this.#statFromLstat(path) : op === "exists" ? this.#exists(path) : undefined;
     if (derived) this.hits++;
     return derived;
+  }
+
+  // The arguments of the readdirStats call a readdir of `path` the cache could not answer
+  // sends. When the readdir sent before it listed a sibling (same parent), the walk goes on:
+  // ask for the listings of the siblings after it too. Asked again in the same parent only
+  // once a readdir was answered here since the last time, so a caller that changes something
+  // between its listings (every change drops what the answer brought) does not make the
+  // worker list the siblings over and over for nothing.
+  listingArgs(path) {
+    const parent = isPlain(path) && path !== "/" ? path.slice(0, path.lastIndexOf("/")) || "/" : null;
+    const walk = this.#walk;
+    const siblings = parent !== null && parent === walk.parent && walk.askedAt < this.#listingHits;
+    if (parent !== walk.parent) this.#walk = { parent, askedAt: -1 };
+    if (!siblings) return [path];
+    this.#walk.askedAt = this.#listingHits;
+    return [path, { siblings: true }];
   }
 
   // The value of the worker's reply to `op` (a readdir's made into its records), kept
@@ -90,9 +112,19 @@ export class StatCache {
     const value = op === "readdir" && !reply.error ? recordsOf(reply.value) : reply.value;
     if (this.#current(path, reply.view, token)) {
       this.#set(keyOf(op, path), reply.error ? { error: reply.error } : { value });
-      if (op === "readdir" && !reply.error) this.#keepChildren(path, value);
+      if (op === "readdir" && !reply.error) {
+        this.#keepChildren(path, value);
+        for (const sibling of reply.value.siblings ?? []) this.#keepListing(sibling);
+      }
     }
     return value;
+  }
+
+  // A sibling's listing, under its canonical path (py_vfs/web/page_cache.py, `listing`).
+  #keepListing(listing) {
+    const records = recordsOf(listing);
+    this.#set(keyOf("readdir", listing.path), { value: records });
+    this.#keepChildren(listing.path, records);
   }
 
   #current(path, view, token) {
