@@ -67,6 +67,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from chromium import CHROMIUM
 from ship_snapshot import make_snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -200,6 +201,9 @@ def up_to_date(digest: str) -> bool:
     if stamp.get("inputs") != digest:
         return False
     outputs = stamp.get("outputs") or {}
+    # Built without the runtime snapshot, when there is a browser now to make it: again.
+    if CHROMIUM and not any(name.startswith("pyodide/py_vfs-runtime-") for name in outputs):
+        return False
     return bool(outputs) and all(
         (DIST / name).is_file() and (DIST / name).stat().st_size == size
         for name, size in outputs.items()

@@ -87,9 +87,14 @@ def make_snapshot(out: Path, dest: Path) -> str | None:
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://{HOST}:{server.server_address[1]}/__build/"
     with tempfile.TemporaryDirectory(prefix="pyvfs-snapshot-") as profile:
-        browser = subprocess.Popen([CHROMIUM, *ARGS, f"--user-data-dir={profile}", url],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                   env={**os.environ, "TZ": "UTC"})
+        try:
+            browser = subprocess.Popen([CHROMIUM, *ARGS, f"--user-data-dir={profile}", url],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                       env={**os.environ, "TZ": "UTC"})
+        except OSError as error:
+            server.shutdown()
+            server.server_close()
+            return f"chromium ({CHROMIUM}) does not start: {error}"
         try:
             deadline = time.monotonic() + TIMEOUT_S
             while not server.outcome.done.wait(0.2):
