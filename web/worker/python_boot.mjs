@@ -98,8 +98,8 @@ async function startPython(manifest, message, options = () => ({}), downloads = 
 }
 
 // Python with py_vfs imported, restored from the snapshot `read()` gives (a promise of its
-// bytes). Pyodide fetches and compiles its wasm while the bytes are read, and awaits them
-// before it instantiates. Throws when there are none or Pyodide or py_vfs refuses them.
+// bytes). Pyodide loads its JS and fetches its wasm while the bytes are read, and awaits them
+// before it compiles and instantiates. Throws when there are none or Pyodide or py_vfs refuses them.
 async function restore(manifest, read, downloads) {
   let size = 0;
   // Pyodide keeps its options for its lifetime: a thenable that lets go of the 30 MiB once
