@@ -24,7 +24,11 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
       preview/relay.html, relay.mjs  the frame each app tab embeds to talk to that service worker
       protocol.mjs               the same generated protocol module, which relay.mjs imports
       pyvfs-config.json          {"appOrigins": []}: the app origins the relay serves
-    pyodide/                     the 5 runtime files of the pyodide npm package
+    pyodide/                     the 5 runtime files of the pyodide npm package, and
+      py_vfs-runtime-<hash>.bin  the runtime snapshot: Python with py_vfs imported, made in
+                                 headless Chromium (build/ship_snapshot.py), which a first
+                                 visit restores instead of starting Python from its packages
+                                 (docs/boot.md); left out, saying so, without a browser
     vendor/                      xterm.mjs, xterm.css, addon-fit.mjs
     defaults/                    the default content (the repository's defaults/ folder):
       manifest.json              {version, files: [{path, size, sha256}]}, made by
@@ -36,7 +40,7 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
                                  fsspec's (installed on Python's first `import fsspec`:
                                  py_vfs/web/lazy_wheels.py, docs/python.md)
     manifest.json                {version, wheel, wheelSha256, micropip, fsspec, pyodide, build,
-                                 downloads}:
+                                 downloads, snapshot: {file, size} when shipped}:
                                  what the worker loads, the sizes it reports progress against,
                                  and what keys the Python memory snapshot (docs/boot.md)
 
@@ -62,6 +66,11 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from chromium import CHROMIUM
+from ship_snapshot import make_snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"
@@ -114,6 +123,8 @@ REALM_MODULES = ["realm_python.mjs", "jsh_worker.mjs"]
 BUNDLES = ["pyvfs.mjs", "worker.mjs"]
 BUNDLE_EXTERNAL = ["./pyodide/pyodide.mjs"]
 ESBUILD = NODE / ".bin" / "esbuild"
+# What makes the shipped runtime snapshot (docs/boot.md), an input of the build.
+SNAPSHOT_MAKER = [ROOT / "build" / "ship_snapshot.py", ROOT / "build" / "snapshot_worker.mjs"]
 # A reference in web/ to a file in one of its folders, relative to the referring file.
 SOURCE_PATH = re.compile(r"""(["'])(?:\.\.?/)+(?:(?:page|worker|realm|app|shared)/)?"""
                          r"""([\w.-]+\.(?:mjs|js|css))\1""")
@@ -163,8 +174,8 @@ def walk(folder: Path) -> list[Path]:
 
 
 def input_files() -> list[Path]:
-    files = [Path(__file__).resolve(), ROOT / "pyproject.toml", ROOT / "README.md",
-             SHELL_REFERENCE]
+    files = [Path(__file__).resolve(), *SNAPSHOT_MAKER, ROOT / "pyproject.toml",
+             ROOT / "README.md", SHELL_REFERENCE]
     files += [path for path in walk(ROOT / "py_vfs") if path != PACKAGED_REFERENCE]
     files += walk(ROOT / "web")
     files += walk(DEFAULTS)
@@ -197,6 +208,9 @@ def up_to_date(digest: str) -> bool:
     if stamp.get("inputs") != digest:
         return False
     outputs = stamp.get("outputs") or {}
+    # Built without the runtime snapshot, when there is a browser now to make it: again.
+    if CHROMIUM and not any(name.startswith("pyodide/py_vfs-runtime-") for name in outputs):
+        return False
     return bool(outputs) and all(
         (DIST / name).is_file() and (DIST / name).stat().st_size == size
         for name, size in outputs.items()
@@ -454,6 +468,11 @@ def build(out: Path, digest: str) -> dict[str, int]:
                       for name in ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip")},
     }
     write_json(out / "manifest.json", manifest)
+    with step("runtime snapshot"):
+        snapshot = ship_snapshot(out)
+    if snapshot:
+        manifest["snapshot"] = snapshot
+        write_json(out / "manifest.json", manifest)
     say(f"manifest: version {version}, wheel {wheel}, build {digest[:12]}")
 
     return {
@@ -461,6 +480,22 @@ def build(out: Path, digest: str) -> dict[str, int]:
         for path in sorted(out.rglob("*"))
         if path.is_file()
     }
+
+
+def ship_snapshot(out: Path) -> dict | None:
+    """out/pyodide/py_vfs-runtime-<hash>.bin, made in headless Chromium (build/ship_snapshot.py)
+    from out/'s manifest, wheel and Pyodide: {file, size} for the manifest. None, saying why,
+    when it cannot be made: the page then starts Python from its packages on a first visit."""
+    made = out / "pyodide" / "py_vfs-runtime.bin"
+    why = make_snapshot(out, made)
+    if why or not made.is_file():
+        made.unlink(missing_ok=True)
+        say(f"warning: no runtime snapshot shipped ({why or 'no file made'}): a first visit "
+            "starts Python from its packages")
+        return None
+    name = f"py_vfs-runtime-{sha256_of(made)[:16]}.bin"
+    made.rename(out / "pyodide" / name)
+    return {"file": f"pyodide/{name}", "size": (out / "pyodide" / name).stat().st_size}
 
 
 def copy_realm_modules(out: Path) -> None:

@@ -300,7 +300,7 @@ export class VFS {
   // are not touched. Resolves to {version, written, kept} (docs/defaults.md).
   reset(options) { return this.#call("reset", options); }
   // Counters for tests and debugging: {reads: {nodes, chunks, meta}} records read since boot,
-  // {boot: {from: "snapshot" | "packages", snapshot}} how Python started (docs/boot.md),
+  // {boot: {from: "snapshot" | "packages", snapshot, shipped}} how Python started (docs/boot.md),
   // {durability: {asked, lastCommit}}: the openVFS option, and the durability the browser reports
   // for the last commit's transaction (null before the first commit; docs/storage.md),
   // {calls} posted to the worker by this page before this one, {statCache: {hits, entries}},

@@ -244,6 +244,19 @@ WAIT_READY_JS = """async (ms) => {
 }"""
 
 
+def without_shipped_snapshot(context) -> None:
+    """`context`'s workers read a manifest without `snapshot`, as a build without a browser
+    writes it: the boot restores the stored runtime snapshot or starts from the packages, and
+    makes one (docs/boot.md). Routing turns the context's HTTP cache off."""
+
+    def drop(route):
+        manifest = route.fetch().json()
+        manifest.pop("snapshot", None)
+        route.fulfill(json=manifest)
+
+    context.route(lambda url: urlsplit(url).path == "/manifest.json", drop)
+
+
 # The worker's boot diagnostics (docs/boot.md), and a wait until its runtime snapshot is stored
 # (or making it failed): seconds of CPU on a loaded machine.
 BOOT_JS = "async () => (await (await window.pyvfs.ready).diagnostics()).boot"

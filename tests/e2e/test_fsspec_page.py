@@ -8,7 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import BOOT_JS, WAIT_STORED_JS, assert_no_offsite, js, open_app, wait_ready
+from .conftest import (
+    BOOT_JS,
+    WAIT_STORED_JS,
+    assert_no_offsite,
+    js,
+    open_app,
+    wait_ready,
+    without_shipped_snapshot,
+)
 
 # Every wait in the page is bounded and says what it waited for.
 WITHIN = """
@@ -107,6 +115,7 @@ def test_fsspec_imports_from_our_origin_on_first_use_after_either_boot(browser,
     other site), after a boot from the packages and after one from the runtime snapshot (whose
     restored Python has py_vfs's modules but not their files, nor py_vfs.fsspec_fs)."""
     context = browser.new_context(**browser_context_args)  # the snapshot on (no NO_SNAPSHOT)
+    without_shipped_snapshot(context)  # from the packages first, then from a stored snapshot
     wheels: list[str] = []
     context.on("request", lambda r: "/wheels/fsspec-" in r.url and wheels.append(r.url))
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -84,7 +85,7 @@ def test_manifest_and_wheels(page, offsite_requests):
     assert response.header_value("content-type") == "application/json"
     manifest = json.loads(response.text())
     keys = {"version", "wheel", "wheelSha256", "micropip", "fsspec", "pyodide", "build",
-            "downloads"}
+            "downloads", "snapshot"}  # "snapshot": the build had a browser, as the tests do
     assert set(manifest) == keys
     assert manifest["pyodide"] == "314.0.7"
     assert manifest["micropip"] == "wheels/micropip-0.11.1-py3-none-any.whl"
@@ -102,6 +103,15 @@ def test_manifest_and_wheels(page, offsite_requests):
     assert set(manifest["downloads"]) == {"pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"}
     for name, size in manifest["downloads"].items():
         assert int(fetch(page, name)["headers"]["content-length"]) == size, name
+    # The shipped runtime snapshot (docs/boot.md): served beside Pyodide, its header names the
+    # key of this manifest (web/shared/shipped_snapshot.mjs).
+    shipped = manifest["snapshot"]
+    assert re.fullmatch(r"pyodide/py_vfs-runtime-[0-9a-f]{16}\.bin", shipped["file"])
+    assert int(fetch(page, shipped["file"])["headers"]["content-length"]) == shipped["size"]
+    with (ROOT / "dist" / shipped["file"]).open("rb") as file:
+        head = file.read(4096)
+    key = f"pyodide 314.0.7; {manifest['wheel']} sha256 {manifest['wheelSha256']}".encode()
+    assert head[:8] == b"PYVFSRT1" and head[16:16 + len(key)] == key
 
 
 def test_module_scripts_import(page, offsite_requests):

@@ -1,9 +1,11 @@
 """Booting from the Python memory snapshot (docs/boot.md), in a context that allows it.
 
-The first boot of the origin starts Python from its packages and then makes the snapshot in a
-second worker; the next boot restores it. Which path a boot took is read from
-`diagnostics().boot`, never from timings. A stale or corrupt snapshot is dropped, the boot
-falls back to the packages, and a new snapshot replaces it.
+A first visit restores the snapshot the build shipped; one of another build, or damaged, is
+refused and the boot falls back to the packages. Without a shipped one (a build without a
+browser: `without_shipped_snapshot`), the first boot of the origin starts Python from its
+packages and then makes the snapshot in a second worker; the next boot restores it. Which path
+a boot took is read from `diagnostics().boot`, never from timings. A stale or corrupt stored
+snapshot is dropped, the boot falls back to the packages, and a new snapshot replaces it.
 """
 
 from __future__ import annotations
@@ -18,9 +20,14 @@ from .conftest import (
     open_app,
     record_offsite,
     wait_ready,
+    without_shipped_snapshot,
 )
 
 MAKE_TIMEOUT_S = 240
+# The stored snapshot's boots, in a context whose manifest names no shipped one.
+NOT_SHIPPED = "none"
+# The file the build ships (build/ship_snapshot.py).
+SHIPPED = "**/pyodide/py_vfs-runtime-*.bin"
 # Rewrites the stored record: "corrupt" flips its first byte, "stale" gives it another key. (No
 # code passed as a string: the app's CSP refuses eval, so `new Function` cannot run there.)
 EDIT_JS = """async (change) => {
@@ -63,6 +70,7 @@ STAGES_JS = """async () => {
 def session(browser, browser_context_args):
     """The app in a context where the snapshot is on, booted once and its snapshot made."""
     context = browser.new_context(**browser_context_args)
+    without_shipped_snapshot(context)
     try:
         app = open_app(context)
         assert app.page.evaluate(BOOT_JS)["from"] == "packages"
@@ -88,7 +96,7 @@ def ensure_stored(app) -> None:
 def test_second_boot_restores_the_snapshot_with_files_shell_and_api(session):
     ensure_stored(session)
     boot = reboot(session)
-    assert boot == {"from": "snapshot", "snapshot": "used"}
+    assert boot == {"from": "snapshot", "snapshot": "used", "shipped": NOT_SHIPPED}
     page = session.page
     assert page.evaluate("window.pyvfs.shell('cat /kept.txt')")["stdout"] == "kept"
     assert page.evaluate("window.pyvfs.shell('mkdir -p /snap && echo hi > /snap/a && ls /snap')")[
@@ -120,11 +128,12 @@ def test_a_bad_snapshot_falls_back_and_is_replaced(session, change):
     assert boot["from"] == "packages"
     assert session.page.evaluate("window.pyvfs.shell('cat /kept.txt')")["stdout"] == "kept"
     assert session.page.evaluate(WAIT_STORED_JS, MAKE_TIMEOUT_S * 1000) == "stored"
-    assert reboot(session) == {"from": "snapshot", "snapshot": "used"}
+    assert reboot(session) == {"from": "snapshot", "snapshot": "used", "shipped": NOT_SHIPPED}
 
 
 def test_two_tabs_booting_together_make_one_snapshot(browser, browser_context_args):
     context = browser.new_context(**browser_context_args)
+    without_shipped_snapshot(context)
     try:
         tabs = [AppSession(context=context, page=context.new_page()) for _ in range(2)]
         for tab in tabs:
@@ -142,3 +151,50 @@ def test_two_tabs_booting_together_make_one_snapshot(browser, browser_context_ar
     finally:
         context.close()
     assert_no_offsite(tabs[0].offsite + tabs[1].offsite, "the two-tab context")
+
+
+def test_a_first_visit_restores_the_shipped_snapshot(browser, browser_context_args):
+    """The build's snapshot (made in UTC) restores with the visitor's time zone, and a blocking
+    call works (Python recorded the browser's stack switching when the snapshot was made)."""
+    context = browser.new_context(**{**browser_context_args, "timezone_id": "America/New_York"})
+    try:
+        app = open_app(context)
+        boot = app.page.evaluate(BOOT_JS)
+        assert boot == {"from": "snapshot", "snapshot": "used", "shipped": "used"}
+        script = ("echo hi > /shipped.txt && python -c "
+                  "'import time; print(open(\"/shipped.txt\").read().strip(), *time.tzname)'")
+        result = app.page.evaluate("(line) => window.pyvfs.shell(line)", script)
+        assert (result["stdout"], result["stderr"]) == ("hi UTC-0500 UTC-0400\n", "")
+    finally:
+        context.close()
+    assert_no_offsite(app.offsite, "the shipped snapshot's context")
+
+
+def changed(body: bytes, change: str) -> bytes:
+    """The shipped file (web/shared/shipped_snapshot.mjs's layout) with its key naming another
+    build, or with Pyodide's snapshot damaged (its magic number)."""
+    body = bytearray(body)
+    key_length = int.from_bytes(body[8:12], "little")
+    if change == "another build":
+        body[16:16 + key_length] = body[16:16 + key_length].replace(b"pyodide ", b"pyodidX ", 1)
+    else:
+        body[-(-(16 + key_length) // 16) * 16] ^= 0xFF
+    return bytes(body)
+
+
+@pytest.mark.parametrize("change", ["another build", "damaged"])
+def test_a_shipped_snapshot_that_does_not_match_is_refused_and_the_boot_falls_back(
+        browser, browser_context_args, change):
+    context = browser.new_context(**browser_context_args)
+    context.route(SHIPPED, lambda route: route.fulfill(
+        body=changed(route.fetch().body(), change), content_type="application/octet-stream"))
+    try:
+        app = open_app(context)
+        boot = app.page.evaluate(BOOT_JS)
+        assert boot["from"] == "packages"
+        reason = "made for another build" if change == "another build" else "magic number"
+        assert boot["shipped"].startswith("refused: ") and reason in boot["shipped"], boot
+        assert app.page.evaluate("window.pyvfs.shell('echo ok')")["stdout"] == "ok\n"
+    finally:
+        context.close()
+    assert_no_offsite(app.offsite, "the refused snapshot's context")

@@ -14,7 +14,7 @@
 //     run, data}: null at the end) and {type: "exit", run, code}.
 // Ctrl-C and the time budget are the VFS worker's: it has the frame terminate this worker.
 
-import { growingInstantiation } from "../shared/snapshot_memory.mjs";
+import { growingInstantiation, refreshTimeZone } from "../shared/snapshot_memory.mjs";
 import { RUN, WIRE } from "../shared/protocol.mjs";
 import { takePort } from "./realm_port.mjs";
 
@@ -59,7 +59,9 @@ async function startPython({ runtime, snapshot, wheel, memoryBytes }) {
   if (snapshot) {
     const undo = growingInstantiation(snapshot.byteLength);
     try {
-      return await loadPyodide({ indexURL: runtime, _loadSnapshot: snapshot });
+      const pyodide = await loadPyodide({ indexURL: runtime, _loadSnapshot: snapshot });
+      refreshTimeZone(pyodide);
+      return pyodide;
     } catch (error) {
       console.warn("py_vfs realm: the snapshot was rejected, starting from the packages", error);
     } finally {

@@ -1,11 +1,11 @@
-// Python in the VFS worker: loading Pyodide from the stored runtime snapshot or from the
-// packages (docs/boot.md), the boot's progress messages to the page, the default content's
+// Python in the VFS worker: loading Pyodide from the runtime snapshot the build shipped, the one
+// stored, or from the packages (docs/boot.md), the boot's progress messages to the page, the default content's
 // files, and making the snapshot in a second worker once this one is idle.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
-import { dropSnapshot, loadSnapshot, snapshotKey, storedKey } from "./runtime_store.mjs";
+import { dropSnapshot, loadShipped, loadStored, shippedWasUsed, snapshotKey, storedKey } from "./runtime_store.mjs";
 import { scheduleInMicrotasks } from "./scheduler.mjs";
-import { growingInstantiation } from "../shared/snapshot_memory.mjs";
+import { growingInstantiation, refreshTimeZone } from "../shared/snapshot_memory.mjs";
 import { SNAPSHOT, WIRE } from "../shared/protocol.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
@@ -72,19 +72,22 @@ function reportPythonStart(message) {
 }
 
 // How this worker booted, for diagnostics() and the tests: `from` is "snapshot" or "packages";
-// `snapshot` is where the runtime snapshot stands (docs/boot.md).
-export const bootInfo = { from: null, snapshot: "off" };
+// `snapshot` is where the runtime snapshot stands, `shipped` what became of the build's
+// (docs/boot.md).
+export const bootInfo = { from: null, snapshot: "off", shipped: "off" };
 // The first idle moment after ready with no call for this long makes the snapshot.
 const SNAPSHOT_IDLE_MS = 1500;
 // The Mersenne Twister state is in the restored memory: every tab would draw the same "random"
 // numbers (disk/replica.py's retry jitter), so it gets fresh entropy.
 const RESEED = "import random; random.seed()";
 
-async function startPython(manifest, message, options = {}) {
-  const stopReporting = reportDownloads(manifest.downloads);
+// `options()`: loadPyodide's options, asked for once the downloads are watched (a snapshot's
+// fetch among them); `downloads`: the files whose bytes the progress counts, by path.
+async function startPython(manifest, message, options = () => ({}), downloads = manifest.downloads) {
+  const stopReporting = reportDownloads(downloads);
   const stopWatching = reportPythonStart(message);
   try {
-    const pyodide = await loadPyodide({ indexURL: here("pyodide/"), ...options });
+    const pyodide = await loadPyodide({ indexURL: here("pyodide/"), ...options() });
     // After the restore too: a JS function held by Python cannot be in the snapshot.
     scheduleInMicrotasks(pyodide);
     return pyodide;
@@ -94,34 +97,79 @@ async function startPython(manifest, message, options = {}) {
   }
 }
 
-// Python with py_vfs imported, from the stored snapshot; null when there is none or it cannot
-// be used (stale, corrupt): that one is dropped and the caller boots from the packages.
-async function fromSnapshot(manifest, key) {
-  let bytes;
-  try {
-    bytes = await loadSnapshot(key);
-  } catch (error) {
-    console.warn("py_vfs: the runtime snapshot cannot be read", error);
-  }
-  if (!bytes) return null;
+// Python with py_vfs imported, restored from the snapshot `read()` gives (a promise of its
+// bytes). Pyodide loads its JS and fetches its wasm while the bytes are read, and awaits them
+// before it compiles and instantiates. Throws when there are none or Pyodide or py_vfs refuses them.
+async function restore(manifest, read, downloads) {
+  let size = 0;
   // Pyodide keeps its options for its lifetime: a thenable that lets go of the 30 MiB once
   // read makes them collectable after the restore (it copies them into the wasm memory).
-  const once = { then: (resolve) => { resolve(bytes); bytes = null; } };
-  const restoreInstantiation = growingInstantiation(bytes.byteLength);
+  const options = () => {
+    let pending = read();
+    const once = {
+      then: (resolve, reject) => {
+        const bytes = pending;
+        pending = null;
+        bytes.then((value) => { size = value.byteLength; resolve(value); }, reject);
+      },
+    };
+    return { _loadSnapshot: once };
+  };
+  const restoreInstantiation = growingInstantiation(() => size);
   try {
-    const pyodide = await startPython(manifest, "Restoring Python from its snapshot", { _loadSnapshot: once });
+    const pyodide = await startPython(manifest, "Restoring Python from its snapshot", options, downloads);
+    refreshTimeZone(pyodide);
     pyodide.runPython(RESEED);
     pyodide.pyimport("py_vfs.web.edge").destroy();
     bootInfo.from = "snapshot";
     bootInfo.snapshot = "used";
     return pyodide;
+  } finally {
+    restoreInstantiation();
+  }
+}
+
+// Python from the snapshot the build shipped (manifest.snapshot: {file, size}); null when the
+// build ships none or it is refused (another build's, damaged, missing): the caller goes on
+// with the stored one, then the packages.
+async function fromShipped(manifest, key) {
+  if (!manifest.snapshot) {
+    bootInfo.shipped = "none";
+    return null;
+  }
+  const url = here(manifest.snapshot.file);
+  const downloads = { ...manifest.downloads, [manifest.snapshot.file]: manifest.snapshot.size };
+  try {
+    const pyodide = await restore(manifest, () => loadShipped(url, key), downloads);
+    bootInfo.shipped = "used";
+    shippedWasUsed(url);
+    return pyodide;
+  } catch (error) {
+    console.warn("py_vfs: the shipped runtime snapshot was refused, booting without it", error);
+    bootInfo.shipped = `refused: ${error?.message ?? error}`;
+    return null;
+  }
+}
+
+// Python from the stored snapshot; null when there is none or it cannot be used (stale,
+// corrupt): that one is dropped and the caller boots from the packages.
+async function fromStored(manifest, key) {
+  let bytes;
+  try {
+    bytes = await loadStored(key);
+  } catch (error) {
+    console.warn("py_vfs: the runtime snapshot cannot be read", error);
+  }
+  if (!bytes) return null;
+  try {
+    return await restore(manifest, () => Promise.resolve(bytes));
   } catch (error) {
     console.warn("py_vfs: the runtime snapshot was rejected, booting without it", error);
     bootInfo.snapshot = "rejected";
     await dropSnapshot().catch(() => {});
     return null;
   } finally {
-    restoreInstantiation();
+    bytes = null;
   }
 }
 
@@ -194,10 +242,11 @@ function runMaker(manifest, key) {
 }
 
 
-// Python with py_vfs installed: from the snapshot stored under `key` unless `snapshot` is "off"
-// (or there is none, or it is rejected), else from the packages.
+// Python with py_vfs installed: unless `snapshot` is "off", from the snapshot the build shipped,
+// else the one stored under `key`; when there is none or they are refused, from the packages.
 export async function startRuntime(manifest, key, snapshot) {
-  return (snapshot !== "off" && await fromSnapshot(manifest, key)) || await fromPackages(manifest);
+  if (snapshot === "off") return fromPackages(manifest);
+  return (await fromShipped(manifest, key)) || (await fromStored(manifest, key)) || fromPackages(manifest);
 }
 
 // After a boot from the packages, makes the snapshot once the worker is idle (`quietFor`).

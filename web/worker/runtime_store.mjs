@@ -1,18 +1,40 @@
-// The Pyodide memory snapshot of this origin (docs/boot.md), in its own IndexedDB database so that
-// no disk's check() or usage() counts it and deleting a disk never touches it. One record: the
-// snapshot of the current build, replaced when the build changes. Every call opens, uses and
-// closes its connection, so nothing here ever blocks a deleteDatabase (the bench's wipe, a user's).
+// The Pyodide memory snapshots (docs/boot.md): the one the build ships beside Pyodide, and the
+// one a page made, stored in its own IndexedDB database so that no disk's check() or usage()
+// counts it and deleting a disk never touches it. One record: the snapshot of the current build,
+// replaced when the build changes. Every call opens, uses and closes its connection, so nothing
+// here ever blocks a deleteDatabase (the bench's wipe, a user's).
 
 import { done, openDatabase } from "../shared/idb.mjs";
+import { snapshotKey } from "../shared/snapshot_recipe.mjs";
+import { unwrapSnapshot } from "../shared/shipped_snapshot.mjs";
+
+export { snapshotKey };
 
 const DATABASE = "pyvfs-runtime";
 const STORE = "snapshots";
 const RECORD = "python";
 
-// What makes a snapshot valid: the Pyodide build it was taken with and the exact wheel imported
-// into it (the hash changes with any source change, the version only with a release).
-export function snapshotKey(manifest) {
-  return `pyodide ${manifest.pyodide}; ${manifest.wheel} sha256 ${manifest.wheelSha256}`;
+// The shipped snapshot's URL once this worker's boot restored it: a realm's Python restores it
+// too (loadSnapshot).
+let shippedUsed = null;
+
+// The shipped snapshot's bytes at `url` if it was made for `key` and is whole; throws saying
+// why not. HTTP caches it like Pyodide's own files (its name has its content's hash).
+export async function loadShipped(url, key) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${new URL(url).pathname}: HTTP ${response.status}`);
+  return unwrapSnapshot(new Uint8Array(await response.arrayBuffer()), key);
+}
+
+export function shippedWasUsed(url) {
+  shippedUsed = url;
+}
+
+// The snapshot for a realm's Python: the shipped one if the boot used it, else the stored one;
+// null when there is none.
+export async function loadSnapshot(key) {
+  if (shippedUsed) return loadShipped(shippedUsed, key).catch(() => null);
+  return loadStored(key);
 }
 
 async function transact(mode, use) {
@@ -28,7 +50,7 @@ async function transact(mode, use) {
 }
 
 // The stored snapshot's bytes if it was made for `key` and is whole, else null.
-export async function loadSnapshot(key) {
+export async function loadStored(key) {
   const record = await transact("readonly", (store) => store.get(RECORD));
   if (record?.key !== key || !(record.bytes instanceof Uint8Array)) return null;
   return record.bytes.byteLength === record.size ? record.bytes : null;
