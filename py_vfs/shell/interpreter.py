@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from ..defaults import Bundle
     from .disk import Disk
 
-MAX_CALL_DEPTH = 40  # nested function calls, sourced files and substitutions
+MAX_CALL_DEPTH = 24  # nested function calls, sourced files, scripts and substitutions
 
 
 @dataclass
@@ -255,6 +255,8 @@ class Shell(Execution):
         self.depth += 1
         try:
             return await run()
+        except RecursionError:  # Python's stack ran out first (a tracer, a small wasm stack)
+            raise ExpansionError(f"maximum nesting level exceeded ({MAX_CALL_DEPTH})") from None
         finally:
             self.depth -= 1
 

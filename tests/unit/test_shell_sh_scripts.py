@@ -74,7 +74,7 @@ def test_a_script_that_calls_itself_is_bounded():
     shell = _shell()
     _write(shell, "/workspace/r.sh", "./r.sh\n")
     out, err, _ = sh(shell, "./r.sh; echo $?")
-    assert err == "sh: maximum nesting level exceeded (40)\n"
+    assert err == "sh: maximum nesting level exceeded (24)\n"
     assert out == "1\n"
 
 
