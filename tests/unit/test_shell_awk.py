@@ -12,7 +12,7 @@ import helpers
 from py_vfs import VFS
 from py_vfs.core import cancel
 from py_vfs.shell import Shell, ShellResult, limits
-from py_vfs.shell.commands import awk_interp
+from py_vfs.shell.commands import awk_state
 from py_vfs.shell.commands.awk_regex import compile_ere
 from py_vfs.shell.pipes import Emit
 
@@ -158,7 +158,7 @@ def test_arrays_hold_at_most_the_shells_variable_budget(monkeypatch):
 
 def test_big_values_in_variables_count_toward_the_budget(monkeypatch):
     monkeypatch.setattr(limits, "MAX_VARIABLES", 10_000)
-    monkeypatch.setattr(awk_interp, "BIG_VALUE", 100)
+    monkeypatch.setattr(awk_state, "BIG_VALUE", 100)
     deep = sh("awk 'function f(n,  x) { x = sprintf(\"%500s\", n); return n > 0 ? f(n - 1) : 0 }"
               " BEGIN { f(50) }'")
     assert (deep.stderr, deep.code) == (
