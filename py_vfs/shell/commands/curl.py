@@ -15,18 +15,8 @@ from dataclasses import dataclass, field
 
 from ..context import Context, describe
 from ..format import quote_arg
-from .http_transport import (
-    IN_BROWSER,
-    Deadline,
-    NetworkError,
-    Request,
-    Response,
-    TooLarge,
-    copy_body,
-    network_refusal,
-    send,
-    split_url,
-)
+from .http_transport import IN_BROWSER, TooLarge, copy_body, network_refusal, send
+from .http_types import Deadline, NetworkError, Request, Response, split_url
 from .registry import command
 
 USAGE = 2

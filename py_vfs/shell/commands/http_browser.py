@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from ...core import cancel
-from .http_transport import Deadline, NetworkError, Request, Response
+from .http_types import Deadline, NetworkError, Request, Response
 
 BROWSER_REFUSED = "the browser refused the request (CORS, or offline)"
 
@@ -22,8 +22,8 @@ BROWSER_REFUSED = "the browser refused the request (CORS, or offline)"
 async def browser_send(request: Request, deadline: Deadline, *, follow: bool,
                        syscall: str) -> Response:
     """``request`` through ``fetch``: the response, its body read as ``body()`` iterates."""
-    from js import AbortController, Object, fetch  # type: ignore[import-not-found]
-    from pyodide.ffi import JsException, to_js  # type: ignore[import-not-found]
+    from js import AbortController, Object, fetch
+    from pyodide.ffi import JsException, to_js
 
     controller = AbortController.new()
     init: dict[str, Any] = {"method": request.method,

@@ -15,16 +15,8 @@ from dataclasses import dataclass, field
 
 from ..context import Context, describe
 from ..format import quote_arg
-from .http_transport import (
-    Deadline,
-    NetworkError,
-    Request,
-    TooLarge,
-    copy_body,
-    network_refusal,
-    send,
-    split_url,
-)
+from .http_transport import TooLarge, copy_body, network_refusal, send
+from .http_types import Deadline, NetworkError, Request, split_url
 from .registry import command
 
 GENERIC, USAGE, FILE_IO, NETWORK, TLS, SERVER = 1, 2, 3, 4, 5, 8
