@@ -220,3 +220,35 @@ def test_a_scoop_view_made_with_network_lets_its_shell_reach_it(server):
         assert session.runner.run(asyncio.wait_for(run(), 10)) == (7, 0)
     finally:
         session.runner.close()
+
+
+def test_ctrl_c_stops_a_transfer_at_once(sh, server):
+    """The call's cancel signal (Ctrl-C) ends the wait for a slow server: status 130."""
+    from py_vfs.core import cancel
+
+    async def scenario() -> tuple[int, float]:
+        signal = cancel.Signal()
+        token = cancel.SIGNAL.set(signal)
+        try:
+            started = time.monotonic()
+            running = asyncio.ensure_future(sh.shell.run(f"curl -s {server}/slow"))
+            while not signal.listeners:  # the marker: the transfer is waiting
+                await asyncio.sleep(0.01)
+            signal.abort()
+            result = await asyncio.wait_for(running, 5)
+            return result.code, time.monotonic() - started
+        finally:
+            cancel.SIGNAL.reset(token)
+
+    code, took = sh.runner.run(scenario())
+    assert code == 130 and took < 3
+
+
+def test_a_body_over_the_limit_fails_cleanly(sh, server, monkeypatch):
+    from py_vfs.shell import limits
+    monkeypatch.setattr(limits, "MAX_DOWNLOAD", 100)
+    over = sh(f"curl -sS -o /big {server}/bin")
+    assert over.code == 63 and over.stderr.startswith("curl: (63) Maximum file size exceeded")
+    assert sh(f"wget -q -O /big2 {server}/bin").code == 1
+    assert sh.ok("ls /") == ""
+    assert sh.ok(f"curl -s {server}/hello.txt") == "hello\n"
