@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ..context import Context, describe
 from ..format import quote_arg
-from .http_transport import IN_BROWSER, TooLarge, copy_body, network_refusal, send
+from .http_transport import TooLarge, copy_body, in_browser, network_refusal, send
 from .http_types import Deadline, NetworkError, Request, Response, split_url
 from .registry import command
 
@@ -183,7 +183,7 @@ async def _transfer(ctx: Context, found: _Options, url: str, target: str | None,
                               else "GET")
     headers = list(found.headers)
     names = {name.lower() for name, _ in headers}
-    if not IN_BROWSER and "user-agent" not in names:
+    if not in_browser() and "user-agent" not in names:
         headers.insert(0, ("User-Agent", "curl/8 (py_vfs)"))
     if "accept" not in names:
         headers.append(("Accept", "*/*"))

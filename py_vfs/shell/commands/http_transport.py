@@ -23,6 +23,11 @@ from .http_types import Deadline, Request, Response
 IN_BROWSER = sys.platform == "emscripten"
 
 
+def in_browser() -> bool:
+    """Whether requests go through the browser's ``fetch`` (Pyodide) rather than urllib."""
+    return IN_BROWSER
+
+
 class TooLarge(Exception):
     """A body over the shell's ``MAX_DOWNLOAD`` bytes: the transfer stopped there."""
 
@@ -63,7 +68,7 @@ async def send(request: Request, deadline: Deadline, *, follow: bool,
                max_redirects: int, syscall: str) -> Response:
     """Send ``request``, following redirects when ``follow`` (at most ``max_redirects``);
     the last response, its body not read yet (``history``: the redirects' responses)."""
-    if IN_BROWSER:
+    if in_browser():
         from .http_browser import browser_send
         return await browser_send(request, deadline, follow=follow, syscall=syscall)
     from .http_urllib import urllib_send
