@@ -169,6 +169,9 @@ def test_curl_connection_refused_is_7_and_bad_urls_fail(sh):
         "curl: (7) Failed to connect to 127.0.0.1 port ")
     assert sh("curl -sS ftp://example.invalid/x").stderr == \
         'curl: (1) Protocol "ftp" not supported\n'
+    assert sh("curl -sS 'http://[::1'").stderr == \
+        "curl: (3) URL rejected: Malformed input to a URL function\n"
+    assert sh("wget -q http://127.0.0.1:99999/").code == 1
     usage = sh("curl")
     assert usage.code == 2 and usage.stderr.startswith("curl: no URL specified!\n")
     assert sh("curl -Z x").code == 2

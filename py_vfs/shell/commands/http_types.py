@@ -63,7 +63,11 @@ def split_url(url: str) -> urllib.parse.SplitResult:
     ``NetworkError`` (protocol) for another scheme or no host."""
     if "://" not in url:
         url = "http://" + url
-    parts = urllib.parse.urlsplit(url)
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 - a port out of range or not a number raises here
+    except ValueError:
+        raise NetworkError("format", "URL rejected: Malformed input to a URL function") from None
     if parts.scheme.lower() not in ("http", "https"):
         raise NetworkError("protocol", f'Protocol "{parts.scheme}" not supported')
     if not parts.hostname:

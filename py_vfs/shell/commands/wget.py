@@ -105,7 +105,7 @@ def _number(found: _Options, name: str, default: float | None) -> float | None:
 @command("wget [-q] [-O FILE] [-P DIR] [-T SECONDS] [--header H] [--post-data DATA] URL...",
          "download URLs into files (http, https)")
 async def wget(ctx: Context, args: list[str]) -> int:
-    """Download each URL; the status of the worst failure (GNU wget's numbers)."""
+    """Download each URL; the lowest status of its failures (GNU wget's numbers)."""
     try:
         found = _parse(args)
         if not found.urls:
