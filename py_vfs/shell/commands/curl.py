@@ -128,11 +128,12 @@ async def curl(ctx: Context, args: list[str]) -> int:
     try:
         found = _parse(args)
         if not found.urls:
-            raise _Fail(USAGE, "no URL specified!")
+            raise _Fail(USAGE, "")
         body = await _body(ctx, found)
     except _Fail as failure:
-        ctx.err(str(failure))
-        ctx.err("try 'curl --help' for more information")
+        if str(failure):
+            ctx.err(str(failure))
+        ctx.err("try 'curl --help' or 'curl --manual' for more information")
         return failure.status
     refusal = network_refusal(ctx.vfs)
     status = 0
@@ -222,7 +223,7 @@ async def _save(ctx: Context, response: Response, target: str | None,
         name = posixpath.basename(urllib.parse.urlsplit(response.url).path)
         if not name:
             response.close()
-            raise _Fail(23, "Remote file name has no length")
+            raise _Fail(23, "Failed writing received data to disk/application")
         target = name
     if target == "-":
         return await copy_body(response, ctx.write, deadline, "curl")
@@ -256,6 +257,9 @@ def _message(exc: NetworkError, deadline: Deadline, received: int) -> str:
                 f"{received} bytes received")
     if exc.kind == "browser":
         return f"Failed to connect: {exc}"
+    if exc.kind == "connect":
+        return (f"Failed to connect to {exc.where} after {deadline.elapsed_ms()} ms: "
+                "Couldn't connect to server")
     return str(exc)
 
 

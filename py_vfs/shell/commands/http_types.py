@@ -17,9 +17,11 @@ class NetworkError(Exception):
     """A transfer that failed: ``kind`` is one of resolve, connect, timeout, tls, browser,
     redirects, protocol, other; ``str()`` is the detail to show."""
 
-    def __init__(self, kind: str, message: str) -> None:
+    def __init__(self, kind: str, message: str, where: str = "") -> None:
+        """``where``: for a connect failure, the host and port (``HOST port PORT``)."""
         super().__init__(message)
         self.kind = kind
+        self.where = where
 
 
 @dataclass

@@ -113,11 +113,9 @@ def _failure(reason: object, url: str) -> NetworkError:
     if isinstance(reason, ssl.SSLError):
         return NetworkError("tls", f"SSL connect error: {reason}")
     if isinstance(reason, ConnectionRefusedError):
-        return NetworkError("connect", f"Failed to connect to {host} port {port}: "
-                                       "Connection refused")
+        return NetworkError("connect", "Connection refused", f"{host} port {port}")
     if isinstance(reason, OSError):
-        return NetworkError("connect", f"Failed to connect to {host} port {port}: "
-                                       f"{reason.strerror or reason}")
+        return NetworkError("connect", str(reason.strerror or reason), f"{host} port {port}")
     return NetworkError("other", str(reason))
 
 

@@ -109,13 +109,13 @@ async def wget(ctx: Context, args: list[str]) -> int:
     try:
         found = _parse(args)
         if not found.urls:
-            raise _Fail(USAGE, "missing URL")
+            raise _Fail(GENERIC, "missing URL")
         timeout = _number(found, "timeout", 900.0)
         redirects = int(_number(found, "max-redirect", 20) or 0)
         body = await _body(ctx, found)
     except _Fail as failure:
         ctx.err(str(failure))
-        if failure.status == USAGE:
+        if failure.status in (GENERIC, USAGE):
             ctx.err("Usage: wget [OPTION]... [URL]...")
         return failure.status
     quiet = "quiet" in found.flags
@@ -214,7 +214,7 @@ def _message(exc: NetworkError, parts: urllib.parse.SplitResult) -> str:
     if exc.kind == "redirects":
         return f"{exc}.".replace("Maximum", "maximum")
     if exc.kind == "connect":
-        return f"{exc}.".replace("Failed to connect to", "failed connecting to")
+        return f"failed connecting to {exc.where}: {exc}."
     return f"{exc}."
 
 
