@@ -1925,3 +1925,12 @@ _group("badopts", "text", [
     "paste -d '\\' a.txt; echo $?",
     "join -o 3.1 a.txt b.txt; echo $?",
 ])
+
+_group("httpusage", "curl", [
+    "curl; echo $?",
+    "curl -o; echo $?",
+    "curl -H; echo $?",
+    "wget; echo $?",
+    "wget -Z; echo $?",
+    "wget -O; echo $?",
+])

@@ -116,7 +116,8 @@ async def wget(ctx: Context, args: list[str]) -> int:
     except _Fail as failure:
         ctx.err(str(failure))
         if failure.status in (GENERIC, USAGE):
-            ctx.err("Usage: wget [OPTION]... [URL]...")
+            ctx.stderr.write_nowait("Usage: wget [OPTION]... [URL]...\n\n"
+                                    "Try `wget --help' for more options.\n")
         return failure.status
     quiet = "quiet" in found.flags
     refusal = network_refusal(ctx.vfs)
