@@ -139,6 +139,9 @@ def test_curl_I_and_i_show_the_headers(sh, server):
     assert "X-Test: yes\r\n" in head and "hello" not in head
     both = sh.ok(f"curl -si {server}/hello.txt")
     assert both.startswith("HTTP/1.1 200 OK\r\n") and both.endswith("\r\n\r\nhello\n")
+    sh.ok(f"curl -si -o /with-head {server}/hello.txt")
+    assert sh.text("/with-head").startswith("HTTP/1.1 200 OK\r\n")
+    assert sh.text("/with-head").endswith("\r\n\r\nhello\n")
     chain = sh.ok(f"curl -siL {server}/redirect")
     assert chain.startswith("HTTP/1.1 302 Found\r\n") and chain.count("HTTP/1.1 ") == 2
 

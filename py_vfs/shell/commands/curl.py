@@ -199,13 +199,10 @@ async def _transfer(ctx: Context, found: _Options, url: str, target: str | None,
         if "fail" in flags and response.status >= 400:
             response.close()
             raise _Fail(22, f"The requested URL returned error: {response.status}")
-        if "head" in flags or "include" in flags:
-            for shown in [*response.history, response]:
-                ctx.out(_head(shown))
-        if "head" in flags:
-            response.close()
-        else:
-            received = await _save(ctx, response, target, deadline)
+        heads = "".join(_head(shown) for shown in [*response.history, response]) \
+            if "head" in flags or "include" in flags else ""
+        received = await _save(ctx, response, target, deadline, heads.encode("utf-8", "replace"),
+                               body="head" not in flags)
     except NetworkError as exc:
         raise _Fail(STATUSES[exc.kind], _message(exc, deadline, received)) from exc
     except TooLarge as exc:
@@ -214,18 +211,20 @@ async def _transfer(ctx: Context, found: _Options, url: str, target: str | None,
         ctx.out(_write_out(ctx, found.write_out, response, received, deadline))
 
 
-async def _save(ctx: Context, response: Response, target: str | None,
-                deadline: Deadline) -> int:
-    """Write the body to standard output (``target`` "") or to a file; the bytes."""
-    if target == "":
-        return await copy_body(response, ctx.write, deadline, "curl")
+async def _save(ctx: Context, response: Response, target: str | None, deadline: Deadline,
+                heads: bytes, *, body: bool) -> int:
+    """Write ``heads`` (`-i`, `-I`) and the body (unless not ``body``) to standard output
+    (``target`` "" or "-") or to a file (None: named from the URL, `-O`); the body's bytes."""
     if target is None:
-        name = posixpath.basename(urllib.parse.urlsplit(response.url).path)
-        if not name:
+        target = posixpath.basename(urllib.parse.urlsplit(response.url).path)
+        if not target:
             response.close()
             raise _Fail(23, "Failed writing received data to disk/application")
-        target = name
-    if target == "-":
+    if target in ("", "-"):
+        await ctx.write(heads)
+        if not body:
+            response.close()
+            return 0
         return await copy_body(response, ctx.write, deadline, "curl")
     try:
         stream = ctx.vfs.stream_writer(ctx.resolve(target))
@@ -233,10 +232,13 @@ async def _save(ctx: Context, response: Response, target: str | None,
         response.close()
         raise _Fail(23, f"Failed writing body: {quote_arg(target)}: {describe(exc)}") from exc
     try:
-        received = await copy_body(response, stream.write, deadline, "curl")
+        await stream.write(heads)
+        received = await copy_body(response, stream.write, deadline, "curl") if body else 0
     except BaseException:
         await stream.abort()
         raise
+    finally:
+        response.close()
     try:
         await stream.close()
     except OSError as exc:
