@@ -14,7 +14,7 @@ import urllib.parse
 from dataclasses import dataclass, field
 
 from ..context import Context, describe
-from ..format import quote_arg
+from ..format import quote_arg, visible
 from .http_transport import TooLarge, copy_body, network_refusal, send
 from .http_types import Deadline, NetworkError, Request, split_url
 from .registry import command
@@ -130,8 +130,18 @@ async def wget(ctx: Context, args: list[str]) -> int:
         except _Fail as failure:
             status = failure.status if status == 0 else min(status, failure.status)
             if not quiet:
-                ctx.err(str(failure))
+                _report(ctx, str(failure))
     return status
+
+
+def _report(ctx: Context, message: str) -> None:
+    """A failure as wget words it: a server's answer or a connection's end on a line of its
+    own, the others after `wget: `."""
+    if message.startswith(("ERROR ", "failed ", "Read error")) or message.endswith(
+            "redirections exceeded."):
+        ctx.stderr.write_nowait(visible(message) + "\n")
+    else:
+        ctx.err(message)
 
 
 async def _body(ctx: Context, found: _Options) -> bytes | None:
@@ -193,7 +203,7 @@ async def _download(ctx: Context, found: _Options, url: str, body: bytes | None,
         if not quiet:
             ctx.err(f"{quote_arg(target)} saved [{received}]")
     except NetworkError as exc:
-        raise _Fail(_status(exc), _message(exc, parts)) from exc
+        raise _Fail(_status(exc), _message(exc, parts, redirects)) from exc
     except TooLarge as exc:
         raise _Fail(GENERIC, f"the download is larger than the shell's limit ({exc})") from exc
 
@@ -206,14 +216,14 @@ def _status(exc: NetworkError) -> int:
     return NETWORK
 
 
-def _message(exc: NetworkError, parts: urllib.parse.SplitResult) -> str:
+def _message(exc: NetworkError, parts: urllib.parse.SplitResult, redirects: int) -> str:
     host = parts.hostname or ""
     if exc.kind == "resolve":
         return f"unable to resolve host address {quote_arg(host)}"
     if exc.kind == "timeout":
         return "Read error: Connection timed out."
     if exc.kind == "redirects":
-        return f"{exc}.".replace("Maximum", "maximum")
+        return f"{redirects} redirections exceeded."
     if exc.kind == "connect":
         return f"failed connecting to {exc.where}: {exc}."
     return f"{exc}."
