@@ -185,8 +185,8 @@ class VFS:
                  writer: str | None = None) -> RestrictedView:
         return RestrictedView(self, Scope(read, write), writer or WRITER.get())
 
-    async def scoop(self, name: str) -> RestrictedView:
-        return await open_scoop(self, name)
+    async def scoop(self, name: str, *, network: bool = False) -> RestrictedView:
+        return await open_scoop(self, name, network)
 
     def scoops(self) -> list[str]:
         return scoop_names(self)

@@ -47,10 +47,11 @@ export class VFS {
     return new VFS(viewClient(port), null, writer ?? this.#writer);
   }
   // The scoop `name`'s view: /scoops/<name> (made with workspace, home, tmp) and /shared,
-  // nothing else, written as "scoop:<name>".
-  async scoop(name, { signal } = {}) {
+  // nothing else, written as "scoop:<name>". `network: true` lets its shell's curl and wget
+  // reach the network (off by default).
+  async scoop(name, { signal, network } = {}) {
     if (this.#stepId !== null) throw fsError("EINVAL", "EINVAL: scoop() outside the step", { syscall: "scoop" });
-    const port = await this.#call("scoop", name, { signal });
+    const port = await this.#call("scoop", name, { signal, ...(network === undefined ? {} : { network }) });
     return new VFS(viewClient(port), null, `scoop:${name}`);
   }
   // A MessagePort to post (transfer) to a Web Worker, where `viewOf(port)` is this view again:

@@ -160,10 +160,11 @@ class Surface:
         ``view:<n>``)."""
 
     @api(view=False)
-    async def scoop(self, name: str) -> Any:
+    async def scoop(self, name: str, *, network: bool = False) -> Any:
         """The scoop ``name``'s view: reads and writes ``/scoops/<name>`` (created with its
         ``workspace``, ``home`` and ``tmp``) and ``/shared``, nothing else, as writer
-        ``scoop:<name>``."""
+        ``scoop:<name>``. ``network``: whether its shell's `curl` and `wget` may reach the
+        network (off by default)."""
 
     @api(view=False, op=None, js=None)
     def scoops(self) -> list[str]:

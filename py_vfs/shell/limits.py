@@ -12,7 +12,8 @@ through a context variable), and every value the shell builds is held to a size:
 - ``MAX_FIELDS`` words one command's words expand to, ``MAX_HELD`` characters in all the
   words of the commands the line runs at a time;
 - ``MAX_VARIABLES`` characters in one shell's variables (``variables.Variables``);
-- ``MAX_INFLATE`` bytes decompressed from one gzip stream (gunzip, zcat: a gzip bomb stops).
+- ``MAX_INFLATE`` bytes decompressed from one gzip stream (gunzip, zcat: a gzip bomb stops);
+- ``MAX_DOWNLOAD`` bytes of one body that curl or wget receives.
 
 Spending one is ``LimitExceeded``: ``sh: WHAT: limit exceeded (DETAIL)`` on standard error and
 status 1 (as bash's own resource errors, e.g. ``maximum function nesting level exceeded``), and
@@ -43,6 +44,7 @@ MAX_FIELDS = 1 << 20  # words one command's words expand to
 MAX_HELD = 256 << 20  # characters in the words of the commands running at once in a line
 MAX_VARIABLES = 256 << 20  # characters in one shell's variables (names, values, 64 a variable)
 MAX_INFLATE = 1 << 30  # bytes gunzip and zcat decompress from one file or stream
+MAX_DOWNLOAD = 1 << 30  # bytes of one body curl and wget receive
 STATUS = 1  # the status of a line a limit stopped
 
 

@@ -103,13 +103,16 @@ class _ScopedWriteStream(_Scoped, WriteStream):
 class RestrictedView(_Scoped):
     """The VFS limited to ``scope``: reads outside find nothing, writes outside are EACCES."""
 
-    def __init__(self, vfs: Any, scope: Scope, writer: str | None = None) -> None:
+    def __init__(self, vfs: Any, scope: Scope, writer: str | None = None, *,
+                 network: bool = True) -> None:
         """``vfs``: the facade (``VFS``, which makes views, so not named here); ``writer``
-        None or the disk's default (the user's): ``view:<n>`` (docs/sandbox.md, "Writers")."""
+        None or the disk's default (the user's): ``view:<n>`` (docs/sandbox.md, "Writers");
+        ``network``: whether the shell's `curl` and `wget` may reach the network from it."""
         if writer is None or writer == vfs.engine.default_writer:
             writer = f"view:{next(_UNNAMED)}"
         super().__init__(scope, check_writer(writer))
         self.__vfs = vfs
+        self.__network = bool(network)
 
     @property
     def scope(self) -> Scope:
@@ -121,17 +124,24 @@ class RestrictedView(_Scoped):
         """Who this view's changes are made by (a call's own writer does not change it)."""
         return self._writer
 
+    @property
+    def network(self) -> bool:
+        """Whether the shell's `curl` and `wget` may reach the network from this view (a
+        scoop: only when opened with ``network=True``; a narrower view keeps its parent's)."""
+        return self.__network
+
     # ------------------------------------------------------------ views of the view
 
     def restrict(self, read: Iterable[str] | str | None = (),
                  write: Iterable[str] | str | None = (), *,
                  writer: str | None = None) -> RestrictedView:
         """A narrower view: the intersection with this one (never wider)."""
-        return RestrictedView(self.__vfs, self._scope.narrow(read, write), writer or self._writer)
+        return RestrictedView(self.__vfs, self._scope.narrow(read, write), writer or self._writer,
+                              network=self.__network)
 
     def as_writer(self, writer: str) -> RestrictedView:
         """The same view with every change made by ``writer``."""
-        return RestrictedView(self.__vfs, self._scope, writer)
+        return RestrictedView(self.__vfs, self._scope, writer, network=self.__network)
 
     # ------------------------------------------------------------ the checks
 

@@ -27,13 +27,15 @@ def check_scoop(name: object) -> str:
     return name
 
 
-async def open_scoop(vfs: Any, name: str) -> RestrictedView:
-    """The scoop ``name``'s view, its folders created first if needed (``vfs.scoop``)."""
+async def open_scoop(vfs: Any, name: str, network: bool = False) -> RestrictedView:
+    """The scoop ``name``'s view, its folders created first if needed (``vfs.scoop``);
+    ``network``: whether its shell may reach the network (`curl`, `wget`), off by default."""
     home = paths.child(SCOOPS, check_scoop(name))
     for folder in SCOOP_FOLDERS:
         await vfs.mkdir(paths.child(home, folder), recursive=True)
     await vfs.mkdir(SHARED, recursive=True)
-    return RestrictedView(vfs, Scope(write=[home, SHARED]), f"scoop:{name}")
+    return RestrictedView(vfs, Scope(write=[home, SHARED]), f"scoop:{name}",
+                          network=network)
 
 
 def scoop_names(vfs: Any) -> list[str]:

@@ -246,7 +246,8 @@ OPS: tuple[Op, ...] = (
     _op("restrict", "options:options", options={"read": "any", "write": "any",
                                                  "writer": "writer"},
         opens_view=True, **_NOT_IN_STEP),
-    _op("scoop", "name:string", mutating=True, opens_view=True, **_NOT_IN_STEP),
+    _op("scoop", "name:string options:options?", options={"network": "bool"}, mutating=True,
+        opens_view=True, **_NOT_IN_STEP),
     _op("previewRoot", "path:path kind:string", **_NOT_IN_STEP),
     _op("releaseView", "view:number", **_NOT_IN_STEP),
     # Answered by the worker without Python.

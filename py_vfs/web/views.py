@@ -73,12 +73,14 @@ class ViewChannels(Generic[C]):
         shell's own view: py_vfs/web/scripts.py); its id."""
         return self._keep(view)
 
-    async def scoop(self, name: str) -> int:
-        """``scoop(name)``: a child over the scoop's view (its folders made if needed)."""
+    async def scoop(self, name: str, options: Any = None) -> int:
+        """``scoop(name, {network})``: a child over the scoop's view (its folders made if
+        needed); ``network`` true lets its shell's `curl` and `wget` reach the network."""
         vfs = self._vfs
         if isinstance(vfs, RestrictedView):  # a scoop is made from the whole disk only
             raise FsError.of("EACCES", "scoop", None).with_hint("a view cannot open a scoop")
-        return self._keep(await vfs.scoop(name))
+        found = options if isinstance(options, dict) else {}
+        return self._keep(await vfs.scoop(name, network=found.get("network") is True))
 
     def child(self, child_id: int) -> C:
         """The child API of ``child_id`` (the worker binds its port to it)."""

@@ -2091,3 +2091,12 @@ _group("jqlang", "text", [
     "jq -n --indent 9 1; echo $?",
     "printf '.tags[0]' > f.jq; jq -f f.jq data.json",
 ])
+
+_group("httpusage", "curl", [
+    "curl; echo $?",
+    "curl -o; echo $?",
+    "curl -H; echo $?",
+    "wget; echo $?",
+    "wget -Z; echo $?",
+    "wget -O; echo $?",
+])

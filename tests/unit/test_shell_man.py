@@ -58,7 +58,7 @@ def test_topic_pages(shell):
         out, err, code = sh(shell, f"man {topic}")
         assert (err, code) == ("", 0) and out.startswith(first), topic
     # scoop is a command too: its section follows the topic page.
-    assert "\nscoop NAME\n\nOpens a shell inside the scoop" in sh(shell, "man scoop")[0]
+    assert "\nscoop [--network] NAME\n\nOpens a shell inside the scoop" in sh(shell, "man scoop")[0]
     assert "SKILL.md" in sh(shell, "man skill")[0]
 
 

@@ -8,6 +8,7 @@ from . import (
     columns,
     compare,
     conditions,
+    curl,
     data,
     disk,
     dumps,
@@ -49,6 +50,7 @@ from . import (
     transfers,
     trap,
     tree,
+    wget,
     xargs,
 )
 from .registry import COMMANDS, CommandSpec, UsageError
@@ -64,6 +66,7 @@ __all__ = [
     "columns",
     "compare",
     "conditions",
+    "curl",
     "data",
     "disk",
     "dumps",
@@ -105,5 +108,6 @@ __all__ = [
     "transfers",
     "trap",
     "tree",
+    "wget",
     "xargs",
 ]

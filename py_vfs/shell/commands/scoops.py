@@ -8,11 +8,15 @@ from ..format import shown_name
 from .registry import UsageError, command
 
 
-@command("scoop NAME", "open a shell inside scoop NAME (exit returns)")
+@command("scoop [--network] NAME", "open a shell inside scoop NAME (exit returns)")
 async def scoop(ctx: Context, args: list[str]) -> int:
-    """Enter the scoop: its folders are made if needed, the cwd is its workspace."""
-    if len(args) != 1:
-        raise UsageError("usage: scoop NAME")
+    """Enter the scoop: its folders are made if needed, the cwd is its workspace;
+    `--network` lets its `curl` and `wget` reach the network (off by default)."""
+    network = bool(args) and args[0] in ("--network", "-n")
+    if network:
+        args = args[1:]
+    if len(args) != 1 or args[0].startswith("-"):
+        raise UsageError("usage: scoop [--network] NAME")
     session = ctx.session
     if session.scoop_name is not None:
         ctx.err(f"already in scoop {session.scoop_name}: exit first")
@@ -20,7 +24,7 @@ async def scoop(ctx: Context, args: list[str]) -> int:
     if not hasattr(ctx.vfs, "scoop"):
         ctx.err("not available inside a restricted view")
         return 1
-    session.enter_scoop(args[0], await ctx.vfs.scoop(args[0]))
+    session.enter_scoop(args[0], await ctx.vfs.scoop(args[0], network=network))
     return 0
 
 
