@@ -1925,3 +1925,14 @@ _group("badopts", "text", [
     "paste -d '\\' a.txt; echo $?",
     "join -o 3.1 a.txt b.txt; echo $?",
 ])
+
+_group("pager", "text", [
+    "less a.txt",
+    "less a.txt b.txt | wc -l",
+    "printf 'x\\ty\\033[1m\\n' | less | od -c",
+    "cat a.txt | less - | head -2",
+    "more a.txt",
+    "more a.txt b.txt",
+    "ls | less | wc -l",
+    "yes | less | head -3",
+])

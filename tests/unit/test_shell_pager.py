@@ -64,9 +64,9 @@ def test_into_a_pipe_less_passes_files_and_stdin_through(sh):
     sh.write("/b", "two")
     assert sh.ok("less /a /b") == "one\n\x1b[2J\ntwo"
     assert sh.ok("printf 'x\\ny\\n' | less | wc -l").strip() == "2"
-    assert sh.ok("printf 'x\\n' | more - /b") == "::::::::::::::\n-\n::::::::::::::\nx\n" \
-        "::::::::::::::\n/b\n::::::::::::::\ntwo"
-    assert sh.ok("more /b") == "two"
+    assert sh.ok("printf 'x\\n' | more - /b") == "x\n::::::::::::::\n/b\n::::::::::::::\ntwo"
+    assert sh.ok("more /b") == "::::::::::::::\n/b\n::::::::::::::\ntwo"
+    assert sh.ok("more < /b") == "two"
 
 
 def test_into_a_pipe_a_missing_file_is_reported_and_the_rest_printed(sh):

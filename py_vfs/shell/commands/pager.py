@@ -2,7 +2,7 @@
 
 Into a pipe or a file (standard output not a terminal) the FILEs (or standard input) pass
 through unchanged, as `cat` would print them (`more` adds its `::::::::::::::` headers when
-there are several files, as util-linux's does). On the terminal (``Output.terminal``:
+each file, as util-linux's does). On the terminal (``Output.terminal``:
 py_vfs/shell/terminal.py) the pager shows a screen at a time, on the alternate screen (the
 terminal's own content comes back on quit), with a status line, and reads the keys in raw mode:
 see ``KEYS``. The input is read as the screen needs it (pager_text.py): `yes | less` pages.
@@ -59,8 +59,8 @@ async def less(ctx: Context, args: list[str]) -> int:
 
 @command("more [-FRX] [FILE...]", "page through files on the terminal (less)", errors=GNU)
 async def more(ctx: Context, args: list[str]) -> int:
-    """`less` under util-linux's name; into a pipe, several FILEs are each preceded by a
-    header naming them, as util-linux's more prints them."""
+    """`less` under util-linux's name; into a pipe, each FILE is preceded by a header naming
+    it, as util-linux's more prints them."""
     return await _pager(ctx, args, more=True)
 
 
@@ -68,9 +68,8 @@ async def _pager(ctx: Context, args: list[str], *, more: bool) -> int:
     options, operands = getopts(args, "FRX")
     flags = {flag.lstrip("-") for flag, _ in options}
     terminal = ctx.stdout.terminal if ctx.stdout.isatty else None
-    headers = more and len(operands) > 1
     if terminal is None:
-        return await _pass_through(ctx, operands, headers)
+        return await _pass_through(ctx, operands, headers=more)
     if not operands and ctx.stdin.terminal is not None:
         ctx.err("missing filename")
         return 1
@@ -94,10 +93,11 @@ async def _pager(ctx: Context, args: list[str], *, more: bool) -> int:
     return status
 
 
-async def _pass_through(ctx: Context, operands: list[str], headers: bool) -> int:
-    """The FILEs printed as they are, as `cat` does (`more`: headers between files)."""
+async def _pass_through(ctx: Context, operands: list[str], *, headers: bool) -> int:
+    """The FILEs printed as they are, as `cat` does (``headers``: each file, not standard
+    input, after a header naming it, as util-linux's `more`)."""
     async def copy(name: str, source: Input) -> None:
-        if headers:
+        if headers and name != "-":
             await ctx.write(f"{MORE_RULE}\n{shown_name(name)}\n{MORE_RULE}\n")
         async for piece in source.chunks():
             await ctx.write(piece)
