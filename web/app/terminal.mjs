@@ -383,7 +383,8 @@ export class TerminalSession extends LineEditor {
   // (xterm parses what is written later: wait for it before asking which screen is up.)
   async leaveAlternateScreen() {
     await new Promise((resolve) => this.term.write("", resolve));
-    if (this.term.buffer.active.type !== "alternate") return;
+    const { active, alternate } = this.term.buffer;
+    if (active !== alternate) return;
     this.term.write("\x1b[?1049l\x1b[?25h");
     this.atLineStart = true;
   }
