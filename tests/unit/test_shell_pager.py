@@ -204,3 +204,17 @@ def test_man_pages_through_less(vfs):
 
 def test_keys_split_into_escape_sequences():
     assert split_keys("j\x1b[6~\x1bOBq\x1b") == ["j", "\x1b[6~", "\x1bOB", "q", "\x1b"]
+
+
+def test_a_line_typed_on_the_terminal_still_reaches_cat_cooked(vfs):
+    keys = Keys("hello\n", None)
+    result = page(vfs, "cat", keys)
+    assert (keys.output, result["code"], keys.raw) == (b"hello\n", 0, [False, False])
+
+
+def test_the_size_the_page_gives_is_bounded(vfs):
+    keys = Keys("q")
+    page(vfs, "less /workspace/n.txt", keys, rows=10**9, cols=-3)
+    frame = keys.frames[0]  # 1000 rows (999 and the status line), 80 columns
+    assert (len(frame), frame[29:31], frame[-1]) == (1000, ["line 30", "~"],
+                                                     "\x1b[7m(END)\x1b[27m")

@@ -19,7 +19,7 @@ from ..pipes import Input
 
 LOOK_AHEAD = 256  # rows read beyond what the screen needs
 HOLD_LIMIT = 64 << 20  # what the pager keeps at most: the lines' bytes plus LINE_COST each
-LINE_COST = 128  # what a line costs beyond its bytes (its str and rows), so `yes` stops too
+LINE_COST = 192  # what a line costs beyond its bytes (its str and row), so `yes` stops too
 TAB = 8
 
 
@@ -32,6 +32,8 @@ def _width(char: str) -> int:
 def shown_rows(line: str, cols: int) -> list[str]:
     """``line`` (without its newline) as screen rows of at most ``cols`` columns: tabs
     expanded, control characters escaped; an empty line is one empty row."""
+    if len(line) <= cols and line.isascii() and line.isprintable():
+        return [line]  # the common case, kept as it is (one string held, not two)
     rows, row, used = [], [], 0
     for char in line:
         pieces = " " * (TAB - used % TAB) if char == "\t" else visible(char)
