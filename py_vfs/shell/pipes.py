@@ -18,9 +18,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from ..core import cancel
 from ..core.errors import FsError
+
+if TYPE_CHECKING:
+    from .terminal import Terminal
 
 PIPE_LIMIT = 64 * 1024  # what a pipe holds before its writer waits (Linux: 64 KiB too)
 READ_SIZE = 64 * 1024  # what ``Input.read()`` returns at most by default
@@ -50,6 +54,9 @@ class Output:
     """Where a command writes. Subclasses say where bytes go (``_send``)."""
 
     isatty = False  # a terminal shows it (ls and grep color their output only then)
+    # The page's terminal that shows it, its size and keys (py_vfs/shell/terminal.py), when
+    # the call gave them: what a program would reach through its tty (`less`).
+    terminal: Terminal | None = None
     appends_to: str | None = None  # the file a `>>` redirection appends it to (absolute)
 
     def __init__(self) -> None:
@@ -116,10 +123,11 @@ class Emit(Output):
     """Output handed to a callback as it is written (the terminal shows it at once)."""
 
     def __init__(self, emit: Callable[[bytes], Awaitable[object]], *,
-                 isatty: bool = False) -> None:
+                 isatty: bool = False, terminal: Terminal | None = None) -> None:
         super().__init__()
         self._emit = emit
         self.isatty = isatty
+        self.terminal = terminal
 
     async def _send(self, data: bytes) -> None:
         await self._emit(data)
@@ -136,6 +144,7 @@ class Input:
     """What a command reads. Subclasses give the next piece (``_next``: b"" at the end)."""
 
     path: str | None = None  # the file a `<` redirection reads (absolute)
+    terminal: Terminal | None = None  # the page's terminal, when it is what the user types
 
     def __init__(self) -> None:
         self._buffer = b""

@@ -175,10 +175,12 @@ OPS: tuple[Op, ...] = (
     # adds a third argument, the function that posts {type: "output", id, stream, data} to the
     # page as output is written; the page acknowledges each with {type: "outputAck", id,
     # bytes}, and the function makes Python wait while too much is unacknowledged. With
-    # ``input`` (the page's ``input``), a fourth: read(), which posts {type: "inputWanted",
-    # id} and resolves to the page's {type: "input", id, data} (null data: the end).
+    # ``input`` (the page's ``input``), a fourth: read(raw), which posts {type: "inputWanted",
+    # id} ({id, raw: true}: the keys as typed, for `less`) and resolves to the page's {type:
+    # "input", id, data} (null data: the end). ``rows`` and ``cols``: the terminal's size.
     _op("shell", "line:string options:options?", mutating=True,
-        options={"stream": "bool", "isatty": "bool", "interactive": "bool", "input": "bool"},
+        options={"stream": "bool", "isatty": "bool", "interactive": "bool", "input": "bool",
+                 "rows": "number", "cols": "number"},
         **_NOT_IN_STEP),
     # Python code run as the shell's `python -c CODE ARG...` (py_vfs/web/shell.py), with the
     # shell call's streams: ``stream`` and ``input`` add the same third and fourth arguments.

@@ -5,7 +5,10 @@
 when the page passed ``onOutput``: web/worker/worker.mjs), hands each piece on as it is written:
 ``emit(stream, bytes)`` posts an ``output`` message to the page. Given ``read`` (the page
 passed ``input``), the line's standard input is what the user types: each ``read()`` asks the
-page for more (``inputWanted``) and resolves to it, None at the end (Ctrl-D).
+page for more (``inputWanted``) and resolves to it, None at the end (Ctrl-D). With ``isatty``
+and ``read``, the output's ``terminal`` (py_vfs/shell/terminal.py) is the page's terminal:
+its size (the options ``rows`` and ``cols``) and its keys (``read(True)``: raw input, which
+`less` reads).
 
 ``interactive`` (the terminal's lines) adds what a terminal needs: an unfinished line (an open
 quote, ``if`` without ``fi``: the parser's ``needs_more``) is not run but answered
@@ -36,12 +39,14 @@ from ..shell.control import INTERRUPTED, Interrupted
 from ..shell.history_file import HistoryError, history_of
 from ..shell.parser import needs_more
 from ..shell.pipes import BrokenPipe, BytesInput, Collect, Emit, Input, NoInput, Output, StreamInput
+from ..shell.terminal import Terminal
 from .options import flag
 
 # emit(stream, data): None, or an awaitable while the page is behind (web/worker/worker.mjs).
 Emitter = Callable[[str, bytes], Any]
-# read(): an awaitable of the next bytes the user typed, None at the end (Ctrl-D).
-Reader = Callable[[], Any]
+# read(raw=False): an awaitable of the next bytes the user typed, None at the end (Ctrl-D);
+# read(True) asks for the keys as typed (raw mode: no echo, no line editing).
+Reader = Callable[..., Any]
 
 
 class ShellOps:
@@ -61,8 +66,12 @@ class ShellOps:
         """One line; see the module docstring."""
         interactive = flag(options, "interactive")
         isatty = flag(options, "isatty")
-        stdout = _emitting(emit, "stdout", isatty)
-        stderr = _emitting(emit, "stderr", isatty)
+        terminal = None
+        if isatty and read is not None:
+            terminal = Terminal(_raw_reader(read), _option(options, "rows"),
+                                _option(options, "cols"))
+        stdout = _emitting(emit, "stdout", isatty, terminal)
+        stderr = _emitting(emit, "stderr", isatty, terminal)
         extra: dict[str, Any] = {}
         if interactive:
             history = self.history
@@ -78,7 +87,10 @@ class ShellOps:
             extra["echo"] = expanded if expanded != line else None
             await history.add(expanded)
             line = expanded
-        stdin = None if read is None else StreamInput(_typed(read))
+        stdin = None if read is None else StreamInput(
+            _typed(read) if terminal is None else _cooked(terminal))
+        if stdin is not None:
+            stdin.terminal = terminal
         result = await self.shell.run(line, stdin=stdin, stdout=stdout, stderr=stderr)
         if interactive:
             extra.update(self._session())
@@ -149,7 +161,32 @@ async def _typed(read: Reader) -> AsyncIterator[bytes]:
             yield piece
 
 
-def _emitting(emit: Emitter | None, stream: str, isatty: bool) -> Output | None:
+def _option(options: Any, name: str) -> Any:
+    return options.get(name) if isinstance(options, dict) else None
+
+
+def _raw_reader(read: Reader) -> Callable[..., Any]:
+    """``read`` as the terminal calls it, its answer as bytes (or None)."""
+    async def typed(*raw: bool) -> bytes | None:
+        data = await read(*raw)
+        if data is None:
+            return None
+        return data.to_bytes() if hasattr(data, "to_bytes") else bytes(data)
+    return typed
+
+
+async def _cooked(terminal: Terminal) -> AsyncIterator[bytes]:
+    """The line's standard input on the terminal: its cooked lines, in turn with its keys."""
+    while True:
+        piece = await terminal.line()
+        if piece is None:
+            return
+        if piece:
+            yield piece
+
+
+def _emitting(emit: Emitter | None, stream: str, isatty: bool,
+              terminal: Terminal | None = None) -> Output | None:
     if emit is None:
         return None
 
@@ -162,4 +199,4 @@ def _emitting(emit: Emitter | None, stream: str, isatty: bool) -> Output | None:
         with contextlib.suppress(FsError):
             await cancel.checkpoint("shell", 0, 0, "pieces")
 
-    return Emit(send, isatty=isatty)
+    return Emit(send, isatty=isatty, terminal=terminal)

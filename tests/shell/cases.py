@@ -2100,3 +2100,14 @@ _group("httpusage", "curl", [
     "wget -Z; echo $?",
     "wget -O; echo $?",
 ])
+
+_group("pager", "text", [
+    "less a.txt",
+    "less a.txt b.txt | wc -l",
+    "printf 'x\\ty\\033[1m\\n' | less | od -c",
+    "cat a.txt | less - | head -2",
+    "more a.txt",
+    "more a.txt b.txt",
+    "ls | less | wc -l",
+    "yes | less | head -3",
+])

@@ -48,7 +48,8 @@ async function askPersistence() {
 
 // The one way to run a shell line, shared by the terminal and window.pyvfs.shell: both drive
 // the same shell in the worker, so a `cd` in one is seen by the other. The terminal passes
-// {signal, onOutput, interactive} (its output streams in, colored: isatty).
+// {signal, onOutput, input, interactive, rows, cols} (its output streams in, colored: isatty;
+// rows and cols: the terminal's size, which `less` pages by).
 async function runLine(line, options = undefined) {
   const vfs = await ready;
   const result = await vfs.shell(line, options && { ...options, isatty: true });

@@ -1,7 +1,9 @@
 // A line-editing terminal on top of xterm.js. There is no pty: this module is the "line
 // discipline" (echo, editing, history, Ctrl-R, Tab) and hands whole lines to an async
-// `run(line, {signal, onOutput, interactive})` callback (vfs.shell); the output streams in
-// while the line runs, and Ctrl-C aborts it.
+// `run(line, {signal, onOutput, input, interactive, rows, cols})` callback (vfs.shell); the
+// output streams in while the line runs, and Ctrl-C aborts it. A command that reads the
+// keyboard gets lines (cooked, echoed) or, when it asks for raw input (`less`), the keys as
+// typed, Ctrl-C included.
 
 import { Terminal } from "./vendor/xterm.mjs";
 import { FitAddon } from "./vendor/addon-fit.mjs";
@@ -40,6 +42,7 @@ export class TerminalSession extends LineEditor {
     this.status = 0;        // the last line's status
     this.inputWanted = null; // the running command reads the keyboard: resolves its next input
     this.inputLine = "";    // what is typed for it so far (cooked mode: sent on Enter)
+    this.inputRaw = false;  // it asked for the keys as typed (raw mode: no echo, no editing)
     this.term = this.createTerminal(container);
   }
 
@@ -132,7 +135,7 @@ export class TerminalSession extends LineEditor {
   // ahead (including the rest of a multi-line paste), as a terminal flushes its input on SIGINT.
   keepAfterInterrupt() {
     const at = this.pending.lastIndexOf("\x03");
-    if (at < 0) return;
+    if (at < 0 || (this.inputWanted && this.inputRaw)) return; // raw: Ctrl-C is a key for it
     this.pending = "";
     if (this.running && !this.running.signal.aborted) {
       this.flushOutput();
@@ -145,6 +148,12 @@ export class TerminalSession extends LineEditor {
   // prompt, unless the command reads the keyboard: then it is its input (cooked, as a tty).
   drain() {
     while (this.pending && (this.busy ? this.inputWanted : !this.waiting)) {
+      if (this.busy && this.inputRaw) {
+        const keys = this.pending;
+        this.pending = "";
+        this.giveInput(keys);
+        continue;
+      }
       const token = this.pending.match(TOKEN)[0];
       this.pending = this.pending.slice(token.length);
       if (this.busy) this.cooked(token);
@@ -155,10 +164,12 @@ export class TerminalSession extends LineEditor {
   // --- the running command's input ---------------------------------------------------------
 
   // The command asks for what the user types (vfs.shell's `input`): the next line on Enter,
-  // what is typed so far on Ctrl-D, or the end (null) on Ctrl-D at the start of a line.
-  readInput() {
+  // what is typed so far on Ctrl-D, or the end (null) on Ctrl-D at the start of a line; with
+  // `raw`, whatever keys are typed next, as they are (escape sequences whole, nothing echoed).
+  readInput({ raw = false } = {}) {
     return new Promise((resolve) => {
       this.inputWanted = resolve;
+      this.inputRaw = raw === true;
       this.drain();
     });
   }
@@ -182,6 +193,7 @@ export class TerminalSession extends LineEditor {
   giveInput(data) {
     const resolve = this.inputWanted;
     this.inputWanted = null;
+    this.inputRaw = false;
     this.inputLine = "";
     resolve?.(data);
   }
@@ -339,10 +351,12 @@ export class TerminalSession extends LineEditor {
     this.continued = "";
     const controller = (this.running = new AbortController());
     const onOutput = (stream, piece) => this.queueOutput(stream, piece);
-    const input = () => this.readInput();
+    const input = (wanted) => this.readInput(wanted);
+    const { rows, cols } = this.term;
     try {
-      const result = await this.run(text, { signal: controller.signal, onOutput, input, interactive });
+      const result = await this.run(text, { signal: controller.signal, onOutput, input, interactive, rows, cols });
       this.flushOutput();
+      await this.leaveAlternateScreen();
       if (result?.more) this.continued = text;
       else {
         // Stopped by Ctrl-C: the shell answers 130 (py_vfs/web/shell.py).
@@ -351,15 +365,28 @@ export class TerminalSession extends LineEditor {
       }
     } catch (error) {
       this.flushOutput();
+      await this.leaveAlternateScreen();
       if (error?.name === "AbortError") this.interrupted(text);
       else this.printError(error);
     }
     this.running = null;
     this.inputWanted = null;
+    this.inputRaw = false;
     this.inputLine = "";
     this.busy = false;
     this.showPrompt();
     this.drain();
+  }
+
+  // A pager stopped before it could leave the alternate screen (Ctrl-C between two keys, an
+  // error): back to the normal screen and a visible cursor, as a shell's prompt needs.
+  // (xterm parses what is written later: wait for it before asking which screen is up.)
+  async leaveAlternateScreen() {
+    await new Promise((resolve) => this.term.write("", resolve));
+    const { active, alternate } = this.term.buffer;
+    if (active !== alternate) return;
+    this.term.write("\x1b[?1049l\x1b[?25h");
+    this.atLineStart = true;
   }
 
   // A line stopped by Ctrl-C: bash prints ^C where the output stopped and the status is 130.
@@ -414,7 +441,9 @@ export class TerminalSession extends LineEditor {
     if (!text) return;
     const body = String(text).replace(/\r?\n/g, "\r\n");
     this.term.write(color ? color + body + RESET : body);
-    this.atLineStart = body.endsWith("\n");
+    // A pager that quits leaves the cursor at the start of a line (where the alternate screen
+    // was entered, or on its cleared status line: `less -X`).
+    this.atLineStart = /(?:\n|\r\x1b\[K|\x1b\[\?1049l)$/.test(body);
   }
 
   endLine() {

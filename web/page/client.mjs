@@ -59,10 +59,11 @@ export class Client {
       if (pending && !pending.signal?.aborted) pending.streams?.output(data.stream, data.data);
       this.#post({ type: WIRE.outputAck, id: data.id, bytes: data.data.byteLength });
     } else if (data.type === WIRE.inputWanted) {
-      // The line reads what the user types (api.mjs, shell's input): the next piece, or null.
+      // The line reads what the user types (api.mjs, shell's input): the next piece, or null;
+      // `raw`: the keys as typed (`less`).
       const post = (bytes) => this.#post({ type: WIRE.input, id: data.id, data: bytes });
       const pending = this.calls.get(data.id);
-      if (pending?.streams) pending.streams.wanted(post);
+      if (pending?.streams) pending.streams.wanted(post, data.raw === true);
       else post(null);
     } else {
       return false;

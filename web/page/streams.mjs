@@ -113,9 +113,9 @@ function concat(parts, length = parts.reduce((total, part) => total + part.byteL
 
 // The streams of a shell call (vfs.shell with onOutput or input). Output: bytes per stream,
 // decoded as UTF-8 across pieces (a character split between two pieces comes out whole),
-// handed to `onOutput(stream, text)`. Input: each time the command wants more, `input()` is
-// asked and its answer posted (as UTF-8 bytes; null, also once the signal aborts, ends the
-// input).
+// handed to `onOutput(stream, text)`. Input: each time the command wants more, `input({raw})`
+// is asked (raw: the command wants the keys as typed, not a line) and its answer posted (as
+// UTF-8 bytes; null, also once the signal aborts, ends the input).
 function aborted(signal) {
   return new Promise((resolve) => signal?.addEventListener("abort", () => resolve(null), { once: true }));
 }
@@ -127,10 +127,10 @@ export class ShellStreams {
     this.signal = signal;
     this.decoders = {};
   }
-  async wanted(post) {
+  async wanted(post, raw = false) {
     let data = null;
     try {
-      if (this.input && !this.signal?.aborted) data = await Promise.race([this.input(), aborted(this.signal)]);
+      if (this.input && !this.signal?.aborted) data = await Promise.race([this.input({ raw }), aborted(this.signal)]);
     } catch {
       data = null;
     }

@@ -13,9 +13,9 @@ const OUTPUT_WINDOW = 1 << 20;
 // The calls that stream so: a shell line, and Python code run as `python -c` (vfs.runPython).
 export const STREAMED = new Set(["shell", "runPython"]);
 
-// With options.input (the page gave `input`), a fourth: read(), which asks the page for what
-// the user types ("inputWanted" {id}) and resolves to its "input" {id, data}
-// (null: the end of the input).
+// With options.input (the page gave `input`), a fourth: read(raw), which asks the page for what
+// the user types ("inputWanted" {id}; {id, raw: true} when the command wants the keys as typed,
+// as `less` does) and resolves to its "input" {id, data} (null: the end of the input).
 export function withStreams(data, args, reply, calls) {
   const options = args[1];
   if (!STREAMED.has(data.op) || !(options?.stream || options?.input)) return args;
@@ -27,9 +27,9 @@ export function withStreams(data, args, reply, calls) {
     if (flow.unacked <= OUTPUT_WINDOW) return undefined;
     return new Promise((resolve) => { flow.resume = resolve; });
   };
-  const read = () => new Promise((resolve) => {
+  const read = (raw = false) => new Promise((resolve) => {
     flow.answer = resolve;
-    reply({ type: WIRE.inputWanted, id: data.id });
+    reply({ type: WIRE.inputWanted, id: data.id, ...(raw === true ? { raw: true } : {}) });
   });
   return [args[0], options, options.stream ? emit : null, options.input ? read : null];
 }
