@@ -23,7 +23,7 @@ def cone_with_plant() -> tuple[VFS, Shell]:
     run(vfs.mkdir("/workspace/bin", recursive=True))
     shell = Shell(vfs)
     assert sh(shell, "scoop a")[2] == 0
-    for path in ("/shared/bin/less.py", "/scoops/a/workspace/bin/more.py"):
+    for path in ("/shared/bin/pgview.py", "/scoops/a/workspace/bin/pgmore.py"):
         line = f"mkdir -p {path.rsplit('/', 1)[0]} && cat > {path} && chmod 755 {path}"
         assert run(shell.run(line, stdin=BytesInput(PLANT))).code == 0
     assert sh(shell, "exit")[2] == 0
@@ -37,24 +37,24 @@ def test_the_cone_never_runs_by_name_a_script_a_scoop_wrote():
     vfs, shell = cone_with_plant()
     # /shared/bin is not on the whole disk's PATH...
     assert sh(shell, "echo $PATH") == ("/workspace/bin:/workspace/skills\n", "", 0)
-    assert sh(shell, "less") == ("", "sh: less: command not found\n", 127)
+    assert sh(shell, "pgview") == ("", "sh: pgview: command not found\n", 127)
     # ...and put there, or reached through a link from a trusted folder, it is skipped.
-    out, err, code = sh(shell, "PATH=/shared/bin:/scoops/a/workspace/bin:$PATH; less; more")
+    out, err, code = sh(shell, "PATH=/shared/bin:/scoops/a/workspace/bin:$PATH; pgview; pgmore")
     assert (out, code) == ("", 127)
-    assert err == ("sh: less: command not found (/shared/bin/less.py not run from the whole "
-                   "disk: a scoop can write it)\nsh: more: command not found "
-                   "(/scoops/a/workspace/bin/more.py not run from the whole disk: a scoop can "
+    assert err == ("sh: pgview: command not found (/shared/bin/pgview.py not run from the whole "
+                   "disk: a scoop can write it)\nsh: pgmore: command not found "
+                   "(/scoops/a/workspace/bin/pgmore.py not run from the whole disk: a scoop can "
                    "write it)\n")
-    sh(shell, "ln -s /shared/bin/less.py /workspace/bin/view.py; ln -s /shared/bin /workspace/sb")
+    sh(shell, "ln -s /shared/bin/pgview.py /workspace/bin/view.py; ln -s /shared/bin /workspace/sb")
     assert sh(shell, "view")[2] == 127
-    assert sh(shell, "PATH=/workspace/sb; less")[2] == 127
+    assert sh(shell, "PATH=/workspace/sb; pgview")[2] == 127
     # which says why; Tab completion does not offer it.
-    assert sh(shell, "PATH=/shared/bin; which less") == (
-        "", "which: /shared/bin/less.py: not run from the whole disk: a scoop can write it\n", 1)
+    assert sh(shell, "PATH=/shared/bin; which pgview") == (
+        "", "which: /shared/bin/pgview.py: not run from the whole disk: a scoop can write it\n", 1)
     assert not vfs.exists("/workspace/owned")
-    assert complete(shell, "les", 3).candidates == []
+    assert complete(shell, "pgvi", 4).candidates == []
     # Named by its path, the cone refuses to run it too.
-    out, err, code = sh(shell, "/shared/bin/less.py")
+    out, err, code = sh(shell, "/shared/bin/pgview.py")
     assert (out, code) == ("", 126) and "a scoop can write it" in err
     assert not vfs.exists("/workspace/owned")
 
@@ -66,7 +66,7 @@ def test_a_script_the_user_wrote_still_runs_and_a_scoop_keeps_shared_bin():
     assert sh(shell, "mine; which mine") == ("mine\n/workspace/bin/mine.py\n", "", 0)
     # Inside the scoop, its own rights: /shared/bin is on its PATH, and its script is found
     # there (on CPython it is then refused: a scoop's Python runs only in a realm).
-    out, err, code = sh(shell, "scoop a; echo $PATH; less")
+    out, err, code = sh(shell, "scoop a; echo $PATH; pgview")
     assert (out, code) == ("/workspace/bin:/shared/bin:/workspace/skills\n", 126)
     assert "no in-process sandbox" in err
     assert not vfs.exists("/workspace/owned")
@@ -75,12 +75,12 @@ def test_a_script_the_user_wrote_still_runs_and_a_scoop_keeps_shared_bin():
 def test_a_view_wider_than_a_scoop_is_guarded_as_the_cone_is():
     vfs, _ = cone_with_plant()
     wide = Shell(vfs.restrict(read=["/"], write=["/workspace"]))  # an agent's, say
-    assert sh(wide, "echo $PATH; PATH=/shared/bin; less")[1].startswith(
-        "sh: less: command not found (/shared/bin/less.py not run")
+    assert sh(wide, "echo $PATH; PATH=/shared/bin; pgview")[1].startswith(
+        "sh: pgview: command not found (/shared/bin/pgview.py not run")
     assert not vfs.exists("/workspace/owned")
     # A view that writes no more than a scoop may is not: /shared/bin is on its PATH.
     narrow = Shell(vfs.restrict(read=["/"], write=["/shared/tmp"]))
-    out, err, code = sh(narrow, "echo $PATH; less")
+    out, err, code = sh(narrow, "echo $PATH; pgview")
     assert (out, code) == ("/workspace/bin:/shared/bin:/workspace/skills\n", 126)
     assert "no in-process sandbox" in err  # found; a view's Python runs only in a realm
 
