@@ -82,18 +82,23 @@ def check_results(results: dict) -> None:
 
 
 def check_tabs(results: dict) -> None:
-    """T1 reports every tab's page, worker and Python: a second tab on the same disk runs a
-    worker and a Python of its own (their heaps and wasm add up), and the browser's processes'
-    memory is read (/proc on this Linux machine)."""
-    samples = {}
+    """T1 reports every tab's page, worker and Python, for a runtime per tab ("ours": a second
+    tab on the same disk runs a worker and a Python of its own, their heaps and wasm add up)
+    and for one shared runtime ("shared": the second tab runs neither), and the browser's
+    processes' memory is read (/proc on this Linux machine)."""
+    samples: dict = {"ours": {}, "shared": {}}
     for name, tabs in TABS.items():
-        assert set(results[name]) == {"ours"} and len(results[name]["ours"]) == 1, results[name]
-        samples[tabs] = sample = results[name]["ours"][0]
-        for key in ("pageHeap", "workerHeap", "wasm", "rendererPss", "totalPss"):
-            assert sample.get(key, 0) > 0, (name, key, sample)
-        assert sample["totalPss"] >= sample["rendererPss"], (name, sample)
-    one, two = samples[1], samples[2]
+        assert set(results[name]) == {"ours", "shared"}, results[name]
+        for adapter, by_tabs in samples.items():
+            assert len(results[name][adapter]) == 1, results[name]
+            by_tabs[tabs] = sample = results[name][adapter][0]
+            for key in ("pageHeap", "workerHeap", "wasm", "rendererPss", "totalPss"):
+                assert sample.get(key, 0) > 0, (name, adapter, key, sample)
+            assert sample["totalPss"] >= sample["rendererPss"], (name, adapter, sample)
+    one, two = samples["ours"][1], samples["ours"][2]
     assert two["wasm"] > one["wasm"] and two["workerHeap"] > one["workerHeap"], (one, two)
+    one, two = samples["shared"][1], samples["shared"][2]
+    assert two["wasm"] == one["wasm"], (one, two)
 
 
 @pytest.mark.timeout(SMOKE_BOUND_S + 60)  # above its subprocess bound, which says more
