@@ -44,7 +44,34 @@ const SIGALRM = 14;
 const NO_EVENT_LOOP = "writes in flight together need a real event loop"; // no JSPI in Node 20
 const NO_PROCESSES = "Emscripten (Pyodide) has no processes";
 const NO_LOOP_CANCEL = "WebAPI.call's Tasks need a real event loop; tests/e2e/test_abort.py covers the worker";
+const NO_SOCKETS = "no sockets in Pyodide: no local HTTP server to test";
+const NO_STAND_INS = "Pyodide's own js module shadows the stand-ins";
+const NO_GZIP = "no gzip on this machine (or no processes: Pyodide)";
 const EXPECTED_SKIPS = new Map([
+  // curl and wget against a local HTTP server: no sockets here; tests/unit/test_shell_http_browser.py
+  // covers the fetch transport.
+  ["tests/unit/test_shell_http.py::test_curl_writes_the_body_to_stdout_and_to_files", NO_SOCKETS],
+  ["tests/unit/test_shell_http.py::test_curl_follows_redirects_only_with_L", NO_SOCKETS],
+  ["tests/unit/test_shell_http.py::test_curl_f_fails_with_22_on_an_http_error", NO_SOCKETS],
+  ["tests/unit/test_shell_http.py::test_curl_I_and_i_show_the_headers", NO_SOCKETS],
+  ["tests/unit/test_shell_http.py::test_curl_posts_data_and_sends_headers", NO_SOCKETS],
+  ["tests/unit/test_shell_http.py::test_curl_max_time_stops_a_slow_server_with_28", NO_SOCKETS],
+  ["tests/unit/test_shell_http.py::test_curl_connection_refused_is_7_and_bad_urls_fail", NO_SOCKETS],
+  ["tests/unit/test_shell_http.py::test_wget_names_files_from_the_url", NO_SOCKETS],
+  ["tests/unit/test_shell_http.py::test_wget_statuses", NO_SOCKETS],
+  ["tests/unit/test_shell_http.py::test_a_scoop_has_no_network_unless_allowed", NO_SOCKETS],
+  ["tests/unit/test_shell_http.py::test_a_scoop_view_made_with_network_lets_its_shell_reach_it", NO_SOCKETS],
+  ["tests/unit/test_shell_http.py::test_ctrl_c_stops_a_transfer_at_once", NO_SOCKETS],
+  ["tests/unit/test_shell_http.py::test_a_body_over_the_limit_fails_cleanly", NO_SOCKETS],
+  // The browser transport with stand-ins for js.fetch, which Pyodide's own js module shadows.
+  ["tests/unit/test_shell_http_browser.py::test_fetch_carries_the_request_and_the_body_streams", NO_STAND_INS],
+  ["tests/unit/test_shell_http_browser.py::test_a_type_error_from_fetch_is_the_browsers_refusal", NO_STAND_INS],
+  ["tests/unit/test_shell_http_browser.py::test_an_opaque_redirect_and_an_http_error", NO_STAND_INS],
+  ["tests/unit/test_shell_http_browser.py::test_the_deadline_aborts_the_fetch", NO_STAND_INS],
+  // Our gzip against GNU gzip in a process.
+  ["tests/unit/test_shell_coreutils.py::test_our_gzip_is_read_by_the_real_gunzip", NO_GZIP],
+  ["tests/unit/test_shell_coreutils.py::test_the_real_gzip_is_read_by_our_gunzip", NO_GZIP],
+  ["tests/unit/test_shell_coreutils.py::test_the_real_gzip_lists_what_our_header_stores", NO_GZIP],
   // It builds our wheel and imports it in a new Python process.
   ["tests/unit/test_fsspec.py::test_the_wheel_registers_the_protocol_with_fsspec", NO_PROCESSES],
   // pandas on the disk through fsspec URLs runs on CPython; Pyodide's own pandas build is not here.

@@ -16,7 +16,7 @@ from shell_session import Session
 from py_vfs.shell.commands import http_transport
 
 pytestmark = pytest.mark.skipif(sys.platform == "emscripten",
-                                reason="the real js module is there: tests/pyodide covers it")
+                                reason="Pyodide's own js module shadows the stand-ins")
 
 
 class FakeJsError(Exception):
