@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from ...disk.streams import committing
 from ..context import Context, describe, lexists
 from ..format import shown_name, visible
 from ..pipes import Input, StreamInput
@@ -149,25 +150,19 @@ class _Run:
         ctx, job = self.ctx, self.job
         writer = ctx.vfs.stream_writer(target) if target else None
         try:
-            async for piece in inflater.chunks():
-                if writer is not None:
-                    await writer.write(piece)
-                elif not (job.test or job.listing):
-                    await ctx.write(piece)
+            async with committing(writer):
+                try:
+                    async for piece in inflater.chunks():
+                        if writer is not None:
+                            await writer.write(piece)
+                        elif not (job.test or job.listing):
+                            await ctx.write(piece)
+                except TrailingGarbage:  # what came before is whole: it is kept
+                    self.error(f"{inflater.label}: decompression OK, trailing garbage "
+                               "ignored", 2, lead=True)
         except GzipError as exc:
-            if writer is not None:
-                await writer.abort()
             self.error(f"{inflater.label}: {exc}", lead=True)
             return None
-        except TrailingGarbage:
-            self.error(f"{inflater.label}: decompression OK, trailing garbage ignored", 2,
-                       lead=True)
-        except BaseException:
-            if writer is not None:
-                await writer.abort()
-            raise
-        if writer is not None:
-            await writer.close()
         return inflater
 
     def _target(self, name: str, expanding: bool) -> str | None:
@@ -271,14 +266,10 @@ class _Run:
             self.say(name, node.size, written, stored, self._outcome(None))
             return
         writer = ctx.vfs.stream_writer(ctx.resolve(target))
-        try:
+        async with committing(writer):
             async for piece in pieces:
                 written += len(piece)
                 await writer.write(piece)
-        except BaseException:
-            await writer.abort()
-            raise
-        await writer.close()
         await self.finish(ctx.resolve(name), ctx.resolve(target), node, None)
         self.say(name, node.size, written, stored, self._outcome(target))
 
