@@ -31,6 +31,21 @@ SUFFIXES = ((".gz", ""), ("-gz", ""), (".z", ""), ("-z", ""), ("_z", ""), (".tgz
 LONG = {"stdout": False, "to-stdout": False, "decompress": False, "uncompress": False,
         "force": False, "keep": False, "list": False, "no-name": False, "name": False,
         "quiet": False, "test": False, "fast": False, "best": False, "verbose": False}
+# What each flag sets in the _Job (the last one given wins where two set the same field).
+_SETS: dict[str, tuple[str, object]] = {
+    **{digit: ("level", int(digit)) for digit in "123456789"},
+    "fast": ("level", 1), "best": ("level", 9),
+    **dict.fromkeys(("d", "decompress", "uncompress"), ("decompress", True)),
+    **dict.fromkeys(("c", "stdout", "to-stdout"), ("stdout", True)),
+    **dict.fromkeys(("f", "force"), ("force", True)),
+    **dict.fromkeys(("k", "keep"), ("keep", True)),
+    **dict.fromkeys(("l", "list"), ("listing", True)),
+    **dict.fromkeys(("t", "test"), ("test", True)),
+    **dict.fromkeys(("n", "no-name"), ("name", False)),
+    **dict.fromkeys(("N", "name"), ("name", True)),
+    **dict.fromkeys(("q", "quiet"), ("quiet", True)),
+    **dict.fromkeys(("v", "verbose"), ("verbose", True)),
+}
 
 
 @dataclass
@@ -62,28 +77,8 @@ def _job(args: list[str], decompress: bool, stdout: bool) -> tuple[_Job, list[st
         if not job.suffix or "/" in job.suffix:
             raise UsageError("", detail=f"gzip: invalid suffix '{visible(job.suffix)}'")
     for flag in options.order:
-        if flag in digits:
-            job.level = int(flag)
-        elif flag in ("fast", "best"):
-            job.level = 1 if flag == "fast" else 9
-        elif flag in ("d", "decompress", "uncompress"):
-            job.decompress = True
-        elif flag in ("c", "stdout", "to-stdout"):
-            job.stdout = True
-        elif flag in ("f", "force"):
-            job.force = True
-        elif flag in ("k", "keep"):
-            job.keep = True
-        elif flag in ("l", "list"):
-            job.listing = True
-        elif flag in ("t", "test"):
-            job.test = True
-        elif flag in ("n", "no-name", "N", "name"):
-            job.name = flag in ("N", "name")
-        elif flag in ("q", "quiet"):
-            job.quiet = True
-        elif flag in ("v", "verbose"):
-            job.verbose = True
+        if flag in _SETS:  # not -S, --suffix (read above)
+            setattr(job, *_SETS[flag])
     return job, options.operands
 
 
