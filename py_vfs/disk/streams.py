@@ -13,7 +13,8 @@ and garbage collection reclaims.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
+from contextlib import asynccontextmanager
 
 from ..core.errors import FsError
 from .content import CHUNK_SIZE
@@ -180,13 +181,26 @@ class DiskWriteStream(WriteStream):
 
 async def write_all(stream: WriteStream, chunks: Iterable[object] | AsyncIterable[object]) -> None:
     """Feed ``chunks`` (sync or async iterable) into ``stream`` and commit it."""
-    try:
+    async with committing(stream):
         if isinstance(chunks, AsyncIterable):
             async for data in chunks:
                 await stream.write(as_chunk(data))
         else:
             for data in chunks:
                 await stream.write(as_chunk(data))
+
+
+@asynccontextmanager
+async def committing(stream: WriteStream | None) -> AsyncIterator[None]:
+    """The block writes into ``stream``: when it ends, the stream is closed (the file
+    committed, whole); when it raises (a cancellation too), the stream is aborted (the file
+    stays as it was) and the exception goes on. None: no stream (the output goes elsewhere),
+    nothing to do."""
+    if stream is None:
+        yield
+        return
+    try:
+        yield
     except BaseException:
         await stream.abort()
         raise

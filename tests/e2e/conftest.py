@@ -55,6 +55,11 @@ Restart / persistence
                               test that data survived a browser restart. Everything still open
                               is closed at teardown, which asserts no offsite requests.
                               Use `tmp_path / "profile"` as user_data_dir.
+
+Helpers
+    poll_page / poll_value    wait for an expression in the page / a check made in Python.
+    ROWS, type_line           the terminal's rows as text (for poll_page), and a line typed
+                              at its prompt.
 """
 
 from __future__ import annotations
@@ -284,6 +289,31 @@ def poll_page(page, expression: str, what: str, timeout_ms: int = 60_000):
         if time.monotonic() > deadline:
             pytest.fail(f"waited {timeout_ms} ms for {what}", pytrace=False)
         time.sleep(0.05)
+
+
+def poll_value(page, read, done, failure, timeout_s: float = 60.0):
+    """``read()`` every 100 ms until ``done(value)``: the value; after ``timeout_s``, fail
+    with ``failure(value)``. For a check made in Python (poll_page's is an expression in the
+    page); ``page.wait_for_timeout`` between reads lets Playwright take its events in."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        value = read()
+        if done(value):
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(failure(value), pytrace=False)
+        page.wait_for_timeout(100)
+
+
+# The app's terminal: its rows as text (xterm's DOM renderer), for poll_page's expressions.
+ROWS = "document.querySelector('.xterm-rows').innerText"
+
+
+def type_line(page, text: str) -> None:
+    """Type ``text`` at the terminal's prompt and press Enter."""
+    page.locator(".xterm-helper-textarea").focus()
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")
 
 
 @dataclass

@@ -4,19 +4,7 @@ reach it through the terminal's raw input mode (web/app/terminal.mjs)."""
 
 from __future__ import annotations
 
-from .conftest import js, poll_page
-
-ROWS = "document.querySelector('.xterm-rows').innerText"
-
-
-def type_line(page, text: str) -> None:
-    page.locator(".xterm-helper-textarea").focus()
-    page.keyboard.type(text)
-    page.keyboard.press("Enter")
-
-
-def wait_rows(page, test: str, what: str) -> None:
-    poll_page(page, test, what, timeout_ms=60_000)
+from .conftest import ROWS, js, poll_page, type_line
 
 
 def test_less_pages_searches_and_gives_the_prompt_back(app):
@@ -26,29 +14,29 @@ def test_less_pages_searches_and_gives_the_prompt_back(app):
       await vfs.writeFile("/pager.txt", lines.join("\\n") + "\\n");
     """)
     type_line(app, "echo before-less")
-    wait_rows(app, f"{ROWS}.includes('before-less\\n')", "echo's output")
+    poll_page(app, f"{ROWS}.includes('before-less\\n')", "echo's output")
     type_line(app, "less /pager.txt")
-    wait_rows(app, f"{ROWS}.includes('row 1\\n') && {ROWS}.includes('/pager.txt')",
+    poll_page(app, f"{ROWS}.includes('row 1\\n') && {ROWS}.includes('/pager.txt')",
               "less's first page")
     rows = app.evaluate(ROWS)
     assert "row 7\\033[2J" in rows and "before-less" not in rows  # escaped, alternate screen
     height = app.evaluate("document.querySelector('.xterm-rows').children.length")
     app.keyboard.press(" ")
-    wait_rows(app, f"{ROWS}.split('\\n')[0].trim() === 'row {height}'", "the second page")
+    poll_page(app, f"{ROWS}.split('\\n')[0].trim() === 'row {height}'", "the second page")
     app.keyboard.type("/row 42")
     app.keyboard.press("Enter")
-    wait_rows(app, f"{ROWS}.split('\\n')[0].trim() === 'row 42'", "the line found at the top")
+    poll_page(app, f"{ROWS}.split('\\n')[0].trim() === 'row 42'", "the line found at the top")
     app.keyboard.press("G")
-    wait_rows(app, f"{ROWS}.includes('(END)')", "the last page")
+    poll_page(app, f"{ROWS}.includes('(END)')", "the last page")
     app.keyboard.press("q")
-    wait_rows(app, f"{ROWS}.includes('before-less') && !{ROWS}.includes('row 500')",
+    poll_page(app, f"{ROWS}.includes('before-less') && !{ROWS}.includes('row 500')",
               "the screen as it was")
     poll_page(app, f"{ROWS}.trimEnd().endsWith('$')", "the prompt after q")
     type_line(app, "echo after-less $?")
-    wait_rows(app, f"{ROWS}.includes('after-less 0\\n')", "a line run after less")
+    poll_page(app, f"{ROWS}.includes('after-less 0\\n')", "a line run after less")
     # Ctrl-C while less waits for a key quits it (status 0: it is a key for the pager).
     type_line(app, "yes | less")
-    wait_rows(app, f"{ROWS}.includes('y\\ny\\ny\\n')", "yes | less's first page")
+    poll_page(app, f"{ROWS}.includes('y\\ny\\ny\\n')", "yes | less's first page")
     app.keyboard.press("Control+C")
     poll_page(app, f"{ROWS}.trimEnd().endsWith('$') && !{ROWS}.includes('y\\ny\\ny\\n')",
               "the prompt after Ctrl-C")

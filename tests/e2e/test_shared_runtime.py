@@ -13,11 +13,10 @@ reader's stat cache was filled: a failure rate of one round in ten passes with p
 from __future__ import annotations
 
 import contextlib
-import time
 
 import pytest
 
-from .conftest import assert_no_offsite, record_offsite, watch_console
+from .conftest import assert_no_offsite, poll_value, record_offsite, watch_console
 
 ROUNDS = 40
 FILES = 5
@@ -63,17 +62,6 @@ def open_tab(context, name: str):
 
 def run(page, body: str, *args):
     return page.evaluate(f"async (args) => {{ const vfs = window.vfs; {body} }}", list(args))
-
-
-def wait_role(page, role: str, timeout_s: float = OPEN_MS / 1000) -> dict:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        runtime = page.evaluate(RUNTIME)
-        if runtime["role"] == role:
-            return runtime
-        if time.monotonic() > deadline:
-            pytest.fail(f"waited {timeout_s} s for the page to be {role}: {runtime}", pytrace=False)
-        page.wait_for_timeout(100)
 
 
 def test_a_second_tab_uses_the_first_tabs_runtime_with_a_shell_of_its_own(browser,
@@ -186,8 +174,6 @@ def test_when_the_host_tab_closes_a_guest_takes_over_and_nothing_acknowledged_is
             assert page.evaluate(RUNTIME)["failovers"] == 1
         # The guest's watch was set up again on the new host.
         run(third, "await vfs.writeFile('/after.txt', 'x'); return true;")
-        deadline = time.monotonic() + 30
-        while not any("after.txt" in str(e) for e in guest.evaluate("window.events")):
-            if time.monotonic() > deadline:
-                pytest.fail(f"no watch event for /after.txt: {guest.evaluate('window.events')}")
-            guest.wait_for_timeout(100)
+        poll_value(guest, lambda: guest.evaluate("window.events"),
+                   lambda events: any("after.txt" in str(e) for e in events),
+                   lambda events: f"no watch event for /after.txt: {events}", 30)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from ...archives import zip_entries
 from ...archives.archive import ZipSink
 from ...core.errors import FsError
+from ...disk.streams import committing
 from ..context import Context, describe, list_names
 from ..format import quote_arg, visible
 from .landing import Landing, Refusal, check_sizes, read_archive
@@ -79,15 +80,11 @@ async def zip_(ctx: Context, args: list[str]) -> int:
         return 12
     sink = ZipSink()
     writer = ctx.vfs.stream_writer(target)
-    try:
+    async with committing(writer):
         with zipfile.ZipFile(sink, "w", zipfile.ZIP_DEFLATED) as archive:
             for member, path in members:
                 await _add(ctx, archive, sink, writer, member, path, quiet="q" in options)
         await writer.write(sink.take())
-    except BaseException:
-        await writer.abort()
-        raise
-    await writer.close()
     return 0
 
 

@@ -5,6 +5,13 @@ translated to Python's syntax and run on grep's linear-time automaton
 Matches are leftmost-longest, as POSIX says. `.` and `[^...]` match a newline too. What the
 automaton cannot do (backreferences) an ERE does not have. Compiled patterns are cached, dynamic
 ones (strings used as patterns) too, up to ``CACHE_SIZE``.
+
+The translation has the shape of grep's and sed's (posix_re.translate) but not their dialect,
+so only the character classes are shared: here a backslash escapes inside brackets too and
+has awk's escapes (`\\n`, octal `\\101`, `\\/`), where POSIX's is a literal; a trailing one
+is a literal, not an error; `.` matches a newline; `*+?{` with nothing to repeat are literal
+(after `$` or `\\y` too: posix_re looks only at where an expression starts); an interval needs
+its lower bound; gawk's `\\y \\B \\` \\'` pass; and there is no BRE to translate.
 """
 
 from __future__ import annotations
@@ -14,13 +21,9 @@ import re
 from ...core.errors import FsError
 from ...core.grep_pattern import LineMatcher, compile_pattern
 from .awk_values import AwkError
+from .posix_re import CLASSES
 
 CACHE_SIZE = 500
-_CLASSES = {
-    "alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
-    "space": " \\t\\n\\r\\f\\v", "blank": " \\t", "xdigit": "0-9A-Fa-f",
-    "punct": "!-/:-@\\[-`{-~", "print": " -~", "graph": "!-~", "cntrl": "\\x00-\\x1f\\x7f",
-}
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a", "b": "\b",
             "/": "/", '"': '"'}
 _PASS = {"y": "\\b", "B": "\\B", "<": "\\b", ">": "\\b", "w": "\\w", "W": "\\W", "s": "\\s",
@@ -148,10 +151,10 @@ def _bracket(source: str, index: int) -> tuple[str, int]:
         if source.startswith("[:", i):
             end = source.find(":]", i + 2)
             name = source[i + 2:end] if end >= 0 else ""
-            if name not in _CLASSES:
+            if name not in CLASSES:
                 raise AwkError(f"fatal: invalid regexp: /{source}/: Invalid character class "
                                "name")
-            out.append(_CLASSES[name])
+            out.append(CLASSES[name])
             i = end + 2
             continue
         if char == "\\" and i + 1 < len(source):

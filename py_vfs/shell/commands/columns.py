@@ -12,7 +12,7 @@ from .. import pipes
 from ..context import Context
 from ..format import quote_arg
 from ..pipes import Input
-from .gnu import each_input, getopts
+from .gnu import each_input, getopts, named
 from .registry import GNU, Usage, UsageError, command
 
 _BLANKS = b" \t"
@@ -227,22 +227,20 @@ async def cut(ctx: Context, args: list[str]) -> int:
     options, operands = getopts(args, "b:c:f:d:sn", (
         "bytes=", "characters=", "fields=", "delimiter=", "only-delimited",
         "output-delimiter=", "complement"))
-    mode, spans, delimiter, only, joiner, complement = None, [], b"\t", False, None, False
-    for flag, value in options:
-        if flag in ("-b", "-c", "-f", "--bytes", "--characters", "--fields"):
+    given, values = named(options, {"-b": "bytes", "-c": "bytes", "--characters": "bytes",
+                                    "-f": "fields", "-d": "delimiter", "-s": "only-delimited"})
+    mode, spans, delimiter = None, [], b"\t"
+    for name, value in given:  # the lists and delimiters checked in the order typed
+        if name in ("bytes", "fields"):
             if mode is not None:
                 raise UsageError("only one type of list may be specified")
-            mode, spans = ("f" if flag in ("-f", "--fields") else "b"), _ranges(value)
-        elif flag in ("-d", "--delimiter"):
+            mode, spans = name[0], _ranges(value)
+        elif name == "delimiter":
             if len(value.encode()) != 1:
                 raise UsageError("the delimiter must be a single character")
             delimiter = value.encode()
-        elif flag in ("-s", "--only-delimited"):
-            only = True
-        elif flag == "--output-delimiter":
-            joiner = value.encode()
-        elif flag == "--complement":
-            complement = True
+    only, complement = "only-delimited" in values, "complement" in values
+    joiner = values["output-delimiter"].encode() if "output-delimiter" in values else None
     if mode is None:
         raise UsageError("you must specify a list of bytes, characters, or fields")
 

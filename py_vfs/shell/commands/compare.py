@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..context import Context, describe
 from ..format import quote_arg, shown_name
 from .diff_tree import DiffJob, diff_paths
-from .gnu import getopts, number, open_input
+from .gnu import getopts, named, number, open_input
 from .registry import Usage, UsageError, command
 
 # diff's and cmp's usage errors: `cmd: Try 'cmd --help' ...`, status 2 (trouble).
@@ -52,22 +52,16 @@ async def file_diff(ctx: Context, args: list[str]) -> int:
     trouble."""
     options, operands = getopts(args, "uU:qsrNx:", (
         "unified=", "brief", "report-identical-files", "recursive", "new-file", "exclude="))
-    job = DiffJob()
-    for flag, value in options:
-        if flag == "-u":
-            job.unified = True
-        elif flag in ("-U", "--unified"):
-            job.unified, job.context = True, number(value, "context length")
-        elif flag in ("-q", "--brief"):
-            job.brief = True
-        elif flag in ("-r", "--recursive"):
-            job.recursive = True
-        elif flag in ("-N", "--new-file"):
-            job.new_file = True
-        elif flag in ("-x", "--exclude"):
-            job.exclude.append(value)
-        else:
-            job.same = True
+    given, values = named(options, {"-U": "unified", "-q": "brief", "-s": "same",
+                                    "--report-identical-files": "same", "-r": "recursive",
+                                    "-N": "new-file", "-x": "exclude"})
+    contexts = [number(value, "context length") for name, value in given if name == "unified"]
+    job = DiffJob(unified="u" in values or bool(contexts), brief="brief" in values,
+                  same="same" in values, recursive="recursive" in values,
+                  new_file="new-file" in values,
+                  exclude=[value for name, value in given if name == "exclude"])
+    if contexts:
+        job.context = contexts[-1]
     if len(operands) < 2:
         after = quote_arg(operands[-1] if operands else "diff")
         raise UsageError(f"missing operand after {after}", 2)

@@ -17,6 +17,7 @@ from ..context import Context, describe
 from ..format import quote_arg
 from .http_transport import TooLarge, copy_body, in_browser, network_refusal, send
 from .http_types import Deadline, NetworkError, Request, Response, split_url
+from .options import OptionError, parse
 from .registry import command
 
 USAGE = 2
@@ -26,9 +27,9 @@ _FLAGS = {"s": "silent", "S": "show-error", "f": "fail", "L": "location", "I": "
           "i": "include", "O": "remote-name", "v": "verbose"}
 _VALUED = {"o": "output", "H": "header", "d": "data", "X": "request", "w": "write-out",
            "m": "max-time", "A": "user-agent", "e": "referer"}
-_LONG_FLAGS = set(_FLAGS.values())
-_LONG_VALUED = set(_VALUED.values()) | {"data-binary", "data-raw", "data-ascii", "max-redirs",
-                                         "url"}
+_LONG = {**dict.fromkeys(_FLAGS.values(), False), **dict.fromkeys(_VALUED.values(), True),
+         **dict.fromkeys(("data-binary", "data-raw", "data-ascii", "max-redirs", "url"), True)}
+_SHORT = {**_FLAGS, **_VALUED}
 _WRITE_OUT = re.compile(r"%\{([a-z_]+)\}|%%|\\[nrt\\]")
 
 
@@ -52,38 +53,19 @@ class _Options:
 
 
 def _parse(args: list[str]) -> _Options:
+    """The command line, its options in the order typed (each -o or -O goes with the next
+    URL); a bad option is worded as curl words it."""
+    try:
+        options = parse(args, "".join(_FLAGS), "".join(_VALUED), _LONG, abbreviate=False)
+    except OptionError as exc:
+        wording = "requires parameter" if exc.kind == "missing" else "is unknown"
+        raise _Fail(USAGE, f"option {exc.option}: {wording}") from None
     found = _Options()
-    rest = list(args)
-    while rest:
-        arg = rest.pop(0)
-        if arg.startswith("--") and len(arg) > 2:
-            name, equals, value = arg[2:].partition("=")
-            if name in _LONG_FLAGS and not equals:
-                _set(found, name, None)
-            elif name in _LONG_VALUED:
-                if not equals:
-                    if not rest:
-                        raise _Fail(USAGE, f"option --{name}: requires parameter")
-                    value = rest.pop(0)
-                _set(found, name, value)
-            else:
-                raise _Fail(USAGE, f"option --{name}: is unknown")
-        elif arg.startswith("-") and len(arg) > 1:
-            for index, letter in enumerate(arg[1:], start=1):
-                if letter in _FLAGS:
-                    _set(found, _FLAGS[letter], None)
-                elif letter in _VALUED:
-                    value = arg[index + 1:]
-                    if not value:
-                        if not rest:
-                            raise _Fail(USAGE, f"option -{letter}: requires parameter")
-                        value = rest.pop(0)
-                    _set(found, _VALUED[letter], value)
-                    break
-                else:
-                    raise _Fail(USAGE, f"option -{letter}: is unknown")
-        else:
-            found.urls.append(arg)
+    for name, value in options.given:
+        if name:
+            _set(found, _SHORT.get(name, name), value)
+        elif value is not None:
+            found.urls.append(value)
     return found
 
 

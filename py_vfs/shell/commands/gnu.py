@@ -37,6 +37,16 @@ def getopts(args: list[str], short: str,
         raise UsageError(f"invalid option -- '{option}'") from None
 
 
+def named(options: list[tuple[str, str]],
+          names: dict[str, str]) -> tuple[list[tuple[str, str]], dict[str, str]]:
+    """``getopts``'s options under one name each, so that a table, not a chain of tests,
+    says what a flag means: ``names`` maps a flag as typed (`-q`) to its name (`brief`); the
+    others are named as typed without their dashes (`--brief`: `brief`, `-s`: `s`). Returns
+    them in order, and the last value of each name."""
+    given = [(names.get(flag, flag.lstrip("-")), value) for flag, value in options]
+    return given, dict(given)
+
+
 def open_input(ctx: Context, name: str) -> Input:
     """The standard input for `-`, else the file ``name`` read a chunk at a time (a missing
     file raises ``OSError`` here; ``each_input`` reports it with the name)."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from ...disk.streams import committing
 from ..context import Context, describe, lexists
 from ..format import shown_name, visible
 from ..pipes import Input, StreamInput
@@ -30,6 +31,21 @@ SUFFIXES = ((".gz", ""), ("-gz", ""), (".z", ""), ("-z", ""), ("_z", ""), (".tgz
 LONG = {"stdout": False, "to-stdout": False, "decompress": False, "uncompress": False,
         "force": False, "keep": False, "list": False, "no-name": False, "name": False,
         "quiet": False, "test": False, "fast": False, "best": False, "verbose": False}
+# What each flag sets in the _Job (the last one given wins where two set the same field).
+_SETS: dict[str, tuple[str, object]] = {
+    **{digit: ("level", int(digit)) for digit in "123456789"},
+    "fast": ("level", 1), "best": ("level", 9),
+    **dict.fromkeys(("d", "decompress", "uncompress"), ("decompress", True)),
+    **dict.fromkeys(("c", "stdout", "to-stdout"), ("stdout", True)),
+    **dict.fromkeys(("f", "force"), ("force", True)),
+    **dict.fromkeys(("k", "keep"), ("keep", True)),
+    **dict.fromkeys(("l", "list"), ("listing", True)),
+    **dict.fromkeys(("t", "test"), ("test", True)),
+    **dict.fromkeys(("n", "no-name"), ("name", False)),
+    **dict.fromkeys(("N", "name"), ("name", True)),
+    **dict.fromkeys(("q", "quiet"), ("quiet", True)),
+    **dict.fromkeys(("v", "verbose"), ("verbose", True)),
+}
 
 
 @dataclass
@@ -61,28 +77,8 @@ def _job(args: list[str], decompress: bool, stdout: bool) -> tuple[_Job, list[st
         if not job.suffix or "/" in job.suffix:
             raise UsageError("", detail=f"gzip: invalid suffix '{visible(job.suffix)}'")
     for flag in options.order:
-        if flag in digits:
-            job.level = int(flag)
-        elif flag in ("fast", "best"):
-            job.level = 1 if flag == "fast" else 9
-        elif flag in ("d", "decompress", "uncompress"):
-            job.decompress = True
-        elif flag in ("c", "stdout", "to-stdout"):
-            job.stdout = True
-        elif flag in ("f", "force"):
-            job.force = True
-        elif flag in ("k", "keep"):
-            job.keep = True
-        elif flag in ("l", "list"):
-            job.listing = True
-        elif flag in ("t", "test"):
-            job.test = True
-        elif flag in ("n", "no-name", "N", "name"):
-            job.name = flag in ("N", "name")
-        elif flag in ("q", "quiet"):
-            job.quiet = True
-        elif flag in ("v", "verbose"):
-            job.verbose = True
+        if flag in _SETS:  # not -S, --suffix (read above)
+            setattr(job, *_SETS[flag])
     return job, options.operands
 
 
@@ -149,25 +145,19 @@ class _Run:
         ctx, job = self.ctx, self.job
         writer = ctx.vfs.stream_writer(target) if target else None
         try:
-            async for piece in inflater.chunks():
-                if writer is not None:
-                    await writer.write(piece)
-                elif not (job.test or job.listing):
-                    await ctx.write(piece)
+            async with committing(writer):
+                try:
+                    async for piece in inflater.chunks():
+                        if writer is not None:
+                            await writer.write(piece)
+                        elif not (job.test or job.listing):
+                            await ctx.write(piece)
+                except TrailingGarbage:  # what came before is whole: it is kept
+                    self.error(f"{inflater.label}: decompression OK, trailing garbage "
+                               "ignored", 2, lead=True)
         except GzipError as exc:
-            if writer is not None:
-                await writer.abort()
             self.error(f"{inflater.label}: {exc}", lead=True)
             return None
-        except TrailingGarbage:
-            self.error(f"{inflater.label}: decompression OK, trailing garbage ignored", 2,
-                       lead=True)
-        except BaseException:
-            if writer is not None:
-                await writer.abort()
-            raise
-        if writer is not None:
-            await writer.close()
         return inflater
 
     def _target(self, name: str, expanding: bool) -> str | None:
@@ -271,14 +261,10 @@ class _Run:
             self.say(name, node.size, written, stored, self._outcome(None))
             return
         writer = ctx.vfs.stream_writer(ctx.resolve(target))
-        try:
+        async with committing(writer):
             async for piece in pieces:
                 written += len(piece)
                 await writer.write(piece)
-        except BaseException:
-            await writer.abort()
-            raise
-        await writer.close()
         await self.finish(ctx.resolve(name), ctx.resolve(target), node, None)
         self.say(name, node.size, written, stored, self._outcome(target))
 

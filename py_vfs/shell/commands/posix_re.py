@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-_CLASSES = {
+# POSIX's character classes as the inside of a Python set (awk's brackets use them too).
+CLASSES = {
     "alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
     "space": " \\t\\n\\r\\f\\v", "blank": " \\t", "xdigit": "0-9A-Fa-f",
     "punct": re.escape("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~").replace("\\ ", " "),
@@ -48,9 +49,9 @@ def _bracket(pattern: str, index: int) -> tuple[str, int]:
         if pattern.startswith("[:", i):
             end = pattern.find(":]", i + 2)
             name = pattern[i + 2:end] if end >= 0 else ""
-            if name not in _CLASSES:
+            if name not in CLASSES:
                 raise BadPattern("Invalid character class name")
-            out.append(_CLASSES[name])
+            out.append(CLASSES[name])
             i = end + 2
             continue
         if char in "\\[]&~|":

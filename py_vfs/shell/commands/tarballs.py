@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ...archives import archive as vfs_archive
 from ...core.errors import FsError
+from ...disk.streams import committing
 from ..context import Context, describe, resolve
 from ..format import OWNER, quote_arg, visible
 from .archives import member_name, walk
@@ -169,7 +170,7 @@ async def _create(ctx: Context, job: _Job) -> int:
         if out:
             await (ctx.write(out) if writer is None else writer.write(out))
 
-    try:
+    async with committing(writer):
         for name, path in members:
             if job.verbose:
                 line = visible(name) + ("/" if ctx.vfs.lstat(path).type == "directory" else "")
@@ -181,12 +182,6 @@ async def _create(ctx: Context, job: _Job) -> int:
         if squeeze:
             tail = squeeze.flush()
             await (ctx.write(tail) if writer is None else writer.write(tail))
-    except BaseException:
-        if writer is not None:
-            await writer.abort()
-        raise
-    if writer is not None:
-        await writer.close()
     if status:
         ctx.err(FAILED)
     return status

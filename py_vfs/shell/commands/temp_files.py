@@ -15,7 +15,7 @@ import string
 
 from ..context import Context, describe, ensure_parent_dir, lexists
 from ..format import quote_arg, shown_name
-from .gnu import getopts
+from .gnu import getopts, named
 from .registry import GNU, UsageError, command
 from .splitting import size
 
@@ -53,22 +53,12 @@ async def mktemp(ctx: Context, args: list[str]) -> int:
     says nothing on failure."""
     options, operands = getopts(args, "dqtup:", ("directory", "quiet", "dry-run", "tmpdir=",
                                                  "suffix="))
-    directory = dry = quiet = relative = False
-    parent: str | None = None
-    suffix = ""
-    for flag, value in options:
-        if flag in ("-d", "--directory"):
-            directory = True
-        elif flag in ("-u", "--dry-run"):
-            dry = True
-        elif flag in ("-q", "--quiet"):
-            quiet = True
-        elif flag == "-t":
-            relative = True
-        elif flag in ("-p", "--tmpdir"):
-            parent, relative = value, True
-        else:
-            suffix = value
+    _, values = named(options, {"-d": "directory", "-u": "dry-run", "-q": "quiet",
+                                "-p": "tmpdir"})
+    directory, dry, quiet = "directory" in values, "dry-run" in values, "quiet" in values
+    relative = "t" in values or "tmpdir" in values
+    parent = values.get("tmpdir")
+    suffix = values.get("suffix", "")
     if len(operands) > 1:
         raise UsageError("too many templates")
     template = operands[0] if operands else DEFAULT_TEMPLATE
@@ -141,14 +131,9 @@ async def truncate(ctx: Context, args: list[str]) -> int:
     (at least), `/` (round down to a multiple of), `%` (round up to one). -r RFILE: RFILE's
     size instead, or the base a relative SIZE applies to."""
     options, operands = getopts(args, "cs:r:", ("no-create", "size=", "reference="))
-    create, spec, reference = True, None, None
-    for flag, value in options:
-        if flag in ("-c", "--no-create"):
-            create = False
-        elif flag in ("-r", "--reference"):
-            reference = value
-        else:
-            spec = value
+    _, values = named(options, {"-c": "no-create", "-s": "size", "-r": "reference"})
+    create = "no-create" not in values
+    spec, reference = values.get("size"), values.get("reference")
     if spec is None and reference is None:
         raise UsageError("you must specify either '--size' or '--reference'")
     base = None

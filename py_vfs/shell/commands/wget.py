@@ -17,16 +17,18 @@ from ..context import Context, describe
 from ..format import quote_arg, visible
 from .http_transport import TooLarge, copy_body, network_refusal, send
 from .http_types import Deadline, NetworkError, Request, split_url
-from .registry import command
+from .options import parse
+from .registry import UsageError, command
 
 GENERIC, USAGE, FILE_IO, NETWORK, TLS, SERVER = 1, 2, 3, 4, 5, 8
 MAX_NUMBERED = 1000  # NAME.1 ... NAME.999 tried for a free name
-_FLAGS = {"q": "quiet", "v": "verbose", "nv": "no-verbose"}
+_FLAGS = {"q": "quiet", "v": "verbose"}
 _VALUED = {"O": "output-document", "P": "directory-prefix", "T": "timeout",
            "U": "user-agent"}
-_LONG_FLAGS = {"quiet", "verbose", "no-verbose"}
-_LONG_VALUED = set(_VALUED.values()) | {"header", "post-data", "post-file", "max-redirect",
-                                         "method", "body-data"}
+_LONG = {**dict.fromkeys((*_FLAGS.values(), "no-verbose"), False),
+         **dict.fromkeys((*_VALUED.values(), "header", "post-data", "post-file", "max-redirect",
+                          "method", "body-data"), True)}
+_SHORT = {**_FLAGS, **_VALUED}
 
 
 class _Fail(Exception):
@@ -44,40 +46,22 @@ class _Options:
 
 
 def _parse(args: list[str]) -> _Options:
-    found = _Options()
-    rest = list(args)
-    while rest:
-        arg = rest.pop(0)
-        if arg == "-nv":
-            found.flags.add("no-verbose")
-        elif arg.startswith("--") and len(arg) > 2:
-            name, equals, value = arg[2:].partition("=")
-            if name in _LONG_FLAGS and not equals:
-                found.flags.add(name)
-            elif name in _LONG_VALUED:
-                if not equals:
-                    if not rest:
-                        raise _Fail(USAGE, f"option '--{name}' requires an argument")
-                    value = rest.pop(0)
-                _value(found, name, value)
-            else:
-                raise _Fail(USAGE, f"unrecognized option '--{name}'")
-        elif arg.startswith("-") and len(arg) > 1:
-            for index, letter in enumerate(arg[1:], start=1):
-                if letter in _FLAGS:
-                    found.flags.add(_FLAGS[letter])
-                elif letter in _VALUED:
-                    value = arg[index + 1:]
-                    if not value:
-                        if not rest:
-                            raise _Fail(USAGE, f"option requires an argument -- '{letter}'")
-                        value = rest.pop(0)
-                    _value(found, _VALUED[letter], value)
-                    break
-                else:
-                    raise _Fail(USAGE, f"invalid option -- '{letter}'")
+    """The command line (`-nv` is one option, wget's --no-verbose); a bad option is a usage
+    error worded as GNU's getopt words it."""
+    end = args.index("--") if "--" in args else len(args)
+    args = [("--no-verbose" if arg == "-nv" else arg) for arg in args[:end]] + args[end:]
+    try:
+        options = parse(args, "".join(_FLAGS), "".join(_VALUED), _LONG, abbreviate=False)
+    except UsageError as exc:
+        raise _Fail(USAGE, str(exc)) from None
+    found = _Options(urls=options.operands)
+    for name, value in options.given:
+        if not name:
+            continue
+        if value is None:
+            found.flags.add(_SHORT.get(name, name))
         else:
-            found.urls.append(arg)
+            _value(found, _SHORT.get(name, name), value)
     return found
 
 
