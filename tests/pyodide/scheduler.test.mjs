@@ -112,3 +112,94 @@ test("a long chain of ready Python callbacks lets the worker's events in once pe
     delete globalThis.schedulerTest;
   }
 });
+
+// Python's ready callbacks in batches (py_vfs/web/ready_batches.py, installed by the worker at
+// boot): `during(work)` runs it with the batches on the loop and Pyodide's scheduleCallback
+// counting the entries handed to JS, and takes both off again.
+async function entriesWithBatches(work, clock = "None") {
+  const webloop = pyodide.pyimport("pyodide.webloop");
+  const original = webloop.scheduleCallback;
+  let entries = 0;
+  webloop.scheduleCallback = (callback, delay) => { if (!delay) entries++; return original(callback, delay); };
+  pyodide.runPython(`
+    import asyncio, js
+    from py_vfs.web import ready_batches
+    clock = ${clock}
+    ready_batches.install(clock=clock) if clock else ready_batches.install()
+  `);
+  try {
+    await work();
+  } finally {
+    pyodide.runPython(`
+      loop = asyncio.get_event_loop()
+      del loop.call_soon, loop.call_soon_threadsafe
+    `);
+    webloop.scheduleCallback = original;
+    webloop.destroy();
+  }
+  return entries;
+}
+
+const CHAIN = `
+  import asyncio
+  async def chain(rounds):
+      for _ in range(rounds):
+          await asyncio.sleep(0)
+  await chain(100)
+`;
+
+test("with ready batches, a chain of 100 awaits enters Python from JS a few times, not 100", async () => {
+  const plain = await macrotasksDuring((macrotask) => macrotask, () => pyodide.runPythonAsync(CHAIN));
+  assert.ok(plain >= 100, `the plain loop enters once per await (${plain})`);
+  const batched = await entriesWithBatches(() => pyodide.runPythonAsync(CHAIN));
+  assert.ok(batched <= 6, `entries with batches: ${batched}`);
+});
+
+test("with ready batches, a write and a read through the dispatch still answer", async () => {
+  const api = await edge.open_api(await IDBStore.open("batches"));
+  let read;
+  await entriesWithBatches(async () => {
+    await call(api, "writeFile", "/b", "batched");
+    read = await call(api, "readFile", "/b", "utf8");
+  });
+  assert.deepEqual(read, { value: "batched" });
+});
+
+test("with ready batches, a long chain still lets the worker's events in once per slice", async () => {
+  // As the test above without batches: our clock moves 1 ms a round, for the JS scheduler's
+  // slices and the drains' alike.
+  const ROUNDS = 100;
+  let clock = 0;
+  let events = 0;
+  let stop = false;
+  const tick = () => { events++; if (!stop) setImmediate(tick); };
+  globalThis.schedulerTest = { advance: (ms) => { clock += ms; }, events: () => events, now: () => clock };
+  const webloop = pyodide.pyimport("pyodide.webloop");
+  const original = webloop.scheduleCallback;
+  scheduleInMicrotasks(pyodide, () => clock);
+  let during;
+  try {
+    setImmediate(tick);
+    await entriesWithBatches(async () => {
+      during = await pyodide.runPythonAsync(`
+        import asyncio, js
+        async def spin(rounds):
+            seen = js.schedulerTest.events()
+            for _ in range(rounds):
+                js.schedulerTest.advance(1)
+                await asyncio.sleep(0)
+            return js.schedulerTest.events() - seen
+        await spin(${ROUNDS})
+      `);
+    }, "lambda: js.schedulerTest.now() / 1000");
+  } finally {
+    stop = true;
+    webloop.scheduleCallback = original;
+    webloop.destroy();
+    delete globalThis.schedulerTest;
+  }
+  // A drain runs its callbacks for 4 ms of our clock (ready_batches.SLICE_S) and a JS slice
+  // lasts 8 (SLICE_MS): events get in at least once every two slices' worth of rounds.
+  const least = Math.floor(ROUNDS / (2 * SLICE_MS + 2)) - 1;
+  assert.ok(during >= least && during <= ROUNDS, `${during} events during ${ROUNDS} rounds of 1 ms: expected at least ${least}`);
+});

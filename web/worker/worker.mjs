@@ -67,6 +67,8 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   progress("download", "Downloading Python");
   const key = snapshotKey(manifest);
   const pyodide = await startRuntime(manifest, key, snapshot);
+  // One entry from JS runs a batch of Python's ready callbacks, not one each (py_vfs/web/ready_batches.py).
+  callPython(pyodide, "py_vfs.web.ready_batches", "install");
   progress("disk", `Opening disk "${name}"`);
   const store = await IDBStore.open(name, { durability });
   store.peers.onCommit = () => applyRemote(store);
