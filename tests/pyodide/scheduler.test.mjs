@@ -74,6 +74,19 @@ test("a write and a read through the dispatch hop once per event they wait for, 
   assert.ok(write <= 2 && reading <= 1, `macrotasks: write ${write}, read ${reading}`);
 });
 
+// Python that awaits `rounds` times, moving the test's clock 1 ms before each await, and
+// returns how many of the test's events ran meanwhile (globalThis.schedulerTest).
+const spinning = (rounds) => `
+  import asyncio, js
+  async def spin(rounds):
+      seen = js.schedulerTest.events()
+      for _ in range(rounds):
+          js.schedulerTest.advance(1)
+          await asyncio.sleep(0)
+      return js.schedulerTest.events() - seen
+  await spin(${rounds})
+`;
+
 test("a long chain of ready Python callbacks lets the worker's events in once per slice", async () => {
   // The slices are measured on our clock, which each round of the chain moves by 1 ms: where a
   // slice ends depends on the rounds run, not on the machine's speed.
@@ -88,16 +101,7 @@ test("a long chain of ready Python callbacks lets the worker's events in once pe
   scheduleInMicrotasks(pyodide, () => clock);
   try {
     setImmediate(tick);
-    const during = await pyodide.runPythonAsync(`
-      import asyncio, js
-      async def spin(rounds):
-          seen = js.schedulerTest.events()
-          for _ in range(rounds):
-              js.schedulerTest.advance(1)
-              await asyncio.sleep(0)
-          return js.schedulerTest.events() - seen
-      await spin(${ROUNDS})
-    `);
+    const during = await pyodide.runPythonAsync(spinning(ROUNDS));
     // A slice holds the rounds of SLICE_MS ms (and the one that crosses the line), then one
     // macrotask lets the pending event run: 10 with SLICE_MS = 8; one less for a slice cut by
     // the start or the end of the chain.
@@ -181,16 +185,7 @@ test("with ready batches, a long chain still lets the worker's events in once pe
   try {
     setImmediate(tick);
     await entriesWithBatches(async () => {
-      during = await pyodide.runPythonAsync(`
-        import asyncio, js
-        async def spin(rounds):
-            seen = js.schedulerTest.events()
-            for _ in range(rounds):
-                js.schedulerTest.advance(1)
-                await asyncio.sleep(0)
-            return js.schedulerTest.events() - seen
-        await spin(${ROUNDS})
-      `);
+      during = await pyodide.runPythonAsync(spinning(ROUNDS));
     }, "lambda: js.schedulerTest.now() / 1000");
   } finally {
     stop = true;
