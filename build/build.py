@@ -9,6 +9,8 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
                                  shared/; in dist/ they sit side by side, so the URLs stay
                                  flat, and their imports are rewritten to match), but
                                  web/realm/'s frame files, kept in realm/ (the app's origin)
+    *.d.mts                      the TypeScript types of pyvfs.mjs and api.mjs (web/'s
+                                 pyvfs.d.mts, api.d.mts, results.d.mts), copied as they are
     pyvfs.mjs, worker.mjs        bundles: each is its module with everything it imports (but
                                  Pyodide) in one file, made by esbuild (package.json pins it)
                                  from those copies, with its source map (*.mjs.map); loading
