@@ -9,6 +9,10 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
                                  shared/; in dist/ they sit side by side, so the URLs stay
                                  flat, and their imports are rewritten to match), but
                                  web/realm/'s frame files, kept in realm/ (the app's origin)
+    package.json                 dist/ as the npm package py-vfs (build/npm_package.py;
+                                 `npm pack dist/`), its entry for bundlers bundler.mjs
+    *.d.mts                      the TypeScript types of pyvfs.mjs and api.mjs (web/'s
+                                 pyvfs.d.mts, api.d.mts, results.d.mts), copied as they are
     pyvfs.mjs, worker.mjs        bundles: each is its module with everything it imports (but
                                  Pyodide) in one file, made by esbuild (package.json pins it)
                                  from those copies, with its source map (*.mjs.map); loading
@@ -70,6 +74,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from chromium import CHROMIUM
+from npm_package import write_package_json
 from ship_snapshot import make_snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,7 +139,7 @@ PREVIEW_SITE = "preview-origin"
 PREVIEW_FILES = ["sw.js", "relay.html", "relay.mjs"]
 # Names in dist/ that the build itself writes; web/ must not hold them.
 RESERVED = {"pyodide", "vendor", "wheels", "manifest.json", "pyvfs-config.json", "protocol.mjs",
-            "defaults", PREVIEW_SITE}
+            "defaults", "package.json", PREVIEW_SITE}
 # The default content copied into a disk on its first open (py_vfs/defaults.py).
 DEFAULTS = ROOT / "defaults"
 # The shell's reference, which `man` reads (py_vfs/shell/manual.py): copied into the package for
@@ -174,7 +179,8 @@ def walk(folder: Path) -> list[Path]:
 
 
 def input_files() -> list[Path]:
-    files = [Path(__file__).resolve(), *SNAPSHOT_MAKER, ROOT / "pyproject.toml",
+    files = [Path(__file__).resolve(), *SNAPSHOT_MAKER, ROOT / "build" / "npm_package.py",
+             ROOT / "pyproject.toml",
              ROOT / "README.md", SHELL_REFERENCE]
     files += [path for path in walk(ROOT / "py_vfs") if path != PACKAGED_REFERENCE]
     files += walk(ROOT / "web")
@@ -474,6 +480,7 @@ def build(out: Path, digest: str) -> dict[str, int]:
         manifest["snapshot"] = snapshot
         write_json(out / "manifest.json", manifest)
     say(f"manifest: version {version}, wheel {wheel}, build {digest[:12]}")
+    write_package_json(out, version)  # last: it lists out/'s files
 
     return {
         path.relative_to(out).as_posix(): path.stat().st_size

@@ -4,6 +4,8 @@
 #   unit  pytest tests/unit   (CPython, no browser; under coverage.py, with a floor)
 #   pyodide  node --test tests/pyodide  (the real Pyodide in Node, fake-indexeddb; it also runs
 #            tests/unit in Pyodide, with the wheels `build/setup.sh --test` downloads)
+#   types tsc -p tests/types  (the TypeScript types of web/*.d.mts, over a program that calls
+#         every method; about a second)
 #   e2e   pytest tests/e2e    (dist/ served on 127.0.0.1, Debian's chromium via Playwright)
 # Expects dist/ to be built (npm test does it first). To run one tier or one test, call pytest
 # directly, e.g. `.venv/bin/python -m pytest tests/e2e -x -k boot`.
@@ -36,6 +38,7 @@ $line"
 }
 
 tier lint "$PY" -m ruff check py_vfs tests build bench
+tier types node_modules/.bin/tsc -p tests/types
 # The unit tier under coverage.py: py_vfs's line coverage, reported after the tests; the tier
 # fails when the tests fail or the total is under COVERAGE_FLOOR (docs/testing.md).
 COVERAGE_FLOOR=89

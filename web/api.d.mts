@@ -1,0 +1,280 @@
+// Types of api.mjs: the API object openVFS() resolves to (VFS), its Stats and Dirent, and
+// viewOf (docs/api.md). Result shapes and errors: results.d.mts. tests/types/ checks this file
+// with tsc --strict, and tests/e2e/test_types.py fails on a member of the real objects that it
+// does not declare.
+
+import type {
+  AgentCaps, AgentToolResult, CheckReport, Completion, Diagnostics, DiffEntry, DiskState,
+  FindEntry, GrepResult, ImportResult, JournalEntry, MemoryUsage, MountInfo, NodeKind,
+  QueryResult, ResetResult, RestoreResult, RunPythonResult, ShellResult, SnapshotRecord,
+  Unsubscribe, Usage, WatchEvent,
+} from "./results.mjs";
+
+export type * from "./results.mjs";
+
+/** Every method takes an AbortSignal (docs/api.md, "Cancelling a call"). */
+export interface Abortable {
+  signal?: AbortSignal;
+}
+
+export type Encoding = "utf8" | "utf-8";
+/** readFile also decodes latin1. */
+export type ReadEncoding = Encoding | "latin1" | "binary";
+/** A mode: a number, or an octal string ("755"). */
+export type Mode = number | string;
+/** A time: a Date, seconds since 1970, or numeric text. */
+export type TimeLike = Date | number | string;
+/** A point in time for the journal: a Date, ms since 1970, or ISO 8601 text. */
+export type Instant = Date | number | string;
+/** What writeFile writes: text (UTF-8), bytes, or a stream of either. */
+export type WriteData =
+  | string
+  | ArrayBufferView
+  | ReadableStream<Uint8Array | string>
+  | AsyncIterable<Uint8Array | string>;
+
+export interface ReadFileOptions extends Abortable {
+  encoding?: ReadEncoding | null;
+  flag?: "r";
+}
+export interface WriteFileOptions extends Abortable {
+  encoding?: Encoding | null;
+  mode?: Mode;
+  /** "w" (default), or "a": appends as appendFile. */
+  flag?: "w" | "a";
+}
+export interface AppendFileOptions extends Abortable {
+  encoding?: Encoding | null;
+  flag?: "a";
+}
+export interface MkdirOptions extends Abortable {
+  recursive?: boolean;
+  mode?: Mode;
+}
+export interface ReaddirOptions extends Abortable {
+  encoding?: Encoding | null;
+  withFileTypes?: boolean;
+}
+export interface RmOptions extends Abortable {
+  recursive?: boolean;
+  force?: boolean;
+  maxRetries?: number;
+  retryDelay?: number;
+}
+export interface CpOptions extends Abortable {
+  recursive?: boolean;
+}
+export interface EncodingOptions extends Abortable {
+  encoding?: Encoding | null;
+}
+export interface StatOptions extends Abortable {
+  /** Refused when true. */
+  bigint?: false;
+}
+export interface GrepOptions extends Abortable {
+  /** The pattern is a regular expression (default true). */
+  regex?: boolean;
+  ignoreCase?: boolean;
+  /** Only files whose path matches this glob. */
+  include?: string;
+  maxResults?: number;
+  /** Files larger are skipped (Infinity: no limit). */
+  maxFileSize?: number;
+}
+export interface QueryOptions extends Abortable {
+  limit?: number;
+}
+export interface JournalOptions extends Abortable {
+  since?: Instant;
+  until?: Instant;
+  writer?: string;
+  path?: string;
+  limit?: number;
+}
+export interface ReadStreamOptions extends Abortable {
+  start?: number;
+  /** Inclusive, as in Node. */
+  end?: number;
+}
+export interface ExportOptions extends Abortable {
+  format?: "zip" | "sqlite";
+}
+export interface ImportOptions extends Abortable {
+  format?: "zip" | "sqlite";
+  into?: string;
+}
+export type ImportSource = ReadableStream<Uint8Array> | Blob | ArrayBuffer | ArrayBufferView;
+export interface WatchOptions extends Abortable {
+  recursive?: boolean;
+}
+export interface RestrictOptions extends Abortable {
+  read?: string[];
+  write?: string[];
+  writer?: string;
+}
+export interface ScoopOptions extends Abortable {
+  /** Let the scoop's shell reach the network (curl, wget). */
+  network?: boolean;
+}
+export interface AgentToolOptions extends Abortable {
+  caps?: AgentCaps;
+  workspace?: string;
+}
+export interface ShellOptions extends Abortable {
+  /** The output as it is written, instead of collected in the result. */
+  onOutput?: (stream: "stdout" | "stderr", text: string) => void;
+  /** The next piece of standard input as the command reads; null is the end. */
+  input?: (request: { raw: boolean }) => string | Uint8Array | null | Promise<string | Uint8Array | null>;
+  isatty?: boolean;
+  rows?: number;
+  cols?: number;
+  interactive?: boolean;
+}
+export interface RunPythonOptions extends Abortable {
+  cwd?: string;
+  args?: string[];
+  stdin?: string | Uint8Array;
+  onOutput?: ShellOptions["onOutput"];
+  input?: ShellOptions["input"];
+}
+export interface PreviewUrlOptions extends Abortable {
+  /** A folder holding the path: the URL serves the path inside it ("/": the whole disk). */
+  root?: string;
+}
+export interface MountOptions extends Abortable {
+  readOnly?: boolean;
+}
+export interface GcOptions extends Abortable {
+  graceMs?: number;
+}
+export interface ResetOptions extends Abortable {
+  defaults: true;
+}
+
+/** What stat and lstat resolve to, in node:fs's shape. */
+export class Stats {
+  private constructor();
+  type: NodeKind;
+  size: number;
+  /** With the type bits (0o100644 for a file). */
+  mode: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  atimeMs: number;
+  birthtimeMs: number;
+  mtime: Date;
+  ctime: Date;
+  atime: Date;
+  /** Set when the Stats came from a listing. */
+  name: string | undefined;
+  path: string | undefined;
+  uid: number;
+  gid: number;
+  nlink: number;
+  dev: number;
+  ino: number;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}
+
+/** An entry of readdir(path, {withFileTypes: true}). */
+export class Dirent {
+  private constructor();
+  name: string;
+  /** The entry's own path. */
+  path: string;
+  /** The directory that holds it. */
+  parentPath: string;
+  type: NodeKind;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}
+
+/**
+ * The JS API over one disk (or a restricted view of one), in node:fs/promises shape: paths are
+ * absolute, every method returns a Promise, errors are FsError (results.d.mts).
+ */
+export class VFS {
+  private constructor();
+  /** The VFS's name; null for a view. */
+  name: string | null;
+  /** Who this object's changes are made by ("user" by default). */
+  writer: string;
+
+  as(writer: string): VFS;
+  restrict(options?: RestrictOptions): Promise<VFS>;
+  scoop(name: string, options?: ScoopOptions): Promise<VFS>;
+  transferable(options?: Abortable): Promise<MessagePort>;
+  step<T>(fn: (tx: VFS) => T | Promise<T>, options?: Abortable): Promise<T>;
+  watch(path: string, listener: (event: WatchEvent) => void, options?: WatchOptions): Unsubscribe;
+
+  readFile(path: string, options?: (ReadFileOptions & { encoding?: null }) | null): Promise<Uint8Array>;
+  readFile(path: string, options: ReadEncoding | (ReadFileOptions & { encoding: ReadEncoding })): Promise<string>;
+  readFile(path: string, options?: ReadEncoding | ReadFileOptions | null): Promise<string | Uint8Array>;
+  writeFile(path: string, data: WriteData, options?: Encoding | WriteFileOptions | null): Promise<void>;
+  appendFile(path: string, data: string | ArrayBufferView, options?: Encoding | AppendFileOptions | null): Promise<void>;
+  truncate(path: string, length?: number, options?: Abortable): Promise<void>;
+  mkdir(path: string, options?: Mode | MkdirOptions | null): Promise<void>;
+  rm(path: string, options?: RmOptions): Promise<void>;
+  rmdir(path: string, options?: Abortable & { recursive?: false }): Promise<void>;
+  unlink(path: string, options?: Abortable): Promise<void>;
+  rename(oldPath: string, newPath: string, options?: Abortable): Promise<void>;
+  /** `mode`: fs.constants.COPYFILE_EXCL, COPYFILE_FICLONE, COPYFILE_FICLONE_FORCE (0..7). */
+  copyFile(src: string, dest: string, mode?: number, options?: Abortable): Promise<void>;
+  cp(src: string, dest: string, options?: CpOptions): Promise<void>;
+  symlink(target: string, path: string, type?: "dir" | "file" | "junction" | null, options?: Abortable): Promise<void>;
+  readlink(path: string, options?: Encoding | EncodingOptions | null): Promise<string>;
+  realpath(path: string, options?: Encoding | EncodingOptions | null): Promise<string>;
+  chmod(path: string, mode: Mode, options?: Abortable): Promise<void>;
+  utimes(path: string, atime: TimeLike, mtime: TimeLike, options?: Abortable): Promise<void>;
+  exists(path: string, options?: Abortable): Promise<boolean>;
+  stat(path: string, options?: StatOptions): Promise<Stats>;
+  lstat(path: string, options?: StatOptions): Promise<Stats>;
+  readdir(path: string, options: ReaddirOptions & { withFileTypes: true }): Promise<Dirent[]>;
+  readdir(path: string, options?: Encoding | (ReaddirOptions & { withFileTypes?: false }) | null): Promise<string[]>;
+  readdir(path: string, options?: Encoding | ReaddirOptions | null): Promise<string[] | Dirent[]>;
+  createReadStream(path: string, options?: ReadStreamOptions): ReadableStream<Uint8Array>;
+
+  walk(path?: string, options?: Abortable): Promise<string[]>;
+  du(path?: string, options?: Abortable): Promise<number>;
+  ls(prefix?: string, options?: Abortable): Promise<string[]>;
+  find(directory?: string, pattern?: string | null, options?: Abortable): Promise<FindEntry[]>;
+  glob(pattern: string, options?: Abortable): Promise<string[]>;
+  grep(pattern: string, path?: string, options?: GrepOptions): Promise<GrepResult>;
+  query(sql: string, params?: unknown[] | Record<string, unknown> | null, options?: QueryOptions): Promise<QueryResult>;
+  agentTool(name: string, input: Record<string, unknown>, options?: AgentToolOptions): Promise<AgentToolResult>;
+
+  export(path?: string, options?: ExportOptions): ReadableStream<Uint8Array>;
+  import(source: ImportSource, options?: ImportOptions): Promise<ImportResult>;
+
+  journal(options?: JournalOptions): Promise<JournalEntry[]>;
+  snapshot(name: string, options?: Abortable): Promise<SnapshotRecord>;
+  snapshots(options?: Abortable): Promise<SnapshotRecord[]>;
+  deleteSnapshot(name: string, options?: Abortable): Promise<void>;
+  diff(a: DiskState, b?: DiskState | null, options?: Abortable): Promise<DiffEntry[]>;
+  restore(state: DiskState, options?: Abortable & { path?: string }): Promise<RestoreResult>;
+
+  flush(options?: Abortable): Promise<void>;
+  close(options?: Abortable): Promise<void>;
+  check(options?: Abortable): Promise<CheckReport>;
+  usage(options?: Abortable): Promise<Usage>;
+  gc(options?: GcOptions): Promise<number>;
+  reset(options: ResetOptions): Promise<ResetResult>;
+  diagnostics(options?: Abortable): Promise<Diagnostics>;
+  memoryUsage(options?: Abortable): Promise<MemoryUsage>;
+  fsaCounters(options?: Abortable): Promise<Record<string, number>>;
+
+  shell(line: string, options?: ShellOptions): Promise<ShellResult>;
+  runPython(code: string, options?: RunPythonOptions): Promise<RunPythonResult>;
+  complete(line: string, cursor: number, options?: Abortable): Promise<Completion>;
+  previewUrl(path: string, options?: PreviewUrlOptions): Promise<string>;
+  mount(path: string, handle: FileSystemDirectoryHandle, options?: MountOptions): Promise<MountInfo>;
+  unmount(path: string, options?: Abortable): Promise<MountInfo>;
+  reconnect(path: string, options?: Abortable): Promise<MountInfo>;
+  mounts(options?: Abortable): Promise<MountInfo[]>;
+}
+
+/** The view a port from `vfs.transferable()` stands for, where the port was posted to. */
+export function viewOf(port: MessagePort): VFS;
