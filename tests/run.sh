@@ -5,6 +5,8 @@
 #   pyodide  node --test tests/pyodide  (the real Pyodide in Node, fake-indexeddb; it also runs
 #            tests/unit in Pyodide, with the wheels `build/setup.sh --test` downloads)
 #   e2e   pytest tests/e2e    (dist/ served on 127.0.0.1, Debian's chromium via Playwright)
+#   firefox  node --test tests/firefox  (dist/ served by build/serve.py, Debian's firefox-esr over
+#            WebDriver BiDi with puppeteer-core)
 # Expects dist/ to be built (npm test does it first). To run one tier or one test, call pytest
 # directly, e.g. `.venv/bin/python -m pytest tests/e2e -x -k boot`.
 cd "$(dirname "$0")/.." || exit 2
@@ -59,6 +61,8 @@ tier unit unit_with_coverage
 # all of tests/unit inside Pyodide, bounded by its own 15 min.
 tier pyodide node --test --test-timeout=1200000 tests/pyodide/
 tier e2e "$PY" -m pytest tests/e2e -q
+# 10 min for each Firefox test file (each launches its own Firefox, or two for the restart).
+tier firefox node --test --test-timeout=600000 tests/firefox/
 
 echo
 echo "== summary"

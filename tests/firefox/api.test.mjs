@@ -6,7 +6,10 @@ import assert from "node:assert/strict";
 import { TEST_MS, bootedFirefox, run } from "./harness.mjs";
 
 let world;
-before(async () => { world = await bootedFirefox(); }, { timeout: TEST_MS });
+before(async () => {
+  world = await bootedFirefox();
+  console.log(`firefox tier ran on ${await world.browser.version()}`);
+}, { timeout: TEST_MS });
 after(async () => { await world?.close(); }, { timeout: TEST_MS });
 
 test("files: write, read, list, stat, rename, remove", { timeout: TEST_MS }, async () => {
