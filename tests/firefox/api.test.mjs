@@ -3,7 +3,7 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { TEST_MS, bootedFirefox, run } from "./harness.mjs";
+import { CALL_MS, TEST_MS, bootedFirefox, run, within } from "./harness.mjs";
 
 let world;
 before(async () => {
@@ -103,6 +103,16 @@ test("persisted resolves (headless Firefox never answers persist())", { timeout:
   assert.equal(persisted, false);
   const usage = await run(world.page, "usage()", async () => (await window.pyvfs.ready).usage());
   assert.equal(usage.persisted, false);
+});
+
+test("nothing leaves 127.0.0.1 (the harness's proxy prefs)", { timeout: TEST_MS }, async () => {
+  const tab = await within(CALL_MS, "a new tab", world.browser.newPage());
+  try {
+    await assert.rejects(within(CALL_MS, "navigating to example.com", tab.goto("http://example.com/")),
+      /NS_ERROR_PROXY_CONNECTION_REFUSED/);
+  } finally {
+    await within(CALL_MS, "closing the tab", tab.close());
+  }
 });
 
 test("no uncaught error or console.error in the tab", () => {

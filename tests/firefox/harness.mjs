@@ -71,6 +71,19 @@ export async function startSite() {
   };
 }
 
+// As the Chromium tier's --host-resolver-rules: nothing a test does can leave 127.0.0.1. Every
+// request but loopback's goes to a proxy on the discard port, where nothing listens, and fails.
+const LOOPBACK_ONLY = {
+  "network.proxy.type": 1,
+  "network.proxy.http": "127.0.0.1",
+  "network.proxy.http_port": 9,
+  "network.proxy.ssl": "127.0.0.1",
+  "network.proxy.ssl_port": 9,
+  "network.proxy.share_proxy_settings": true,
+  "network.proxy.no_proxies_on": "127.0.0.1",
+  "network.proxy.allow_hijacking_localhost": false,
+};
+
 /**
  * firefox-esr, headless, over WebDriver BiDi, on the profile folder `userDataDir` (the same
  * folder again is the same browser profile: a restart keeps IndexedDB).
@@ -85,6 +98,7 @@ export function launchFirefox(userDataDir) {
     headless: true,
     protocol: "webDriverBiDi",
     userDataDir,
+    extraPrefsFirefox: LOOPBACK_ONLY,
     timeout: LAUNCH_MS,
   }));
 }
