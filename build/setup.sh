@@ -2,9 +2,9 @@
 # Install what py_vfs needs to build (and, with --test, to test), and only what is missing.
 #
 #   sh build/setup.sh           node_modules (npm ci) and .venv (pinned tools)
-#   sh build/setup.sh --test    the same, plus Debian's chromium, sqlite3, git, zip, unzip and gawk
-#                               when they are not on PATH (the browser then checked by
-#                               build/check_browser.py), and the wheels the Pyodide tier runs
+#   sh build/setup.sh --test    the same, plus Debian's chromium, firefox-esr, sqlite3, git, zip,
+#                               unzip and gawk when they are not on PATH (chromium then checked
+#                               by build/check_browser.py), and the wheels the Pyodide tier runs
 #                               tests/unit with (.cache/)
 #
 # Fast when nothing is missing: it compares timestamps and a sha256 stamp; with --test it also
@@ -62,10 +62,10 @@ else
 fi
 
 # 3. --test: Debian's packages the tests use, installed when missing: a Chromium for Playwright
-#    (`playwright install` cannot work here), the sqlite3 command-line tool
-#    (tests/unit/test_sqlite_views.py queries a disk file with it), git (the bench's G1 makes
-#    its repository with it and serves it with `git http-backend`, part of Debian's git), and
-#    Info-ZIP's zip and unzip (tests/unit/test_archive.py).
+#    (`playwright install` cannot work here), Firefox ESR for the Firefox tier, the sqlite3
+#    command-line tool (tests/unit/test_sqlite_views.py queries a disk file with it), git (the
+#    bench's G1 makes its repository with it and serves it with `git http-backend`, part of
+#    Debian's git), and Info-ZIP's zip and unzip (tests/unit/test_archive.py).
 if [ "$want_test" = 1 ]; then
     missing=""
     if [ -n "${CHROMIUM:-}" ] && [ -x "$CHROMIUM" ]; then
@@ -74,6 +74,15 @@ if [ "$want_test" = 1 ]; then
         say "chromium: $(command -v chromium)"
     else
         missing="chromium"
+    fi
+    # Debian's Firefox ESR for the Firefox tier (tests/firefox), driven over WebDriver BiDi by
+    # puppeteer-core: nothing is downloaded from Mozilla (docs/testing.md).
+    if [ -n "${FIREFOX:-}" ] && [ -x "$FIREFOX" ]; then
+        say "firefox-esr: $FIREFOX (from \$FIREFOX)"
+    elif command -v firefox-esr >/dev/null 2>&1; then
+        say "firefox-esr: $(command -v firefox-esr)"
+    else
+        missing="$missing firefox-esr"
     fi
     if command -v sqlite3 >/dev/null 2>&1; then
         say "sqlite3: $(command -v sqlite3)"
@@ -96,7 +105,7 @@ if [ "$want_test" = 1 ]; then
         fi
     done
     if [ -n "$missing" ]; then
-        command -v apt-get >/dev/null 2>&1 || die "not found:$missing, and no apt-get: install them (for chromium, or set CHROMIUM=/path/to/chromium)"
+        command -v apt-get >/dev/null 2>&1 || die "not found:$missing, and no apt-get: install them (for chromium, or set CHROMIUM=/path/to/chromium; for firefox-esr, or set FIREFOX=/path/to/firefox)"
         if [ "$(id -u)" = 0 ]; then
             sudo=""
         elif command -v sudo >/dev/null 2>&1; then

@@ -7,6 +7,8 @@
 #   types tsc -p tests/types  (the TypeScript types of web/*.d.mts, over a program that calls
 #         every method; about a second)
 #   e2e   pytest tests/e2e    (dist/ served on 127.0.0.1, Debian's chromium via Playwright)
+#   firefox  node --test tests/firefox  (dist/ served by build/serve.py, Debian's firefox-esr over
+#            WebDriver BiDi with puppeteer-core)
 # Expects dist/ to be built (npm test does it first). To run one tier or one test, call pytest
 # directly, e.g. `.venv/bin/python -m pytest tests/e2e -x -k boot`.
 cd "$(dirname "$0")/.." || exit 2
@@ -62,6 +64,8 @@ tier unit unit_with_coverage
 # all of tests/unit inside Pyodide, bounded by its own 15 min.
 tier pyodide node --test --test-timeout=1200000 tests/pyodide/
 tier e2e "$PY" -m pytest tests/e2e -q
+# 10 min for each Firefox test file (each launches its own Firefox, or two for the restart).
+tier firefox node --test --test-timeout=600000 tests/firefox/
 
 echo
 echo "== summary"

@@ -13,7 +13,10 @@ let currentStage = "";  // the last boot stage reported, named in a boot failure
 let barValue = 0;       // the progress bar only moves forward
 
 // The folder picker of `mount` (pyvfs.mjs calls it); a test replaces it before the page loads.
-window.__pickDirectory ??= (options) => showDirectoryPicker({ mode: "readwrite", ...options });
+// Where there is no picker (Firefox, Safari) pyvfs.mjs's fallback says ENOTSUP, and why.
+if (typeof window.showDirectoryPicker === "function") {
+  window.__pickDirectory ??= (options) => showDirectoryPicker({ mode: "readwrite", ...options });
+}
 
 // Defined before anything is awaited, so that a script can use window.pyvfs at once.
 document.body.dataset.state = "booting";
@@ -37,12 +40,23 @@ function startVFS() {
 }
 
 // Asks the browser not to evict the disk under storage pressure (docs/storage.md, "Quota").
-// The answer is kept by the browser; `df` and usage() report it as `persisted`.
+// The answer is kept by the browser; `df` and usage() report it as `persisted`. Firefox asks the
+// user in a prompt, which headless Firefox never shows, so persist() never settles there
+// (checked on firefox-esr 153.8.0esr): an answer not given within PERSIST_WAIT_MS counts as
+// false, and a later grant shows in usage().persisted.
+const PERSIST_WAIT_MS = 5_000;
 async function askPersistence() {
+  const storage = navigator.storage;
+  let timer;
   try {
-    return Boolean(await navigator.storage?.persist?.());
+    if (!storage?.persist) return false;
+    if (await storage.persisted?.()) return true;
+    const unanswered = new Promise((resolve) => { timer = setTimeout(resolve, PERSIST_WAIT_MS, false); });
+    return Boolean(await Promise.race([storage.persist(), unanswered]));
   } catch {
     return false;
+  } finally {
+    clearTimeout(timer);
   }
 }
 

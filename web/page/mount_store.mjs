@@ -42,6 +42,9 @@ export class MountStore {
 
 // "granted" when the page may use the handle now, without asking the user.
 export async function permissionOf(handle, readOnly) {
+  // Firefox's handles have no permission methods (checked on firefox-esr 153.8.0esr): the only
+  // directory handles it gives, OPFS's, need no permission.
+  if (typeof handle.queryPermission !== "function") return "granted";
   try {
     return await handle.queryPermission({ mode: readOnly ? "read" : "readwrite" });
   } catch {
@@ -57,13 +60,16 @@ export async function keptMounts(store) {
   })));
 }
 
+// Firefox and Safari have no showDirectoryPicker: the shell's `mount` prints this as its reason.
+const NO_PICKER = "this browser has no folder picker, showDirectoryPicker of the File System Access API";
+
 // The one way this module gets a folder from the user: window.__pickDirectory when a page (or a
 // test) set it, else the File System Access picker.
 export function pickDirectory({ readOnly = false } = {}) {
   const mode = readOnly ? "read" : "readwrite";
   const pick = globalThis.__pickDirectory ?? ((options) => {
     if (typeof globalThis.showDirectoryPicker !== "function") {
-      throw fsError("ENOTSUP", "ENOTSUP: this browser cannot pick folders (no File System Access API)");
+      throw fsError("ENOTSUP", `ENOTSUP: ${NO_PICKER}; pass a directory handle to vfs.mount(path, handle) instead, e.g. an OPFS folder from navigator.storage.getDirectory()`, { syscall: "mount", hint: NO_PICKER });
     }
     return globalThis.showDirectoryPicker(options);
   });
