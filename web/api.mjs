@@ -8,7 +8,7 @@
 import { viewClient } from "./page/client.mjs";
 import { fsError, toError } from "./shared/errors.mjs";
 import { ensurePermission } from "./page/mount_store.mjs";
-import { CHUNK_SIZE, DEFAULT_WRITER, OPS } from "./shared/protocol.mjs";
+import { CHUNK_SIZE, DEFAULT_WRITER, FS_CONSTANTS, OPS } from "./shared/protocol.mjs";
 import { ShellStreams, pulled, pushed } from "./page/streams.mjs";
 import { checkCall, checkSignal, checkWriter, invalidArgType, isStream, KINDS, takeSignal, throwIfAborted } from "./page/validate.mjs";
 import { Dirent, Stats } from "./page/entries.mjs";
@@ -142,14 +142,16 @@ export class VFS {
   readFile(path, options) { return this.#call("readFile", path, options); }
   // data may also be a ReadableStream (or any async iterable) of bytes or strings: it is sent
   // on in pieces of about one chunk, and the file appears whole when the stream ends.
-  // flag "a" appends (an appendFile); no other flag but "w" is honoured.
+  // Every flag of Node's ("wx", "r+", "a"...) and encoding ("hex", "base64"...) is honoured
+  // (py_vfs/web/open_flags.py, encodings.py).
   async writeFile(path, data, options) {
     if (isStream(data)) return this.#writeStream(path, data, options);
-    await this.#call(options?.flag === "a" ? "appendFile" : "writeFile", path, data, options);
+    await this.#call("writeFile", path, data, options);
   }
   appendFile(path, data, options) { return this.#call("appendFile", path, data, options).then(() => undefined); }
   truncate(path, length = 0, opts) { return this.#call("truncate", path, length, opts).then(() => undefined); }
-  mkdir(path, options) { return this.#call("mkdir", path, options).then(() => undefined); }
+  // {recursive: true} resolves to the first directory made (undefined when none was).
+  mkdir(path, options) { return this.#call("mkdir", path, options).then((first) => first ?? undefined); }
   rm(path, options) { return this.#call("rm", path, options).then(() => undefined); }
   rmdir(path, options) { return this.#call("rmdir", path, options).then(() => undefined); }
   unlink(path, opts) { return this.#call("unlink", path, opts).then(() => undefined); }
@@ -164,6 +166,18 @@ export class VFS {
   chmod(path, mode, opts) { return this.#call("chmod", path, mode, opts).then(() => undefined); }
   utimes(path, atime, mtime, opts) { return this.#call("utimes", path, atime, mtime, opts).then(() => undefined); }
   exists(path, opts) { return this.#call("exists", path, opts); }
+  // node:fs's fs.constants (Linux's values): F_OK, R_OK, W_OK, X_OK, O_*, S_*, COPYFILE_*.
+  get constants() { return FS_CONSTANTS; }
+  // More of node:fs/promises (py_vfs/web/node_calls.py): the owner's permission bits, a new
+  // directory prefix+6 characters, owners (only OWNER_ID or -1: one user), times of the entry
+  // itself (ENOTSUP on a link), the disk's blocks and files, hard links (EPERM: none here).
+  access(path, mode, opts) { return this.#call("access", path, mode, opts).then(() => undefined); }
+  mkdtemp(prefix, options) { return this.#call("mkdtemp", prefix, options); }
+  chown(path, uid, gid, opts) { return this.#call("chown", path, uid, gid, opts).then(() => undefined); }
+  lchown(path, uid, gid, opts) { return this.#call("lchown", path, uid, gid, opts).then(() => undefined); }
+  lutimes(path, atime, mtime, opts) { return this.#call("lutimes", path, atime, mtime, opts).then(() => undefined); }
+  statfs(path, options) { return this.#call("statfs", path, options); }
+  link(existingPath, newPath, opts) { return this.#call("link", existingPath, newPath, opts).then(() => undefined); }
   walk(path = "/", opts) { return this.#call("walk", path, opts); }
   du(path = "/", opts) { return this.#call("du", path, opts); }
   ls(prefix = "/", opts) { return this.#call("ls", prefix, opts); }
@@ -198,6 +212,10 @@ export class VFS {
   }
   async readdir(path, options) {
     const withTypes = options?.withFileTypes;
+    if (options?.recursive) {
+      const entries = await this.#call("readdirTree", path, options);
+      return withTypes ? entries.map((raw) => new Dirent(raw)) : entries;
+    }
     if (this.#stepId !== null) {
       const entries = await this.#call("readdir", path, options);
       return withTypes ? entries.map((raw) => new Dirent(raw)) : entries;

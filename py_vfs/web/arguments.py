@@ -23,6 +23,7 @@ from typing import Any
 from ..core.errors import FsError
 from ..core.paths import has_lone_surrogate
 from ..disk.writers import check_writer
+from .open_flags import is_flag
 from .protocol import BY_NAME, ENCODINGS, Op
 
 # The operations the worker gives two more arguments (web/worker/worker.mjs, withStreams): the
@@ -234,8 +235,8 @@ def _utf8(value: Any, name: str, op: Any) -> None:
 
 
 def _flag(value: Any, name: str, op: Any) -> None:
-    if value not in ("r", "w", "a"):
-        raise _invalid(op, f"{name} must be 'r', 'w' or 'a', not {value!r}")
+    if not is_flag(value):
+        raise _invalid(op, f"{name} must be a flag of Node's ('r', 'wx', 'a+'...), not {value!r}")
 
 
 def _when(value: Any, name: str, op: Any) -> None:

@@ -7,6 +7,8 @@ from collections.abc import Awaitable
 from typing import Any
 
 from ..core.errors import FsError
+from .encodings import decode, encode
+from .open_flags import read_with, write_with
 from .protocol import COPYFILE_EXCL, COPYFILE_FICLONE_FORCE
 
 
@@ -31,23 +33,45 @@ def gc_options(options: Any) -> dict[str, Any]:
 
 
 def encoding_of(options: Any) -> str | None:
-    """Node's encoding name to Python's codec; the page refused any not in protocol.ENCODINGS."""
-    name = options if isinstance(options, str) else (
+    """The encoding an options argument names (a string is one), if any."""
+    return options if isinstance(options, str) else (
         options.get("encoding") if isinstance(options, dict) else None)
-    return "latin-1" if name == "binary" else name
 
 
 def read_file(v: Any, path: str, options: Any = None) -> Awaitable[bytes | str]:
-    """``readFile``: the bytes, or the text in the options' encoding; bytes that are not
-    UTF-8 become U+FFFD replacement characters, as Node decodes them (never an error)."""
+    """``readFile``: the bytes, or the text in the options' encoding (py_vfs/web/encodings.py;
+    bytes that are not UTF-8 become U+FFFD, as Node decodes them, never an error), read with
+    the options' ``flag`` (py_vfs/web/open_flags.py)."""
+    file_flag = options.get("flag") if isinstance(options, dict) else None
+    data = v.read_file(path) if file_flag in (None, "r") else read_with(v, path, file_flag)
     encoding = encoding_of(options)
-    if encoding is None:
-        return v.read_file(path)
-    return _decoded(v.read_file(path), encoding)
+    return _decoded(data, encoding)
 
 
-async def _decoded(data: Awaitable[bytes], encoding: str) -> str:
-    return (await data).decode(encoding, "replace")
+async def _decoded(data: Awaitable[bytes], encoding: str | None) -> bytes | str:
+    try:
+        content = await data
+    except IsADirectoryError:  # Node's read(2) of a directory names no path
+        raise FsError.of("EISDIR", "read") from None
+    return content if encoding is None else decode(content, encoding)
+
+
+def written(v: Any, path: str, data: bytes | str, options: Any = None, *,
+            append: bool = False) -> Awaitable[None]:
+    """``writeFile`` (``appendFile`` with ``append``): text in the options' encoding, with
+    their ``mode`` and ``flag``. The worker adds the chunks' sha256 to a plain writeFile's
+    options as "digests" (web/worker/worker.mjs)."""
+    if isinstance(data, str):
+        encoding = encoding_of(options)
+        data = encode(data, encoding) if encoding not in (None, "utf8", "utf-8") else data
+    file_flag = options.get("flag") if isinstance(options, dict) else None
+    if file_flag is None and not append:
+        digests = options.get("digests") if isinstance(options, dict) else None
+        return v.write_file(path, data, mode=mode_of(options), digests=digests)
+    if file_flag is None and mode_of(options) is None:
+        return v.append_file(path, data)
+    return write_with(v, path, encode(data, None) if isinstance(data, str) else bytes(data),
+                      file_flag, mode_of(options), append=append)
 
 
 def mode_of(options: Any) -> int | None:
@@ -69,4 +93,11 @@ def copy_file(v: Any, src: str, dst: str, mode: int | None = None) -> Any:
             pass
         else:
             raise FsError.of("EEXIST", "copyfile", src, dst)
-    return v.copy_file(src, dst)
+    return _copied(v, src, dst)
+
+
+async def _copied(v: Any, src: str, dst: str) -> None:
+    try:
+        await v.copy_file(src, dst)
+    except FsError as error:  # Node names both paths
+        raise FsError.of(error.code, "copyfile", src, dst) from None

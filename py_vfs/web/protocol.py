@@ -36,17 +36,43 @@ PREVIEW_PROTOCOL = 3
 # Content arguments at least this large go to the worker as one copy whose buffer is
 # transferred (a structured clone makes two copies).
 TRANSFER_MIN = 64 * 1024
-# fs.constants of Node that copyFile's mode may hold.
-COPYFILE_EXCL = 1
-COPYFILE_FICLONE = 2
-COPYFILE_FICLONE_FORCE = 4
+# Node's fs.constants on Linux (the JS API's ``constants``): open flags, file types and
+# permission bits, access modes and copyFile's flags.
+FS_CONSTANTS = {
+    "UV_FS_SYMLINK_DIR": 1, "UV_FS_SYMLINK_JUNCTION": 2, "O_RDONLY": 0, "O_WRONLY": 1,
+    "O_RDWR": 2, "UV_DIRENT_UNKNOWN": 0, "UV_DIRENT_FILE": 1, "UV_DIRENT_DIR": 2,
+    "UV_DIRENT_LINK": 3, "UV_DIRENT_FIFO": 4, "UV_DIRENT_SOCKET": 5, "UV_DIRENT_CHAR": 6,
+    "UV_DIRENT_BLOCK": 7, "S_IFMT": 0o170000, "S_IFREG": 0o100000, "S_IFDIR": 0o040000,
+    "S_IFCHR": 0o020000, "S_IFBLK": 0o060000, "S_IFIFO": 0o010000, "S_IFLNK": 0o120000,
+    "S_IFSOCK": 0o140000, "O_CREAT": 0o100, "O_EXCL": 0o200, "UV_FS_O_FILEMAP": 0,
+    "O_NOCTTY": 0o400, "O_TRUNC": 0o1000, "O_APPEND": 0o2000, "O_DIRECTORY": 0o200000,
+    "O_NOATIME": 0o1000000, "O_NOFOLLOW": 0o400000, "O_SYNC": 0o4010000, "O_DSYNC": 0o10000,
+    "O_DIRECT": 0o40000, "O_NONBLOCK": 0o4000, "S_IRWXU": 0o700, "S_IRUSR": 0o400,
+    "S_IWUSR": 0o200, "S_IXUSR": 0o100, "S_IRWXG": 0o70, "S_IRGRP": 0o40, "S_IWGRP": 0o20,
+    "S_IXGRP": 0o10, "S_IRWXO": 0o7, "S_IROTH": 0o4, "S_IWOTH": 0o2, "S_IXOTH": 0o1,
+    "F_OK": 0, "R_OK": 4, "W_OK": 2, "X_OK": 1, "UV_FS_COPYFILE_EXCL": 1, "COPYFILE_EXCL": 1,
+    "UV_FS_COPYFILE_FICLONE": 2, "COPYFILE_FICLONE": 2, "UV_FS_COPYFILE_FICLONE_FORCE": 4,
+    "COPYFILE_FICLONE_FORCE": 4}
+COPYFILE_EXCL = FS_CONSTANTS["COPYFILE_EXCL"]
+COPYFILE_FICLONE = FS_CONSTANTS["COPYFILE_FICLONE"]
+COPYFILE_FICLONE_FORCE = FS_CONSTANTS["COPYFILE_FICLONE_FORCE"]
+# Node's file-open flags by name, each with the one it means ("rs" reads as "r": every write
+# here is synchronous already); py_vfs/web/open_flags.py says what each does.
+OPEN_FLAGS = {
+    "r": "r", "rs": "r", "sr": "r", "r+": "r+", "rs+": "r+", "sr+": "r+",
+    "w": "w", "wx": "wx", "xw": "wx", "w+": "w+", "wx+": "wx+", "xw+": "wx+",
+    "a": "a", "ax": "ax", "xa": "ax", "as": "a", "sa": "a",
+    "a+": "a+", "ax+": "ax+", "xa+": "ax+", "as+": "a+", "sa+": "a+"}
+# The owner every file has (no users here): Stats' uid and gid, and the only owner chown takes.
+OWNER_ID = 1000
 # The durabilities openVFS takes ("open" message, docs/storage.md), as IndexedDB offers them to a
 # readwrite transaction: "default" (the browser's choice, "relaxed" in Chromium since 121),
 # "strict" (complete only once flushed to the disk), "relaxed".
 DURABILITIES = ("default", "strict", "relaxed")
-# readFile/readlink/... encodings we honour (Node's names; "binary" is Node's alias of latin1).
-# Any other encoding, even one Node knows ("hex", "base64"), is refused.
-ENCODINGS = ("utf8", "utf-8", "latin1", "binary")
+# The encodings of Node's Buffer that readFile, writeFile and appendFile take (py_vfs/web/
+# encodings.py), matched without regard to case; readlink, realpath and readdir take utf8 only.
+ENCODINGS = ("utf8", "utf-8", "latin1", "binary", "ascii", "utf16le", "utf-16le", "ucs2",
+             "ucs-2", "base64", "base64url", "hex")
 # The codes an error envelope may carry, with the errno Node gives them on Linux (negative, as
 # libuv's). Written out, not taken from the errno module: under Pyodide that is Emscripten's
 # numbering (ENOENT is 44 there), which no JS caller expects.
@@ -126,7 +152,7 @@ def _op(name: str, spec: str = "", **rest: Any) -> Op:
 
 
 _READ_OPTIONS = {"encoding": "encoding", "flag": "flag"}
-_WRITE_OPTIONS = {"encoding": "utf8", "mode": "mode", "flag": "flag"}
+_WRITE_OPTIONS = {"encoding": "encoding", "mode": "mode", "flag": "flag"}
 _ENCODING_ONLY = {"encoding": "utf8"}
 _NOT_IN_STEP = {"in_step": False}
 
@@ -135,7 +161,7 @@ OPS: tuple[Op, ...] = (
     _op("writeFile", "path:path data:content options:options?", mutating=True,
         options=_WRITE_OPTIONS),
     _op("appendFile", "path:path data:content options:options?", mutating=True,
-        options={"encoding": "utf8", "flag": "flag"}),
+        options=_WRITE_OPTIONS),
     _op("truncate", "path:path len:number?", mutating=True),
     _op("mkdir", "path:path options:options?", mutating=True,
         options={"recursive": "bool", "mode": "mode"}),
@@ -156,13 +182,25 @@ OPS: tuple[Op, ...] = (
     _op("lstat", "path:path options:options?", cached=True, options={"bigint": "false"}),
     _op("exists", "path:path", cached=True),
     _op("readdir", "path:path options:options?", cached=True,
-        options={"withFileTypes": "truthy", "encoding": "utf8", "recursive": "false"}),
+        options={"withFileTypes": "truthy", "encoding": "utf8", "recursive": "truthy"}),
     # The page's readdir when it may fill its stat cache: names with their stats
     # (py_vfs/web/page_cache.py, `listing`); `siblings`: the listings of the directories after
     # it in its parent too (a walk).
     _op("readdirStats", "path:path options:options?", cached=True, options={"siblings": "bool"}),
     _op("chmod", "path:path mode:mode", mutating=True),
     _op("utimes", "path:path atime:time mtime:time", mutating=True),
+    # More of node:fs/promises (py_vfs/web/node_calls.py): access with F_OK/R_OK/W_OK/X_OK,
+    # mkdtemp, owners (one user: only OWNER_ID or -1), times of a link itself, the disk's
+    # statfs, hard links (refused), and a recursive readdir (Node 20's order).
+    _op("access", "path:path mode:number?"),
+    _op("mkdtemp", "prefix:path options:options?", mutating=True, options=_ENCODING_ONLY),
+    _op("chown", "path:path uid:number gid:number", mutating=True),
+    _op("lchown", "path:path uid:number gid:number", mutating=True),
+    _op("lutimes", "path:path atime:time mtime:time", mutating=True),
+    _op("statfs", "path:path options:options?", options={"bigint": "false"}),
+    _op("link", "existingPath:path newPath:path", mutating=True),
+    _op("readdirTree", "path:path options:options?",
+        options={"withFileTypes": "truthy", "encoding": "utf8", "recursive": "truthy"}),
     _op("walk", "path:path?"),
     _op("du", "path:path?"),
     _op("ls", "prefix:path?"),
@@ -205,7 +243,8 @@ OPS: tuple[Op, ...] = (
     _op("preview", "request:any", **_NOT_IN_STEP),
     _op("openRead", "path:path start:number? end:number?"),
     _op("readChunk", "stream:number"),
-    _op("openWrite", "path:path options:options?", mutating=True, options=_WRITE_OPTIONS,
+    _op("openWrite", "path:path options:options?", mutating=True,
+        options={"encoding": "utf8", "mode": "mode", "flag": "flag"},
         **_NOT_IN_STEP),
     _op("writeChunk", "stream:number data:content", mutating=True, **_NOT_IN_STEP),
     _op("finishWrite", "stream:number", mutating=True, **_NOT_IN_STEP),
@@ -281,7 +320,8 @@ CONSTANTS = {"CHUNK_SIZE": CHUNK_SIZE, "FORMAT_VERSION": FORMAT_VERSION, "LOG_KE
              "CALL_SIGNAL": CALL_SIGNAL,
              "MAX_WRITER": MAX_WRITER,
              "COPYFILE_EXCL": COPYFILE_EXCL, "COPYFILE_FICLONE": COPYFILE_FICLONE,
-             "COPYFILE_FICLONE_FORCE": COPYFILE_FICLONE_FORCE}
+             "COPYFILE_FICLONE_FORCE": COPYFILE_FICLONE_FORCE, "OWNER_ID": OWNER_ID,
+             "FS_CONSTANTS": FS_CONSTANTS, "OPEN_FLAGS": OPEN_FLAGS}
 
 def render_js() -> str:
     """The text of ``protocol.mjs``, which the build writes into the page and the preview site."""

@@ -32,10 +32,11 @@ from ..shell import Shell
 from ..storage.transaction import WRITER
 from ..vfs import VFS
 from ..views.restricted import RestrictedView
+from . import node_calls
 from .arguments import check_call
 from .data import DataOps
 from .history import HistoryOps
-from .options import copy_file, flag, gc_options, grep_options, mode_of, read_file
+from .options import copy_file, flag, gc_options, grep_options, mode_of, read_file, written
 from .page_cache import Views, listing
 from .protocol import PYTHON_OPS, STEP_OPS, error_envelope
 from .shell import ShellOps
@@ -146,13 +147,11 @@ class WebAPI:
             "readFile": lambda p, o=None: read_file(v, p, o),
             # The worker adds the chunks' sha256 to the options as "digests"
             # (web/worker/worker.mjs).
-            "writeFile": lambda p, d, o=None: v.write_file(
-                p, d, mode=mode_of(o), digests=o.get("digests") if isinstance(o, dict) else None),
-            "appendFile": lambda p, d, o=None: v.append_file(p, d),
+            "writeFile": lambda p, d, o=None: written(v, p, d, o),
+            "appendFile": lambda p, d, o=None: written(v, p, d, o, append=True),
             "truncate": lambda p, n=0: v.truncate(p, n or 0),
-            "mkdir": lambda p, o=None: v.mkdir(p, recursive=flag(o, "recursive"), mode=mode_of(o)),
-            "rm": lambda p, o=None: v.rm(p, recursive=flag(o, "recursive"),
-                                         force=flag(o, "force")),
+            "mkdir": lambda p, o=None: node_calls.mkdir(v, p, flag(o, "recursive"), mode_of(o)),
+            "rm": lambda p, o=None: node_calls.rm(v, p, flag(o, "recursive"), flag(o, "force")),
             "rmdir": lambda p, o=None: v.rmdir(p),
             "unlink": v.unlink,
             "rename": v.rename,
@@ -168,6 +167,14 @@ class WebAPI:
             "readdirStats": lambda p, o=None: listing(v, p, siblings=flag(o, "siblings")),
             "chmod": v.chmod,
             "utimes": v.utimes,
+            "access": lambda p, m=None: node_calls.access(v, p, m),
+            "mkdtemp": lambda p, o=None: node_calls.mkdtemp(v, p, o),
+            "chown": lambda p, u, g: node_calls.chown(v, p, u, g),
+            "lchown": lambda p, u, g: node_calls.chown(v, p, u, g, follow=False),
+            "lutimes": lambda p, a, m: node_calls.lutimes(v, p, a, m),
+            "statfs": lambda p, o=None: node_calls.statfs(v, p, o),
+            "link": lambda a, b: node_calls.link(v, a, b),
+            "readdirTree": lambda p, o=None: node_calls.readdir_tree(v, p, o),
             "walk": lambda p="/": v.walk(p),
             "du": lambda p="/": v.du(p),
             "ls": lambda p="/": v.ls(p),

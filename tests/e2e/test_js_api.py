@@ -64,8 +64,8 @@ def test_rm_recursive_and_force(app):
     ('await vfs.readFile("/api4/missing")', "ENOENT", "open", "/api4/missing"),
     ('await vfs.readdir("/api4/file")', "ENOTDIR", "scandir", "/api4/file"),
     ('await vfs.mkdir("/api4")', "EEXIST", "mkdir", "/api4"),
-    ('await vfs.readFile("/api4")', "EISDIR", "read", "/api4"),
-    ('await vfs.rm("/api4")', "ENOTEMPTY", "rm", "/api4"),
+    ('await vfs.readFile("/api4")', "EISDIR", "read", None),  # Node's read(2) names no path
+    ('await vfs.rm("/api4")', "EISDIR", "rm", "/api4"),
     ('await vfs.stat("/api4/file/x")', "ENOTDIR", "stat", "/api4/file/x"),
 ])
 def test_errors_have_code_and_path(app, body, code, syscall, path):
@@ -74,7 +74,7 @@ def test_errors_have_code_and_path(app, body, code, syscall, path):
     assert error["isError"] is True
     assert (error["code"], error["syscall"], error["path"]) == (code, syscall, path)
     assert error["message"].startswith(f"{code}: ")
-    assert error["message"].endswith(f"{syscall} '{path}'")
+    assert error["message"].endswith(f"{syscall} '{path}'" if path else f", {syscall}")
 
 
 def test_a_failed_call_changes_nothing(app):
@@ -224,14 +224,14 @@ def test_options_we_cannot_honour_are_refused_and_flags_we_can_work(app):
         clone: await code(() => vfs.copyFile("/api9/a", "/api9/e", C.FICLONE)),
         names: await vfs.readdir("/api9"),
         wx: await code(() => vfs.writeFile("/api9/a", "x", {flag: "wx"})),
-        hex: await code(() => vfs.readFile("/api9/a", "hex")),
+        hex: await vfs.readFile("/api9/a", "hex"),
         unknown: await code(() => vfs.mkdir("/api9/m", {recursive: true, bogus: 1})),
         latin1: await vfs.readFile("/api9/a", "latin1"),
       };
     """)
     assert result == {"excl": "EEXIST", "b": "B+", "exclNew": "ok", "force": "ENOTSUP",
                       "clone": "ok", "names": ["a", "b", "c", "e"],
-                      "wx": "ERR_INVALID_ARG_VALUE", "hex": "ERR_INVALID_ARG_VALUE",
+                      "wx": "EEXIST", "hex": "41",
                       "unknown": "ERR_INVALID_ARG_VALUE", "latin1": "A"}
 
 

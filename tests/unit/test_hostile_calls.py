@@ -82,7 +82,7 @@ def test_every_operation_refuses_hostile_arguments_with_a_posix_code(op):
 
 
 @pytest.mark.parametrize(("args", "hint"), [
-    (["/d/f", {"encoding": "hex"}], "encoding"),
+    (["/d/f", {"encoding": "klingon"}], "encoding"),
     (["/d/f", 5], "options"),
     ([None], "'path' is required"),
     (["/d/\0"], "NUL"),

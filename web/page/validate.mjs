@@ -4,7 +4,7 @@
 // is refused rather than ignored. The arguments and options of each operation are declared in
 // py_vfs/web/protocol.py (protocol.mjs, which the build generates beside this module).
 
-import { ENCODINGS, MAX_WRITER, OPS } from "../shared/protocol.mjs";
+import { ENCODINGS, MAX_WRITER, OPEN_FLAGS, OPS } from "../shared/protocol.mjs";
 
 // How Node describes a received value at the end of its argument errors.
 export function received(value) {
@@ -30,7 +30,22 @@ export function invalidArgType(name, expected, value) {
 }
 
 function invalidArgValue(name, value, reason = "is invalid") {
-  return nodeError(TypeError, "ERR_INVALID_ARG_VALUE", `The argument '${name}' ${reason}. Received ${JSON.stringify(value)}`);
+  const shown = typeof value === "string" ? `'${value.replaceAll("\0", "\\x00")}'` : JSON.stringify(value);
+  return nodeError(TypeError, "ERR_INVALID_ARG_VALUE", `The argument '${name}' ${reason}. Received ${shown}`);
+}
+
+// A path as Node takes one: a string, the bytes of one (a Uint8Array, as Node's Buffer), or a
+// URL of scheme file: (its decoded pathname). Returns the string, or throws Node's error.
+function pathText(value, name) {
+  if (typeof value === "string") return value;
+  if (value instanceof Uint8Array) return new TextDecoder().decode(value);
+  if (value instanceof URL || (value?.href && value?.protocol && value.auth === undefined && value.path === undefined)) {
+    if (value.protocol !== "file:") throw nodeError(TypeError, "ERR_INVALID_URL_SCHEME", "The URL must be of scheme file");
+    if (value.hostname !== "") throw nodeError(TypeError, "ERR_INVALID_FILE_URL_HOST", 'File URL host must be "localhost" or empty on linux');
+    if (/%2f/i.test(value.pathname)) throw nodeError(TypeError, "ERR_INVALID_FILE_URL_PATH", "File URL path must not include encoded / characters");
+    return decodeURIComponent(value.pathname);
+  }
+  throw invalidArgType(name, "of type string or an instance of Buffer or URL", value);
 }
 
 // An option or value Node knows that py_vfs does not honour.
@@ -62,9 +77,9 @@ function when(value, name) {
 // Each kind's check; returns the value to send (normalized) or throws.
 export const KINDS = {
   path(value, name) {
-    if (typeof value !== "string") throw invalidArgType(name, "of type string", value);
-    if (value.includes("\0")) throw invalidArgValue(name, value, "must be a string without null bytes");
-    return value;
+    const text = pathText(value, name);
+    if (text.includes("\0")) throw invalidArgValue(name, text, "must be a string, Uint8Array, or URL without null bytes");
+    return text;
   },
   content(value, name) {
     if (!isContent(value)) throw invalidArgType(name, "of type string or an instance of TypedArray or DataView", value);
@@ -125,17 +140,17 @@ export const KINDS = {
   },
 };
 
-// The open flags each call honours ("a" on writeFile: the page sends an appendFile).
-const FLAGS = { readFile: ["r"], writeFile: ["w", "a"], appendFile: ["a"], openWrite: ["w"] };
+// The calls that take every flag of Node's (py_vfs/web/open_flags.py); openWrite takes "w" only.
+const ANY_FLAG = new Set(["readFile", "writeFile", "appendFile"]);
 
 // Option kinds beyond the argument kinds: which values of a Node option we honour.
 const OPTION_KINDS = {
   ...KINDS,
-  encoding(value, name) {
+  encoding(value) {
     if (value === null) return null;
     const lower = typeof value === "string" ? value.toLowerCase() : value;
     if (ENCODINGS.includes(lower)) return lower;
-    throw typeof value === "string" ? unsupported(name, value) : invalidArgType(name, "of type string", value);
+    throw invalidArgValue("encoding", value, "is invalid encoding");
   },
   utf8(value, name) {
     if (value == null) return value;
@@ -143,8 +158,14 @@ const OPTION_KINDS = {
     throw unsupported(name, value);
   },
   flag(value, name, op) {
-    if (!FLAGS[op]?.includes(value)) throw unsupported(name, value);
-    return value;
+    if (!ANY_FLAG.has(op)) {
+      if (value !== "w") throw unsupported(name, value);
+      return value;
+    }
+    if (Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31) return value;
+    if (typeof value === "string" && Object.hasOwn(OPEN_FLAGS, value)) return value;
+    if (typeof value === "string") throw invalidArgValue("flags", value);
+    throw invalidArgType("flags", "of type string or number", value);
   },
   truthy(value) {
     return Boolean(value);

@@ -1,0 +1,153 @@
+// The call sequences of the Node differential suite (tests/e2e/test_node_differential.py): the
+// same sequences run against Node's real node:fs/promises on a temporary directory
+// (node_fs_reference.mjs) and against py_vfs's JS API in Chromium, and every result and error
+// is compared. A call is [method, ...args]; an argument {$p: "a/b"} is the path below the
+// sequence's own directory, {$url: "a"} the same as a file: URL, {$buf: "a"} as UTF-8 bytes,
+// {$bytes: [...]} a Uint8Array, {$c: "X_OK"} one of fs.constants. No imports: the page loads
+// this file as it is.
+
+export const SEQUENCES = [
+  // writeFile/appendFile flags
+  [["writeFile", { $p: "f" }, "one"], ["writeFile", { $p: "f" }, "two", { flag: "wx" }],
+    ["writeFile", { $p: "g" }, "new", { flag: "wx" }], ["readFile", { $p: "g" }, "utf8"],
+    ["writeFile", { $p: "f" }, "TW", { flag: "r+" }], ["readFile", { $p: "f" }, "utf8"],
+    ["writeFile", { $p: "missing" }, "x", { flag: "r+" }], ["appendFile", { $p: "f" }, "+", { flag: "ax" }],
+    ["appendFile", { $p: "h" }, "h", { flag: "ax" }], ["writeFile", { $p: "f" }, "!", { flag: "a" }],
+    ["writeFile", { $p: "f" }, "?", { flag: "a+" }], ["readFile", { $p: "f" }, "utf8"],
+    ["writeFile", { $p: "f" }, "x", { flag: "zz" }], ["readFile", { $p: "f" }, { flag: "r+" }],
+    ["readFile", { $p: "new" }, { encoding: "utf8", flag: "a+" }], ["readFile", { $p: "new" }, "utf8"],
+    ["appendFile", { $p: "m" }, "m", { mode: 0o600 }], ["stat", { $p: "m" }],
+    ["writeFile", { $p: "f" }, "x", { flag: "r" }]],
+  // encodings
+  [["writeFile", { $p: "e" }, "68656c6c6fzz", "hex"], ["readFile", { $p: "e" }, "utf8"],
+    ["readFile", { $p: "e" }, "base64"], ["readFile", { $p: "e" }, "base64url"],
+    ["readFile", { $p: "e" }, "hex"], ["readFile", { $p: "e" }, { encoding: "utf16le" }],
+    ["writeFile", { $p: "e" }, "aGk/Pz8-_w", "base64"], ["readFile", { $p: "e" }],
+    ["writeFile", { $p: "e" }, "aGk_-w", "base64url"], ["readFile", { $p: "e" }],
+    ["writeFile", { $p: "e" }, "héllo ☃", "latin1"], ["readFile", { $p: "e" }],
+    ["writeFile", { $p: "e" }, "héllo ☃", "ascii"], ["readFile", { $p: "e" }, "ascii"],
+    ["writeFile", { $p: "e" }, "hé☃", "ucs2"], ["readFile", { $p: "e" }], ["readFile", { $p: "e" }, "UTF-16LE"],
+    ["writeFile", { $p: "e" }, { $bytes: [0xff, 0xc3, 0x28, 0x61, 0xe2, 0x82] }], ["readFile", { $p: "e" }, "utf8"],
+    ["readFile", { $p: "e" }, "binary"], ["readFile", { $p: "e" }, "nope"], ["appendFile", { $p: "e" }, "00ff", "hex"],
+    ["readFile", { $p: "e" }, "hex"]],
+  // mkdir and readdir, recursive
+  [["mkdir", { $p: "a/b/c" }, { recursive: true }], ["mkdir", { $p: "a/b" }, { recursive: true }],
+    ["mkdir", { $p: "a/x" }], ["mkdir", { $p: "a/x" }], ["mkdir", { $p: "q/r" }],
+    ["writeFile", { $p: "a/b/c/f" }, "1"], ["writeFile", { $p: "a/z" }, "2"], ["writeFile", { $p: "b" }, "3"],
+    ["readdir", { $p: "" }, { recursive: true }], ["readdir", { $p: "a" }, { recursive: true, withFileTypes: true }],
+    ["readdir", { $p: "a" }, { withFileTypes: true }], ["readdir", { $p: "b" }, { recursive: true }],
+    ["readdir", { $p: "nope" }, { recursive: true }], ["mkdir", { $p: "b/c" }, { recursive: true }]],
+  // Stats
+  [["writeFile", { $p: "s" }, "x".repeat(5000)], ["stat", { $p: "s" }], ["mkdir", { $p: "d" }], ["stat", { $p: "d" }],
+    ["symlink", "s", { $p: "l" }], ["lstat", { $p: "l" }], ["stat", { $p: "l" }], ["stat", { $p: "nope" }]],
+  // paths as URL and bytes
+  [["writeFile", { $url: "u" }, "url"], ["readFile", { $buf: "u" }, "utf8"], ["stat", { $url: "u" }],
+    ["readFile", { $url: "nope" }], ["readFile", new URL("http://example.com/x")], ["readFile", 42],
+    ["readdir", { $url: "" }], ["readFile", { $p: "a\u0000b" }]],
+  // access, constants, mkdtemp, chown, statfs, link, lutimes
+  [["writeFile", { $p: "f" }, "x"], ["access", { $p: "f" }], ["access", { $p: "f" }, { $c: "R_OK" }],
+    ["access", { $p: "f" }, { $c: "W_OK" }], ["access", { $p: "f" }, { $c: "X_OK" }], ["access", { $p: "nope" }],
+    ["chmod", { $p: "f" }, 0o755], ["access", { $p: "f" }, { $c: "X_OK" }],
+    ["mkdtemp", { $p: "tmp-" }], ["mkdtemp", { $p: "nope/tmp-" }],
+    ["chown", { $p: "f" }, -1, -1], ["chown", { $p: "nope" }, -1, -1], ["lchown", { $p: "f" }, 1000, 1000],
+    ["statfs", { $p: "" }], ["statfs", { $p: "nope" }],
+    ["link", { $p: "nope" }, { $p: "g" }], ["link", { $p: "f" }, { $p: "f" }], ["link", { $p: "f" }, { $p: "no/g" }],
+    ["lutimes", { $p: "f" }, 1000, 2000], ["stat", { $p: "f" }], ["lutimes", { $p: "nope" }, 1, 1]],
+];
+
+// A seeded generator of call sequences over a few names (mulberry32).
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const NAMES = ["a", "b", "d", "d/x", "d/e", "d/e/y", "nope/z"];
+const FLAGS = ["w", "wx", "a", "ax", "r+", "a+", "w+"];
+const ENCODINGS = ["utf8", "hex", "base64", "latin1", "utf16le", "ascii"];
+
+export function generated(seed, count, length) {
+  const next = random(seed);
+  const pick = (list) => list[Math.floor(next() * list.length)];
+  const maybe = (value) => (next() < 0.5 ? [value] : []);
+  const p = () => ({ $p: pick(NAMES) });
+  const text = () => ["hi", "héllo", "68656c6c6f", "aGk=", ""][Math.floor(next() * 5)];
+  const makers = [
+    () => ["writeFile", p(), text(), ...maybe({ flag: pick(FLAGS), encoding: pick(ENCODINGS) })],
+    () => ["appendFile", p(), text(), ...maybe({ flag: pick(["a", "ax", "a+"]) })],
+    () => ["readFile", p(), ...maybe(pick(ENCODINGS))],
+    () => ["mkdir", p(), ...maybe({ recursive: next() < 0.5 })],
+    () => ["rm", p(), ...maybe({ recursive: next() < 0.5, force: next() < 0.5 })],
+    () => ["rmdir", p()],
+    () => ["unlink", p()],
+    () => ["rename", p(), p()],
+    () => ["copyFile", p(), p(), ...maybe(1)],
+    () => ["stat", p()],
+    () => ["readdir", p(), ...maybe({ recursive: next() < 0.5, withFileTypes: next() < 0.5 })],
+    () => ["access", p(), ...maybe(pick([0, 2, 4]))],
+    () => ["truncate", p(), Math.floor(next() * 4)],
+  ];
+  return Array.from({ length: count }, () => Array.from({ length }, () => pick(makers)()));
+}
+
+// `value` with the sequence's directory written as <root> and mkdtemp's six letters as XXXXXX.
+function plain(value, root) {
+  if (value === undefined) return { $undefined: true };
+  if (typeof value === "string") return value.split(root).join("<root>").replace(/tmp-[A-Za-z0-9]{6}/g, "tmp-XXXXXX");
+  if (value instanceof Uint8Array) return { $bytes: Array.from(value) };
+  if (Array.isArray(value)) return value.map((item) => plain(item, root));
+  if (value && typeof value.isFile === "function") {
+    const kind = ["isFile", "isDirectory", "isSymbolicLink", "isBlockDevice", "isCharacterDevice", "isFIFO", "isSocket"]
+      .filter((name) => value[name]()).join(",");
+    if ("name" in value && "parentPath" in value) {
+      return { dirent: kind, name: value.name, parentPath: plain(value.parentPath, root), path: plain(value.path, root) };
+    }
+    return { stats: kind, size: value.isDirectory() ? "dir" : value.size, perm: value.mode & 0o7777,
+      type: value.mode & 0o170000, nlink: value.isDirectory() ? "dir" : value.nlink, blksize: value.blksize, rdev: value.rdev,
+      blocks: value.isFile() ? value.blocks : "-", ino: typeof value.ino, mtimeMs: value.mtimeMs < 1e7 ? value.mtimeMs : "now",
+      dates: [value.atime, value.mtime, value.ctime, value.birthtime].every((d) => d instanceof Date) };
+  }
+  if (value && typeof value === "object" && "bsize" in value) {
+    return { statfs: Object.keys(value).sort(), numbers: Object.values(value).every(Number.isInteger) };
+  }
+  return value;
+}
+
+function argument(value, root, constants) {
+  if (value && typeof value === "object" && !(value instanceof URL)) {
+    if ("$p" in value) return value.$p ? `${root}/${value.$p}` : root;
+    if ("$url" in value) return new URL(`file://${root}/${value.$url}`);
+    if ("$buf" in value) return new TextEncoder().encode(`${root}/${value.$buf}`);
+    if ("$bytes" in value) return new Uint8Array(value.$bytes);
+    if ("$c" in value) return constants[value.$c];
+  }
+  return value;
+}
+
+// Runs every sequence against `fs` (node:fs/promises, or the JS API), each in its own
+// directory below `root`; resolves to the outcomes, one list per sequence.
+export async function runAll(fs, root, sequences, constants) {
+  const out = [];
+  for (const [n, sequence] of sequences.entries()) {
+    const dir = `${root}/s${n}`;
+    await fs.rm(dir, { recursive: true, force: true });
+    await fs.mkdir(dir, { recursive: true });
+    const outcomes = [];
+    for (const [method, ...args] of sequence) {
+      try {
+        const value = await fs[method](...args.map((arg) => argument(arg, dir, constants)));
+        outcomes.push({ value: plain(value, dir) });
+      } catch (error) {
+        outcomes.push({ error: { name: error.name, code: plain(error.code, dir), syscall: plain(error.syscall, dir),
+          message: plain(error.message, dir), path: plain(error.path, dir), dest: plain(error.dest, dir) } });
+      }
+    }
+    out.push(outcomes);
+  }
+  return out;
+}
