@@ -17,9 +17,17 @@ export interface Abortable {
   signal?: AbortSignal;
 }
 
-export type Encoding = "utf8" | "utf-8";
-/** readFile also decodes latin1. */
-export type ReadEncoding = Encoding | "latin1" | "binary";
+/** Node's encodings (docs/api.md, "Encodings"). */
+export type Encoding =
+  | "utf8" | "utf-8" | "latin1" | "binary" | "ascii" | "utf16le" | "utf-16le" | "ucs2" | "ucs-2"
+  | "base64" | "base64url" | "hex";
+export type ReadEncoding = Encoding;
+/** A path: text, its bytes, or a file: URL. */
+export type PathLike = string | Uint8Array | URL;
+/** Node's open flags, as text or as fs.constants.O_* bits. */
+export type OpenFlag =
+  | "r" | "rs" | "sr" | "r+" | "rs+" | "sr+" | "w" | "wx" | "xw" | "w+" | "wx+" | "xw+"
+  | "a" | "ax" | "xa" | "as" | "sa" | "a+" | "ax+" | "xa+" | "as+" | "sa+" | number;
 /** A mode: a number, or an octal string ("755"). */
 export type Mode = number | string;
 /** A time: a Date, seconds since 1970, or numeric text. */
@@ -35,17 +43,28 @@ export type WriteData =
 
 export interface ReadFileOptions extends Abortable {
   encoding?: ReadEncoding | null;
-  flag?: "r";
+  flag?: OpenFlag;
 }
 export interface WriteFileOptions extends Abortable {
   encoding?: Encoding | null;
   mode?: Mode;
-  /** "w" (default), or "a": appends as appendFile. */
-  flag?: "w" | "a";
+  /** "w" (default); "wx" fails with EEXIST when the file exists, "a" appends... as Node's. */
+  flag?: OpenFlag;
 }
 export interface AppendFileOptions extends Abortable {
   encoding?: Encoding | null;
-  flag?: "a";
+  mode?: Mode;
+  flag?: OpenFlag;
+}
+/** What statfs resolves to, in node:fs's StatFs shape (blocks of `bsize` bytes). */
+export interface StatFs {
+  type: number;
+  bsize: number;
+  blocks: number;
+  bfree: number;
+  bavail: number;
+  files: number;
+  ffree: number;
 }
 export interface MkdirOptions extends Abortable {
   recursive?: boolean;
@@ -54,6 +73,8 @@ export interface MkdirOptions extends Abortable {
 export interface ReaddirOptions extends Abortable {
   encoding?: Encoding | null;
   withFileTypes?: boolean;
+  /** Every entry below, breadth first, as Node 20 lists them. */
+  recursive?: boolean;
 }
 export interface RmOptions extends Abortable {
   recursive?: boolean;
@@ -165,6 +186,10 @@ export class Stats {
   mtime: Date;
   ctime: Date;
   atime: Date;
+  birthtime: Date;
+  blksize: number;
+  blocks: number;
+  rdev: number;
   /** Set when the Stats came from a listing. */
   name: string | undefined;
   path: string | undefined;
@@ -176,13 +201,18 @@ export class Stats {
   isFile(): boolean;
   isDirectory(): boolean;
   isSymbolicLink(): boolean;
+  /** Always false: the disk has no devices, FIFOs or sockets. */
+  isBlockDevice(): boolean;
+  isCharacterDevice(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
 }
 
 /** An entry of readdir(path, {withFileTypes: true}). */
 export class Dirent {
   private constructor();
   name: string;
-  /** The entry's own path. */
+  /** The directory that holds it, as Node 20's (an alias of parentPath). */
   path: string;
   /** The directory that holds it. */
   parentPath: string;
@@ -190,6 +220,11 @@ export class Dirent {
   isFile(): boolean;
   isDirectory(): boolean;
   isSymbolicLink(): boolean;
+  /** Always false: the disk has no devices, FIFOs or sockets. */
+  isBlockDevice(): boolean;
+  isCharacterDevice(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
 }
 
 /**
@@ -216,7 +251,8 @@ export class VFS {
   writeFile(path: string, data: WriteData, options?: Encoding | WriteFileOptions | null): Promise<void>;
   appendFile(path: string, data: string | ArrayBufferView, options?: Encoding | AppendFileOptions | null): Promise<void>;
   truncate(path: string, length?: number, options?: Abortable): Promise<void>;
-  mkdir(path: string, options?: Mode | MkdirOptions | null): Promise<void>;
+  /** With {recursive: true}: the first directory made, or undefined when none was. */
+  mkdir(path: PathLike, options?: Mode | MkdirOptions | null): Promise<string | undefined>;
   rm(path: string, options?: RmOptions): Promise<void>;
   rmdir(path: string, options?: Abortable & { recursive?: false }): Promise<void>;
   unlink(path: string, options?: Abortable): Promise<void>;
@@ -230,6 +266,18 @@ export class VFS {
   chmod(path: string, mode: Mode, options?: Abortable): Promise<void>;
   utimes(path: string, atime: TimeLike, mtime: TimeLike, options?: Abortable): Promise<void>;
   exists(path: string, options?: Abortable): Promise<boolean>;
+  /** node:fs's fs.constants (Linux's values). */
+  readonly constants: Readonly<Record<string, number>>;
+  /** `mode`: constants.F_OK (default), or R_OK | W_OK | X_OK against the owner's bits. */
+  access(path: PathLike, mode?: number, options?: Abortable): Promise<void>;
+  mkdtemp(prefix: string, options?: Encoding | EncodingOptions | null): Promise<string>;
+  /** Owners are not kept: uid/gid 1000 or -1 are accepted, others are EPERM. */
+  chown(path: PathLike, uid: number, gid: number, options?: Abortable): Promise<void>;
+  lchown(path: PathLike, uid: number, gid: number, options?: Abortable): Promise<void>;
+  lutimes(path: PathLike, atime: TimeLike, mtime: TimeLike, options?: Abortable): Promise<void>;
+  statfs(path: PathLike, options?: Abortable & { bigint?: false }): Promise<StatFs>;
+  /** No hard links: EPERM after Linux's own checks. */
+  link(existingPath: PathLike, newPath: PathLike, options?: Abortable): Promise<void>;
   stat(path: string, options?: StatOptions): Promise<Stats>;
   lstat(path: string, options?: StatOptions): Promise<Stats>;
   readdir(path: string, options: ReaddirOptions & { withFileTypes: true }): Promise<Dirent[]>;

@@ -59,6 +59,25 @@ export async function everyMethod(): Promise<void> {
   const kinds: boolean[] = [lstats.isFile(), lstats.isDirectory(), lstats.isSymbolicLink()];
   await vfs.chmod("/a.txt", 0o600);
   await vfs.utimes("/a.txt", new Date(), 1_700_000_000);
+  const more: number[] = [stats.blksize, stats.blocks, stats.rdev, stats.birthtime.getTime()];
+  const devices: boolean[] = [stats.isBlockDevice(), stats.isCharacterDevice(), stats.isFIFO(), stats.isSocket()];
+
+  // node:fs/promises' other calls
+  const { F_OK, R_OK, W_OK } = vfs.constants;
+  await vfs.access("/a.txt", R_OK | W_OK);
+  await vfs.access(new URL("file:///a.txt"), F_OK, { signal });
+  const temp: string = await vfs.mkdtemp("/tmp-");
+  await vfs.chown("/a.txt", 1000, -1);
+  await vfs.lchown(new TextEncoder().encode("/a.txt"), -1, -1);
+  await vfs.lutimes("/a.txt", 1, 2);
+  const fs = await vfs.statfs("/");
+  const room: number = fs.bavail * fs.bsize;
+  await vfs.link("/a.txt", "/hard").catch(() => undefined);
+  const firstMade: string | undefined = await vfs.mkdir("/x/y", { recursive: true });
+  const everything: string[] = await vfs.readdir("/", { recursive: true });
+  await vfs.writeFile("/new.txt", "aGk=", { encoding: "base64", flag: "wx" });
+  const hex: string = await vfs.readFile("/new.txt", "hex");
+  const deviceEntries = entries.map((e) => [e.isBlockDevice(), e.isCharacterDevice(), e.isFIFO(), e.isSocket()]);
 
   // Search
   const walked: string[] = await vfs.walk("/");
@@ -161,7 +180,7 @@ export async function everyMethod(): Promise<void> {
     kinds, walked, listed, total, foundKinds, globbed, lines, skipped, cells, truncated, tool,
     madeCount, agent, revisions, snaps, changed, restored, stepped, view, again, problems, quota,
     collected, written, role, wasm, counters, status, cwd, output, candidates, url, mountState,
-    mounts, anthropic, result]);
+    mounts, anthropic, result, more, devices, temp, room, firstMade, everything, hex, deviceEntries]);
 }
 
 // What must not type-check: each line below is an error tsc reports, or this file fails.
