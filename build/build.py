@@ -38,9 +38,9 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
       manifest.json              {version, files: [{path, size, sha256}]}, made by
                                  `python -m py_vfs.defaults defaults/` (docs/defaults.md)
       files/<path>               each file, at its path on the disk (files/shared/README.md)
-    wheels/                      our wheel (py_vfs-<version>-py3-none-any.whl, with a copy of
-                                 docs/shell.md as py_vfs/shell/pages/shell.md for `man`,
-                                 made for the build and removed after it), micropip's and
+    wheels/                      our wheel (py_vfs-<version>-py3-none-any.whl, with docs/shell.md
+                                 as py_vfs/shell/pages/shell.md for `man`: that file is a
+                                 link to docs/shell.md, which flit_core follows), micropip's and
                                  fsspec's (installed on Python's first `import fsspec`:
                                  py_vfs/web/lazy_wheels.py, docs/python.md)
     manifest.json                {version, wheel, wheelSha256, micropip, fsspec, pyodide, build,
@@ -86,6 +86,11 @@ STAGING = CACHE / "dist-staging"
 OLD = CACHE / "dist-old"
 NODE = ROOT / "node_modules"
 PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+# How our wheel is built (also by tests/unit/test_wheel_install.py): pip with the venv's pinned
+# flit_core (no download), fixed zip timestamps so the same sources give the same wheel (flit
+# honours SOURCE_DATE_EPOCH).
+WHEEL_ARGS = ["wheel", "--no-deps", "--no-build-isolation", "--ignore-requires-python"]
+WHEEL_ENV = {"SOURCE_DATE_EPOCH": "315532800"}
 
 PYODIDE_VERSION = "314.0.7"
 PYODIDE_FILES = [
@@ -142,10 +147,6 @@ RESERVED = {"pyodide", "vendor", "wheels", "manifest.json", "pyvfs-config.json",
             "defaults", "package.json", PREVIEW_SITE}
 # The default content copied into a disk on its first open (py_vfs/defaults.py).
 DEFAULTS = ROOT / "defaults"
-# The shell's reference, which `man` reads (py_vfs/shell/manual.py): copied into the package for
-# the wheel only (never committed; .gitignore names the copy).
-SHELL_REFERENCE = ROOT / "docs" / "shell.md"
-PACKAGED_REFERENCE = ROOT / "py_vfs" / "shell" / "pages" / "shell.md"
 SKIP_NAMES = {"__pycache__", ".DS_Store", "node_modules"}
 
 
@@ -180,9 +181,9 @@ def walk(folder: Path) -> list[Path]:
 
 def input_files() -> list[Path]:
     files = [Path(__file__).resolve(), *SNAPSHOT_MAKER, ROOT / "build" / "npm_package.py",
-             ROOT / "pyproject.toml",
-             ROOT / "README.md", SHELL_REFERENCE]
-    files += [path for path in walk(ROOT / "py_vfs") if path != PACKAGED_REFERENCE]
+             ROOT / "pyproject.toml", ROOT / "README.md"]
+    # py_vfs/shell/pages/shell.md, a link to docs/shell.md, is read through: the reference too.
+    files += walk(ROOT / "py_vfs")
     files += walk(ROOT / "web")
     files += walk(DEFAULTS)
     files += [ROOT / "service_worker" / name for name in PREVIEW_FILES]
@@ -315,17 +316,11 @@ def build_wheel(out: Path) -> str:
     wheels.mkdir(parents=True, exist_ok=True)
     for old in wheels.glob("py_vfs-*.whl"):
         old.unlink()
-    args = ["wheel", "--no-deps", "--no-build-isolation", "--ignore-requires-python"]
-    copy(SHELL_REFERENCE, PACKAGED_REFERENCE)  # `man` reads it from the installed package
-    try:
-        run(
-            [*PIP, *args, "-w", str(wheels), "."],
-            "pip wheel (our package)",
-            # Fixed zip timestamps: the same sources give the same wheel (flit honours it).
-            env={"SOURCE_DATE_EPOCH": "315532800"},
-        )
-    finally:
-        PACKAGED_REFERENCE.unlink(missing_ok=True)
+    run(
+        [*PIP, *WHEEL_ARGS, "-w", str(wheels), "."],
+        "pip wheel (our package)",
+        env=WHEEL_ENV,
+    )
     built = sorted(wheels.glob("py_vfs-*.whl"))
     if len(built) != 1:
         raise BuildError(f"expected one py_vfs wheel in {rel(wheels)}, found {len(built)}")

@@ -1,14 +1,18 @@
 """``python -m py_vfs shell --disk FILE [--defaults DIR] [-c COMMAND]``: the shell on a one-file
 SQLite disk; ``--defaults DIR``: the default content (py_vfs/defaults.py) installed when the disk
-lacks its version, and what ``reset --defaults`` puts back."""
+lacks its version, and what ``reset --defaults`` puts back. The wheel installs the same command
+line as the console command ``py-vfs`` (pyproject.toml, ``[project.scripts]``):
+``py-vfs shell --disk my.db``; ``--version`` prints the package's version."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from typing import Any
 
+from . import __version__
 from .defaults import Bundle, install
 from .shell import Shell
 from .shell.complete import complete
@@ -20,18 +24,28 @@ from .vfs import VFS
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The command line: ``python -m py_vfs shell [--disk FILE]``; returns the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m py_vfs")
+    """The command line: ``python -m py_vfs shell --disk FILE`` (or ``py-vfs shell ...``);
+    returns the exit status."""
+    parser = argparse.ArgumentParser(prog=_prog(), description="py_vfs, a durable POSIX-like "
+                                     "virtual file system: its shell on a SQLite disk file")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     shell = commands.add_parser("shell", help="run the py_vfs shell on a disk file")
-    shell.add_argument("--disk", required=True, help="the SQLite file holding the disk "
-                       "(created when missing)")
+    shell.add_argument("--disk", metavar="FILE", required=True,
+                       help="the SQLite file holding the disk (created when missing)")
     shell.add_argument("--defaults", metavar="DIR", help="a folder of default content, each "
                        "file at its path below / (installed when the disk lacks its version)")
-    shell.add_argument("-c", dest="line", help="run one command line and exit with its status")
+    shell.add_argument("-c", dest="line", metavar="COMMAND",
+                       help="run one command line and exit with its status")
     args = parser.parse_args(argv)
     bundle = None if args.defaults is None else Bundle.from_folder(args.defaults)
     return asyncio.run(_shell(args.disk, args.line, bundle))
+
+
+def _prog() -> str:
+    """How this process was called: ``py-vfs`` (the console command) or ``python -m py_vfs``."""
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return "python -m py_vfs" if name in ("", "-c", "__main__.py") else name
 
 
 async def _shell(disk: str, line: str | None, bundle: Bundle | None = None) -> int:

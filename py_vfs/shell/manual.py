@@ -1,11 +1,11 @@
 """The pages `man` prints: a command's section of the shell's reference, docs/shell.md, and the
 topic pages of ``pages/`` (``man skill``, ``man jsh``, ``man scoop``).
 
-The reference ships inside the package: build/build.py copies docs/shell.md to
-``pages/shell.md`` while it builds the wheel (and removes the copy after; it is never
-committed), so ``man`` reads it from the installed package on CPython and in Pyodide. In a
-checkout, where no copy exists, it reads docs/shell.md itself (the unit tests, also in
-Pyodide, run from the repository). The reference is read once per process.
+The reference ships inside the package: ``pages/shell.md`` is a link to docs/shell.md in the
+repository, which every wheel build follows (flit_core copies the file it points to; the sdist
+carries docs/shell.md beside the link), so ``man`` reads it from the installed package on
+CPython and in Pyodide, and through the link in a checkout. The reference is read once per
+process.
 """
 
 from __future__ import annotations
@@ -13,12 +13,10 @@ from __future__ import annotations
 import functools
 import re
 from importlib import resources
-from pathlib import Path
 
 PAGES = "pages"  # this package's folder of pages
-REFERENCE = "shell.md"  # the copy of docs/shell.md the build puts in PAGES
+REFERENCE = "shell.md"  # in PAGES: a link to docs/shell.md, followed by the wheel's build
 TOPICS = ("jsh", "scoop", "skill")  # PAGES/<topic>.md, written for `man`
-CHECKOUT_REFERENCE = Path(__file__).resolve().parents[2] / "docs" / "shell.md"
 COMMANDS_HEADING = "## Commands"
 _SECTION = re.compile(r"^### `(?P<usage>[^`]+)`\s*$")
 
@@ -33,14 +31,8 @@ def _packaged(name: str) -> str | None:
 
 @functools.cache
 def reference() -> str | None:
-    """docs/shell.md: the package's copy, else the checkout's; None when neither is there."""
-    text = _packaged(REFERENCE)
-    if text is None:
-        try:
-            text = CHECKOUT_REFERENCE.read_text(encoding="utf-8")
-        except OSError:
-            return None
-    return text
+    """docs/shell.md as the package holds it; None when it is missing."""
+    return _packaged(REFERENCE)
 
 
 @functools.lru_cache(maxsize=2)

@@ -10,19 +10,17 @@ thread of its own (``ThreadLoop``), in Pyodide (the Node tier re-runs this modul
 caller steps (``StepLoop``): Node 20 has neither threads for Python nor JSPI.
 
 Then what a user of fsspec relies on beyond it: URLs with storage options, a durable disk file,
-random-access reads that read only the chunks they need, modes, transactions, errors, and the
-entry point that registers the protocol."""
+random-access reads that read only the chunks they need, modes, transactions and errors. The
+entry point that registers the protocol is proved by test_wheel_install.py, on the installed
+wheel."""
 
 from __future__ import annotations
 
 import csv
 import io
 import posixpath
-import subprocess
-import sys
 import tracemalloc
 import zipfile
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -36,7 +34,6 @@ import fsspec.tests.abstract as abstract  # noqa: E402
 from py_vfs import pyhost  # noqa: E402
 from py_vfs.fsspec_fs import PyVFSFileSystem  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
 MiB = 1 << 20
 
 
@@ -93,7 +90,7 @@ def fs():
 
 @pytest.fixture(autouse=True)
 def registered():
-    """The protocol as the entry point registers it (test_the_wheel_registers... proves that)."""
+    """The protocol as the entry point registers it (test_wheel_install.py proves that)."""
     fsspec.register_implementation("pyvfs", PyVFSFileSystem, clobber=True)
     yield
     PyVFSFileSystem.clear_instance_cache()
@@ -248,26 +245,6 @@ def test_zipfile_reads_an_archive_on_the_disk_through_fsspec(fs):
     fs.pipe_file("/a.zip", buffer.getvalue())
     with fs.open("/a.zip", "rb") as f, zipfile.ZipFile(f) as archive:
         assert archive.read("inside.txt") == b"zipped"
-
-
-@pytest.mark.skipif(sys.platform == "emscripten", reason="Emscripten (Pyodide) has no processes")
-def test_the_wheel_registers_the_protocol_with_fsspec(tmp_path):
-    """``fsspec.filesystem("pyvfs")`` works without registering anything by hand once the
-    wheel is installed: its entry point (group ``fsspec.specs``) names the class."""
-    build = subprocess.run(
-        [sys.executable, "-c", "import sys, flit_core.buildapi as b; "
-         "print(b.build_wheel(sys.argv[1]))", str(tmp_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=True)
-    wheel = tmp_path / build.stdout.strip().splitlines()[-1]
-    site = tmp_path / "site"
-    with zipfile.ZipFile(wheel) as archive:
-        archive.extractall(site)
-    probe = ("import fsspec; fs = fsspec.filesystem('pyvfs'); fs.pipe_file('/a', b'1'); "
-             "print(type(fs).__module__, fs.cat_file('/a').decode())")
-    run = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
-                         text=True, timeout=120, env={"PYTHONPATH": str(site)})
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.split() == ["py_vfs.fsspec_fs", "1"]
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ CSV = b"city,people\nLyon,522250\nNantes,323204\nLille,236710\n"
 
 @pytest.fixture(autouse=True)
 def registered():
-    """The protocol as the entry point registers it (test_fsspec.py proves the entry point)."""
+    """The protocol as the entry point registers it (test_wheel_install.py proves that)."""
     fsspec.register_implementation("pyvfs", PyVFSFileSystem, clobber=True)
     yield
     PyVFSFileSystem.clear_instance_cache()

@@ -105,14 +105,12 @@ def test_on_a_terminal_the_pager_shows_it_when_there_is_one(shell):
         plain, "No manual entry for nosuch\n", 1)
 
 
-def test_the_checkout_reference_is_read_when_the_package_has_no_copy(monkeypatch, tmp_path):
-    # The wheel has pages/shell.md (build/build.py); a checkout reads docs/shell.md.
+def test_the_package_reference_is_docs_shell_md_and_its_absence_is_no_page(monkeypatch):
+    # pages/shell.md links to docs/shell.md (the wheel holds the file: test_wheel_install.py).
+    assert manual.reference() == REFERENCE
     monkeypatch.setattr(manual, "REFERENCE", "missing.md")
     manual.reference.cache_clear()
     try:
-        assert manual.reference() == REFERENCE
-        monkeypatch.setattr(manual, "CHECKOUT_REFERENCE", tmp_path / "none.md")
-        manual.reference.cache_clear()
         assert manual.reference() is None and manual.page("ls") is None
         assert manual.page("jsh") is not None  # the topics ship in the package
     finally:
