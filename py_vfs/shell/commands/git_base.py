@@ -55,9 +55,11 @@ class Git:
         self.bound.err(text)
 
     def relative(self, path: bytes) -> str:
-        """A work-tree path as git shows it to the user: relative to the cwd."""
+        """A work-tree path as git shows it to the user: relative to the cwd, quoted as git
+        quotes names (``quote_path``)."""
         full = posixpath.join(self.repo.path, path.decode("utf-8", "surrogateescape"))
-        return posixpath.relpath(full, self.cwd) if full != self.cwd else "."
+        shown = posixpath.relpath(full, self.cwd) if full != self.cwd else "."
+        return quote_path(shown + ("/" if path.endswith(b"/") else ""))
 
 
 def options(args: list[str], flags: dict[str, str], valued: dict[str, str],
@@ -110,3 +112,25 @@ def options(args: list[str], flags: dict[str, str], valued: dict[str, str],
         else:
             operands.append(arg)
     return found, operands
+
+
+_ESCAPES = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r",
+            34: '\\"', 92: "\\\\"}
+
+
+def quote_path(name: str | bytes) -> str:
+    """A path as git prints it (``core.quotePath``): as it is when plain, else in double quotes
+    with C escapes, control characters, quotes, backslashes and non-ASCII bytes escaped (so no
+    name reaches the terminal raw)."""
+    data = name if isinstance(name, bytes) else name.encode("utf-8", "surrogateescape")
+    if not any(byte < 32 or byte >= 127 or byte in (34, 92) for byte in data):
+        return data.decode("ascii")
+    out = []
+    for byte in data:
+        if byte in _ESCAPES:
+            out.append(_ESCAPES[byte])
+        elif byte < 32 or byte >= 127:
+            out.append(f"\\{byte:03o}")
+        else:
+            out.append(chr(byte))
+    return '"' + "".join(out) + '"'

@@ -20,7 +20,14 @@ INTERRUPTED = 130
 
 def _load() -> None:
     """Import the subcommands' modules (dulwich with them) on the first run."""
-    from . import git_branching, git_config, git_files, git_remote, git_show  # noqa: F401
+    from . import (  # noqa: F401
+        git_branching,
+        git_config,
+        git_files,
+        git_merge,
+        git_remote,
+        git_show,
+    )
 
 
 def _work(bound: Bound, args: list[str]) -> int:

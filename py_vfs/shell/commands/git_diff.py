@@ -15,6 +15,8 @@ from typing import Any
 
 from dulwich.objects import Blob, Tree
 
+from .git_base import quote_path
+
 Side = dict[bytes, tuple[int, bytes]]  # path -> (mode, blob id)
 ZERO = b"0" * 40
 _FUNCNAME = re.compile(r"[A-Za-z_$]")
@@ -182,7 +184,7 @@ def similarity(a: bytes, b: bytes) -> int:
 
 
 def _text(path: bytes) -> str:
-    return path.decode("utf-8", "surrogateescape")
+    return quote_path(path)
 
 
 def _binary(data: bytes) -> bool:
@@ -210,9 +212,9 @@ def line_counts(change: Change, contents: Contents) -> tuple[int, int] | None:
 
 def patch(change: Change, contents: Contents, context: int = 3) -> str:
     """One change as `git diff` prints it."""
-    a = _text(change.old or change.new or b"")
-    b = _text(change.new or change.old or b"")
-    head = [f"diff --git a/{a} b/{b}\n"]
+    a = (change.old or change.new or b"").decode("utf-8", "surrogateescape")
+    b = (change.new or change.old or b"").decode("utf-8", "surrogateescape")
+    head = [f"diff --git {quote_path('a/' + a)} {quote_path('b/' + b)}\n"]
     short = (change.old_id[:7].decode(), change.new_id[:7].decode())
     if change.kind == "A":
         head.append(f"new file mode {change.new_mode:06o}\n")
@@ -224,7 +226,8 @@ def patch(change: Change, contents: Contents, context: int = 3) -> str:
         if change.old_mode != change.new_mode:
             head.append(f"old mode {change.old_mode:06o}\nnew mode {change.new_mode:06o}\n")
         if change.kind == "R":
-            head.append(f"similarity index {change.score}%\nrename from {a}\nrename to {b}\n")
+            head.append(f"similarity index {change.score}%\nrename from {quote_path(a)}\n"
+                        f"rename to {quote_path(b)}\n")
         if change.old_id != change.new_id:
             mode = f" {change.new_mode:06o}" if change.old_mode == change.new_mode else ""
             head.append(f"index {short[0]}..{short[1]}{mode}\n")
@@ -232,8 +235,8 @@ def patch(change: Change, contents: Contents, context: int = 3) -> str:
         return "".join(head)
     old = contents.get(change.old_id) if change.old_id != ZERO else b""
     new = contents.get(change.new_id) if change.new_id != ZERO else b""
-    left = f"a/{a}" if change.kind != "A" else "/dev/null"
-    right = f"b/{b}" if change.kind != "D" else "/dev/null"
+    left = quote_path(f"a/{a}") if change.kind != "A" else "/dev/null"
+    right = quote_path(f"b/{b}") if change.kind != "D" else "/dev/null"
     if _binary(old) or _binary(new):
         return "".join(head) + f"Binary files {left} and {right} differ\n"
     if not old and not new:
@@ -300,8 +303,6 @@ def summary_line(files: int, added: int, removed: int) -> str:
         parts.append(_plural(added, "insertion(+)", "insertions(+)"))
     if removed or not added:
         parts.append(_plural(removed, "deletion(-)", "deletions(-)"))
-    if files and not added and not removed:
-        parts = parts[:1]
     return ", ".join(parts) + "\n"
 
 
@@ -359,11 +360,21 @@ def commit_summary(found: list[Change], contents: Contents) -> str:
     if not found:
         return ""
     added_all = removed_all = 0
-    notes = []
     for change in found:
         counts = line_counts(change, contents) or (0, 0)
         added_all += counts[0]
         removed_all += counts[1]
+    return summary_line(len(found), added_all, removed_all) + _notes(found)
+
+
+def merge_summary(found: list[Change], contents: Contents) -> str:
+    """What `git merge` prints after it: the stat and the created, deleted, renamed files."""
+    return stat(found, contents) + _notes(found)
+
+
+def _notes(found: list[Change]) -> str:
+    notes = []
+    for change in found:
         if change.kind == "A":
             notes.append(f" create mode {change.new_mode:06o} {_text(change.new or b'')}\n")
         elif change.kind == "D":
@@ -374,7 +385,7 @@ def commit_summary(found: list[Change], contents: Contents) -> str:
         elif change.old_mode != change.new_mode:
             notes.append(f" mode change {change.old_mode:06o} => {change.new_mode:06o} "
                          f"{_text(change.new or b'')}\n")
-    return summary_line(len(found), added_all, removed_all) + "".join(notes)
+    return "".join(notes)
 
 
 def empty_tree_id() -> bytes:

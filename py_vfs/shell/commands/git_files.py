@@ -265,8 +265,14 @@ def commit(git: Git, args: list[str]) -> int:
             else:
                 del index[path]
         index.write()
+    if any(not hasattr(entry, "sha") for _, entry in index.iteritems()):
+        raise GitError("Committing is not possible because you have unmerged files.\nhint: "
+                       "Fix them up in the work tree, and then use 'git add/rm <file>'\nhint: "
+                       "as appropriate to mark resolution and make a commit.\nfatal: Exiting "
+                       "because of an unresolved conflict.", prefix="error: ")
     head = head_commit(repo)
     amend = "amend" in found
+    merge_head = _merge_head(repo)
     if amend and head is None:
         raise GitError("You have nothing to amend.")
     messages = list(found.get("message", []))
@@ -274,6 +280,11 @@ def commit(git: Git, args: list[str]) -> int:
         with open(posixpath.join(git.cwd, name), encoding="utf-8", errors="surrogateescape") \
                 as file:
             messages.append(file.read())
+    if not messages and merge_head is not None:
+        with open(posixpath.join(repo.controldir(), "MERGE_MSG"), encoding="utf-8",
+                  errors="surrogateescape") as file:
+            messages = ["\n".join(line for line in file.read().split("\n")
+                                  if not line.startswith("#"))]
     if not messages and amend:
         messages = [head.message.decode("utf-8", "surrogateescape")]
     if not messages:
@@ -287,24 +298,32 @@ def commit(git: Git, args: list[str]) -> int:
     base = (head.parents[0] if amend and head.parents else None) if amend else \
         (head.id if head else None)
     base_tree = repo[base].tree if base else None
-    if not amend and "empty" not in found and head is not None and tree == head.tree:
+    if not amend and "empty" not in found and head is not None and tree == head.tree \
+            and merge_head is None:
         git.out(long_status(git, commit_mode=True))
         return 1
     if head is None and "empty" not in found and not index_side(index):
         git.out(long_status(git, commit_mode=True))
         return 1
     parents = list(head.parents) if amend else ([head.id] if head else [])
+    if merge_head is not None:
+        parents.append(merge_head)
     author = None
     if amend and not any(f"GIT_AUTHOR_{k}" in git.env for k in ("NAME", "EMAIL", "DATE")):
         author = (head.author, head.author_time, head.author_timezone)
     made = make_commit(git, tree, parents, message, author)
     subject = message.split("\n", 1)[0]
     kind = "commit (amend)" if amend else "commit" if head else "commit (initial)"
-    advance(git, made, f"{kind}: {subject}")
+    advance(git, made, f"{'commit (merge)' if merge_head else kind}: {subject}")
+    for name in ("MERGE_HEAD", "MERGE_MSG", "MERGE_MODE"):
+        if os.path.exists(posixpath.join(repo.controldir(), name)):
+            os.remove(posixpath.join(repo.controldir(), name))
     if "quiet" in found:
         return 0
     root = " (root-commit)" if not parents else ""
     git.out(f"[{branch_label(repo)}{root} {made.id[:7].decode()}] {subject}\n")
+    if made.author != made.committer:
+        git.out(f" Author: {made.author.decode('utf-8', 'surrogateescape')}\n")
     if amend:
         git.out(f"{_date_line(made)}")
     contents = Contents(repo)
@@ -312,6 +331,15 @@ def commit(git: Git, args: list[str]) -> int:
                                    contents=contents),
                            contents))
     return 0
+
+
+def _merge_head(repo: VfsRepo) -> bytes | None:
+    """The commit a merge in progress merges (``MERGE_HEAD``), or None."""
+    try:
+        with open(posixpath.join(repo.controldir(), "MERGE_HEAD"), "rb") as file:
+            return file.read().split()[0]
+    except (FileNotFoundError, IndexError):
+        return None
 
 
 def _date_line(made: Commit) -> str:

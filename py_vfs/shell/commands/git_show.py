@@ -3,6 +3,7 @@ porcelain formats (long and short status, the default and ``--oneline`` log, pat
 
 from __future__ import annotations
 
+import heapq
 import os
 import posixpath
 import re
@@ -12,7 +13,7 @@ from typing import Any
 
 from dulwich.objectspec import parse_commit
 
-from .git_base import Git, Usage, options, subcommand
+from .git_base import Git, Usage, options, quote_path, subcommand
 from .git_diff import (
     Change,
     Contents,
@@ -226,8 +227,8 @@ def long_status(git: Git, commit_mode: bool = False) -> str:
     if state.untracked:
         out.append("Untracked files:\n  (use \"git add <file>...\" to include in what will "
                    "be committed)\n")
-        out += [f"\t{git.relative(p.encode('utf-8', 'surrogateescape'))}"
-                f"{'/' if p.endswith('/') else ''}\n" for p in state.untracked]
+        out += [f"\t{git.relative(p.encode('utf-8', 'surrogateescape'))}\n"
+                for p in state.untracked]
         out.append("\n")
     if state.staged:
         pass
@@ -246,7 +247,7 @@ def long_status(git: Git, commit_mode: bool = False) -> str:
 def short_status(git: Git, porcelain: bool) -> str:
     """`git status -s` (paths relative to the cwd) or `--porcelain` (to the top)."""
     state = State(git)
-    show = (lambda p: p.decode("utf-8", "surrogateescape")) if porcelain else git.relative
+    show = quote_path if porcelain else git.relative
     codes: dict[bytes, list[str]] = {}
     for change in state.staged:
         codes.setdefault(change.new or change.old or b"", [" ", " ", ""])[0] = change.kind
@@ -257,9 +258,7 @@ def short_status(git: Git, porcelain: bool) -> str:
     for path in state.conflicted:
         codes[path] = ["U", "U", ""]
     lines = [f"{x}{y} {before}{show(path)}\n" for path, (x, y, before) in sorted(codes.items())]
-    lines += [f"?? {show(p.encode('utf-8', 'surrogateescape'))}"
-              f"{'/' if p.endswith('/') and not porcelain else ''}"
-              f"{'/' if p.endswith('/') and porcelain else ''}\n" for p in state.untracked]
+    lines += [f"?? {show(p.encode('utf-8', 'surrogateescape'))}\n" for p in state.untracked]
     return "".join(lines)
 
 
@@ -275,6 +274,31 @@ def status(git: Git, args: list[str]) -> int:
     else:
         git.out(long_status(git))
     return 0
+
+
+def walk(repo: Any, tips: list[bytes], count: int | None = None,
+         exclude: set[bytes] | None = None) -> list[Any]:
+    """The commits reachable from ``tips`` in git's default order: newest commit date first,
+    ties in the order they were reached; at most ``count``."""
+    seen = set(exclude or ())
+    queue: list[tuple[int, int, bytes]] = []
+    order = 0
+    for tip in tips:
+        if tip not in seen:
+            seen.add(tip)
+            heapq.heappush(queue, (-repo[tip].commit_time, order, tip))
+            order += 1
+    found = []
+    while queue and (count is None or len(found) < count):
+        _, _, commit_id = heapq.heappop(queue)
+        made = repo[commit_id]
+        found.append(made)
+        for parent in made.parents:
+            if parent not in seen:
+                seen.add(parent)
+                heapq.heappush(queue, (-repo[parent].commit_time, order, parent))
+                order += 1
+    return found
 
 
 @subcommand("log")
@@ -293,10 +317,11 @@ def log(git: Git, args: list[str]) -> int:
     except KeyError:
         raise GitError(f"your current branch '{branch_label(repo)}' does not have any commits "
                        "yet") from None
-    walker = repo.get_walker(include=include, max_entries=count, reverse="reverse" in found)
+    walked = walk(repo, include, count)
+    if "reverse" in found:
+        walked.reverse()
     first = True
-    for entry in walker:
-        made = entry.commit
+    for made in walked:
         if "oneline" in found:
             subject = made.message.decode("utf-8", "surrogateescape").split("\n", 1)[0]
             git.out(f"{made.id[:7].decode()} {subject}\n")
@@ -354,7 +379,7 @@ def diff(git: Git, args: list[str]) -> int:
         if "stat" in found:
             git.out(stat(found_changes, contents))
         elif "names" in found:
-            git.out("".join(f"{(c.new or c.old or b'').decode('utf-8', 'surrogateescape')}\n"
+            git.out("".join(f"{quote_path(c.new or c.old or b'')}\n"
                             for c in found_changes))
         elif "status" in found:
             git.out("".join(name_status(c) for c in found_changes))
