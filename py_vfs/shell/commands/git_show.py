@@ -281,6 +281,7 @@ def walk(repo: Any, tips: list[bytes], count: int | None = None,
     """The commits reachable from ``tips`` in git's default order: newest commit date first,
     ties in the order they were reached; at most ``count``."""
     seen = set(exclude or ())
+    shallow = repo.get_shallow()  # a shallow clone's boundary: their parents are not here
     queue: list[tuple[int, int, bytes]] = []
     order = 0
     for tip in tips:
@@ -293,8 +294,8 @@ def walk(repo: Any, tips: list[bytes], count: int | None = None,
         _, _, commit_id = heapq.heappop(queue)
         made = repo[commit_id]
         found.append(made)
-        for parent in made.parents:
-            if parent not in seen:
+        for parent in () if commit_id in shallow else made.parents:
+            if parent not in seen and parent in repo.object_store:
                 seen.add(parent)
                 heapq.heappush(queue, (-repo[parent].commit_time, order, parent))
                 order += 1
