@@ -5,6 +5,7 @@ refused; Ctrl-C stops a long git run with status 130."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import shutil
 import sys
 import time
@@ -135,6 +136,7 @@ def test_ctrl_c_stops_a_long_git_run():
     signal = cancel.Signal()
 
     async def interrupted() -> tuple[int, float]:
+        cancel.SIGNAL.set(signal)  # this task's context only (asyncio.Runner keeps its own)
         running = asyncio.ensure_future(sh.shell.run("git add ."))
         await asyncio.sleep(0.3)
         assert not running.done()
@@ -143,10 +145,7 @@ def test_ctrl_c_stops_a_long_git_run():
         result = await asyncio.wait_for(running, 10)
         return result.code, time.monotonic() - started
 
-    token = cancel.SIGNAL.set(signal)
-    try:
-        code, took = sh.runner.run(interrupted())
-    finally:
-        cancel.SIGNAL.reset(token)
+    code, took = sh.runner.run(interrupted(),
+                               context=contextvars.copy_context())
     assert code == 130 and took < 2
     assert sh("git status --porcelain").code == 0  # the repository is still usable
