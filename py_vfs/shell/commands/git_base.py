@@ -32,11 +32,12 @@ class Git:
     """One run of `git`: the shell's env and cwd (``-C`` applied), the streams, and the
     repository, opened on first use."""
 
-    def __init__(self, bound: Bound, env: Mapping[str, str], cwd: str) -> None:
+    def __init__(self, bound: Bound, env: Mapping[str, str], cwd: str,
+                 repo: Any = None) -> None:
         self.bound = bound
         self.env = dict(env)
         self.cwd = cwd
-        self._repo: Any = None
+        self._repo: Any = repo
 
     @property
     def repo(self) -> Any:

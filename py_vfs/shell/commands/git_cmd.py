@@ -19,7 +19,11 @@ INTERRUPTED = 130
 
 
 def _load() -> None:
-    """Import the subcommands' modules (dulwich with them) on the first run."""
+    """Import the subcommands' modules (dulwich with them) on the first run. dulwich first:
+    in the page its import installs the wheels (py_vfs/web/lazy_wheels.py)."""
+    import dulwich  # noqa: F401
+    import merge3  # noqa: F401
+
     from . import (  # noqa: F401
         git_branching,
         git_config,

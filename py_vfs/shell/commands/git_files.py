@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import posixpath
 import stat as stat_module
+from typing import Any
 
 from dulwich.config import StackedConfig
 from dulwich.ignore import IgnoreFilterManager
@@ -79,7 +80,7 @@ def _walk(git: Git, top: bytes, ignore: IgnoreFilterManager) -> list[bytes]:
     return found
 
 
-def stage(git: Git, index: object, path: bytes) -> None:
+def stage(git: Git, index: Any, path: bytes) -> None:
     """Put the work tree's ``path`` in the index (its blob in the object store)."""
     repo = git.repo
     full = posixpath.join(repo.path, path.decode("utf-8", "surrogateescape"))
@@ -93,7 +94,7 @@ def stage(git: Git, index: object, path: bytes) -> None:
     blob = Blob.from_string(data)
     if blob.id not in repo.object_store:
         repo.object_store.add_object(blob)
-    index[path] = index_entry_from_stat(info, blob.id, mode)  # type: ignore[index]
+    index[path] = index_entry_from_stat(info, blob.id, mode)
 
 
 def _under(path: bytes, top: bytes) -> bool:

@@ -119,7 +119,8 @@ def _merge_trees(git: Git, base: Side, ours: Side, theirs: Side, name: str,
             gone = name if t is None else "HEAD"
             notes.append(f"CONFLICT (modify/delete): {shown} deleted in {gone} and modified "
                          f"in {kept}.  Version {kept} of {shown} left in tree.\n")
-            conflicts[path] = (store[(o or t)[1]].data, (b, o, t))  # type: ignore[index]
+            kept_version = o if o is not None else t
+            conflicts[path] = (store[kept_version[1]].data if kept_version else b"", (b, o, t))
             continue
         notes.append(f"Auto-merging {shown}\n")
         base_data = store[b[1]].data if b else b""

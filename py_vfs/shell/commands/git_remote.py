@@ -120,9 +120,7 @@ def _cloned(git: Git, url: str, target: str, remote: str, depth: int | None,
     settings.set((b"branch", chosen.encode()), b"remote", remote.encode())
     settings.set((b"branch", chosen.encode()), b"merge", b"refs/heads/" + chosen.encode())
     settings.write_to_path()
-    clone_git = Git(git.bound, git.env, target)
-    clone_git._repo = repo
-    switch_trees(clone_git, None, repo[tip].tree)
+    switch_trees(Git(git.bound, git.env, target, repo), None, repo[tip].tree)
     return repo
 
 
