@@ -434,8 +434,8 @@ def build(out: Path, digest: str) -> dict[str, int]:
         fetch_wheel(out, "micropip", MICROPIP_VERSION, MICROPIP_WHEEL, MICROPIP_SHA256)
         check_fsspec_pin()
         fetch_wheel(out, "fsspec", FSSPEC_VERSION, FSSPEC_WHEEL, FSSPEC_SHA256)
-        for name, version, wheel_name, sha in GIT_WHEELS:
-            fetch_wheel(out, name, version, wheel_name, sha)
+        for git_wheel in GIT_WHEELS:  # (name, version, wheel, sha256)
+            fetch_wheel(out, *git_wheel)
 
     with step(f"pyodide {PYODIDE_VERSION}"):
         for name in PYODIDE_FILES:

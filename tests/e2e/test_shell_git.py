@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import booted_app, sh
+from .conftest import BOOT_JS, booted_app, open_app, sh
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))
 from git_server import GitServer, bare_repository, git
@@ -52,3 +52,21 @@ def test_clone_log_commit_push_in_the_page(app, server):
     assert git(bare, "rev-parse", "main").strip() == head
     git(bare, "fsck", "--strict")
     assert git(bare, "show", "main:page.txt") == "hi\n"
+
+
+def test_git_after_a_boot_from_the_shipped_snapshot(browser, browser_context_args):
+    """The runtime snapshot is made without the git modules (they import dulwich): after a
+    boot from it, git's first run installs dulwich, merge3 and our own wheel's files again."""
+    context = browser.new_context(**browser_context_args)  # the snapshot on (no NO_SNAPSHOT)
+    try:
+        app = open_app(context)
+        booted = app.page.evaluate(BOOT_JS)["from"]
+        result = sh(app.page, "git init -q /snap && cd /snap && echo a > a && git add a && "
+                    "GIT_AUTHOR_NAME=S GIT_AUTHOR_EMAIL=s@x GIT_COMMITTER_NAME=S "
+                    "GIT_COMMITTER_EMAIL=s@x GIT_AUTHOR_DATE='@0 +0000' "
+                    "GIT_COMMITTER_DATE='@0 +0000' git commit -q -m a && git log --oneline")
+    finally:
+        context.close()
+    assert booted != "packages"
+    # The same commit id real git makes for this content, names and dates.
+    assert (result["stdout"], result["stderr"], result["code"]) == ("b483ad8 a\n", "", 0), result
