@@ -13,6 +13,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 import zipfile
 
 import pytest
@@ -198,3 +199,17 @@ def test_real_git_reads_the_exported_repository(both, tmp_path):
     ours = session("cd /work && git status --porcelain").stdout
     assert status == ours
 
+
+
+def test_a_file_over_the_line_diff_limit_is_compared_as_binary_in_bounded_time():
+    """Bounds (docs/shell.md): a file over 4 MiB is not compared line by line."""
+    session = Session()
+    session.write("/big/f", b"".join(b"line %d\n" % i for i in range(600_000)))
+    session.ok("cd /big && git init -q && git add f && GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a "
+               "GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a git commit -q -m f")
+    session.ok("echo more >> f")
+    started = time.monotonic()
+    assert session.ok("git diff --stat") == " f | Bin\n 1 file changed, 0 insertions(+), " \
+        "0 deletions(-)\n"
+    assert "Binary files a/f and b/f differ\n" in session.ok("git diff")
+    assert time.monotonic() - started < 30

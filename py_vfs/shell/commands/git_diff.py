@@ -174,7 +174,7 @@ def similarity(a: bytes, b: bytes) -> int:
     size."""
     if not a and not b:
         return 100
-    if _binary(a) or _binary(b) or max(len(a), len(b)) > 1 << 20:
+    if is_binary(a) or is_binary(b) or max(len(a), len(b)) > 1 << 20:
         return 100 if a == b else 0
     left, right = a.splitlines(keepends=True), b.splitlines(keepends=True)
     matcher = difflib.SequenceMatcher(None, left, right, autojunk=False)
@@ -187,8 +187,15 @@ def _text(path: bytes) -> str:
     return quote_path(path)
 
 
-def _binary(data: bytes) -> bool:
-    return b"\0" in data[:8000]
+# Past this size a file's lines are not compared (difflib's time grows with the product of the
+# two sides' lengths): its patch says `Binary files ... differ`, as for a binary file.
+MAX_LINE_DIFF = 4 << 20
+
+
+def is_binary(data: bytes) -> bool:
+    """Whether ``data`` is compared as a binary file: it holds a NUL in its first 8000 bytes
+    (git's test), or it is over ``MAX_LINE_DIFF`` bytes."""
+    return b"\0" in data[:8000] or len(data) > MAX_LINE_DIFF
 
 
 def _lines(data: bytes) -> list[str]:
@@ -199,7 +206,7 @@ def line_counts(change: Change, contents: Contents) -> tuple[int, int] | None:
     """(insertions, deletions) of a change; None for a binary file."""
     old = contents.get(change.old_id) if change.old_id != ZERO else b""
     new = contents.get(change.new_id) if change.new_id != ZERO else b""
-    if _binary(old) or _binary(new):
+    if is_binary(old) or is_binary(new):
         return None
     added = removed = 0
     matcher = difflib.SequenceMatcher(None, _lines(old), _lines(new), autojunk=False)
@@ -237,7 +244,7 @@ def patch(change: Change, contents: Contents, context: int = 3) -> str:
     new = contents.get(change.new_id) if change.new_id != ZERO else b""
     left = quote_path(f"a/{a}") if change.kind != "A" else "/dev/null"
     right = quote_path(f"b/{b}") if change.kind != "D" else "/dev/null"
-    if _binary(old) or _binary(new):
+    if is_binary(old) or is_binary(new):
         return "".join(head) + f"Binary files {left} and {right} differ\n"
     if not old and not new:
         return "".join(head)

@@ -13,7 +13,7 @@ from dulwich.index import ConflictedIndexEntry, index_entry_from_stat, index_ent
 from dulwich.objects import Blob
 
 from .git_base import Git, options, subcommand
-from .git_diff import Contents, Side, changes, merge_summary, tree_side
+from .git_diff import Contents, Side, changes, is_binary, merge_summary, tree_side
 from .git_files import advance, make_commit
 from .git_repo import GitError, branch_label
 from .git_show import head_tree, resolve
@@ -124,7 +124,13 @@ def _merge_trees(git: Git, base: Side, ours: Side, theirs: Side, name: str,
             continue
         notes.append(f"Auto-merging {shown}\n")
         base_data = store[b[1]].data if b else b""
-        text, clean = merge_text(base_data, store[o[1]].data, store[t[1]].data, name)
+        sides = (base_data, store[o[1]].data, store[t[1]].data)
+        if any(is_binary(data) for data in sides):  # also what is too big to merge by lines
+            notes.append(f"warning: Cannot merge binary files: {shown} (HEAD vs. {name})\n"
+                         f"CONFLICT (content): Merge conflict in {shown}\n")
+            conflicts[path] = (sides[1], (b, o, t))
+            continue
+        text, clean = merge_text(*sides, name)
         if clean:
             blob = Blob.from_string(text)
             store.add_object(blob)
