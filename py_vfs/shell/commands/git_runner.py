@@ -17,6 +17,7 @@ import asyncio
 import contextvars
 import inspect
 import sys
+import tempfile
 import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -133,6 +134,9 @@ async def run_bound(ctx: Context, work: Callable[[Bound], T]) -> T:
     """``work(bound)`` with Python's file API on the VFS, its result; ``Stopped`` when Ctrl-C
     interrupted it (the work is over by then)."""
     stop = _Stop()
+    # Python caches its temporary folder the first time it is asked for it: asked inside the
+    # bound run, it would be a folder of the disk, which the process would then use as its own.
+    tempfile.gettempdir()
     if sys.platform == "emscripten":
         bound = Bound(ctx, PageGitRunner(stop))
         with pyhost.session(pyhost.Binding(bound.runner, ctx.cwd, vfs_roots=("/",))):
