@@ -110,6 +110,14 @@ MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ec
 FSSPEC_VERSION = "2026.9.0"
 FSSPEC_WHEEL = f"fsspec-{FSSPEC_VERSION}-py3-none-any.whl"
 FSSPEC_SHA256 = "8dd6e646e99ea382bd85f97a45e6b526a442d79423a7dc673f1e2756d05fcb5f"
+# The optional dependency py_vfs[git] (the shell's `git`), at the versions pyproject.toml pins
+# (checked): PyPI's pure-Python wheels, installed on git's first use (py_vfs/web/lazy_wheels.py).
+GIT_WHEELS = [
+    ("dulwich", "1.2.21", "dulwich-1.2.21-py3-none-any.whl",
+     "31a522b9611e8032a43b8fb6941469c24e65ff4f14e0427986c58e90c22e154f"),
+    ("merge3", "1.0.0", "merge3-1.0.0-py3-none-any.whl",
+     "d7bf07e4193f02540656958227dd015f0df5fd4b91819c7d3ef2334dbe7c4b33"),
+]
 # (source under node_modules, destination under dist/)
 VENDOR_FILES = [
     ("@xterm/xterm/lib/xterm.mjs", "vendor/xterm.mjs"),
@@ -197,6 +205,7 @@ def inputs_digest(files: list[Path]) -> str:
     h = hashlib.sha256()
     h.update(f"pyodide={PYODIDE_VERSION} micropip={MICROPIP_SHA256} fsspec={FSSPEC_SHA256}\n"
              .encode())
+    h.update(" ".join(sha for *_, sha in GIT_WHEELS).encode())
     for path in files:
         h.update(rel(path).encode() + b"\0")
         if path.is_file():
@@ -338,7 +347,8 @@ def fetch_wheel(out: Path, name: str, version: str, wheel: str, sha256: str) -> 
     cached = WHEEL_CACHE / wheel
     if not cached.is_file():
         WHEEL_CACHE.mkdir(parents=True, exist_ok=True)
-        args = ["download", "--no-deps", "--only-binary=:all:", "--python-version", "3.14"]
+        args = ["download", "--no-deps", "--only-binary=:all:", "--python-version", "3.14",
+                "--implementation", "py", "--abi", "none", "--platform", "any"]
         run([*PIP, *args, "-d", str(WHEEL_CACHE), f"{name}=={version}"], f"pip download {name}")
         if not cached.is_file():
             raise BuildError(f"pip download did not produce {rel(cached)}")
@@ -350,10 +360,14 @@ def fetch_wheel(out: Path, name: str, version: str, wheel: str, sha256: str) -> 
 
 
 def check_fsspec_pin() -> None:
-    """pyproject.toml's extra py_vfs[fsspec] pins the fsspec the page ships."""
-    pin = f'"fsspec=={FSSPEC_VERSION}"'
-    if pin not in (ROOT / "pyproject.toml").read_text():
-        raise BuildError(f"pyproject.toml's fsspec extra must pin {pin} (build/build.py ships it)")
+    """pyproject.toml's extras py_vfs[fsspec] and py_vfs[git] pin the wheels the page ships."""
+    pins = [("fsspec", FSSPEC_VERSION)] + [(name, version) for name, version, *_ in GIT_WHEELS]
+    text = (ROOT / "pyproject.toml").read_text()
+    for name, version in pins:
+        pin = f'"{name}=={version}"'
+        if pin not in text:
+            raise BuildError(f"pyproject.toml must pin {pin} in its extras (build/build.py "
+                             "ships it)")
 
 
 SW_BUILD_LINE = 'const BUILD = "dev";'
@@ -421,6 +435,8 @@ def build(out: Path, digest: str) -> dict[str, int]:
         fetch_wheel(out, "micropip", MICROPIP_VERSION, MICROPIP_WHEEL, MICROPIP_SHA256)
         check_fsspec_pin()
         fetch_wheel(out, "fsspec", FSSPEC_VERSION, FSSPEC_WHEEL, FSSPEC_SHA256)
+        for git_wheel in GIT_WHEELS:  # (name, version, wheel, sha256)
+            fetch_wheel(out, *git_wheel)
 
     with step(f"pyodide {PYODIDE_VERSION}"):
         for name in PYODIDE_FILES:
@@ -461,6 +477,7 @@ def build(out: Path, digest: str) -> dict[str, int]:
         "wheelSha256": sha256_of(out / "wheels" / wheel),
         "micropip": f"wheels/{MICROPIP_WHEEL}",
         "fsspec": f"wheels/{FSSPEC_WHEEL}",
+        "git": [f"wheels/{wheel_name}" for _, _, wheel_name, _ in GIT_WHEELS],
         "pyodide": PYODIDE_VERSION,
         "build": digest[:12],
         # Bytes of the two large runtime files, so boot can show download progress against a

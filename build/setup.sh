@@ -65,7 +65,8 @@ fi
 #    (`playwright install` cannot work here), Firefox ESR for the Firefox tier, the sqlite3
 #    command-line tool (tests/unit/test_sqlite_views.py queries a disk file with it), git (the
 #    bench's G1 makes its repository with it and serves it with `git http-backend`, part of
-#    Debian's git), and Info-ZIP's zip and unzip (tests/unit/test_archive.py).
+#    Debian's git; the shell's `git` is checked against it: tests/unit/test_shell_git*.py), and
+#    Info-ZIP's zip and unzip (tests/unit/test_archive.py).
 if [ "$want_test" = 1 ]; then
     missing=""
     if [ -n "${CHROMIUM:-}" ] && [ -x "$CHROMIUM" ]; then

@@ -125,7 +125,7 @@ ORIGINAL_GETCWD: Callable[[], str] = posix.getcwd
 
 
 def _under(path: str, root: str) -> bool:
-    return path == root or path.startswith(root + "/")
+    return path == root or path.startswith(root.rstrip("/") + "/")  # root "/": every path
 
 
 def error(code: int, *names: Any) -> OSError:

@@ -66,13 +66,26 @@ def _fetch(url: str) -> bytes:
     return request.response.to_bytes()
 
 
-def install(fsspec_wheel: str, own_wheel: str) -> None:
+def install(fsspec_wheel: str, own_wheel: str, git_wheels: Any = None) -> None:
     """``import fsspec`` installs fsspec's wheel (URL ``fsspec_wheel``) first, and our own
-    (``own_wheel``) too when py_vfs's files are not there (a boot from the snapshot)."""
-    if "fsspec" in sys.modules or any(isinstance(f, _OnImport) for f in sys.meta_path):
+    (``own_wheel``) too when py_vfs's files are not there (a boot from the snapshot).
+    ``import dulwich`` (or ``merge3``), which the shell's `git` does first, installs
+    ``git_wheels`` (their URLs), and our own wheel too when the git modules' files are not
+    there (they import dulwich, so the snapshot is made without them)."""
+    if any(isinstance(f, _OnImport) for f in sys.meta_path):
         return
-    wheels = {"fsspec": [fsspec_wheel]}
-    if not (Path(__file__).parent / "fsspec_fs.py").is_file():
-        wheels["fsspec"].append(own_wheel)
-        wheels["py_vfs.fsspec_fs"] = [fsspec_wheel, own_wheel]  # imported first, it needs both
-    sys.meta_path.append(_OnImport(wheels))
+    own_files = Path(__file__).parent.parent
+    wheels: dict[str, list[str]] = {}
+    if "fsspec" not in sys.modules:
+        wheels["fsspec"] = [fsspec_wheel]
+        if not (own_files / "fsspec_fs.py").is_file():
+            wheels["fsspec"].append(own_wheel)
+            wheels["py_vfs.fsspec_fs"] = [fsspec_wheel, own_wheel]  # imported first: needs both
+    git = [str(url) for url in git_wheels or []]
+    if git and "dulwich" not in sys.modules:
+        if not (own_files / "shell" / "commands" / "git_files.py").is_file():
+            git.append(own_wheel)
+        wheels["dulwich"] = git
+        wheels["merge3"] = list(git)
+    if wheels:
+        sys.meta_path.append(_OnImport(wheels))

@@ -84,7 +84,7 @@ def test_manifest_and_wheels(page, offsite_requests):
     response = page.goto("/manifest.json")
     assert response.header_value("content-type") == "application/json"
     manifest = json.loads(response.text())
-    keys = {"version", "wheel", "wheelSha256", "micropip", "fsspec", "pyodide", "build",
+    keys = {"version", "wheel", "wheelSha256", "micropip", "fsspec", "git", "pyodide", "build",
             "downloads", "snapshot"}  # "snapshot": the build had a browser, as the tests do
     assert set(manifest) == keys
     assert manifest["pyodide"] == "314.0.7"
@@ -92,9 +92,12 @@ def test_manifest_and_wheels(page, offsite_requests):
     assert manifest["wheel"] == f"wheels/py_vfs-{manifest['version']}-py3-none-any.whl"
     # Installed on the first `import fsspec` (py_vfs/web/lazy_wheels.py), at pyproject.toml's pin.
     assert manifest["fsspec"] == "wheels/fsspec-2026.9.0-py3-none-any.whl"
-    for key in ("wheel", "micropip", "fsspec"):
-        r = fetch(page, manifest[key])
-        assert r["status"] == 200, manifest[key]
+    # The shell's git installs these on its first run, at pyproject.toml's pins.
+    assert manifest["git"] == ["wheels/dulwich-1.2.21-py3-none-any.whl",
+                               "wheels/merge3-1.0.0-py3-none-any.whl"]
+    for name in [manifest[key] for key in ("wheel", "micropip", "fsspec")] + manifest["git"]:
+        r = fetch(page, name)
+        assert r["status"] == 200, name
         assert r["headers"]["content-type"] == "application/zip"
     # The runtime snapshot is keyed by the served wheel's hash (docs/boot.md).
     wheel = (ROOT / "dist" / manifest["wheel"]).read_bytes()

@@ -68,6 +68,10 @@ const EXPECTED_SKIPS = new Map([
   ["tests/unit/test_shell_http_browser.py::test_a_type_error_from_fetch_is_the_browsers_refusal", NO_STAND_INS],
   ["tests/unit/test_shell_http_browser.py::test_an_opaque_redirect_and_an_http_error", NO_STAND_INS],
   ["tests/unit/test_shell_http_browser.py::test_the_deadline_aborts_the_fetch", NO_STAND_INS],
+  // The shell's git against real git in processes, and against a local `git http-backend`.
+  ["tests/unit/test_shell_git.py", "real git runs as a process, which Pyodide cannot start"],
+  ["tests/unit/test_shell_git_http.py", "the local git server runs `git http-backend` as a " +
+    "process and listens on a socket, which Pyodide cannot do"],
   // Our gzip against GNU gzip in a process.
   ["tests/unit/test_shell_coreutils.py::test_our_gzip_is_read_by_the_real_gunzip", NO_GZIP],
   ["tests/unit/test_shell_coreutils.py::test_the_real_gzip_is_read_by_our_gunzip", NO_GZIP],

@@ -130,6 +130,8 @@ LINES = {
     "file": f"file '{P}' '{MISSING}'",
     "fold": f"fold '{MISSING}'",
     "gunzip": f"gunzip '{P}'",
+    "git": f"git init -q /d/repo && cp '{P}' /d/repo/ && cd /d/repo && git status && "
+           f"git add . && git status -s && git commit -qm x && git diff --stat HEAD HEAD",
     "gzip": f"gzip -c '{MISSING}' '{P}' | gzip -l; gzip -t '{P}'",
     "join": f"join '{MISSING}' /d/other",
     "mktemp": f"mktemp -p /d '{EVIL}XXX'",

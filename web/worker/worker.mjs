@@ -96,7 +96,9 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   // Python's fsspec reaches this disk by its name, and fsspec's wheel is installed on its first
   // import, not at boot (docs/python.md).
   callPython(pyodide, "py_vfs.views.page_disks", "serve", name, api);
-  callPython(pyodide, "py_vfs.web.lazy_wheels", "install", here(manifest.fsspec), here(manifest.wheel));
+  // The shell's `git` installs dulwich and merge3 the same way, on its first run.
+  callPython(pyodide, "py_vfs.web.lazy_wheels", "install", here(manifest.fsspec), here(manifest.wheel),
+    (manifest.git || []).map(here));
   readyApi = api;
   (await api.restore_mounts(await mountsKept))?.destroy?.();
   // From here another worker's commit is applied before it resolves (applyRemote). One
