@@ -241,8 +241,8 @@ class VFS:
         return data.decode(encoding) if encoding else data
 
     async def write_file(self, path: str, data: bytes | str, *, mode: int | None = None,
-                         digests: Sequence[str] | None = None) -> None:
-        await self.files.write_file(path, data, mode=mode, digests=digests)
+                         digests: Sequence[str] | None = None, parents: bool = True) -> None:
+        await self.files.write_file(path, data, mode=mode, digests=digests, parents=parents)
 
     async def append_file(self, path: str, data: bytes | str) -> None:
         await self.files.append_file(path, data)
@@ -256,8 +256,9 @@ class VFS:
     def open_read(self, path: str, start: int = 0, end: int | None = None) -> ReadStream:
         return self.files.open_read(path, start, end)
 
-    def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream:
-        return self.files.stream_writer(path, mode=mode)
+    def stream_writer(self, path: str, *, mode: int | None = None,
+                      parents: bool = True) -> WriteStream:
+        return self.files.stream_writer(path, mode=mode, parents=parents)
 
     async def write_stream(self, path: str,
                            chunks: Iterable[bytes | str] | AsyncIterable[bytes | str], *,

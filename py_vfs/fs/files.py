@@ -59,14 +59,16 @@ class Files(Concern):
         return node
 
     def write_file(self, path: str, data: bytes | str, *, mode: int | None = None,
-                   digests: Sequence[str] | None = None) -> Awaitable[None]:
-        """Replace (or create) the file at ``path``, its missing parents created (what to
-        await: the commit itself, on the disk)."""
+                   digests: Sequence[str] | None = None,
+                   parents: bool = True) -> Awaitable[None]:
+        """Replace (or create) the file at ``path``, its missing parents created unless not
+        ``parents`` (what to await: the commit itself, on the disk)."""
         payload = as_bytes(data, path)
         mode = None if mode is None else check_mode(mode, "open", path)
         place = self.locate(path, "open", create=True)
         return self.apply(place, lambda side: self._write(side, place, path, payload, mode,
-                                                          digests), "writeFile", "open", path)
+                                                          digests, parents),
+                          "writeFile", "open", path)
 
     def write_change(self, path: str, data: bytes | str, mode: int | None,
                      digests: Sequence[str] | None) -> Change:
@@ -78,8 +80,9 @@ class Files(Concern):
                                       payload, mode, digests)
 
     def _write(self, side: FileSide, place: Place, path: str, payload: bytes,
-               mode: int | None, digests: Sequence[str] | None) -> None:
-        side.write(self.write_target(side, place, path, parents=True), payload, mode, digests)
+               mode: int | None, digests: Sequence[str] | None, parents: bool = True) -> None:
+        side.write(self.write_target(side, place, path, parents=parents), payload, mode,
+                   digests)
 
     async def append_file(self, path: str, data: bytes | str) -> None:
         """Only the file's last, partial chunk is read and rewritten, whatever its size."""
@@ -133,24 +136,26 @@ class Files(Concern):
             raise FsError.of("EISDIR", "read", path)
         return self.tree.stream(node, start, end)
 
-    def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream:
+    def stream_writer(self, path: str, *, mode: int | None = None,
+                      parents: bool = True) -> WriteStream:
         """A writer that creates or replaces the file at ``close`` (see ``streams``). A stream
-        that could never be committed fails now: a bad path, a directory in the way; missing
-        parents are fine (made at the end, as ``write_file`` makes them)."""
+        that could never be committed fails now: a bad path, a directory in the way, and a
+        missing parent unless ``parents`` (then made at the end, as ``write_file`` makes them;
+        without it a parent gone meanwhile fails the close with ENOENT)."""
         mode = None if mode is None else check_mode(mode, "open", path)
         place = self.locate(path, "open", create=True)
         side = self.side(place, None, "open", path)
         try:
             self.write_target(side, place, path, parents=False)
         except FsError as error:
-            if error.code != "ENOENT":
+            if error.code != "ENOENT" or not parents:
                 raise
             side.check_parents(path)
         writer = self.engine.writer()  # the writer of the context that opened the stream
 
         async def finish(path: str, keys: tuple[str, ...], tail: bytes, size: int,
                          mode: int | None) -> None:
-            await self._commit_stream(path, keys, tail, size, mode, writer)
+            await self._commit_stream(path, keys, tail, size, mode, writer, parents)
 
         return side.open_stream(self.engine, path, mode, finish)
 
@@ -162,10 +167,10 @@ class Files(Concern):
         await write_all(self.stream_writer(path, mode=mode), chunks)
 
     async def _commit_stream(self, path: str, keys: tuple[str, ...], tail: bytes, size: int,
-                             mode: int | None, writer: str) -> None:
+                             mode: int | None, writer: str, parents: bool) -> None:
         def change(tx: Transaction) -> None:
             side = DiskSide(self.disk, tx, "open", path)
-            found = self.write_target(side, DISK, path, parents=True)
+            found = self.write_target(side, DISK, path, parents=parents)
             side.put_body(found, self.content.pack(tail, tx, keys), size, mode)
             for key in keys:
                 tx.delete_meta(AHEAD_PREFIX + key)

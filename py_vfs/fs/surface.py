@@ -219,8 +219,9 @@ class Surface:
 
     @api(**_CONTENT)
     async def write_file(self, path: str, data: bytes | str, *, mode: int | None = None,
-                         digests: Sequence[str] | None = None) -> None:
-        """Replace (or create) a file; missing parent directories are created. ``digests``:
+                         digests: Sequence[str] | None = None, parents: bool = True) -> None:
+        """Replace (or create) a file; missing parent directories are created, unless not
+        ``parents`` (then a missing parent is ENOENT, as Node's ``writeFile``). ``digests``:
         the sha256 hex of each chunk of ``data``, when the caller has them (``Content.split``)."""
 
     @api(**_CONTENT)
@@ -240,8 +241,10 @@ class Surface:
         """The bytes ``[start, end)`` of the file, as an async iterator of chunks."""
 
     @api(**_CONTENT, returns="stream", op="openWrite", js=None)
-    def stream_writer(self, path: str, *, mode: int | None = None) -> WriteStream:
-        """A writer that creates or replaces the file at ``close`` (see ``streams``)."""
+    def stream_writer(self, path: str, *, mode: int | None = None,
+                      parents: bool = True) -> WriteStream:
+        """A writer that creates or replaces the file at ``close`` (see ``streams``); missing
+        parents are made then, unless not ``parents`` (ENOENT, as Node's ``writeFile``)."""
 
     @api(**_CONTENT, op=None, js=None)
     async def write_stream(self, path: str,

@@ -70,8 +70,6 @@ def test_the_hand_written_sequences_answer_as_node_fs_promises_does(app):
     assert not differences, "\n".join(differences)
 
 
-@pytest.mark.xfail(reason="open: in the generated sequences a writeFile into a missing "
-                          "directory resolves here where Node rejects with ENOENT (issue 30)")
 def test_the_generated_sequences_answer_as_node_fs_promises_does(app):
     differences = _differences(app, "random")
     assert not differences, "\n".join(differences)

@@ -32,6 +32,8 @@ def call(api: WebAPI, op: str, args: list[Any], call_id: int | None = None,
 
 def filled() -> WebAPI:
     api = WebAPI(VFS.memory())
+    for i in range(3):  # writeFile makes no parents, as Node's
+        call(api, "mkdir", [f"/src/d{i}", {"recursive": True}])
     for i in range(30):
         call(api, "writeFile", [f"/src/d{i % 3}/f{i}.txt", f"needle {i}\n"])
     return api

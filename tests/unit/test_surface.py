@@ -34,17 +34,20 @@ WRAPPERS: dict[type, Callable[[Declared], bool]] = {
 # Operations of the protocol that are no method of the disk: transport by id (streams, steps,
 # watches, exports and imports, views), the shell and Python runs, the preview, the page's
 # stat cache, and what the worker answers itself.
+# node:fs/promises' calls that the disk has no method for: made in the web layer from the
+# disk's own calls (py_vfs/web/node_calls.py), with Node's results and errors.
+NODE_CALLS = {"access", "mkdtemp", "chown", "lchown", "lutimes", "statfs", "link"}
 WIRE_ONLY = {
     "readChunk", "writeChunk", "finishWrite", "closeStream", "stepOp", "stepEnd", "unwatch",
     "exportOpen", "exportChunk", "importOpen", "importChunk", "importFinish", "releaseView",
     "previewRoot", "preview", "readdirStats", "shell", "runPython", "complete", "agentTool",
-    "reset", "memoryUsage", "diagnostics", "fsaCounters",
+    "reset", "memoryUsage", "diagnostics", "fsaCounters", *NODE_CALLS, "readdirTree",
 }
 # Methods of the page's VFS that are no method of the disk (the same families, and
 # ``transferable``, a view of the whole disk to hand to another realm).
 PAGE_ONLY = {
     "transferable", "export", "import", "previewUrl", "shell", "runPython", "complete",
-    "agentTool", "reset", "memoryUsage", "diagnostics", "fsaCounters",
+    "agentTool", "reset", "memoryUsage", "diagnostics", "fsaCounters", *NODE_CALLS,
 }
 
 
