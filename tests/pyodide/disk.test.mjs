@@ -15,6 +15,7 @@ before(async () => {
 test("check reads every chunk once from IndexedDB and finds a corrupted one", { timeout: TEST_MS }, async () => {
   const store = await IDBStore.open("check");
   const api = await edge.open_api(store);
+  await call(api, "mkdir", "/a");
   await call(api, "writeFile", "/a/big.bin", new Uint8Array(700 * 1024).fill(7));
   await call(api, "writeFile", "/a/small.txt", "small");
   const keys = await store.keys("chunks");

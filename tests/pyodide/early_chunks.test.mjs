@@ -28,6 +28,7 @@ const bytes = (seed) => new Uint8Array(2 * CHUNK_SIZE + 77).map((_, i) => (i * 3
 async function disk(name) {
   const store = await IDBStore.open(name);
   const api = await edge.open_api(store);
+  await call(api, "mkdir", "/a");
   const made = await call(api, "writeFile", "/a/big.bin", bytes(1));
   assert.equal(made.error, undefined);
   return { store, api };
