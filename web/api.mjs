@@ -12,10 +12,10 @@ import { CHUNK_SIZE, DEFAULT_WRITER, FS_CONSTANTS, OPS } from "./shared/protocol
 import { ShellStreams, pulled, pushed } from "./page/streams.mjs";
 import { checkCall, checkFlags, checkSignal, checkWriter, invalidArgType, isStream, KINDS, takeSignal, throwIfAborted } from "./page/validate.mjs";
 import { Dirent, Stats } from "./page/entries.mjs";
-import { Dir, FileHandle, openDir } from "./page/file_handle.mjs";
+import { FileHandle, openDir } from "./page/file_handle.mjs";
 import { watchEvents } from "./page/watch_events.mjs";
 
-export { Dir, Dirent, FileHandle, Stats };
+export { Dirent, Stats };
 
 // The JS API, in node:fs/promises shape. Every method is one round trip to the worker, but
 // stat, lstat, exists and readdir, which the page's stat cache may answer (web/page/stat_cache.mjs).
