@@ -28,7 +28,8 @@ def test_an_acknowledged_sync_survives_a_reload_and_pending_writes_do_not(browse
         page.reload()
         wait_ready(session)
         assert js(page, """
-          return [await vfs.readFile("/fh/synced", "utf8"), await vfs.readFile("/fh/pending", "utf8")];
+          const read = (path) => vfs.readFile(path, "utf8");
+          return [await read("/fh/synced"), await read("/fh/pending")];
         """) == ["01AB456789", "0123456789"]
     finally:
         context.close()
