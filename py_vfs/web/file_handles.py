@@ -256,7 +256,8 @@ class FileHandles:
             if file.users == 0 and self._files.get(file.path) is file:
                 del self._files[file.path]
 
-    async def close_all(self) -> None:
-        """Close every descriptor (the page went away)."""
-        for fd in list(self._handles):
-            await self.close(fd)
+    def forget(self) -> None:
+        """Drop every descriptor and its pending writes (the page or port went away: what was
+        not synced is lost, as when a tab with a worker of its own closes)."""
+        self._handles.clear()
+        self._files.clear()

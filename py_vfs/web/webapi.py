@@ -132,9 +132,11 @@ class WebAPI:
             path, lambda event: notify(watch_id, event), recursive=flag(options, "recursive"))
 
     def unwatch_all(self) -> None:
-        """Stop every watch (a view's port was closed)."""
+        """Stop every watch and drop the open file descriptors with their unsynced writes (a
+        view's port was closed, a guest tab went away)."""
         for watch_id in list(self._watches):
             self._unwatch(watch_id)
+        self.files.forget()
 
     def _unwatch(self, watch_id: int) -> None:
         unsubscribe = self._watches.pop(watch_id, None)

@@ -81,3 +81,17 @@ def test_a_write_inside_a_large_file_touches_one_chunk(vfs: VFS) -> None:
         expected = body[:CHUNK_SIZE - 1] + b"XY"
         assert await vfs.read_file("/big") == expected
     run(go())
+
+
+def test_a_page_gone_drops_its_descriptors_and_unsynced_writes(vfs: VFS) -> None:
+    async def go() -> None:
+        files = FileHandles(vfs)
+        await vfs.write_file("/f", b"abc")
+        fd = await files.open("/f", "r+")
+        await files.write(fd, b"X")
+        files.forget()
+        assert len(files) == 0 and files.pending() == {}
+        assert await vfs.read_file("/f") == b"abc"
+        with pytest.raises(FsError):
+            files.stat(fd)
+    run(go())
