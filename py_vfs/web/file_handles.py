@@ -168,7 +168,7 @@ class FileHandles:
         if not handle.flags.writable:
             raise FsError.of("EBADF", "write", None)
         file = handle.file
-        current = position is None or position < 0 or handle.flags.append
+        current = position is None or position < 0  # a pwrite leaves the position, as Linux
         start = file.size if handle.flags.append else (
             handle.position if position is None or position < 0 else int(position))
         if data and not file.dirty and start == file.committed == file.size:

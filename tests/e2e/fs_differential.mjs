@@ -69,6 +69,13 @@ export const SEQUENCES = [
     ["open", { $p: "f" }, "a+"], [{ $h: 22 }, "read", { $bytes: [0, 0, 0] }, 0, 3, null],
     [{ $h: 22 }, "truncate", 2], [{ $h: 22 }, "appendFile", "!"], [{ $h: 22 }, "close"], ["readFile", { $p: "f" }, "utf8"],
     ["open", { $p: "f" }, "r"], [{ $h: 28 }, "truncate", 0]],
+  // FileHandle: every open flag on an existing file and on a missing one (then a write at 1,
+  // a read at 0, a read and a write at the handle's position, stat, close, the file after)
+  ...["r", "rs", "r+", "rs+", "w", "wx", "w+", "wx+", "a", "ax", "a+", "ax+", "as", "as+", 66, 1090, 0].map((flag) =>
+    [["writeFile", { $p: "f" }, "abcdef"], ["open", { $p: "f" }, flag], ["open", { $p: "new" }, flag],
+      ...[1, 2].flatMap((h) => [[{ $h: h }, "write", "XY", 1], [{ $h: h }, "read", { $bytes: [0, 0, 0, 0] }, 0, 4, 0],
+        [{ $h: h }, "read", { $bytes: [0, 0] }, 0, 2, null], [{ $h: h }, "write", "Z"], [{ $h: h }, "stat"], [{ $h: h }, "close"]]),
+      ["readFile", { $p: "f" }, "utf8"], ["readFile", { $p: "new" }, "utf8"]]),
   // opendir and Dir
   [["mkdir", { $p: "d" }], ["writeFile", { $p: "d/x" }, "1"], ["opendir", { $p: "d" }],
     [{ $h: 2 }, "read"], [{ $h: 2 }, "read"], [{ $h: 2 }, "close"], [{ $h: 2 }, "read"], [{ $h: 2 }, "close"],
