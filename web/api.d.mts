@@ -128,6 +128,70 @@ export type ImportSource = ReadableStream<Uint8Array> | Blob | ArrayBuffer | Arr
 export interface WatchOptions extends Abortable {
   recursive?: boolean;
 }
+/** An event of watch(path, options) without a listener, as Node's fs/promises watch. */
+export interface FsWatchEvent {
+  eventType: "rename" | "change";
+  filename: string;
+}
+/** Node's open() flags: one of its strings or a number of fs.constants O_* bits. */
+export type OpenFlags = OpenFlag | number;
+export interface FileReadResult<T extends ArrayBufferView> {
+  bytesRead: number;
+  buffer: T;
+}
+export interface FileWriteResult<T> {
+  bytesWritten: number;
+  buffer: T;
+}
+export interface FileReadOptions<T extends ArrayBufferView> {
+  buffer?: T;
+  offset?: number;
+  length?: number;
+  position?: number | bigint | null;
+}
+/**
+ * Node's FileHandle, from open(). Its writes are read at once by every handle on the file and
+ * reach the disk at sync() or close() (an append to the end, at once); see docs/api.md.
+ * It also has [Symbol.asyncDispose] (close), where the runtime has that symbol.
+ */
+export interface FileHandle {
+  /** The descriptor, -1 once closed. */
+  readonly fd: number;
+  read<T extends ArrayBufferView = Uint8Array>(buffer?: T, offset?: number | null, length?: number | null,
+    position?: number | bigint | null): Promise<FileReadResult<T>>;
+  read<T extends ArrayBufferView = Uint8Array>(options: FileReadOptions<T>): Promise<FileReadResult<T>>;
+  write<T extends ArrayBufferView>(buffer: T, offset?: number | null, length?: number | null,
+    position?: number | null): Promise<FileWriteResult<T>>;
+  write(data: string, position?: number | null, encoding?: "utf8" | "utf-8"): Promise<FileWriteResult<string>>;
+  readv<T extends ArrayBufferView[]>(buffers: T, position?: number | null): Promise<{ bytesRead: number; buffers: T }>;
+  writev<T extends ArrayBufferView[]>(buffers: T, position?: number | null): Promise<{ bytesWritten: number; buffers: T }>;
+  readFile(options?: { encoding?: null } | null): Promise<Uint8Array>;
+  readFile(options: "utf8" | "utf-8" | { encoding: "utf8" | "utf-8" }): Promise<string>;
+  writeFile(data: string | ArrayBufferView, options?: "utf8" | { encoding?: "utf8" | "utf-8" | null } | null): Promise<void>;
+  appendFile(data: string | ArrayBufferView, options?: "utf8" | { encoding?: "utf8" | "utf-8" | null } | null): Promise<void>;
+  truncate(len?: number): Promise<void>;
+  stat(options?: { bigint?: false }): Promise<Stats>;
+  chmod(mode: Mode): Promise<void>;
+  utimes(atime: TimeLike, mtime: TimeLike): Promise<void>;
+  sync(): Promise<void>;
+  datasync(): Promise<void>;
+  close(): Promise<void>;
+  /** The lines from the handle's position; the handle is closed at their end. */
+  readLines(): AsyncIterable<string>;
+  /** A Web stream of the bytes from the handle's position. */
+  readableWebStream(): ReadableStream<Uint8Array>;
+  /** A Web ReadableStream (not a Node stream) of the bytes start..end, both inclusive. */
+  createReadStream(options?: { start?: number; end?: number }): ReadableStream<Uint8Array>;
+  /** A Web WritableStream (not a Node stream); closing it syncs the handle. */
+  createWriteStream(options?: { start?: number }): WritableStream<Uint8Array | string>;
+}
+/** Node's Dir, from opendir(): the directory's entries as they were when it opened. */
+export interface Dir extends AsyncIterable<Dirent> {
+  readonly path: string;
+  read(): Promise<Dirent | null>;
+  close(): Promise<void>;
+}
+
 export interface RestrictOptions extends Abortable {
   read?: string[];
   write?: string[];
@@ -244,6 +308,9 @@ export class VFS {
   transferable(options?: Abortable): Promise<MessagePort>;
   step<T>(fn: (tx: VFS) => T | Promise<T>, options?: Abortable): Promise<T>;
   watch(path: string, listener: (event: WatchEvent) => void, options?: WatchOptions): Unsubscribe;
+  watch(path: PathLike, options?: WatchOptions): AsyncIterableIterator<FsWatchEvent>;
+  open(path: PathLike, flags?: OpenFlags, mode?: Mode): Promise<FileHandle>;
+  opendir(path: PathLike, options?: Abortable): Promise<Dir>;
 
   readFile(path: string, options?: (ReadFileOptions & { encoding?: null }) | null): Promise<Uint8Array>;
   readFile(path: string, options: ReadEncoding | (ReadFileOptions & { encoding: ReadEncoding })): Promise<string>;

@@ -10,8 +10,10 @@ import { fsError, toError } from "./shared/errors.mjs";
 import { ensurePermission } from "./page/mount_store.mjs";
 import { CHUNK_SIZE, DEFAULT_WRITER, FS_CONSTANTS, OPS } from "./shared/protocol.mjs";
 import { ShellStreams, pulled, pushed } from "./page/streams.mjs";
-import { checkCall, checkSignal, checkWriter, invalidArgType, isStream, KINDS, takeSignal, throwIfAborted } from "./page/validate.mjs";
+import { checkCall, checkFlags, checkSignal, checkWriter, invalidArgType, isStream, KINDS, takeSignal, throwIfAborted } from "./page/validate.mjs";
 import { Dirent, Stats } from "./page/entries.mjs";
+import { FileHandle, openDir } from "./page/file_handle.mjs";
+import { watchEvents } from "./page/watch_events.mjs";
 
 export { Dirent, Stats };
 
@@ -117,8 +119,15 @@ export class VFS {
   // Returns the unsubscribe function; its `ready` promise resolves once the worker listens.
   // `signal`: aborting it unsubscribes (as Node's fs.watch stops); already aborted, nothing is
   // watched.
+  // Without a listener (`watch(path, {signal, recursive})`), Node's async iterator of
+  // {eventType: "rename" | "change", filename} (web/page/watch_events.mjs).
   watch(path, listener, options) {
     if (this.#stepId !== null) throw fsError("EINVAL", "EINVAL: watch outside the step", { syscall: "watch" });
+    if (listener === undefined || (listener !== null && typeof listener === "object" && options === undefined)) {
+      const { signal, ...rest } = listener ?? {};
+      const root = KINDS.path(path, "path");
+      return watchEvents((push) => this.watch(root, push, rest), root, checkSignal(signal));
+    }
     if (typeof listener !== "function") throw invalidArgType("listener", "of type function", listener);
     const { args: [, , plain], signal } = takeSignal("watch", [0, path, options]);
     const [, checked, watchOptions = {}] = checkCall("watch", [0, path, plain]);
@@ -139,6 +148,18 @@ export class VFS {
     return unsubscribe;
   }
 
+  // open(path, flags = "r", mode): a FileHandle (web/page/file_handle.mjs) on a descriptor the
+  // worker keeps (py_vfs/web/file_handles.py); its writes are durable at sync() and close().
+  async open(path, flags = "r", mode) {
+    if (this.#stepId !== null) throw fsError("EINVAL", "EINVAL: open outside the step", { syscall: "open" });
+    checkFlags(flags ?? "r");
+    const call = (op, ...args) => this.#call(op, ...args);
+    return new FileHandle(call, await call("fileOpen", path, flags ?? "r", mode));
+  }
+  // opendir(path): a Dir of the directory's entries (listed when it opens).
+  opendir(path, options) {
+    return openDir((at) => this.readdir(at, { withFileTypes: true }), path, options);
+  }
   readFile(path, options) { return this.#call("readFile", path, options); }
   // data may also be a ReadableStream (or any async iterable) of bytes or strings: it is sent
   // on in pieces of about one chunk, and the file appears whole when the stream ends.

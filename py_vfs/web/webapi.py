@@ -35,6 +35,7 @@ from ..views.restricted import RestrictedView
 from . import node_calls
 from .arguments import check_call
 from .data import DataOps
+from .file_handles import FileHandles
 from .history import HistoryOps
 from .options import copy_file, flag, gc_options, grep_options, mode_of, read_file, written
 from .page_cache import Views, listing
@@ -71,6 +72,7 @@ class WebAPI:
         self._notify = notify
         self._watches: dict[int, Callable[[], None]] = {}
         self._streams = Sessions()  # the stream sessions between calls (web/streams.py)
+        self.files = FileHandles(vfs)  # open() descriptors (web/file_handles.py)
         # One registry of open steps for the API and its views: a step blocks them all.
         self._steps = steps or Steps()
         self.channels: ViewChannels[WebAPI] = ViewChannels(vfs, lambda view: WebAPI(
@@ -84,7 +86,7 @@ class WebAPI:
         self._queued = 0
         self._ops = {**self.operations(vfs), **self._steps.table(self), "watch": self._watch,
                      "unwatch": self._unwatch, "sync": vfs.sync, "reset": self._reset,
-                     **DataOps(vfs, self._streams).table(),
+                     **DataOps(vfs, self._streams).table(), **self.files.table(),
                      **HistoryOps(vfs).table(), **self.channels.table(),
                      **self.shell_ops.table()}
         if set(self._ops) != PYTHON_OPS:  # py_vfs/web/protocol.py declares every operation
@@ -130,9 +132,11 @@ class WebAPI:
             path, lambda event: notify(watch_id, event), recursive=flag(options, "recursive"))
 
     def unwatch_all(self) -> None:
-        """Stop every watch (a view's port was closed)."""
+        """Stop every watch and drop the open file descriptors with their unsynced writes (a
+        view's port was closed, a guest tab went away)."""
         for watch_id in list(self._watches):
             self._unwatch(watch_id)
+        self.files.forget()
 
     def _unwatch(self, watch_id: int) -> None:
         unsubscribe = self._watches.pop(watch_id, None)

@@ -3,8 +3,10 @@
 // (node_fs_reference.mjs) and against py_vfs's JS API in Chromium, and every result and error
 // is compared. A call is [method, ...args]; an argument {$p: "a/b"} is the path below the
 // sequence's own directory, {$url: "a"} the same as a file: URL, {$buf: "a"} as UTF-8 bytes,
-// {$bytes: [...]} a Uint8Array, {$c: "X_OK"} one of fs.constants. No imports: the page loads
-// this file as it is.
+// {$bytes: [...]} a Uint8Array, {$c: "X_OK"} one of fs.constants. A call [{$h: i}, method,
+// ...args] calls `method` on what call i of the sequence resolved to (a FileHandle, a Dir);
+// an async iterable result (readLines) is compared as the array of its items, and the handles
+// a sequence leaves open are closed after it. No imports: the page loads this file as it is.
 
 export const SEQUENCES = [
   // writeFile/appendFile flags
@@ -44,6 +46,40 @@ export const SEQUENCES = [
   [["writeFile", { $url: "u" }, "url"], ["readFile", { $buf: "u" }, "utf8"], ["stat", { $url: "u" }],
     ["readFile", { $url: "nope" }], ["readFile", new URL("http://example.com/x")], ["readFile", 42],
     ["readdir", { $url: "" }], ["readFile", { $p: "a\u0000b" }]],
+  // FileHandle: reads and writes at positions and at the handle's own, stat, truncate, then
+  // every call on a closed handle
+  [["writeFile", { $p: "f" }, "hello world"], ["open", { $p: "f" }, "r+"],
+    [{ $h: 1 }, "read", { $bytes: [0, 0, 0, 0, 0] }, 0, 5, null], [{ $h: 1 }, "read", { $bytes: [0, 0, 0, 0, 0, 0, 0] }, 0, 7, null],
+    [{ $h: 1 }, "read", { $bytes: [0, 0] }, 0, 2, null], [{ $h: 1 }, "write", "HE", 0],
+    [{ $h: 1 }, "read", { $bytes: [0, 0, 0, 0, 0] }, 1, 4, 0], [{ $h: 1 }, "read", { buffer: { $bytes: [0, 0, 0] }, position: 6 }],
+    [{ $h: 1 }, "write", "!"], [{ $h: 1 }, "write", { $bytes: [65, 66, 67, 68] }, 1, 2, 3], [{ $h: 1 }, "stat"],
+    [{ $h: 1 }, "readFile", "utf8"], [{ $h: 1 }, "truncate", 4], [{ $h: 1 }, "stat"], [{ $h: 1 }, "read", { $bytes: [0, 0, 0, 0, 0, 0] }, 0, 6, 0],
+    [{ $h: 1 }, "writev", [{ $bytes: [49] }, { $bytes: [50, 51] }], 2], [{ $h: 1 }, "sync"], ["readFile", { $p: "f" }, "utf8"],
+    [{ $h: 1 }, "close"], ["readFile", { $p: "f" }, "utf8"],
+    [{ $h: 1 }, "read", { $bytes: [0] }, 0, 1, 0], [{ $h: 1 }, "write", "x"], [{ $h: 1 }, "stat"],
+    [{ $h: 1 }, "truncate", 1], [{ $h: 1 }, "sync"], [{ $h: 1 }, "close"]],
+  // FileHandle: open flags, two handles on one file, readLines
+  [["open", { $p: "nope" }, "r"], ["writeFile", { $p: "f" }, "abc"], ["open", { $p: "f" }, "wx"],
+    ["open", { $p: "f" }, "r"], [{ $h: 3 }, "write", "x"], ["open", { $p: "f" }, "a"],
+    [{ $h: 5 }, "write", "Z", 0], [{ $h: 3 }, "readFile", "utf8"], ["open", { $p: "g" }, "wx"],
+    [{ $h: 8 }, "write", "new"], [{ $h: 8 }, "read", { $bytes: [0] }, 0, 1, 0], [{ $h: 8 }, "close"], ["readFile", { $p: "g" }, "utf8"],
+    ["open", { $p: "f" }, "w+"], [{ $h: 13 }, "stat"], [{ $h: 13 }, "writeFile", "one\ntwo\r\nthree"],
+    ["open", { $p: "f" }], [{ $h: 16 }, "readLines"], [{ $h: 16 }, "read", { $bytes: [0, 0] }, 0, 2, 1],
+    ["open", { $p: "f" }, "zz"], ["open", { $p: "nope/x" }, "w"], ["open", { $p: "" }, "w"],
+    ["open", { $p: "f" }, "a+"], [{ $h: 22 }, "read", { $bytes: [0, 0, 0] }, 0, 3, null],
+    [{ $h: 22 }, "truncate", 2], [{ $h: 22 }, "appendFile", "!"], [{ $h: 22 }, "close"], ["readFile", { $p: "f" }, "utf8"],
+    ["open", { $p: "f" }, "r"], [{ $h: 28 }, "truncate", 0]],
+  // FileHandle: every open flag on an existing file and on a missing one (then a write at 1,
+  // a read at 0, a read and a write at the handle's position, stat, close, the file after)
+  ...["r", "rs", "r+", "rs+", "w", "wx", "w+", "wx+", "a", "ax", "a+", "ax+", "as", "as+", 66, 1090, 0].map((flag) =>
+    [["writeFile", { $p: "f" }, "abcdef"], ["open", { $p: "f" }, flag], ["open", { $p: "new" }, flag],
+      ...[1, 2].flatMap((h) => [[{ $h: h }, "write", "XY", 1], [{ $h: h }, "read", { $bytes: [0, 0, 0, 0] }, 0, 4, 0],
+        [{ $h: h }, "read", { $bytes: [0, 0] }, 0, 2, null], [{ $h: h }, "write", "Z"], [{ $h: h }, "stat"], [{ $h: h }, "close"]]),
+      ["readFile", { $p: "f" }, "utf8"], ["readFile", { $p: "new" }, "utf8"]]),
+  // opendir and Dir
+  [["mkdir", { $p: "d" }], ["writeFile", { $p: "d/x" }, "1"], ["opendir", { $p: "d" }],
+    [{ $h: 2 }, "read"], [{ $h: 2 }, "read"], [{ $h: 2 }, "close"], [{ $h: 2 }, "read"], [{ $h: 2 }, "close"],
+    ["opendir", { $p: "nope" }], ["opendir", { $p: "d/x" }]],
   // access, constants, mkdtemp, chown, statfs, link, lutimes
   [["writeFile", { $p: "f" }, "x"], ["access", { $p: "f" }], ["access", { $p: "f" }, { $c: "R_OK" }],
     ["access", { $p: "f" }, { $c: "W_OK" }], ["access", { $p: "f" }, { $c: "X_OK" }], ["access", { $p: "nope" }],
@@ -98,6 +134,10 @@ export function generated(seed, count, length) {
 // `value` with the sequence's directory written as <root> and mkdtemp's six letters as XXXXXX.
 function plain(value, root) {
   if (value === undefined) return { $undefined: true };
+  if (value === null) return null;
+  const kind = value.constructor?.name;
+  if (kind === "FileHandle") return { fileHandle: typeof value.fd };
+  if (kind === "Dir") return { dir: plain(value.path, root) };
   if (typeof value === "string") return value.split(root).join("<root>").replace(/tmp-[A-Za-z0-9]{6}/g, "tmp-XXXXXX");
   if (value instanceof Uint8Array) return { $bytes: Array.from(value) };
   if (Array.isArray(value)) return value.map((item) => plain(item, root));
@@ -115,6 +155,9 @@ function plain(value, root) {
   if (value && typeof value === "object" && "bsize" in value) {
     return { statfs: Object.keys(value).sort(), numbers: Object.values(value).every(Number.isInteger) };
   }
+  if (value && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plain(item, root)]));
+  }
   return value;
 }
 
@@ -125,8 +168,16 @@ function argument(value, root, constants) {
     if ("$buf" in value) return new TextEncoder().encode(`${root}/${value.$buf}`);
     if ("$bytes" in value) return new Uint8Array(value.$bytes);
     if ("$c" in value) return constants[value.$c];
+    if (Array.isArray(value)) return value.map((item) => argument(item, root, constants));
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, argument(item, root, constants)]));
   }
   return value;
+}
+
+async function collect(iterable) {
+  const items = [];
+  for await (const item of iterable) items.push(item);
+  return items;
 }
 
 // Runs every sequence against `fs` (node:fs/promises, or the JS API), each in its own
@@ -138,14 +189,22 @@ export async function runAll(fs, root, sequences, constants) {
     await fs.rm(dir, { recursive: true, force: true });
     await fs.mkdir(dir, { recursive: true });
     const outcomes = [];
-    for (const [method, ...args] of sequence) {
+    const results = [];
+    for (const call of sequence) {
+      const [target, method, ...args] = call[0]?.$h === undefined ? [fs, ...call] : [results[call[0].$h], ...call.slice(1)];
+      results.push(undefined);
       try {
-        const value = await fs[method](...args.map((arg) => argument(arg, dir, constants)));
+        let value = await target[method](...args.map((arg) => argument(arg, dir, constants)));
+        results[results.length - 1] = value;
+        if (method === "readLines") value = await collect(value);
         outcomes.push({ value: plain(value, dir) });
       } catch (error) {
         outcomes.push({ error: { name: error.name, code: plain(error.code, dir), syscall: plain(error.syscall, dir),
           message: plain(error.message, dir), path: plain(error.path, dir), dest: plain(error.dest, dir) } });
       }
+    }
+    for (const value of results) {
+      if (value?.constructor?.name === "FileHandle") await value.close();
     }
     out.push(outcomes);
   }

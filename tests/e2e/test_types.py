@@ -14,7 +14,7 @@ from .conftest import js
 
 ROOT = Path(__file__).resolve().parents[2]
 # Interfaces (not classes) whose real objects are compared too.
-INTERFACES = ["AgentTool"]
+INTERFACES = ["AgentTool", "FileHandle", "Dir"]
 
 
 def declared() -> dict:
@@ -44,13 +44,18 @@ def test_every_member_of_the_real_objects_has_a_type(app):
       const scoop = await vfs.scoop("types-test");
       const tx = await vfs.step(async (tx) => tx);
       const dirent = (await vfs.readdir("/", {withFileTypes: true}))[0];
+      const handle = await vfs.open("/types-test/h", "w+");
+      const dir = await vfs.opendir("/types-test");
       const objects = {
         VFS: [vfs, vfs.as("agent:types"), view, scoop, tx],
         Stats: [await vfs.stat("/types-test")],
         Dirent: [dirent],
         AbortError: [new module.AbortError()],
         AgentTool: module.agentTools(vfs),
+        FileHandle: [handle],
+        Dir: [dir],
       };
+      await handle.close();
       const members = Object.fromEntries(Object.entries(objects).map(
         ([type, list]) => [type, [...new Set(list.flatMap(names))].sort()]));
       await view.close();

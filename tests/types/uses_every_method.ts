@@ -4,7 +4,7 @@
 
 import {
   AbortError, agentTools, openVFS, pickDirectory, viewOf,
-  type AgentTool, type Dirent, type FsError, type Stats, type VFS, type WatchEvent,
+  type AgentTool, type Dir, type Dirent, type FileHandle, type FsError, type Stats, type VFS, type WatchEvent,
 } from "../../web/pyvfs.mjs";
 
 function expect<T>(value: T): T {
@@ -119,6 +119,40 @@ export async function everyMethod(): Promise<void> {
   const unsubscribe = vfs.watch("/", (event) => events.push(event), { recursive: true, signal });
   await unsubscribe.ready;
   await unsubscribe();
+  const watching = new AbortController();
+  for await (const { eventType, filename } of vfs.watch("/", { recursive: true, signal: watching.signal })) {
+    const kind: "rename" | "change" = eventType;
+    if (filename) break;
+    void kind;
+  }
+
+  // FileHandle and Dir
+  const fh: FileHandle = await vfs.open("/h.txt", "w+", 0o644);
+  const fd: number = fh.fd;
+  const { bytesWritten } = await fh.write("text", 0, "utf8");
+  await fh.write(new Uint8Array([1, 2, 3]), 0, 3, 4);
+  const { bytesRead, buffer } = await fh.read(new Uint8Array(8), 0, 8, 0);
+  const reread: Uint8Array = (await fh.read({ buffer: new Uint8Array(4), position: 0 })).buffer;
+  await fh.readv([new Uint8Array(2)], 0);
+  await fh.writev([new Uint8Array(2)], 0);
+  const handleText: string = await fh.readFile("utf8");
+  await fh.writeFile("more");
+  await fh.appendFile(new Uint8Array([10]));
+  await fh.truncate(2);
+  const handleStats: Stats = await fh.stat();
+  await fh.chmod(0o600);
+  await fh.utimes(new Date(), Date.now());
+  await fh.sync();
+  await fh.datasync();
+  const fhLines: AsyncIterable<string> = fh.readLines();
+  const web: ReadableStream<Uint8Array> = fh.readableWebStream();
+  const ranged: ReadableStream<Uint8Array> = fh.createReadStream({ start: 0, end: 1 });
+  const sink: WritableStream<Uint8Array | string> = fh.createWriteStream({ start: 0 });
+  await fh.close();
+  const dir: Dir = await vfs.opendir("/");
+  const first: Dirent | null = await dir.read();
+  for await (const entry of dir) void entry.name;
+  void [fd, bytesWritten, bytesRead, buffer, reread, handleText, handleStats, fhLines, web, ranged, sink, first];
 
   // Views and scoops
   const view: VFS = await vfs.restrict({ read: ["/shared"], write: ["/workspace"], writer: "view:x" });

@@ -37,17 +37,23 @@ WRAPPERS: dict[type, Callable[[Declared], bool]] = {
 # node:fs/promises' calls that the disk has no method for: made in the web layer from the
 # disk's own calls (py_vfs/web/node_calls.py), with Node's results and errors.
 NODE_CALLS = {"access", "mkdtemp", "chown", "lchown", "lutimes", "statfs", "link"}
+# open()'s FileHandle and opendir()'s Dir: descriptors the web layer keeps
+# (py_vfs/web/file_handles.py), made of the disk's reads, appends, stream writes and stats.
+FILE_HANDLE_OPS = {"fileOpen", "fileRead", "fileWrite", "fileStat", "fileTruncate", "fileSync",
+                   "fileClose", "fileChmod", "fileUtimes"}
 WIRE_ONLY = {
     "readChunk", "writeChunk", "finishWrite", "closeStream", "stepOp", "stepEnd", "unwatch",
     "exportOpen", "exportChunk", "importOpen", "importChunk", "importFinish", "releaseView",
     "previewRoot", "preview", "readdirStats", "shell", "runPython", "complete", "agentTool",
     "reset", "memoryUsage", "diagnostics", "fsaCounters", *NODE_CALLS, "readdirTree",
+    *FILE_HANDLE_OPS,
 }
 # Methods of the page's VFS that are no method of the disk (the same families, and
 # ``transferable``, a view of the whole disk to hand to another realm).
 PAGE_ONLY = {
     "transferable", "export", "import", "previewUrl", "shell", "runPython", "complete",
     "agentTool", "reset", "memoryUsage", "diagnostics", "fsaCounters", *NODE_CALLS,
+    "open", "opendir",
 }
 
 

@@ -29,7 +29,7 @@ export function invalidArgType(name, expected, value) {
   return nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The ${what} must be ${expected}.${received(value)}`);
 }
 
-function invalidArgValue(name, value, reason = "is invalid") {
+export function invalidArgValue(name, value, reason = "is invalid") {
   const shown = typeof value === "string" ? `'${value.replaceAll("\0", "\\x00")}'` : JSON.stringify(value);
   return nodeError(TypeError, "ERR_INVALID_ARG_VALUE", `The argument '${name}' ${reason}. Received ${shown}`);
 }
@@ -144,6 +144,11 @@ export const KINDS = {
 const ANY_FLAG = new Set(["readFile", "writeFile", "appendFile"]);
 
 // Option kinds beyond the argument kinds: which values of a Node option we honour.
+// open()'s flags, as Node checks them: one of its strings or an int32 of O_* bits.
+export function checkFlags(value) {
+  return OPTION_KINDS.flag(value, "flags", "readFile");
+}
+
 const OPTION_KINDS = {
   ...KINDS,
   encoding(value) {

@@ -1,0 +1,102 @@
+"""FileHandle, Dir and watch's async iterator in a real page (docs/api.md, "File handles"):
+what an acknowledged sync() or close() committed is there after a reload, what was only
+pending is not (the file stays as it was, whole); several handles on one file see each other's
+writes at once, as on Linux; a write inside a large file commits without changing the chunks
+it did not touch; watch without a listener yields Node's events."""
+
+from __future__ import annotations
+
+from .conftest import js, open_app, wait_ready
+
+
+def test_an_acknowledged_sync_survives_a_reload_and_pending_writes_do_not(browser, base_url):
+    context = browser.new_context(base_url=base_url)
+    try:
+        session = open_app(context)
+        page = session.page
+        js(page, """
+          await vfs.mkdir("/fh", {recursive: true});
+          await vfs.writeFile("/fh/synced", "0123456789");
+          await vfs.writeFile("/fh/pending", "0123456789");
+          const synced = await vfs.open("/fh/synced", "r+");
+          await synced.write("AB", 2);
+          await synced.sync();
+          const pending = await vfs.open("/fh/pending", "r+");
+          await pending.write("XY", 2);
+          window.keptOpen = [synced, pending];  // never closed: the reload drops them
+        """)
+        page.reload()
+        wait_ready(session)
+        assert js(page, """
+          const read = (path) => vfs.readFile(path, "utf8");
+          return [await read("/fh/synced"), await read("/fh/pending")];
+        """) == ["01AB456789", "0123456789"]
+    finally:
+        context.close()
+
+
+def test_several_handles_on_one_file_as_on_linux(app):
+    assert js(app, """
+      await vfs.mkdir("/fh2", {recursive: true});
+      await vfs.writeFile("/fh2/f", "hello world");
+      const a = await vfs.open("/fh2/f", "r+");
+      const b = await vfs.open("/fh2/f", "r");
+      const c = await vfs.open("/fh2/f", "a");
+      await a.write("J", 0);                       // pending, read at once through b
+      const seen = new TextDecoder().decode((await b.read(new Uint8Array(5), 0, 5, 0)).buffer);
+      await c.write("!", 0);                       // an append handle writes at the end
+      const size = (await b.stat()).size;
+      const before = await vfs.readFile("/fh2/f", "utf8");  // the path: as committed
+      await a.close();
+      const after = await vfs.readFile("/fh2/f", "utf8");
+      await b.close(); await c.close();
+      let closed;
+      try { await b.read(new Uint8Array(1), 0, 1, 0); } catch (e) { closed = [e.code, e.syscall]; }
+      return {seen, size, before, after, closed};
+    """) == {"seen": "Jello", "size": 12, "before": "hello world", "after": "Jello world!",
+             "closed": ["EBADF", "read"]}
+
+
+def test_a_write_inside_a_large_file_keeps_its_other_chunks(app):
+    out = js(app, """
+      const size = 3 * 512 * 1024 + 10;
+      const body = new Uint8Array(size).map((_, i) => (i * 7) % 251);
+      await vfs.writeFile("/fh3", body);
+      const h = await vfs.open("/fh3", "r+");
+      await h.write(new Uint8Array([1, 2, 3]), 0, 3, 512 * 1024 + 5);
+      const mid = Array.from((await h.read(new Uint8Array(3), 0, 3, 512 * 1024 + 5)).buffer);
+      await h.close();
+      const back = await vfs.readFile("/fh3");
+      body.set([1, 2, 3], 512 * 1024 + 5);
+      return {mid, same: back.length === body.length && back.every((v, i) => v === body[i]),
+              check: (await vfs.check()).ok};
+    """)
+    assert out == {"mid": [1, 2, 3], "same": True, "check": True}
+
+
+def test_opendir_and_watch_as_node(app):
+    assert js(app, """
+      await vfs.mkdir("/fh4/d", {recursive: true});
+      await vfs.writeFile("/fh4/d/b", "1");
+      await vfs.writeFile("/fh4/d/a", "2");
+      const names = [];
+      for await (const entry of await vfs.opendir("/fh4/d")) names.push(entry.name);
+      const controller = new AbortController();
+      const events = vfs.watch("/fh4/d", {signal: controller.signal});
+      const got = [];
+      const reading = (async () => {
+        try {
+          for await (const event of events) {
+            got.push(event);
+            if (got.length === 2) controller.abort();
+          }
+        } catch (error) { got.push(error.name); }
+      })();
+      // The watch call is posted before the writes, and the worker takes calls in order.
+      await vfs.writeFile("/fh4/d/c", "new");
+      await vfs.writeFile("/fh4/d/c", "changed");
+      await reading;
+      return {names, got};
+    """) == {"names": ["a", "b"], "got": [{"eventType": "rename", "filename": "c"},
+                                          {"eventType": "change", "filename": "c"},
+                                          "AbortError"]}
