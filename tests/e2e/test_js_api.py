@@ -53,6 +53,7 @@ def test_readdir_and_stat(app):
 
 def test_rm_recursive_and_force(app):
     assert js(app, """
+      await vfs.mkdir("/api3/x/y", {recursive: true});
       await vfs.writeFile("/api3/x/y/z.txt", "z");
       await vfs.rm("/api3/x", {recursive: true});
       await vfs.rm("/api3/never", {force: true});
@@ -69,7 +70,7 @@ def test_rm_recursive_and_force(app):
     ('await vfs.stat("/api4/file/x")', "ENOTDIR", "stat", "/api4/file/x"),
 ])
 def test_errors_have_code_and_path(app, body, code, syscall, path):
-    js(app, 'await vfs.writeFile("/api4/file", "f");')
+    js(app, 'await vfs.mkdir("/api4", {recursive: true}); await vfs.writeFile("/api4/file", "f");')
     error = js_error(app, body)
     assert error["isError"] is True
     assert (error["code"], error["syscall"], error["path"]) == (code, syscall, path)
@@ -79,6 +80,7 @@ def test_errors_have_code_and_path(app, body, code, syscall, path):
 
 def test_a_failed_call_changes_nothing(app):
     assert js(app, """
+      await vfs.mkdir("/api5", {recursive: true});
       await vfs.writeFile("/api5/file", "keep");
       try { await vfs.writeFile("/api5/file/child", "x"); } catch (e) {}
       return [await vfs.readdir("/api5"), await vfs.readFile("/api5/file", "utf8")];
@@ -87,6 +89,7 @@ def test_a_failed_call_changes_nothing(app):
 
 def test_calls_in_flight_at_once_all_land(app):
     assert js(app, """
+      await vfs.mkdir("/api6");
       await Promise.all(Array.from({length: 50}, (_, i) =>
         vfs.writeFile(`/api6/f${String(i).padStart(2, "0")}`, String(i))));
       const names = await vfs.readdir("/api6");
@@ -120,7 +123,8 @@ EMBEDDED_READ_JS = """async ([path, ms]) => {
 def test_embeddable_module_gives_the_same_disk(app_session):
     """A page that is not the app imports dist/pyvfs.mjs and sees what the app wrote: read
     through a VFS worker of its own, so only the disk (IndexedDB) connects the two."""
-    js(app_session.page, 'await vfs.writeFile("/api7/shared.txt", "from app");')
+    js(app_session.page, 'await vfs.mkdir("/api7", {recursive: true}); '
+                         'await vfs.writeFile("/api7/shared.txt", "from app");')
     other = app_session.context.new_page()
     try:
         other.goto("/embedding-page-test")  # the server's 404 page: same origin, no app
@@ -132,6 +136,7 @@ def test_embeddable_module_gives_the_same_disk(app_session):
 
 def test_search_from_js(app):
     result = js(app, """
+      await vfs.mkdir("/api8/src/b", {recursive: true});
       await vfs.writeFile("/api8/src/a.py", "print('hi')\\n");
       await vfs.writeFile("/api8/src/b/c.py", "x = 'HI'\\n");
       await vfs.writeFile("/api8/src/n.txt", "nothing\\n");
@@ -159,6 +164,7 @@ def test_a_large_write_leaves_the_callers_buffer_and_stores_sound_chunks(app):
       const data = new Uint8Array(3 * 512 * 1024 + 9);
       for (let j = 0; j < data.length; j++) data[j] = (j * 7 + (j >> 9)) & 255;
       const view = data.subarray(3, data.length - 1);
+      await vfs.mkdir("/api7", {recursive: true});
       await vfs.writeFile("/api7/big", view);
       await vfs.writeFile("/api7/small", new Float32Array([1.5, 2.5]));
       const back = await vfs.readFile("/api7/big");
@@ -213,6 +219,7 @@ def test_options_we_cannot_honour_are_refused_and_flags_we_can_work(app):
       const code = async (call) => {
         try { await call(); return "ok"; } catch (e) { return e.code; }
       };
+      await vfs.mkdir("/api9", {recursive: true});
       await vfs.writeFile("/api9/a", "A");
       await vfs.writeFile("/api9/b", "B");
       await vfs.writeFile("/api9/b", "+", {flag: "a"});
