@@ -12,7 +12,6 @@ reach ``PortVFS`` (py_vfs/pyhost), as they reach the disk in the unrestricted sh
 
 from __future__ import annotations
 
-import posixpath
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from types import SimpleNamespace
@@ -140,20 +139,8 @@ class PortVFS:
         return data.decode(encoding) if encoding else data
 
     async def write_file(self, path: str, data: bytes | str, *, mode: int | None = None) -> None:
-        """Replace (or make) a file, its missing parents made (as the VFS's ``write_file``)."""
-        options = {} if mode is None else {"mode": mode}
-        await self.with_parents(path, lambda: self.call("writeFile", path, _bytes(data), options))
-
-    async def with_parents(self, path: str, make: Callable[[], Awaitable[Any]]) -> Any:
-        """``make()``, the file's missing parents made first when it finds one missing: the
-        protocol's writeFile and openWrite answer ENOENT then, as Node's do."""
-        try:
-            return await make()
-        except FsError as error:
-            if error.code != "ENOENT":
-                raise
-        await self.call("mkdir", posixpath.dirname(path) or "/", {"recursive": True})
-        return await make()
+        """Replace (or make) a file."""
+        await self.call("writeFile", path, _bytes(data), {} if mode is None else {"mode": mode})
 
     async def append_file(self, path: str, data: bytes | str) -> None:
         """Add to the end of a file (made when missing)."""
@@ -270,9 +257,7 @@ class PortWriteStream:
 
     async def _stream(self) -> int:
         if self._id is None:
-            opened = await self._vfs.with_parents(
-                self._path, lambda: self._vfs.call("openWrite", self._path, self._options))
-            self._id = int(opened)
+            self._id = int(await self._vfs.call("openWrite", self._path, self._options))
         return self._id
 
     async def write(self, data: bytes) -> None:

