@@ -148,9 +148,13 @@ async def rm(v: Any, path: str, recursive: bool, force: bool) -> None:
     try:
         st = v.lstat(path)
     except FileNotFoundError:
-        if force:
-            return
-        raise FsError.of("ENOENT", "lstat", path) from None
+        # The disk's or the view's own answer first: a view refuses a path outside its writable
+        # ones (EACCES) whether it can see it or not; ``force`` silences a missing one.
+        try:
+            await v.rm(path, recursive=recursive, force=force)
+        except FileNotFoundError:
+            raise FsError.of("ENOENT", "lstat", path) from None
+        return
     if st.is_dir and not recursive:
         raise FsError.of("EISDIR", "rm", path)
     await v.rm(path, recursive=recursive, force=force)

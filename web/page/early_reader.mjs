@@ -48,8 +48,10 @@ class Refusal {
   constructor(code, syscall, path) {
     Object.assign(this, { code, syscall, path });
   }
+  // A refusal without a path (Node's read of a directory) names none, as the worker's.
   envelope() {
-    const message = `${this.code}: ${DESCRIPTIONS[this.code]}, ${this.syscall} '${this.path}'`;
+    const where = this.path == null ? this.syscall : `${this.syscall} '${this.path}'`;
+    const message = `${this.code}: ${DESCRIPTIONS[this.code]}, ${where}`;
     return failure(this.code, message, { syscall: this.syscall, path: this.path });
   }
 }
@@ -333,7 +335,7 @@ const ANSWERS = {
     const found = await records.lookup(path, "open");
     if (found === DECLINE) return DECLINE;
     const [node] = found;
-    if (node.kind === "directory") throw new Refusal("EISDIR", "read", path);
+    if (node.kind === "directory") throw new Refusal("EISDIR", "read", null); // as Node's read
     if (node.size > PAGE_READ_MAX) return DECLINE;
     const data = node.inline != null ? fromBase64(node.inline) : await fileChunks(records.chunksTx(), node.chunks ?? [], node.size);
     if (data === null) return DECLINE;
