@@ -16,7 +16,10 @@ MODULES = [*sorted((ROOT / "web").rglob("*.mjs")), ROOT / "service_worker" / "re
 CLASSIC = [ROOT / "service_worker" / "sw.js", ROOT / "web" / "realm" / "frame.js"]
 # `type` strings that are not message kinds: a module worker, a blob's MIME type, the clients a
 # service worker matches, node and event types.
-NOT_MESSAGES = {"module", "text/javascript", "window", "file", "directory", "symlink", "keydown"}
+# Strings compared with a `type` that are no message kind: script and node types, a key event,
+# and a watch event's type (py_vfs/disk/watch.py: create, modify, delete, rename).
+NOT_MESSAGES = {"module", "text/javascript", "window", "file", "directory", "symlink", "keydown",
+                "create", "modify", "delete", "rename"}
 LITERAL = re.compile(r"""(?:\btype:\s*|\.type\s*[!=]==\s*)["']([^"']+)["']""")
 BUILT = re.compile(r"\{\s*type:\s*([A-Z]+)\.(\w+)")
 KINDS = {channel.name: channel for channel in messages.CHANNELS}
