@@ -29,6 +29,7 @@ from typing import Any
 
 from .core.errors import FsError
 from .core.node import ROOT_ID, DirEntry, Node, Stat, name_key
+from .data.past import Past, PastDisk
 from .data.query import MAX_ROWS, Result, query
 from .data.snapshots import Snapshots, State
 from .disk.check import Progress, Report
@@ -98,6 +99,7 @@ class VFS:
                                lambda path: self.mkdir(path, recursive=True))
         self.versions = Snapshots(store, self.index, self.content, engine, resolver,
                                   self.history)
+        self.past = Past(self.versions, self.history, self.content, engine)
 
     # ----------------------------------------------------------------- opening
 
@@ -222,6 +224,9 @@ class VFS:
 
     async def diff(self, a: State, b: State = None) -> list[dict[str, Any]]:
         return await self.versions.diff(a, b)
+
+    async def at(self, state: State) -> PastDisk:
+        return await self.past.at(state)
 
     async def restore(self, state: State = None, *, path: str | None = None,
                       revision: int | None = None, before: object = None) -> dict[str, Any]:

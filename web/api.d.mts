@@ -129,6 +129,21 @@ export interface WatchOptions extends Abortable {
   recursive?: boolean;
 }
 /** An event of watch(path, options) without a listener, as Node's fs/promises watch. */
+/** vfs.at(state): the disk as it was in a state (as for diff), read only. */
+export interface PastDisk {
+  /** The state it was opened at, as given. */
+  readonly state: DiskState;
+  readFile(path: string, options?: (ReadFileOptions & { encoding?: null }) | null): Promise<Uint8Array>;
+  readFile(path: string, options: ReadEncoding | (ReadFileOptions & { encoding: ReadEncoding })): Promise<string>;
+  readFile(path: string, options?: ReadEncoding | ReadFileOptions | null): Promise<string | Uint8Array>;
+  readdir(path: string, options: Abortable & { withFileTypes: true }): Promise<Dirent[]>;
+  readdir(path: string, options?: Abortable & { withFileTypes?: false }): Promise<string[]>;
+  stat(path: string, options?: Abortable): Promise<Stats>;
+  lstat(path: string, options?: Abortable): Promise<Stats>;
+  readlink(path: string, options?: Abortable): Promise<string>;
+  realpath(path: string, options?: Abortable): Promise<string>;
+  exists(path: string, options?: Abortable): Promise<boolean>;
+}
 export interface FsWatchEvent {
   eventType: "rename" | "change";
   filename: string;
@@ -370,6 +385,8 @@ export class VFS {
   deleteSnapshot(name: string, options?: Abortable): Promise<void>;
   diff(a: DiskState, b?: DiskState | null, options?: Abortable): Promise<DiffEntry[]>;
   restore(state: DiskState, options?: Abortable & { path?: string }): Promise<RestoreResult>;
+  /** The disk as it was in `state`, read only (not offered by a view: EACCES). */
+  at(state: DiskState): PastDisk;
 
   flush(options?: Abortable): Promise<void>;
   close(options?: Abortable): Promise<void>;

@@ -14,6 +14,7 @@ import { checkCall, checkFlags, checkSignal, checkWriter, invalidArgType, isStre
 import { Dirent, Stats } from "./page/entries.mjs";
 import { FileHandle, openDir } from "./page/file_handle.mjs";
 import { watchEvents } from "./page/watch_events.mjs";
+import { PastDisk } from "./page/past.mjs";
 
 export { Dirent, Stats };
 
@@ -217,6 +218,12 @@ export class VFS {
   // A state is a snapshot name, a revision number, {revision} or {before}; `b` defaults to now.
   diff(a, b, opts) { return this.#call("diff", a, b, opts); }
   restore(state, options) { return this.#call("restore", state, options); }
+  // The disk as it was in `state` (as for diff), read only: readFile, readdir, stat, lstat,
+  // readlink, realpath and exists, each answered from that state (web/page/past.mjs).
+  at(state) {
+    if (this.#stepId !== null) throw fsError("EINVAL", "EINVAL: at() outside the step", { syscall: "at" });
+    return new PastDisk((call, path, options) => this.#call("readAt", state, call, path, ...(options === undefined ? [] : [options])), state);
+  }
   stat(path, options) { return this.#stat("stat", path, options); }
   lstat(path, options) { return this.#stat("lstat", path, options); }
   // A stat the page's stat cache knows is answered at once, without the general call path

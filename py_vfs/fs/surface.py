@@ -204,6 +204,12 @@ class Surface:
         """What changed from state ``a`` to ``b`` (default now): a state is a snapshot name,
         a revision (int or ``{"revision": n}``) or ``{"before": time}``."""
 
+    @api(view=False, op="readAt")
+    async def at(self, state: str | int | dict[str, Any] | None) -> Any:
+        """The disk as it was in ``state`` (as in ``diff``), read only: a ``PastDisk``
+        (``data/past.py``) with ``read_file``, ``readdir``, ``stat``, ``lstat``, ``readlink``,
+        ``realpath`` and ``exists``. Not offered by a view: history is the whole disk's."""
+
     @api(writes=("path",))
     async def restore(self, state: str | int | dict[str, Any] | None = None, *,
                       path: str | None = None, revision: int | None = None,

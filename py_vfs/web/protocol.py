@@ -240,6 +240,10 @@ OPS: tuple[Op, ...] = (
     _op("diff", "a:state b:state?", **_NOT_IN_STEP),
     _op("restore", "state:state options:options?", mutating=True, options={"path": "path"},
         **_NOT_IN_STEP),
+    # A read of the disk as it was in a state (py_vfs/data/past.py; web/history.py's PAST_CALLS:
+    # readFile, readdir, stat, lstat, readlink, realpath, exists).
+    _op("readAt", "state:state call:string path:path options:options?",
+        options={"encoding": "encoding", "withFileTypes": "bool"}, **_NOT_IN_STEP),
     _op("preview", "request:any", **_NOT_IN_STEP),
     _op("openRead", "path:path start:number? end:number?"),
     _op("readChunk", "stream:number"),

@@ -108,6 +108,14 @@ export async function everyMethod(): Promise<void> {
   const changes = await vfs.diff("before", { before: Date.now() });
   const changed: string[] = changes.map((c) => `${c.change} ${c.oldPath ?? ""} ${c.path} ${c.kind}`);
   const restored = await vfs.restore({ revision: snap.revision }, { path: "/a.txt" });
+  const then = vfs.at({ revision: snap.revision });
+  const oldText: string = await then.readFile("/a.txt", "utf8");
+  const oldBytes: Uint8Array = await then.readFile("/a.txt");
+  const oldNames: string[] = await then.readdir("/");
+  const oldEntries: Dirent[] = await then.readdir("/", { withFileTypes: true });
+  const oldSize: number = (await then.stat("/a.txt")).size + (await then.lstat("/a.txt")).size;
+  const oldThere: boolean = await then.exists("/a.txt");
+  const oldLinks: string = (await then.realpath("/")) + (await vfs.at("before").readlink("/l").catch(() => ""));
   await vfs.deleteSnapshot("before");
 
   // Steps and watching
@@ -212,7 +220,7 @@ export async function everyMethod(): Promise<void> {
 
   expect([name, writer, text, same, bytes, stream, names, parents, target, real, there, fields,
     kinds, walked, listed, total, foundKinds, globbed, lines, skipped, cells, truncated, tool,
-    madeCount, agent, revisions, snaps, changed, restored, stepped, view, again, problems, quota,
+    madeCount, agent, revisions, snaps, changed, restored, oldText, oldBytes, oldNames, oldEntries, oldSize, oldThere, oldLinks, stepped, view, again, problems, quota,
     collected, written, role, wasm, counters, status, cwd, output, candidates, url, mountState,
     mounts, anthropic, result, more, devices, temp, room, firstMade, everything, hex, deviceEntries]);
 }
