@@ -34,3 +34,16 @@ class Transport(Protocol):
         """The dock's server-sent events (each ``{"head": N}``) until the stream ends."""
 
 
+
+
+class Offline(Exception):
+    """The dock cannot be reached (or said to come back later)."""
+
+
+class Refusal(Exception):
+    """The dock refused a request (4xx): ``status`` and its answer."""
+
+    def __init__(self, status: int, body: Any) -> None:
+        message = body.get("error") if isinstance(body, dict) else None
+        super().__init__(f"{status}: {message or body}")
+        self.status, self.body = status, body

@@ -27,33 +27,20 @@ import contextlib
 import hashlib
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..core.json_text import compact
 from ..core.node import ROOT_ID, Node
 from ..storage.transaction import Transaction
 from ..vfs import VFS
-from .link import Reply, Transport
+from .link import Offline, Refusal, Reply, Transport
 from .wire import API, MAX_ENTRIES, check_hash, check_record, conflict_name
 
 STATE_KEY = "dock:state"
 MAX_ROUNDS = 50
 PUSH_BYTES = 8 * 1024 * 1024  # entries per push, by their JSON size
 DOCK_WRITER = "dock"
-
-
-class Offline(Exception):
-    """The dock cannot be reached (or said to come back later)."""
-
-
-class Refusal(Exception):
-    """The dock refused a request (4xx): ``status`` and its answer."""
-
-    def __init__(self, status: int, body: Any) -> None:
-        message = body.get("error") if isinstance(body, dict) else None
-        super().__init__(f"{status}: {message or body}")
-        self.status, self.body = status, body
 
 
 class DockReplica:
@@ -344,12 +331,14 @@ class DockReplica:
                 if key in out or refs[key]:
                     continue
                 data = await self.vfs.store.get("chunks", key)
-                if data is None:
-                    data = (await self._call("GET", self._disk_url(f"chunks/{key}"))).body
-                    if hashlib.sha256(data).hexdigest() != key:
-                        raise Refusal(502, {"error": f"chunk {key} arrived damaged"})
-                out[key] = bytes(data)
+                out[key] = bytes(data) if data is not None else await self._download(key)
         return out
+
+    async def _download(self, key: str) -> bytes:
+        data = (await self._call("GET", self._disk_url(f"chunks/{check_hash(key)}"))).body
+        if hashlib.sha256(data).hexdigest() != key:
+            raise Refusal(502, {"error": f"chunk {key} arrived damaged"})
+        return data
 
     async def _unpushed(self) -> set[str]:
         """The nodes this disk changed that the dock has not seen (made after the push)."""
@@ -364,8 +353,8 @@ class DockReplica:
             tx = Transaction(None)
             tx.operations = [op]
             tx.notes.update(notes)
-            _set_nodes(self.vfs, tx, {i: n for i, n in changes.items() if i not in local},
-                       finals, chunks)
+            await _set_nodes(self.vfs, tx, {i: n for i, n in changes.items() if i not in local},
+                       finals, chunks, self._download)
             if state is not None:
                 tx.put_meta(STATE_KEY, compact(state))
             if not tx.changes and state is None:
@@ -379,9 +368,11 @@ class DockReplica:
             local = await self._unpushed()
 
 
-def _set_nodes(vfs: VFS, tx: Transaction, changes: dict[str, Node | None],
-               finals: dict[str, Node | None], chunks: dict[str, bytes]) -> None:
-    """Make the index hold ``changes`` (a node, or None: deleted), in ``tx``."""
+async def _set_nodes(vfs: VFS, tx: Transaction, changes: dict[str, Node | None],
+               finals: dict[str, Node | None], chunks: dict[str, bytes],
+               fetch: Callable[[str], Awaitable[bytes]]) -> None:
+    """Make the index hold ``changes`` (a node, or None: deleted), in ``tx``; ``fetch``
+    downloads a chunk neither ``chunks`` nor the store holds."""
     index, content = vfs.index, vfs.content
 
     def depth(node_id: str) -> int:
@@ -414,8 +405,12 @@ def _set_nodes(vfs: VFS, tx: Transaction, changes: dict[str, Node | None],
                 if occupant is not None and occupant.id != node.id:
                     _make_way(vfs, tx, occupant, changes, finals)
             for key in node.chunks:
-                if not content.refs[key] and key not in content.loose and key in chunks:
-                    tx.staged[key] = chunks[key]
+                if not content.refs[key] and key not in content.loose and \
+                        key not in tx.staged:
+                    data = chunks.get(key) or await vfs.store.get("chunks", key)
+                    if data is None:  # let go by an earlier entry of this batch
+                        data = await fetch(key)
+                    tx.staged[key] = bytes(data)
             index.put(node, tx)
         if len(later) == len(waiting):
             break  # their directories are not here (yet): the next pull brings them
