@@ -44,6 +44,7 @@ class Refusal(Exception):
     """The dock refused a request (4xx): ``status`` and its answer."""
 
     def __init__(self, status: int, body: Any) -> None:
-        message = body.get("error") if isinstance(body, dict) else None
+        message = (body.get("message") or body.get("error")) if isinstance(body, dict) \
+            else None
         super().__init__(f"{status}: {message or body}")
         self.status, self.body = status, body
