@@ -3,7 +3,7 @@
 #
 #   sh build/setup.sh           node_modules (npm ci) and .venv (pinned tools)
 #   sh build/setup.sh --test    the same, plus Debian's chromium, firefox-esr, sqlite3, git, zip,
-#                               unzip and gawk when they are not on PATH (chromium then checked
+#                               unzip, gawk and postgresql when they are missing (chromium then checked
 #                               by build/check_browser.py), and the wheels the Pyodide tier runs
 #                               tests/unit with (.cache/)
 #
@@ -105,6 +105,14 @@ if [ "$want_test" = 1 ]; then
             missing="$missing $tool"
         fi
     done
+    # Debian's postgresql: the dock tier (tests/dock) makes a cluster of its own with initdb and
+    # pg_ctl, found on PATH or in /usr/lib/postgresql/*/bin (the package's own place for them).
+    pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | tail -n 1)
+    if command -v initdb >/dev/null 2>&1 || { [ -n "$pg_bin" ] && [ -x "$pg_bin/initdb" ]; }; then
+        say "postgresql: ${pg_bin:-$(dirname "$(command -v initdb)")}"
+    else
+        missing="$missing postgresql"
+    fi
     if [ -n "$missing" ]; then
         command -v apt-get >/dev/null 2>&1 || die "not found:$missing, and no apt-get: install them (for chromium, or set CHROMIUM=/path/to/chromium; for firefox-esr, or set FIREFOX=/path/to/firefox)"
         if [ "$(id -u)" = 0 ]; then
@@ -120,6 +128,11 @@ if [ "$want_test" = 1 ]; then
         $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >/dev/null \
             || die "apt-get install$missing failed"
         for tool in $missing; do
+            if [ "$tool" = postgresql ]; then
+                ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
+                    || die "initdb not found after apt-get install postgresql"
+                continue
+            fi
             command -v "$tool" >/dev/null 2>&1 || die "$tool still not on PATH after apt-get install"
             say "$tool: $(command -v "$tool")"
         done

@@ -26,6 +26,14 @@ from .vfs import VFS
 def main(argv: list[str] | None = None) -> int:
     """The command line: ``python -m py_vfs shell --disk FILE`` (or ``py-vfs shell ...``);
     returns the exit status."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["dock"]:  # the server (docs/dock.md): needs the py_vfs[dock] extra
+        try:
+            from .dock.server.run import main as dock_main
+        except ImportError as error:
+            print(f"dock: {error}: install py_vfs[dock]", file=sys.stderr)
+            return 2
+        return dock_main(argv[1:], _prog())
     parser = argparse.ArgumentParser(prog=_prog(), description="py_vfs, a durable POSIX-like "
                                      "virtual file system: its shell on a SQLite disk file")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -35,11 +43,23 @@ def main(argv: list[str] | None = None) -> int:
                        help="the SQLite file holding the disk (created when missing)")
     shell.add_argument("--defaults", metavar="DIR", help="a folder of default content, each "
                        "file at its path below / (installed when the disk lacks its version)")
+    shell.add_argument("--dock", metavar="URL", help="sync the disk with the dock at URL "
+                       "(docs/dock.md)")
+    shell.add_argument("--token", metavar="T", help="the dock's token for this disk (default: "
+                       "$PYVFS_DOCK_TOKEN)")
+    shell.add_argument("--disk-name", metavar="NAME", help="the disk's name on the dock "
+                       "(default: the one the token reaches)")
     shell.add_argument("-c", dest="line", metavar="COMMAND",
                        help="run one command line and exit with its status")
     args = parser.parse_args(argv)
     bundle = None if args.defaults is None else Bundle.from_folder(args.defaults)
-    return asyncio.run(_shell(args.disk, args.line, bundle))
+    dock = None
+    if args.dock is not None:
+        token = args.token or os.environ.get("PYVFS_DOCK_TOKEN")
+        if not token:
+            parser.error("--dock needs --token (or PYVFS_DOCK_TOKEN)")
+        dock = (args.dock, token, args.disk_name)
+    return asyncio.run(_shell(args.disk, args.line, bundle, dock))
 
 
 def _prog() -> str:
@@ -48,9 +68,13 @@ def _prog() -> str:
     return "python -m py_vfs" if name in ("", "-c", "__main__.py") else name
 
 
-async def _shell(disk: str, line: str | None, bundle: Bundle | None = None) -> int:
+async def _shell(disk: str, line: str | None, bundle: Bundle | None = None,
+                 dock: tuple[str, str, str | None] | None = None) -> int:
     vfs = await VFS.open(SQLiteStore(disk))
+    attached = None
     try:
+        if dock is not None:
+            attached = await _attach(vfs, *dock)
         await vfs.gc()
         if bundle is not None:
             await install(vfs, bundle)
@@ -60,7 +84,22 @@ async def _shell(disk: str, line: str | None, bundle: Bundle | None = None) -> i
             return await _run(session, line)
         return await _interact(session)
     finally:
+        if attached is not None:
+            await attached.detach()
         vfs.close()
+
+
+async def _attach(vfs: VFS, url: str, token: str, name: str | None) -> Any:
+    """Sync with a dock: at once, in the background while the shell runs (the dock's live
+    channel), and once more at exit (``detach``)."""
+    from .dock.replica import attach
+
+    replica = await attach(vfs, url, token, disk=name)
+    status = replica.status()
+    if status["state"] != "synced":
+        print(f"dock: {status['state']}{': ' + status['error'] if status.get('error') else ''}",
+              file=sys.stderr)
+    return replica
 
 
 async def _run(session: Shell, line: str, ask: bool = False) -> int:

@@ -6,6 +6,8 @@
 #            tests/unit in Pyodide, with the wheels `build/setup.sh --test` downloads)
 #   types tsc -p tests/types  (the TypeScript types of web/*.d.mts, over a program that calls
 #         every method; about a second)
+#   dock  pytest tests/dock   (real dock processes on 127.0.0.1, on SQLite and on a Postgres
+#         cluster the tests make in a temporary directory: docs/dock.md)
 #   e2e   pytest tests/e2e    (dist/ served on 127.0.0.1, Debian's chromium via Playwright)
 #   firefox  node --test tests/firefox  (dist/ served by build/serve.py, Debian's firefox-esr over
 #            WebDriver BiDi with puppeteer-core)
@@ -46,7 +48,9 @@ tier types node_modules/.bin/tsc -p tests/types
 COVERAGE_FLOOR=89
 unit_with_coverage() {
     data=$(mktemp -d "${TMPDIR:-/tmp}/pyvfs-coverage.XXXXXX") || return 2
-    "$PY" -m coverage run --data-file="$data/unit" --source=py_vfs -m pytest tests/unit -q
+    # py_vfs/dock is the dock tier's (tests/dock runs it as real processes), not counted here.
+    "$PY" -m coverage run --data-file="$data/unit" --source=py_vfs --omit='py_vfs/dock/*' \
+        -m pytest tests/unit -q
     tests_rc=$?
     "$PY" -m coverage report --data-file="$data/unit" --skip-covered --sort=cover | tail -n 12
     total=$("$PY" -m coverage report --data-file="$data/unit" --format=total \
@@ -63,6 +67,7 @@ tier unit unit_with_coverage
 # a whole (node runs each file in a process of its own, bounded by it too): unit.test.mjs runs
 # all of tests/unit inside Pyodide, bounded by its own 15 min.
 tier pyodide node --test --test-timeout=1200000 tests/pyodide/
+tier dock "$PY" -m pytest tests/dock -q -p no:cacheprovider
 tier e2e "$PY" -m pytest tests/e2e -q
 # 10 min for each Firefox test file (each launches its own Firefox, or two for the restart).
 tier firefox node --test --test-timeout=600000 tests/firefox/

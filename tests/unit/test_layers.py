@@ -29,6 +29,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("views", ("views.*", "agent")),
     ("facade", ("vfs", "")),
     ("over the facade", ("archives.*", "hosts.*", "pyhost.*", "fsspec_fs", "defaults")),
+    # The dock: its sync engine over the facade, and its server (docs/dock.md).
+    ("dock", ("dock.*",)),
     ("shell", ("shell.*",)),
     ("web", ("web.*", "__main__")),
 ]

@@ -155,11 +155,18 @@ def test_the_wheel_holds_the_whole_package_the_reference_and_the_entry_points(wh
     assert dict(points["fsspec.specs"]) == {"pyvfs": "py_vfs.fsspec_fs:PyVFSFileSystem"}
     metadata = members[f"{info}/METADATA"].decode()
     requires = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
-    # No dependency but the extras': fsspec's protocol, and the shell's git (dulwich, merge3).
-    assert requires == ['Requires-Dist: fsspec==2026.9.0 ; extra == "fsspec"',
-                        'Requires-Dist: dulwich==1.2.21 ; extra == "git"',
-                        'Requires-Dist: merge3==1.0.0 ; extra == "git"'], requires
-    assert {"Provides-Extra: fsspec", "Provides-Extra: git"} <= set(metadata.splitlines())
+    # No dependency but the extras': fsspec's protocol, the shell's git (dulwich, merge3) and
+    # the dock's server (Starlette, uvicorn, psycopg: docs/dock.md).
+    assert sorted(requires) == sorted([
+        'Requires-Dist: fsspec==2026.9.0 ; extra == "fsspec"',
+        'Requires-Dist: dulwich==1.2.21 ; extra == "git"',
+        'Requires-Dist: merge3==1.0.0 ; extra == "git"',
+        'Requires-Dist: starlette==1.10.0 ; extra == "dock"',
+        'Requires-Dist: uvicorn==0.54.0 ; extra == "dock"',
+        'Requires-Dist: psycopg==3.3.9 ; extra == "dock"',
+        'Requires-Dist: psycopg-binary==3.3.9 ; extra == "dock"']), requires
+    assert {"Provides-Extra: fsspec", "Provides-Extra: git", "Provides-Extra: dock"} <= \
+        set(metadata.splitlines())
 
 
 def test_the_sdist_holds_the_package_and_the_reference_and_builds_the_same_wheel(tmp_path):

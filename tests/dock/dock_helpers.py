@@ -1,0 +1,105 @@
+"""Replicas for the dock tier: a CPython disk (a SQLite file) attached to a dock."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from py_vfs import VFS
+from py_vfs.dock.link import Offline, Refusal
+from py_vfs.dock.replica import DockReplica, attach
+from py_vfs.storage.sqlite import SQLiteStore
+
+SYNC_S = 60.0
+
+
+async def replica(path: Path, url: str, token: str, writer: str) -> tuple[VFS, DockReplica]:
+    vfs = await VFS.open(SQLiteStore(path), writer=writer)
+    return vfs, await attach(vfs, url, token, live=False)
+
+
+async def sync_until_quiet(*replicas: DockReplica, seconds: float = SYNC_S) -> None:
+    """Sync every replica, over and over, until a whole round changes nobody's head and
+    every one says synced (bounded)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    last: Any = None
+    while loop.time() < deadline:
+        heads = []
+        try:
+            for one in replicas:
+                heads.append((await one.sync())["head"])
+        except (Offline, Refusal) as error:
+            last = error
+            await asyncio.sleep(0.2)
+            continue
+        if len(set(heads)) == 1 and all(r.status()["state"] == "synced" for r in replicas):
+            return
+    raise AssertionError(f"waited {seconds:.0f} s for the replicas to converge "
+                         f"(last error: {last})")
+
+
+async def tree(vfs: VFS) -> dict[str, Any]:
+    """Every path with its kind and, for a file, its bytes."""
+    out: dict[str, Any] = {}
+    for path in vfs.walk("/"):
+        stat = vfs.lstat(path)
+        out[path] = (stat.type, await vfs.read_file(path) if stat.is_file else
+                     (vfs.readlink(path) if stat.is_symlink else None))
+    return out
+
+
+async def journal_ids(vfs: VFS, replica_id: str) -> Counter[tuple[str, int]]:
+    """The dock entries a replica's journal holds, each by its origin (replica, revision)."""
+    found: Counter[tuple[str, int]] = Counter()
+    for rev, text in await vfs.store.log_entries(1, vfs.revision):
+        entry = json.loads(text)
+        if entry.get("fixup"):
+            continue
+        if "dock" in entry:
+            found[(entry["origin"]["replica"], entry["origin"]["rev"])] += 1
+        elif entry["puts"] or entry["deletes"]:
+            found[(replica_id, int(rev))] += 1
+    return found
+
+
+def request(url: str, method: str, path: str, token: str | None = None, body: Any = None,
+            raw: bytes | None = None, headers: dict[str, str] | None = None
+            ) -> tuple[int, Any]:
+    """One raw HTTP request to the dock: (status, JSON answer or bytes)."""
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    sent = dict(headers or {})
+    if token is not None:
+        sent["Authorization"] = f"Bearer {token}"
+    data = raw
+    if body is not None:
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        sent.setdefault("Content-Type", "application/json")
+    try:
+        connection.request(method, path, body=data, headers=sent)
+        response = connection.getresponse()
+        payload = response.read()
+    finally:
+        connection.close()
+    try:
+        return response.status, json.loads(payload)
+    except ValueError:
+        return response.status, payload
+
+
+def dock_log(url: str, token: str, disk: str = "work") -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = []
+    after = 0
+    while True:
+        status, answer = request(url, "GET", f"/v1/disks/{disk}/log?after={after}", token)
+        assert status == 200, answer
+        entries.extend(answer["entries"])
+        if not answer["more"]:
+            return entries
+        after = answer["entries"][-1]["rev"]
