@@ -5,10 +5,13 @@
 // tabs"):
 // - a context about to request the lock says so first on the BroadcastChannel
 //   `pyvfs-lease:<name>`; the holder releases at once when idle, else at the end of its turn;
-// - each time the holder goes idle it also asks navigator.locks.query() whether a request is
+// - when the holder goes idle it also asks navigator.locks.query() whether a request is
 //   pending (one that was made before the holder took the lock, or by code that does not
-//   announce itself), and releases if so;
-// - an idle lease is released after LEASE_IDLE_MS whatever happens.
+//   announce itself), and releases if so; at most once per QUERY_EVERY_MS, since a query is a
+//   round trip to the browser that cost a sequential writeFile about 0.15 ms when it was asked
+//   at every commit (docs/benchmarks.md, W1), so such a request waits that much more at most;
+// - an idle lease is released after LEASE_IDLE_MS whatever happens (one timer, re-armed only
+//   when it fires early, not cleared and set again at every commit).
 // Within this context, callers queue here and are handed the lock in turn while nobody else
 // wants it. Correctness never rested on the lock: commits are conditional on the revision
 // (web/worker/idb_store.mjs, commitLogged). Each time the lock is taken, `onTaken` runs (the
@@ -17,6 +20,7 @@
 import { LEASE } from "./protocol.mjs";
 
 const LEASE_IDLE_MS = 250;
+const QUERY_EVERY_MS = 50;
 
 export class LockLease {
   #name;
@@ -28,6 +32,9 @@ export class LockLease {
   #waiters = []; // callers here waiting for it
   #wanted = false; // another context asked for the lock while we held it
   #timer = null;
+  #idleSince = 0; // when the last turn here ended
+  #queriedAt = -Infinity; // when the lock manager was last asked for pending requests
+  #querying = false;
 
   #onTaken;
 
@@ -86,7 +93,6 @@ export class LockLease {
 
   // Starts a caller's turn on the held lock; returns the function that ends it.
   #turn() {
-    clearTimeout(this.#timer);
     this.#busy = true;
     let ended = false;
     return () => {
@@ -112,12 +118,28 @@ export class LockLease {
 
   // Holding the lock with nobody here using it: keep it, unless someone is queued for it.
   #idle() {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#letGo(), LEASE_IDLE_MS);
-    this.#timer.unref?.();
-    this.#locks.query?.().then(({ pending = [] }) => {
+    const now = performance.now();
+    this.#idleSince = now;
+    this.#timer ??= this.#arm(LEASE_IDLE_MS);
+    if (this.#querying || now - this.#queriedAt < QUERY_EVERY_MS || !this.#locks.query) return;
+    this.#querying = true;
+    this.#queriedAt = now;
+    this.#locks.query().then(({ pending = [] }) => {
       if (pending.some((request) => request.name === this.#name)) this.#askedFor();
-    }, () => {});
+    }, () => {}).finally(() => { this.#querying = false; });
+  }
+
+  // The idle timer: lets go once the lease has been idle LEASE_IDLE_MS, else waits the rest.
+  #arm(ms) {
+    const timer = setTimeout(() => {
+      this.#timer = null;
+      if (!this.#release || this.#busy) return;
+      const idle = performance.now() - this.#idleSince;
+      if (idle >= LEASE_IDLE_MS) this.#letGo();
+      else this.#timer = this.#arm(LEASE_IDLE_MS - idle);
+    }, ms);
+    timer.unref?.();
+    return timer;
   }
 
   #askedFor() {
@@ -128,6 +150,7 @@ export class LockLease {
 
   #letGo() {
     clearTimeout(this.#timer);
+    this.#timer = null;
     const release = this.#release;
     this.#release = null;
     this.#wanted = false;
