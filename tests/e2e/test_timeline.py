@@ -175,6 +175,45 @@ def test_a_file_name_made_of_html_shows_as_text_and_runs_nothing(app):
     assert found == {"pwned": None, "elements": 0}
 
 
+def test_long_histories_big_folders_and_large_or_binary_files_are_bounded(app):
+    expected = js(app, """
+      await vfs.step(async (tx) => {
+        for (let i = 0; i < 250; i++) {
+          await tx.writeFile(`/tl7/many/f${String(i).padStart(3, "0")}`, "");
+        }
+      });
+      for (let i = 0; i < 60; i++) await vfs.writeFile("/tl7/f.txt", `version ${i}\\n`);
+      await vfs.writeFile("/tl7/big.txt", "x".repeat(2 * 1024 * 1024));
+      await vfs.writeFile("/tl7/bin.dat", new Uint8Array([0, 1, 2]));
+      return (await vfs.journal({path: "/tl7", limit: 1000})).length;
+    """)
+    open_history(app, path="/tl7")
+    older = app.get_by_role("button", name="Load older changes")
+    expect(app.locator(OPTIONS)).to_have_count(50, timeout=WAIT_MS)  # one page
+    older.click()
+    expect(app.locator(OPTIONS)).to_have_count(expected, timeout=WAIT_MS)
+    expect(older).to_be_hidden()
+
+    app.locator(OPTIONS).first.click()
+    tree = app.locator(f"{HISTORY} .tl-tree")
+    tree.get_by_role("button", name="tl7/").click()
+    many = tree.get_by_role("button", name="many/")
+    many.click()
+    listed = many.locator("xpath=following-sibling::ul/li/button[contains(@class, 'tl-node')]")
+    expect(listed).to_have_count(200, timeout=WAIT_MS)
+    tree.get_by_role("button", name="Show more (50 left)").click()
+    expect(listed).to_have_count(250, timeout=WAIT_MS)
+
+    view = app.locator(f"{HISTORY} .tl-content")
+    refused = "2.10 MB: too large to show or diff here (over 1 MiB)"
+    tree.get_by_role("button", name="big.txt").click()
+    expect(view).to_have_text(refused, timeout=WAIT_MS)
+    app.get_by_role("button", name="Diff against now").click()
+    expect(view).to_have_text(refused, timeout=WAIT_MS)
+    tree.get_by_role("button", name="bin.dat").click()
+    expect(view).to_have_text("binary, 3 bytes", timeout=WAIT_MS)
+
+
 USAGE = "#usage"
 
 

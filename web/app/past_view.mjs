@@ -6,6 +6,7 @@
 // Names and contents are untrusted: they reach the page through textContent only.
 
 import { folded, lineDiff } from "./line_diff.mjs";
+import { readableBytes } from "./sizes.mjs";
 
 const MAX_SHOWN_BYTES = 1024 * 1024;  // a file above this is neither shown nor diffed
 const TREE_PAGE = 200;                // entries of a folder shown at a time ("Show more")
@@ -47,30 +48,37 @@ export function createPastView(host, vfs, { describe, onRestored }) {
     return button;
   }
 
-  // Lists `path` of the past state into `list`, TREE_PAGE entries at a time.
+  // Lists `path` of the past state into `list`, TREE_PAGE entries at a time. Everything a
+  // list holds is an <li>: the entries, a note, the "Show more" button's item.
   async function listInto(list, path, forGeneration) {
+    const item = (child) => {
+      const node = document.createElement("li");
+      node.append(child);
+      return node;
+    };
     let entries;
     try {
       entries = await past.readdir(path, { withFileTypes: true });
     } catch (error) {
-      if (forGeneration === generation) list.replaceChildren(note(describe(error)));
+      if (forGeneration === generation) list.replaceChildren(item(note(describe(error))));
       return;
     }
     if (forGeneration !== generation) return;
     entries.sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || (a.name < b.name ? -1 : 1));
-    if (!entries.length) list.replaceChildren(note("empty folder"));
+    if (!entries.length) list.replaceChildren(item(note("empty folder")));
     let shown = 0;
     const more = document.createElement("button");
     more.type = "button";
     more.className = "tl-more";
+    const moreItem = item(more);
     const showPage = () => {
       const page = entries.slice(shown, shown + TREE_PAGE).map((entry) => treeItem(path, entry));
       shown += page.length;
-      more.remove();
+      moreItem.remove();
       list.append(...page);
       if (shown < entries.length) {
         more.textContent = `Show more (${entries.length - shown} left)`;
-        list.append(more);
+        list.append(moreItem);
       }
     };
     more.addEventListener("click", () => {
@@ -159,7 +167,6 @@ export function createPastView(host, vfs, { describe, onRestored }) {
     }
     const text = await pastText(path);
     if (typeof text !== "string") return [note(text.notice)];
-    ui.viewMeta.textContent = `file, ${bytes(text.length)}`;
     const pre = document.createElement("pre");
     pre.className = "tl-text";
     pre.tabIndex = 0;
@@ -171,8 +178,10 @@ export function createPastView(host, vfs, { describe, onRestored }) {
   // The file's text at this point, or {notice} when it is too large or binary.
   async function pastText(path) {
     const size = (await past.stat(path)).size;
-    ui.viewMeta.textContent = `file, ${bytes(size)}`;
-    if (size > MAX_SHOWN_BYTES) return { notice: `${bytes(size)}: too large to show or diff here (over 1 MiB)` };
+    ui.viewMeta.textContent = `file, ${readableBytes(size)}`;
+    if (size > MAX_SHOWN_BYTES) {
+      return { notice: `${readableBytes(size)}: too large to show or diff here (over 1 MiB)` };
+    }
     return asText(await past.readFile(path), size);
   }
 
@@ -185,7 +194,7 @@ export function createPastView(host, vfs, { describe, onRestored }) {
     let nowNote = "";
     try {
       const size = (await vfs.stat(path)).size;
-      now = size > MAX_SHOWN_BYTES ? { notice: `now ${bytes(size)}: too large to diff (over 1 MiB)` }
+      now = size > MAX_SHOWN_BYTES ? { notice: `now ${readableBytes(size)}: too large to diff (over 1 MiB)` }
         : asText(await vfs.readFile(path), size);
     } catch (error) {
       if (error?.code !== "ENOENT") throw error;
@@ -294,10 +303,6 @@ function note(text) {
   node.className = "tl-note";
   node.textContent = text;
   return node;
-}
-
-function bytes(count) {
-  return count < 1000 ? `${count} bytes` : `${(count / 1000).toFixed(count < 1e6 ? 1 : 0)} kB`;
 }
 
 let views = 0;

@@ -7,6 +7,8 @@
 // Everything lives in the container it is given; the only other dependency is `vfs`. Folder
 // names are untrusted text: they reach the page through textContent only.
 
+import { readableBytes } from "./sizes.mjs";
+
 const WARN_AT = 0.8;
 const REFRESH_THROTTLE_MS = 1_000;
 const LARGEST = "SELECT dir, sum(size) AS bytes, count(*) AS files FROM files WHERE kind = 'file' " +
@@ -103,24 +105,13 @@ function show(ui, usage, rows) {
 // `<data value="bytes">` shows a readable size and keeps the exact figure.
 function setBytes(node, count) {
   node.value = count === null || count === undefined ? "" : String(count);
-  node.textContent = count === null || count === undefined ? "unknown" : readable(count);
+  node.textContent = count === null || count === undefined ? "unknown" : readableBytes(count);
 }
 
 function bytesElement(count) {
   const node = document.createElement("data");
   setBytes(node, count);
   return node;
-}
-
-function readable(count) {
-  const units = ["bytes", "kB", "MB", "GB", "TB"];
-  let value = count;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return unit === 0 ? `${count} bytes` : `${value.toFixed(value < 10 ? 2 : 1)} ${units[unit]}`;
 }
 
 function build(container) {
