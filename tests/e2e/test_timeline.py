@@ -23,6 +23,9 @@ from .conftest import ROOT, js
 WAIT_MS = 60_000
 HISTORY = "#history"
 OPTIONS = "#history [role=option]"
+# The rows that are journal entries; a snapshot's marker row (.tl-marker) is not one. A
+# snapshot made by one test of the module shows in the others' filtered lists.
+CHANGES = f"{OPTIONS}:not(.tl-marker)"
 
 
 def edit_three_times(page, path: str, texts: list[str]) -> list[int]:
@@ -56,7 +59,7 @@ def test_pick_the_first_edit_see_it_diff_it_restore_it_and_find_the_restore(app)
     texts = ["first\n", "second\n", "third\n"]
     first, second, third = edit_three_times(app, "/tl1/notes.txt", texts)
     open_history(app, path="/tl1")
-    expect(app.locator(OPTIONS)).to_have_count(3, timeout=WAIT_MS)
+    expect(app.locator(CHANGES)).to_have_count(3, timeout=WAIT_MS)
     expect(option(app, second).locator(".tl-writer")).to_have_text("agent:x")
     expect(option(app, first).locator(".tl-writer")).to_have_text("user")
 
@@ -79,10 +82,10 @@ def test_pick_the_first_edit_see_it_diff_it_restore_it_and_find_the_restore(app)
     restored = js(app, "return (await vfs.journal({limit: 1}))[0];")
     assert (restored["operation"], restored["revision"] > third) == ("restore", True)
     # The restore is on the timeline at once, on top, without a reload.
-    newest = app.locator(OPTIONS).first
+    newest = app.locator(CHANGES).first
     expect(newest).to_contain_text(f"r{restored['revision']} ", timeout=WAIT_MS)
     expect(newest.locator(".tl-op")).to_have_text("restore")
-    expect(app.locator(OPTIONS)).to_have_count(4)
+    expect(app.locator(CHANGES)).to_have_count(4)
 
 
 def test_filters_by_writer_and_shows_each_writer_apart(app):
@@ -92,23 +95,47 @@ def test_filters_by_writer_and_shows_each_writer_apart(app):
       await vfs.writeFile("/tl2/c.txt", "c");
     """)
     open_history(app, path="/tl2")
-    expect(app.locator(f"{OPTIONS} .tl-writer")).to_have_text(["user", "scoop:s", "agent:x"],
+    expect(app.locator(f"{CHANGES} .tl-writer")).to_have_text(["user", "scoop:s", "agent:x"],
                                                               timeout=WAIT_MS)
-    kinds = app.eval_on_selector_all(f"{OPTIONS} .tl-writer",
+    kinds = app.eval_on_selector_all(f"{CHANGES} .tl-writer",
                                      "all => all.map((n) => n.dataset.kind)")
     assert kinds == ["user", "scoop", "agent"]
     open_history(app, path="/tl2", writer="agent:x")
-    expect(app.locator(f"{OPTIONS} .tl-writer")).to_have_text(["agent:x"], timeout=WAIT_MS)
-    expect(app.locator(f"{OPTIONS} .tl-paths")).to_contain_text(["/tl2/a.txt"])
+    expect(app.locator(f"{CHANGES} .tl-writer")).to_have_text(["agent:x"], timeout=WAIT_MS)
+    expect(app.locator(f"{CHANGES} .tl-paths")).to_contain_text(["/tl2/a.txt"])
     # Live: a change made elsewhere (here through the API, as an agent's tool would) shows at
     # once on the open timeline, filtered as it is.
     js(app, """
       await vfs.writeFile("/tl2/e.txt", "by the user");
       await vfs.as("agent:x").writeFile("/tl2/d.txt", "d");
     """)
-    expect(app.locator(f"{OPTIONS} .tl-paths")).to_contain_text(["/tl2/d.txt", "/tl2/a.txt"],
+    expect(app.locator(f"{CHANGES} .tl-paths")).to_contain_text(["/tl2/d.txt", "/tl2/a.txt"],
                                                                 timeout=WAIT_MS)
-    expect(app.locator(OPTIONS)).to_have_count(2)  # the user's write is not the agent's
+    expect(app.locator(CHANGES)).to_have_count(2)  # the user's write is not the agent's
+
+
+def test_snapshots_are_on_the_timeline_by_name(app):
+    snap = js(app, """
+      const snap = await vfs.snapshot("tl8-before");
+      await vfs.writeFile("/tl8/after.txt", "after");
+      return snap;""")
+    # Unfiltered: the name is on the snapshot's own entry.
+    open_history(app)
+    entry = option(app, snap["revision"])
+    expect(entry.locator(".tl-snap")).to_have_text("snapshot “tl8-before”", timeout=WAIT_MS)
+    expect(entry.locator(".tl-op")).to_have_text("snapshot")
+    # Filtered by a path the snapshot's entry did not touch: a row of its own, at its revision,
+    # which opens the disk as the snapshot keeps it.
+    open_history(app, path="/tl8")
+    expect(app.locator(f"{OPTIONS} .tl-op")).to_have_text(["writeFile", "snapshot"],
+                                                          timeout=WAIT_MS)
+    marker = app.locator(OPTIONS).last
+    expect(marker.locator(".tl-snap")).to_have_text("snapshot “tl8-before”")
+    marker.click()
+    name = f"The disk at snapshot “tl8-before” (r{snap['revision']})"
+    point = app.get_by_role("region", name=name)
+    expect(point.get_by_role("button", name="shared/")).to_be_visible(timeout=WAIT_MS)
+    expect(point.get_by_role("button", name="tl8/")).to_have_count(0)
 
 
 def tab_to(page, selector: str, what: str, text: str | None = None, presses: int = 40) -> None:
@@ -137,10 +164,14 @@ def test_the_whole_flow_by_keyboard_only(app):
     app.keyboard.press("Control+A")
     app.keyboard.press("Delete")
     app.keyboard.press("Enter")
-    expect(app.locator(OPTIONS)).to_have_count(3, timeout=WAIT_MS)
+    expect(app.locator(CHANGES)).to_have_count(3, timeout=WAIT_MS)
     tab_to(app, f"{HISTORY} [role=listbox]", "the list of changes")
-    app.keyboard.press("End")  # the oldest: the first edit
-    expect(app.locator(f"{OPTIONS}.tl-active")).to_contain_text(f"r{first} ")
+    app.keyboard.press("End")  # the oldest row; above any snapshot marker, the first edit
+    for _ in range(5):
+        if not app.locator(f"{OPTIONS}.tl-active.tl-marker").count():
+            break
+        app.keyboard.press("ArrowUp")
+    expect(app.locator(f"{CHANGES}.tl-active")).to_contain_text(f"r{first} ")
     app.keyboard.press("Enter")
     expect(option(app, first)).to_have_attribute("aria-selected", "true")
     tab_to(app, f"{HISTORY} .tl-changed button", "the changed file's button", "/tl3/k.txt")
@@ -153,7 +184,7 @@ def test_the_whole_flow_by_keyboard_only(app):
     expect(app.locator(f"{HISTORY} .tl-outcome")).to_have_attribute("data-state", "done",
                                                                     timeout=WAIT_MS)
     assert read(app, "/tl3/k.txt") == "one\n"
-    expect(app.locator(f"{OPTIONS} .tl-op").first).to_have_text("restore", timeout=WAIT_MS)
+    expect(app.locator(f"{CHANGES} .tl-op").first).to_have_text("restore", timeout=WAIT_MS)
 
 
 def test_a_file_name_made_of_html_shows_as_text_and_runs_nothing(app):
@@ -161,9 +192,9 @@ def test_a_file_name_made_of_html_shows_as_text_and_runs_nothing(app):
     js(app, "await vfs.writeFile(args[0], '<b>bold</b><script>window.__pwned=2</script>');",
        f"/tl4/{name}")
     open_history(app, path="/tl4")
-    expect(app.locator(f"{OPTIONS} .tl-paths")).to_contain_text([f"/tl4/{name}"],
+    expect(app.locator(f"{CHANGES} .tl-paths")).to_contain_text([f"/tl4/{name}"],
                                                                 timeout=WAIT_MS)
-    app.locator(OPTIONS).first.click()
+    app.locator(CHANGES).first.click()
     tree = app.locator(f"{HISTORY} .tl-tree")
     tree.get_by_role("button", name="tl4/").click()
     tree.get_by_role("button", name=name).click()
@@ -189,12 +220,12 @@ def test_long_histories_big_folders_and_large_or_binary_files_are_bounded(app):
     """)
     open_history(app, path="/tl7")
     older = app.get_by_role("button", name="Load older changes")
-    expect(app.locator(OPTIONS)).to_have_count(50, timeout=WAIT_MS)  # one page
+    expect(app.locator(CHANGES)).to_have_count(50, timeout=WAIT_MS)  # one page
     older.click()
-    expect(app.locator(OPTIONS)).to_have_count(expected, timeout=WAIT_MS)
+    expect(app.locator(CHANGES)).to_have_count(expected, timeout=WAIT_MS)
     expect(older).to_be_hidden()
 
-    app.locator(OPTIONS).first.click()
+    app.locator(CHANGES).first.click()
     tree = app.locator(f"{HISTORY} .tl-tree")
     tree.get_by_role("button", name="tl7/").click()
     many = tree.get_by_role("button", name="many/")
@@ -256,7 +287,7 @@ def test_the_storage_panel_shows_the_disks_usage_and_follows_a_write(app):
 def test_axe_finds_no_serious_violation_in_the_open_panels(app):
     edit_three_times(app, "/tl6/x.txt", ["a\n", "b\n", "c\n"])
     open_history(app, path="/tl6")
-    app.locator(OPTIONS).last.click()
+    app.locator(CHANGES).last.click()
     app.get_by_role("region", name=re.compile("The disk at")).get_by_role(
         "button", name="/tl6/x.txt").click()
     expect(app.locator(f"{HISTORY} .tl-text")).to_have_text("a\n", timeout=WAIT_MS)

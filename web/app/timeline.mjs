@@ -33,8 +33,18 @@ export function startTimeline(container, vfs, { onRestored, describe = String } 
   const id = `tl${++instances}`;
   const ui = build(container, id);
   const state = {
-    entries: [], rows: [], snapshots: [], filter: {}, exhausted: false, active: -1, selected: null,
-    generation: 0, started: false, stale: true, visible: false, timer: null,
+    entries: [],       // journal entries loaded, newest first
+    rows: [],          // what the list shows: the entries and snapshot markers
+    snapshots: [],
+    filter: {},        // {path, writer} given to the journal call
+    exhausted: false,  // the oldest entry kept is loaded
+    active: -1,        // the row under the keyboard (aria-activedescendant)...
+    activeKey: null,   // ...and which change it is, kept across reloads
+    selected: null,    // the key of the row whose point is shown
+    generation: 0,     // bumped by a new filter: loads for the old one are dropped
+    stale: true,       // the disk changed since the newest page was read
+    visible: false,
+    timer: null,
   };
   let queue = Promise.resolve();
   // One load at a time, in order; a load started for older filters is dropped (generation).
@@ -88,6 +98,8 @@ export function startTimeline(container, vfs, { onRestored, describe = String } 
     state.generation++;
     state.entries = [];
     state.active = -1;
+    state.activeKey = null;
+    ui.list.setAttribute("aria-busy", "true");
     enqueue(loadNewest);
   }
 
@@ -109,12 +121,9 @@ export function startTimeline(container, vfs, { onRestored, describe = String } 
     const names = snapshotNames(state.snapshots);
     ui.list.replaceChildren(...list.map((entry, index) => option(entry, index, names.get(entry.revision))));
     ui.list.setAttribute("aria-busy", "false");
-    if (state.active >= list.length) state.active = list.length - 1;
-    const activeRevision = ui.list.dataset.activeRevision;
-    if (activeRevision !== undefined) {
-      const kept = list.findIndex((entry) => String(entry.revision) === activeRevision && !entry.marker);
-      state.active = kept >= 0 ? kept : state.active;
-    }
+    // The active row stays on the same change when newer ones arrive above it.
+    const kept = list.findIndex((entry) => key(entry) === state.activeKey);
+    state.active = kept >= 0 ? kept : Math.min(state.active, list.length - 1);
     markActive(false);
     ui.older.hidden = state.exhausted;
     ui.status.dataset.state = "done";
@@ -129,7 +138,7 @@ export function startTimeline(container, vfs, { onRestored, describe = String } 
     const item = document.createElement("li");
     item.id = `${id}-option-${index}`;
     item.setAttribute("role", "option");
-    item.className = "tl-entry";
+    item.className = entry.marker ? "tl-entry tl-marker" : "tl-entry";
     item.dataset.revision = String(entry.revision);
     item.setAttribute("aria-selected", String(state.selected === key(entry)));
     const when = new Date(entry.timeMs);
@@ -151,7 +160,7 @@ export function startTimeline(container, vfs, { onRestored, describe = String } 
     const node = options[state.active];
     if (node) {
       ui.list.setAttribute("aria-activedescendant", node.id);
-      ui.list.dataset.activeRevision = node.dataset.revision;
+      state.activeKey = key(state.rows[state.active]);
       if (scroll) node.scrollIntoView({ block: "nearest" });
     } else {
       ui.list.removeAttribute("aria-activedescendant");
@@ -227,7 +236,9 @@ export function startTimeline(container, vfs, { onRestored, describe = String } 
   const unwatch = vfs.watch("/", changed, { recursive: true });
   const seen = new IntersectionObserver((records) => {
     state.visible = records.some((record) => record.isIntersecting);
-    if (state.visible && state.stale) enqueue(loadNewest);
+    // Shown again: the newest page is read again (a snapshot changes no file, so no watch event
+    // told of it).
+    if (state.visible) enqueue(loadNewest);
   });
   seen.observe(container);
 

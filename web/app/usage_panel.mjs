@@ -31,7 +31,10 @@ export function startUsagePanel(container, vfs, { describe = String } = {}) {
         ui.status.dataset.state = "failed";
         ui.status.textContent = describe(error);
       })
-      .finally(() => { state.running = null; });
+      .finally(() => {
+        state.running = null;
+        if (state.stale) changed();  // a change that came during the refresh
+      });
   }
 
   function changed() {
