@@ -129,12 +129,31 @@ async function main() {
   $("terminal").hidden = false;
   await showMounts(vfs);
   startDataPanel(vfs, describe);
+  startOnOpen($("history"), $("history-body"), async (body) =>
+    (await import("./timeline.mjs")).startTimeline(body, vfs, { describe }));
+  startOnOpen($("usage"), $("usage-body"), async (body) =>
+    (await import("./usage_panel.mjs")).startUsagePanel(body, vfs, { describe }));
   const complete = (line, cursor) => vfs.complete(line, cursor);
   session = new TerminalSession($("terminal"), { run: runLine, complete, prompt, ...start });
   session.write(WELCOME);
   session.start(start.cwd);
   session.focus();
   document.body.dataset.state = "ready";
+}
+
+// The History and Storage panels (timeline.mjs, usage_panel.mjs): shown once the disk is ready,
+// their module loaded and started in `body` the first time the panel is opened. A panel that
+// fails to start says so in itself; the terminal goes on.
+function startOnOpen(details, body, start) {
+  details.hidden = false;
+  details.addEventListener("toggle", () => {
+    if (!details.open || details.dataset.started) return;
+    details.dataset.started = "1";
+    start(body).catch((error) => {
+      console.error(error);
+      body.textContent = `This panel could not start: ${describe(error)}`;
+    });
+  });
 }
 
 // Each interactive shell result carries the cwd, the history (read from ~/.history at the
