@@ -13,7 +13,9 @@ says what it waited for.
 from __future__ import annotations
 
 import asyncio
+import shutil
 import sys
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -27,7 +29,7 @@ from .conftest import js, open_app
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "dock"))
 from dock_helpers import dock_log, journal_ids, tree
-from dock_process import Dock
+from dock_process import Dock, Postgres
 
 from py_vfs import VFS
 from py_vfs.dock.link import Offline, Refusal
@@ -40,13 +42,26 @@ OFFLINE_LOADS = r"(ERR_CONNECTION_REFUSED|ERR_EMPTY_RESPONSE|ERR_CONNECTION_RESE
 
 
 @pytest.fixture
-def dock(tmp_path: Path, base_url: str):
+def dock(request: pytest.FixtureRequest, tmp_path: Path, base_url: str):
+    """A dock allowing the app's origin, on the SQLite default or (parametrized "postgres")
+    on a throwaway Postgres cluster."""
     parts = urlsplit(base_url)
-    started = Dock(tmp_path / "dock", None, (f"{parts.scheme}://{parts.netloc}",)).start()
+    cluster = database = None
+    # Its own folder in /tmp: as root the cluster runs as nobody, who cannot enter tmp_path.
+    base = Path(tempfile.mkdtemp(prefix="pyvfs-pg-"))
+    started = None
     try:
+        if getattr(request, "param", "sqlite") == "postgres":
+            cluster = Postgres(base)
+            database = cluster.create("dockweb")
+        started = Dock(tmp_path / "dock", database, (f"{parts.scheme}://{parts.netloc}",)).start()
         yield started
     finally:
-        started.stop()
+        if started is not None:
+            started.stop()
+        if cluster is not None:
+            cluster.stop("immediate")
+        shutil.rmtree(base, ignore_errors=True)
 
 
 class Python:
@@ -163,6 +178,7 @@ EDITS_JS = """
 
 
 @pytest.mark.timeout(900)
+@pytest.mark.parametrize("dock", ["sqlite", "postgres"], indirect=True)
 @pytest.mark.expect_console(OFFLINE_LOADS, reason="the dock is stopped on purpose: the "
                             "worker's fetches to it fail while it is offline")
 def test_two_profiles_and_python_converge_offline_edits_kept_and_a_closed_tab_loses_nothing(
