@@ -250,6 +250,20 @@ export interface GcOptions extends Abortable {
 export interface ResetOptions extends Abortable {
   defaults: true;
 }
+export interface SyncOptions extends Abortable {
+  /** Send a push the dock held for deleting much of the disk (state "held"). */
+  confirm?: boolean;
+}
+/** Where the disk's sync with its dock stands (docs/dock.md). */
+export interface SyncStatus {
+  state: "synced" | "pending" | "offline" | "error" | "held";
+  /** Local commits not on the dock yet. */
+  pending: number;
+  /** The dock revision this disk has. */
+  head: number;
+  /** The last error (offline, refused, held). */
+  error?: string;
+}
 
 /** What stat and lstat resolve to, in node:fs's shape. */
 export class Stats {
@@ -395,6 +409,12 @@ export class VFS {
   gc(options?: GcOptions): Promise<number>;
   reset(options: ResetOptions): Promise<ResetResult>;
   diagnostics(options?: Abortable): Promise<Diagnostics>;
+  /** One round with the disk's dock (openVFS's `dock`): every local commit on it, its head here. */
+  sync(options?: SyncOptions): Promise<SyncStatus>;
+  /** The dock's status; null when the disk has no dock. */
+  syncStatus(options?: Abortable): Promise<SyncStatus | null>;
+  /** `listener` on each status change (and with the last known soon after); the unsubscribe. */
+  onSyncStatus(listener: (status: SyncStatus) => void): () => void;
   memoryUsage(options?: Abortable): Promise<MemoryUsage>;
   fsaCounters(options?: Abortable): Promise<Record<string, number>>;
 

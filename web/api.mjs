@@ -334,7 +334,25 @@ export class VFS {
     throwIfAborted(checkSignal(signal));
     await this.#instance.close();
   }
-  // The integrity check: {ok, problems: [{kind, where, message}], nodes, chunks, reclaimable...}.
+  // The disk's dock (openVFS({dock}), docs/dock.md). sync(): one round now; resolves to the
+  // status once every local commit is on the dock and the dock's head is here, rejects with
+  // ENOTCONN (offline), EACCES (the token), EPERM (a held mass deletion: {confirm: true}
+  // applies it), EPROTO (another refusal) or ENOTSUP (no dock).
+  sync({ confirm = false, signal } = {}) { return this.#call("dockSync", { confirm, signal }); }
+  // {state: "synced" | "pending" | "offline" | "error" | "held", pending, head, error?}, or
+  // null when the disk has no dock.
+  syncStatus(opts) { return this.#call("dockStatus", opts); }
+  // Calls `listener(status)` on each change of syncStatus (and with the last one known, soon
+  // after it subscribes); returns the unsubscribe function.
+  onSyncStatus(listener) {
+    if (typeof listener !== "function") throw invalidArgType("listener", "of type function", listener);
+    const instance = this.#instance;
+    instance.syncListeners.add(listener);
+    const known = instance.syncState;
+    if (known) queueMicrotask(() => instance.syncListeners.has(listener) && listener(known));
+    return () => { instance.syncListeners.delete(listener); };
+  }
+    // The integrity check: {ok, problems: [{kind, where, message}], nodes, chunks, reclaimable...}.
   check(options) { return this.#call("check", options); }
   // {files, directories, symlinks, contentBytes, storedBytes, storeBytes, quotaBytes, persisted...}
   usage(options) { return this.#call("usage", options); }

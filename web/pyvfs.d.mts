@@ -35,6 +35,8 @@ export interface OpenOptions {
   realm?: { timeoutMs?: number; memoryBytes?: number; idleMs?: number };
   /** "shared": the pages of this origin share one Python for the disk. */
   runtime?: "own" | "shared";
+  /** Sync this disk with a dock in the background (docs/dock.md); none by default. */
+  dock?: { url: string; token: string };
 }
 
 /** The VFS named `options.name`: the same object for every call with that name in this page. */

@@ -50,13 +50,17 @@ let previewRelay = null;
 // the pages of this origin that open the disk with the same durability share one: the first
 // runs it, the others use it (docs/architecture.md, "One runtime for every tab"), and
 // cacheBytes, snapshot, retention, defaults and realm are then the first page's.
+// `dock` ({url, token}): sync this disk with the dock at `url` (docs/dock.md) in the background,
+// from the worker; without it no request goes to any dock. It applies when the VFS of that
+// name is first opened in this page; vfs.sync(), syncStatus() and onSyncStatus() tell how it goes.
 export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "auto", previewOrigin,
                           durability = "default", writer = DEFAULT_WRITER, retention, defaults = true,
-                          realm, runtime = "own" } = {}) {
-  let budget;
+                          realm, runtime = "own", dock } = {}) {
+  let budget, docked;
   try {
     checkWriter(writer, "writer");
     budget = realmBudget(realm);
+    docked = dockOption(dock);
   } catch (error) {
     return Promise.reject(error);
   }
@@ -72,7 +76,7 @@ export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "
   previewRelay ??= connectRelay(previewOrigin, (name) => instances.get(name)?.worker);
   let instance = instances.get(name);
   if (!instance) {
-    instance = new Instance(name, { cacheBytes, snapshot, durability, retention, defaults, realm: budget, runtime });
+    instance = new Instance(name, { cacheBytes, snapshot, durability, retention, defaults, realm: budget, runtime, dock: docked });
     instances.set(name, instance);
   }
   if (onProgress) instance.listen(onProgress);
@@ -133,7 +137,7 @@ class Instance extends Client {
   // boots (not after a failover: the guest's calls then wait for the new worker).
   #host(hosting, first) {
     const { name, options } = this;
-    const { cacheBytes, snapshot, durability, retention, defaults, realm } = options;
+    const { cacheBytes, snapshot, durability, retention, defaults, realm, dock } = options;
     this.worker = new Worker(new URL("./worker/worker.mjs", import.meta.url), { type: "module", name: `pyvfs:${name}` });
     this.endpoint = this.worker;
     this.realms = new RealmFrames(this.worker);
@@ -154,7 +158,7 @@ class Instance extends Client {
       this.early = this.beforeBoot;
       this.beforeBoot.opened.then((early) => early && !this.bootError && this.#give());
     }
-    this.worker.postMessage({ type: WIRE.open, name, cacheBytes, snapshot, durability, retention, defaults, realm });
+    this.worker.postMessage({ type: WIRE.open, name, cacheBytes, snapshot, durability, retention, defaults, realm, dock });
     // The worker needs the kept mounts only once Python has opened the disk. Their database is
     // opened after the early reader's: after a browser restart the first opens of an origin's
     // databases are slow, and two at once made the first read wait for both (benchmark W8).
@@ -343,6 +347,25 @@ class Instance extends Client {
     this.realms?.closeAll();
     if (instances.get(this.name) === this) instances.delete(this.name);
   }
+}
+
+// openVFS's `dock` option, checked: {url: an http(s) URL, token: the dock's bearer token}, or
+// undefined. The token is never shown in an error.
+function dockOption(dock) {
+  if (dock === undefined || dock === null) return undefined;
+  if (typeof dock !== "object") throw new TypeError("openVFS: dock must be {url, token}");
+  for (const key of Object.keys(dock)) {
+    if (key !== "url" && key !== "token") throw new TypeError(`openVFS: dock has no option ${key}`);
+  }
+  let url;
+  try {
+    url = new URL(dock.url);
+  } catch {
+    throw new TypeError(`openVFS: dock.url must be the dock's http(s) URL, not ${dock.url}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`openVFS: dock.url must be http: or https:, not ${url.protocol}`);
+  if (typeof dock.token !== "string" || !dock.token.trim()) throw new TypeError("openVFS: dock.token must be the dock's token (a non-empty string)");
+  return { url: url.href, token: dock.token.trim() };
 }
 
 // openVFS's `realm` option, checked: {timeoutMs, memoryBytes, idleMs}, each a number >= 0.

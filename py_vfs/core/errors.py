@@ -31,6 +31,8 @@ _DESCRIPTIONS = {
     "EFBIG": "file too large",
     "ECANCELED": "operation canceled",
     "ETIMEDOUT": "operation timed out",
+    "ENOTCONN": "not connected",
+    "EPROTO": "protocol error",
 }
 
 _CLASSES: dict[str, type[OSError]] = {

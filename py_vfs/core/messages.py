@@ -40,7 +40,7 @@ def _kinds(spec: str) -> dict[str, tuple[str, ...]]:
 # and says whether it may be cancelled (CALL_SIGNAL); a result is {value} or {error: envelope}.
 WIRE = Channel("WIRE", "the page or a view's client <-> the VFS worker", _kinds(
     # page -> worker, once: the disk to open and the mounts the page keeps
-    "open: name cacheBytes snapshot durability retention defaults realm; mounts: records;"
+    "open: name cacheBytes snapshot durability retention defaults realm dock; mounts: records;"
     # a call and its answer; a cancel of a call sent with cancellable: true
     "call: id op args writer cancellable; result: id value error; cancel: id;"
     # the calls the page made in one turn, each [id, op, args, writer] (none cancellable), and
@@ -50,6 +50,8 @@ WIRE = Channel("WIRE", "the page or a view's client <-> the VFS worker", _kinds(
     "output: id stream data; outputAck: id bytes; inputWanted: id; input: id data;"
     # watch events, the stat cache's invalidation, boot progress and failure
     "watch: id event; invalidate: view; progress: stage message loaded total; failed: message;"
+    # the disk's dock: its sync status, posted to every page on each change (docs/dock.md)
+    "syncStatus: status;"
     # the worker asks the page (a folder picker, a preview root, to take a catch-up: kind
     # "catchUp", web/shared/peers.mjs), the page replies
     "request: id kind payload; reply: id value error;"

@@ -188,6 +188,7 @@ def merge(source: Source, entries: list[Record], since: list[Record], *, replica
         writes: dict[str, Record | None] = {}
         old_of: dict[str, Record | None] = {}
         conflicts: list[Record] = []
+        made: dict[str, str] = {}  # this entry's aliases, told to the replica that pushed it
 
         def write(node_id: str, record: Record | None, *, view: View = view,
                   writes: dict[str, Record | None] = writes,
@@ -214,7 +215,7 @@ def merge(source: Source, entries: list[Record], since: list[Record], *, replica
                     theirs = view.get(occupant)
                     if theirs is not None and theirs["kind"] == DIRECTORY and \
                             record["kind"] == DIRECTORY:
-                        alias[node_id] = occupant
+                        alias[node_id] = made[node_id] = occupant
                         if view.get(node_id) is not None:
                             write(node_id, None)
                         else:
@@ -238,6 +239,8 @@ def merge(source: Source, entries: list[Record], since: list[Record], *, replica
                                 for i in writes}
         if conflicts:
             dock_entry["conflicts"] = conflicts
+        if made:
+            dock_entry["aliases"] = made
         out.entries.append(dock_entry)
         for node_id, record in writes.items():
             out.writes[node_id] = record

@@ -56,7 +56,7 @@ class DockReplica:
         self.read_only = False
         self.state: dict[str, Any] = {}
         self._lock = asyncio.Lock()
-        self._status: dict[str, Any] = {"state": "offline", "pending": 0}
+        self._status: dict[str, Any] = {"state": "pending", "pending": 0}  # not synced yet
         self._tasks: list[asyncio.Task[Any]] = []
         self._wake = asyncio.Event()
         self._unwatch: Callable[[], None] | None = None
@@ -183,6 +183,8 @@ class DockReplica:
             await self.vfs.sync()
             pending = await self._pending()
             self._status["pending"] = len(pending)
+            if pending and self._status["state"] not in ("offline", "error", "held"):
+                self._set("pending")  # told at once: the push may take a while, or fail
             if pending and not self.read_only:
                 await self._push(pending, confirm)
             head = await self._pull()
@@ -224,11 +226,14 @@ class DockReplica:
         if oldest is None or oldest > low:  # the journal let go of some: send the tree
             out.append(self._whole_tree(high))
             low = high + 1
+        aliases = self.state.get("aliases") or {}
         for rev, text in await store.log_entries(low, high):
             entry = json.loads(text)
             if "dock" in entry or not (entry["puts"] or entry["deletes"]):
                 continue
             entry["origin"] = {"replica": self.state["replica"], "rev": int(rev)}
+            if aliases:
+                entry["puts"] = {i: _realiased(r, aliases) for i, r in entry["puts"].items()}
             out.append(entry)
         return out
 
@@ -316,9 +321,17 @@ class DockReplica:
                     **{i: Node.from_record(i, r) for i, r in entry["puts"].items()},
                     **dict.fromkeys(entry["deletes"])}
                 await self._commit(entry["op"], notes, changes, local, finals, chunks)
-            state = {**self.state, "dock": last}
+            aliases = dict(self.state.get("aliases") or {})
+            for _, entry in batch:
+                aliases.update(entry.get("aliases") or {})
+            state = {**self.state, "dock": last, **({"aliases": aliases} if aliases else {})}
+            # A folder of this disk's the dock merged into its own of the same name: what this
+            # disk made in it since goes into the dock's too.
+            moved = {i: node.changed(parent=aliases[node.parent]) for i in local
+                     if (node := self.vfs.index.nodes.get(i)) is not None
+                     and node.parent in aliases}
             await self._commit("sync", {"writer": DOCK_WRITER, "dock": last, "fixup": True},
-                               finals, local, finals, chunks, state)
+                               {**finals, **moved}, local - set(moved), finals, chunks, state)
         self.state = state
 
     async def _fetch(self, finals: dict[str, Node | None]) -> dict[str, bytes]:
@@ -383,14 +396,10 @@ async def _set_nodes(vfs: VFS, tx: Transaction, changes: dict[str, Node | None],
 
     gone = sorted((i for i, n in changes.items() if n is None and i in index.nodes),
                   key=depth, reverse=True)
-    for node_id in gone:
+    for node_id in gone:  # files and links first: a directory goes once its entries moved
         node = index.nodes.get(node_id)
-        if node is None or node.id == ROOT_ID:
-            continue
-        if node.is_dir and any(kid not in changes or changes[kid] is not None
-                               for kid in index.children.get(node_id, {}).values()):
-            continue  # it still holds something of this disk's: kept
-        index.remove(node, tx)
+        if node is not None and not node.is_dir:
+            index.remove(node, tx)
     waiting = [n for n in changes.values() if n is not None]
     while waiting:
         later = []
@@ -415,6 +424,13 @@ async def _set_nodes(vfs: VFS, tx: Transaction, changes: dict[str, Node | None],
         if len(later) == len(waiting):
             break  # their directories are not here (yet): the next pull brings them
         waiting = later
+    for node_id in gone:  # deepest first
+        node = index.nodes.get(node_id)
+        if node is None or node.id == ROOT_ID or not node.is_dir:
+            continue
+        if index.children.get(node_id):
+            continue  # it still holds something of this disk's (moved out ones are gone): kept
+        index.remove(node, tx)
 
 
 def _make_way(vfs: VFS, tx: Transaction, occupant: Node, changes: dict[str, Node | None],
@@ -433,6 +449,14 @@ def _make_way(vfs: VFS, tx: Transaction, occupant: Node, changes: dict[str, Node
         number += 1
         name = conflict_name(occupant.name, occupant.writer, occupant.mtime_ms) + f" {number}"
     index.put(occupant.changed(name=name), tx)
+
+
+def _realiased(record: str, aliases: dict[str, str]) -> str:
+    """A node record whose folder the dock merged into another (``aliases``) names that one."""
+    value = json.loads(record)
+    if value.get("parent") not in aliases:
+        return record
+    return compact({**value, "parent": aliases[value["parent"]]})
 
 
 def _batches(entries: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:

@@ -18,6 +18,7 @@ from ..disk.journal import Retention
 from ..hosts.preview import PinnedPreviews
 from ..mounts.fsa import BrowserHost
 from ..vfs import VFS
+from .dock_sync import DockSync
 from .protocol import error_envelope
 from .scripts import use_js_realm
 from .webapi import Envelope, WebAPI, started
@@ -159,6 +160,24 @@ async def open_api(js_store: Any, js_notify: Any = None,
         use_js_realm(api.channels, js_host.jsh, js_host.realm)
     api.collecting = asyncio.ensure_future(vfs.gc())
     return api
+
+
+def open_dock(api: WebAPI, url: str, token: str, name: str, js_post: Any,
+              js_exclusive: Any) -> None:
+    """Attach the dock openVFS named to the disk and start syncing in the background
+    (py_vfs/web/dock_sync.py): ``js_post(status)`` posts each status change to the pages,
+    ``js_exclusive(lockName)`` resolves once the Web Lock is held, to the function that lets
+    it go."""
+    assert isinstance(api.vfs, VFS)
+
+    def post(status: dict[str, Any]) -> None:
+        js_post(_out(status))
+
+    async def exclusive(lock_name: str) -> Any:
+        return await js_exclusive(lock_name)
+
+    api.dock = DockSync(api.vfs, url, token, post, exclusive, name)
+    api.dock.start()
 
 
 def open_guest(api: WebAPI, js_notify: Any, js_request: Any) -> WebAPI:

@@ -80,6 +80,7 @@ ERRNO = {"EPERM": -1, "ENOENT": -2, "EIO": -5, "EBADF": -9, "EAGAIN": -11, "EACC
          "EBUSY": -16, "EEXIST": -17, "EXDEV": -18, "ENOTDIR": -20, "EISDIR": -21, "EINVAL": -22,
          "EFBIG": -27, "ENOSPC": -28, "EROFS": -30, "EDEADLK": -35, "ENAMETOOLONG": -36,
          "ENOSYS": -38, "ENOTEMPTY": -39, "ELOOP": -40, "ENOTSUP": -95, "ETIMEDOUT": -110,
+         "ENOTCONN": -107, "EPROTO": -71,
          "ECANCELED": -125}
 # The fields of an error envelope, the same in every reply that crosses a boundary (WebAPI,
 # the worker, web/worker/fsa.mjs, web/worker/idb_store.mjs, the page's answers to the worker).
@@ -288,6 +289,11 @@ OPS: tuple[Op, ...] = (
     _op("unwatch", "watch:number"),
     # Another tab committed: catch up (the worker sends it, never the page).
     _op("sync", "", mutating=True, **_NOT_IN_STEP),
+    # The disk's dock (py_vfs/web/dock_sync.py, docs/dock.md): the page's vfs.sync() (a round
+    # with the dock: push, pull) and vfs.syncStatus().
+    _op("dockSync", "options:options?", mutating=True, options={"confirm": "bool"},
+        **_NOT_IN_STEP),
+    _op("dockStatus", "", **_NOT_IN_STEP),
     # The disk as data (archives/archive.py, docs/data.md): an export is a stream the page pulls
     # one chunk at a time (closeStream cancels it); an import is pushed the same way, then
     # made in one step by importFinish.

@@ -35,6 +35,7 @@ from ..views.restricted import RestrictedView
 from . import node_calls
 from .arguments import check_call
 from .data import DataOps
+from .dock_sync import DockSync, no_dock
 from .file_handles import FileHandles
 from .history import HistoryOps
 from .options import copy_file, flag, gc_options, grep_options, mode_of, read_file, written
@@ -84,8 +85,11 @@ class WebAPI:
         # Calls started as tasks (or waiting for a step to end) that have not begun running: no
         # call after them starts eagerly, which would overtake them (``_call_now``).
         self._queued = 0
+        # The disk's dock (py_vfs/web/dock_sync.py), set at boot when openVFS names one.
+        self.dock: DockSync | None = None
         self._ops = {**self.operations(vfs), **self._steps.table(self), "watch": self._watch,
                      "unwatch": self._unwatch, "sync": vfs.sync, "reset": self._reset,
+                     "dockSync": self._dock_sync, "dockStatus": self._dock_status,
                      **DataOps(vfs, self._streams).table(), **self.files.table(),
                      **HistoryOps(vfs).table(), **self.channels.table(),
                      **self.shell_ops.table()}
@@ -103,8 +107,10 @@ class WebAPI:
         roots)."""
         if not isinstance(self.vfs, VFS):
             raise FsError.of("EINVAL", "guest", None).with_hint("only the disk's API has guests")
-        return WebAPI(self.vfs, notify=notify, host=host, fsa=self.fsa, previews=previews,
-                      steps=self._steps, defaults=self.defaults, views=self.views)
+        api = WebAPI(self.vfs, notify=notify, host=host, fsa=self.fsa, previews=previews,
+                     steps=self._steps, defaults=self.defaults, views=self.views)
+        api.dock = self.dock
+        return api
 
     def held(self) -> dict[str, int]:
         """Diagnostics: the streams kept between calls (JS read and write streams, preview
@@ -259,6 +265,16 @@ class WebAPI:
         if self.defaults is None:
             raise FsError.of("ENOENT", "reset").with_hint("no default content is shipped")
         return await reset(self.vfs, self.defaults)
+
+    async def _dock_sync(self, options: Any = None) -> dict[str, Any]:
+        """``vfs.sync({confirm})``: one round with the disk's dock; its status after."""
+        if self.dock is None:
+            raise no_dock(self.vfs)
+        return await self.dock.sync(confirm=flag(options, "confirm"))
+
+    def _dock_status(self) -> dict[str, Any] | None:
+        """``vfs.syncStatus()``: the dock's status, or None when the disk has none."""
+        return self.dock.status() if self.dock is not None else None
 
     async def _preview(self, request: str | dict[str, Any]) -> dict[str, Any]:
         """One preview request; a large body's rest stays here as a stream the worker pulls."""

@@ -4,7 +4,7 @@
 
 import {
   AbortError, agentTools, openVFS, pickDirectory, viewOf,
-  type AgentTool, type Dir, type Dirent, type FileHandle, type FsError, type Stats, type VFS, type WatchEvent,
+  type AgentTool, type Dir, type Dirent, type FileHandle, type FsError, type Stats, type SyncStatus, type VFS, type WatchEvent,
 } from "../../web/pyvfs.mjs";
 
 function expect<T>(value: T): T {
@@ -15,7 +15,7 @@ export async function everyMethod(): Promise<void> {
   const vfs: VFS = await openVFS({
     name: "types", durability: "strict", runtime: "shared", snapshot: "off", writer: "agent:a",
     retention: { days: 7 }, defaults: false, realm: { timeoutMs: 5000 }, cacheBytes: 1 << 20,
-    previewOrigin: "http://127.0.0.1:8001",
+    previewOrigin: "http://127.0.0.1:8001", dock: { url: "http://127.0.0.1:8765/", token: "pvd_x" },
     onProgress: ({ stage, loaded, total }) => console.log(stage, loaded ?? 0, total ?? 0),
   });
   const name: string | null = vfs.name;
@@ -177,6 +177,11 @@ export async function everyMethod(): Promise<void> {
   const collected: number = await vfs.gc({ graceMs: 0 });
   const reset = await vfs.reset({ defaults: true });
   const written: string[] = reset.written;
+  const synced: SyncStatus = await vfs.sync({ confirm: false });
+  const state: "synced" | "pending" | "offline" | "error" | "held" = synced.state;
+  const dockStatus: SyncStatus | null = await vfs.syncStatus();
+  const stopStatus: () => void = vfs.onSyncStatus((now) => console.log(now.pending, now.head, now.error, state, dockStatus));
+  stopStatus();
   const diagnostics = await vfs.diagnostics();
   const role: "own" | "host" | "guest" = diagnostics.runtime.role;
   const memory = await vfs.memoryUsage();

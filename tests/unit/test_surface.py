@@ -41,19 +41,23 @@ NODE_CALLS = {"access", "mkdtemp", "chown", "lchown", "lutimes", "statfs", "link
 # (py_vfs/web/file_handles.py), made of the disk's reads, appends, stream writes and stats.
 FILE_HANDLE_OPS = {"fileOpen", "fileRead", "fileWrite", "fileStat", "fileTruncate", "fileSync",
                    "fileClose", "fileChmod", "fileUtimes"}
+# The disk's dock (py_vfs/web/dock_sync.py): the replica's round and status, which are the
+# dock's, not the disk's (the disk's own ``sync`` catches up with other tabs).
+DOCK_OPS = {"dockSync", "dockStatus"}
 WIRE_ONLY = {
     "readChunk", "writeChunk", "finishWrite", "closeStream", "stepOp", "stepEnd", "unwatch",
     "exportOpen", "exportChunk", "importOpen", "importChunk", "importFinish", "releaseView",
     "previewRoot", "preview", "readdirStats", "shell", "runPython", "complete", "agentTool",
     "reset", "memoryUsage", "diagnostics", "fsaCounters", *NODE_CALLS, "readdirTree",
-    *FILE_HANDLE_OPS,
+    *FILE_HANDLE_OPS, *DOCK_OPS,
 }
 # Methods of the page's VFS that are no method of the disk (the same families, and
-# ``transferable``, a view of the whole disk to hand to another realm).
+# ``transferable``, a view of the whole disk to hand to another realm; the dock's sync,
+# syncStatus and onSyncStatus).
 PAGE_ONLY = {
     "transferable", "export", "import", "previewUrl", "shell", "runPython", "complete",
     "agentTool", "reset", "memoryUsage", "diagnostics", "fsaCounters", *NODE_CALLS,
-    "open", "opendir",
+    "open", "opendir", "sync", "syncStatus", "onSyncStatus",
 }
 
 

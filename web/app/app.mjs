@@ -36,7 +36,48 @@ main().catch(showError);
 // A test may set window.__pyvfsSnapshot ("off") before the page loads (docs/boot.md).
 function startVFS() {
   const snapshot = window.__pyvfsSnapshot ?? "auto";
-  return new Promise((resolve) => resolve(openVFS({ name: "default", onProgress, snapshot })));
+  return new Promise((resolve) => resolve(openVFS({ name: "default", onProgress, snapshot, dock: pageDock() })));
+}
+
+// --- the dock ----------------------------------------------------------------------------------
+// `?dock=URL` in the app's URL syncs the disk with that dock (docs/dock.md). Its token is a
+// secret, so never in the URL: asked once and kept in this origin's localStorage under
+// "pyvfs-dock-token:<dock URL>" (clear it there to forget it). No ?dock: no dock.
+
+function pageDock() {
+  const asked = new URLSearchParams(location.search).get("dock");
+  if (!asked) return undefined;
+  let url;
+  try {
+    url = new URL(asked).href;
+  } catch {
+    throw new TypeError(`?dock= must be the dock's URL, not ${asked}`);
+  }
+  const key = `pyvfs-dock-token:${url}`; // a function's const: startVFS runs before the module's
+  let token = localStorage.getItem(key);
+  if (!token) {
+    token = (window.prompt(`The token for the dock at ${url} (kept in this browser):`) ?? "").trim();
+    if (!token) return undefined;
+    localStorage.setItem(key, token);
+  }
+  return { url, token };
+}
+
+// The dock's indicator: synced / pending N / offline / error / held, the last error in its
+// title and accessible description; shown only when the disk has a dock.
+async function showSync(vfs) {
+  if (!(await vfs.syncStatus().catch(() => null))) return;
+  const badge = $("sync");
+  const show = ({ state, pending, error }) => {
+    const label = state === "pending" && pending ? `pending ${pending}` : state;
+    badge.textContent = label;
+    badge.dataset.state = state;
+    badge.title = error ? `${label}: ${error}` : `dock: ${label}`;
+    badge.setAttribute("aria-label", `Sync with the dock: ${badge.title}`);
+    badge.hidden = false;
+  };
+  show(await vfs.syncStatus());
+  vfs.onSyncStatus(show);
 }
 
 // Asks the browser not to evict the disk under storage pressure (docs/storage.md, "Quota").
@@ -128,6 +169,7 @@ async function main() {
   $("boot").hidden = true;
   $("terminal").hidden = false;
   await showMounts(vfs);
+  await showSync(vfs);
   startDataPanel(vfs, describe);
   startOnOpen($("history"), $("history-body"), async (body) =>
     (await import("./timeline.mjs")).startTimeline(body, vfs, { describe }));

@@ -34,6 +34,8 @@ export class Client {
     this.queued = []; // calls of this turn not posted yet (#queue)
     this.cache = NO_CACHE;
     this.early = null; // the disk's reader of records while Python boots (web/page/before_boot.mjs)
+    this.syncState = null; // the dock's last status (a disk with a dock: web/api.mjs onSyncStatus)
+    this.syncListeners = new Set();
     this.bootError = null;
   }
 
@@ -52,6 +54,11 @@ export class Client {
       const listener = this.watchers.get(data.id);
       if (listener) {
         try { listener(data.event); } catch (error) { console.error("py_vfs watch listener failed", error); }
+      }
+    } else if (data.type === WIRE.syncStatus) {
+      this.syncState = data.status;
+      for (const listener of this.syncListeners) {
+        try { listener(data.status); } catch (error) { console.error("py_vfs sync status listener failed", error); }
       }
     } else if (data.type === WIRE.output) {
       // A streamed shell call's output (api.mjs, shell's onOutput); none once it is aborted.

@@ -60,7 +60,7 @@ function replied(data) {
   resolve?.(data.error ? { error: data.error } : { value: data.value });
 }
 
-async function boot({ name, cacheBytes, snapshot = "auto", durability = "default", retention, defaults = true, realm }) {
+async function boot({ name, cacheBytes, snapshot = "auto", durability = "default", retention, defaults = true, realm, dock }) {
   const manifest = await (await fetch(here("manifest.json"), { cache: "no-cache" })).json();
   // Fetched while Python starts; settled into a value, so a failure is reported once, below.
   const shippedDefaults = fetchDefaults().then((value) => ({ value }), (error) => ({ error }));
@@ -88,6 +88,8 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
     // A restricted view's code, in its realm (py_vfs/web/scripts.py, docs/sandbox.md).
     realm: realms(name, manifest, key, snapshot, realm) };
   const api = await edge.open_api(store, notify, host, cacheBytes, invalidate, retention, bundle);
+  // The disk's dock (openVFS's `dock`): synced in the background from here on (py_vfs/web/dock_sync.py).
+  if (dock) edge.open_dock(api, dock.url, dock.token, name, postSyncStatus, exclusive);
   // A cancellable call's safe points await this now and then, so a cancel message gets in
   // while Python works (py_vfs/core/cancel.py).
   const cancel = pyodide.pyimport("py_vfs.core.cancel");
@@ -109,6 +111,23 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   progress("ready", "Ready");
   snapshotWhenIdle(manifest, key, snapshot, () => (activeCalls ? 0 : performance.now() - lastCallAt));
   return { pyodide, api, dispatch: edge.dispatch, dispatchMany: edge.dispatch_many, store };
+}
+
+// The dock's status, posted to every page this worker serves (its own, its guests) on each
+// change; a guest that joins later gets the last one.
+let syncStatus = null;
+const statusPosts = new Set([page.post]);
+function postSyncStatus(status) {
+  syncStatus = status;
+  for (const post of statusPosts) post({ type: WIRE.syncStatus, status });
+}
+
+// Resolves once this worker holds the Web Lock `lockName`, to the function that lets it go:
+// the workers of a profile's tabs take turns syncing one disk with its dock.
+function exclusive(lockName) {
+  return new Promise((held) => {
+    navigator.locks.request(lockName, () => new Promise((release) => held(release)));
+  });
 }
 
 // The realms of this disk's views: run(key, childId, init) starts code in one.
@@ -465,9 +484,12 @@ function attachGuest({ key, guest }, port) {
     }
     guestApis.add(api);
     let open = true;
+    statusPosts.add(channel.post);
+    if (syncStatus) channel.post({ type: WIRE.syncStatus, status: syncStatus });
     const close = () => {
       if (!open) return;
       open = false;
+      statusPosts.delete(channel.post);
       channel.close();
       api.unwatch_all();
       api.destroy();

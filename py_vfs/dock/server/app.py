@@ -13,10 +13,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -55,8 +57,10 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def make_app(database: Database, *, delete_share: float = 0.5) -> Starlette:
-    """The dock's ASGI application over ``database``."""
+def make_app(database: Database, *, delete_share: float = 0.5,
+             allow_origins: Sequence[str] = ()) -> Starlette:
+    """The dock's ASGI application over ``database``. ``allow_origins``: the web pages
+    (``https://app.example``) whose browser replicas may call it (CORS); none by default."""
 
     async def call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return await asyncio.to_thread(function, *args, **kwargs)
@@ -253,7 +257,19 @@ def make_app(database: Database, *, delete_share: float = 0.5) -> Starlette:
         Route(prefix + "/chunks/{hash}", get_chunk, methods=["GET"]),
         Route(prefix + "/push", push, methods=["POST"]),
         Route(prefix + "/events", events),
-    ], exception_handlers={404: not_found})
+    ], exception_handlers={404: not_found}, middleware=_cors(allow_origins))
+
+
+def _cors(origins: Sequence[str]) -> list[Middleware]:
+    """Cross-origin access for the pages ``origins`` only: a browser replica's fetches carry
+    ``Authorization`` and JSON, so their preflight is answered for those headers. A page of
+    another origin gets no CORS header: its browser keeps every answer from it."""
+    if not origins:
+        return []
+    return [Middleware(CORSMiddleware, allow_origins=list(origins),
+                       allow_methods=["GET", "POST", "PUT"],
+                       allow_headers=["Authorization", "Content-Type"],
+                       expose_headers=["Retry-After"], max_age=600)]
 
 
 def _number(text: str, name: str) -> int:

@@ -1,6 +1,7 @@
 """``python -m py_vfs dock``: run a dock, and manage its tokens (docs/dock.md).
 
     python -m py_vfs dock [--data DIR] [--database URL] [--host 127.0.0.1] [--port N]
+                          [--allow-origin ORIGIN]...
     python -m py_vfs dock token --disk NAME [--read-only] [--path /scoops/x]
                                 [--data DIR | --database URL]
     python -m py_vfs dock token list [--data DIR | --database URL]
@@ -17,6 +18,7 @@ import asyncio
 import json
 import secrets
 import sys
+from urllib.parse import urlsplit
 
 from ...core import paths
 from ..wire import Invalid, check_disk
@@ -44,20 +46,35 @@ def main(argv: list[str], prog: str) -> int:
     parser.add_argument("--delete-share", type=float, default=0.5, metavar="SHARE",
                         help="a push deleting more than this share of a disk is held for "
                         "confirmation (default 0.5)")
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                        help="a web page's origin (https://app.example) whose browser replicas "
+                        "may call this dock (CORS); repeatable; default: none")
     args = parser.parse_args(argv)
+    origins = [_origin(parser, origin) for origin in args.allow_origin]
     database = Database(args.data, args.database)
     try:
-        return asyncio.run(_serve(database, args.host, args.port, args.delete_share))
+        return asyncio.run(_serve(database, args.host, args.port, args.delete_share, origins))
     except KeyboardInterrupt:
         return 0
     finally:
         database.close()
 
 
-async def _serve(database: Database, host: str, port: int, share: float) -> int:
+def _origin(parser: argparse.ArgumentParser, origin: str) -> str:
+    """An origin as a browser sends it: scheme, host and port, no path."""
+    parts = urlsplit(origin)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path not in ("", "/") \
+            or parts.query or parts.fragment:
+        parser.error(f"--allow-origin {origin!r} is not an origin (https://host[:port])")
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+async def _serve(database: Database, host: str, port: int, share: float,
+                 origins: list[str]) -> int:
     import uvicorn
 
-    config = uvicorn.Config(make_app(database, delete_share=share), host=host, port=port,
+    app = make_app(database, delete_share=share, allow_origins=origins)
+    config = uvicorn.Config(app, host=host, port=port,
                             log_level="warning", lifespan="off", timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
