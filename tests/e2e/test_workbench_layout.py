@@ -1,5 +1,6 @@
 """The workbench's layout at 360, 1024 and 1600 px, light and dark: screenshots of each view
-(test-results/workbench/, git-ignored), no two visible panels overlapping, nothing wider than
+(the tree and the terminal, the editor, the history; in test-results/workbench/, git-ignored),
+no two visible panels overlapping, nothing wider than
 the window, axe-core (pinned in package.json) finding no serious or critical violation, the
 splitters moved by the keyboard with the terminal still working (docs/workbench.md)."""
 
@@ -83,6 +84,11 @@ def test_views_at_each_width(bench, scheme):
         open_in_editor(page, "/workspace/layout/page.html")
         check_layout(page, f"{width}-{scheme}-editor")
         page.click("#editor-close")
+        page.click("#side-history")
+        poll_page(page, "document.querySelector('#history-status').dataset.state === 'done'",
+                  "the history to be listed")
+        check_layout(page, f"{width}-{scheme}-history")
+        page.click("#side-files")
     page.set_viewport_size({"width": 360, "height": 740})
     for view in ("terminal", "files"):
         page.click(f".views button[data-view={view}]")

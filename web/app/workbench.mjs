@@ -1,9 +1,11 @@
 // The workbench around the terminal: the layout (layout.mjs), the file tree (tree_view.mjs)
-// with its actions (tree_actions.mjs) and uploads (upload.mjs), and the editor (editor.mjs).
+// with its actions (tree_actions.mjs) and uploads (upload.mjs), the history (history.mjs) and
+// the editor (editor.mjs).
 // app.mjs starts it once the disk answers; nothing of the boot waits for it, and its listing
 // reads are answered early, before Python has booted (docs/boot.md).
 
 import { Editor } from "./editor.mjs";
+import { startHistory } from "./history.mjs";
 import { isNarrow, showView, startLayout } from "./layout.mjs";
 import { TreeActions } from "./tree_actions.mjs";
 import { TreeView } from "./tree_view.mjs";
@@ -36,6 +38,7 @@ export async function startWorkbench(vfs, { fit, describe }) {
   });
   actions = new TreeActions(tree, vfs, { status, describe, onRenamed: (from, to) => editor.renamed(from, to) });
   startUpload(tree, vfs, { status: (...args) => actions.status(...args), describe });
+  startHistory(vfs, { describe });
 
   async function openFile(path) {
     try {
