@@ -145,7 +145,8 @@ def keys_to(page, path: str) -> None:
                             ".getAttribute('aria-expanded') === 'true'", f"{now} to open")
         else:
             page.keyboard.press("ArrowDown")
-    pytest.fail(f"the arrow keys never reached {path}")
+    rows = page.evaluate("[...document.querySelectorAll('.tree-row')].map((r) => r.dataset.path)")
+    pytest.fail(f"the arrow keys never reached {path}; at {focused(page)}, rows {rows}")
 
 
 def test_keyboard_only_open_edit_save_rename(both):

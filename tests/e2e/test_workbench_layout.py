@@ -69,7 +69,8 @@ def check_layout(page, name: str) -> None:
 def open_in_editor(page, path: str) -> None:
     reveal(page, path)
     page.click(row_selector(path))
-    poll_page(page, "document.querySelector('#editor-host .cm-content')", "the editor")
+    poll_page(page, f"document.querySelector('.editor-tab[aria-selected=true]')?.title === {path!r}"
+                    " && document.querySelector('#editor-host .cm-content')", "the editor")
 
 
 @pytest.mark.timeout(600)
@@ -94,7 +95,8 @@ def test_views_at_each_width(bench, scheme):
         page.click(f".views button[data-view={view}]")
         check_layout(page, f"360-{scheme}-{view}")
     open_in_editor(page, "/workspace/layout/page.html")  # a narrow screen shows the editor then
-    assert page.get_attribute(".views button[data-view=editor]", "aria-pressed") == "true"
+    pressed = "document.querySelector('.views button[data-view=editor]').ariaPressed"
+    poll_page(page, f"{pressed} === 'true'", "the narrow screen to show the editor")
     check_layout(page, f"360-{scheme}-editor")
     page.click("#editor-close")
     page.click(".views button[data-view=terminal]")

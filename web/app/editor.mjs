@@ -13,7 +13,7 @@
 
 import { openPreview } from "./preview_tab.mjs";
 
-export const LIMIT = 5 * 1024 * 1024;
+const LIMIT = 5 * 1024 * 1024;
 const $ = (id) => document.getElementById(id);
 let tabIds = 0;
 
@@ -148,7 +148,10 @@ export class Editor {
     try {
       text = await this.vfs.readFile(tab.path, "utf8");
     } catch (error) {
-      if (error.code !== "ENOENT") throw error;
+      if (error.code !== "ENOENT") {
+        this.notify(tab, `${tab.path} changed elsewhere and could not be read: ${this.describe(error)}`, [], "changed");
+        return;
+      }
       this.notify(tab, `${tab.path} was deleted elsewhere; Save writes it again.`, [], "changed");
       this.setDirty(tab, true);
       return;

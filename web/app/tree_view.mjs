@@ -116,8 +116,8 @@ export class TreeView {
   async setExpanded(path, expanded) {
     const node = this.nodes.get(path);
     if (node?.kind !== "directory" || node.expanded === expanded) return;
+    if (expanded && !node.children) await this.load(path);  // listed before it shows as open
     node.expanded = expanded;
-    if (expanded && !node.children) await this.load(path);
     this.flatten();
     this.draw();
   }
@@ -152,9 +152,9 @@ export class TreeView {
     const dirs = [...this.pending];
     this.pending.clear();
     for (const dir of dirs) await this.load(dir);
-    this.flushing = null;
     this.draw();
-    this.element.dispatchEvent(new CustomEvent("tree-updated"));
+    // Events that came while listing wait for the next round, not for a later event.
+    this.flushing = this.pending.size ? setTimeout(() => this.flush(), 30) : null;
   }
 
   // --- drawing -----------------------------------------------------------------------------
