@@ -138,7 +138,9 @@ REALM_MODULES = ["realm_python.mjs", "jsh_worker.mjs"]
 # imports a module of these graphs, so none of their classes or module state exists twice;
 # the other copies in dist/ serve the realm (web/realm/, its own folder), tests that import one
 # module, and the snapshot maker's worker. Pyodide stays its own files (loaded by URL).
-BUNDLES = ["pyvfs.mjs", "worker.mjs"]
+# code_editor.mjs is the workbench's editor, CodeMirror 6 from node_modules/ (package.json pins
+# each @codemirror package), which the page imports when the first file opens, never at boot.
+BUNDLES = ["pyvfs.mjs", "worker.mjs", "code_editor.mjs"]
 BUNDLE_EXTERNAL = ["./pyodide/pyodide.mjs"]
 ESBUILD = NODE / ".bin" / "esbuild"
 # What makes the shipped runtime snapshot (docs/boot.md), an input of the build.
@@ -198,6 +200,8 @@ def input_files() -> list[Path]:
     files += [NODE / "pyodide" / name for name in PYODIDE_FILES]
     files += [NODE / src for src, _ in VENDOR_FILES]
     files += [NODE / "esbuild" / "package.json"]
+    # What code_editor.mjs bundles from node_modules/: a new pin is a new bundle.
+    files += [ROOT / "package-lock.json"]
     return files
 
 

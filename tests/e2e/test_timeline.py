@@ -21,8 +21,8 @@ from playwright.sync_api import expect
 from .conftest import ROOT, js
 
 WAIT_MS = 60_000
-HISTORY = "#history"
-OPTIONS = "#history [role=option]"
+HISTORY = "#history-body"
+OPTIONS = "#history-body [role=option]"
 # The rows that are journal entries; a snapshot's marker row (.tl-marker) is not one. A
 # snapshot made by one test of the module shows in the others' filtered lists.
 CHANGES = f"{OPTIONS}:not(.tl-marker)"
@@ -39,12 +39,17 @@ def edit_three_times(page, path: str, texts: list[str]) -> list[int]:
 
 
 def open_history(page, path: str = "", writer: str = "") -> None:
-    """Opens the History panel (if closed) and filters it by `path` and `writer`."""
-    if not page.evaluate("document.getElementById('history').open"):
-        page.click(f"{HISTORY} summary")
+    """Shows the side panel's History tab (if hidden) and filters it by `path` and `writer`."""
+    show_history_tab(page)
     page.fill(f"{HISTORY} input[name=path]", path)
     page.fill(f"{HISTORY} input[name=writer]", writer)
     page.click(f"{HISTORY} button[type=submit]")
+
+
+def show_history_tab(page) -> None:
+    """Clicks the side panel's History tab when its panel is hidden."""
+    if page.evaluate("document.getElementById('history-panel').hidden"):
+        page.click("#side-history")
 
 
 def option(page, revision: int):
@@ -152,8 +157,8 @@ def tab_to(page, selector: str, what: str, text: str | None = None, presses: int
 
 def test_the_whole_flow_by_keyboard_only(app):
     first, _, _ = edit_three_times(app, "/tl3/k.txt", ["one\n", "two\n", "three\n"])
-    app.evaluate("document.getElementById('history').open = false")
-    app.focus(f"{HISTORY} summary")
+    app.click("#side-files")
+    app.focus("#side-history")
     app.keyboard.press("Enter")
     # The panel's module loads on its first opening: a person waits until it shows.
     expect(app.locator(f"{HISTORY} [role=listbox]")).to_be_visible(timeout=WAIT_MS)
@@ -202,7 +207,7 @@ def test_a_file_name_made_of_html_shows_as_text_and_runs_nothing(app):
         "<b>bold</b><script>window.__pwned=2</script>", timeout=WAIT_MS)
     found = app.evaluate("""() => ({
       pwned: window.__pwned ?? null,
-      elements: document.querySelectorAll('#history img, #history b, #history script').length})""")
+      elements: document.querySelectorAll('#history-body img, #history-body b, #history-body script').length})""")
     assert found == {"pwned": None, "elements": 0}
 
 
@@ -245,19 +250,18 @@ def test_long_histories_big_folders_and_large_or_binary_files_are_bounded(app):
     expect(view).to_have_text("binary, 3 bytes", timeout=WAIT_MS)
 
 
-USAGE = "#usage"
+USAGE = "#usage-body"
 
 
 def test_the_storage_panel_shows_the_disks_usage_and_follows_a_write(app):
     js(app, "await vfs.writeFile('/tl5/big/a.bin', new Uint8Array(300_000));")
-    if not app.evaluate("document.getElementById('usage').open"):
-        app.click(f"{USAGE} summary")
+    show_history_tab(app)
     expect(app.locator(f"{USAGE} .usage-status")).to_have_attribute("data-state", "done",
                                                                     timeout=WAIT_MS)
 
     def shown():
         return app.evaluate("""() => Object.fromEntries(
-          [...document.querySelectorAll('#usage dd data')].map((n) => [n.className, n.value]))""")
+          [...document.querySelectorAll('#usage-body dd data')].map((n) => [n.className, n.value]))""")
 
     expected = js(app, """
       const u = await vfs.usage();
@@ -291,14 +295,13 @@ def test_axe_finds_no_serious_violation_in_the_open_panels(app):
     app.get_by_role("region", name=re.compile("The disk at")).get_by_role(
         "button", name="/tl6/x.txt").click()
     expect(app.locator(f"{HISTORY} .tl-text")).to_have_text("a\n", timeout=WAIT_MS)
-    if not app.evaluate("document.getElementById('usage').open"):
-        app.click(f"{USAGE} summary")
+    show_history_tab(app)
     expect(app.locator(f"{USAGE} .usage-status")).to_have_attribute("data-state", "done",
                                                                     timeout=WAIT_MS)
     # Evaluated as a script (CDP), not added as a <script>: the app's CSP allows no inline one.
     app.evaluate((ROOT / "node_modules/axe-core/axe.min.js").read_text())
     result = app.evaluate("""async () => {
-      const found = await axe.run({include: [['#history'], ['#usage']]});
+      const found = await axe.run({include: [['#history-panel']]});
       return found.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
         .map((v) => ({id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target)}));
     }""")

@@ -3,6 +3,7 @@
 
 import { startDataPanel } from "./data_panel.mjs";
 import { shownName } from "./line_tools.mjs";
+import { openPreview } from "./preview_tab.mjs";
 import { openVFS } from "../pyvfs.mjs";
 
 const WELCOME = "py_vfs \u2014 type 'help'\n";
@@ -144,17 +145,6 @@ function reconnectButton(vfs, mount) {
   return button;
 }
 
-// Opens a preview in a new tab with no opener: the previewed page gets `window.opener === null`
-// (COOP same-origin on the app severs it too). Opening about:blank first, then navigating it,
-// keeps a way to tell a blocked popup (null) from an opened one, which "noopener" would hide.
-function openPreview(url) {
-  const tab = window.open("", "_blank");
-  if (!tab) return false;
-  tab.opener = null;
-  tab.location.href = url;
-  return true;
-}
-
 function withBlockedNotes(stderr, urls) {
   if (!urls.length) return stderr;
   const notes = urls.map((url) => `open: popup blocked; visit ${url}\n`).join("");
@@ -167,35 +157,28 @@ async function main() {
   const { TerminalSession } = await import("./terminal.mjs");
   const start = await startingPoint(vfs);
   $("boot").hidden = true;
+  $("workbench").hidden = false;
   $("terminal").hidden = false;
   await showMounts(vfs);
   await showSync(vfs);
   startDataPanel(vfs, describe);
-  startOnOpen($("history"), $("history-body"), async (body) =>
-    (await import("./timeline.mjs")).startTimeline(body, vfs, { describe }));
-  startOnOpen($("usage"), $("usage-body"), async (body) =>
-    (await import("./usage_panel.mjs")).startUsagePanel(body, vfs, { describe }));
   const complete = (line, cursor) => vfs.complete(line, cursor);
   session = new TerminalSession($("terminal"), { run: runLine, complete, prompt, ...start });
   session.write(WELCOME);
   session.start(start.cwd);
   session.focus();
   document.body.dataset.state = "ready";
+  // After ready, not awaited: the terminal never waits on the tree's listing.
+  const { startWorkbench } = await import("./workbench.mjs");
+  window.pyvfs.workbench = startWorkbench(vfs, { fit: () => session.fit(), describe });
+  window.pyvfs.workbench.catch(showWorkbenchError);
 }
 
-// The History and Storage panels (timeline.mjs, usage_panel.mjs): shown once the disk is ready,
-// their module loaded and started in `body` the first time the panel is opened. A panel that
-// fails to start says so in itself; the terminal goes on.
-function startOnOpen(details, body, start) {
-  details.hidden = false;
-  details.addEventListener("toggle", () => {
-    if (!details.open || details.dataset.started) return;
-    details.dataset.started = "1";
-    start(body).catch((error) => {
-      console.error(error);
-      body.textContent = `This panel could not start: ${describe(error)}`;
-    });
-  });
+// The terminal works on when the workbench fails; the failure shows in the files pane.
+function showWorkbenchError(error) {
+  console.error(error);
+  $("files-status").dataset.state = "failed";
+  $("files-status").textContent = `The file tree failed: ${describe(error)}`;
 }
 
 // Each interactive shell result carries the cwd, the history (read from ~/.history at the
@@ -266,7 +249,7 @@ function megabytes(bytes) {
 function showError(error) {
   console.error(error);
   document.body.dataset.state = "error";
-  $("terminal").hidden = true;
+  $("workbench").hidden = true;
   $("boot").hidden = false;
   const failed = stageItems().find((item) => item.dataset.stage === currentStage);
   if (failed && failed.className !== "done") failed.className = "failed";

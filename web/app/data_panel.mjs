@@ -3,12 +3,9 @@
 // The work is the worker's (vfs.export, vfs.import); the page only pipes bytes, so it stays
 // responsive whatever the size.
 //
-// Download: with showSaveFilePicker (Chromium), the export streams straight into the chosen
-// file (FileSystemWritableFileStream), so the page never holds the archive. Without it (Firefox,
-// Safari), a Blob is built from the stream and saved through a Blob URL: the archive is then
-// held whole by the browser's Blob storage (Chromium spills large Blobs to disk) before the
-// save starts. A test replaces window.__pickSaveFile (an OPFS file handle) as it does the
-// folder picker of `mount`; setting it to null takes the Blob URL way.
+// Download: save_file.mjs (into a chosen file where the browser can, else a Blob URL).
+
+import { pickSaveFile, saveStream } from "./save_file.mjs";
 
 const $ = (id) => document.getElementById(id);
 
@@ -69,29 +66,13 @@ async function download(vfs) {
   const path = $("export-path").value || "/";
   const format = $("export-format").value;
   const name = `${path.split("/").filter(Boolean).pop() ?? "disk"}.${format === "sqlite" ? "db" : "zip"}`;
-  // Asked first, while the click's user activation holds.
-  const pick = "__pickSaveFile" in window ? window.__pickSaveFile : window.showSaveFilePicker?.bind(window);
-  const handle = pick ? await pick({ suggestedName: name }) : null;
+  const handle = await pickSaveFile(name);  // first, while the click's user activation holds
   // The content's size: a zip is about that (less when it compresses), an image a bit more.
   const total = await vfs.du(path).catch(() => 0);
   const seen = { bytes: 0 };
   const stream = counted(vfs.export(path, { format }), seen, "Exported", total, true);
-  if (handle) {
-    await stream.pipeTo(await handle.createWritable());
-  } else {
-    save(await new Response(stream).blob(), name);
-  }
+  await saveStream(handle, stream, name);
   return `Exported ${path} as ${name}: ${megabytes(seen.bytes)} MB (${megabytes(total)} MB of content)`;
-}
-
-function save(blob, name) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  link.click();
-  // The download has its own reference once it started; the page lets go of the URL.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 async function upload(vfs) {
