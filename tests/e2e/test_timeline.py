@@ -207,7 +207,8 @@ def test_a_file_name_made_of_html_shows_as_text_and_runs_nothing(app):
         "<b>bold</b><script>window.__pwned=2</script>", timeout=WAIT_MS)
     found = app.evaluate("""() => ({
       pwned: window.__pwned ?? null,
-      elements: document.querySelectorAll('#history-body img, #history-body b, #history-body script').length})""")
+      elements: document.querySelectorAll(
+        '#history-body img, #history-body b, #history-body script').length})""")
     assert found == {"pwned": None, "elements": 0}
 
 
@@ -261,7 +262,8 @@ def test_the_storage_panel_shows_the_disks_usage_and_follows_a_write(app):
 
     def shown():
         return app.evaluate("""() => Object.fromEntries(
-          [...document.querySelectorAll('#usage-body dd data')].map((n) => [n.className, n.value]))""")
+          [...document.querySelectorAll('#usage-body dd data')]
+            .map((n) => [n.className, n.value]))""")
 
     expected = js(app, """
       const u = await vfs.usage();
@@ -270,6 +272,9 @@ def test_the_storage_panel_shows_the_disks_usage_and_follows_a_write(app):
       return {u, top};
     """)
     usage = expected["u"]
+    # The panel may have been in view since an earlier test: it refreshes on the write (throttled).
+    expect(app.locator(f"{USAGE} .usage-content")).to_have_attribute(
+        "value", str(usage["contentBytes"]), timeout=WAIT_MS)
     figures = shown()
     assert figures["usage-content"] == str(usage["contentBytes"])
     assert figures["usage-quota"] == str(usage["quotaBytes"])

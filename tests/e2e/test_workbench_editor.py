@@ -153,6 +153,7 @@ def test_keyboard_only_open_edit_save_rename(both):
     page, _ = both
     js(page, "await vfs.mkdir('/workspace/e/kbd', {recursive: true});"
              "await vfs.writeFile('/workspace/e/kbd/walk.md', '# Walk\\n');")
+    wait_row(page, "/workspace/e/kbd")  # the tree learns of it from its watch: a person waits too
     page.locator(".xterm-helper-textarea").focus()  # where the page puts the focus after boot
     # The terminal keeps Tab for itself; F6 goes to the next panel, the tree.
     page.keyboard.press("F6")
