@@ -91,12 +91,12 @@ async def write_with(v: Any, path: str, data: bytes, flag: str | int | None,
         if exists or mode is None:
             await v.append_file(path, data)
         else:
-            await v.write_file(path, data, mode=mode)
+            await v.write_file(path, data, mode=mode, parents=False)
     elif flags.truncate or not exists:
-        await v.write_file(path, data, mode=mode)
+        await v.write_file(path, data, mode=mode, parents=False)
     else:  # r+: the start overwritten, the rest kept
         old = await v.read_file(path)
-        await v.write_file(path, data + old[len(data):], mode=mode)
+        await v.write_file(path, data + old[len(data):], mode=mode, parents=False)
 
 
 async def read_with(v: Any, path: str, flag: str | int | None) -> bytes:
@@ -106,9 +106,9 @@ async def read_with(v: Any, path: str, flag: str | int | None) -> bytes:
     exists = opened(v, path, flags)
     if not flags.readable:
         if flags.truncate or not exists:
-            await v.write_file(path, b"")
+            await v.write_file(path, b"", parents=False)
         raise FsError.of("EBADF", "read", None)
     if flags.truncate or not exists:
-        await v.write_file(path, b"")
+        await v.write_file(path, b"", parents=False)
         return b""
     return await v.read_file(path)

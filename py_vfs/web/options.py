@@ -67,7 +67,7 @@ def written(v: Any, path: str, data: bytes | str, options: Any = None, *,
     file_flag = options.get("flag") if isinstance(options, dict) else None
     if file_flag is None and not append:
         digests = options.get("digests") if isinstance(options, dict) else None
-        return v.write_file(path, data, mode=mode_of(options), digests=digests)
+        return v.write_file(path, data, mode=mode_of(options), digests=digests, parents=False)
     if file_flag is None and mode_of(options) is None:
         return v.append_file(path, data)
     return write_with(v, path, encode(data, None) if isinstance(data, str) else bytes(data),
