@@ -236,7 +236,20 @@ export interface ResetOptions extends Abortable {
   defaults: true;
 }
 
-/** What stat and lstat resolve to, in node:fs's shape. */
+/** The kind predicates that Stats and Dirent share, as node:fs's. */
+export interface KindPredicates {
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+  /** Always false: the disk has no devices, FIFOs or sockets. */
+  isBlockDevice(): boolean;
+  isCharacterDevice(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+}
+
+/** What stat and lstat resolve to, in node:fs's shape (its predicates: KindPredicates). */
+export interface Stats extends KindPredicates {}
 export class Stats {
   private constructor();
   type: NodeKind;
@@ -261,18 +274,15 @@ export class Stats {
   gid: number;
   nlink: number;
   dev: number;
+  /**
+   * The file's inode number: not 0, the same for a file across renames, rewrites and reloads
+   * (from its node id on the disk: docs/api.md, "Stats"), another for every other file.
+   */
   ino: number;
-  isFile(): boolean;
-  isDirectory(): boolean;
-  isSymbolicLink(): boolean;
-  /** Always false: the disk has no devices, FIFOs or sockets. */
-  isBlockDevice(): boolean;
-  isCharacterDevice(): boolean;
-  isFIFO(): boolean;
-  isSocket(): boolean;
 }
 
-/** An entry of readdir(path, {withFileTypes: true}). */
+/** An entry of readdir(path, {withFileTypes: true}) (its predicates: KindPredicates). */
+export interface Dirent extends KindPredicates {}
 export class Dirent {
   private constructor();
   name: string;
@@ -281,14 +291,6 @@ export class Dirent {
   /** The directory that holds it. */
   parentPath: string;
   type: NodeKind;
-  isFile(): boolean;
-  isDirectory(): boolean;
-  isSymbolicLink(): boolean;
-  /** Always false: the disk has no devices, FIFOs or sockets. */
-  isBlockDevice(): boolean;
-  isCharacterDevice(): boolean;
-  isFIFO(): boolean;
-  isSocket(): boolean;
 }
 
 /**

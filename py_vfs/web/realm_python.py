@@ -37,7 +37,7 @@ def _stat(value: dict[str, Any]) -> Stat:
     return Stat(type=value["type"], size=int(value["size"]), mode=int(value["mode"]),
                 mtime_ms=value["mtimeMs"], ctime_ms=value["ctimeMs"],
                 atime_ms=value["atimeMs"], name=value["name"], path=value["path"],
-                target=value.get("target"))
+                target=value.get("target"), ino=int(value.get("ino") or 0))
 
 
 def _error(envelope: dict[str, Any]) -> FsError:
