@@ -162,13 +162,13 @@ export interface FileHandle {
   read<T extends ArrayBufferView = Uint8Array>(options: FileReadOptions<T>): Promise<FileReadResult<T>>;
   write<T extends ArrayBufferView>(buffer: T, offset?: number | null, length?: number | null,
     position?: number | null): Promise<FileWriteResult<T>>;
-  write(data: string, position?: number | null, encoding?: "utf8" | "utf-8"): Promise<FileWriteResult<string>>;
+  write(data: string, position?: number | null, encoding?: Encoding | null): Promise<FileWriteResult<string>>;
   readv<T extends ArrayBufferView[]>(buffers: T, position?: number | null): Promise<{ bytesRead: number; buffers: T }>;
   writev<T extends ArrayBufferView[]>(buffers: T, position?: number | null): Promise<{ bytesWritten: number; buffers: T }>;
   readFile(options?: { encoding?: null } | null): Promise<Uint8Array>;
-  readFile(options: "utf8" | "utf-8" | { encoding: "utf8" | "utf-8" }): Promise<string>;
-  writeFile(data: string | ArrayBufferView, options?: "utf8" | { encoding?: "utf8" | "utf-8" | null } | null): Promise<void>;
-  appendFile(data: string | ArrayBufferView, options?: "utf8" | { encoding?: "utf8" | "utf-8" | null } | null): Promise<void>;
+  readFile(options: Encoding | { encoding: Encoding }): Promise<string>;
+  writeFile(data: string | ArrayBufferView, options?: Encoding | { encoding?: Encoding | null } | null): Promise<void>;
+  appendFile(data: string | ArrayBufferView, options?: Encoding | { encoding?: Encoding | null } | null): Promise<void>;
   truncate(len?: number): Promise<void>;
   stat(options?: { bigint?: false }): Promise<Stats>;
   chmod(mode: Mode): Promise<void>;

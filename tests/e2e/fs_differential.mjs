@@ -76,6 +76,16 @@ export const SEQUENCES = [
       ...[1, 2].flatMap((h) => [[{ $h: h }, "write", "XY", 1], [{ $h: h }, "read", { $bytes: [0, 0, 0, 0] }, 0, 4, 0],
         [{ $h: h }, "read", { $bytes: [0, 0] }, 0, 2, null], [{ $h: h }, "write", "Z"], [{ $h: h }, "stat"], [{ $h: h }, "close"]]),
       ["readFile", { $p: "f" }, "utf8"], ["readFile", { $p: "new" }, "utf8"]]),
+  // FileHandle text in every encoding: write(string, position, encoding), readFile, writeFile
+  // and appendFile (an unknown name writes UTF-8 in write, and is refused by the others)
+  [["open", { $p: "t" }, "w+"], [{ $h: 0 }, "write", "68656c6c6f", null, "hex"], [{ $h: 0 }, "write", "IQ==", null, "base64"],
+    [{ $h: 0 }, "write", "hé", null, "latin1"], [{ $h: 0 }, "write", "hé☃", null, "utf16le"], [{ $h: 0 }, "write", "ab", null, "nope"],
+    [{ $h: 0 }, "write", "686", null, "Hex"], [{ $h: 0 }, "write", "x", null, "UCS2"], [{ $h: 0 }, "sync"], ["readFile", { $p: "t" }],
+    ["open", { $p: "t" }, "r"], [{ $h: 10 }, "readFile", "hex"], ["open", { $p: "t" }, "r"], [{ $h: 12 }, "readFile", { encoding: "base64url" }],
+    ["open", { $p: "t" }, "r"], [{ $h: 14 }, "readFile", "latin1"], ["open", { $p: "t" }, "r"], [{ $h: 16 }, "readFile", "utf16le"],
+    ["open", { $p: "t" }, "r"], [{ $h: 18 }, "readFile", "ascii"], [{ $h: 18 }, "readFile", "nope"],
+    [{ $h: 0 }, "writeFile", "ff00f", "hex"], [{ $h: 0 }, "appendFile", "QQ", { encoding: "BASE64" }],
+    [{ $h: 0 }, "writeFile", "x", { encoding: "nope" }], [{ $h: 0 }, "close"], ["readFile", { $p: "t" }, "hex"]],
   // opendir and Dir
   [["mkdir", { $p: "d" }], ["writeFile", { $p: "d/x" }, "1"], ["opendir", { $p: "d" }],
     [{ $h: 2 }, "read"], [{ $h: 2 }, "read"], [{ $h: 2 }, "close"], [{ $h: 2 }, "read"], [{ $h: 2 }, "close"],

@@ -149,3 +149,26 @@ def test_ino_is_the_files_own_across_renames_rewrites_handles_and_a_reload(brows
     finally:
         context.close()
 
+
+def test_a_handles_text_is_in_every_encoding_of_the_path_calls(app):
+    assert js(app, """
+      await vfs.mkdir("/fh5", {recursive: true});
+      const h = await vfs.open("/fh5/t", "w+");
+      await h.write("68656c6c6f", null, "hex");
+      await h.write("IQ==", null, "base64");
+      await h.writeFile("h\\u00e9", "latin1");
+      await h.appendFile("\\u2603", {encoding: "utf16le"});
+      const back = async (encoding) => {
+        const r = await vfs.open("/fh5/t", "r");
+        try { return await r.readFile({encoding}); } finally { await r.close(); }
+      };
+      await h.sync();
+      const out = {hex: await back("hex"), base64: await back("base64"),
+                   path: await vfs.readFile("/fh5/t", "hex")};
+      try { await h.readFile("nope"); } catch (e) { out.refused = [e.code, e.message]; }
+      await h.close();
+      return out;
+    """) == {"hex": "68656c6c6f2168e90326", "base64": "aGVsbG8haOkDJg==",
+             "path": "68656c6c6f2168e90326",
+             "refused": ["ERR_INVALID_ARG_VALUE",
+                         "The argument 'encoding' is invalid encoding. Received 'nope'"]}
