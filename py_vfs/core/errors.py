@@ -31,6 +31,7 @@ _DESCRIPTIONS = {
     "EFBIG": "file too large",
     "ECANCELED": "operation canceled",
     "ETIMEDOUT": "operation timed out",
+    "ENOTSUP": "operation not supported on socket",  # libuv's words for it, which Node shows
 }
 
 _CLASSES: dict[str, type[OSError]] = {

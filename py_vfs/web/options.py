@@ -80,20 +80,48 @@ def mode_of(options: Any) -> int | None:
 
 
 def copy_file(v: Any, src: str, dst: str, mode: int | None = None) -> Any:
-    """Node's copyFile with its mode flags: COPYFILE_EXCL fails with EEXIST when ``dst`` exists
-    (checked as the call starts), COPYFILE_FICLONE_FORCE with ENOTSUP (no reflinks here, as
-    Node answers on a file system without them); COPYFILE_FICLONE falls back to a copy."""
+    """Node's copyFile with its mode flags, in the order of libuv's ``uv_fs_copyfile`` on Linux:
+    the source is opened (ENOENT, ENOTDIR...; a directory opens), then the destination, made or
+    emptied (``O_EXCL`` with COPYFILE_EXCL: EEXIST when it exists; EISDIR for a directory), then
+    the bytes copied. When that fails after the destination was opened (a directory as the
+    source: EISDIR; COPYFILE_FICLONE_FORCE: ENOTSUP, there are no reflinks here) libuv removes
+    the destination it opened, as this does. COPYFILE_FICLONE falls back to a copy."""
     flags = int(mode or 0)
-    if flags & COPYFILE_FICLONE_FORCE:
-        raise FsError.of("ENOTSUP", "copyfile", src, dst)
+    try:
+        source = v.stat(src)
+    except FsError as error:
+        raise FsError.of(error.code, "copyfile", src, dst) from None
     if flags & COPYFILE_EXCL:
         try:
-            v.lstat(dst)
+            taken = v.lstat(dst) is not None
         except FileNotFoundError:
-            pass
-        else:
+            taken = False
+        except FsError as error:
+            raise FsError.of(error.code, "copyfile", src, dst) from None
+        if taken:
             raise FsError.of("EEXIST", "copyfile", src, dst)
+    if source.is_dir or flags & COPYFILE_FICLONE_FORCE:
+        return _dropped(v, src, dst, "EISDIR" if source.is_dir else "ENOTSUP")
     return _copied(v, src, dst)
+
+
+async def _dropped(v: Any, src: str, dst: str, code: str) -> None:
+    """A copy that fails once the destination is open: it is made (or emptied), then removed,
+    and the call fails with ``code``."""
+    try:
+        target = v.stat(dst)
+    except FileNotFoundError:
+        target = None
+    except FsError as error:
+        raise FsError.of(error.code, "copyfile", src, dst) from None
+    if target is not None and target.is_dir:
+        raise FsError.of("EISDIR", "copyfile", src, dst)
+    try:
+        await v.write_file(dst, b"", parents=False)
+        await v.unlink(dst)
+    except FsError as error:
+        raise FsError.of(error.code, "copyfile", src, dst) from None
+    raise FsError.of(code, "copyfile", src, dst)
 
 
 async def _copied(v: Any, src: str, dst: str) -> None:

@@ -115,30 +115,82 @@ function random(seed) {
 
 const NAMES = ["a", "b", "d", "d/x", "d/e", "d/e/y", "nope/z"];
 const FLAGS = ["w", "wx", "a", "ax", "r+", "a+", "w+"];
+const OPEN_FLAGS = ["r", "r+", "w", "wx", "w+", "a", "ax", "a+"];
 const ENCODINGS = ["utf8", "hex", "base64", "latin1", "utf16le", "ascii"];
 
+// The generated sequences mix path calls and FileHandle calls, but stay away from the two
+// deliberate differences of a handle (docs/api.md, "Differences from Node"): a handle's writes
+// reach the path's readers at sync()/close() (so a handle with writes pending is synced before
+// any path call), and a handle follows its path (so nothing removes or moves a name while a
+// handle is open: no rm, rmdir, unlink or rename then).
 export function generated(seed, count, length) {
   const next = random(seed);
   const pick = (list) => list[Math.floor(next() * list.length)];
   const maybe = (value) => (next() < 0.5 ? [value] : []);
   const p = () => ({ $p: pick(NAMES) });
   const text = () => ["hi", "héllo", "68656c6c6f", "aGk=", ""][Math.floor(next() * 5)];
+  const size = () => Math.floor(next() * 8);
+  const at = () => pick([null, 0, 1, 3, 20]);
+  const zeros = (n) => ({ $bytes: new Array(n).fill(0) });
   const makers = [
     () => ["writeFile", p(), text(), ...maybe({ flag: pick(FLAGS), encoding: pick(ENCODINGS) })],
     () => ["appendFile", p(), text(), ...maybe({ flag: pick(["a", "ax", "a+"]) })],
     () => ["readFile", p(), ...maybe(pick(ENCODINGS))],
     () => ["mkdir", p(), ...maybe({ recursive: next() < 0.5 })],
-    () => ["rm", p(), ...maybe({ recursive: next() < 0.5, force: next() < 0.5 })],
-    () => ["rmdir", p()],
-    () => ["unlink", p()],
-    () => ["rename", p(), p()],
     () => ["copyFile", p(), p(), ...maybe(1)],
     () => ["stat", p()],
     () => ["readdir", p(), ...maybe({ recursive: next() < 0.5, withFileTypes: next() < 0.5 })],
     () => ["access", p(), ...maybe(pick([0, 2, 4]))],
     () => ["truncate", p(), Math.floor(next() * 4)],
+    () => ["open", p(), pick(OPEN_FLAGS), ...maybe(pick([0o600, 0o644]))],
   ];
-  return Array.from({ length: count }, () => Array.from({ length }, () => pick(makers)()));
+  const moves = [
+    () => ["rm", p(), ...maybe({ recursive: next() < 0.5, force: next() < 0.5 })],
+    () => ["rmdir", p()],
+    () => ["unlink", p()],
+    () => ["rename", p(), p()],
+  ];
+  // A call on the handle `h`, and whether it leaves writes pending.
+  const handleCalls = [
+    (h) => [[h, "read", zeros(4), 0, 4, at()], false],
+    (h) => { const n = size(); return [[h, "read", zeros(n), 0, n, at()], false]; },
+    (h) => [[h, "read", { buffer: zeros(3), position: at() }], false],
+    (h) => [[h, "write", text(), ...maybe(at())], true],
+    (h) => [[h, "write", { $bytes: [65, 66, 67, 68] }, 1, 2, at()], true],
+    (h) => [[h, "writev", [{ $bytes: [49] }, { $bytes: [50, 51] }], at()], true],
+    (h) => [[h, "readv", [zeros(1), zeros(2)], at()], false],
+    (h) => [[h, "readFile", ...maybe("utf8")], false],
+    (h) => [[h, "writeFile", text()], true],
+    (h) => [[h, "appendFile", text()], true],
+    (h) => [[h, "truncate", Math.floor(next() * 6)], false],
+    (h) => [[h, "stat"], false],
+    (h) => [[h, "chmod", pick([0o600, 0o755])], false],
+    (h) => [[h, pick(["sync", "datasync"])], false],
+    (h) => [[h, "close"], false],
+  ];
+  return Array.from({ length: count }, () => {
+    const calls = [];
+    const open = new Set(); // the calls that opened a handle (if they did)
+    const pending = new Set(); // those with writes not synced
+    const add = (call) => { calls.push(call); return calls.length - 1; };
+    while (calls.length < length) {
+      if (open.size > 0 && next() < 0.5) {
+        const i = pick([...open]);
+        const [call, writes] = pick(handleCalls)({ $h: i });
+        add(call);
+        if (call[1] === "close") { open.delete(i); pending.delete(i); }
+        else if (writes) pending.add(i);
+        else if (["sync", "datasync", "truncate"].includes(call[1])) pending.delete(i);
+        continue;
+      }
+      for (const i of pending) add([{ $h: i }, "sync"]);
+      pending.clear();
+      const call = open.size === 0 && next() < 0.3 ? pick(moves)() : pick(makers)();
+      const i = add(call);
+      if (call[0] === "open") open.add(i);
+    }
+    return calls;
+  });
 }
 
 // `value` with the sequence's directory written as <root> and mkdtemp's six letters as XXXXXX.
@@ -203,6 +255,10 @@ export async function runAll(fs, root, sequences, constants) {
     for (const call of sequence) {
       const [target, method, ...args] = call[0]?.$h === undefined ? [fs, ...call] : [results[call[0].$h], ...call.slice(1)];
       results.push(undefined);
+      if (target === undefined) { // the open it names failed (both sides say how already)
+        outcomes.push({ noHandle: true });
+        continue;
+      }
       try {
         let value = await target[method](...args.map((arg) => argument(arg, dir, constants)));
         results[results.length - 1] = value;

@@ -62,6 +62,14 @@ def test_error_envelope_has_every_field_in_every_error():
                      "message": "ENOENT: no such file or directory, stat '/missing'"}
 
 
+def answer(api: WebAPI, op: str, args: list) -> dict:
+    """The envelope ``api`` answers the call with, at once or once its Future is done."""
+    async def called() -> dict:
+        result = api.call(op, args)
+        return result if isinstance(result, dict) else await result
+    return run(called())
+
+
 def test_copyfile_excl_refuses_an_existing_destination_as_node_does():
     vfs, api = api_with({"/a": b"A", "/b": b"B"})
     error = api.call("copyFile", ["/a", "/b", protocol.COPYFILE_EXCL])["error"]
@@ -75,9 +83,39 @@ def test_copyfile_excl_refuses_an_existing_destination_as_node_does():
 @pytest.mark.parametrize("mode", [protocol.COPYFILE_FICLONE_FORCE,
                                   protocol.COPYFILE_FICLONE_FORCE | protocol.COPYFILE_EXCL])
 def test_copyfile_ficlone_force_is_not_supported_and_copies_nothing(mode):
-    vfs, api = api_with({"/a": b"A"})
-    assert api.call("copyFile", ["/a", "/e", mode])["error"]["code"] == "ENOTSUP"
+    vfs, api = api_with({"/a": b"A", "/b": b"B"})
+    assert answer(api, "copyFile", ["/a", "/e", mode])["error"]["code"] == "ENOTSUP"
     assert not vfs.exists("/e")
+    # libuv opened (emptied) the destination before the clone failed, then removed it
+    expected = "EEXIST" if mode & protocol.COPYFILE_EXCL else "ENOTSUP"
+    assert answer(api, "copyFile", ["/a", "/b", mode])["error"]["code"] == expected
+    assert vfs.exists("/b") == (expected == "EEXIST")
+
+
+def test_copyfile_checks_in_libuvs_order_and_removes_the_destination_it_opened():
+    """Node's copyFile (libuv's uv_fs_copyfile): the source is checked first, then the
+    destination; a directory as the source fails with EISDIR once the destination was opened
+    (made or emptied), and the destination is then removed, a link's target emptied."""
+    vfs, api = api_with({"/f": b"F", "/g": b"G", "/t": b"T"})
+    run(vfs.mkdir("/d"))
+    run(vfs.symlink("t", "/link"))
+
+    def code(src: str, dst: str, mode: int = 0) -> str:
+        return answer(api, "copyFile", [src, dst, mode])["error"]["code"]
+
+    assert code("/missing", "/g", protocol.COPYFILE_EXCL) == "ENOENT"  # the source first
+    assert code("/f/x", "/g") == "ENOTDIR"
+    assert code("/f", "/g/x") == "ENOTDIR"
+    assert code("/f", "/nope/x", protocol.COPYFILE_EXCL) == "ENOENT"
+    assert code("/d", "/nope/x") == "ENOENT"
+    assert code("/d", "/d") == code("/f", "/d") == "EISDIR"
+    assert code("/d", "/new") == "EISDIR" and not vfs.exists("/new")
+    assert code("/d", "/g") == "EISDIR" and not vfs.exists("/g")
+    assert code("/d", "/link") == "EISDIR"
+    assert not vfs.exists("/link") and run(vfs.read_file("/t")) == b""
+    assert code("/f", "/f", protocol.COPYFILE_EXCL) == "EEXIST"
+    run(api._ops["copyFile"]("/f", "/f"))  # onto itself: nothing changes
+    assert run(vfs.read_file("/f")) == b"F"
 
 
 def test_copyfile_ficlone_falls_back_to_a_copy():
