@@ -6,7 +6,9 @@
 // {$bytes: [...]} a Uint8Array, {$c: "X_OK"} one of fs.constants. A call [{$h: i}, method,
 // ...args] calls `method` on what call i of the sequence resolved to (a FileHandle, a Dir);
 // an async iterable result (readLines) is compared as the array of its items, and the handles
-// a sequence leaves open are closed after it. No imports: the page loads this file as it is.
+// a sequence leaves open are closed after it. A call [{$unlessDir: i}, ...call] is skipped on
+// both sides when its argument i names a directory. No imports: the page loads this file as it
+// is.
 
 export const SEQUENCES = [
   // writeFile/appendFile flags
@@ -86,6 +88,14 @@ export const SEQUENCES = [
     ["open", { $p: "t" }, "r"], [{ $h: 18 }, "readFile", "ascii"], [{ $h: 18 }, "readFile", "nope"],
     [{ $h: 0 }, "writeFile", "ff00f", "hex"], [{ $h: 0 }, "appendFile", "QQ", { encoding: "BASE64" }],
     [{ $h: 0 }, "writeFile", "x", { encoding: "nope" }], [{ $h: 0 }, "close"], ["readFile", { $p: "t" }, "hex"]],
+  // copyFile's checks in Node's order (libuv's: the source, then the destination), a directory
+  // as the source onto a name that is free (where Node removes what it made, as nothing here)
+  [["mkdir", { $p: "d" }], ["writeFile", { $p: "f" }, "x"], ["copyFile", { $p: "nope" }, { $p: "f" }, 1],
+    ["copyFile", { $p: "f" }, { $p: "f/x" }], ["copyFile", { $p: "f/x" }, { $p: "nope/x" }], ["copyFile", { $p: "d" }, { $p: "new" }],
+    ["copyFile", { $p: "d" }, { $p: "new" }, 1], ["copyFile", { $p: "d" }, { $p: "nope/x" }], ["copyFile", { $p: "d" }, { $p: "f/x" }],
+    ["copyFile", { $p: "d" }, { $p: "d" }], ["copyFile", { $p: "d" }, { $p: "f" }, 1], ["copyFile", { $p: "f" }, { $p: "d" }],
+    ["copyFile", { $p: "f" }, { $p: "d" }, 1], ["copyFile", { $p: "f" }, { $p: "f" }], ["copyFile", { $p: "f" }, { $p: "f" }, 1],
+    ["readdir", { $p: "" }], ["readFile", { $p: "f" }, "utf8"]],
   // opendir and Dir
   [["mkdir", { $p: "d" }], ["writeFile", { $p: "d/x" }, "1"], ["opendir", { $p: "d" }],
     [{ $h: 2 }, "read"], [{ $h: 2 }, "read"], [{ $h: 2 }, "close"], [{ $h: 2 }, "read"], [{ $h: 2 }, "close"],
@@ -118,11 +128,13 @@ const FLAGS = ["w", "wx", "a", "ax", "r+", "a+", "w+"];
 const OPEN_FLAGS = ["r", "r+", "w", "wx", "w+", "a", "ax", "a+"];
 const ENCODINGS = ["utf8", "hex", "base64", "latin1", "utf16le", "ascii"];
 
-// The generated sequences mix path calls and FileHandle calls, but stay away from the two
-// deliberate differences of a handle (docs/api.md, "Differences from Node"): a handle's writes
-// reach the path's readers at sync()/close() (so a handle with writes pending is synced before
-// any path call), and a handle follows its path (so nothing removes or moves a name while a
-// handle is open: no rm, rmdir, unlink or rename then).
+// The generated sequences mix path calls and FileHandle calls, but stay away from the
+// deliberate differences (docs/api.md, "Differences from Node") that would make the two sides'
+// files differ from there on: a handle's writes reach the path's readers at sync()/close() (so
+// a handle with writes pending is synced before any path call), a handle follows its path (so
+// nothing removes or moves a name while a handle is open: no rm, rmdir, unlink or rename then),
+// and a copyFile that fails on a directory leaves the destination as it was (so no copyFile
+// from a directory is made: each side skips it when its source is one).
 export function generated(seed, count, length) {
   const next = random(seed);
   const pick = (list) => list[Math.floor(next() * list.length)];
@@ -137,7 +149,7 @@ export function generated(seed, count, length) {
     () => ["appendFile", p(), text(), ...maybe({ flag: pick(["a", "ax", "a+"]) })],
     () => ["readFile", p(), ...maybe(pick(ENCODINGS))],
     () => ["mkdir", p(), ...maybe({ recursive: next() < 0.5 })],
-    () => ["copyFile", p(), p(), ...maybe(1)],
+    () => [{ $unlessDir: 0 }, "copyFile", p(), p(), ...maybe(1)],
     () => ["stat", p()],
     () => ["readdir", p(), ...maybe({ recursive: next() < 0.5, withFileTypes: next() < 0.5 })],
     () => ["access", p(), ...maybe(pick([0, 2, 4]))],
@@ -252,11 +264,17 @@ export async function runAll(fs, root, sequences, constants) {
     await fs.mkdir(dir, { recursive: true });
     const outcomes = [];
     const results = [];
-    for (const call of sequence) {
+    for (const whole of sequence) {
+      const guard = whole[0]?.$unlessDir;
+      const call = guard === undefined ? whole : whole.slice(1);
       const [target, method, ...args] = call[0]?.$h === undefined ? [fs, ...call] : [results[call[0].$h], ...call.slice(1)];
       results.push(undefined);
       if (target === undefined) { // the open it names failed (both sides say how already)
         outcomes.push({ noHandle: true });
+        continue;
+      }
+      if (guard !== undefined && await fs.stat(argument(args[guard], dir, constants)).then((s) => s.isDirectory(), () => false)) {
+        outcomes.push({ skipped: "a directory" });
         continue;
       }
       try {
