@@ -177,13 +177,13 @@ export interface FileHandle {
   read<T extends ArrayBufferView = Uint8Array>(options: FileReadOptions<T>): Promise<FileReadResult<T>>;
   write<T extends ArrayBufferView>(buffer: T, offset?: number | null, length?: number | null,
     position?: number | null): Promise<FileWriteResult<T>>;
-  write(data: string, position?: number | null, encoding?: "utf8" | "utf-8"): Promise<FileWriteResult<string>>;
+  write(data: string, position?: number | null, encoding?: Encoding | null): Promise<FileWriteResult<string>>;
   readv<T extends ArrayBufferView[]>(buffers: T, position?: number | null): Promise<{ bytesRead: number; buffers: T }>;
   writev<T extends ArrayBufferView[]>(buffers: T, position?: number | null): Promise<{ bytesWritten: number; buffers: T }>;
   readFile(options?: { encoding?: null } | null): Promise<Uint8Array>;
-  readFile(options: "utf8" | "utf-8" | { encoding: "utf8" | "utf-8" }): Promise<string>;
-  writeFile(data: string | ArrayBufferView, options?: "utf8" | { encoding?: "utf8" | "utf-8" | null } | null): Promise<void>;
-  appendFile(data: string | ArrayBufferView, options?: "utf8" | { encoding?: "utf8" | "utf-8" | null } | null): Promise<void>;
+  readFile(options: Encoding | { encoding: Encoding }): Promise<string>;
+  writeFile(data: string | ArrayBufferView, options?: Encoding | { encoding?: Encoding | null } | null): Promise<void>;
+  appendFile(data: string | ArrayBufferView, options?: Encoding | { encoding?: Encoding | null } | null): Promise<void>;
   truncate(len?: number): Promise<void>;
   stat(options?: { bigint?: false }): Promise<Stats>;
   chmod(mode: Mode): Promise<void>;
@@ -265,7 +265,20 @@ export interface SyncStatus {
   error?: string;
 }
 
-/** What stat and lstat resolve to, in node:fs's shape. */
+/** The kind predicates that Stats and Dirent share, as node:fs's. */
+export interface KindPredicates {
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+  /** Always false: the disk has no devices, FIFOs or sockets. */
+  isBlockDevice(): boolean;
+  isCharacterDevice(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+}
+
+/** What stat and lstat resolve to, in node:fs's shape (its predicates: KindPredicates). */
+export interface Stats extends KindPredicates {}
 export class Stats {
   private constructor();
   type: NodeKind;
@@ -290,18 +303,15 @@ export class Stats {
   gid: number;
   nlink: number;
   dev: number;
+  /**
+   * The file's inode number: not 0, the same for a file across renames, rewrites and reloads
+   * (from its node id on the disk: docs/api.md, "Stats"), another for every other file.
+   */
   ino: number;
-  isFile(): boolean;
-  isDirectory(): boolean;
-  isSymbolicLink(): boolean;
-  /** Always false: the disk has no devices, FIFOs or sockets. */
-  isBlockDevice(): boolean;
-  isCharacterDevice(): boolean;
-  isFIFO(): boolean;
-  isSocket(): boolean;
 }
 
-/** An entry of readdir(path, {withFileTypes: true}). */
+/** An entry of readdir(path, {withFileTypes: true}) (its predicates: KindPredicates). */
+export interface Dirent extends KindPredicates {}
 export class Dirent {
   private constructor();
   name: string;
@@ -310,14 +320,6 @@ export class Dirent {
   /** The directory that holds it. */
   parentPath: string;
   type: NodeKind;
-  isFile(): boolean;
-  isDirectory(): boolean;
-  isSymbolicLink(): boolean;
-  /** Always false: the disk has no devices, FIFOs or sockets. */
-  isBlockDevice(): boolean;
-  isCharacterDevice(): boolean;
-  isFIFO(): boolean;
-  isSocket(): boolean;
 }
 
 /**

@@ -33,6 +33,7 @@ _DESCRIPTIONS = {
     "ETIMEDOUT": "operation timed out",
     "ENOTCONN": "not connected",
     "EPROTO": "protocol error",
+    "ENOTSUP": "operation not supported on socket",  # libuv's words for it, which Node shows
 }
 
 _CLASSES: dict[str, type[OSError]] = {

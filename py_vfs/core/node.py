@@ -11,6 +11,7 @@ record, and decoding thousands of files nobody reads would be wasted.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 from dataclasses import dataclass, fields
 from operator import attrgetter
@@ -23,6 +24,25 @@ DIRECTORY = "directory"
 SYMLINK = "symlink"
 
 ROOT_ID = "root"
+ROOT_INO = 2  # ext4's root directory is inode 2
+
+# Stats.ino from a node id: the first 13 hex digits (52 bits, which a JS number holds exactly)
+# of the id's 16 random ones (py_vfs/fs/disk_side.py ``new_id``).
+INO_DIGITS = 13
+
+
+def ino_of(node_id: str) -> int:
+    """The inode number ``stat`` reports for the node ``node_id``: the root's 2, a stored
+    node's from the first 52 bits of its random id (kept across renames, rewrites and reloads;
+    web/page/early_reader.mjs derives it the same way), any other id's (a mounted folder's
+    virtual nodes, whose ids are made from their paths) from a hash of it. Never 0."""
+    if node_id == ROOT_ID:
+        return ROOT_INO
+    head = node_id[:INO_DIGITS]
+    if len(head) == INO_DIGITS and all(c in "0123456789abcdef" for c in head):
+        return int(head, 16) or 1
+    digest = hashlib.blake2b(node_id.encode("utf-8", "surrogatepass"), digest_size=7).digest()
+    return (int.from_bytes(digest, "big") >> 4) or 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +78,11 @@ class Node:
     def is_link(self) -> bool:
         """True for a symlink."""
         return self.kind == SYMLINK
+
+    @property
+    def ino(self) -> int:
+        """The inode number ``stat`` reports (``ino_of`` the id)."""
+        return ino_of(self.id)
 
     @property
     def stat_size(self) -> int:
@@ -148,6 +173,7 @@ class Stat:
     name: str
     path: str
     target: str | None = None
+    ino: int = 0  # ``ino_of`` the node's id; 0 where none is known
 
     @property
     def is_file(self) -> bool:
@@ -169,7 +195,7 @@ class Stat:
         return {
             "type": self.type, "size": self.size, "mode": self.mode, "mtimeMs": self.mtime_ms,
             "ctimeMs": self.ctime_ms, "atimeMs": self.atime_ms, "name": self.name,
-            "path": self.path, "target": self.target,
+            "path": self.path, "target": self.target, "ino": self.ino,
         }
 
 

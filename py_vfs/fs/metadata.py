@@ -27,7 +27,8 @@ def stat_of(node: Node, canonical: str) -> Stat:
     size = link_size(node.target or "") if kind == SYMLINK else node.stat_size
     return Stat(type=kind, size=size, mode=node.mode,
                 mtime_ms=node.mtime_ms, ctime_ms=node.ctime_ms, atime_ms=node.atime_ms,
-                name=paths.basename(canonical), path=canonical, target=node.target)
+                name=paths.basename(canonical), path=canonical, target=node.target,
+                ino=node.ino)
 
 
 class Metadata(Concern):

@@ -18,8 +18,8 @@ _TYPE_BITS = {"file": stat_module.S_IFREG, "directory": stat_module.S_IFDIR,
 
 
 def inode(canonical: str) -> int:
-    """A stable inode number for the file at ``canonical``: two paths to one file (through
-    links) give the same number, as os.path.samefile needs."""
+    """An inode number for the file at ``canonical`` when its stat has none (``Stat.ino`` 0):
+    two paths to one file (through links) give the same number, as os.path.samefile needs."""
     return int.from_bytes(hashlib.blake2b(canonical.encode("utf-8", "surrogatepass"),
                                           digest_size=7).digest(), "big") or 1
 
@@ -32,7 +32,8 @@ def stat_result(found: Any) -> os.stat_result:
     nanoseconds = [round(ms * 1_000_000) for ms in times]
     uid = os.getuid() if hasattr(os, "getuid") else 0
     gid = os.getgid() if hasattr(os, "getgid") else 0
-    fields = (_TYPE_BITS.get(found.type, 0) | found.mode, inode(found.path), DEVICE,
+    ino = getattr(found, "ino", 0) or inode(found.path)  # the node's, kept across renames
+    fields = (_TYPE_BITS.get(found.type, 0) | found.mode, ino, DEVICE,
               2 if found.type == "directory" else 1, uid, gid, found.size,
               *(int(value) for value in seconds))
     extra = {"st_atime": seconds[0], "st_mtime": seconds[1], "st_ctime": seconds[2],

@@ -85,8 +85,6 @@ class FileHandles:
             raise FsError.of("EINVAL", "open", path)
         flags = parse(flag if flag is not None else "r")
         exists = opened(self.v, path, flags)
-        if exists and flags.writable and self.v.stat(path).is_dir:
-            raise FsError.of("EISDIR", "open", path)
         if not exists:
             await self.v.write_file(path, b"", mode=mode, parents=False)
         real = self.v.realpath(path)

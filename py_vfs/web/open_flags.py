@@ -59,24 +59,30 @@ def parse(value: str | int) -> OpenFlags:
                      truncate=bool(bits & c["O_TRUNC"]), append=bool(bits & c["O_APPEND"]))
 
 
-def _exists(v: Any, path: str, follow: bool) -> bool:
+def _found(v: Any, path: str, follow: bool) -> Any:
+    """The stat of ``path`` (None when nothing is there); a file or a loop on the way is the
+    error ``open(2)`` answers (ENOTDIR, ELOOP), with its syscall."""
     try:
-        v.stat(path) if follow else v.lstat(path)
+        return v.stat(path) if follow else v.lstat(path)
     except FileNotFoundError:
-        return False
-    return True
+        return None
+    except FsError as error:
+        raise FsError.of(error.code, "open", path) from None
 
 
 def opened(v: Any, path: str, flags: OpenFlags) -> bool:
-    """Check ``open(path, flags)`` as Linux would and say whether the file exists: EEXIST for
-    an exclusive create of an existing path, ENOENT when the file is missing and not to be
-    created (its parent missing: the write says so)."""
-    if flags.exclusive and flags.create and _exists(v, path, follow=False):
+    """Check ``open(path, flags)`` as Linux would and say whether the file exists: ENOTDIR or
+    ELOOP on the way, EEXIST for an exclusive create of an existing path, ENOENT when the file
+    is missing and not to be created (its parent missing: the write says so), EISDIR for a
+    directory opened to write or to create."""
+    if flags.exclusive and flags.create and _found(v, path, follow=False) is not None:
         raise FsError.of("EEXIST", "open", path)
-    exists = _exists(v, path, follow=True)
-    if not exists and not flags.create:
+    found = _found(v, path, follow=True)
+    if found is None and not flags.create:
         raise FsError.of("ENOENT", "open", path)
-    return exists
+    if found is not None and found.is_dir and (flags.writable or flags.create):
+        raise FsError.of("EISDIR", "open", path)
+    return found is not None
 
 
 async def write_with(v: Any, path: str, data: bytes, flag: str | int | None,
@@ -91,12 +97,12 @@ async def write_with(v: Any, path: str, data: bytes, flag: str | int | None,
         if exists or mode is None:
             await v.append_file(path, data)
         else:
-            await v.write_file(path, data, mode=mode)
+            await v.write_file(path, data, mode=mode, parents=False)
     elif flags.truncate or not exists:
-        await v.write_file(path, data, mode=mode)
+        await v.write_file(path, data, mode=mode, parents=False)
     else:  # r+: the start overwritten, the rest kept
         old = await v.read_file(path)
-        await v.write_file(path, data + old[len(data):], mode=mode)
+        await v.write_file(path, data + old[len(data):], mode=mode, parents=False)
 
 
 async def read_with(v: Any, path: str, flag: str | int | None) -> bytes:
@@ -106,9 +112,9 @@ async def read_with(v: Any, path: str, flag: str | int | None) -> bytes:
     exists = opened(v, path, flags)
     if not flags.readable:
         if flags.truncate or not exists:
-            await v.write_file(path, b"")
+            await v.write_file(path, b"", parents=False)
         raise FsError.of("EBADF", "read", None)
     if flags.truncate or not exists:
-        await v.write_file(path, b"")
+        await v.write_file(path, b"", parents=False)
         return b""
     return await v.read_file(path)

@@ -3,7 +3,8 @@ flags turned into the keywords of the VFS facade (py_vfs/web/webapi.py's operati
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+import posixpath
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..core.errors import FsError
@@ -67,7 +68,7 @@ def written(v: Any, path: str, data: bytes | str, options: Any = None, *,
     file_flag = options.get("flag") if isinstance(options, dict) else None
     if file_flag is None and not append:
         digests = options.get("digests") if isinstance(options, dict) else None
-        return v.write_file(path, data, mode=mode_of(options), digests=digests)
+        return v.write_file(path, data, mode=mode_of(options), digests=digests, parents=False)
     if file_flag is None and mode_of(options) is None:
         return v.append_file(path, data)
     return write_with(v, path, encode(data, None) if isinstance(data, str) else bytes(data),
@@ -80,20 +81,47 @@ def mode_of(options: Any) -> int | None:
 
 
 def copy_file(v: Any, src: str, dst: str, mode: int | None = None) -> Any:
-    """Node's copyFile with its mode flags: COPYFILE_EXCL fails with EEXIST when ``dst`` exists
-    (checked as the call starts), COPYFILE_FICLONE_FORCE with ENOTSUP (no reflinks here, as
-    Node answers on a file system without them); COPYFILE_FICLONE falls back to a copy."""
+    """Node's copyFile with its mode flags, its checks in the order of libuv's
+    ``uv_fs_copyfile`` on Linux: the source is opened (ENOENT, ENOTDIR...; a directory opens),
+    then the destination (``O_EXCL`` with COPYFILE_EXCL: EEXIST when it exists; EISDIR for a
+    directory; ENOENT or ENOTDIR for its folder), then the bytes are copied: a directory as the
+    source fails there with EISDIR, and COPYFILE_FICLONE_FORCE with ENOTSUP (no reflinks here).
+    Those two change nothing, where libuv empties and removes the destination it opened
+    (docs/api.md, "Differences from Node"). COPYFILE_FICLONE falls back to a copy."""
     flags = int(mode or 0)
-    if flags & COPYFILE_FICLONE_FORCE:
-        raise FsError.of("ENOTSUP", "copyfile", src, dst)
-    if flags & COPYFILE_EXCL:
-        try:
-            v.lstat(dst)
-        except FileNotFoundError:
-            pass
-        else:
-            raise FsError.of("EEXIST", "copyfile", src, dst)
-    return _copied(v, src, dst)
+
+    def failure(code: str) -> FsError:
+        return FsError.of(code, "copyfile", src, dst)
+
+    try:
+        source = v.stat(src)
+    except FsError as error:
+        raise failure(error.code) from None
+    if flags & COPYFILE_EXCL and _found(v, dst, follow=False, failure=failure) is not None:
+        raise failure("EEXIST")
+    if not (source.is_dir or flags & COPYFILE_FICLONE_FORCE):
+        return _copied(v, src, dst)
+    target = _found(v, dst, follow=True, failure=failure)
+    if target is not None and target.is_dir:
+        raise failure("EISDIR")
+    if target is None and _found(v, dst, follow=False, failure=failure) is None:
+        folder = _found(v, posixpath.dirname(dst) or "/", follow=True, failure=failure)
+        if folder is None:
+            raise failure("ENOENT")
+        if not folder.is_dir:
+            raise failure("ENOTDIR")
+    raise failure("EISDIR" if source.is_dir else "ENOTSUP")
+
+
+def _found(v: Any, path: str, *, follow: bool, failure: Callable[[str], FsError]) -> Any:
+    """The stat (``follow``) or lstat of ``path``, None when nothing is there; another error
+    (a file or a loop on the way) as ``failure`` of its code."""
+    try:
+        return v.stat(path) if follow else v.lstat(path)
+    except FileNotFoundError:
+        return None
+    except FsError as error:
+        raise failure(error.code) from None
 
 
 async def _copied(v: Any, src: str, dst: str) -> None:

@@ -12,6 +12,7 @@ reach ``PortVFS`` (py_vfs/pyhost), as they reach the disk in the unrestricted sh
 
 from __future__ import annotations
 
+import posixpath
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from types import SimpleNamespace
@@ -36,7 +37,7 @@ def _stat(value: dict[str, Any]) -> Stat:
     return Stat(type=value["type"], size=int(value["size"]), mode=int(value["mode"]),
                 mtime_ms=value["mtimeMs"], ctime_ms=value["ctimeMs"],
                 atime_ms=value["atimeMs"], name=value["name"], path=value["path"],
-                target=value.get("target"))
+                target=value.get("target"), ino=int(value.get("ino") or 0))
 
 
 def _error(envelope: dict[str, Any]) -> FsError:
@@ -139,8 +140,20 @@ class PortVFS:
         return data.decode(encoding) if encoding else data
 
     async def write_file(self, path: str, data: bytes | str, *, mode: int | None = None) -> None:
-        """Replace (or make) a file."""
-        await self.call("writeFile", path, _bytes(data), {} if mode is None else {"mode": mode})
+        """Replace (or make) a file, its missing parents made (as the VFS's ``write_file``)."""
+        options = {} if mode is None else {"mode": mode}
+        await self.with_parents(path, lambda: self.call("writeFile", path, _bytes(data), options))
+
+    async def with_parents(self, path: str, make: Callable[[], Awaitable[Any]]) -> Any:
+        """``make()``, the file's missing parents made first when it finds one missing: the
+        protocol's writeFile and openWrite answer ENOENT then, as Node's do."""
+        try:
+            return await make()
+        except FsError as error:
+            if error.code != "ENOENT":
+                raise
+        await self.call("mkdir", posixpath.dirname(path) or "/", {"recursive": True})
+        return await make()
 
     async def append_file(self, path: str, data: bytes | str) -> None:
         """Add to the end of a file (made when missing)."""
@@ -257,7 +270,9 @@ class PortWriteStream:
 
     async def _stream(self) -> int:
         if self._id is None:
-            self._id = int(await self._vfs.call("openWrite", self._path, self._options))
+            opened = await self._vfs.with_parents(
+                self._path, lambda: self._vfs.call("openWrite", self._path, self._options))
+            self._id = int(opened)
         return self._id
 
     async def write(self, data: bytes) -> None:

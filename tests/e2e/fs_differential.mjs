@@ -6,7 +6,9 @@
 // {$bytes: [...]} a Uint8Array, {$c: "X_OK"} one of fs.constants. A call [{$h: i}, method,
 // ...args] calls `method` on what call i of the sequence resolved to (a FileHandle, a Dir);
 // an async iterable result (readLines) is compared as the array of its items, and the handles
-// a sequence leaves open are closed after it. No imports: the page loads this file as it is.
+// a sequence leaves open are closed after it. A call [{$unlessDir: i}, ...call] is skipped on
+// both sides when its argument i names a directory. No imports: the page loads this file as it
+// is.
 
 export const SEQUENCES = [
   // writeFile/appendFile flags
@@ -76,6 +78,24 @@ export const SEQUENCES = [
       ...[1, 2].flatMap((h) => [[{ $h: h }, "write", "XY", 1], [{ $h: h }, "read", { $bytes: [0, 0, 0, 0] }, 0, 4, 0],
         [{ $h: h }, "read", { $bytes: [0, 0] }, 0, 2, null], [{ $h: h }, "write", "Z"], [{ $h: h }, "stat"], [{ $h: h }, "close"]]),
       ["readFile", { $p: "f" }, "utf8"], ["readFile", { $p: "new" }, "utf8"]]),
+  // FileHandle text in every encoding: write(string, position, encoding), readFile, writeFile
+  // and appendFile (an unknown name writes UTF-8 in write, and is refused by the others)
+  [["open", { $p: "t" }, "w+"], [{ $h: 0 }, "write", "68656c6c6f", null, "hex"], [{ $h: 0 }, "write", "IQ==", null, "base64"],
+    [{ $h: 0 }, "write", "hé", null, "latin1"], [{ $h: 0 }, "write", "hé☃", null, "utf16le"], [{ $h: 0 }, "write", "ab", null, "nope"],
+    [{ $h: 0 }, "write", "686", null, "Hex"], [{ $h: 0 }, "write", "x", null, "UCS2"], [{ $h: 0 }, "sync"], ["readFile", { $p: "t" }],
+    ["open", { $p: "t" }, "r"], [{ $h: 10 }, "readFile", "hex"], ["open", { $p: "t" }, "r"], [{ $h: 12 }, "readFile", { encoding: "base64url" }],
+    ["open", { $p: "t" }, "r"], [{ $h: 14 }, "readFile", "latin1"], ["open", { $p: "t" }, "r"], [{ $h: 16 }, "readFile", "utf16le"],
+    ["open", { $p: "t" }, "r"], [{ $h: 18 }, "readFile", "ascii"], [{ $h: 18 }, "readFile", "nope"],
+    [{ $h: 0 }, "writeFile", "ff00f", "hex"], [{ $h: 0 }, "appendFile", "QQ", { encoding: "BASE64" }],
+    [{ $h: 0 }, "writeFile", "x", { encoding: "nope" }], [{ $h: 0 }, "close"], ["readFile", { $p: "t" }, "hex"]],
+  // copyFile's checks in Node's order (libuv's: the source, then the destination), a directory
+  // as the source onto a name that is free (where Node removes what it made, as nothing here)
+  [["mkdir", { $p: "d" }], ["writeFile", { $p: "f" }, "x"], ["copyFile", { $p: "nope" }, { $p: "f" }, 1],
+    ["copyFile", { $p: "f" }, { $p: "f/x" }], ["copyFile", { $p: "f/x" }, { $p: "nope/x" }], ["copyFile", { $p: "d" }, { $p: "new" }],
+    ["copyFile", { $p: "d" }, { $p: "new" }, 1], ["copyFile", { $p: "d" }, { $p: "nope/x" }], ["copyFile", { $p: "d" }, { $p: "f/x" }],
+    ["copyFile", { $p: "d" }, { $p: "d" }], ["copyFile", { $p: "d" }, { $p: "f" }, 1], ["copyFile", { $p: "f" }, { $p: "d" }],
+    ["copyFile", { $p: "f" }, { $p: "d" }, 1], ["copyFile", { $p: "f" }, { $p: "f" }], ["copyFile", { $p: "f" }, { $p: "f" }, 1],
+    ["readdir", { $p: "" }], ["readFile", { $p: "f" }, "utf8"]],
   // opendir and Dir
   [["mkdir", { $p: "d" }], ["writeFile", { $p: "d/x" }, "1"], ["opendir", { $p: "d" }],
     [{ $h: 2 }, "read"], [{ $h: 2 }, "read"], [{ $h: 2 }, "close"], [{ $h: 2 }, "read"], [{ $h: 2 }, "close"],
@@ -105,30 +125,84 @@ function random(seed) {
 
 const NAMES = ["a", "b", "d", "d/x", "d/e", "d/e/y", "nope/z"];
 const FLAGS = ["w", "wx", "a", "ax", "r+", "a+", "w+"];
+const OPEN_FLAGS = ["r", "r+", "w", "wx", "w+", "a", "ax", "a+"];
 const ENCODINGS = ["utf8", "hex", "base64", "latin1", "utf16le", "ascii"];
 
+// The generated sequences mix path calls and FileHandle calls, but stay away from the
+// deliberate differences (docs/api.md, "Differences from Node") that would make the two sides'
+// files differ from there on: a handle's writes reach the path's readers at sync()/close() (so
+// a handle with writes pending is synced before any path call), a handle follows its path (so
+// nothing removes or moves a name while a handle is open: no rm, rmdir, unlink or rename then),
+// and a copyFile that fails on a directory leaves the destination as it was (so no copyFile
+// from a directory is made: each side skips it when its source is one).
 export function generated(seed, count, length) {
   const next = random(seed);
   const pick = (list) => list[Math.floor(next() * list.length)];
   const maybe = (value) => (next() < 0.5 ? [value] : []);
   const p = () => ({ $p: pick(NAMES) });
   const text = () => ["hi", "héllo", "68656c6c6f", "aGk=", ""][Math.floor(next() * 5)];
+  const size = () => Math.floor(next() * 8);
+  const at = () => pick([null, 0, 1, 3, 20]);
+  const zeros = (n) => ({ $bytes: new Array(n).fill(0) });
   const makers = [
     () => ["writeFile", p(), text(), ...maybe({ flag: pick(FLAGS), encoding: pick(ENCODINGS) })],
     () => ["appendFile", p(), text(), ...maybe({ flag: pick(["a", "ax", "a+"]) })],
     () => ["readFile", p(), ...maybe(pick(ENCODINGS))],
     () => ["mkdir", p(), ...maybe({ recursive: next() < 0.5 })],
-    () => ["rm", p(), ...maybe({ recursive: next() < 0.5, force: next() < 0.5 })],
-    () => ["rmdir", p()],
-    () => ["unlink", p()],
-    () => ["rename", p(), p()],
-    () => ["copyFile", p(), p(), ...maybe(1)],
+    () => [{ $unlessDir: 0 }, "copyFile", p(), p(), ...maybe(1)],
     () => ["stat", p()],
     () => ["readdir", p(), ...maybe({ recursive: next() < 0.5, withFileTypes: next() < 0.5 })],
     () => ["access", p(), ...maybe(pick([0, 2, 4]))],
     () => ["truncate", p(), Math.floor(next() * 4)],
+    () => ["open", p(), pick(OPEN_FLAGS), ...maybe(pick([0o600, 0o644]))],
   ];
-  return Array.from({ length: count }, () => Array.from({ length }, () => pick(makers)()));
+  const moves = [
+    () => ["rm", p(), ...maybe({ recursive: next() < 0.5, force: next() < 0.5 })],
+    () => ["rmdir", p()],
+    () => ["unlink", p()],
+    () => ["rename", p(), p()],
+  ];
+  // A call on the handle `h`, and whether it leaves writes pending.
+  const handleCalls = [
+    (h) => [[h, "read", zeros(4), 0, 4, at()], false],
+    (h) => { const n = size(); return [[h, "read", zeros(n), 0, n, at()], false]; },
+    (h) => [[h, "read", { buffer: zeros(3), position: at() }], false],
+    (h) => [[h, "write", text(), ...maybe(at())], true],
+    (h) => [[h, "write", { $bytes: [65, 66, 67, 68] }, 1, 2, at()], true],
+    (h) => [[h, "writev", [{ $bytes: [49] }, { $bytes: [50, 51] }], at()], true],
+    (h) => [[h, "readv", [zeros(1), zeros(2)], at()], false],
+    (h) => [[h, "readFile", ...maybe("utf8")], false],
+    (h) => [[h, "writeFile", text()], true],
+    (h) => [[h, "appendFile", text()], true],
+    (h) => [[h, "truncate", Math.floor(next() * 6)], false],
+    (h) => [[h, "stat"], false],
+    (h) => [[h, "chmod", pick([0o600, 0o755])], false],
+    (h) => [[h, pick(["sync", "datasync"])], false],
+    (h) => [[h, "close"], false],
+  ];
+  return Array.from({ length: count }, () => {
+    const calls = [];
+    const open = new Set(); // the calls that opened a handle (if they did)
+    const pending = new Set(); // those with writes not synced
+    const add = (call) => { calls.push(call); return calls.length - 1; };
+    while (calls.length < length) {
+      if (open.size > 0 && next() < 0.5) {
+        const i = pick([...open]);
+        const [call, writes] = pick(handleCalls)({ $h: i });
+        add(call);
+        if (call[1] === "close") { open.delete(i); pending.delete(i); }
+        else if (writes) pending.add(i);
+        else if (["sync", "datasync", "truncate"].includes(call[1])) pending.delete(i);
+        continue;
+      }
+      for (const i of pending) add([{ $h: i }, "sync"]);
+      pending.clear();
+      const call = open.size === 0 && next() < 0.3 ? pick(moves)() : pick(makers)();
+      const i = add(call);
+      if (call[0] === "open") open.add(i);
+    }
+    return calls;
+  });
 }
 
 // `value` with the sequence's directory written as <root> and mkdtemp's six letters as XXXXXX.
@@ -190,9 +264,19 @@ export async function runAll(fs, root, sequences, constants) {
     await fs.mkdir(dir, { recursive: true });
     const outcomes = [];
     const results = [];
-    for (const call of sequence) {
+    for (const whole of sequence) {
+      const guard = whole[0]?.$unlessDir;
+      const call = guard === undefined ? whole : whole.slice(1);
       const [target, method, ...args] = call[0]?.$h === undefined ? [fs, ...call] : [results[call[0].$h], ...call.slice(1)];
       results.push(undefined);
+      if (target === undefined) { // the open it names failed (both sides say how already)
+        outcomes.push({ noHandle: true });
+        continue;
+      }
+      if (guard !== undefined && await fs.stat(argument(args[guard], dir, constants)).then((s) => s.isDirectory(), () => false)) {
+        outcomes.push({ skipped: "a directory" });
+        continue;
+      }
       try {
         let value = await target[method](...args.map((arg) => argument(arg, dir, constants)));
         results[results.length - 1] = value;

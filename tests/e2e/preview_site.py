@@ -84,6 +84,7 @@ WRITE_JS = """async (files) => {
   const vfs = await window.pyvfs.ready;
   for (const [path, b64] of Object.entries(files)) {
     const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    await vfs.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
     await vfs.writeFile(path, bytes);
   }
 }"""

@@ -67,6 +67,7 @@ WRITER_JS = """(round) => {
   window.writerError = null;
   (async () => {
     const vfs = await window.pyvfs.ready;
+    await vfs.mkdir(`/crash/r${round}`, { recursive: true });
     for (let i = 0; ; i++) {
       const shared = i % 4 === 3;
       const path = shared ? "/crash/shared.bin" : `/crash/r${round}/f${i}`;
@@ -193,6 +194,7 @@ def test_a_full_quota_is_enospc_rolled_back_whole_and_space_can_be_freed(
     cdp.send("Storage.overrideQuotaForOrigin", {
         "origin": base_url.rstrip("/"), "quotaSize": QUOTA})
     page = open_app(context).page
+    vfs_eval(page, 'await vfs.mkdir("/full");')
     written, failure = write_until_full(page, "/full/f")
     assert failure is not None and failure["code"] == "ENOSPC", (written, failure)
     assert 0 < written < 40
@@ -234,6 +236,7 @@ def test_a_full_quota_is_enospc_rolled_back_whole_and_space_can_be_freed(
 # keeps the reload from installing it again).
 SEED_JS = """
 for (const path of ["/workspace", "/shared", "/scoops"]) await vfs.rm(path, { recursive: true });
+await vfs.mkdir("/big/t0/d0", { recursive: true });
 await Promise.all(Array.from({ length: 100 }, (_, i) =>
   vfs.writeFile(`/big/t0/d0/f${i}`, window.diskKit.content(`f${i}`, 4000))));
 const copies = (from, to) => Array.from({ length: 9 }, (_, i) => `cp -r ${from}0 ${to}${i + 1}`);

@@ -16,6 +16,7 @@ def test_a_foreign_page_opens_its_own_named_vfs(page, offsite_requests):
       // diagnostics); a.txt is inline in its record and reads none.
       const vfs = await openVFS({ name: "embedded", cacheBytes: 0,
                                   onProgress: (p) => stages.push(p.stage) });
+      await vfs.mkdir("/notes");
       await vfs.writeFile("/notes/a.txt", "mine");
       await vfs.writeFile("/big.bin", new Uint8Array(3000)); // > INLINE_MAX: one chunk
       let error = null;
@@ -36,6 +37,7 @@ def test_a_foreign_page_opens_its_own_named_vfs(page, offsite_requests):
     after = page.evaluate("""async () => {
       const { openVFS } = await import("/pyvfs.mjs");
       const vfs = await openVFS({ name: "embedded" });
+      await vfs.mkdir("/many");
       const writes = Array.from({ length: 20 }, (_, i) => vfs.writeFile(`/many/${i}`, String(i)));
       let settled = 0;
       writes.forEach((w) => w.then(() => settled++));

@@ -44,6 +44,7 @@ def data_js(page, body: str):
 
 def test_100_mib_zip_export_holds_little_and_imports_equal_into_another_disk(app):
     result = data_js(app, """
+      for (let i = 0; i < 5; i++) await vfs.mkdir(`/big/d${i}`, {recursive: true});
       for (let i = 0; i < 25; i++) {
         await vfs.writeFile(`/big/d${i % 5}/f${i}.bin`, random(4 * MiB), {mode: 0o640 + (i % 2)});
       }
@@ -83,6 +84,7 @@ def test_100_mib_zip_export_holds_little_and_imports_equal_into_another_disk(app
 
 def test_cancelling_an_export_frees_it_in_the_worker(app):
     result = data_js(app, """
+      await vfs.mkdir("/cancel");
       await vfs.writeFile("/cancel/a.bin", random(3 * MiB));
       const idle = (await vfs.diagnostics()).streams;
       const reader = vfs.export("/cancel").getReader();
@@ -109,6 +111,7 @@ def test_a_sqlite_image_is_built_and_received_outside_the_workers_memory(app):
       const source = new ReadableStream({
         pull(c) { if (i++ < 48) c.enqueue(random(MiB / 2)); else c.close(); },
       });
+      await disk.mkdir("/img/a", {recursive: true});
       await disk.writeFile("/img/a/one.bin", source, {mode: 0o600});
       await disk.writeFile("/img/two.txt", "two");
       await disk.mkdir("/img/empty");
@@ -172,6 +175,7 @@ def test_a_sqlite_image_is_built_and_received_outside_the_workers_memory(app):
 
 def test_every_source_kind_imports(app):
     result = data_js(app, """
+      await vfs.mkdir("/kinds");
       await vfs.writeFile("/kinds/x.txt", "x");
       const zip = new Uint8Array(await new Response(vfs.export("/kinds")).arrayBuffer());
       const out = [];
@@ -246,6 +250,7 @@ def wait_status(page, state: str) -> str:
 
 def test_the_page_downloads_an_export_into_a_picked_file(app):
     data_js(app, """
+      await vfs.mkdir("/ui/a", {recursive: true});
       await vfs.writeFile("/ui/a/one.bin", random(3 * MiB));
       await vfs.writeFile("/ui/two.txt", "two");
       // The save picker, replaced as the mount tests replace the folder picker: an OPFS file.
@@ -271,6 +276,7 @@ def test_the_page_downloads_an_export_into_a_picked_file(app):
 
 def test_without_a_save_picker_the_page_downloads_a_blob(app):
     data_js(app, """
+      await vfs.mkdir("/blob");
       await vfs.writeFile("/blob/x.txt", "x");
       window.__pickSaveFile = null;
     """)

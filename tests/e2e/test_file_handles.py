@@ -100,3 +100,75 @@ def test_opendir_and_watch_as_node(app):
     """) == {"names": ["a", "b"], "got": [{"eventType": "rename", "filename": "c"},
                                           {"eventType": "change", "filename": "c"},
                                           "AbortError"]}
+
+
+def test_ino_is_the_files_own_across_renames_rewrites_handles_and_a_reload(browser, base_url):
+    """Stats.ino (docs/api.md, "Stats"): not 0, one number per file whoever answers the stat
+    (the worker, the page's stat cache after a listing, a handle, Python's os.stat, the early
+    reader of a reload), kept when the file is renamed or rewritten, another for another file."""
+    context = browser.new_context(base_url=base_url)
+    try:
+        session = open_app(context)
+        page = session.page
+        before = js(page, """
+          await vfs.mkdir("/ino/d", {recursive: true});
+          await vfs.writeFile("/ino/a", "one");
+          await vfs.writeFile("/ino/b", "two");
+          const ino = async (path, how = "stat") => (await vfs[how](path)).ino;
+          const a = await ino("/ino/a");
+          await vfs.rename("/ino/a", "/ino/d/moved");
+          await vfs.writeFile("/ino/d/moved", "rewritten, longer");
+          await vfs.appendFile("/ino/d/moved", "!");
+          await vfs.symlink("d/moved", "/ino/link");
+          const handle = await vfs.open("/ino/d/moved", "r+");
+          await handle.write("R", 0);
+          const viaHandle = (await handle.stat()).ino;
+          await handle.close();
+          await vfs.readdir("/ino/d");  // the listing's stats answer the next stat in the page
+          const listed = await ino("/ino/d/moved");
+          const python = await vfs.runPython(
+            "import os\\nprint(os.stat('/ino/d/moved').st_ino, os.lstat('/ino/link').st_ino)");
+          return {a, moved: await ino("/ino/d/moved"), viaHandle, listed, python: python.stdout,
+                  b: await ino("/ino/b"), dir: await ino("/ino/d"), root: await ino("/"),
+                  link: await ino("/ino/link", "lstat"), through: await ino("/ino/link")};
+        """)
+        a = before["a"]
+        assert isinstance(a, int) and a > 0
+        assert before["moved"] == before["viaHandle"] == before["listed"] == before["through"] == a
+        assert len({a, before["b"], before["dir"], before["link"], before["root"]}) == 5
+        assert before["root"] == 2 and 0 not in (before["b"], before["dir"], before["link"])
+        assert before["python"] == f"{a} {before['link']}\n"
+        page.reload()
+        wait_ready(session)
+        after = js(page, """
+          const ino = async (path, how = "stat") => (await vfs[how](path)).ino;
+          return {moved: await ino("/ino/d/moved"), b: await ino("/ino/b"),
+                  link: await ino("/ino/link", "lstat")};
+        """)
+        assert after == {"moved": a, "b": before["b"], "link": before["link"]}
+    finally:
+        context.close()
+
+
+def test_a_handles_text_is_in_every_encoding_of_the_path_calls(app):
+    assert js(app, """
+      await vfs.mkdir("/fh5", {recursive: true});
+      const h = await vfs.open("/fh5/t", "w+");
+      await h.write("68656c6c6f", null, "hex");
+      await h.write("IQ==", null, "base64");
+      await h.writeFile("h\\u00e9", "latin1");
+      await h.appendFile("\\u2603", {encoding: "utf16le"});
+      const back = async (encoding) => {
+        const r = await vfs.open("/fh5/t", "r");
+        try { return await r.readFile({encoding}); } finally { await r.close(); }
+      };
+      await h.sync();
+      const out = {hex: await back("hex"), base64: await back("base64"),
+                   path: await vfs.readFile("/fh5/t", "hex")};
+      try { await h.readFile("nope"); } catch (e) { out.refused = [e.code, e.message]; }
+      await h.close();
+      return out;
+    """) == {"hex": "68656c6c6f2168e90326", "base64": "aGVsbG8haOkDJg==",
+             "path": "68656c6c6f2168e90326",
+             "refused": ["ERR_INVALID_ARG_VALUE",
+                         "The argument 'encoding' is invalid encoding. Received 'nope'"]}

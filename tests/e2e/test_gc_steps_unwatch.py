@@ -52,6 +52,7 @@ SEED_JS = """
   const [dayMs] = args;
   const bytes = (tag) => new TextEncoder().encode(`${tag} `.repeat(1000));
   const kept = bytes("referenced");
+  await vfs.mkdir("/gc");
   await vfs.writeFile("/gc/kept.bin", kept);  // 11,000 bytes: one chunk, not inline
   const keys = { kept: await sha(kept) };
   const orphans = { old: Date.now() - 2 * dayMs, young: Date.now(), bare: null };

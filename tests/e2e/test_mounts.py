@@ -172,6 +172,7 @@ def test_writes_land_in_the_folder(app):
     result = js(app, WITH_FOLDER + """
       await F.write(dir, "keep.txt", "keep");
       await vfs.mount("/mnt/writes", dir);
+      await vfs.mkdir("/mnt/writes/new/deep", {recursive: true});
       await vfs.writeFile("/mnt/writes/new/deep/n.txt", "new");
       await vfs.appendFile("/mnt/writes/keep.txt", "+more");
       await vfs.writeFile("/mnt/writes/t.txt", "0123456789");
@@ -302,6 +303,7 @@ def test_changes_made_through_the_handle_show_at_once(app):
 def test_walks_from_the_disk_descend_into_mounts(app):
     result = js(app, WITH_FOLDER + """
       await F.write(dir, "src/app.js", "const needle = 1;\\n");
+      await vfs.mkdir("/outer");
       await vfs.writeFile("/outer/readme.txt", "needle on the disk\\n");
       await vfs.mount("/outer/inner/proj", dir);
       return {walk: await vfs.walk("/outer"), du: await vfs.du("/outer"),
@@ -387,6 +389,7 @@ def test_rename_across_is_exdev_and_mv_copies_then_removes(app):
 def test_mount_refusals(app):
     js(app, WITH_FOLDER + """
       await vfs.mount("/mnt/taken", dir);
+      await vfs.mkdir("/not-empty");
       await vfs.writeFile("/not-empty/f", "f");
     """, "taken")
     mount_fresh = 'await vfs.mount("{}", await window.__folders.fresh("{}"))'

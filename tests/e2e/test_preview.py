@@ -30,6 +30,7 @@ SETUP_JS = """async (size) => {
   PATTERN;
   const vfs = await window.pyvfs.ready;
   await vfs.mkdir("/http/list/sub", { recursive: true });
+  await vfs.mkdir("/http/withindex");
   await vfs.writeFile("/http/a.txt", "alpha\\n");
   await vfs.writeFile("/http/withindex/index.html", "<title>index</title><p>the index</p>");
   await vfs.writeFile("/http/list/one.txt", "1");

@@ -36,6 +36,7 @@ FETCH_JS = """async ([url, init]) => {
 # deduplicated) and a small text file beside it.
 SETUP_JS = """async ([path, size]) => {
   const vfs = await window.pyvfs.ready;
+  await vfs.mkdir("/edges", { recursive: true });
   await vfs.writeFile("/edges/a.txt", "alpha\\n");
   let offset = 0;
   await vfs.writeFile(path, new ReadableStream({

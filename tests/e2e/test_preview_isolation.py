@@ -96,6 +96,8 @@ def hostile(app_session):
     app = app_session.page
     app.evaluate("""async ([attack, index]) => {
       const vfs = await window.pyvfs.ready;
+      await vfs.mkdir("/secret");
+      await vfs.mkdir("/hostile");
       await vfs.writeFile("/secret/s.txt", "the secret");
       await vfs.writeFile("/hostile/attack.mjs", attack);
       await vfs.writeFile("/hostile/index.html", index);

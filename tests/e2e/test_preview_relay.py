@@ -160,6 +160,7 @@ def hostile(app_session):
     """(app page, hostile tab): the hostile page loaded, its two windows opened by clicks."""
     app = app_session.page
     js(app, """
+      await vfs.mkdir("/hostile");
       await vfs.writeFile("/hostile/index.html", args[0]);
       await vfs.writeFile("/hostile/attack.mjs", args[1]);
       await vfs.writeFile("/hostile/own.html", "<p>own</p>");
@@ -180,7 +181,8 @@ def hostile(app_session):
 
 def test_a_previewed_page_cannot_learn_or_answer_another_tabs_previews(hostile, app_session):
     app, tab = hostile
-    js(app, "await vfs.writeFile('/victim/secret.txt', 'the victim\\'s secret');")
+    js(app, "await vfs.mkdir('/victim'); "
+            "await vfs.writeFile('/victim/secret.txt', 'the victim\\'s secret');")
     victim_url = js(app, "return vfs.previewUrl('/victim/');")
     token = victim_url.rstrip("/").rsplit("/", 1)[-1]
     victim = app_session.context.new_page()
@@ -230,6 +232,7 @@ def test_a_scoop_that_swaps_its_folder_for_a_link_to_the_root_gets_404(app_sessi
 def test_a_linked_index_and_a_file_root_swapped_for_a_link_serve_nothing(app_session):
     app = app_session.page
     site, file, link = js(app, """
+      await vfs.mkdir("/escape/site", {recursive: true});
       await vfs.writeFile("/escape/private.txt", "the user's private notes");
       await vfs.writeFile("/escape/site/page.html", "<p>page</p>");
       await vfs.symlink("/escape/private.txt", "/escape/site/index.html");
@@ -260,7 +263,8 @@ def test_the_app_tabs_relay_still_serves_after_the_service_worker_was_stopped(ap
     """The service worker is stopped when idle; the relays it knew are kept (sw.js), so the
     next request, which starts it again, is still served by the app tab's relay."""
     app = app_session.page
-    js(app, "await vfs.writeFile('/restart/a.txt', 'after a restart');")
+    js(app, "await vfs.mkdir('/restart'); "
+            "await vfs.writeFile('/restart/a.txt', 'after a restart');")
     url = js(app, "return vfs.previewUrl('/restart/');")
     tab = app_session.context.new_page()
     tab.goto(url)

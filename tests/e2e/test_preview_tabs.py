@@ -16,6 +16,7 @@ from .console_errors import expect_failed_load
 
 WRITE_JS = """async ([path, text]) => {
   const vfs = await window.pyvfs.ready;
+  await vfs.mkdir(path.slice(0, path.lastIndexOf("/")) || "/", { recursive: true });
   await vfs.writeFile(path, text);
   return vfs.previewUrl(path);
 }"""

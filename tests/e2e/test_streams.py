@@ -47,6 +47,7 @@ def stream_js(page, body: str):
 
 def test_write_stream_then_read_it_back_in_ranges(app):
     result = stream_js(app, """
+      await vfs.mkdir("/streams", {recursive: true});
       await vfs.writeFile("/streams/a.bin", source(3 * MiB + 5, 100000));
       const whole = await vfs.readFile("/streams/a.bin");
       const all = await sum(vfs.createReadStream("/streams/a.bin"));
@@ -72,6 +73,7 @@ def test_write_stream_then_read_it_back_in_ranges(app):
 def test_strings_and_async_iterables_stream_too(app):
     assert js(app, """
       async function* parts() { yield "héllo "; yield new TextEncoder().encode("wörld"); }
+      await vfs.mkdir("/streams", {recursive: true});
       await vfs.writeFile("/streams/t.txt", parts());
       return await vfs.readFile("/streams/t.txt", "utf8");
     """) == "héllo wörld"
@@ -79,6 +81,7 @@ def test_strings_and_async_iterables_stream_too(app):
 
 def test_a_failing_stream_leaves_the_old_file(app):
     result = js(app, """
+      await vfs.mkdir("/streams", {recursive: true});
       await vfs.writeFile("/streams/keep.txt", "old");
       let sent = 0;
       const broken = new ReadableStream({
@@ -107,6 +110,7 @@ def test_stream_errors_carry_codes(app):
 
 def test_cancelling_a_read_stream_lets_the_file_go(app):
     assert stream_js(app, """
+      await vfs.mkdir("/streams", {recursive: true});
       await vfs.writeFile("/streams/c.bin", source(2 * MiB, MiB));
       const reader = vfs.createReadStream("/streams/c.bin").getReader();
       const first = await reader.read();
@@ -119,6 +123,7 @@ def test_cancelling_a_read_stream_lets_the_file_go(app):
 
 def test_200_mib_stream_holds_a_few_chunks_in_the_worker(app):
     result = stream_js(app, """
+      await vfs.mkdir("/streams", {recursive: true});
       const before = await vfs.memoryUsage();
       const total = 200 * MiB;
       const t0 = performance.now();

@@ -21,6 +21,7 @@ WATCH = """
 # "tabs-go" BroadcastChannel (GO): both tabs then start together and write concurrently.
 START_WRITER = """
   const [tag, rounds, ms] = args;
+  for (const dir of [`/tabs/${tag}`, "/tabs/shared"]) await vfs.mkdir(dir, {recursive: true});
   const go = new BroadcastChannel("tabs-go");
   const signalled = new Promise((resolve, reject) => {
     go.onmessage = resolve;
@@ -156,6 +157,7 @@ def test_a_committed_step_is_seen_whole_by_the_other_tab(tabs):
     """)
     js(first.page, """
       await vfs.step(async (tx) => {
+        await tx.mkdir("/whole/tmp", {recursive: true});
         for (let i = 0; i < 20; i++) await tx.writeFile(`/whole/tmp/f${i}`, `${i}`);
         await tx.rename("/whole/tmp", "/whole/dir");
         await tx.writeFile("/whole/dir/done", "yes");

@@ -18,6 +18,7 @@ const read = (page, path) => run(page, `readFile ${path}`,
   async (path) => (await window.pyvfs.ready).readFile(path, "utf8"), path);
 
 test("a write in one tab is read in the other, both ways", { timeout: TEST_MS }, async () => {
+  await run(world.page, "mkdir /tabs", async () => (await window.pyvfs.ready).mkdir("/tabs"));
   await write(world.page, "/tabs/one.txt", "from the first tab");
   assert.equal(await read(second, "/tabs/one.txt"), "from the first tab");
   await write(second, "/tabs/one.txt", "changed by the second");

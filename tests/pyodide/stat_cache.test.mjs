@@ -8,7 +8,7 @@ import { StatCache, recordsOf } from "../../dist/stat_cache.mjs";
 const raw = (size, type = "file") => ({ type, size, mode: 0o644, mtimeMs: 1, ctimeMs: 1, atimeMs: 1, name: "x", path: "/x" });
 
 function listing(path, entries) {
-  const numbers = new Float64Array(entries.flatMap(([, , size]) => (size < 0 ? [-1, 0, 0, 0, 0] : [size, 0o644, 5, 6, 7])));
+  const numbers = new Float64Array(entries.flatMap(([, , size]) => (size < 0 ? [-1, 0, 0, 0, 0, 0] : [size, 0o644, 5, 6, 7, 9])));
   return {
     path,
     names: entries.map(([name]) => name).join("/"),
@@ -69,7 +69,7 @@ test("a listing answers readdir and the lstat of its entries; stat only where no
   assert.deepEqual(records.map((r) => r.slice(0, 3)), [["f", "/real/f", "file"], ["l", "/real/l", "symlink"], ["m", "/real/m", "directory"]]);
   assert.equal(cache.answer("readdir", "/d").value, records);
   const f = cache.answer("lstat", "/d/f").value;
-  assert.deepEqual([f.size, f.path, f.mtimeMs, f.ctimeMs, f.atimeMs], [10, "/real/f", 5, 6, 7]);
+  assert.deepEqual([f.size, f.path, f.mtimeMs, f.ctimeMs, f.atimeMs, f.ino], [10, "/real/f", 5, 6, 7, 9]);
   assert.equal(cache.answer("stat", "/d/f").value.size, 10);
   assert.equal(cache.answer("lstat", "/d/l").value.type, "symlink");
   assert.equal(cache.answer("stat", "/d/l"), undefined, "stat follows the link");

@@ -144,7 +144,10 @@ export async function everyMethod(): Promise<void> {
   await fh.readv([new Uint8Array(2)], 0);
   await fh.writev([new Uint8Array(2)], 0);
   const handleText: string = await fh.readFile("utf8");
+  const handleHex: string = await fh.readFile({ encoding: "hex" });
+  await fh.write("aGk=", null, "base64");
   await fh.writeFile("more");
+  await fh.writeFile("6869", "hex");
   await fh.appendFile(new Uint8Array([10]));
   await fh.truncate(2);
   const handleStats: Stats = await fh.stat();
@@ -160,7 +163,7 @@ export async function everyMethod(): Promise<void> {
   const dir: Dir = await vfs.opendir("/");
   const first: Dirent | null = await dir.read();
   for await (const entry of dir) void entry.name;
-  void [fd, bytesWritten, bytesRead, buffer, reread, handleText, handleStats, fhLines, web, ranged, sink, first];
+  void [fd, bytesWritten, bytesRead, buffer, reread, handleText, handleHex, handleStats, fhLines, web, ranged, sink, first];
 
   // Views and scoops
   const view: VFS = await vfs.restrict({ read: ["/shared"], write: ["/workspace"], writer: "view:x" });

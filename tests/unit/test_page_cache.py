@@ -93,8 +93,8 @@ def test_listing_carries_every_entrys_lstat(api):
     numbers = array("d", value["numbers"])
     for i, name in enumerate(["a.txt", "link", "sub"]):
         stat = api.vfs.lstat(f"/d/{name}")
-        assert list(numbers[i * 5:i * 5 + 5]) == [
-            stat.size, stat.mode, stat.mtime_ms, stat.ctime_ms, stat.atime_ms]
+        assert list(numbers[i * 6:i * 6 + 6]) == [
+            stat.size, stat.mode, stat.mtime_ms, stat.ctime_ms, stat.atime_ms, stat.ino]
 
 
 def test_listing_of_an_empty_directory_and_errors(api):
@@ -123,8 +123,8 @@ def test_nothing_that_reaches_a_mounted_folder_is_stamped(tmp_path, posted):
     numbers = array("d", listing["value"]["numbers"])
     names = listing["value"]["names"].split("/")
     assert names == ["disk.txt", "mnt", "to-folder"]
-    assert numbers[names.index("mnt") * 5] == -1  # the mount point's stat is the folder's
-    assert numbers[names.index("disk.txt") * 5] == 1
+    assert numbers[names.index("mnt") * 6] == -1  # the mount point's stat is the folder's
+    assert numbers[names.index("disk.txt") * 6] == 1
 
 
 def test_given_digests_name_the_chunks_as_sha256_would():

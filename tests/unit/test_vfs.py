@@ -169,6 +169,33 @@ def test_reopen_sees_committed_state_and_reads_no_content_at_boot():
     run(scenario())
 
 
+def test_ino_is_the_nodes_own_across_renames_rewrites_and_a_reopen():
+    """Stat.ino (docs/api.md, "Stats"): from the node's id, so a rename or a rewrite keeps it
+    and a reopen reads it back; never 0, another for another file, 2 for the root."""
+    store = MemoryStore()
+
+    async def scenario():
+        first = await VFS.open(store)
+        await first.write_file("/w/a.txt", "A")
+        await first.write_file("/w/b.txt", "B")
+        await first.symlink("a.txt", "/w/link")
+        ino = first.stat("/w/a.txt").ino
+        await first.rename("/w/a.txt", "/w/moved.txt")
+        await first.write_file("/w/moved.txt", "rewritten")
+        await first.append_file("/w/moved.txt", "!")
+        await first.truncate("/w/moved.txt", 3)
+        assert first.stat("/w/moved.txt").ino == ino
+        others = {first.stat("/w/b.txt").ino, first.lstat("/w/link").ino, first.stat("/w").ino}
+        assert 0 not in others and ino not in others and len(others) == 3
+        assert first.stat("/").ino == 2
+        assert first.stat("/w/moved.txt").to_dict()["ino"] == ino
+        second = await VFS.open(store)
+        assert second.stat("/w/moved.txt").ino == ino
+        assert second.lstat("/w/link").ino == first.lstat("/w/link").ino
+
+    run(scenario())
+
+
 class FailingStore(MemoryStore):
     fail = False
 

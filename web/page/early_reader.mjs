@@ -327,7 +327,14 @@ function statOf(node, canonical) {
   return {
     type: node.kind, size, mode: node.mode, mtimeMs: node.mtime, ctimeMs: node.ctime, atimeMs: node.atime,
     name: canonical.slice(canonical.lastIndexOf("/") + 1), path: canonical, target: node.target ?? null,
+    ino: inoOf(node.id),
   };
+}
+
+// py_vfs/core/node.py `ino_of` for the ids a disk stores: the root's 2, any other's the first
+// 13 hex digits (52 bits: exact in a number) of its random id.
+function inoOf(id) {
+  return id === ROOT_ID ? 2 : parseInt(id.slice(0, 13), 16) || 1;
 }
 
 const ANSWERS = {
@@ -373,7 +380,7 @@ const ANSWERS = {
     const prefix = canonical === "/" ? "/" : `${canonical}/`;
     // page_cache.py `listing`: a listing's sizes are stat_size (4096 for a directory).
     return entries.map((child) => [child.name, prefix + child.name, child.kind,
-      child.kind === "directory" ? 4096 : child.size, child.mode, child.mtime, child.ctime, child.atime]);
+      child.kind === "directory" ? 4096 : child.size, child.mode, child.mtime, child.ctime, child.atime, inoOf(child.id)]);
   },
 };
 

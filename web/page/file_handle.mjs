@@ -5,23 +5,23 @@
 // The streams are Web streams (ReadableStream, WritableStream), not Node's.
 
 import { fsError } from "../shared/errors.mjs";
-import { CHUNK_SIZE } from "../shared/protocol.mjs";
+import { CHUNK_SIZE, ENCODINGS } from "../shared/protocol.mjs";
+import { bytesToText, textToBytes } from "./encodings.mjs";
 import { Stats } from "./entries.mjs";
-import { invalidArgType, KINDS } from "./validate.mjs";
+import { checkEncoding, invalidArgType, invalidArgValue, KINDS } from "./validate.mjs";
 
 const READ_SIZE = 16384; // read() without a buffer allocates this many bytes, as Node's
 const asyncDispose = Symbol.asyncDispose ?? Symbol.for("nodejs.asyncDispose");
 
-// Text in and out of a handle: UTF-8 only (the path calls take every encoding of Node's).
+// The encoding an options argument names (a string is one), null for none: every encoding the
+// path calls take (web/page/encodings.mjs converts the text in the page).
 function encoding(value) {
-  const name = typeof value === "string" ? value : value?.encoding;
-  if (name == null) return null;
-  if (!/^utf-?8$/i.test(name)) {
-    const error = new TypeError(`The argument 'encoding' is not supported by a FileHandle here. Received '${name}'`);
-    error.code = "ERR_INVALID_ARG_VALUE";
-    throw error;
-  }
-  return "utf8";
+  return checkEncoding(typeof value === "string" ? value : value?.encoding);
+}
+
+// `text` as bytes in `name` (utf8 when null).
+function encoded(text, name) {
+  return textToBytes(text, name ?? "utf8");
 }
 
 function bytesOf(data, name = "buffer") {
@@ -87,8 +87,15 @@ export class FileHandle {
   }
   async write(data, offset, length, at) {
     if (typeof data === "string") {
-      encoding(length);
-      const written = await this.#on("fileWrite", "write", new TextEncoder().encode(data), position(offset));
+      // Node's write(string, position, encoding) writes UTF-8 for a name it does not know, and
+      // refuses hex text of an odd length (its writeFile cuts the last digit).
+      const lower = typeof length === "string" ? length.toLowerCase() : null;
+      const name = ENCODINGS.includes(lower) ? lower : null;
+      if (name === "hex" && data.length % 2 !== 0) {
+        throw invalidArgValue("encoding", length, `is invalid for data of length ${data.length}`);
+      }
+      const bytes = encoded(data, name);
+      const written = await this.#on("fileWrite", "write", bytes, position(offset));
       return { bytesWritten: written, buffer: data };
     }
     const bytes = bytesOf(data);
@@ -129,17 +136,15 @@ export class FileHandle {
     const whole = new Uint8Array(pieces.reduce((n, piece) => n + piece.byteLength, 0));
     let at = 0;
     for (const piece of pieces) { whole.set(piece, at); at += piece.byteLength; }
-    return text ? new TextDecoder().decode(whole) : whole;
+    return text ? bytesToText(whole, text) : whole;
   }
   // From the handle's position (an "a" handle: at the end), as Node's.
   async writeFile(data, options) {
-    const text = typeof data === "string";
-    if (text) encoding(options);
-    const bytes = text ? new TextEncoder().encode(data) : bytesOf(data, "data");
+    const bytes = typeof data === "string" ? encoded(data, encoding(options)) : bytesOf(data, "data");
     if (this.#fd === -1) throw fsError("EBADF", "file closed", { syscall: "write" });
-    for (let at = 0; at < bytes.byteLength || at === 0; at += CHUNK_SIZE) {
+    // Nothing to write is no write, as Node's (even on a handle not open to write).
+    for (let at = 0; at < bytes.byteLength; at += CHUNK_SIZE) {
       await this.#on("fileWrite", "write", bytes.subarray(at, at + CHUNK_SIZE), null);
-      if (bytes.byteLength === 0) break;
     }
   }
   appendFile(data, options) { return this.writeFile(data, options); }

@@ -141,8 +141,8 @@ export class StatCache {
     const prefix = dir === "/" ? "/" : `${dir}/`;
     for (const r of records) {
       const child = prefix + r[0];
-      if (r.length < 8 || child.length > MAX_CHILD_KEY) continue;
-      const value = { type: r[2], size: r[3], mode: r[4], mtimeMs: r[5], ctimeMs: r[6], atimeMs: r[7], name: r[0], path: r[1] };
+      if (r.length < 9 || child.length > MAX_CHILD_KEY) continue;
+      const value = { type: r[2], size: r[3], mode: r[4], mtimeMs: r[5], ctimeMs: r[6], atimeMs: r[7], name: r[0], path: r[1], ino: r[8] };
       this.#set(keyOf("lstat", child), { value });
     }
   }
@@ -176,7 +176,7 @@ export class StatCache {
 }
 
 // A readdirStats answer (py_vfs/web/page_cache.py, `listing`) as records by name: [name, path,
-// type, size, mode, mtimeMs, ctimeMs, atimeMs], or [name, path, type] where the stat is not
+// type, size, mode, mtimeMs, ctimeMs, atimeMs, ino], or [name, path, type] where the stat is not
 // known (it comes from a mounted folder).
 export function recordsOf({ path, names, kinds, numbers }) {
   if (names === "") return [];
@@ -184,9 +184,9 @@ export function recordsOf({ path, names, kinds, numbers }) {
   const v = new Float64Array(numbers.slice().buffer); // slice: aligned at 0
   const prefix = path === "/" ? "/" : `${path}/`;
   return names.split("/").map((name, i) => {
-    const at = i * 5;
+    const at = i * 6;
     return v[at] < 0 ? [name, prefix + name, types[i]]
-      : [name, prefix + name, types[i], v[at], v[at + 1], v[at + 2], v[at + 3], v[at + 4]];
+      : [name, prefix + name, types[i], v[at], v[at + 1], v[at + 2], v[at + 3], v[at + 4], v[at + 5]];
   });
 }
 

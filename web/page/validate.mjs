@@ -149,6 +149,12 @@ export function checkFlags(value) {
   return OPTION_KINDS.flag(value, "flags", "readFile");
 }
 
+// An encoding of Node's Buffer (its name in lower case), or null; Node's ERR_INVALID_ARG_VALUE
+// for another (a FileHandle's text: web/page/encodings.mjs).
+export function checkEncoding(value) {
+  return OPTION_KINDS.encoding(value ?? null);
+}
+
 const OPTION_KINDS = {
   ...KINDS,
   encoding(value) {
