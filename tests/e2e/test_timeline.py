@@ -33,7 +33,16 @@ def edit_three_times(page, path: str, texts: list[str]) -> list[int]:
     return js(page, """
       const [path, texts] = args;
       const agent = vfs.as("agent:x");
-      for (const [i, text] of texts.entries()) await (i === 1 ? agent : vfs).writeFile(path, text);
+      // The first write makes its folder in the same commit (a step): one entry per edit.
+      const folder = path.slice(0, path.lastIndexOf("/"));
+      for (const [i, text] of texts.entries()) {
+        const who = i === 1 ? agent : vfs;
+        if (i > 0) await who.writeFile(path, text);
+        else await who.step(async (tx) => {
+          await tx.mkdir(folder, {recursive: true});
+          await tx.writeFile(path, text);
+        });
+      }
       return (await vfs.journal({path, limit: texts.length})).map((e) => e.revision).reverse();
     """, path, texts)
 
@@ -95,7 +104,10 @@ def test_pick_the_first_edit_see_it_diff_it_restore_it_and_find_the_restore(app)
 
 def test_filters_by_writer_and_shows_each_writer_apart(app):
     js(app, """
-      await vfs.as("agent:x").writeFile("/tl2/a.txt", "a");
+      await vfs.as("agent:x").step(async (tx) => {
+        await tx.mkdir("/tl2");
+        await tx.writeFile("/tl2/a.txt", "a");
+      });
       await vfs.as("scoop:s").writeFile("/tl2/b.txt", "b");
       await vfs.writeFile("/tl2/c.txt", "c");
     """)
@@ -122,7 +134,10 @@ def test_filters_by_writer_and_shows_each_writer_apart(app):
 def test_snapshots_are_on_the_timeline_by_name(app):
     snap = js(app, """
       const snap = await vfs.snapshot("tl8-before");
-      await vfs.writeFile("/tl8/after.txt", "after");
+      await vfs.step(async (tx) => {
+        await tx.mkdir("/tl8");
+        await tx.writeFile("/tl8/after.txt", "after");
+      });
       return snap;""")
     # Unfiltered: the name is on the snapshot's own entry.
     open_history(app)
@@ -132,7 +147,7 @@ def test_snapshots_are_on_the_timeline_by_name(app):
     # Filtered by a path the snapshot's entry did not touch: a row of its own, at its revision,
     # which opens the disk as the snapshot keeps it.
     open_history(app, path="/tl8")
-    expect(app.locator(f"{OPTIONS} .tl-op")).to_have_text(["writeFile", "snapshot"],
+    expect(app.locator(f"{OPTIONS} .tl-op")).to_have_text(["step", "snapshot"],
                                                           timeout=WAIT_MS)
     marker = app.locator(OPTIONS).last
     expect(marker.locator(".tl-snap")).to_have_text("snapshot “tl8-before”")
@@ -194,8 +209,10 @@ def test_the_whole_flow_by_keyboard_only(app):
 
 def test_a_file_name_made_of_html_shows_as_text_and_runs_nothing(app):
     name = "<img src=x onerror=window.__pwned=1>.txt"
-    js(app, "await vfs.writeFile(args[0], '<b>bold</b><script>window.__pwned=2</script>');",
-       f"/tl4/{name}")
+    js(app, """await vfs.step(async (tx) => {
+      await tx.mkdir("/tl4");
+      await tx.writeFile(args[0], '<b>bold</b><script>window.__pwned=2</script>');
+    });""", f"/tl4/{name}")
     open_history(app, path="/tl4")
     expect(app.locator(f"{CHANGES} .tl-paths")).to_contain_text([f"/tl4/{name}"],
                                                                 timeout=WAIT_MS)
@@ -215,6 +232,7 @@ def test_a_file_name_made_of_html_shows_as_text_and_runs_nothing(app):
 def test_long_histories_big_folders_and_large_or_binary_files_are_bounded(app):
     expected = js(app, """
       await vfs.step(async (tx) => {
+        await tx.mkdir("/tl7/many", {recursive: true});
         for (let i = 0; i < 250; i++) {
           await tx.writeFile(`/tl7/many/f${String(i).padStart(3, "0")}`, "");
         }
@@ -255,7 +273,8 @@ USAGE = "#usage-body"
 
 
 def test_the_storage_panel_shows_the_disks_usage_and_follows_a_write(app):
-    js(app, "await vfs.writeFile('/tl5/big/a.bin', new Uint8Array(300_000));")
+    js(app, "await vfs.mkdir('/tl5/big', {recursive: true});"
+            "await vfs.writeFile('/tl5/big/a.bin', new Uint8Array(300_000));")
     show_history_tab(app)
     expect(app.locator(f"{USAGE} .usage-status")).to_have_attribute("data-state", "done",
                                                                     timeout=WAIT_MS)

@@ -185,7 +185,8 @@ def test_keyboard_only_open_edit_save_rename(both):
 
 def test_preview_an_html_file(both, preview_origin):
     page, _ = both
-    js(page, "await vfs.writeFile('/workspace/e/site/index.html', '<h1>Previewed</h1>');")
+    js(page, "await vfs.mkdir('/workspace/e/site', {recursive: true});"
+             "await vfs.writeFile('/workspace/e/site/index.html', '<h1>Previewed</h1>');")
     open_file(page, "/workspace/e/site/index.html")
     with opened_tab(page.context, page) as opened:
         page.click("#editor-preview")

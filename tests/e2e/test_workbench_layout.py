@@ -42,7 +42,8 @@ def bench(browser, browser_context_args):
     with booted_app(browser, {**browser_context_args, "bypass_csp": True}) as session:
         page = session.page
         wait_workbench(page)
-        js(page, "await vfs.writeFile('/workspace/layout/page.html', '<h1>hi</h1>\\n');")
+        js(page, "await vfs.mkdir('/workspace/layout', {recursive: true});"
+                 "await vfs.writeFile('/workspace/layout/page.html', '<h1>hi</h1>\\n');")
         page.add_script_tag(path=str(AXE))
         yield page
 
