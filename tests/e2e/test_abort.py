@@ -53,6 +53,9 @@ CALLS = """
     open: null,  // Node's open(path, flags, mode) takes no options: its handle's calls do
     opendir: null,  // as Node's: a Dir is read entry by entry, each read a call of its own
     export: () => vfs.export("/ab", s).getReader().read(),
+    at: () => vfs.at(1).readFile("/ab/f", s),  // at() only names a state; its reads take one
+    sync: () => vfs.sync(s), syncStatus: () => vfs.syncStatus(s),
+    onSyncStatus: null,  // not a call: a listener on the page's own status
   };
 """
 
