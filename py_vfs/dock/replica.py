@@ -38,6 +38,8 @@ from .link import Offline, Refusal, Reply, Transport
 from .wire import API, MAX_ENTRIES, check_hash, check_record, conflict_name
 
 STATE_KEY = "dock:state"
+# The dock revision of the last pulled entry journaled with no node change of its own.
+APPLIED_KEY = "dock:applied"
 MAX_ROUNDS = 50
 PUSH_BYTES = 8 * 1024 * 1024  # entries per push, by their JSON size
 DOCK_WRITER = "dock"
@@ -370,9 +372,12 @@ class DockReplica:
                        finals, chunks, self._download)
             if state is not None:
                 tx.put_meta(STATE_KEY, compact(state))
-            if not tx.changes and state is None:
-                return
-            if not tx.changes:
+            elif not tx.changes:
+                # Another replica's entry that changes nothing here (its folder was merged
+                # into one this disk has, its write already arrived...) is still journaled
+                # once, with its writer: the marker is the commit's one write.
+                tx.put_meta(APPLIED_KEY, str(notes.get("dock", "")))
+            if not tx.changes and state is not None:
                 tx.rollback()
                 await self.vfs.store.commit([("put", "meta", STATE_KEY, compact(state))])
                 return
