@@ -121,7 +121,9 @@ async function runLine(line, options = undefined) {
 
 async function showMounts(vfs) {
   const bar = $("mounts");
-  const waiting = (await vfs.mounts().catch(() => [])).filter((m) => m.state === "waiting");
+  const mounts = await vfs.mounts().catch(() => []);
+  window.pyvfs.workbench?.then(({ tree }) => tree.showMounts(mounts), () => {});
+  const waiting = mounts.filter((m) => m.state === "waiting");
   bar.replaceChildren(...waiting.map((mount) => reconnectButton(vfs, mount)));
   bar.hidden = waiting.length === 0;
 }
@@ -153,11 +155,16 @@ function withBlockedNotes(stderr, urls) {
 
 async function main() {
   const vfs = await ready;
+  // Python's own answer (the worker's): it settles once Python is up, or rejects if it failed.
+  // `ready` may resolve before it, when the page answers reads early (docs/boot.md).
+  const python = vfs.diagnostics();
+  const terminalModule = import("./terminal.mjs");
+  showWorkbench(vfs, python.then(() => undefined));
+  await python;
   // Loaded only now so that a broken terminal module still ends in a visible error.
-  const { TerminalSession } = await import("./terminal.mjs");
+  const { TerminalSession } = await terminalModule;
   const start = await startingPoint(vfs);
   $("boot").hidden = true;
-  $("workbench").hidden = false;
   $("terminal").hidden = false;
   await showMounts(vfs);
   await showSync(vfs);
@@ -168,9 +175,17 @@ async function main() {
   session.start(start.cwd);
   session.focus();
   document.body.dataset.state = "ready";
-  // After ready, not awaited: the terminal never waits on the tree's listing.
-  const { startWorkbench } = await import("./workbench.mjs");
-  window.pyvfs.workbench = startWorkbench(vfs, { fit: () => session.fit(), describe });
+}
+
+// The workbench shows as soon as the disk answers reads, while Python may still boot: the tree
+// lists through the early reads, and the boot's progress moves into the terminal's place
+// (docs/workbench.md). Not awaited: the terminal never waits on the tree.
+function showWorkbench(vfs, python) {
+  if (document.body.dataset.state === "booting") $("terminal").before($("boot"));
+  $("workbench").hidden = false;
+  python.catch(() => {}); // a failed boot is main's (showError)
+  window.pyvfs.workbench = import("./workbench.mjs").then(({ startWorkbench }) =>
+    startWorkbench(vfs, { fit: () => session?.fit(), describe, python, onMounts: () => showMounts(vfs) }));
   window.pyvfs.workbench.catch(showWorkbenchError);
 }
 
@@ -250,6 +265,7 @@ function showError(error) {
   console.error(error);
   document.body.dataset.state = "error";
   $("workbench").hidden = true;
+  document.body.prepend($("boot")); // out of the workbench, which hides
   $("boot").hidden = false;
   const failed = stageItems().find((item) => item.dataset.stage === currentStage);
   if (failed && failed.className !== "done") failed.className = "failed";

@@ -1,7 +1,12 @@
 // What can be done to the file tree's entries (the Files toolbar, F2 and Delete in the tree):
 // new file, new folder, rename in place, delete (with Undo: a restore of the path as it was
 // before, through the journal), download (a file as it is, a folder as a zip; both streamed),
-// preview (an HTML file or a folder, on the preview origin).
+// preview (an HTML file or a folder, on the preview origin), reconnect (a mounted folder waiting
+// for permission).
+//
+// Each of them needs Python: until it is up (the tree may show before, docs/workbench.md) the
+// toolbar's buttons are disabled, saying why in their title, and a key that asks for one says so
+// in the status line (data-state "waiting"); nothing is thrown or queued.
 //
 // Each outcome is shown in #files-status (data-state "done" or "failed", which tests wait for);
 // an error the user caused (a bad or taken name) changes nothing.
@@ -11,13 +16,28 @@ import { pickSaveFile, saveStream } from "./save_file.mjs";
 import { join, parentOf } from "./tree_view.mjs";
 
 export class TreeActions {
-  // `status`: the status line; `describe(error)` words an error; `onRenamed(from, to)`: after a
-  // rename (the editor follows its tabs).
-  constructor(tree, vfs, { status, describe, onRenamed }) {
-    Object.assign(this, { tree, vfs, statusLine: status, describe, onRenamed });
-    for (const button of document.querySelectorAll("#files-pane [data-action]")) {
+  // `status`: the status line; `describe(error)` words an error; `python`: a promise settled
+  // once Python is up; `onRenamed(from, to)`: after a rename (the editor follows its tabs);
+  // `onMounts()`: after a reconnect.
+  constructor(tree, vfs, { status, describe, python, onRenamed, onMounts }) {
+    Object.assign(this, { tree, vfs, statusLine: status, describe, onRenamed, onMounts });
+    this.ready = false;
+    const buttons = [...document.querySelectorAll("#files-pane [data-action]")];
+    for (const button of buttons) {
       button.addEventListener("click", () => this.run(button.dataset.action));
+      button.dataset.title = button.title;
+      button.disabled = true;
+      button.title = `${button.title} (once Python has started)`;
     }
+    this.status("waiting", "Python is starting: the files can be browsed, not changed yet.");
+    python.then(() => {
+      this.ready = true;
+      for (const button of buttons) {
+        button.disabled = false;
+        button.title = button.dataset.title;
+      }
+      if (this.statusLine.dataset.state === "waiting") this.status("idle", "");
+    });
   }
 
   // The key handler the tree calls for keys it does not use itself.
@@ -29,6 +49,10 @@ export class TreeActions {
   }
 
   async run(action, path = this.tree.focused) {
+    if (!this.ready) {
+      this.status("waiting", `${NAMES[action]} waits for Python to start; try again once it has.`);
+      return;
+    }
     const actions = {
       "new-file": () => this.create("file"),
       "new-folder": () => this.create("directory"),
@@ -36,6 +60,7 @@ export class TreeActions {
       delete: () => path && this.remove(path),
       download: () => path && this.download(path),
       preview: () => path && this.preview(path),
+      reconnect: () => path && this.reconnect(path),
     };
     try {
       await actions[action]();
@@ -147,6 +172,17 @@ export class TreeActions {
     this.status("done", `Downloaded ${path}${folder ? " as a zip" : ""}`);
   }
 
+  // Asks the browser for the folder's permission again (from the click or key that chose it).
+  async reconnect(path) {
+    this.status("running", `Reconnecting ${path}…`);
+    await this.vfs.reconnect(path);
+    await this.tree.loadMarks();
+    await this.tree.load(path);
+    this.tree.draw();
+    this.onMounts?.();
+    this.status("done", `Reconnected ${path}`);
+  }
+
   async preview(path) {
     const node = this.tree.nodes.get(path);
     if (node?.kind !== "directory" && !/\.html?$/i.test(path)) {
@@ -158,6 +194,11 @@ export class TreeActions {
     else this.status("failed", `Popup blocked; visit ${url}`);
   }
 }
+
+const NAMES = {
+  "new-file": "New file", "new-folder": "New folder", rename: "Rename", delete: "Delete",
+  download: "Download", preview: "Preview", reconnect: "Reconnecting",
+};
 
 // Why `name` cannot name an entry (null when it can).
 export function badName(name) {

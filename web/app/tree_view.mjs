@@ -10,21 +10,27 @@
 //   shell, another tab, a scoop, a replica), a few at a time.
 // - Keyboard (the WAI-ARIA tree pattern, roving tabindex): Up/Down, Right opens or goes to the
 //   first child, Left closes or goes to the parent, Home/End, Enter opens a file or toggles a
-//   folder; F2 and Delete are the actions' (tree_actions.mjs).
+//   folder (on a mounted folder waiting for permission: reconnects it); F2 and Delete are the
+//   actions' (tree_actions.mjs).
+// - Early: it lists as soon as the disk answers reads, which may be before Python has booted
+//   (the page's early reads, docs/boot.md); the watch starts then too, and once it listens
+//   every listed folder is listed again, so nothing changed meanwhile is missed.
 // Names are text (textContent) everywhere: a file name is never markup.
 
 const ROW = 24;          // px, as .tree-row's height in workbench.css
 const OVERSCAN = 8;      // rows drawn beyond the visible ones
 const SCOOPS = "/scoops";
+const WAITING = "mounted, waiting";
 
 export const parentOf = (path) => path.slice(0, path.lastIndexOf("/")) || "/";
 export const join = (dir, name) => (dir === "/" ? `/${name}` : `${dir}/${name}`);
 
 export class TreeView {
   // `onOpen(path)`: a file chosen (Enter or click); `onKey(event, path)`: the other keys, for
-  // the actions; `onError(error)`: a listing that failed.
-  constructor(element, vfs, { onOpen, onKey, onError }) {
-    Object.assign(this, { element, vfs, onOpen, onKey, onError });
+  // the actions; `onError(error)`: a listing that failed; `onReconnect(path)`: a mounted folder
+  // waiting for permission chosen (Enter or click: the user activation the browser asks for).
+  constructor(element, vfs, { onOpen, onKey, onError, onReconnect }) {
+    Object.assign(this, { element, vfs, onOpen, onKey, onError, onReconnect });
     this.nodes = new Map([["/", { path: "/", name: "/", kind: "directory", expanded: true, children: null }]]);
     this.rows = [];          // paths, in display order
     this.focused = null;     // the path with tabindex 0
@@ -43,12 +49,17 @@ export class TreeView {
     new ResizeObserver(() => this.draw()).observe(element);
   }
 
-  async start() {
+  // `listed()` is called once the root is drawn (the watch may wait for Python); resolves once
+  // the watch listens.
+  async start(listed) {
     await this.load("/");
     this.focused ??= this.rows[0] ?? null;
     this.draw();
+    listed?.();
     this.unwatch = this.vfs.watch("/", (event) => this.changed(event), { recursive: true });
     await this.unwatch.ready;
+    for (const [path, node] of this.nodes) if (node.children) this.pending.add(path);
+    this.flushing ??= setTimeout(() => this.flush(), 0);
   }
 
   // --- the model ---------------------------------------------------------------------------
@@ -63,7 +74,7 @@ export class TreeView {
       if (error.code !== "ENOENT" && error.code !== "ENOTDIR") this.onError(error);
       entries = [];
     }
-    if (dir === "/") await this.loadMarks();
+    if (dir === "/") this.loadMarks(); // Python's answer: the rows do not wait for it
     const names = new Set(entries.map((entry) => entry.name));
     for (const old of node.children ?? []) {
       if (!names.has(this.nodes.get(old)?.name)) this.forget(old);
@@ -82,8 +93,17 @@ export class TreeView {
   }
 
   async loadMarks() {
-    const mounts = await this.vfs.mounts().catch(() => []);
-    this.marks = new Map(mounts.map((m) => [m.path, m.state === "waiting" ? "mounted, waiting" : "mounted"]));
+    this.showMounts(await this.vfs.mounts().catch(() => []));
+  }
+
+  // The mounted folders (vfs.mounts()) marked on their rows.
+  showMounts(mounts) {
+    this.marks = new Map(mounts.map((m) => [m.path, m.state === "waiting" ? WAITING : "mounted"]));
+    if (this.rowInfo) this.draw();
+  }
+
+  isWaiting(path) {
+    return this.marks.get(path) === WAITING;
   }
 
   forget(path) {
@@ -198,6 +218,13 @@ export class TreeView {
     if (node.kind === "directory") row.setAttribute("aria-expanded", String(node.expanded));
     else row.removeAttribute("aria-expanded");
     row.dataset.kind = node.kind;
+    if (this.isWaiting(path)) {
+      row.dataset.mount = "waiting";
+      row.setAttribute("aria-description", "waiting for permission: Enter reconnects it");
+    } else if (row.dataset.mount) {
+      delete row.dataset.mount;
+      row.removeAttribute("aria-description");
+    }
     // Rebuilt only when it shows something else: a row's content replaced between a press and
     // its release would take the click away.
     const shown = JSON.stringify([node.name, node.kind, node.expanded, this.marks.get(path)]);
@@ -222,6 +249,8 @@ export class TreeView {
     ];
     const mark = this.marks.get(node.path) ?? (parentOf(node.path) === SCOOPS ? "scoop" : null);
     if (mark) parts.push(part("badge", mark, false));
+    // The mouse's way to reconnect; the keyboard's is Enter on the row (aria-description).
+    if (mark === WAITING) parts.push(part("reconnect", "Reconnect"));
     parts[1].dataset.icon = iconOf(node);
     return parts;
   }
@@ -269,7 +298,8 @@ export class TreeView {
     if (!row || this.editing === row.dataset.path) return;
     const path = row.dataset.path;
     this.focus(path);
-    if (this.nodes.get(path).kind === "directory") this.setExpanded(path, !this.nodes.get(path).expanded);
+    if (this.isWaiting(path)) this.onReconnect(path);
+    else if (this.nodes.get(path).kind === "directory") this.setExpanded(path, !this.nodes.get(path).expanded);
     else this.onOpen(path);
   }
 
@@ -292,9 +322,14 @@ export class TreeView {
         if (node.kind === "directory" && node.expanded) this.setExpanded(path, false);
         else if (parentOf(path) !== "/") this.focus(parentOf(path));
       },
-      Enter: () => (node.kind === "directory" ? this.setExpanded(path, !node.expanded) : this.onOpen(path)),
+      Enter: () => {
+        if (this.isWaiting(path)) this.onReconnect(path);
+        else if (node.kind === "directory") this.setExpanded(path, !node.expanded);
+        else this.onOpen(path);
+      },
     };
-    if (moves[event.key] && !event.ctrlKey && !event.altKey && !event.metaKey) {
+    const plain = !event.ctrlKey && !event.altKey && !event.metaKey;
+    if (moves[event.key] && plain) {
       event.preventDefault();
       moves[event.key]();
     } else {

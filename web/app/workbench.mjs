@@ -1,8 +1,10 @@
 // The workbench around the terminal: the layout (layout.mjs), the file tree (tree_view.mjs)
 // with its actions (tree_actions.mjs) and uploads (upload.mjs), the history (history.mjs) and
 // the editor (editor.mjs).
-// app.mjs starts it once the disk answers; nothing of the boot waits for it, and its listing
-// reads are answered early, before Python has booted (docs/boot.md).
+// app.mjs starts it as soon as the disk answers reads, which may be before Python has booted
+// (the page's early reads, docs/boot.md): the tree lists and is walked then, and what needs
+// Python (changes, uploads, opening a file in the editor) says it waits for it. Nothing of the
+// boot waits for the workbench.
 
 import { Editor } from "./editor.mjs";
 import { startHistory } from "./history.mjs";
@@ -13,10 +15,13 @@ import { startUpload } from "./upload.mjs";
 
 const $ = (id) => document.getElementById(id);
 
-// `fit()` refits the terminal to its pane; `describe(error)` words an error for the user.
-// Resolves once the tree shows the disk's root and listens for changes.
-export async function startWorkbench(vfs, { fit, describe }) {
+// `fit()` refits the terminal to its pane; `describe(error)` words an error for the user;
+// `python`: a promise settled once Python is up; `onMounts()`: after a mounted folder was
+// reconnected (the top bar follows). Sets #workbench[data-tree="listed"] once the tree shows the
+// disk's root, and "ready" (and resolves) once it also listens for changes.
+export async function startWorkbench(vfs, { fit, describe, python, onMounts }) {
   const workbench = $("workbench");
+  workbench.dataset.python = "starting";
   startLayout(workbench, { onResize: fit });
   new ResizeObserver(fit).observe($("terminal"));
   const editorButton = workbench.querySelector('.views button[data-view="editor"]');
@@ -35,13 +40,23 @@ export async function startWorkbench(vfs, { fit, describe }) {
     onOpen: (path) => openFile(path),
     onKey: (event, path) => actions.key(event, path),
     onError: (error) => actions.status("failed", describe(error)),
+    onReconnect: (path) => actions.run("reconnect", path),
   });
-  actions = new TreeActions(tree, vfs, { status, describe, onRenamed: (from, to) => editor.renamed(from, to) });
-  startUpload(tree, vfs, { status: (...args) => actions.status(...args), describe });
+  actions = new TreeActions(tree, vfs, { status, describe, python, onMounts, onRenamed: (from, to) => editor.renamed(from, to) });
+  const stopWaitingDrops = refuseDrops(tree, actions);
+  python.then(() => {
+    workbench.dataset.python = "ready";
+    stopWaitingDrops();
+    startUpload(tree, vfs, { status: (...args) => actions.status(...args), describe });
+  });
   startHistory(vfs, { describe });
 
   async function openFile(path) {
     try {
+      if (workbench.dataset.python !== "ready") {
+        actions.status("waiting", `${path} opens once Python has started…`);
+        await python;
+      }
       await editor.open(path);
       if (isNarrow()) showView(workbench, "editor");
     } catch (error) {
@@ -49,7 +64,27 @@ export async function startWorkbench(vfs, { fit, describe }) {
     }
   }
 
-  await tree.start();
+  await tree.start(() => { workbench.dataset.tree = "listed"; });
   workbench.dataset.tree = "ready";
   return { tree, editor, actions };
+}
+
+// Until Python is up, files dropped on the tree are refused, saying why (and never opened by
+// the browser in place of the app). Returns the function that stops refusing them.
+function refuseDrops(tree, actions) {
+  const over = (event) => {
+    if (!event.dataTransfer?.types.includes("Files")) return;
+    event.preventDefault();
+  };
+  const drop = (event) => {
+    if (!event.dataTransfer?.types.includes("Files")) return;
+    event.preventDefault();
+    actions.status("failed", "Not uploaded: Python is still starting; drop the files again once it has.");
+  };
+  tree.element.addEventListener("dragover", over);
+  tree.element.addEventListener("drop", drop);
+  return () => {
+    tree.element.removeEventListener("dragover", over);
+    tree.element.removeEventListener("drop", drop);
+  };
 }
