@@ -5,6 +5,7 @@ tree_actions.mjs, upload.mjs; docs/workbench.md)."""
 
 from __future__ import annotations
 
+import time
 import zipfile
 from pathlib import Path
 
@@ -71,6 +72,39 @@ def test_keys_follow_the_tree_pattern(tree):
     assert focused_path(tree) == "/scoops"
     # One row of the tree is in the tab order: the focused one (roving tabindex).
     assert tree.evaluate("document.querySelectorAll('.tree-row[tabindex=\"0\"]').length") == 1
+
+
+# Type-ahead's characters form one prefix when each comes within 1 s of the last
+# (tree_view.mjs, TYPE_AHEAD_MS): a pause longer than that starts a new one.
+TYPE_AHEAD_PAUSE_S = 1.2
+
+
+def test_typing_moves_to_the_next_row_whose_name_starts_with_it(tree):
+    names = ["qat/", "qbit.txt", "qoph.txt", "quark.txt", "quay.txt", "xeno.txt"]
+    js(tree, """for (const name of args[0]) {
+                  const path = '/workspace/t/ahead/' + name;
+                  if (name.endsWith('/')) await vfs.mkdir(path, {recursive: true});
+                  else await vfs.writeFile(path, name);
+                }""", names)
+    open_folder(tree, "/workspace/t/ahead")
+    tree.locator(row_selector("/workspace/t/ahead")).focus()
+    tree.keyboard.type("qu")  # two quick characters: one prefix
+    assert focused_path(tree) == "/workspace/t/ahead/quark.txt"
+    quark = row_selector("/workspace/t/ahead/quark.txt")
+    assert tree.get_attribute(quark, "aria-selected") == "true"
+    time.sleep(TYPE_AHEAD_PAUSE_S)
+    tree.keyboard.press("q")  # one character: the next row after the focused one
+    assert focused_path(tree) == "/workspace/t/ahead/quay.txt"
+    tree.keyboard.press("q")  # the same again: on to the next, from the top after the last
+    assert focused_path(tree) == "/workspace/t/ahead/qat"
+    time.sleep(TYPE_AHEAD_PAUSE_S)
+    tree.keyboard.type("quay")
+    assert focused_path(tree) == "/workspace/t/ahead/quay.txt"
+    time.sleep(TYPE_AHEAD_PAUSE_S)
+    tree.keyboard.press("Shift+X")  # not case-sensitive
+    assert focused_path(tree) == "/workspace/t/ahead/xeno.txt"
+    tree.keyboard.press("z")  # no name starts with it: the focus stays
+    assert focused_path(tree) == "/workspace/t/ahead/xeno.txt"
 
 
 def test_new_file_and_folder_are_named_in_place(tree):

@@ -10,8 +10,9 @@
 //   shell, another tab, a scoop, a replica), a few at a time.
 // - Keyboard (the WAI-ARIA tree pattern, roving tabindex): Up/Down, Right opens or goes to the
 //   first child, Left closes or goes to the parent, Home/End, Enter opens a file or toggles a
-//   folder (on a mounted folder waiting for permission: reconnects it); F2 and Delete are the
-//   actions' (tree_actions.mjs).
+//   folder (on a mounted folder waiting for permission: reconnects it); a printable character
+//   moves to the next row whose name starts with it, quick ones typed after it forming a prefix
+//   (type-ahead); F2 and Delete are the actions' (tree_actions.mjs).
 // - Early: it lists as soon as the disk answers reads, which may be before Python has booted
 //   (the page's early reads, docs/boot.md); the watch starts then too, and once it listens
 //   every listed folder is listed again, so nothing changed meanwhile is missed.
@@ -20,6 +21,7 @@
 const ROW = 24;          // px, as .tree-row's height in workbench.css
 const OVERSCAN = 8;      // rows drawn beyond the visible ones
 const SCOOPS = "/scoops";
+const TYPE_AHEAD_MS = 1000; // characters typed within this of the last one extend the prefix
 const WAITING = "mounted, waiting";
 
 export const parentOf = (path) => path.slice(0, path.lastIndexOf("/")) || "/";
@@ -38,6 +40,7 @@ export class TreeView {
     this.marks = new Map();  // path -> badge text (mounted folders)
     this.drawn = new Map();  // path -> row element in the DOM
     this.pending = new Set(); // folders to list again (live updates)
+    this.typed = { text: "", at: 0 }; // the type-ahead's prefix and when its last key came
     this.space = document.createElement("div");
     this.space.className = "tree-space";
     this.space.setAttribute("role", "none");
@@ -332,8 +335,33 @@ export class TreeView {
     if (moves[event.key] && plain) {
       event.preventDefault();
       moves[event.key]();
+    } else if (plain && [...event.key].length === 1 && (event.key !== " " || this.typing(event))) {
+      event.preventDefault();
+      this.typeAhead(event.key, at, event.timeStamp);
     } else {
       this.onKey(event, path);
+    }
+  }
+
+  typing(event) {
+    return this.typed.text !== "" && event.timeStamp - this.typed.at < TYPE_AHEAD_MS;
+  }
+
+  // Type-ahead: the next row (after the focused one) whose name starts with what was typed;
+  // a character typed soon after the last one extends it, and the same one typed again moves to
+  // the next such row.
+  typeAhead(char, at, time) {
+    const text = time - this.typed.at < TYPE_AHEAD_MS ? this.typed.text + char : char;
+    this.typed = { text, at: time };
+    const wanted = [...new Set(text)].length === 1 ? char : text;
+    const prefix = wanted.toLocaleLowerCase();
+    const from = wanted.length === 1 ? at + 1 : at;  // a prefix may still fit the focused row
+    for (let i = 0; i < this.rows.length; i++) {
+      const path = this.rows[(from + i) % this.rows.length];
+      if (this.nodes.get(path).name.toLocaleLowerCase().startsWith(prefix)) {
+        this.focus(path);
+        return;
+      }
     }
   }
 }
