@@ -20,8 +20,10 @@ times open-to-first-read after each browser restart; Q1-Q3 then time the issue's
 B1 times our app page (dist/index.html) to `body[data-state=ready]`, cold (new context), warm
 (reload) and snapshot (reload once the runtime snapshot is stored). W4r times reading W4's file
 after a reload (bench/cold_read.py). T1 opens ours on one store in 1, 2 and 5 pages of a context
-of its own and reports their memory (bench/tabs.py). A setup of ours waits, untimed, until its
-runtime snapshot is stored (docs/boot.md), so W6 and W8 reopen as a returning user does.
+of its own and reports their memory (bench/tabs.py). WB1 times the app's file tree from the click
+that opens a folder of 10,000 files to the frame that draws its first rows (bench/tree_draw.py).
+A setup of ours waits, untimed, until its runtime snapshot is stored (docs/boot.md), so W6 and
+W8 reopen as a returning user does.
 
 --smoke runs every workload once at tiny sizes (B1 cold only; G1 clones a 21-file repository in
 the chain's store, before W6, with no page or boot of its own) and exits non-zero unless every
@@ -53,6 +55,7 @@ from bench.memory import MemoryProbe  # noqa: E402
 from bench.report import pick, summarize, write_json, write_markdown  # noqa: E402
 from bench.server import start_bench_server  # noqa: E402
 from bench.tabs import run_tabs  # noqa: E402
+from bench.tree_draw import run_tree_draw  # noqa: E402
 from bench.watchdog import Watchdog  # noqa: E402
 
 ADAPTERS = ["ours", "strict", "lightningfs", "zenfs", "rawidb"]
@@ -64,7 +67,7 @@ CHAIN = ["W1", "W1c", "W2", "W3", "W5", "W7", "W4"]
 # SQL over W8's store, run by ours after each W8 reopen, in the same page.
 QUERIES = ["Q1", "Q2", "Q3"]
 QUERYING = "ours"
-WORKLOADS = [*CHAIN, "W6", "W4r", "E1", "G1", "W8", *QUERIES, "B1", "T1"]
+WORKLOADS = [*CHAIN, "W6", "W4r", "E1", "G1", "W8", *QUERIES, "B1", "T1", "WB1"]
 # E1 exports through our JS API (vfs.export): no peer has one, so it runs on ours alone.
 EXPORTING = ["ours"]
 # G1 needs a file system isomorphic-git can take as `fs`: raw IndexedDB is none.
@@ -276,6 +279,8 @@ class Bench:
             self.run_app_load(reps)
         if "T1" in workloads and "ours" in adapters:  # memory per tab (bench/tabs.py)
             run_tabs(self, reps, BENCH_PAGE, READY_TIMEOUT_MS)
+        if "WB1" in workloads and "ours" in adapters:  # the workbench's tree (bench/tree_draw.py)
+            run_tree_draw(self, reps, READY_TIMEOUT_MS)
 
     def chain(self, page, adapter: str, store: str, steps: set[str], record: list[str]) -> None:
         """One fresh store: the CHAIN workloads in order, then a reload and W6."""
