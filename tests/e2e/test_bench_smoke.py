@@ -46,12 +46,15 @@ COMMITTING = {"W1", "W1c", "W4", "W5", "W7", "G1"}
 REOPENING = {"W6", "W8", "W4r"}
 # T1: ours on one store in 1 and 2 tabs of one context (--smoke stops at 2; bench/tabs.py).
 TABS = {"T1 1": 1, "T1 2": 2}
+# WB1: the app's tree opening a folder (bench/tree_draw.py); ours only, rows drawn counted.
+TREE = "WB1"
 
 
 def check_results(results: dict) -> None:
     """Assert that a --smoke run's results hold every case once, with numbers that measured
     something (the verification of each case is bench/run.py's: it exits non-zero otherwise)."""
-    assert set(results) == WORKLOADS | QUERIES | set(TABS) | {"B1 cold", "E1"}, sorted(results)
+    assert set(results) == WORKLOADS | QUERIES | set(TABS) | {"B1 cold", "E1", TREE}, \
+        sorted(results)
     for workload in sorted(WORKLOADS | QUERIES):
         expected = ADAPTERS - {STRICT} if workload in NOT_STRICT else ADAPTERS
         expected = {"ours"} if workload in QUERIES else expected
@@ -79,6 +82,9 @@ def check_results(results: dict) -> None:
     check_tabs(results)
     b1 = results["B1 cold"]  # the app page to ready: a boot of Python, time must pass
     assert set(b1) == {"ours"} and len(b1["ours"]) == 1 and b1["ours"][0].get("ms", 0) > 0, b1
+    tree = results[TREE]  # a click, a listing, a frame: time must pass, and rows were drawn
+    assert set(tree) == {"ours"} and len(tree["ours"]) == 1, tree
+    assert tree["ours"][0].get("ms", 0) > 0 and tree["ours"][0].get("rows", 0) > 0, tree
 
 
 def check_tabs(results: dict) -> None:
@@ -118,7 +124,7 @@ def test_bench_smoke(tmp_path):
 # Issue 29's targets the smoke run measures (B1 from the snapshot it does not: cold only; T1
 # stops at 2 pages, so the second tab's memory but not the fifth's).
 DECIDED = ["W1", "W1c", "W2", "W3", "W5", "W6", "W4", "W4r", "W7", "W8", "G1", "B1 cold",
-           "T1: a second tab"]
+           "T1: a second tab", "WB1"]
 UNDECIDED = ["B1 snapshot", "T1: a fifth tab"]
 
 
