@@ -53,7 +53,7 @@ export class TreeView {
   }
 
   // `listed()` is called once the root is drawn (the watch may wait for Python); resolves once
-  // the watch listens.
+  // the watch listens and what was listed before it has been listed again.
   async start(listed) {
     await this.load("/");
     this.focused ??= this.rows[0] ?? null;
@@ -62,7 +62,7 @@ export class TreeView {
     this.unwatch = this.vfs.watch("/", (event) => this.changed(event), { recursive: true });
     await this.unwatch.ready;
     for (const [path, node] of this.nodes) if (node.children) this.pending.add(path);
-    this.flushing ??= setTimeout(() => this.flush(), 0);
+    if (!this.flushing) await this.flush();
   }
 
   // --- the model ---------------------------------------------------------------------------
