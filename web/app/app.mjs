@@ -3,7 +3,7 @@
 
 import { startDataPanel } from "./data_panel.mjs";
 import { shownName } from "./line_tools.mjs";
-import { openPreview } from "./preview_tab.mjs";
+import { openPreviews } from "./preview_tab.mjs";
 import { openVFS } from "../pyvfs.mjs";
 
 const WELCOME = "py_vfs \u2014 type 'help'\n";
@@ -109,10 +109,10 @@ async function askPersistence() {
 async function runLine(line, options = undefined) {
   const vfs = await ready;
   const result = await vfs.shell(line, options && { ...options, isatty: true });
-  const blocked = (result.open ?? []).filter((url) => !openPreview(url));
+  const stderr = openPreviews(result.open ?? [], result.stderr ?? "");
   session?.setCwd(result.cwd);
   showMounts(vfs);
-  return { ...result, stderr: withBlockedNotes(result.stderr ?? "", blocked) };
+  return { ...result, stderr };
 }
 
 // --- waiting mounts ------------------------------------------------------------------------
@@ -145,12 +145,6 @@ function reconnectButton(vfs, mount) {
   return button;
 }
 
-function withBlockedNotes(stderr, urls) {
-  if (!urls.length) return stderr;
-  const notes = urls.map((url) => `open: popup blocked; visit ${url}\n`).join("");
-  return stderr && !stderr.endsWith("\n") ? `${stderr}\n${notes}` : stderr + notes;
-}
-
 async function main() {
   const vfs = await ready;
   // Loaded only now so that a broken terminal module still ends in a visible error.
@@ -170,7 +164,7 @@ async function main() {
   document.body.dataset.state = "ready";
   // After ready, not awaited: the terminal never waits on the tree's listing.
   const { startWorkbench } = await import("./workbench.mjs");
-  window.pyvfs.workbench = startWorkbench(vfs, { fit: () => session.fit(), describe });
+  window.pyvfs.workbench = startWorkbench(vfs, { session, describe });
   window.pyvfs.workbench.catch(showWorkbenchError);
 }
 

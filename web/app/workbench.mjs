@@ -1,6 +1,6 @@
 // The workbench around the terminal: the layout (layout.mjs), the file tree (tree_view.mjs)
 // with its actions (tree_actions.mjs) and uploads (upload.mjs), the history (history.mjs) and
-// the editor (editor.mjs).
+// the editor (editor.mjs), and the terminal's tabs (terminal_tabs.mjs).
 // app.mjs starts it once the disk answers; nothing of the boot waits for it, and its listing
 // reads are answered early, before Python has booted (docs/boot.md).
 
@@ -9,14 +9,17 @@ import { startHistory } from "./history.mjs";
 import { isNarrow, showView, startLayout } from "./layout.mjs";
 import { TreeActions } from "./tree_actions.mjs";
 import { TreeView } from "./tree_view.mjs";
+import { TerminalTabs } from "./terminal_tabs.mjs";
 import { startUpload } from "./upload.mjs";
 
 const $ = (id) => document.getElementById(id);
 
-// `fit()` refits the terminal to its pane; `describe(error)` words an error for the user.
-// Resolves once the tree shows the disk's root and listens for changes.
-export async function startWorkbench(vfs, { fit, describe }) {
+// `session`: the disk's terminal (the first tab); `describe(error)` words an error for the
+// user. Resolves once the tree shows the disk's root and listens for changes.
+export async function startWorkbench(vfs, { session, describe }) {
   const workbench = $("workbench");
+  const terminals = new TerminalTabs($("terminal"), session, vfs, { describe });
+  const fit = () => terminals.fit();
   startLayout(workbench, { onResize: fit });
   new ResizeObserver(fit).observe($("terminal"));
   const editorButton = workbench.querySelector('.views button[data-view="editor"]');
@@ -39,6 +42,7 @@ export async function startWorkbench(vfs, { fit, describe }) {
   actions = new TreeActions(tree, vfs, { status, describe, onRenamed: (from, to) => editor.renamed(from, to) });
   startUpload(tree, vfs, { status: (...args) => actions.status(...args), describe });
   startHistory(vfs, { describe });
+  terminals.attachTree(tree);
 
   async function openFile(path) {
     try {
@@ -51,5 +55,5 @@ export async function startWorkbench(vfs, { fit, describe }) {
 
   await tree.start();
   workbench.dataset.tree = "ready";
-  return { tree, editor, actions };
+  return { tree, editor, actions, terminals };
 }
