@@ -11,6 +11,7 @@ import { TreeActions } from "./tree_actions.mjs";
 import { TreeView } from "./tree_view.mjs";
 import { TerminalTabs } from "./terminal_tabs.mjs";
 import { startUpload } from "./upload.mjs";
+import { startUsageAlert } from "./usage_panel.mjs";
 
 const $ = (id) => document.getElementById(id);
 
@@ -41,7 +42,14 @@ export async function startWorkbench(vfs, { session, describe }) {
   });
   actions = new TreeActions(tree, vfs, { status, describe, onRenamed: (from, to) => editor.renamed(from, to) });
   startUpload(tree, vfs, { status: (...args) => actions.status(...args), describe });
-  startHistory(vfs, { describe });
+  const history = startHistory(vfs, { describe });
+  startUsageAlert(workbench.querySelector(".topbar"), vfs, {
+    onOpen: () => {
+      if (isNarrow()) showView(workbench, "files");
+      history.show();
+      $("usage-body").scrollIntoView();
+    },
+  });
   terminals.attachTree(tree);
 
   async function openFile(path) {
