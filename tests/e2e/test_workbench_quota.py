@@ -21,6 +21,7 @@ import os
 import pytest
 
 from .conftest import chromium_launch_options, js, open_app, poll_page
+from .test_workbench_layout import AXE, AXE_JS
 from .test_workbench_tree import drop
 from .workbench import reload, reset_status, reveal, row_selector, status, wait_workbench
 
@@ -34,7 +35,9 @@ SMALL_QUOTA_ARGS = [f"--enable-features=StorageQuotaSettings:PoolSizeBytes/{POOL
 def small(persistent_browser, tmp_path):
     """The app booted in a persistent profile whose quota is QUOTA, its tree ready."""
     args = chromium_launch_options()["args"] + SMALL_QUOTA_ARGS
-    page = open_app(persistent_browser.launch(tmp_path / "profile", args=args)).page
+    # bypass_csp: the warning test injects axe-core (the app's policy allows its own scripts)
+    context = persistent_browser.launch(tmp_path / "profile", args=args, bypass_csp=True)
+    page = open_app(context).page
     assert js(page, "return (await vfs.usage()).quotaBytes;") == QUOTA
     wait_workbench(page)
     return page
@@ -80,6 +83,8 @@ def test_the_storage_warning_shows_in_the_top_bar_past_80_percent(small):
     poll_page(small, "!document.querySelector('.usage-alert').hidden",
               "the top bar's storage alert to show")
     assert small.text_content(".usage-alert").endswith("% full")
+    small.add_script_tag(path=str(AXE))
+    assert small.evaluate(AXE_JS) == [], "axe-core, with the storage alert shown"
     small.click(".usage-alert")  # opens the Storage panel, which warns too
     poll_page(small, "!document.querySelector('#history-panel').hidden", "the History tab to open")
     poll_page(small, "document.querySelector('.usage-warning') && "

@@ -45,7 +45,7 @@ let panelIds = 0;
 export class TerminalTabs {
   // `pane`: #terminal; `first`: the disk's session, drawn in it; `describe(error)` words an error.
   constructor(pane, first, vfs, { describe }) {
-    Object.assign(this, { pane, first, vfs, describe, tabs: [], active: null });
+    Object.assign(this, { pane, first, vfs, describe, tabs: [], active: null, opening: new Map() });
     this.bar = element("div", "terminal-bar");
     this.list = element("div", "terminal-tabs");
     this.list.setAttribute("role", "tablist");
@@ -139,13 +139,21 @@ export class TerminalTabs {
     if (this.active === tab) this.activate(this.tabs[Math.min(at, this.tabs.length - 1)]);
   }
 
-  // The tab of the scoop `name` (opened once; a second call shows it), its terminal focused.
+  // The tab of the scoop `name` (opened once: a second call, even while the first is opening
+  // it, shows that tab), its terminal focused.
   async openScoop(name) {
     const known = this.tabs.find((tab) => tab.scoop === name);
     if (known) {
       this.activate(known, { focus: true });
       return known;
     }
+    if (!this.opening.has(name)) {
+      this.opening.set(name, this.newScoopTab(name).finally(() => this.opening.delete(name)));
+    }
+    return this.opening.get(name);
+  }
+
+  async newScoopTab(name) {
     const view = await this.vfs.scoop(name);
     try {
       const home = `/scoops/${quoted(name)}`;
