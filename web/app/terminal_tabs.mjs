@@ -62,8 +62,12 @@ export class TerminalTabs {
     this.bar.append(this.list, this.closeButton, this.openButton, this.form, this.status);
     pane.classList.add("with-tabs");
     pane.prepend(this.bar);
+    // The disk's terminal moves into the first panel; moving it takes its focus away, which
+    // is given back so that nothing typed meanwhile is lost.
     const panel = this.panel();
+    const focused = first.term.element.contains(document.activeElement);
     panel.append(first.term.element);
+    if (focused) first.focus();
     this.add({ session: first, panel, label: "disk", title: "The whole disk's shell" });
   }
 
