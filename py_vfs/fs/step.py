@@ -100,16 +100,23 @@ class Step:
             await self.engine.close_step()
 
     async def _commit(self) -> None:
-        for _ in range(MAX_REPLAYS):
+        full: FsError | None = None  # the last attempt's refusal for want of room
+        for attempt in range(MAX_REPLAYS):
+            if attempt:
+                await self._replay()
             try:
                 if await self.engine.commit(self.tx):
                     return
+                full = None  # another tab committed first
             except FsError as error:  # the store is full: history goes first
                 if not store_full(error) or self.engine.make_room is None \
                         or not await self.engine.make_room():
                     raise
-            await self._replay()
-        raise FsError.of("EAGAIN", "step", None)
+                full = error
+        # A failed commit rolled the step back (the index is as before it). Room was made each
+        # time and the step still did not fit: the store is full (ENOSPC), as a write is once
+        # trimming frees too little; EAGAIN only after lost races.
+        raise full or FsError.of("EAGAIN", "step", None)
 
     async def _replay(self) -> None:
         """Another tab committed first: run the step's operations again on the fresh state."""

@@ -92,6 +92,15 @@ def test_views_at_each_width(bench, scheme):
                   "the history's timeline and storage to be shown")
         check_layout(page, f"{width}-{scheme}-history")
         page.click("#side-files")
+    # A scoop's terminal tab, and the name asked for it (terminal_tabs.mjs).
+    page.click(".terminal-bar button:text-is('Open scoop…')")
+    check_layout(page, f"1024-{scheme}-open-scoop")
+    page.keyboard.type("layout")
+    page.keyboard.press("Enter")
+    poll_page(page, "document.querySelector('.terminal-panel:not([hidden]) .xterm-rows')"
+                    "?.innerText.includes('scoop:layout@py_vfs')", "the scoop's terminal tab")
+    check_layout(page, f"1024-{scheme}-scoop-tab")
+    page.click(".terminal-bar button:text-is('Close')")
     page.set_viewport_size({"width": 360, "height": 740})
     for view in ("terminal", "files"):
         page.click(f".views button[data-view={view}]")

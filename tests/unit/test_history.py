@@ -225,6 +225,26 @@ def test_a_full_store_trims_history_before_refusing_a_write():
     run(scenario())
 
 
+def test_a_step_too_large_for_the_store_is_enospc_and_writes_nothing():
+    # Each refusal lets the journal trim (a trim entry of its own, which frees next to
+    # nothing here), so the step is tried again and again: it ends in ENOSPC, not EAGAIN.
+    async def scenario():
+        vfs = await VFS.open(QuotaStore(room=400_000))
+        for i in range(4):
+            await vfs.write_file(f"/small{i}", bytes([i]) * 10_000)
+
+        with pytest.raises(FsError) as info:
+            async with vfs.step() as tx:
+                await tx.mkdir("/upload")
+                for i in range(8):
+                    await tx.write_file(f"/upload/f{i}", bytes([i]) * 60_000)
+        assert info.value.code == "ENOSPC"
+        assert not vfs.exists("/upload")
+        assert (await vfs.check()).ok
+
+    run(scenario())
+
+
 def test_another_tab_restores_a_chunk_this_tab_let_go_of():
     async def scenario():
         store = MemoryStore()

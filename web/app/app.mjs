@@ -3,7 +3,7 @@
 
 import { startDataPanel } from "./data_panel.mjs";
 import { shownName } from "./line_tools.mjs";
-import { openPreview } from "./preview_tab.mjs";
+import { openPreviews } from "./preview_tab.mjs";
 import { openVFS } from "../pyvfs.mjs";
 
 const WELCOME = "py_vfs \u2014 type 'help'\n";
@@ -109,10 +109,10 @@ async function askPersistence() {
 async function runLine(line, options = undefined) {
   const vfs = await ready;
   const result = await vfs.shell(line, options && { ...options, isatty: true });
-  const blocked = (result.open ?? []).filter((url) => !openPreview(url));
+  const stderr = openPreviews(result.open ?? [], result.stderr ?? "");
   session?.setCwd(result.cwd);
   showMounts(vfs);
-  return { ...result, stderr: withBlockedNotes(result.stderr ?? "", blocked) };
+  return { ...result, stderr };
 }
 
 // --- waiting mounts ------------------------------------------------------------------------
@@ -147,19 +147,15 @@ function reconnectButton(vfs, mount) {
   return button;
 }
 
-function withBlockedNotes(stderr, urls) {
-  if (!urls.length) return stderr;
-  const notes = urls.map((url) => `open: popup blocked; visit ${url}\n`).join("");
-  return stderr && !stderr.endsWith("\n") ? `${stderr}\n${notes}` : stderr + notes;
-}
-
 async function main() {
   const vfs = await ready;
   // Python's own answer (the worker's): it settles once Python is up, or rejects if it failed.
   // `ready` may resolve before it, when the page answers reads early (docs/boot.md).
   const python = vfs.diagnostics();
   const terminalModule = import("./terminal.mjs");
-  showWorkbench(vfs, python.then(() => undefined));
+  let terminalStarted;
+  const terminal = new Promise((resolve) => { terminalStarted = resolve; });
+  showWorkbench(vfs, python.then(() => undefined), terminal);
   await python;
   // Loaded only now so that a broken terminal module still ends in a visible error.
   const { TerminalSession } = await terminalModule;
@@ -175,17 +171,19 @@ async function main() {
   session.start(start.cwd);
   session.focus();
   document.body.dataset.state = "ready";
+  terminalStarted(session);
 }
 
 // The workbench shows as soon as the disk answers reads, while Python may still boot: the tree
 // lists through the early reads, and the boot's progress moves into the terminal's place
-// (docs/workbench.md). Not awaited: the terminal never waits on the tree.
-function showWorkbench(vfs, python) {
+// (docs/workbench.md). Not awaited: the terminal never waits on the tree. `python` settles once
+// Python is up; `terminal` resolves to the disk's terminal session once it has started.
+function showWorkbench(vfs, python, terminal) {
   if (document.body.dataset.state === "booting") $("terminal").before($("boot"));
   $("workbench").hidden = false;
   python.catch(() => {}); // a failed boot is main's (showError)
   window.pyvfs.workbench = import("./workbench.mjs").then(({ startWorkbench }) =>
-    startWorkbench(vfs, { fit: () => session?.fit(), describe, python, onMounts: () => showMounts(vfs) }));
+    startWorkbench(vfs, { terminal, describe, python, onMounts: () => showMounts(vfs) }));
   window.pyvfs.workbench.catch(showWorkbenchError);
 }
 

@@ -31,7 +31,7 @@ export function startLayout(workbench, { onResize }) {
 const PANELS = [
   { view: "files", pane: "files-pane", target: () => document.querySelector('#tree [tabindex="0"]') ?? document.getElementById("tree") },
   { view: "editor", pane: "editor-pane", target: () => document.querySelector("#editor-host .cm-content") },
-  { view: "terminal", pane: "terminal", target: () => document.querySelector("#terminal .xterm-helper-textarea") },
+  { view: "terminal", pane: "terminal", target: () => document.querySelector("#terminal > :not([hidden]) .xterm-helper-textarea, #terminal > .xterm .xterm-helper-textarea") },
 ];
 
 function panelKey(workbench, event, onResize) {

@@ -8,3 +8,12 @@ export function openPreview(url) {
   tab.location.href = url;
   return true;
 }
+
+// Opens the previews a shell line asked for (`open`, `serve`: its answer's `open`); each one
+// the browser blocked is said on the line's standard error instead, with the URL to visit.
+export function openPreviews(urls, stderr) {
+  const blocked = urls.filter((url) => !openPreview(url));
+  if (!blocked.length) return stderr;
+  const notes = blocked.map((url) => `open: popup blocked; visit ${url}\n`).join("");
+  return stderr && !stderr.endsWith("\n") ? `${stderr}\n${notes}` : stderr + notes;
+}

@@ -64,9 +64,18 @@ export class TerminalSession extends LineEditor {
     term.open(container);
     term.attachCustomKeyEventHandler((event) => !this.isBrowserClipboardKey(event, term));
     term.onData((data) => this.feed(data));
-    window.addEventListener("resize", () => this.fit());
+    this.onResize = () => this.fit();
+    window.addEventListener("resize", this.onResize);
     this.fitWhenLaidOut();
     return term;
+  }
+
+  // The terminal is gone (its tab closed): a line running is stopped, the keys stop coming.
+  dispose() {
+    this.running?.abort();
+    this.giveInput(null);
+    window.removeEventListener("resize", this.onResize);
+    this.term.dispose();
   }
 
   // xterm would turn Ctrl-V into ^V and Ctrl-C into ^C; let the browser paste, and copy a

@@ -40,7 +40,9 @@ export function startUpload(tree, vfs, { status, describe }) {
     const { dir } = targetOf(event);
     const sources = sourcesOf(event.dataTransfer);
     upload(tree, vfs, dir, sources, status).catch((error) => {
-      status("failed", `Upload failed, nothing was written: ${describe(error)}`);
+      // The quota (the step's commit refused by the store) is said in words, not only a code.
+      const why = error?.code === "ENOSPC" ? "not enough storage space (ENOSPC)" : describe(error);
+      status("failed", `Upload failed, nothing was written: ${why}`);
     });
   });
 }

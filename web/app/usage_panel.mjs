@@ -6,6 +6,9 @@
 //
 // Everything lives in the container it is given; the only other dependency is `vfs`. Folder
 // names are untrusted text: they reach the page through textContent only.
+//
+// The same warning shows in the top bar (startUsageAlert), watched from the workbench's start,
+// since a user may never open the panel.
 
 import { readableBytes } from "./sizes.mjs";
 
@@ -62,9 +65,49 @@ export function startUsagePanel(container, vfs, { describe = String } = {}) {
   };
 }
 
+// The top bar's alert: a button (opening the Storage panel, `onOpen`) shown while more than
+// WARN_AT of the quota is used, checked at the start and after changes (throttled). The figures
+// are the browser's estimate(), asked in the page: the same as usage()'s storeBytes and
+// quotaBytes, without a call to the disk (whose calls tests count).
+export function startUsageAlert(bar, vfs, { onOpen }) {
+  const alert = document.createElement("button");
+  alert.type = "button";
+  alert.className = "usage-alert";
+  alert.hidden = true;
+  alert.addEventListener("click", onOpen);
+  const live = document.createElement("span");
+  live.setAttribute("role", "alert");
+  live.append(alert);
+  bar.append(live);
+  let timer = null;
+  const check = async () => {
+    timer = null;
+    const estimate = await navigator.storage?.estimate?.().catch(() => null);
+    const share = shareOf({ storeBytes: estimate?.usage, quotaBytes: estimate?.quota });
+    alert.hidden = !(share > WARN_AT);
+    alert.textContent = share > WARN_AT ? `Storage ${Math.round(share * 100)}% full` : "";
+    alert.title = share > WARN_AT ? warningText(share) : "";
+  };
+  const unwatch = vfs.watch("/", () => {
+    timer ??= setTimeout(check, REFRESH_THROTTLE_MS);
+  }, { recursive: true });
+  check();
+  return { check, stop: () => { unwatch(); clearTimeout(timer); } };
+}
+
+// The share of the quota the site uses, or null where the browser tells no quota.
+function shareOf({ storeBytes, quotaBytes }) {
+  return quotaBytes ? storeBytes / quotaBytes : null;
+}
+
+function warningText(share) {
+  return `Storage is nearly full: ${(share * 100).toFixed(0)}% of the quota is used. ` +
+    "Delete or export files, or older history will be trimmed and writes may fail.";
+}
+
 function show(ui, usage, rows) {
   const { storeBytes, quotaBytes, availableBytes } = usage;
-  const share = quotaBytes ? storeBytes / quotaBytes : null;
+  const share = shareOf(usage);
   setBytes(ui.used, storeBytes);
   setBytes(ui.quota, quotaBytes);
   setBytes(ui.available, availableBytes);
@@ -85,10 +128,7 @@ function show(ui, usage, rows) {
     ui.share.textContent = "The browser does not tell the quota";
   }
   ui.warning.hidden = !(share > WARN_AT);
-  ui.warning.textContent = share > WARN_AT
-    ? `Storage is nearly full: ${(share * 100).toFixed(0)}% of the quota is used. ` +
-      "Delete or export files, or older history will be trimmed and writes may fail."
-    : "";
+  ui.warning.textContent = share > WARN_AT ? warningText(share) : "";
   ui.largest.replaceChildren(...rows.map(([dir, size, files]) => {
     const row = document.createElement("tr");
     const name = document.createElement("th");
