@@ -15,8 +15,9 @@ meets theirs, and nothing is ever lost:
   directory is not deleted while it holds something the push does not delete;
 - a write into a directory theirs deleted brings the directory back (its last record);
 - two different nodes given one name: two directories become one (the pushed one's entries
-  move into the dock's, the pushed directory is deleted); otherwise the push keeps the name and
-  the dock's node is renamed as above.
+  move into the dock's, the pushed directory is deleted), and so do two files (or links) of
+  the same content (the dock's stays, the pushed one is deleted, its later writes go to the
+  dock's); otherwise the push keeps the name and the dock's node is renamed as above.
 
 Pure Python over a ``Source`` (what the dock's database answers inside its transaction), so it
 is tested without a server.
@@ -126,6 +127,14 @@ def _content(record: Record | None) -> tuple[Any, ...] | None:
     return None if record is None else tuple(record.get(k) for k in CONTENT)
 
 
+def identical(a: Record, b: Record) -> bool:
+    """Two nodes that are one to whoever reads them: two directories, or two files (links) of
+    the same bytes (chunk hashes, inline bytes, size; a link's target)."""
+    if a["kind"] == DIRECTORY or b["kind"] == DIRECTORY:
+        return a["kind"] == b["kind"]
+    return _content(a) == _content(b)
+
+
 def three_way(ours: Record, base: Record | None, theirs: Record) -> Record:
     """Each field from the side that changed it (ours when both did); times the later; the
     content as one field."""
@@ -198,7 +207,8 @@ def merge(source: Source, entries: list[Record], since: list[Record], *, replica
             writes[node_id] = record
             view.set(node_id, record)
 
-        _deletes(entry["deletes"], puts, before, changed, view, write)
+        deletes = _same_files(alias, view, puts, before, entry["deletes"])
+        _deletes(deletes, puts, before, changed, view, write)
         for node_id in _parents_first(puts):
             record = puts[node_id]
             if record.get("parent") in alias:
@@ -213,8 +223,7 @@ def merge(source: Source, entries: list[Record], since: list[Record], *, replica
                 occupant = view.child(record["parent"], record["name"])
                 if occupant is not None and occupant != node_id:
                     theirs = view.get(occupant)
-                    if theirs is not None and theirs["kind"] == DIRECTORY and \
-                            record["kind"] == DIRECTORY:
+                    if theirs is not None and identical(theirs, record):
                         alias[node_id] = made[node_id] = occupant
                         if view.get(node_id) is not None:
                             write(node_id, None)
@@ -245,6 +254,23 @@ def merge(source: Source, entries: list[Record], since: list[Record], *, replica
         for node_id, record in writes.items():
             out.writes[node_id] = record
     return out
+
+
+def _same_files(alias: dict[str, str], view: View, puts: dict[str, Record],
+                before: dict[str, Record | None], deletes: list[str]) -> list[str]:
+    """A file an earlier entry of the push made as one the dock had (same name and bytes:
+    ``alias``), written or deleted again: the write goes to the dock's node (``puts`` and
+    ``before`` changed in place), and so does the delete (the list returned). Its base is the
+    dock's node while that still holds the bytes the pushed one had."""
+    files = {pushed: dock for pushed, dock in alias.items()
+             if (view.get(dock) or {}).get("kind") not in (None, DIRECTORY)}
+    for pushed in [i for i in [*puts, *deletes] if i in files]:
+        dock = files[pushed]
+        current, old = view.get(dock), before.pop(pushed, None)
+        before[dock] = current if current and old and identical(current, old) else old
+        if pushed in puts:
+            puts[dock] = puts.pop(pushed)
+    return [files.get(i, i) for i in deletes]
 
 
 def _deletes(deletes: list[str], puts: dict[str, Record], before: dict[str, Record | None],

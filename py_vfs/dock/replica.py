@@ -298,12 +298,15 @@ class DockReplica:
 
     async def _apply(self, batch: list[tuple[int, dict[str, Any]]]) -> None:
         finals: dict[str, Node | None] = {}
+        each: list[dict[str, Node | None]] = []  # each entry's changes
         for _, entry in batch:
+            changes: dict[str, Node | None] = {}
             for node_id, record in entry["puts"].items():
                 check_record(node_id, record)
-                finals[node_id] = Node.from_record(node_id, record)
-            for node_id in entry["deletes"]:
-                finals[node_id] = None
+                changes[node_id] = Node.from_record(node_id, record)
+            changes.update(dict.fromkeys(entry["deletes"]))
+            finals.update(changes)
+            each.append(changes)
         chunks = await self._fetch(finals)
         engine = self.vfs.engine
         me = self.state["replica"]
@@ -311,7 +314,7 @@ class DockReplica:
             await engine.catch_up()
             local = await self._unpushed()
             last = batch[-1][0]
-            for rev, entry in batch:
+            for (rev, entry), changes in zip(batch, each, strict=True):
                 if (entry.get("origin") or {}).get("replica") == me:
                     continue
                 notes = {"writer": entry["writer"], "time": entry["time"],
@@ -319,10 +322,7 @@ class DockReplica:
                          "origin": entry.get("origin")}
                 if entry.get("conflicts"):
                     notes["conflicts"] = entry["conflicts"]
-                changes: dict[str, Node | None] = {
-                    **{i: Node.from_record(i, r) for i, r in entry["puts"].items()},
-                    **dict.fromkeys(entry["deletes"])}
-                await self._commit(entry["op"], notes, changes, local, finals, chunks)
+                local = await self._commit(entry["op"], notes, changes, local, finals, chunks)
             aliases = dict(self.state.get("aliases") or {})
             for _, entry in batch:
                 aliases.update(entry.get("aliases") or {})
@@ -362,14 +362,18 @@ class DockReplica:
 
     async def _commit(self, op: str, notes: dict[str, Any], changes: dict[str, Node | None],
                       local: set[str], finals: dict[str, Node | None],
-                      chunks: dict[str, bytes], state: dict[str, Any] | None = None) -> None:
+                      chunks: dict[str, bytes], state: dict[str, Any] | None = None
+                      ) -> set[str]:
+        """Commit ``changes`` (but for the ``local`` nodes) with ``notes``; with ``state``,
+        save it in the same commit. Returns ``local`` as it stands after (a stale commit is run
+        again on the caught-up disk, with the local nodes read again)."""
         engine = self.vfs.engine
         while True:
             tx = Transaction(None)
             tx.operations = [op]
             tx.notes.update(notes)
             await _set_nodes(self.vfs, tx, {i: n for i, n in changes.items() if i not in local},
-                       finals, chunks, self._download)
+                             finals, chunks, self._download, local)
             if state is not None:
                 tx.put_meta(STATE_KEY, compact(state))
             elif not tx.changes:
@@ -380,17 +384,18 @@ class DockReplica:
             if not tx.changes and state is not None:
                 tx.rollback()
                 await self.vfs.store.commit([("put", "meta", STATE_KEY, compact(state))])
-                return
+                return local
             if await engine.commit(tx):
-                return
+                return local
             local = await self._unpushed()
 
 
 async def _set_nodes(vfs: VFS, tx: Transaction, changes: dict[str, Node | None],
-               finals: dict[str, Node | None], chunks: dict[str, bytes],
-               fetch: Callable[[str], Awaitable[bytes]]) -> None:
+                     finals: dict[str, Node | None], chunks: dict[str, bytes],
+                     fetch: Callable[[str], Awaitable[bytes]], local: set[str]) -> None:
     """Make the index hold ``changes`` (a node, or None: deleted), in ``tx``; ``fetch``
-    downloads a chunk neither ``chunks`` nor the store holds."""
+    downloads a chunk neither ``chunks`` nor the store holds; ``local``: the nodes changed
+    here that the dock has not seen, never removed."""
     index, content = vfs.index, vfs.content
 
     def depth(node_id: str) -> int:
@@ -417,7 +422,7 @@ async def _set_nodes(vfs: VFS, tx: Transaction, changes: dict[str, Node | None],
             if node.parent is not None:
                 occupant = index.child(index.nodes[node.parent], node.name)
                 if occupant is not None and occupant.id != node.id:
-                    _make_way(vfs, tx, occupant, changes, finals)
+                    _make_way(vfs, tx, occupant, changes, finals, local)
             for key in node.chunks:
                 if not content.refs[key] and key not in content.loose and \
                         key not in tx.staged:
@@ -439,12 +444,14 @@ async def _set_nodes(vfs: VFS, tx: Transaction, changes: dict[str, Node | None],
 
 
 def _make_way(vfs: VFS, tx: Transaction, occupant: Node, changes: dict[str, Node | None],
-              finals: dict[str, Node | None]) -> None:
+              finals: dict[str, Node | None], local: set[str]) -> None:
     """``occupant`` holds a name a pulled node takes: it goes where the dock has it, or (a
-    node of this disk the dock has not seen yet) to a conflict name beside it."""
+    node of this disk the dock has not seen yet, or changed here since) to a conflict name
+    beside it."""
     index = vfs.index
     target = changes.get(occupant.id, finals.get(occupant.id, occupant))
-    if target is None and (not occupant.is_dir or not index.children.get(occupant.id)):
+    if target is None and occupant.id not in local and \
+            (not occupant.is_dir or not index.children.get(occupant.id)):
         index.remove(occupant, tx)
         return
     parent = index.nodes[occupant.parent]  # type: ignore[index]

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dock_process import Dock, Postgres, free_port
+from dock_process import Dock, Postgres, dock_on, free_port
 
 # ------------------------------------------------------------------ Postgres
 
@@ -46,18 +46,18 @@ def backend(request: pytest.FixtureRequest) -> str:
 def docks(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Any]:
     """``docks()`` starts a dock on this test's store (SQLite under a temporary directory, or a
     fresh Postgres database); called again, another process on the same store."""
-    database = None
-    if backend == "postgres":
-        cluster = request.getfixturevalue("postgres")
-        name = "t" + request.node.name.encode().hex()[:40] + str(free_port())
-        database = cluster.create(name)
+    cluster = request.getfixturevalue("postgres") if backend == "postgres" else None
     started: list[Dock] = []
+    with contextlib.ExitStack() as stack:
 
-    def start() -> Dock:
-        dock = Dock(tmp_path / "dock", database).start()
-        started.append(dock)
-        return dock
+        def start() -> Dock:
+            if not started:
+                name = "t" + request.node.name.encode().hex()[:40] + str(free_port())
+                started.append(stack.enter_context(dock_on(backend, tmp_path / "dock",
+                                                           cluster=cluster, database=name)))
+            else:
+                started.append(Dock(started[0].data, started[0].database).start())
+                stack.callback(started[-1].stop)
+            return started[-1]
 
-    yield start
-    for dock in started:
-        dock.stop()
+        yield start

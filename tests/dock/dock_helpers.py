@@ -1,4 +1,5 @@
-"""Replicas for the dock tier: a CPython disk (a SQLite file) attached to a dock."""
+"""Replicas for the dock tier: a CPython disk (a SQLite file) attached to a dock, and what
+every test checks once they synced (``converged``)."""
 
 from __future__ import annotations
 
@@ -103,3 +104,30 @@ def dock_log(url: str, token: str, disk: str = "work") -> list[dict[str, Any]]:
         if not answer["more"]:
             return entries
         after = answer["entries"][-1]["rev"]
+
+
+def dock_origins(url: str, token: str, disk: str = "work") -> list[tuple[str, int]]:
+    """The dock's journal, each entry by its origin (replica, revision); each must be there
+    once (an entry pushed again is never applied twice)."""
+    origins = [(e["entry"]["origin"]["replica"], e["entry"]["origin"]["rev"])
+               for e in dock_log(url, token, disk)]
+    assert len(origins) == len(set(origins)), "an entry is on the dock more than once"
+    return origins
+
+
+async def converged(url: str, token: str, *pairs: tuple[VFS, DockReplica],
+                    disk: str = "work") -> list[tuple[str, int]]:
+    """Sync the replicas until quiet, then check what a user of several replicas relies on:
+    the same tree on each, byte for byte; every dock entry once on the dock and once in each
+    replica's journal (with its origin); fsck clean. Returns the dock's entries' origins."""
+    await sync_until_quiet(*(one for _, one in pairs))
+    first = await tree(pairs[0][0])
+    for vfs, _ in pairs[1:]:
+        assert await tree(vfs) == first, f"{vfs.store.path} differs from the first replica"
+    origins = dock_origins(url, token, disk)
+    for vfs, one in pairs:
+        ids = await journal_ids(vfs, one.state["replica"])
+        assert set(ids) == set(origins), f"{vfs.store.path} lacks or adds journal entries"
+        assert max(ids.values(), default=1) == 1, f"{vfs.store.path} has an entry twice"
+        assert (await vfs.check()).ok
+    return origins

@@ -1,11 +1,13 @@
 """A dock and a Postgres cluster as real processes: ``Dock(data, database).start()`` runs
 ``python -m py_vfs dock --port 0`` on 127.0.0.1 and waits (bounded) until it answers;
-``Postgres(base)`` makes a throwaway cluster (Debian's initdb and pg_ctl) on a free port.
-Used by the dock tier's fixtures (tests/dock/conftest.py), the browser replica's tests
-(tests/e2e/test_dock_web.py) and the load benchmark (bench/dock_load.py)."""
+``Postgres(base)`` makes a throwaway cluster (Debian's initdb and pg_ctl) on a free port;
+``dock_on(backend, ...)`` is both, torn down on leaving. Used by the dock tier's fixtures
+(tests/dock/conftest.py), the browser replica's tests (tests/e2e/test_dock_web.py) and the
+load benchmark (bench/dock_load.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import json
 import os
@@ -15,8 +17,10 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -175,3 +179,32 @@ class Postgres:
         with psycopg.connect(self.url(), autocommit=True) as db:
             db.execute(f'CREATE DATABASE "{database}"')
         return self.url(database)
+
+
+@contextlib.contextmanager
+def dock_on(backend: str, data: Path, *, cluster: Postgres | None = None,
+            database: str = "dock", allow_origins: tuple[str, ...] = ()) -> Iterator[Dock]:
+    """A dock started on ``backend``: ``"sqlite"`` (its files in ``data``) or ``"postgres"``
+    (the database ``database``, made in ``cluster``, or in a throwaway cluster made here and
+    removed on leaving); the dock is stopped on leaving."""
+    base = cluster_dir = None
+    dock = None
+    try:
+        url = None
+        if backend == "postgres":
+            if cluster is None:
+                # Its own folder in /tmp: as root the cluster runs as nobody, who cannot enter
+                # a test's tmp_path.
+                base = Path(tempfile.mkdtemp(prefix="pyvfs-pg-"))
+                cluster_dir = cluster = Postgres(base)
+            url = cluster.create(database)
+        dock = Dock(data, url, allow_origins).start()
+        yield dock
+    finally:
+        if dock is not None:
+            dock.stop()
+        if cluster_dir is not None:
+            with contextlib.suppress(Exception):
+                cluster_dir.stop("immediate")
+        if base is not None:
+            shutil.rmtree(base, ignore_errors=True)

@@ -6,7 +6,7 @@ import asyncio
 import random
 
 import pytest
-from dock_helpers import dock_log, journal_ids, replica, sync_until_quiet, tree
+from dock_helpers import converged, dock_log, replica, sync_until_quiet, tree
 
 from py_vfs.dock.link import Refusal
 
@@ -32,16 +32,8 @@ def test_two_replicas_edit_at_once_and_converge_with_each_entry_once(docks, tmp_
                     await (ra if who == "alice" else rb).sync()
 
         await asyncio.gather(edits(a, "alice"), edits(b, "bob"))
-        await sync_until_quiet(ra, rb)
-        assert await tree(a) == await tree(b)
-        log = dock_log(dock.url, token)
-        expected = {(e["entry"]["origin"]["replica"], e["entry"]["origin"]["rev"]) for e in log}
-        for vfs, one in ((a, ra), (b, rb)):
-            ids = await journal_ids(vfs, one.state["replica"])
-            assert set(ids) == expected
-            assert max(ids.values()) == 1
-            assert (await vfs.check()).ok
-        writers = {e["entry"]["writer"] for e in log}
+        await converged(dock.url, token, (a, ra), (b, rb))
+        writers = {e["entry"]["writer"] for e in dock_log(dock.url, token)}
         assert {"alice", "bob"} <= writers
         a.close()
         b.close()
@@ -158,8 +150,7 @@ def test_two_docks_on_one_postgres_converge(backend, docks, tmp_path):
                     await one.sync()
 
         await asyncio.gather(edits(a, ra, "alice"), edits(b, rb, "bob"))
-        await sync_until_quiet(ra, rb)
-        assert await tree(a) == await tree(b)
+        await converged(first.url, token, (a, ra), (b, rb))
         revs = [e["rev"] for e in dock_log(first.url, token)]
         assert revs == list(range(1, len(revs) + 1))
         a.close()

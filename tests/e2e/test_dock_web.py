@@ -13,9 +13,7 @@ says what it waited for.
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sys
-import tempfile
 import threading
 import time
 from collections import Counter
@@ -29,7 +27,7 @@ from .conftest import js, open_app
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "dock"))
 from dock_helpers import dock_log, journal_ids, tree
-from dock_process import Dock, Postgres
+from dock_process import Dock, dock_on
 
 from py_vfs import VFS
 from py_vfs.dock.link import Offline, Refusal
@@ -46,22 +44,9 @@ def dock(request: pytest.FixtureRequest, tmp_path: Path, base_url: str):
     """A dock allowing the app's origin, on the SQLite default or (parametrized "postgres")
     on a throwaway Postgres cluster."""
     parts = urlsplit(base_url)
-    cluster = database = None
-    # Its own folder in /tmp: as root the cluster runs as nobody, who cannot enter tmp_path.
-    base = Path(tempfile.mkdtemp(prefix="pyvfs-pg-"))
-    started = None
-    try:
-        if getattr(request, "param", "sqlite") == "postgres":
-            cluster = Postgres(base)
-            database = cluster.create("dockweb")
-        started = Dock(tmp_path / "dock", database, (f"{parts.scheme}://{parts.netloc}",)).start()
+    with dock_on(getattr(request, "param", "sqlite"), tmp_path / "dock", database="dockweb",
+                 allow_origins=(f"{parts.scheme}://{parts.netloc}",)) as started:
         yield started
-    finally:
-        if started is not None:
-            started.stop()
-        if cluster is not None:
-            cluster.stop("immediate")
-        shutil.rmtree(base, ignore_errors=True)
 
 
 class Python:

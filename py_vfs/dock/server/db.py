@@ -7,8 +7,10 @@ calls are synchronous; the server runs each in a worker thread.
 
 A push is one transaction: read the head, merge (``merge.py``), write the nodes, the entries and
 their origins, then move the head by compare-and-set (``UPDATE disks SET head = new WHERE head =
-old``). Two docks pushing to one disk at once: the second's update finds the head moved, it
-rolls back and merges again on the new head.
+old``). Pushes to one disk take turns: SQLite's write transaction (``BEGIN IMMEDIATE``), and on
+Postgres the disk's row read ``FOR UPDATE``, held by every dock process; should the head move
+anyway (a disk with no row yet), the update finds it moved, the push rolls back and merges again
+on the new head.
 """
 
 from __future__ import annotations
@@ -214,7 +216,11 @@ class Database:
     def _push_once(self, db: Any, disk: str, push_id: str, base: int, entries: list[Record],
                    confirm: bool, delete_share: float) -> dict[str, Any]:
         with self.transaction(db):
-            row = self._run(db, "SELECT head FROM disks WHERE name = ?", (disk,)).fetchone()
+            # Postgres: the disk's row is locked until the push commits, so pushes to one disk
+            # (from every dock process) take turns instead of all merging on one head and all
+            # but one merging again (SQLite's BEGIN IMMEDIATE already makes them take turns).
+            row = self._run(db, "SELECT head FROM disks WHERE name = ?"
+                            + (" FOR UPDATE" if self.postgres else ""), (disk,)).fetchone()
             head = 0 if row is None else int(row[0])
             done = self._run(db, "SELECT result FROM pushes WHERE disk = ? AND push = ?",
                              (disk, push_id)).fetchone()
