@@ -7,17 +7,11 @@
 //   `pyvfs-lease:<name>`; the holder releases at once when idle, else at the end of its turn;
 // - when the holder goes idle it also asks navigator.locks.query() whether a request is
 //   pending (one that was made before the holder took the lock, or by code that does not
-//   announce itself), and releases if so; always the first time after taking the lock (a
-//   request announced just before could not be heard then), after that at most once per
-//   QUERY_EVERY_MS, since a query is a round trip to the browser that cost a sequential
-//   writeFile about 0.15 ms when it was asked at every commit (docs/benchmarks.md, W1), so
-//   such a request waits that much more at most;
+//   announce itself), and releases if so; at most once per QUERY_EVERY_MS, since a query is a
+//   round trip to the browser that cost a sequential writeFile about 0.15 ms when it was asked
+//   at every commit (docs/benchmarks.md, W1), so such a request waits that much more at most;
 // - an idle lease is released after LEASE_IDLE_MS whatever happens (one timer, re-armed only
-//   when it fires early, not cleared and set again at every commit). Every context of ours
-//   that wants the lock announces itself, so this bound is for code that does not; it is long
-//   because a single write after a pause (bench W5) paid for taking the lock again: a Web
-//   Lock request after 600 ms idle took 1.2 ms in Chromium 156 (0.2 ms back to back) at load
-//   25, and Python waits on its promise, where a held lease hands the turn over at once.
+//   when it fires early, not cleared and set again at every commit).
 // Within this context, callers queue here and are handed the lock in turn while nobody else
 // wants it. Correctness never rested on the lock: commits are conditional on the revision
 // (web/worker/idb_store.mjs, commitLogged). Each time the lock is taken, `onTaken` runs (the
@@ -25,7 +19,7 @@
 
 import { LEASE } from "./protocol.mjs";
 
-const LEASE_IDLE_MS = 5_000;
+const LEASE_IDLE_MS = 250;
 const QUERY_EVERY_MS = 50;
 
 export class LockLease {
@@ -92,7 +86,6 @@ export class LockLease {
       this.#onTaken();
       this.#requesting = false;
       this.#wanted = false;
-      this.#queriedAt = -Infinity; // the first idle asks who waits (see above)
       this.#release = release;
       this.#next();
     }));
