@@ -21,7 +21,7 @@ from ..vfs import VFS
 from .dock_sync import DockSync
 from .protocol import error_envelope
 from .scripts import use_js_realm
-from .webapi import Envelope, WebAPI, started
+from .webapi import Envelope, WebAPI
 
 
 def _out(envelope: Any) -> Any:
@@ -42,16 +42,14 @@ def dispatch(api: WebAPI, op: str, js_args: Any, writer: str | None = None,
     # JS's null arrives as pyodide.ffi.jsnull, not None: an absent id or writer is None here.
     call_id = None if call_id is jsnull else call_id
     writer = None if writer is jsnull else writer
-    result = api.call(op, [from_js(arg) for arg in js_args], writer, call_id)
+    # The call's task converts its envelope as it ends (``out``): the Future it returns
+    # resolves the worker's promise with the JS object, with no task of ours around it.
+    result = api.call(op, [from_js(arg) for arg in js_args], writer, call_id, out=_out)
     if isinstance(result, dict):
         return _out(result)
     if result.done():  # it needed no I/O: answered now, as a synchronous operation is
-        return _out(result.result())
-
-    async def converted() -> Any:
-        return _out(await result)
-
-    return started(converted())
+        return result.result()
+    return result
 
 
 def dispatch_many(api: WebAPI, js_calls: Any, answer: Any) -> Any:

@@ -47,6 +47,8 @@ from .streams import Sessions
 from .views import ViewChannels
 
 Envelope = dict[str, Any]
+# What a caller turns an envelope into (``WebAPI.call``'s ``out``).
+Convert = Callable[[Envelope], Any]
 Notify = Callable[[int, dict[str, str]], None]
 Invalidate = Callable[[int], None]
 
@@ -285,8 +287,12 @@ class WebAPI:
                 "stream": stream}
 
     def call(self, op: str, args: list[Any], writer: str | None = None,
-             call_id: int | None = None) -> Envelope | asyncio.Future[Envelope]:
-        """Synchronous operations answer at once; others return a Future of the envelope.
+             call_id: int | None = None,
+             out: Convert | None = None) -> Envelope | asyncio.Future[Any]:
+        """Synchronous operations answer at once; others return a Future of the envelope, or of
+        ``out(envelope)``: the caller's conversion (py_vfs/web/edge.py: to JS) done by the
+        call's own task as it ends, which saves the caller a task and a turn of the event loop
+        of its own per call.
         ``writer`` (the call envelope's, ``vfs.as(writer)`` in JS) makes the call's changes,
         its steps' and streams': the context variable is set while the call starts, and the
         Future's task runs in a copy of that context. ``call_id`` (given for a call the page
@@ -303,7 +309,7 @@ class WebAPI:
         except FsError as error:
             return _failure(error)
         try:
-            result = self._call(op, args, eager=call_id is None)
+            result = self._call(op, args, eager=call_id is None, out=out)
         finally:
             for variable, token in reversed(tokens):
                 variable.reset(token)
@@ -322,26 +328,28 @@ class WebAPI:
             signal.abort()
         return signal is not None
 
-    def _call(self, op: str, args: list[Any],
-              eager: bool = False) -> Envelope | asyncio.Future[Envelope]:
+    def _call(self, op: str, args: list[Any], eager: bool = False,
+              out: Convert | None = None) -> Envelope | asyncio.Future[Any]:
         if self._steps.running and op not in STEP_OPS:
             self._queued += 1
-            return asyncio.ensure_future(self._after_steps(op, args))
-        return self._call_now(op, args, eager)
+            return asyncio.ensure_future(self._after_steps(op, args, out))
+        return self._call_now(op, args, eager, out)
 
-    async def _after_steps(self, op: str, args: list[Any]) -> Envelope:
+    async def _after_steps(self, op: str, args: list[Any], out: Convert | None) -> Any:
         await self._steps.idle()
         self._queued -= 1
-        result = self._call(op, args)
-        return result if isinstance(result, dict) else await result
+        result = self._call(op, args, out=out)
+        if not isinstance(result, dict):
+            return await result
+        return result if out is None else out(result)
 
-    async def _begun(self, awaitable: Any) -> Envelope:
+    async def _begun(self, awaitable: Any, out: Convert | None) -> Any:
         """A call started as a task: counted in ``_queued`` until it runs."""
         self._queued -= 1
-        return await _settle(awaitable)
+        return await _settle(awaitable, out)
 
-    def _call_now(self, op: str, args: list[Any],
-                  eager: bool = False) -> Envelope | asyncio.Future[Envelope]:
+    def _call_now(self, op: str, args: list[Any], eager: bool = False,
+                  out: Convert | None = None) -> Envelope | asyncio.Future[Any]:
         function = self._ops.get(op)
         if function is None:
             return _failure(FsError.of("EINVAL", op, None), f"unknown operation {op!r}")
@@ -360,8 +368,8 @@ class WebAPI:
             # Nor while a call made before it waits to start as a task: it would overtake it.
             if not eager or op in _MAY_BLOCK or self.vfs.mount_table.by_path or self._queued:
                 self._queued += 1
-                return asyncio.ensure_future(self._begun(result))
-            return started(_settle(result))
+                return asyncio.ensure_future(self._begun(result, out))
+            return started(_settle(result, out))
         return self._stamp({"value": _plain(result)}, op, entered)
 
     def _stamp(self, envelope: Envelope, op: str, entered: int) -> Envelope:
@@ -383,11 +391,12 @@ def started(coro: Any) -> asyncio.Future[Any]:
 _MAY_BLOCK = frozenset({"shell", "runPython", "agentTool"})
 
 
-async def _settle(awaitable: Any) -> Envelope:
+async def _settle(awaitable: Any, out: Convert | None = None) -> Any:
     try:
-        return {"value": _plain(await awaitable)}
+        envelope = {"value": _plain(await awaitable)}
     except FsError as error:
-        return _failure(error)
+        envelope = _failure(error)
+    return envelope if out is None else out(envelope)
 
 
 def _failure(error: FsError, message: str | None = None) -> Envelope:

@@ -15,6 +15,10 @@
 //   is dropped) and answers PEERS.applied {seq, from, to}. The writer's commit resolves when
 //   every peer it knows has answered, or has gone (asked again every RECHECK_MS), or after
 //   GIVE_UP_MS (a peer that is there but never answers; a console warning says so).
+// - When the lock manager listed no other peer, a commit is not posted at all and resolves at
+//   once (a writer alone, as in benchmark W1): whoever joins later takes the disk's lock
+//   before it reads anything it keeps, so it loads this commit, and the writer lists it when it
+//   takes the lock again.
 // Without Web Locks (Node) there are no peers to wait for: commits are announced as before.
 
 import { PEERS } from "./protocol.mjs";
@@ -27,6 +31,7 @@ export class Peers {
   #locks;
   #channel;
   #known = Promise.resolve([]); // the other peers, as the lock manager last listed them
+  #listed = []; // the same list once it is known; null while the lock manager is asked
   #seq = 0;
   #waiting = new Map(); // seq -> {acked: Set of peer ids, changed()}
   #leave = null; // releases this peer's own lock
@@ -56,7 +61,12 @@ export class Peers {
 
   // Asks the lock manager who is there now (called as the disk's lock is taken).
   refresh() {
-    this.#known = this.#others().catch(() => []);
+    const known = this.#others().catch(() => []);
+    this.#known = known;
+    this.#listed = null;
+    known.then((peers) => {
+      if (this.#known === known) this.#listed = peers;
+    });
   }
 
   async #others() {
@@ -66,8 +76,10 @@ export class Peers {
       .map((name) => name.slice(this.#prefix.length)).filter((id) => id !== this.id);
   }
 
-  // Announces the commit `rev`; resolves once every peer known has applied it.
+  // Announces the commit `rev`; resolves once every peer known has applied it. Null when the
+  // lock manager listed none: nothing is posted, nothing to wait for.
   announce(rev) {
+    if (this.#locks && this.#listed?.length === 0) return null;
     const seq = ++this.#seq;
     const entry = { acked: new Set(), changed: () => {} };
     this.#waiting.set(seq, entry);

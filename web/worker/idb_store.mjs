@@ -197,8 +197,14 @@ export class IDBStore {
         resolve(failureOf(error));
         return;
       }
-      // Durable now; resolved once the disk's other workers have applied it.
-      tx.oncomplete = () => this.peers.announce(base + 1).then(() => resolve({ rev: base + 1 }));
+      // Durable now; resolved once the disk's other workers have applied it (at once when
+      // there are none to tell).
+      tx.oncomplete = () => {
+        const done = { rev: base + 1 };
+        const applied = this.peers.announce(base + 1);
+        if (applied) applied.then(() => resolve(done));
+        else resolve(done);
+      };
       tx.onabort = () => resolve(stale ?? failureOf(tx.error));
     });
   }
