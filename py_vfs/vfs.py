@@ -36,6 +36,7 @@ from .disk.check import Progress, Report
 from .disk.check import check as check_store
 from .disk.content import DEFAULT_CACHE_BYTES, Content
 from .disk.engine import CommitEngine
+from .disk.exchange import Exchange
 from .disk.garbage import DEFAULT_GRACE_MS, collect
 from .disk.index import Index
 from .disk.journal import Journal, Retention
@@ -100,6 +101,8 @@ class VFS:
         self.versions = Snapshots(store, self.index, self.content, engine, resolver,
                                   self.history)
         self.past = Past(self.versions, self.history, self.content, engine)
+        # A sync's side of this disk (py_vfs.dock.replica): its entries out, others' in.
+        self.exchange = Exchange(store, self.index, self.content, engine)
 
     # ----------------------------------------------------------------- opening
 

@@ -27,12 +27,11 @@ import contextlib
 import hashlib
 import json
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from ..core.json_text import compact
-from ..core.node import ROOT_ID, Node
-from ..storage.transaction import Transaction
+from ..core.node import Node
 from ..vfs import VFS
 from .link import Offline, Refusal, Reply, Transport
 from .wire import API, MAX_ENTRIES, check_hash, check_record, conflict_name
@@ -205,8 +204,8 @@ class DockReplica:
             listener(self.status())
 
     async def _load_state(self) -> None:
-        stored = await self.vfs.store.get("meta", STATE_KEY)
-        state = json.loads(str(stored)) if stored is not None else {}
+        stored = await self.vfs.exchange.meta(STATE_KEY)
+        state = json.loads(stored) if stored is not None else {}
         if state.get("url") != self.url or state.get("disk") != self.disk:
             state = {"replica": state.get("replica") or secrets.token_hex(8),
                      "url": self.url, "disk": self.disk, "dock": 0, "pushed": 0}
@@ -214,22 +213,22 @@ class DockReplica:
         self.state = state
 
     async def _save(self, state: dict[str, Any]) -> None:
-        await self.vfs.store.commit([("put", "meta", STATE_KEY, compact(state))])
+        await self.vfs.exchange.put_meta(STATE_KEY, compact(state))
         self.state = state
 
     async def _pending(self) -> list[dict[str, Any]]:
         """This disk's own entries not yet on the dock, oldest first, with their origin."""
-        store = self.vfs.store
+        exchange = self.vfs.exchange
         low, high = self.state["pushed"] + 1, self.vfs.revision
         if low > high:
             return []
-        oldest = await store.log_oldest()
+        oldest = await exchange.oldest_entry()
         out = []
         if oldest is None or oldest > low:  # the journal let go of some: send the tree
             out.append(self._whole_tree(high))
             low = high + 1
         aliases = self.state.get("aliases") or {}
-        for rev, text in await store.log_entries(low, high):
+        for rev, text in await exchange.entries(low, high):
             entry = json.loads(text)
             if "dock" in entry or not (entry["puts"] or entry["deletes"]):
                 continue
@@ -240,9 +239,9 @@ class DockReplica:
         return out
 
     def _whole_tree(self, rev: int) -> dict[str, Any]:
-        nodes = self.vfs.index.nodes
-        return {"v": 2, "writer": self.vfs.engine.default_writer, "time": 0, "op": "attach",
-                "ops": ["attach"], "puts": {i: n.to_record() for i, n in nodes.items()},
+        exchange = self.vfs.exchange
+        return {"v": 2, "writer": exchange.default_writer, "time": 0, "op": "attach",
+                "ops": ["attach"], "puts": exchange.records(),
                 "deletes": [], "before": {}, "events": [],
                 "origin": {"replica": self.state["replica"], "rev": rev}}
 
@@ -277,11 +276,10 @@ class DockReplica:
                                          {"hashes": wanted[start:start + 5000]})
                 missing.extend(reply.json()["missing"])
         for key in missing:
-            data = self.vfs.content.pending.get(key) or await self.vfs.store.get("chunks", key)
+            data = await self.vfs.exchange.chunk(key)
             if data is None:
                 raise Refusal(409, {"error": f"chunk {key} is no longer on this disk"})
-            await self._call("PUT", self._disk_url(f"chunks/{check_hash(key)}"),
-                             raw=bytes(data))
+            await self._call("PUT", self._disk_url(f"chunks/{check_hash(key)}"), raw=data)
 
     async def _pull(self) -> int:
         """Apply the dock's entries after ``dock``; returns the dock's head."""
@@ -308,10 +306,9 @@ class DockReplica:
             finals.update(changes)
             each.append(changes)
         chunks = await self._fetch(finals)
-        engine = self.vfs.engine
+        exchange = self.vfs.exchange
         me = self.state["replica"]
-        async with engine.turn(), engine.mutex:
-            await engine.catch_up()
+        async with exchange.applying():
             local = await self._unpushed()
             last = batch[-1][0]
             for (rev, entry), changes in zip(batch, each, strict=True):
@@ -330,7 +327,7 @@ class DockReplica:
             # A folder of this disk's the dock merged into its own of the same name: what this
             # disk made in it since goes into the dock's too.
             moved = {i: node.changed(parent=aliases[node.parent]) for i in local
-                     if (node := self.vfs.index.nodes.get(i)) is not None
+                     if (node := exchange.node(i)) is not None
                      and node.parent in aliases}
             await self._commit("sync", {"writer": DOCK_WRITER, "dock": last, "fixup": True},
                                {**finals, **moved}, local - set(moved), finals, chunks, state)
@@ -339,14 +336,14 @@ class DockReplica:
     async def _fetch(self, finals: dict[str, Node | None]) -> dict[str, bytes]:
         """The chunks the pulled nodes name that this disk does not hold, downloaded and
         checked against their hashes."""
-        refs = self.vfs.content.refs
+        exchange = self.vfs.exchange
         out: dict[str, bytes] = {}
         for node in finals.values():
             for key in node.chunks if node is not None else ():
-                if key in out or refs[key]:
+                if key in out or exchange.holds(key):
                     continue
-                data = await self.vfs.store.get("chunks", key)
-                out[key] = bytes(data) if data is not None else await self._download(key)
+                data = await exchange.chunk(key)
+                out[key] = data if data is not None else await self._download(key)
         return out
 
     async def _download(self, key: str) -> bytes:
@@ -367,100 +364,16 @@ class DockReplica:
         """Commit ``changes`` (but for the ``local`` nodes) with ``notes``; with ``state``,
         save it in the same commit. Returns ``local`` as it stands after (a stale commit is run
         again on the caught-up disk, with the local nodes read again)."""
-        engine = self.vfs.engine
-        while True:
-            tx = Transaction(None)
-            tx.operations = [op]
-            tx.notes.update(notes)
-            await _set_nodes(self.vfs, tx, {i: n for i, n in changes.items() if i not in local},
-                             finals, chunks, self._download, local)
-            if state is not None:
-                tx.put_meta(STATE_KEY, compact(state))
-            elif not tx.changes:
-                # Another replica's entry that changes nothing here (its folder was merged
-                # into one this disk has, its write already arrived...) is still journaled
-                # once, with its writer: the marker is the commit's one write.
-                tx.put_meta(APPLIED_KEY, str(notes.get("dock", "")))
-            if not tx.changes and state is not None:
-                tx.rollback()
-                await self.vfs.store.commit([("put", "meta", STATE_KEY, compact(state))])
-                return local
-            if await engine.commit(tx):
-                return local
+        meta = (STATE_KEY, compact(state)) if state is not None else None
+        # Another replica's entry that changes nothing here (its folder was merged into one
+        # this disk has, its write already arrived...) is still journaled once, with its
+        # writer: the marker is the commit's one write.
+        marker = (APPLIED_KEY, str(notes.get("dock", "")))
+        while not await self.vfs.exchange.apply(
+                op, notes, changes, keep=local, finals=finals, chunks=chunks,
+                fetch=self._download, conflict_name=conflict_name, meta=meta, marker=marker):
             local = await self._unpushed()
-
-
-async def _set_nodes(vfs: VFS, tx: Transaction, changes: dict[str, Node | None],
-                     finals: dict[str, Node | None], chunks: dict[str, bytes],
-                     fetch: Callable[[str], Awaitable[bytes]], local: set[str]) -> None:
-    """Make the index hold ``changes`` (a node, or None: deleted), in ``tx``; ``fetch``
-    downloads a chunk neither ``chunks`` nor the store holds; ``local``: the nodes changed
-    here that the dock has not seen, never removed."""
-    index, content = vfs.index, vfs.content
-
-    def depth(node_id: str) -> int:
-        count, node = 0, index.nodes.get(node_id)
-        while node is not None and node.parent is not None and count < 10_000:
-            count, node = count + 1, index.nodes.get(node.parent)
-        return count
-
-    gone = sorted((i for i, n in changes.items() if n is None and i in index.nodes),
-                  key=depth, reverse=True)
-    for node_id in gone:  # files and links first: a directory goes once its entries moved
-        node = index.nodes.get(node_id)
-        if node is not None and not node.is_dir:
-            index.remove(node, tx)
-    waiting = [n for n in changes.values() if n is not None]
-    while waiting:
-        later = []
-        for node in waiting:
-            if node.parent is not None and node.parent not in index.nodes:
-                later.append(node)
-                continue
-            if index.nodes.get(node.id) == node:
-                continue
-            if node.parent is not None:
-                occupant = index.child(index.nodes[node.parent], node.name)
-                if occupant is not None and occupant.id != node.id:
-                    _make_way(vfs, tx, occupant, changes, finals, local)
-            for key in node.chunks:
-                if not content.refs[key] and key not in content.loose and \
-                        key not in tx.staged:
-                    data = chunks.get(key) or await vfs.store.get("chunks", key)
-                    if data is None:  # let go by an earlier entry of this batch
-                        data = await fetch(key)
-                    tx.staged[key] = bytes(data)
-            index.put(node, tx)
-        if len(later) == len(waiting):
-            break  # their directories are not here (yet): the next pull brings them
-        waiting = later
-    for node_id in gone:  # deepest first
-        node = index.nodes.get(node_id)
-        if node is None or node.id == ROOT_ID or not node.is_dir:
-            continue
-        if index.children.get(node_id):
-            continue  # it still holds something of this disk's (moved out ones are gone): kept
-        index.remove(node, tx)
-
-
-def _make_way(vfs: VFS, tx: Transaction, occupant: Node, changes: dict[str, Node | None],
-              finals: dict[str, Node | None], local: set[str]) -> None:
-    """``occupant`` holds a name a pulled node takes: it goes where the dock has it, or (a
-    node of this disk the dock has not seen yet, or changed here since) to a conflict name
-    beside it."""
-    index = vfs.index
-    target = changes.get(occupant.id, finals.get(occupant.id, occupant))
-    if target is None and occupant.id not in local and \
-            (not occupant.is_dir or not index.children.get(occupant.id)):
-        index.remove(occupant, tx)
-        return
-    parent = index.nodes[occupant.parent]  # type: ignore[index]
-    name = conflict_name(occupant.name, occupant.writer, occupant.mtime_ms)
-    number = 1
-    while index.child(parent, name) is not None:
-        number += 1
-        name = conflict_name(occupant.name, occupant.writer, occupant.mtime_ms) + f" {number}"
-    index.put(occupant.changed(name=name), tx)
+        return local
 
 
 def _realiased(record: str, aliases: dict[str, str]) -> str:
