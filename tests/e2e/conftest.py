@@ -412,6 +412,15 @@ def app(app_session):
     return app_session.page
 
 
+@pytest.fixture(scope="module")
+def quiet_tree(app):
+    """The app page's workbench lists folders in its tree as watch events come: those calls
+    are this page's too. For tests that count the page's calls, the tree has started and
+    stopped listening."""
+    poll_page(app, "window.pyvfs.workbench !== undefined", "the workbench to start")
+    app.evaluate("async () => (await window.pyvfs.workbench).tree.unwatch()")
+
+
 # --- persistent profiles (browser restarts) -----------------------------------------------
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from .conftest import js
 
 # Every method of the API object, called with an already aborted `signal` where that method
@@ -60,6 +62,7 @@ CALLS = """
 """
 
 
+@pytest.mark.usefixtures("quiet_tree")  # the tree's listings are no calls of this test
 def test_every_method_rejects_at_once_with_abort_error_and_sends_nothing(app):
     result = js(app, """
       await vfs.mkdir("/ab", {recursive: true});

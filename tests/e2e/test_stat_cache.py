@@ -31,12 +31,7 @@ def run(page, body: str, *args):
     return js(page, HELPERS + body, *args)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def quiet_tree(app):
-    """The app page's workbench lists folders in its tree as watch events come: those calls
-    are this page's too, so the tree stops listening here and only the tests' calls count."""
-    poll_page(app, "window.pyvfs.workbench !== undefined", "the workbench to start")
-    app.evaluate("async () => (await window.pyvfs.workbench).tree.unwatch()")
+pytestmark = pytest.mark.usefixtures("quiet_tree")  # only the tests' calls count
 
 
 def test_stats_after_a_readdir_need_no_round_trip(app):
