@@ -31,7 +31,7 @@ TITLES = {
     "Q3": "SQL on 10,000 files: `SELECT path FROM files WHERE writer = 'agent' AND mtime > "
           "date('now', '-7 days')`",
     "E1": "export 100 MiB as a zip and drain it (ours only: vfs.export)",
-    "G1": "git clone over HTTP (isomorphic-git, depth 1) of ~1,400 files, 12 MB, + flush",
+    "G1": "git clone over HTTP (isomorphic-git, depth 1) of ~1,100 files, 16 MB, + flush",
     "B1 cold": "app page to ready prompt, cold",
     "B1 warm": "app page to ready prompt, warm",
     "B1 snapshot": "app page to ready prompt, from the runtime snapshot",
