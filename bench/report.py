@@ -283,6 +283,32 @@ def export_table(summary: dict) -> list[str]:
     return lines
 
 
+# F1's probes (bench/floors.py), in the order a write of ours crosses its layers.
+FLOORS = [
+    ("idbPut", "raw IndexedDB: one readwrite transaction, one put of 1 KiB (page)"),
+    ("idbCommit", "IndexedDB: one transaction shaped like our commit, four object stores (page)"),
+    ("workerEcho", "a round trip to a bare dedicated worker, 1 KiB each way"),
+    ("opfsAppend", "OPFS sync access handle: append 1 KiB (in a dedicated worker)"),
+    ("opfsAppendFlush", "the same, then flush()"),
+    ("oursHop", "ours: a round trip to our worker, no Python (`fsaCounters`)"),
+    ("oursPython", "ours: a call into Python that touches no storage (`realpath`)"),
+    ("oursWrite", "ours: `writeFile` of 1 KiB, durable when it resolves"),
+]
+
+
+def floors_table(summary: dict) -> list[str]:
+    """F1: the median of one call per probe, in a fresh context (where the chain runs) and in a
+    persistent profile (where a user's browser keeps its data on disk)."""
+    lines = ["| probe | fresh context: one call, ms | persistent profile: one call, ms |",
+             "|---|---|---|"]
+    for probe, text in FLOORS:
+        row = summary.get(f"F1 {probe}", {})
+        cells = [f"{row[a]['ms']:.3f}" if a in row else "–" for a in ("ours", "persistent")]
+        if row:
+            lines.append(f"| {text} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def load_text(meta: dict) -> str:
     """The machine's 1-minute load average before and after the run."""
     load = meta.get("load")
@@ -343,6 +369,10 @@ def generated(report: dict) -> str:
         "runtime per tab and with one shared by the tabs)",
         "",
         *tabs_table(summary),
+        "",
+        "### Per-call floors (F1: what one small write costs at each layer, this browser)",
+        "",
+        *floors_table(summary),
         "",
         END,
     ]

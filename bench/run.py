@@ -49,6 +49,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from bench.cdp import CDPError, FlatCDP, debugging_args, free_port  # noqa: E402
 from bench.cold_read import run_cold_read  # noqa: E402
+from bench.floors import run_floors  # noqa: E402
 from bench.githttp import GIT_PREFIX  # noqa: E402
 from bench.gitrepo import REPO, Repository, repository  # noqa: E402
 from bench.memory import MemoryProbe  # noqa: E402
@@ -67,7 +68,7 @@ CHAIN = ["W1", "W1c", "W2", "W3", "W5", "W7", "W4"]
 # SQL over W8's store, run by ours after each W8 reopen, in the same page.
 QUERIES = ["Q1", "Q2", "Q3"]
 QUERYING = "ours"
-WORKLOADS = [*CHAIN, "W6", "W4r", "E1", "G1", "W8", *QUERIES, "B1", "T1", "WB1"]
+WORKLOADS = [*CHAIN, "W6", "W4r", "E1", "G1", "W8", *QUERIES, "B1", "T1", "WB1", "F1"]
 # E1 exports through our JS API (vfs.export): no peer has one, so it runs on ours alone.
 EXPORTING = ["ours"]
 # G1 needs a file system isomorphic-git can take as `fs`: raw IndexedDB is none.
@@ -281,6 +282,8 @@ class Bench:
             run_tabs(self, reps, BENCH_PAGE, READY_TIMEOUT_MS)
         if "WB1" in workloads and "ours" in adapters:  # the workbench's tree (bench/tree_draw.py)
             run_tree_draw(self, reps, READY_TIMEOUT_MS)
+        if "F1" in workloads and "ours" in adapters:  # per-call floors (bench/floors.py)
+            run_floors(self, reps)
 
     def chain(self, page, adapter: str, store: str, steps: set[str], record: list[str]) -> None:
         """One fresh store: the CHAIN workloads in order, then a reload and W6."""

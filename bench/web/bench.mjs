@@ -81,6 +81,8 @@ window.bench = {
     );
   },
   poll: () => current?.result ?? null,
+  // F1's per-call floors (bench/web/floors.mjs), run to the end in this page.
+  floors: async (sizes) => (await import("./floors.mjs")).runFloors(sizes),
   // Wasm memory of a store's runtime in bytes (ours: Pyodide's heap, reported by its worker),
   // or null for an adapter that has none.
   async wasm(adapter, store) {

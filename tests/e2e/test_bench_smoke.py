@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.floors import PERSISTENT, PROBES
 from bench.githttp import GIT_PREFIX
 from bench.gitrepo import REPO, repository
 from bench.report import generated
@@ -48,12 +49,14 @@ REOPENING = {"W6", "W8", "W4r"}
 TABS = {"T1 1": 1, "T1 2": 2}
 # WB1: the app's tree opening a folder (bench/tree_draw.py); ours only, rows drawn counted.
 TREE = "WB1"
+# F1: the per-call floors (bench/floors.py), in a fresh context and in a persistent profile.
+FLOORS = {f"F1 {probe}" for probe in PROBES}
 
 
 def check_results(results: dict) -> None:
     """Assert that a --smoke run's results hold every case once, with numbers that measured
     something (the verification of each case is bench/run.py's: it exits non-zero otherwise)."""
-    assert set(results) == WORKLOADS | QUERIES | set(TABS) | {"B1 cold", "E1", TREE}, \
+    assert set(results) == WORKLOADS | QUERIES | set(TABS) | {"B1 cold", "E1", TREE} | FLOORS, \
         sorted(results)
     for workload in sorted(WORKLOADS | QUERIES):
         expected = ADAPTERS - {STRICT} if workload in NOT_STRICT else ADAPTERS
@@ -85,6 +88,11 @@ def check_results(results: dict) -> None:
     tree = results[TREE]  # a click, a listing, a frame: time must pass, and rows were drawn
     assert set(tree) == {"ours"} and len(tree["ours"]) == 1, tree
     assert tree["ours"][0].get("ms", 0) > 0 and tree["ours"][0].get("rows", 0) > 0, tree
+    for name in sorted(FLOORS):  # every probe ran in both places
+        assert set(results[name]) == {"ours", PERSISTENT}, (name, results[name])
+        assert all(len(s) == 1 and s[0]["ms"] >= 0 for s in results[name].values()), name
+    for name in ("F1 idbPut", "F1 idbCommit", "F1 oursWrite"):  # a transaction takes time
+        assert all(s[0]["ms"] > 0 for s in results[name].values()), (name, results[name])
 
 
 def check_tabs(results: dict) -> None:
