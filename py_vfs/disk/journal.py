@@ -254,6 +254,24 @@ class Journal:
                 yield int(revision), json.loads(text)
             high = low - 1
 
+    async def find_request(self, request: str, since: float) -> int | None:
+        """Whether a commit carried the call with request id ``request`` (its entry's
+        ``requests``, ``transaction.REQUEST``), asked of a call sent again after the runtime
+        that ran it went: the revision of that entry; 0 when none did (every entry from the
+        newest back to one older than ``since``, ms since 1970, was read); None when the
+        journal does not reach back that far (trimmed), so it cannot tell. Under the cross-tab
+        turn, caught up first: a commit another context was making is seen once it ended."""
+        engine = self.engine
+        async with engine.turn(), engine.mutex:
+            await engine.catch_up()
+            async for revision, entry in self.entries_back():
+                if request in entry.get("requests", ()):
+                    return revision
+                if entry.get("time", 0.0) < since:
+                    return 0
+            oldest = await self.store.log_oldest()
+        return 0 if oldest == 1 or (oldest is None and engine.revision == 0) else None
+
     async def journal_rows(self) -> list[tuple[Any, ...]]:
         """Every entry kept, oldest first, as rows of the ``journal`` view of ``query``:
         (revision, time_ms, writer, operation, paths as a JSON array); the view spells the
