@@ -29,7 +29,7 @@ from ..core import paths
 from ..core.errors import FsError
 from ..core.node import Node
 from ..storage import LOG_KEEP, Store
-from ..storage.transaction import Transaction
+from ..storage.transaction import REQUEST, Transaction
 from .content import HELD_PREFIX, Content
 from .engine import CommitEngine
 from .index import Index
@@ -142,7 +142,12 @@ class Journal:
                 1, min(1000, self._entries_kept() // 10))
             cut = await self._cut()
             if cut is not None:
-                await self.engine.run(self.trim_change(cut), "trim", SYSTEM_WRITER)
+                # The trim is py_vfs's own commit, not the call's that it follows.
+                token = REQUEST.set(None)
+                try:
+                    await self.engine.run(self.trim_change(cut), "trim", SYSTEM_WRITER)
+                finally:
+                    REQUEST.reset(token)
         finally:
             self._trimming = False
 
