@@ -23,7 +23,8 @@ from py_vfs.web.webapi import WebAPI
 
 pytestmark = pytest.mark.skipif(aio.stepping_wanted(),
                                 reason="WebAPI.call's Tasks need a real event loop; "
-                                       "tests/e2e/test_shared_runtime.py covers the worker")
+                                       "tests/pyodide/journal.test.mjs covers Pyodide, "
+                                       "tests/e2e/test_shared_runtime.py the worker")
 RUNNER = asyncio.Runner()
 
 
