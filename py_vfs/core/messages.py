@@ -36,14 +36,17 @@ def _kinds(spec: str) -> dict[str, tuple[str, ...]]:
 
 
 # The page (or a view's client) and the VFS worker: on the worker itself, or on a view's
-# MessagePort (docs/api.md, docs/sandbox.md). A call envelope names its writer (CALL_WRITER)
-# and says whether it may be cancelled (CALL_SIGNAL); a result is {value} or {error: envelope}.
+# MessagePort (docs/api.md, docs/sandbox.md). A call envelope names its writer (CALL_WRITER),
+# says whether it may be cancelled (CALL_SIGNAL), carries the request id of a call that may
+# change the disk (CALL_REQUEST) and, on a call sent again after a failover, the time it was
+# first sent (CALL_RETRY); a result is {value} or {error: envelope}.
 WIRE = Channel("WIRE", "the page or a view's client <-> the VFS worker", _kinds(
     # page -> worker, once: the disk to open and the mounts the page keeps
     "open: name cacheBytes snapshot durability retention defaults realm dock; mounts: records;"
     # a call and its answer; a cancel of a call sent with cancellable: true
-    "call: id op args writer cancellable; result: id value error; cancel: id;"
-    # the calls the page made in one turn, each [id, op, args, writer] (none cancellable), and
+    "call: id op args writer cancellable request retry; result: id value error; cancel: id;"
+    # the calls the page made in one turn, each [id, op, args, writer, request] (none
+    # cancellable nor sent again), and
     # answers settled together, each [id, {value} or {error}] (web/page/client.mjs)
     "calls: calls; results: results;"
     # a streamed shell call's output (acknowledged) and its input (asked for, then given)

@@ -25,7 +25,7 @@ import inspect
 from typing import Any
 
 from ..core.errors import FsError
-from ..storage.transaction import Change, Transaction
+from ..storage.transaction import REQUEST, Change, Transaction
 from .replica import Replica, backoff
 from .scope import SCOPE, check_change
 
@@ -33,14 +33,15 @@ MAX_ATTEMPTS = 50
 
 
 class Waiter:
-    """One queued mutation (its change, the operation's name, its writer) and, once its group
-    committed (or it failed), its outcome."""
+    """One queued mutation (its change, the operation's name, its writer, the caller's request
+    id) and, once its group committed (or it failed), its outcome."""
 
     def __init__(self, change: Change, operation: str, writer: str) -> None:
         self.change = change
         self.operation = operation
         self.writer = writer
         self.scope = SCOPE.get()  # the caller's restricted view, if any: its change runs in it
+        self.request = REQUEST.get()  # the caller's request id, if any: the entry records it
         self.done = False
         self.result: Any = None
         self.error: BaseException | None = None
@@ -162,7 +163,13 @@ class GroupCommit:
             else:
                 group.merge(tx)
             outcomes.append((result, None))
-        return (Transaction(batch[0].writer) if group is None else group), outcomes
+        if group is None:
+            return Transaction(batch[0].writer), outcomes
+        requests = [waiter.request for waiter, (_, error) in zip(batch, outcomes, strict=True)
+                    if waiter.request is not None and error is None]
+        if requests:  # the journal entry says which calls it applied (``REQUEST``)
+            group.notes["requests"] = requests
+        return group, outcomes
 
     async def _fail(self, batch: list[Waiter], error: BaseException) -> None:
         if len(batch) == 1:

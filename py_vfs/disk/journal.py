@@ -29,7 +29,7 @@ from ..core import paths
 from ..core.errors import FsError
 from ..core.node import Node
 from ..storage import LOG_KEEP, Store
-from ..storage.transaction import Transaction
+from ..storage.transaction import REQUEST, Transaction
 from .content import HELD_PREFIX, Content
 from .engine import CommitEngine
 from .index import Index
@@ -142,7 +142,12 @@ class Journal:
                 1, min(1000, self._entries_kept() // 10))
             cut = await self._cut()
             if cut is not None:
-                await self.engine.run(self.trim_change(cut), "trim", SYSTEM_WRITER)
+                # The trim is py_vfs's own commit, not the call's that it follows.
+                token = REQUEST.set(None)
+                try:
+                    await self.engine.run(self.trim_change(cut), "trim", SYSTEM_WRITER)
+                finally:
+                    REQUEST.reset(token)
         finally:
             self._trimming = False
 
@@ -253,6 +258,24 @@ class Journal:
             for revision, text in reversed(await self.store.log_entries(low, high)):
                 yield int(revision), json.loads(text)
             high = low - 1
+
+    async def find_request(self, request: str, since: float) -> int | None:
+        """Whether a commit carried the call with request id ``request`` (its entry's
+        ``requests``, ``transaction.REQUEST``), asked of a call sent again after the runtime
+        that ran it went: the revision of that entry; 0 when none did (every entry from the
+        newest back to one older than ``since``, ms since 1970, was read); None when the
+        journal does not reach back that far (trimmed), so it cannot tell. Under the cross-tab
+        turn, caught up first: a commit another context was making is seen once it ended."""
+        engine = self.engine
+        async with engine.turn(), engine.mutex:
+            await engine.catch_up()
+            async for revision, entry in self.entries_back():
+                if request in entry.get("requests", ()):
+                    return revision
+                if entry.get("time", 0.0) < since:
+                    return 0
+            oldest = await self.store.log_oldest()
+        return 0 if oldest == 1 or (oldest is None and engine.revision == 0) else None
 
     async def journal_rows(self) -> list[tuple[Any, ...]]:
         """Every entry kept, oldest first, as rows of the ``journal`` view of ``query``:

@@ -25,6 +25,10 @@ Change = Callable[["Transaction"], Any]
 # Who makes the changes started in this context (``vfs.as_writer``, the JS API's ``vfs.as``, the
 # shell): None means the VFS's own default writer.
 WRITER: ContextVar[str | None] = ContextVar("py_vfs_writer", default=None)
+# The request id of the call running in this context (the JS API's call envelope, py_vfs/web/
+# protocol.py CALL_REQUEST): recorded in the journal entry of the commit that carries its
+# changes (``requests``), so a call sent again after its host went is not applied twice.
+REQUEST: ContextVar[str | None] = ContextVar("py_vfs_request", default=None)
 
 
 async def run_change(change: Change, tx: Transaction) -> Any:

@@ -33,18 +33,23 @@ def _out(envelope: Any) -> Any:
 
 
 def dispatch(api: WebAPI, op: str, js_args: Any, writer: str | None = None,
-             call_id: int | None = None) -> Any:
+             call_id: int | None = None, request: str | None = None,
+             retry: float | None = None) -> Any:
     """One call: JS arguments in, a JS object (or a Promise of one) out; ``writer`` is the call
     envelope's (protocol.CALL_WRITER), ``call_id`` its id when the page may cancel it
-    (protocol.CALL_SIGNAL)."""
+    (protocol.CALL_SIGNAL), ``request`` and ``retry`` its request id and, when it is sent
+    again, its first-sent time (protocol.CALL_REQUEST, CALL_RETRY)."""
     from pyodide.ffi import jsnull
 
     # JS's null arrives as pyodide.ffi.jsnull, not None: an absent id or writer is None here.
     call_id = None if call_id is jsnull else call_id
     writer = None if writer is jsnull else writer
+    request = None if request is jsnull else request
+    retry = None if retry is jsnull else retry
     # The call's task converts its envelope as it ends (``out``): the Future it returns
     # resolves the worker's promise with the JS object, with no task of ours around it.
-    result = api.call(op, [from_js(arg) for arg in js_args], writer, call_id, out=_out)
+    result = api.call(op, [from_js(arg) for arg in js_args], writer, call_id, out=_out,
+                      request=request, retry=retry)
     if isinstance(result, dict):
         return _out(result)
     if result.done():  # it needed no I/O: answered now, as a synchronous operation is
@@ -53,11 +58,12 @@ def dispatch(api: WebAPI, op: str, js_args: Any, writer: str | None = None,
 
 
 def dispatch_many(api: WebAPI, js_calls: Any, answer: Any) -> Any:
-    """Several calls, each ``[id, op, args, writer]`` (none cancellable), run in their order in
-    this one entry. The answers of those that needed no I/O are returned, as an array of
-    ``[id, envelope]``; the others are passed to ``answer`` once done, those done in the same
-    turn of the event loop together (one ``answer(array)``), so that a group commit of many
-    writes is answered with one message. Calls and answers cross in one conversion each."""
+    """Several calls, each ``[id, op, args, writer, request]`` (none cancellable nor sent
+    again), run in their order in this one entry. The answers of those that needed no I/O are
+    returned, as an array of ``[id, envelope]``; the others are passed to ``answer`` once done,
+    those done in the same turn of the event loop together (one ``answer(array)``), so that a
+    group commit of many writes is answered with one message. Calls and answers cross in one
+    conversion each."""
     from pyodide.ffi import jsnull
 
     now: list[list[Any]] = []
@@ -76,10 +82,11 @@ def dispatch_many(api: WebAPI, js_calls: Any, answer: Any) -> Any:
         except (Exception, asyncio.CancelledError) as error:
             later.append([call_id, _broken(error)])
 
-    for call_id, op, js_args, writer in js_calls.to_py(depth=2):
+    for call_id, op, js_args, writer, request in js_calls.to_py(depth=2):
         try:
             result = api.call(op, [from_js(arg) for arg in js_args],
-                              None if writer is jsnull else writer, None)
+                              None if writer is jsnull else writer, None,
+                              request=None if request is jsnull else request)
             if isinstance(result, dict) or result.done():
                 now.append([call_id, result if isinstance(result, dict) else result.result()])
             else:

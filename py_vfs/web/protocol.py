@@ -5,7 +5,8 @@ Each ``Op`` says its name, its arguments (name, kind, optional), which argument 
 content (its buffer is transferred to the worker, never cloned), whether it changes the disk
 (the page's stat cache drops its answers for those), whether the stat cache may answer it,
 whether it may run inside a step, which option keys it honours (any other key is refused, not
-ignored), and where it is answered (``python``: ``WebAPI``; ``worker``: web/worker/worker.mjs
+ignored), whether the page may send it again after a failover (``retryable``), and where it is
+answered (``python``: ``WebAPI``; ``worker``: web/worker/worker.mjs
 itself).
 
 The JS side is generated from this module at build time: build/build.py writes
@@ -89,6 +90,11 @@ DEFAULT_WRITER = "user"
 CALL_WRITER = "writer"
 # The call envelope's field saying the page may cancel the call (it was given an AbortSignal).
 CALL_SIGNAL = "cancellable"
+# The call envelope's fields of a call that may change the disk: its request id, unique across
+# pages and time, which the journal entry of its commit records; and, when the page sends it
+# again after the runtime that ran it went, the wall time it was first sent (web/retries.py).
+CALL_REQUEST = "request"
+CALL_RETRY = "retry"
 ERROR_FIELDS = ("code", "errno", "syscall", "path", "dest", "message", "hint")
 
 # Argument kinds (web/page/validate.mjs checks them as Node does, in the page): "path" (a string),
@@ -111,6 +117,13 @@ ERROR_FIELDS = ("code", "errno", "syscall", "path", "dest", "message", "hint")
 # the page posts {type: "cancel", id}; the worker drops the call if it has not reached Python
 # yet, else WebAPI.cancel(id) marks the call's ``Signal`` (core/cancel.py) and it stops at its
 # next safe point with ECANCELED, which the page rejects with Node's AbortError.
+# ``request`` (CALL_REQUEST) is the request id the page gives every call that may change the
+# disk (``mutating``): ``<the client's random key>:<a counter>``; WebAPI.call runs the call
+# under it (``transaction.REQUEST``) and the journal entry of its commit lists it
+# (``requests``). ``retry`` (CALL_RETRY): the call is sent again, after the tab that ran the
+# disk's Python went (web/page/reconnecting.mjs), first sent at this wall time (ms since 1970);
+# only a ``retryable`` operation is, and the worker answers it as applied when the journal has
+# its request id, else runs it (py_vfs/web/retries.py).
 
 
 @dataclass(frozen=True)
@@ -125,6 +138,9 @@ class Op:
     options: dict[str, str] = field(default_factory=dict)
     home: str = "python"
     opens_view: bool = False  # answers a child API's id: the worker gives the page its port
+    # Sent again after a failover with its request id (web/retries.py): its whole effect is one
+    # commit of the disk (or none) and its answer is void.
+    retryable: bool = False
 
     @property
     def content(self) -> int:
@@ -136,7 +152,8 @@ class Op:
         """The entry of this operation in the generated protocol.mjs's OPS."""
         return {"args": [list(arg) for arg in self.args], "mutating": self.mutating,
                 "cached": self.cached, "inStep": self.in_step, "options": self.options,
-                "content": self.content, "home": self.home, "opensView": self.opens_view}
+                "content": self.content, "home": self.home, "opensView": self.opens_view,
+                "retryable": self.retryable}
 
 
 def _args(spec: str) -> tuple[tuple[str, str, bool], ...]:
@@ -159,24 +176,24 @@ _NOT_IN_STEP = {"in_step": False}
 
 OPS: tuple[Op, ...] = (
     _op("readFile", "path:path options:options?", options=_READ_OPTIONS),
-    _op("writeFile", "path:path data:content options:options?", mutating=True,
+    _op("writeFile", "path:path data:content options:options?", mutating=True, retryable=True,
         options=_WRITE_OPTIONS),
-    _op("appendFile", "path:path data:content options:options?", mutating=True,
+    _op("appendFile", "path:path data:content options:options?", mutating=True, retryable=True,
         options=_WRITE_OPTIONS),
-    _op("truncate", "path:path len:number?", mutating=True),
-    _op("mkdir", "path:path options:options?", mutating=True,
+    _op("truncate", "path:path len:number?", mutating=True, retryable=True),
+    _op("mkdir", "path:path options:options?", mutating=True, retryable=True,
         options={"recursive": "bool", "mode": "mode"}),
-    _op("rm", "path:path options:options?", mutating=True,
+    _op("rm", "path:path options:options?", mutating=True, retryable=True,
         options={"recursive": "bool", "force": "bool", "maxRetries": "number",
                  "retryDelay": "number"}),
-    _op("rmdir", "path:path options:options?", mutating=True,
+    _op("rmdir", "path:path options:options?", mutating=True, retryable=True,
         options={"recursive": "false", "maxRetries": "number", "retryDelay": "number"}),
-    _op("unlink", "path:path", mutating=True),
-    _op("rename", "oldPath:path newPath:path", mutating=True),
-    _op("copyFile", "src:path dest:path mode:copymode?", mutating=True),
-    _op("cp", "src:path dest:path options:options?", mutating=True,
+    _op("unlink", "path:path", mutating=True, retryable=True),
+    _op("rename", "oldPath:path newPath:path", mutating=True, retryable=True),
+    _op("copyFile", "src:path dest:path mode:copymode?", mutating=True, retryable=True),
+    _op("cp", "src:path dest:path options:options?", mutating=True, retryable=True,
         options={"recursive": "bool"}),
-    _op("symlink", "target:path path:path type:linktype?", mutating=True),
+    _op("symlink", "target:path path:path type:linktype?", mutating=True, retryable=True),
     _op("readlink", "path:path options:options?", options=_ENCODING_ONLY),
     _op("realpath", "path:path options:options?", options=_ENCODING_ONLY),
     _op("stat", "path:path options:options?", cached=True, options={"bigint": "false"}),
@@ -188,18 +205,18 @@ OPS: tuple[Op, ...] = (
     # (py_vfs/web/page_cache.py, `listing`); `siblings`: the listings of the directories after
     # it in its parent too (a walk).
     _op("readdirStats", "path:path options:options?", cached=True, options={"siblings": "bool"}),
-    _op("chmod", "path:path mode:mode", mutating=True),
-    _op("utimes", "path:path atime:time mtime:time", mutating=True),
+    _op("chmod", "path:path mode:mode", mutating=True, retryable=True),
+    _op("utimes", "path:path atime:time mtime:time", mutating=True, retryable=True),
     # More of node:fs/promises (py_vfs/web/node_calls.py): access with F_OK/R_OK/W_OK/X_OK,
     # mkdtemp, owners (one user: only OWNER_ID or -1), times of a link itself, the disk's
     # statfs, hard links (refused), and a recursive readdir (Node 20's order).
     _op("access", "path:path mode:number?"),
     _op("mkdtemp", "prefix:path options:options?", mutating=True, options=_ENCODING_ONLY),
-    _op("chown", "path:path uid:number gid:number", mutating=True),
-    _op("lchown", "path:path uid:number gid:number", mutating=True),
-    _op("lutimes", "path:path atime:time mtime:time", mutating=True),
+    _op("chown", "path:path uid:number gid:number", mutating=True, retryable=True),
+    _op("lchown", "path:path uid:number gid:number", mutating=True, retryable=True),
+    _op("lutimes", "path:path atime:time mtime:time", mutating=True, retryable=True),
     _op("statfs", "path:path options:options?", options={"bigint": "false"}),
-    _op("link", "existingPath:path newPath:path", mutating=True),
+    _op("link", "existingPath:path newPath:path", mutating=True, retryable=True),
     _op("readdirTree", "path:path options:options?",
         options={"withFileTypes": "truthy", "encoding": "utf8", "recursive": "truthy"}),
     _op("walk", "path:path?"),
@@ -338,7 +355,7 @@ def error_envelope(code: str, message: str, *, syscall: str | None = None,
 CONSTANTS = {"CHUNK_SIZE": CHUNK_SIZE, "FORMAT_VERSION": FORMAT_VERSION, "LOG_KEEP": LOG_KEEP,
              "PREVIEW_PROTOCOL": PREVIEW_PROTOCOL, "TRANSFER_MIN": TRANSFER_MIN,
              "DEFAULT_WRITER": DEFAULT_WRITER, "CALL_WRITER": CALL_WRITER,
-             "CALL_SIGNAL": CALL_SIGNAL,
+             "CALL_SIGNAL": CALL_SIGNAL, "CALL_REQUEST": CALL_REQUEST, "CALL_RETRY": CALL_RETRY,
              "MAX_WRITER": MAX_WRITER,
              "COPYFILE_EXCL": COPYFILE_EXCL, "COPYFILE_FICLONE": COPYFILE_FICLONE,
              "COPYFILE_FICLONE_FORCE": COPYFILE_FICLONE_FORCE, "OWNER_ID": OWNER_ID,

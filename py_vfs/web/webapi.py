@@ -29,7 +29,7 @@ from ..hosts.view_hosts import ViewHost, ViewPreviews
 from ..mounts.fsa import FsaBackend, NeedsPromising
 from ..mounts.host import MountHost
 from ..shell import Shell
-from ..storage.transaction import WRITER
+from ..storage.transaction import REQUEST, WRITER
 from ..vfs import VFS
 from ..views.restricted import RestrictedView
 from . import node_calls
@@ -41,6 +41,7 @@ from .history import HistoryOps
 from .options import copy_file, flag, gc_options, grep_options, mode_of, read_file, written
 from .page_cache import Views, listing
 from .protocol import PYTHON_OPS, STEP_OPS, error_envelope
+from .retries import Retries, check_request, check_retry
 from .shell import ShellOps
 from .steps import Steps
 from .streams import Sessions
@@ -87,6 +88,8 @@ class WebAPI:
         # Calls started as tasks (or waiting for a step to end) that have not begun running: no
         # call after them starts eagerly, which would overtake them (``_call_now``).
         self._queued = 0
+        # Calls sent again after a failover (web/retries.py): the page's later calls wait.
+        self._retries = Retries(vfs)
         # The disk's dock (py_vfs/web/dock_sync.py), set at boot when openVFS names one.
         self.dock: DockSync | None = None
         self._ops = {**self.operations(vfs), **self._steps.table(self), "watch": self._watch,
@@ -287,8 +290,9 @@ class WebAPI:
                 "stream": stream}
 
     def call(self, op: str, args: list[Any], writer: str | None = None,
-             call_id: int | None = None,
-             out: Convert | None = None) -> Envelope | asyncio.Future[Any]:
+             call_id: int | None = None, out: Convert | None = None, *,
+             request: str | None = None,
+             retry: float | None = None) -> Envelope | asyncio.Future[Any]:
         """Synchronous operations answer at once; others return a Future of the envelope, or of
         ``out(envelope)``: the caller's conversion (py_vfs/web/edge.py: to JS) done by the
         call's own task as it ends, which saves the caller a task and a turn of the event loop
@@ -297,19 +301,33 @@ class WebAPI:
         its steps' and streams': the context variable is set while the call starts, and the
         Future's task runs in a copy of that context. ``call_id`` (given for a call the page
         may cancel) gives the call a ``Signal`` the same way, which ``cancel(call_id)``
-        aborts. While a step is open, everything else waits for it (it must not see the step's
-        uncommitted changes, and its mutations would wait anyway)."""
-        tokens = []
+        aborts. ``request`` (a call that may change the disk) is recorded with the commit
+        that carries its changes (``transaction.REQUEST``); ``retry`` (the time it was first
+        sent) marks it sent again after a failover: answered as applied when the journal has
+        its request, else run (web/retries.py). While a step is open, everything else waits
+        for it (it must not see the step's uncommitted changes, and its mutations would wait
+        anyway)."""
+        tokens: list[tuple[Any, Any]] = []
         try:
             if writer is not None:
                 tokens.append((WRITER, WRITER.set(check_writer(writer))))
+            if request is not None:
+                tokens.append((REQUEST, REQUEST.set(check_request(request))))
+            sent = None if retry is None else check_retry(op, request, retry)
             if call_id is not None:
                 signal = self._signals[call_id] = Signal()
                 tokens.append((SIGNAL, SIGNAL.set(signal)))
         except FsError as error:
+            for variable, token in reversed(tokens):
+                variable.reset(token)
             return _failure(error)
         try:
-            result = self._call(op, args, eager=call_id is None, out=out)
+            if sent is not None and request is not None:
+                result = self._retries.retry(op, request, sent,
+                                             lambda: self._call(op, args, out=out, retried=True),
+                                             out)
+            else:
+                result = self._call(op, args, eager=call_id is None, out=out)
         finally:
             for variable, token in reversed(tokens):
                 variable.reset(token)
@@ -329,16 +347,23 @@ class WebAPI:
         return signal is not None
 
     def _call(self, op: str, args: list[Any], eager: bool = False,
-              out: Convert | None = None) -> Envelope | asyncio.Future[Any]:
-        if self._steps.running and op not in STEP_OPS:
+              out: Convert | None = None,
+              retried: bool = False) -> Envelope | asyncio.Future[Any]:
+        if (self._steps.running and op not in STEP_OPS) or \
+                (self._retries.busy and not retried):
             self._queued += 1
-            return asyncio.ensure_future(self._after_steps(op, args, out))
+            return asyncio.ensure_future(self._after_steps(op, args, out, retried))
         return self._call_now(op, args, eager, out)
 
-    async def _after_steps(self, op: str, args: list[Any], out: Convert | None) -> Any:
+    async def _after_steps(self, op: str, args: list[Any], out: Convert | None,
+                           retried: bool = False) -> Any:
+        """A call made while a step is open (or, ``retried`` aside, while a retried call is
+        not answered): run once they are over."""
+        if not retried:
+            await self._retries.idle()
         await self._steps.idle()
         self._queued -= 1
-        result = self._call(op, args, out=out)
+        result = self._call(op, args, out=out, retried=retried)
         if not isinstance(result, dict):
             return await result
         return result if out is None else out(result)

@@ -46,12 +46,15 @@ def shared_context(browser, browser_context_args):
     assert_no_offsite(offsite, "the shared runtime's tabs")
 
 
-def open_tab(context, name: str):
-    """A plain page of the site with `window.vfs`: the disk `name`, its runtime shared."""
+def open_tab(context, name: str, before: str | None = None):
+    """A plain page of the site with `window.vfs`: the disk `name`, its runtime shared;
+    `before`: a script the page runs first."""
     page = context.new_page()
     console: list[str] = []
     watch_console(page, console)
     page.goto("/manifest.json")
+    if before is not None:
+        page.evaluate(before)
     try:
         runtime = page.evaluate(OPEN, [name, OPEN_MS])
     except Exception as error:  # the page's console says why
@@ -177,3 +180,64 @@ def test_when_the_host_tab_closes_a_guest_takes_over_and_nothing_acknowledged_is
         poll_value(guest, lambda: guest.evaluate("window.events"),
                    lambda events: any("after.txt" in str(e) for e in events),
                    lambda events: f"no watch event for /after.txt: {events}", 30)
+
+
+# A guest that can be made deaf to its answers: while `window.deaf`, the results that reach it
+# on a MessagePort (its host's worker) are dropped, so a call the host committed stays in flight.
+DEAF = """() => {
+  window.deaf = false;
+  const own = Object.getOwnPropertyDescriptor(MessagePort.prototype, "onmessage");
+  Object.defineProperty(MessagePort.prototype, "onmessage", {
+    configurable: true,
+    get() { return own.get.call(this); },
+    set(listener) {
+      own.set.call(this, listener && ((event) => {
+        if (window.deaf && ["result", "results"].includes(event.data?.type)) return undefined;
+        return listener(event);
+      }));
+    },
+  });
+}"""
+
+
+def test_a_write_in_flight_when_the_host_closes_is_applied_exactly_once(browser,
+                                                                        browser_context_args):
+    # Three calls of the guest are in flight when its host closes: an appendFile the host
+    # committed (its answer never reached the guest), an appendFile the host had not run (an
+    # open step of the host held it) and a shell line held the same way. The next host finds the
+    # first in the journal by its request id and answers it without running it again, runs the
+    # second, and the third, which is not retryable, fails with EIO as before.
+    with shared_context(browser, browser_context_args) as context:
+        host, _ = open_tab(context, "shared-d")
+        guest, runtime = open_tab(context, "shared-d", before=DEAF)
+        assert runtime["role"] == "guest"
+        run(guest, "await vfs.writeFile('/log', ''); return true;")
+        run(guest, """
+          const settled = (promise) => promise.then((value) => ({value: value ?? null}),
+                                                    (error) => ({error: error.code}));
+          window.deaf = true;
+          window.first = settled(vfs.appendFile('/log', 'A\\n'));
+          return true;""")
+        poll_value(host, lambda: run(host, "return await vfs.readFile('/log', 'utf8');"),
+                   lambda text: text == "A\n", lambda text: f"the host has {text!r} in /log", 60)
+        run(host, """
+          window.stepOpen = new Promise((open) => {
+            window.stepDone = vfs.step(async () => { open(true); await new Promise(() => {}); });
+          });
+          return await window.stepOpen;""")
+        run(guest, """
+          const settled = (promise) => promise.then((value) => ({value: value ?? null}),
+                                                    (error) => ({error: error.code}));
+          window.second = settled(vfs.appendFile('/log', 'B\\n'));
+          window.third = settled(vfs.shell('echo C >> /log'));
+          window.deaf = false;
+          return true;""")
+        host.close()
+        outcomes = run(guest, f"""
+          const within = new Promise((_, reject) => setTimeout(() =>
+            reject(new Error("waited {OPEN_MS} ms for the calls in flight")), {OPEN_MS}));
+          return await Promise.race([within, Promise.all([window.first, window.second,
+                                                          window.third])]);""")
+        assert outcomes == [{"value": None}, {"value": None}, {"error": "EIO"}]
+        assert run(guest, "return await vfs.readFile('/log', 'utf8');") == "A\nB\n"
+        assert guest.evaluate(RUNTIME)["failovers"] == 1

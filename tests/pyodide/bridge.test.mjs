@@ -197,11 +197,11 @@ test("dispatch_many runs calls in order and answers each with its own envelope",
   const finished = new Promise((resolve) => { allDone = resolve; });
   const writes = 40;
   const calls = [
-    ...Array.from({ length: writes }, (_, i) => [`w${i}`, "writeFile", [`/m/f${i}`, `v${i}`], null]),
-    ["bad", "writeFile", ["/file/x", "x"], null], // ENOTDIR: fails alone
-    ["over", "writeFile", ["/m/f0", "last"], "agent:batch"], // after w0, by its own writer
-    ["stat", "stat", ["/m"], null], // answered at once: the writes' commit is not awaited
-    ["unknown", "noSuchOp", [], null],
+    ...Array.from({ length: writes }, (_, i) => [`w${i}`, "writeFile", [`/m/f${i}`, `v${i}`], null, `page:${i}`]),
+    ["bad", "writeFile", ["/file/x", "x"], null, "page:bad"], // ENOTDIR: fails alone
+    ["over", "writeFile", ["/m/f0", "last"], "agent:batch", "page:over"], // after w0, by its own writer
+    ["stat", "stat", ["/m"], null, null], // answered at once: the writes' commit is not awaited
+    ["unknown", "noSuchOp", [], null, null],
   ];
   let answers = 0;
   const now = edge.dispatch_many(api, calls, (pairs) => {

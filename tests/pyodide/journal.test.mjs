@@ -66,3 +66,21 @@ test("the call envelope's writer crosses the Pyodide edge and is recorded", { ti
   const rows = value(await call(api, "query", "SELECT path, writer FROM files WHERE kind = 'file'"));
   assert.deepEqual(rows.rows, [["/w", "agent:p"]]);
 });
+
+// py_vfs/web/retries.py: a call's request id crosses the edge, its commit's entry records it
+// (in IndexedDB), and a call sent again with it (`retry`) is answered as applied, not run twice;
+// one whose id no entry has runs.
+test("a request id crosses the Pyodide edge, is recorded, and a retried call runs once", { timeout: TEST_MS }, async () => {
+  const store = await IDBStore.open("journal-requests");
+  const api = await edge.open_api(store);
+  const sent = Date.now();
+  value(await edge.dispatch(api, "appendFile", ["/r", "once\n"], null, null, "page:1"));
+  const entries = (await store.logEntries(1, 1000)).values.map((text) => JSON.parse(text));
+  assert.deepEqual(entries.filter((entry) => entry.requests).map((entry) => entry.requests), [["page:1"]]);
+  // The next host: another runtime on the same database.
+  const next = await edge.open_api(await IDBStore.open("journal-requests"));
+  const again = await edge.dispatch(next, "appendFile", ["/r", "once\n"], null, null, "page:1", sent);
+  assert.deepEqual(again, { value: undefined });
+  value(await edge.dispatch(next, "appendFile", ["/r", "twice\n"], null, null, "page:2", sent));
+  assert.equal(value(await call(next, "readFile", "/r", "utf8")), "once\ntwice\n");
+});

@@ -44,6 +44,7 @@ const SIGALRM = 14;
 const NO_EVENT_LOOP = "writes in flight together need a real event loop"; // no JSPI in Node 20
 const NO_PROCESSES = "Emscripten (Pyodide) has no processes";
 const NO_LOOP_CANCEL = "WebAPI.call's Tasks need a real event loop; tests/e2e/test_abort.py covers the worker";
+const NO_LOOP_RETRY = "WebAPI.call's Tasks need a real event loop; tests/pyodide/journal.test.mjs covers Pyodide, tests/e2e/test_shared_runtime.py the worker";
 const NO_SOCKETS = "no sockets in Pyodide: no local HTTP server to test";
 const NO_STAND_INS = "Pyodide's own js module shadows the stand-ins";
 const NO_GZIP = "no gzip on this machine (or no processes: Pyodide)";
@@ -110,6 +111,14 @@ const EXPECTED_SKIPS = new Map([
   ["tests/unit/test_cancel_calls.py::test_a_call_without_an_id_cannot_be_cancelled_and_unknown_ids_are_ignored", NO_LOOP_CANCEL],
   // tests/pyodide/bridge.test.mjs makes the same calls through dispatch in Pyodide.
   ["tests/unit/test_cancel_calls.py::test_a_read_starts_at_once_and_a_later_call_never_overtakes_one_waiting_to_start", NO_LOOP_CANCEL],
+  ["tests/unit/test_request_ids.py::test_a_commit_records_the_request_ids_of_the_calls_it_carries", NO_LOOP_RETRY],
+  ["tests/unit/test_request_ids.py::test_a_group_commit_lists_every_member_that_succeeded_and_not_the_one_that_failed", NO_LOOP_RETRY],
+  ["tests/unit/test_request_ids.py::test_find_request_answers_the_revision_none_found_or_cannot_tell", NO_LOOP_RETRY],
+  ["tests/unit/test_request_ids.py::test_a_trimmed_journal_cannot_tell", NO_LOOP_RETRY],
+  ["tests/unit/test_request_ids.py::test_a_retried_write_the_old_host_committed_is_answered_as_applied_and_not_run_again", NO_LOOP_RETRY],
+  ["tests/unit/test_request_ids.py::test_a_retried_write_the_old_host_did_not_commit_runs", NO_LOOP_RETRY],
+  ["tests/unit/test_request_ids.py::test_the_pages_later_calls_wait_for_a_retried_one", NO_LOOP_RETRY],
+  ["tests/unit/test_request_ids.py::test_only_a_retryable_call_with_a_request_id_is_sent_again", NO_LOOP_RETRY],
   ["tests/unit/test_cancel_sleep.py::test_an_abort_from_another_thread_wakes_the_sleep",
     "Pyodide has no threads (and the test driver's loop cannot be woken by one); tests/pyodide/cancel.test.mjs aborts from JS"],
   ["tests/unit/test_agent_tools.py::test_every_schema_is_valid_json_schema_and_agrees_with_the_tools_own_checks",

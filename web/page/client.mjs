@@ -6,7 +6,7 @@
 
 import { abortError } from "./validate.mjs";
 import { fsError, toError } from "../shared/errors.mjs";
-import { CALL_SIGNAL, CALL_WRITER, DEFAULT_WRITER, OPS, TRANSFER_MIN, WIRE } from "../shared/protocol.mjs";
+import { CALL_REQUEST, CALL_RETRY, CALL_SIGNAL, CALL_WRITER, DEFAULT_WRITER, OPS, TRANSFER_MIN, WIRE } from "../shared/protocol.mjs";
 import { recordsOf } from "./stat_cache.mjs";
 
 // The operations whose calls may share a "calls" message: Python's, except those that open a
@@ -20,6 +20,9 @@ const NO_CACHE = Object.freeze({ hold() {}, settle() {}, begin() { return {}; },
 const NO_STORE = Object.freeze({ async put() {}, async delete() {}, async get() { return null; } });
 
 export class Client {
+  #requestKey = null; // this client's random part of its request ids
+  #requests = 0;
+
   // `endpoint`: the worker or the view's port; `label`: how a closed one is named in EBADF.
   constructor(endpoint, label) {
     this.endpoint = endpoint;
@@ -104,20 +107,27 @@ export class Client {
     if (this.closed) return Promise.reject(fsError("EBADF", `EBADF: ${this.label} is closed`, { syscall: op }));
     if (this.bootError) return Promise.reject(fsError("EIO", `EIO: ${this.bootError.message}`, { syscall: op }));
     const id = this.nextId++;
+    // A call that may change the disk has a request id, which the journal entry of its commit
+    // records (py_vfs/web/protocol.py CALL_REQUEST).
+    const request = OPS[op]?.mutating ? this.#requestId() : null;
     const pending = { op, keep, signal, streams, ...this.cache.begin(op) };
     pending.promise = new Promise((resolve, reject) => Object.assign(pending, { resolve, reject }));
     this.calls.set(id, pending);
-    const post = () => {
+    // `retry`: the call is sent again after a failover, with the time it was first sent.
+    const post = (retry = null) => {
       this.sent++;
+      pending.sentAt ??= Date.now();
       const sent = args.map(cloneable);
       const transfer = transferOf(op, sent);
-      if (signal || streams || transfer.length || !BATCHED.has(op)) {
-        this.#post(callMessage(id, op, sent, writer, Boolean(signal)), transfer);
+      if (retry !== null || signal || streams || transfer.length || !BATCHED.has(op)) {
+        this.#post(callMessage(id, op, sent, writer, request, Boolean(signal), retry), transfer);
       } else {
-        this.#queue([id, op, sent, writer]);
+        this.#queue([id, op, sent, writer, request]);
       }
     };
-    pending.send = post; // sent again if a shared runtime's host goes (web/page/reconnecting.mjs)
+    // Sent again if a shared runtime's host goes (web/page/reconnecting.mjs): a read as it is,
+    // a retryable write with `retry`.
+    pending.send = post;
     if (op === "watch") {
       pending.watchId = args[0];
       this.watching.set(args[0], args);
@@ -152,12 +162,18 @@ export class Client {
     const queued = this.queued;
     if (!queued.length) return;
     this.queued = [];
-    this.endpoint.postMessage(queued.length === 1 ? callMessage(...queued[0], false) : { type: WIRE.calls, calls: queued });
+    this.endpoint.postMessage(queued.length === 1 ? callMessage(...queued[0]) : { type: WIRE.calls, calls: queued });
   }
 
   #post(message, transfer = []) {
     this.#flush();
     this.endpoint.postMessage(message, transfer);
+  }
+
+  // `<this client's random key>:<a counter>`: unique across pages and time.
+  #requestId() {
+    this.#requestKey ??= randomKey();
+    return `${this.#requestKey}:${++this.#requests}`;
   }
 
   #afterEarly(send) {
@@ -203,9 +219,18 @@ export function viewClient(port) {
   return client;
 }
 
-// One call as the wire's "call" message (py_vfs/core/messages.py).
-function callMessage(id, op, args, writer, cancellable) {
-  return { type: WIRE.call, id, op, args, [CALL_WRITER]: writer, [CALL_SIGNAL]: cancellable };
+// One call as the wire's "call" message (py_vfs/core/messages.py); `retry` only on a call sent
+// again (the time it was first sent).
+function callMessage(id, op, args, writer, request = null, cancellable = false, retry = null) {
+  const message = { type: WIRE.call, id, op, args, [CALL_WRITER]: writer, [CALL_SIGNAL]: cancellable, [CALL_REQUEST]: request };
+  if (retry !== null) message[CALL_RETRY] = retry;
+  return message;
+}
+
+// 72 random bits, as 12 characters of base64url.
+function randomKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(9));
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_");
 }
 
 function cloneable(value) {

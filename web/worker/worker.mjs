@@ -14,7 +14,7 @@ import { bootInfo, fetchDefaults, here, progress, snapshotKey, snapshotWhenIdle,
 import { servePreview } from "./preview_owner.mjs";
 import * as fsa from "./fsa.mjs";
 import * as scratch from "./opfs_scratch.mjs";
-import { BODY, CALL_SIGNAL, CALL_WRITER, OPS, WIRE } from "../shared/protocol.mjs";
+import { BODY, CALL_REQUEST, CALL_RETRY, CALL_SIGNAL, CALL_WRITER, OPS, WIRE } from "../shared/protocol.mjs";
 import { failure } from "../shared/errors.mjs";
 import { ScriptRun } from "./jsh_host.mjs";
 import { RealmPool, frameOpener } from "./realm_pool.mjs";
@@ -158,6 +158,8 @@ function callPython(pyodide, module, fn, ...args) {
 // Calls running in Python now, and when the last one ended: the runtime snapshot is made only
 // once the worker has been idle for a while (web/worker/python_boot.mjs).
 let activeCalls = 0;
+// A call with no request id (a read, the worker's own "sync").
+const NO_REQUEST = Object.freeze({ request: null, retry: null });
 let lastCallAt = 0;
 
 // Resolves in a macrotask of its own, after the messages already queued (a cancel among them).
@@ -244,7 +246,9 @@ async function call(op, args, writer, view = null, id = null, calls = null) {
 
 // `call` once booted: it enters Python before its first await, so calls entered one after the
 // other reach Python in that order (`inTurn`).
-async function run(booting, op, args, writer, view = null, id = null, calls = null) {
+// `request`: the call envelope's request id and, for a call sent again after a failover, the
+// time it was first sent ({request, retry}: py_vfs/web/retries.py).
+async function run(booting, op, args, writer, view = null, id = null, calls = null, request = NO_REQUEST) {
   if (id !== null && calls.get(id) === "cancelled") {
     return { error: failure("ECANCELED", `ECANCELED: operation canceled, ${op}`, { syscall: op }) };
   }
@@ -259,10 +263,10 @@ async function run(booting, op, args, writer, view = null, id = null, calls = nu
   // snapshot from being made.
   activeCalls++;
   try {
-    let envelope = await settled(pyodide, dispatch(api, op, args, writer, id));
+    let envelope = await settled(pyodide, dispatch(api, op, args, writer, id, request.request, request.retry));
     // A synchronous operation that reached a mounted folder must block on its promises (JSPI),
     // which needs a promising entry into Python: call it again that way (docs/mounts.md).
-    if (envelope.promising) envelope = await settled(pyodide, await dispatch.callPromising(api, op, args, writer, id));
+    if (envelope.promising) envelope = await settled(pyodide, await dispatch.callPromising(api, op, args, writer, id, request.request, request.retry));
     return envelope;
   } finally {
     activeCalls--;
@@ -330,7 +334,8 @@ async function answer(data, reply, view, calls) {
     const { running } = await inTurn(async () => {
       const args = await withDigests(data.op, data.args);
       const booting = await booted;
-      return { running: run(booting, data.op, withStreams(data, args, reply, calls), data[CALL_WRITER], view, id, calls) };
+      const request = { request: data[CALL_REQUEST] ?? null, retry: data[CALL_RETRY] ?? null };
+      return { running: run(booting, data.op, withStreams(data, args, reply, calls), data[CALL_WRITER], view, id, calls, request) };
     });
     envelope = await running;
   } finally {
@@ -345,7 +350,7 @@ async function answer(data, reply, view, calls) {
   reply({ type: WIRE.result, id: data.id, ...envelope }, transferables(envelope.value));
 }
 
-// The calls the page made in one turn (web/page/client.mjs), each [id, op, args, writer]: one
+// The calls the page made in one turn (web/page/client.mjs), each [id, op, args, writer, request]: one
 // entry into Python for them all (py_vfs/web/edge.py, dispatch_many), and their answers sent
 // as few "results" messages as they settle: a message and a Python call per call were most of
 // what a small write cost (docs/benchmarks.md, W1c). A call that does more than answer (one
@@ -367,15 +372,15 @@ function answerMany(list, reply, view, calls, single) {
       batch.push(entry);
     } else {
       enterBatch();
-      const [id, op, args, writer] = Array.isArray(entry) ? entry : [];
-      single({ type: WIRE.call, id, op, args, [CALL_WRITER]: writer });
+      const [id, op, args, writer, request] = Array.isArray(entry) ? entry : [];
+      single({ type: WIRE.call, id, op, args, [CALL_WRITER]: writer, [CALL_REQUEST]: request });
     }
   }
   enterBatch();
 }
 
 function batchable(entry) {
-  if (!Array.isArray(entry) || entry.length !== 4 || !Array.isArray(entry[2])) return false;
+  if (!Array.isArray(entry) || entry.length !== 5 || !Array.isArray(entry[2])) return false;
   const op = Object.hasOwn(OPS, entry[1]) ? OPS[entry[1]] : null;
   return op !== null && op.home === "python" && !op.opensView && !STREAMED.has(entry[1]);
 }
@@ -390,8 +395,8 @@ function enterMany(booting, batch, reply, view) {
     const transfer = [];
     for (const [id, envelope] of pairs) {
       if (envelope.promising) { // a mounted folder's sync call: again alone, as `run` does
-        const [, op, args, writer] = byId.get(id);
-        run(booting, op, args, writer, view).then((again) => reply({ type: WIRE.result, id, ...again }, transferables(again.value)));
+        const [, op, args, writer, request] = byId.get(id);
+        run(booting, op, args, writer, view, null, null, { request, retry: null }).then((again) => reply({ type: WIRE.result, id, ...again }, transferables(again.value)));
       } else {
         results.push([id, envelope]);
         transfer.push(...transferables(envelope.value));
@@ -408,7 +413,7 @@ function enterMany(booting, batch, reply, view) {
     }
   };
   // A caller's own digests never reach Python (withDigests).
-  const sent = batch.map(([id, op, args, writer]) => [id, op, op === "writeFile" ? withoutDigests(args) : args, writer]);
+  const sent = batch.map(([id, op, args, writer, request]) => [id, op, op === "writeFile" ? withoutDigests(args) : args, writer, request]);
   answered(dispatchMany(api, sent, answered));
 }
 
