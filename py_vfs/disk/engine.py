@@ -158,10 +158,11 @@ class CommitEngine:
         # by an earlier caller's group.
         # A group has one writer: behind another writer's changes, this one may need a turn
         # of its own. While another caller leads a round, this one follows it (its change is
-        # probably in that round's group) instead of queueing for the turn too.
+        # probably in that round's group) instead of queueing for the turn too: it wakes when
+        # its change is settled, or when it is the first still queued after a round.
         while not waiter.done:
             if self._group.leading:
-                await self._group.round_over()
+                await self._group.follow(waiter)
                 continue
             async with self._group.lead(), self._replica.turn(), self.mutex:
                 if not waiter.done:

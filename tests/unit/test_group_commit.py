@@ -133,3 +133,47 @@ def test_writers_never_share_a_commit():
                 assert node.writer == w
 
     asyncio.run(scenario())
+
+
+def test_followers_wake_once_each(monkeypatch):
+    # A follower sleeps until its change is settled (or it must lead the next round), not
+    # until every round ends: a wake is a task step, which Pyodide pays dearly for.
+    from py_vfs.disk.group_commit import GroupCommit
+
+    follows = 0
+    follow = GroupCommit.follow
+
+    async def counted(self, own):
+        nonlocal follows
+        follows += 1
+        await follow(self, own)
+
+    monkeypatch.setattr(GroupCommit, "follow", counted)
+    store = LatentStore()
+    names = [f"/d{i % 10}/f{i}" for i in range(300)]
+    _, outcomes = writes_in_flight(store, names)
+    assert outcomes == [None] * 300
+    assert len(store.batches) <= 3
+    assert follows <= len(names) + 2  # was two per follower: one per round it saw end
+
+
+@pytest.mark.parametrize("cancelled", [0, 1, 5])
+def test_a_cancelled_caller_strands_no_follower(cancelled):
+    # Caller 0 leads the first round; 1 is the first follower, the one woken to lead the next.
+    # Whichever is cancelled, the others still commit (a cancelled caller's own change may or
+    # may not have been committed, as before).
+    store = LatentStore()
+
+    async def scenario():
+        vfs = await VFS.open(store)
+        tasks = [asyncio.ensure_future(vfs.write_file(f"/f{i}", b"x")) for i in range(8)]
+        for _ in range(3):
+            await asyncio.sleep(0)
+        tasks[cancelled].cancel()
+        done = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
+        return vfs, done
+
+    vfs, outcomes = asyncio.run(scenario())
+    assert [o for i, o in enumerate(outcomes) if i != cancelled] == [None] * 7
+    present = set(vfs.walk("/"))
+    assert {f"/f{i}" for i in range(8) if i != cancelled} <= present
