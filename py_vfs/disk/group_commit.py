@@ -46,7 +46,7 @@ class Waiter:
         self.done = False
         self.result: Any = None
         self.error: BaseException | None = None
-        self.wake: asyncio.Future[None] | None = None  # set while its caller follows a round
+        self.wake: asyncio.Future[None] | None = None  # its caller's, once it followed a round
 
     def settle(self, result: Any = None, error: BaseException | None = None) -> None:
         """Record the outcome: the caller's result, or the error it gets (a following caller
@@ -81,14 +81,12 @@ class GroupCommit:
         """True while a caller leads a round (waits for the turn, or commits)."""
         return self._round
 
-    async def follow(self, own: Waiter) -> None:
-        """Sleep while another caller leads: until ``own`` is settled, or it is the first
-        change still queued when a round ends (its caller should then lead)."""
+    def follow(self, own: Waiter) -> asyncio.Future[None]:
+        """What to await while another caller leads: done when ``own`` is settled, or when it
+        is the first change still queued as a round ends (its caller should then lead). A
+        Future, not a coroutine: one frame less each time the caller wakes."""
         own.wake = asyncio.get_running_loop().create_future()
-        try:
-            await own.wake
-        finally:
-            own.wake = None
+        return own.wake
 
     def lead(self) -> contextlib.AbstractAsyncContextManager[None]:
         """Lead a round: the others follow until it ends, however it ends."""
