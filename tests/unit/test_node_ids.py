@@ -18,6 +18,7 @@ def test_ids_are_16_hex_digits_and_never_repeat():
     assert all(len(i) == 16 and int(i, 16) >= 0 and i == i.lower() for i in ids)
 
 
+@pytest.mark.skipif(sys.platform == "emscripten", reason="Pyodide has no threads")
 def test_threads_never_get_the_same_id():
     got: list[list[str]] = [[] for _ in range(4)]
 
@@ -35,7 +36,7 @@ def test_threads_never_get_the_same_id():
 
 
 @pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "emscripten",
-                    reason="no fork here")
+                    reason="Emscripten (Pyodide) has no processes")
 def test_a_forked_process_does_not_make_its_parent_s_ids():
     new_id()  # the pool is filled, and the child inherits it
     read, write = os.pipe()
