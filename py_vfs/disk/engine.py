@@ -144,7 +144,11 @@ class CommitEngine:
                 # after a round. (In this coroutine, not one of its own: every write runs it.)
                 while not waiter.done:
                     if self._group.leading:
-                        await self._group.follow(waiter)
+                        try:
+                            await self._group.follow(waiter)
+                        except BaseException:  # cancelled, perhaps just as it was to lead
+                            self._group.pass_on()
+                            raise
                         continue
                     async with self._group.lead(), self._replica.turn(), self.mutex:
                         if not waiter.done:

@@ -103,6 +103,12 @@ class GroupCommit:
                 waiter.rouse()
                 return
 
+    def pass_on(self) -> None:
+        """A follower stops following (its caller was cancelled, perhaps just after it was
+        woken to lead): when no round is under way, the next follower leads instead."""
+        if not self._round:
+            self.next_leader()
+
     def enqueue(self, change: Change, operation: str, writer: str) -> Waiter:
         """Queue ``change`` for the next group; the waiter tells its outcome."""
         waiter = Waiter(change, operation, writer)

@@ -108,6 +108,7 @@ const EXPECTED_SKIPS = new Map([
   ["tests/unit/test_group_commit.py::test_a_cancelled_caller_strands_no_follower[0]", NO_EVENT_LOOP],
   ["tests/unit/test_group_commit.py::test_a_cancelled_caller_strands_no_follower[1]", NO_EVENT_LOOP],
   ["tests/unit/test_group_commit.py::test_a_cancelled_caller_strands_no_follower[5]", NO_EVENT_LOOP],
+  ["tests/unit/test_group_commit.py::test_a_follower_cancelled_just_as_it_was_woken_to_lead_passes_the_lead_on", NO_EVENT_LOOP],
   // WebAPI.call's out: tests/pyodide/bridge.test.mjs covers dispatch_many, its user, in Pyodide.
   ["tests/unit/test_call_out.py::test_out_hears_a_value_an_error_and_a_bug_once_each", "WebAPI.call's Tasks need a real event loop"],
   ["tests/unit/test_call_out.py::test_without_out_a_bug_is_the_future_s_exception", "WebAPI.call's Tasks need a real event loop"],
