@@ -131,8 +131,29 @@ class CommitEngine:
             return await step.run(change, operation)
         self.refuse_deadlock("write")
         for attempt in range(MAX_ROOM_TRIES + 1):
+            waiter = self._group.enqueue(change, operation, self.writer(writer))
             try:
-                result = await self._run(change, operation, self.writer(writer))
+                # The cross-tab turn first: while waiting for it, announced commits of other
+                # tabs are applied (``sync`` takes only the mutex), so the commit is rarely
+                # stale. Whoever gets the lock commits every change queued by then: often this
+                # one was already committed by an earlier caller's group.
+                # A group has one writer: behind another writer's changes, this one may need a
+                # turn of its own. While another caller leads a round, this one follows it (its
+                # change is probably in that round's group) instead of queueing for the turn
+                # too: it wakes when its change is settled, or when it is the first still queued
+                # after a round. (In this coroutine, not one of its own: every write runs it.)
+                while not waiter.done:
+                    if self._group.leading:
+                        try:
+                            await self._group.follow(waiter)
+                        except BaseException:  # cancelled, perhaps just as it was to lead
+                            self._group.pass_on()
+                            raise
+                        continue
+                    async with self._group.lead(), self._replica.turn(), self.mutex:
+                        if not waiter.done:
+                            await self._group.commit_pending(waiter)
+                result = waiter.outcome()
             except FsError as error:
                 # The store is full: history goes first; ENOSPC once none is left to trim.
                 if not store_full(error) or attempt == MAX_ROOM_TRIES or not await self._room():
@@ -149,24 +170,6 @@ class CommitEngine:
             return False
         async with self._replica.turn(), self.mutex:
             return await self.make_room()
-
-    async def _run(self, change: Change, operation: str, writer: str) -> Any:
-        waiter = self._group.enqueue(change, operation, writer)
-        # The cross-tab turn first: while waiting for it, announced commits of other tabs are
-        # applied (``sync`` takes only the mutex), so the commit is rarely stale. Whoever gets
-        # the lock commits every change queued by then: often this one was already committed
-        # by an earlier caller's group.
-        # A group has one writer: behind another writer's changes, this one may need a turn
-        # of its own. While another caller leads a round, this one follows it (its change is
-        # probably in that round's group) instead of queueing for the turn too.
-        while not waiter.done:
-            if self._group.leading:
-                await self._group.round_over()
-                continue
-            async with self._group.lead(), self._replica.turn(), self.mutex:
-                if not waiter.done:
-                    await self._group.commit_pending(waiter)
-        return waiter.outcome()
 
     def refuse_deadlock(self, syscall: str) -> None:
         """The body of ``async with vfs.step()`` calling ``vfs`` instead of ``tx`` would wait

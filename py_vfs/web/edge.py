@@ -9,6 +9,7 @@ convert JS arguments in and envelopes (``{value}`` or ``{error}``) out.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from ..archives import scratch
@@ -19,9 +20,8 @@ from ..hosts.preview import PinnedPreviews
 from ..mounts.fsa import BrowserHost
 from ..vfs import VFS
 from .dock_sync import DockSync
-from .protocol import error_envelope
 from .scripts import use_js_realm
-from .webapi import Envelope, WebAPI
+from .webapi import Envelope, WebAPI, broken
 
 
 def _out(envelope: Any) -> Any:
@@ -63,42 +63,45 @@ def dispatch_many(api: WebAPI, js_calls: Any, answer: Any) -> Any:
     returned, as an array of ``[id, envelope]``; the others are passed to ``answer`` once done,
     those done in the same turn of the event loop together (one ``answer(array)``), so that a
     group commit of many writes is answered with one message. Calls and answers cross in one
-    conversion each."""
+    conversion each. A call's task hands its envelope over as it ends (``WebAPI.call``'s
+    ``out``, which hears of a failure too): no done callback, a turn of the event loop each,
+    per call."""
     from pyodide.ffi import jsnull
 
     now: list[list[Any]] = []
     later: list[list[Any]] = []
+    entering = True  # answers given while this entry runs go back with it
 
     def flush() -> None:
         batch = later[:]
         later.clear()
         answer(_out(batch))
 
-    def done(call_id: int, future: asyncio.Future[Envelope]) -> None:
-        if not later:
-            asyncio.get_event_loop().call_soon(flush)
-        try:
-            later.append([call_id, future.result()])
-        except (Exception, asyncio.CancelledError) as error:
-            later.append([call_id, _broken(error)])
+    def answer_of(call_id: int) -> Callable[[Envelope], None]:
+        def out(envelope: Envelope) -> None:
+            if entering:
+                now.append([call_id, envelope])
+                return
+            if not later:
+                asyncio.get_event_loop().call_soon(flush)
+            later.append([call_id, envelope])
 
-    for call_id, op, js_args, writer, request in js_calls.to_py(depth=2):
-        try:
-            result = api.call(op, [from_js(arg) for arg in js_args],
-                              None if writer is jsnull else writer, None,
-                              request=None if request is jsnull else request)
-            if isinstance(result, dict) or result.done():
-                now.append([call_id, result if isinstance(result, dict) else result.result()])
-            else:
-                result.add_done_callback(lambda future, call_id=call_id: done(call_id, future))
-        except Exception as error:
-            now.append([call_id, _broken(error)])
+        return out
+
+    try:
+        for call_id, op, js_args, writer, request in js_calls.to_py(depth=2):
+            try:
+                result = api.call(op, [from_js(arg) for arg in js_args],
+                                  None if writer is jsnull else writer, None,
+                                  out=answer_of(call_id),
+                                  request=None if request is jsnull else request)
+                if isinstance(result, dict):
+                    now.append([call_id, result])
+            except Exception as error:
+                now.append([call_id, broken(error)])
+    finally:
+        entering = False
     return _out(now)
-
-
-def _broken(error: BaseException) -> Envelope:
-    """The EIO answer of a call of a batch that raised (a bug): the others still get theirs."""
-    return {"error": error_envelope("EIO", str(error) or type(error).__name__)}
 
 
 def from_js(value: Any) -> Any:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import sys
+import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -296,7 +297,9 @@ class WebAPI:
         """Synchronous operations answer at once; others return a Future of the envelope, or of
         ``out(envelope)``: the caller's conversion (py_vfs/web/edge.py: to JS) done by the
         call's own task as it ends, which saves the caller a task and a turn of the event loop
-        of its own per call.
+        of its own per call. With ``out``, a call that fails with something other than an
+        ``FsError`` (a bug) ends with ``out`` of an EIO envelope too (``broken``), so ``out``
+        is all a caller needs to hear of every end (but a cancellation).
         ``writer`` (the call envelope's, ``vfs.as(writer)`` in JS) makes the call's changes,
         its steps' and streams': the context variable is set while the call starts, and the
         Future's task runs in a copy of that context. ``call_id`` (given for a call the page
@@ -363,7 +366,12 @@ class WebAPI:
             await self._retries.idle()
         await self._steps.idle()
         self._queued -= 1
-        result = self._call(op, args, out=out, retried=retried)
+        try:
+            result = self._call(op, args, out=out, retried=retried)
+        except Exception as error:
+            if out is None:
+                raise
+            return out(broken(error))
         if not isinstance(result, dict):
             return await result
         return result if out is None else out(result)
@@ -421,7 +429,18 @@ async def _settle(awaitable: Any, out: Convert | None = None) -> Any:
         envelope = {"value": _plain(await awaitable)}
     except FsError as error:
         envelope = _failure(error)
+    except Exception as error:
+        if out is None:
+            raise
+        envelope = broken(error)
     return envelope if out is None else out(envelope)
+
+
+def broken(error: BaseException) -> Envelope:
+    """The EIO envelope of a call that raised something other than an ``FsError`` (a bug):
+    the traceback goes to stderr (the worker's console), the message to the caller."""
+    traceback.print_exception(error)
+    return {"error": error_envelope("EIO", str(error) or type(error).__name__)}
 
 
 def _failure(error: FsError, message: str | None = None) -> Envelope:

@@ -105,6 +105,17 @@ const EXPECTED_SKIPS = new Map([
     "an async call of the JS API needs a real event loop (the e2e tier calls it from the page)"],
   ["tests/unit/test_group_commit.py::test_a_group_the_store_refuses_is_retried_one_by_one", NO_EVENT_LOOP],
   ["tests/unit/test_group_commit.py::test_writes_in_flight_wait_for_the_leading_writer_instead_of_each_taking_a_turn", NO_EVENT_LOOP],
+  ["tests/unit/test_group_commit.py::test_followers_wake_once_each", NO_EVENT_LOOP],
+  ["tests/unit/test_group_commit.py::test_a_cancelled_caller_strands_no_follower[0]", NO_EVENT_LOOP],
+  ["tests/unit/test_group_commit.py::test_a_cancelled_caller_strands_no_follower[1]", NO_EVENT_LOOP],
+  ["tests/unit/test_group_commit.py::test_a_cancelled_caller_strands_no_follower[5]", NO_EVENT_LOOP],
+  ["tests/unit/test_group_commit.py::test_a_follower_cancelled_just_as_it_was_woken_to_lead_passes_the_lead_on", NO_EVENT_LOOP],
+  // WebAPI.call's out: tests/pyodide/bridge.test.mjs covers dispatch_many, its user, in Pyodide.
+  ["tests/unit/test_call_out.py::test_out_hears_a_value_an_error_and_a_bug_once_each", "WebAPI.call's Tasks need a real event loop"],
+  ["tests/unit/test_call_out.py::test_without_out_a_bug_is_the_future_s_exception", "WebAPI.call's Tasks need a real event loop"],
+  // Node ids drawn by threads and by a forked process: neither exists in Pyodide.
+  ["tests/unit/test_node_ids.py::test_threads_never_get_the_same_id", "Pyodide has no threads"],
+  ["tests/unit/test_node_ids.py::test_a_forked_process_does_not_make_its_parent_s_ids", NO_PROCESSES],
   ["tests/unit/test_cancel_calls.py::test_a_cancelled_grep_stops_at_its_first_safe_point", NO_LOOP_CANCEL],
   ["tests/unit/test_cancel_calls.py::test_a_cancelled_recursive_copy_or_removal_changes_nothing[cp-args0]", NO_LOOP_CANCEL],
   ["tests/unit/test_cancel_calls.py::test_a_cancelled_recursive_copy_or_removal_changes_nothing[rm-args1]", NO_LOOP_CANCEL],

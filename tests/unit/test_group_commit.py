@@ -133,3 +133,83 @@ def test_writers_never_share_a_commit():
                 assert node.writer == w
 
     asyncio.run(scenario())
+
+
+def test_followers_wake_once_each(monkeypatch):
+    # A follower sleeps until its change is settled (or it must lead the next round), not
+    # until every round ends: a wake is a task step, which Pyodide pays dearly for.
+    from py_vfs.disk.group_commit import GroupCommit
+
+    follows = 0
+    follow = GroupCommit.follow
+
+    async def counted(self, own):
+        nonlocal follows
+        follows += 1
+        await follow(self, own)
+
+    monkeypatch.setattr(GroupCommit, "follow", counted)
+    store = LatentStore()
+    names = [f"/d{i % 10}/f{i}" for i in range(300)]
+    _, outcomes = writes_in_flight(store, names)
+    assert outcomes == [None] * 300
+    assert len(store.batches) <= 3
+    assert follows <= len(names) + 2  # was two per follower: one per round it saw end
+
+
+@pytest.mark.parametrize("cancelled", [0, 1, 5])
+def test_a_cancelled_caller_strands_no_follower(cancelled):
+    # Caller 0 leads the first round; 1 is the first follower, the one woken to lead the next.
+    # Whichever is cancelled, the others still commit (a cancelled caller's own change may or
+    # may not have been committed, as before).
+    store = LatentStore()
+
+    async def scenario():
+        vfs = await VFS.open(store)
+        tasks = [asyncio.ensure_future(vfs.write_file(f"/f{i}", b"x")) for i in range(8)]
+        for _ in range(3):
+            await asyncio.sleep(0)
+        tasks[cancelled].cancel()
+        done = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
+        return vfs, done
+
+    vfs, outcomes = asyncio.run(scenario())
+    assert [o for i, o in enumerate(outcomes) if i != cancelled] == [None] * 7
+    present = set(vfs.walk("/"))
+    assert {f"/f{i}" for i in range(8) if i != cancelled} <= present
+
+
+def test_a_follower_cancelled_just_as_it_was_woken_to_lead_passes_the_lead_on(monkeypatch):
+    # The round's end wakes one follower only, to lead the next: should its caller be cancelled
+    # before it runs, the next follower leads instead of every one sleeping forever.
+    from py_vfs.disk.group_commit import GroupCommit
+
+    tasks: dict[int, asyncio.Task] = {}
+    follow, next_leader = GroupCommit.follow, GroupCommit.next_leader
+    cancelled: list[int] = []
+
+    def recording(self, own):
+        tasks[id(own)] = asyncio.current_task()
+        return follow(self, own)
+
+    def then_cancel(self):
+        next_leader(self)
+        woken = [w for w in self._queue if w.wake is not None and w.wake.done()]
+        if woken and not cancelled:
+            cancelled.append(id(woken[0]))
+            tasks[id(woken[0])].cancel()
+
+    monkeypatch.setattr(GroupCommit, "follow", recording)
+    monkeypatch.setattr(GroupCommit, "next_leader", then_cancel)
+
+    async def scenario():
+        vfs = await VFS.open(LatentStore())
+        writes = [asyncio.ensure_future(vfs.write_file(f"/f{i}", b"x")) for i in range(6)]
+        outcomes = await asyncio.wait_for(asyncio.gather(*writes, return_exceptions=True), 10)
+        return vfs, outcomes
+
+    vfs, outcomes = asyncio.run(scenario())
+    assert len(cancelled) == 1
+    assert sum(isinstance(o, asyncio.CancelledError) for o in outcomes) == 1
+    assert outcomes.count(None) == 5
+    assert len(vfs.walk("/")) >= 5
