@@ -295,21 +295,18 @@ class WebAPI:
              request: str | None = None,
              retry: float | None = None) -> Envelope | asyncio.Future[Any]:
         """Synchronous operations answer at once; others return a Future of the envelope, or of
-        ``out(envelope)``: the caller's conversion (py_vfs/web/edge.py: to JS) done by the
-        call's own task as it ends, which saves the caller a task and a turn of the event loop
-        of its own per call. With ``out``, a call that fails with something other than an
-        ``FsError`` (a bug) ends with ``out`` of an EIO envelope too (``broken``), so ``out``
-        is all a caller needs to hear of every end (but a cancellation).
-        ``writer`` (the call envelope's, ``vfs.as(writer)`` in JS) makes the call's changes,
-        its steps' and streams': the context variable is set while the call starts, and the
-        Future's task runs in a copy of that context. ``call_id`` (given for a call the page
-        may cancel) gives the call a ``Signal`` the same way, which ``cancel(call_id)``
-        aborts. ``request`` (a call that may change the disk) is recorded with the commit
-        that carries its changes (``transaction.REQUEST``); ``retry`` (the time it was first
-        sent) marks it sent again after a failover: answered as applied when the journal has
-        its request, else run (web/retries.py). While a step is open, everything else waits
-        for it (it must not see the step's uncommitted changes, and its mutations would wait
-        anyway)."""
+        ``out(envelope)``: the caller's conversion (edge.py: to JS) done by the call's own task
+        as it ends (a task and a turn of the loop fewer per call); with ``out``, a call that
+        fails with something other than an ``FsError`` (a bug) ends with ``out`` of an EIO
+        envelope too (``broken``), so ``out`` hears of every end but a cancellation.
+        ``writer`` (the envelope's, ``vfs.as(writer)`` in JS) makes the call's changes, its
+        steps' and streams': set while the call starts, the Future's task runs in a copy of
+        that context. ``call_id`` (a call the page may cancel) gives it a ``Signal`` the same
+        way, which ``cancel(call_id)`` aborts. ``request`` (a call that may change the disk) is
+        recorded with the commit carrying its changes (``transaction.REQUEST``); ``retry``
+        (when it was first sent) marks it sent again after a failover: answered as applied
+        when the journal has its request, else run (web/retries.py). While a step is open,
+        everything else waits for it (it must not see the step's uncommitted changes)."""
         tokens: list[tuple[Any, Any]] = []
         try:
             if writer is not None:
