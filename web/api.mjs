@@ -248,8 +248,8 @@ export class VFS {
       const entries = await this.#call("readdir", path, options);
       return withTypes ? entries.map((raw) => new Dirent(raw)) : entries;
     }
-    const records = await this.#call("readdir", path, options);
-    return withTypes ? records.map(([name, at, type]) => new Dirent({ name, path: at, type })) : records.map((r) => r[0]);
+    const listing = await this.#call("readdir", path, options); // a Listing (web/page/listing.mjs)
+    return withTypes ? listing.dirents() : listing.nameList();
   }
   // A ReadableStream<Uint8Array> of the bytes from start to end, both inclusive as in Node's
   // fs.createReadStream. It reads the version of the file current when it opens and pulls one

@@ -325,7 +325,7 @@ class Instance extends Client {
 
   // stat, lstat, exists, readdir: from the stat cache when it knows the answer, else from the
   // worker (readdir as readdirStats, whose entries' stats fill the cache). Resolves to raw data:
-  // a readdir to records [name, path, type, ...stat] (py_vfs/web/page_cache.py).
+  // a readdir to a Listing (web/page/listing.mjs).
   cached(op, path) {
     const known = this.closed ? undefined : this.cache.answer(op, path);
     if (known) return known.error ? Promise.reject(toError(known.error)) : Promise.resolve(known.value);

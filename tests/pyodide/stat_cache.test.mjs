@@ -3,7 +3,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { StatCache, recordsOf } from "../../dist/stat_cache.mjs";
+import { StatCache } from "../../dist/stat_cache.mjs";
+import { Listing } from "../../dist/listing.mjs";
 
 const raw = (size, type = "file") => ({ type, size, mode: 0o644, mtimeMs: 1, ctimeMs: 1, atimeMs: 1, name: "x", path: "/x" });
 
@@ -65,26 +66,41 @@ test("a newer view drops everything and older answers are not kept", () => {
 test("a listing answers readdir and the lstat of its entries; stat only where no link", () => {
   const cache = new StatCache();
   const reply = { value: listing("/real", [["f", "file", 10], ["l", "symlink", 4], ["m", "directory", -1]]), view: 0 };
-  const records = kept(cache, "readdir", "/d", reply);
-  assert.deepEqual(records.map((r) => r.slice(0, 3)), [["f", "/real/f", "file"], ["l", "/real/l", "symlink"], ["m", "/real/m", "directory"]]);
-  assert.equal(cache.answer("readdir", "/d").value, records);
+  const listed = kept(cache, "readdir", "/d", reply);
+  assert.ok(listed instanceof Listing);
+  assert.deepEqual(listed.nameList(), ["f", "l", "m"]);
+  assert.deepEqual(listed.dirents().map((d) => [d.name, d.parentPath, d.isFile(), d.isSymbolicLink(), d.isDirectory()]),
+    [["f", "/real", true, false, false], ["l", "/real", false, true, false], ["m", "/real", false, false, true]]);
+  assert.equal(cache.answer("readdir", "/d").value, listed);
+  assert.equal(cache.size, 4, "a listing counts as its entries and one more");
   const f = cache.answer("lstat", "/d/f").value;
-  assert.deepEqual([f.size, f.path, f.mtimeMs, f.ctimeMs, f.atimeMs, f.ino], [10, "/real/f", 5, 6, 7, 9]);
+  assert.deepEqual(f, { type: "file", size: 10, mode: 0o644, mtimeMs: 5, ctimeMs: 6, atimeMs: 7, name: "f", path: "/real/f", ino: 9 });
+  assert.notEqual(cache.answer("lstat", "/d/f").value, f, "each hit is a new object");
+  for (const path of ["/d/x", "/d/", "/d/.", "/d/..", "/d/f/", "/d//f", "/e/f"]) {
+    assert.equal(cache.answer("lstat", path), undefined, path);
+  }
   assert.equal(cache.answer("stat", "/d/f").value.size, 10);
   assert.equal(cache.answer("lstat", "/d/l").value.type, "symlink");
   assert.equal(cache.answer("stat", "/d/l"), undefined, "stat follows the link");
   assert.equal(cache.answer("lstat", "/d/m"), undefined, "a mount point's stat is its folder's");
   assert.equal(cache.answer("exists", "/d/f").value, true);
   assert.equal(cache.answer("exists", "/d/l"), undefined);
+  assert.equal(cache.answer("exists", "/d/m"), undefined, "nor its exists");
+  assert.equal(cache.answer("stat", "/d/m"), undefined);
 });
 
 test("children of a path not spelled plainly are not guessed", () => {
   for (const dir of ["/d/", "d", "/d/../d", "/d/./e", "//d"]) {
     const cache = new StatCache();
     kept(cache, "readdir", dir, { value: listing("/d", [["f", "file", 1]]), view: 0 });
-    assert.equal(cache.size, 1, dir);
+    assert.ok(cache.answer("readdir", dir), dir);
+    assert.equal(cache.answer("lstat", `${dir}/f`), undefined, dir);
+    assert.equal(cache.answer("lstat", `${dir}f`), undefined, dir);
   }
-  assert.deepEqual(recordsOf(listing("/", [])), []);
+  assert.deepEqual(Listing.of(listing("/", [])).nameList(), []);
+  const root = new StatCache();
+  kept(root, "readdir", "/", { value: listing("/", [["f", "file", 1]]), view: 0 });
+  assert.equal(root.answer("stat", "/f").value.path, "/f");
 });
 
 test("errors are kept as data and exists follows them", () => {
@@ -101,6 +117,27 @@ test("the size is bounded: the oldest entries go first", () => {
   assert.equal(cache.size, 3);
   assert.equal(cache.answer("stat", "/a"), undefined);
   assert.ok(cache.answer("stat", "/d"));
+  const listed = new StatCache(4);
+  kept(listed, "stat", "/a", { value: raw(1), view: 0 });
+  kept(listed, "readdir", "/d", { value: listing("/d", [["f", "file", 1], ["g", "file", 2]]), view: 0 });
+  assert.equal(listed.size, 4);
+  kept(listed, "stat", "/b", { value: raw(1), view: 0 });
+  assert.equal(listed.answer("stat", "/a"), undefined, "the oldest went first");
+  assert.equal(listed.answer("stat", "/d/g").value.size, 2);
+  kept(listed, "stat", "/c", { value: raw(1), view: 0 });
+  assert.equal(listed.answer("stat", "/d/g"), undefined, "a listing goes as a whole");
+  assert.equal(listed.size, 2);
+  const big = listing("/big", ["a", "b", "c", "d"].map((name) => [name, "file", 1]));
+  assert.ok(kept(listed, "readdir", "/big", { value: big, view: 0 }).length === 4, "answered all the same");
+  assert.equal(listed.answer("readdir", "/big"), undefined, "larger than the bound: not kept");
+  const again = new StatCache(10);
+  const gone = { code: "ENOENT", message: "ENOENT: no such file or directory, scandir '/e'", path: "/e", syscall: "scandir" };
+  kept(again, "readdir", "/e", { error: gone, view: 0 });
+  assert.deepEqual(again.answer("readdir", "/e"), { error: gone });
+  kept(again, "stat", "/e", { value: raw(1, "directory"), view: 0 });
+  kept(again, "readdir", "/e", { value: listing("/e", [["f", "file", 1]]), view: 0 });
+  assert.equal(again.size, 3, "an answer kept again replaces the one before");
+  assert.equal(again.answer("stat", "/e").value.type, "directory");
 });
 
 test("steps and unknown calls count as mutations; reads do not", () => {
@@ -137,9 +174,9 @@ test("the siblings' listings come with the answer and are kept by its rules", ()
   cache.clear();
   cache.keep("readdir", "/w/b", reply(), stale.token);
   assert.equal(cache.size, 0, "cleared since it was sent: nothing of it is kept");
-  const records = kept(cache, "readdir", "/w/b", reply());
-  assert.deepEqual(records.map((r) => r[0]), ["f"]);
-  assert.deepEqual(cache.answer("readdir", "/w/c").value.map((r) => r.slice(0, 4)), [["g", "/w/c/g", "file", 2], ["h", "/w/c/h", "directory", 4096]]);
+  const listed = kept(cache, "readdir", "/w/b", reply());
+  assert.deepEqual(listed.nameList(), ["f"]);
+  assert.deepEqual(cache.answer("readdir", "/w/c").value.nameList(), ["g", "h"]);
   assert.equal(cache.answer("stat", "/w/c/g").value.size, 2);
   assert.equal(cache.answer("lstat", "/w/c/h").value.type, "directory");
   cache.invalidate(1);

@@ -12,6 +12,7 @@ import pytest
 from helpers import run
 
 from py_vfs import VFS
+from py_vfs.core.node import ROOT_ID, ino_of
 from py_vfs.disk.content import CHUNK_SIZE
 from py_vfs.mounts import LocalBackend
 from py_vfs.storage.memory import MemoryStore
@@ -95,6 +96,18 @@ def test_listing_carries_every_entrys_lstat(api):
         stat = api.vfs.lstat(f"/d/{name}")
         assert list(numbers[i * 6:i * 6 + 6]) == [
             stat.size, stat.mode, stat.mtime_ms, stat.ctime_ms, stat.atime_ms, stat.ino]
+
+
+def test_a_listings_ino_is_the_nodes_whatever_its_id():
+    """``ino_of`` (listed once per entry): the first 13 hex digits of a stored node's id, the
+    root's 2, a hash for any other id (a mounted folder's, made from its path), never 0."""
+    assert ino_of("0123456789abcdef") == 0x0123456789abc
+    assert ino_of("0000000000000ff") == 1
+    assert ino_of(ROOT_ID) == 2
+    for other in ("0123456789abXdef", "0123456789ABCdef", "short", "m:/a/b/c/d/e/f/g", ""):
+        ino = ino_of(other)
+        assert 0 < ino < 2**52 and ino == ino_of(other)
+    assert ino_of("0123456789ABCdef") != 0x0123456789abc
 
 
 def test_listing_of_an_empty_directory_and_errors(api):

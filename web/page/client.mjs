@@ -7,7 +7,7 @@
 import { abortError } from "./validate.mjs";
 import { fsError, toError } from "../shared/errors.mjs";
 import { CALL_REQUEST, CALL_RETRY, CALL_SIGNAL, CALL_WRITER, DEFAULT_WRITER, OPS, TRANSFER_MIN, WIRE } from "../shared/protocol.mjs";
-import { recordsOf } from "./stat_cache.mjs";
+import { Listing } from "./listing.mjs";
 
 // The operations whose calls may share a "calls" message: Python's, except those that open a
 // view (answered with a port).
@@ -181,11 +181,11 @@ export class Client {
     else send();
   }
 
-  // stat, lstat, exists, readdir (readdir as readdirStats: records [name, path, type, ...stat],
-  // py_vfs/web/page_cache.py). A view asks the worker every time.
+  // stat, lstat, exists, readdir (readdir as readdirStats, resolving to a Listing,
+  // web/page/listing.mjs). A view asks the worker every time.
   cached(op, path) {
     if (op !== "readdir") return this.call(op, [path]);
-    return this.call("readdirStats", [path], (reply) => (reply.error ? undefined : recordsOf(reply.value)));
+    return this.call("readdirStats", [path], (reply) => (reply.error ? undefined : Listing.of(reply.value)));
   }
 
   // The URL of a preview root (the JS API's previewUrl); a view mints through its own port.

@@ -3,7 +3,7 @@
 // themselves, while the worker still boots Python. The answers, errors included, are the
 // core's: the walk below is py_vfs/fs/resolver.py's (`_walk_once`, without the parts a restricted
 // view or a write needs), stat is py_vfs/fs/metadata.py's `stat_of`, a listing is
-// py_vfs/web/page_cache.py's `listing` as the stat cache's records, and the errors are
+// py_vfs/web/page_cache.py's `listing` as a Listing (web/page/listing.mjs), and the errors are
 // py_vfs/core/errors.py's messages (tests/e2e/test_early_reads.py compares every answer with
 // Python's).
 //
@@ -23,6 +23,7 @@ import { FORMAT_VERSION } from "../shared/protocol.mjs";
 import { fileChunks, PAGE_READ_MAX } from "./file_chunks.mjs";
 import { Found, KnownRecords } from "./known_records.mjs";
 import { EarlyPeer } from "./early_peer.mjs";
+import { Listing } from "./listing.mjs";
 
 const ROOT_ID = "root";
 const MAX_SYMLINK_HOPS = 40; // py_vfs/fs/resolver.py
@@ -136,7 +137,7 @@ export class EarlyReader {
 
   // The answer to the disk API's `op` with `args`, as the worker's reply would carry it:
   // {value} or {error: envelope}; undefined when this reader declines. readdir answers with
-  // the stat cache's records (web/page/stat_cache.mjs, recordsOf), as the page's readdir expects.
+  // a Listing (web/page/listing.mjs), as the page's readdir expects.
   // The disk's revision is read beside the records; what earlier answers read at that same
   // revision saves requests (web/page/known_records.mjs).
   async answer(op, args) {
@@ -377,10 +378,10 @@ const ANSWERS = {
     if (node.kind !== "directory") throw new Refusal("ENOTDIR", "scandir", path);
     const entries = await records.entries(node);
     if (entries === DECLINE) return DECLINE;
-    const prefix = canonical === "/" ? "/" : `${canonical}/`;
     // page_cache.py `listing`: a listing's sizes are stat_size (4096 for a directory).
-    return entries.map((child) => [child.name, prefix + child.name, child.kind,
-      child.kind === "directory" ? 4096 : child.size, child.mode, child.mtime, child.ctime, child.atime, inoOf(child.id)]);
+    return Listing.ofEntries(canonical, entries.map((child) => ({ name: child.name, type: child.kind,
+      size: child.kind === "directory" ? 4096 : child.size, mode: child.mode, mtimeMs: child.mtime,
+      ctimeMs: child.ctime, atimeMs: child.atime, ino: inoOf(child.id) })));
   },
 };
 

@@ -13,6 +13,9 @@
 // - an answer is kept only if nothing cleared the cache between its call and its reply and its
 //   view is the latest the page has heard of;
 // - hits are rebuilt into new objects (callers may change what they get).
+// A listing is kept as its columns (web/page/listing.mjs), and the lstat of one of its entries
+// (a stat too, unless it is of a symlink; an exists) is made of them when asked, found by the
+// path's parent: a listing of a thousand entries is one entry here, not a thousand.
 // A readdir that follows a readdir of a sibling (a walk of a folder's subdirectories) asks for
 // the listings of the directories after it too (`listingArgs`): they come in its answer,
 // computed in the same call, so they are kept under the same rules as the answer itself.
@@ -20,15 +23,21 @@
 // Calls that change nothing the cache holds (declared in py_vfs/web/protocol.py: the operations
 // that are not "mutating"); every other call counts as a mutation.
 import { READ_ONLY } from "../shared/protocol.mjs";
+import { Listing } from "./listing.mjs";
 
-// Entries kept at most (a stat is a few hundred bytes): the oldest go first.
+// Entries kept at most (a stat is a few hundred bytes; a listing counts as its entries and one
+// more): the oldest go first.
 const LIMIT = 4096;
-// Keys made from a listing stay far below the 4,096-byte path limit even at 3 bytes a UTF-16
-// unit, so a cached stat can never hide ENAMETOOLONG.
+// Paths answered from a listing stay far below the 4,096-byte path limit even at 3 bytes a
+// UTF-16 unit, so a cached stat can never hide ENAMETOOLONG.
 const MAX_CHILD_KEY = 1024;
 
 export class StatCache {
-  #entries = new Map();
+  // path -> its answers by operation ({value} or {error}; a readdir's {value: Listing, plain})
+  // and `weight`, the oldest path first. One lookup by the path as spelled finds any answer,
+  // with no key to build.
+  #paths = new Map();
+  #weight = 0; // the answers kept: 1 each, a listing its length and 1
   #generation = 0; // moves at every clear
   #view = 0; // the latest view the worker announced
   #writes = 0; // mutations (and steps) in flight
@@ -40,10 +49,12 @@ export class StatCache {
     this.limit = limit;
   }
 
-  get size() { return this.#entries.size; }
+  // The answers kept, a listing counted as its entries and one more.
+  get size() { return this.#weight; }
 
   clear() {
-    this.#entries.clear();
+    this.#paths.clear();
+    this.#weight = 0;
     this.#generation++;
   }
 
@@ -74,19 +85,23 @@ export class StatCache {
   get usable() { return this.#writes === 0; }
 
   // A known answer to `op` ("stat", "lstat", "exists", "readdir") as {value} or {error}, or
-  // undefined. Values are the raw data the worker sent (a readdir's: its records, see
-  // py_vfs/web/page_cache.py): the caller builds new objects of them and never hands them out.
+  // undefined. Values are the raw data the worker sent (a readdir's: a Listing,
+  // web/page/listing.mjs): the caller builds new objects of them and never hands them out.
+  // A stat, lstat or exists is looked up first in the listing of the path's parent (a walk
+  // stats what it listed), then among the answers kept for the path itself.
   answer(op, path) {
     if (!this.usable || typeof path !== "string") return undefined;
-    const known = this.#get(keyOf(op, path));
-    if (known) {
-      this.hits++;
-      if (op === "readdir") this.#listingHits++;
+    if (op === "readdir") {
+      const known = this.#paths.get(path)?.readdir;
+      if (known) {
+        this.hits++;
+        this.#listingHits++;
+      }
       return known;
     }
-    const derived = op === "stat" ? this.#statFromLstat(path) : op === "exists" ? this.#exists(path) : undefined;
-    if (derived) this.hits++;
-    return derived;
+    const known = this.#listed(op, path) ?? this.#kept(op, path);
+    if (known) this.hits++;
+    return known;
   }
 
   // The arguments of the readdirStats call a readdir of `path` the cache could not answer
@@ -105,26 +120,29 @@ export class StatCache {
     return [path, { siblings: true }];
   }
 
-  // The value of the worker's reply to `op` (a readdir's made into its records), kept
-  // when it may be: `token` is what begin() gave as the call was sent. A readdir's records
-  // with a stat become lstat entries of its children.
+  // The value of the worker's reply to `op` (a readdir's made into a Listing), kept when it
+  // may be: `token` is what begin() gave as the call was sent. A listing of a path spelled
+  // plainly answers the lstat of its entries too (#listed).
   keep(op, path, reply, token) {
-    const value = op === "readdir" && !reply.error ? recordsOf(reply.value) : reply.value;
+    const listed = op === "readdir" && !reply.error;
+    const value = listed ? Listing.of(reply.value) : reply.value;
     if (this.#current(path, reply.view, token)) {
-      this.#set(keyOf(op, path), reply.error ? { error: reply.error } : { value });
-      if (op === "readdir" && !reply.error) {
-        this.#keepChildren(path, value);
-        for (const sibling of reply.value.siblings ?? []) this.#keepListing(sibling);
+      if (listed) {
+        this.#keepListing(path, value);
+        // The siblings', under their canonical paths (py_vfs/web/page_cache.py, `listing`).
+        for (const sibling of reply.value.siblings ?? []) this.#keepListing(sibling.path, Listing.of(sibling));
+      } else {
+        this.#set(path, op, reply.error ? { error: reply.error } : { value }, 1);
       }
     }
     return value;
   }
 
-  // A sibling's listing, under its canonical path (py_vfs/web/page_cache.py, `listing`).
-  #keepListing(listing) {
-    const records = recordsOf(listing);
-    this.#set(keyOf("readdir", listing.path), { value: records });
-    this.#keepChildren(listing.path, records);
+  // A listing larger than the whole bound is not kept.
+  #keepListing(path, listing) {
+    const entry = { value: listing, plain: isPlain(path) };
+    const weight = weightOf("readdir", entry);
+    if (weight <= this.limit) this.#set(path, "readdir", entry, weight);
   }
 
   #current(path, view, token) {
@@ -136,62 +154,67 @@ export class StatCache {
     return token === this.#generation && this.usable;
   }
 
-  #keepChildren(dir, records) {
-    if (!isPlain(dir)) return;
-    const prefix = dir === "/" ? "/" : `${dir}/`;
-    for (const r of records) {
-      const child = prefix + r[0];
-      if (r.length < 9 || child.length > MAX_CHILD_KEY) continue;
-      const value = { type: r[2], size: r[3], mode: r[4], mtimeMs: r[5], ctimeMs: r[6], atimeMs: r[7], name: r[0], path: r[1], ino: r[8] };
-      this.#set(keyOf("lstat", child), { value });
+  // The answer to `op` ("stat", "lstat", "exists") made of the listing of the path's parent,
+  // when that was asked for as spelled plainly (absolute, no ".", ".." or empty segment, no
+  // trailing slash): its entries are `${parent}/${name}`, the spelling of a caller that
+  // listed it. None for a symlink but its lstat (stat and exists follow it).
+  #listed(op, path) {
+    if (path.length > MAX_CHILD_KEY) return undefined;
+    const at = path.lastIndexOf("/");
+    if (at < 0) return undefined;
+    const parent = at === 0 ? "/" : path.slice(0, at);
+    const listed = this.#paths.get(parent)?.readdir;
+    if (!listed?.plain) return undefined;
+    const listing = listed.value;
+    const name = path.slice(at + 1);
+    if (op === "exists") {
+      const type = listing.typeOf(name);
+      return type === undefined || type === "symlink" ? undefined : { value: true };
     }
+    // The entry's path is the caller's when the parent is spelled as it is (no symlink on it).
+    const value = listing.lstat(name, listing.path === parent ? path : undefined);
+    return value && (op === "lstat" || value.type !== "symlink") ? { value } : undefined;
   }
 
-  // stat follows a final symlink; for anything else it is the lstat.
-  #statFromLstat(path) {
-    const known = this.#get(keyOf("lstat", path));
-    return known?.value && known.value.type !== "symlink" ? known : undefined;
-  }
-
-  // exists follows links: a stat answers it; an lstat does unless it is of a symlink (an lstat
-  // that failed means a missing or non-directory parent, which stat would fail on too).
-  #exists(path) {
-    const stat = this.#get(keyOf("stat", path));
-    if (stat) return { value: !stat.error };
-    const lstat = this.#get(keyOf("lstat", path));
+  // An answer kept for the path itself. stat follows a final symlink: for anything else an
+  // lstat answers it. exists follows links: a stat answers it; an lstat does unless it is of a
+  // symlink (an lstat that failed means a missing or non-directory parent, which stat would
+  // fail on too).
+  #kept(op, path) {
+    const known = this.#paths.get(path);
+    if (!known) return undefined;
+    if (known[op]) return known[op];
+    const lstat = known.lstat;
+    if (op === "stat") return lstat?.value && lstat.value.type !== "symlink" ? lstat : undefined;
+    if (op !== "exists") return undefined;
+    if (known.stat) return { value: !known.stat.error };
     if (lstat?.error) return { value: false };
     return lstat && lstat.value.type !== "symlink" ? { value: true } : undefined;
   }
 
-  #get(key) {
-    return this.#entries.get(key);
-  }
-
-  #set(key, entry) {
-    if (this.#entries.size >= this.limit && !this.#entries.has(key)) {
-      this.#entries.delete(this.#entries.keys().next().value);
+  // Keeps `entry` as the answer to `op` at `path`, counted as `weight`: the path becomes the
+  // newest, and the oldest paths go while the bound is passed.
+  #set(path, op, entry, weight) {
+    const paths = this.#paths;
+    const known = paths.get(path) ?? { weight: 0 };
+    paths.delete(path);
+    const old = known[op] ? weightOf(op, known[op]) : 0;
+    this.#weight -= known.weight;
+    known.weight += weight - old;
+    known[op] = entry;
+    while (paths.size && this.#weight + known.weight > this.limit) {
+      const [oldest, dropped] = paths.entries().next().value;
+      paths.delete(oldest);
+      this.#weight -= dropped.weight;
     }
-    this.#entries.set(key, entry);
+    paths.set(path, known);
+    this.#weight += known.weight;
   }
 }
 
-// A readdirStats answer (py_vfs/web/page_cache.py, `listing`) as records by name: [name, path,
-// type, size, mode, mtimeMs, ctimeMs, atimeMs, ino], or [name, path, type] where the stat is not
-// known (it comes from a mounted folder).
-export function recordsOf({ path, names, kinds, numbers }) {
-  if (names === "") return [];
-  const types = kinds.split(",");
-  const v = new Float64Array(numbers.slice().buffer); // slice: aligned at 0
-  const prefix = path === "/" ? "/" : `${path}/`;
-  return names.split("/").map((name, i) => {
-    const at = i * 6;
-    return v[at] < 0 ? [name, prefix + name, types[i]]
-      : [name, prefix + name, types[i], v[at], v[at + 1], v[at + 2], v[at + 3], v[at + 4], v[at + 5]];
-  });
-}
-
-function keyOf(op, path) {
-  return `${op}\0${path}`;
+// What an answer counts for against the bound: a listing its entries and one more.
+function weightOf(op, entry) {
+  return op === "readdir" && entry.value ? entry.value.length + 1 : 1;
 }
 
 // An absolute path without empty, "." or ".." segments and without a trailing slash: its
