@@ -46,16 +46,18 @@ let previewRelay = null;
 // `realm` ({timeoutMs, memoryBytes, idleMs}) budgets the realm a scoop's code runs in
 // (docs/sandbox.md, "A realm for code"): a Python run's wall time, the realm's wasm memory, how
 // long an unused realm is kept; it applies when the VFS of that name is first opened.
-// `runtime`: "own" (the default) runs the disk's Python in a worker of this page; "shared" lets
-// the pages of this origin that open the disk with the same durability share one: the first
-// runs it, the others use it (docs/architecture.md, "One runtime for every tab"), and
-// cacheBytes, snapshot, retention, defaults and realm are then the first page's.
+// `runtime`: "shared" (the default) lets the pages of this origin that open the disk with the same
+// durability share one Python: the first runs it in a worker, the others use it
+// (docs/architecture.md, "One runtime for every tab"), and cacheBytes, snapshot, retention,
+// defaults, realm and the mounted folders are then the first page's (one disk, one namespace);
+// "own" runs the disk's Python in a worker of this page. Where a page has no SharedWorker or no
+// Web Locks (canShare()), "shared" falls back to "own".
 // `dock` ({url, token}): sync this disk with the dock at `url` (docs/dock.md) in the background,
 // from the worker; without it no request goes to any dock. It applies when the VFS of that
 // name is first opened in this page; vfs.sync(), syncStatus() and onSyncStatus() tell how it goes.
 export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "auto", previewOrigin,
                           durability = "default", writer = DEFAULT_WRITER, retention, defaults = true,
-                          realm, runtime = "own", dock } = {}) {
+                          realm, runtime = "shared", dock } = {}) {
   let budget, docked;
   try {
     checkWriter(writer, "writer");
