@@ -82,6 +82,9 @@ DIST = ROOT / "dist"
 BOOT_TIMEOUT_MS = 120_000
 # Read by web/app/app.mjs: boot without the runtime snapshot and never make one.
 NO_SNAPSHOT = 'window.__pyvfsSnapshot = "off";'
+# Read by web/app/app.mjs too: a runtime of the page's own, not the shared one (the default), for
+# tests of what a tab with its own Python does (an init script of booted_app).
+OWN_RUNTIME = 'window.__pyvfsRuntime = "own";'
 LOCAL_HOST = "127.0.0.1"
 IGNORED_SCHEMES = {"data", "blob", "chrome-extension", "about"}
 # Generous bound for one test (pytest-timeout; pytest.ini sets 120 s for tests/unit): a hung
