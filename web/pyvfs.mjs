@@ -121,6 +121,9 @@ class Instance extends Client {
     });
     if (options.runtime === "shared" && canShare()) {
       this.#key = shareKey(name, options.durability);
+      // The early reader opens while the page elects, so that the election (two Web Locks) does
+      // not delay the first page's first read; a guest stops it unused.
+      this.beforeBoot = new BeforeBoot(name, { defaults: options.defaults });
       this.#elect(null, true);
     } else {
       this.#host(null, true);
@@ -130,7 +133,7 @@ class Instance extends Client {
   // Host or guest: this page runs the shared runtime if no other page does, else joins the
   // one that does (never `gone`, a host this page saw go). `first`: the disk's first open here.
   #elect(gone, first) {
-    tryHost(this.#key).then((hosting) => (hosting ? this.#host(hosting, first) : this.#guest(gone)))
+    tryHost(this.#key).then((hosting) => (hosting ? this.#host(hosting, first) : this.#guest(gone, first)))
       .catch((error) => this.fail(error, this.#reject));
   }
 
@@ -156,7 +159,7 @@ class Instance extends Client {
     if (first) {
       // The disk's reads are answered from its records while Python boots
       // (web/page/before_boot.mjs): the API is given as soon as they can be, or once Python is ready.
-      this.beforeBoot = new BeforeBoot(name, { defaults });
+      this.beforeBoot ??= new BeforeBoot(name, { defaults });
       this.early = this.beforeBoot;
       this.beforeBoot.opened.then((early) => early && !this.bootError && this.#give());
     }
@@ -174,8 +177,13 @@ class Instance extends Client {
   }
 
   // This page uses the runtime another page hosts: its calls go on a port to that page's
-  // worker. Ready once the worker has welcomed it; when the host goes, it elects again.
-  async #guest(gone) {
+  // worker. Ready once the worker has welcomed it; when the host goes, it elects again. `first`:
+  // the disk's first open here, whose early reader (opened while electing) it needs no more.
+  async #guest(gone, first) {
+    if (first) {
+      this.beforeBoot?.stop();
+      this.beforeBoot = null;
+    }
     this.#joined = await joinHost(this.#key, gone);
     this.role = "guest";
     this.endpoint = this.#joined.port;
