@@ -473,10 +473,13 @@ def persistent_browser(playwright, base_url):
     assert_no_offsite(launcher.offsite, "a persistent context")
 
 
-@pytest.fixture(scope="module")
-def tabs(browser, browser_context_args):
-    """Two booted pages (tabs) of one context: the same origin, so the same IndexedDB disk."""
+@contextlib.contextmanager
+def two_tabs(browser, browser_context_args, init_script: str | None = None):
+    """Two booted pages (tabs) of one context: the same origin, so the same IndexedDB disk;
+    ``init_script`` runs in both before the app (OWN_RUNTIME: each with a Python of its own)."""
     context = browser.new_context(**browser_context_args)
+    if init_script:
+        context.add_init_script(init_script)
     try:
         first = open_app(context)
         second = open_app(context, "/")  # a new page: the first one is no longer blank
@@ -484,6 +487,13 @@ def tabs(browser, browser_context_args):
     finally:
         context.close()
     assert_no_offsite(first.offsite + second.offsite, "the two tabs")
+
+
+@pytest.fixture(scope="module")
+def tabs(browser, browser_context_args):
+    """two_tabs on openVFS's default: one Python, the first tab's; the second is its guest."""
+    with two_tabs(browser, browser_context_args) as pair:
+        yield pair
 
 
 def sh(page, line: str) -> dict:
