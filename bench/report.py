@@ -126,8 +126,10 @@ def bound_cell(summary: dict, workload: str, key: str, bound: float, unit: str) 
     return f"{verdict} (<= {limit} {unit}; {shown} {unit}, {value / bound:.2f}x)"
 
 
-# T1's adapters: a runtime per tab (openVFS's default) and one shared by the tabs.
-TAB_RUNTIMES = {"ours": "a runtime per tab", "shared": "one runtime shared by the tabs"}
+# T1's adapters: a runtime per tab and one shared by the tabs, openVFS's default; issue 29's
+# memory target is judged on the default's.
+TAB_RUNTIMES = {"own": "a runtime per tab", "shared": "one runtime shared by the tabs (default)"}
+DEFAULT_RUNTIME = "shared"
 
 
 def tab_cell(summary: dict, fewer: int, more: int, adapter: str) -> str:
@@ -152,10 +154,9 @@ def targets_table(summary: dict) -> list[str]:
     for workload, key, bound, unit, text in BOUNDS:
         cell = bound_cell(summary, workload, key, bound, unit) if workload in summary else absent
         lines.append(f"| {workload}: {text} | {cell} |")
-    for adapter, runtime in TAB_RUNTIMES.items():
-        for fewer, more, text in TAB_STEPS:
-            cell = tab_cell(summary, fewer, more, adapter)
-            lines.append(f"| {TABS}: {text}, {runtime} | {cell} |")
+    for fewer, more, text in TAB_STEPS:
+        cell = tab_cell(summary, fewer, more, DEFAULT_RUNTIME)
+        lines.append(f"| {TABS}: {text}, {TAB_RUNTIMES[DEFAULT_RUNTIME]} | {cell} |")
     return lines
 
 

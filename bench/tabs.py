@@ -1,7 +1,9 @@
 """T1: what each more tab of ours on one disk costs in memory (issue 17).
 
-Every page that opens our VFS starts its own dedicated worker with its own Pyodide, so memory
-grows with the tabs of one origin. Per repetition, in a fresh browser context of its own, the
+With a runtime per tab (openVFS({runtime: "own"})) every page that opens our VFS starts its own
+dedicated worker with its own Pyodide, so memory grows with the tabs of one origin; with the
+shared runtime (the default) the first page's worker serves the others. T1 measures both, each
+named, alternating. Per repetition, in a fresh browser context of its own, the
 first bench page opens the store "T1" and seeds it (untimed, runtime snapshot stored, as a
 returning user has it); then more pages of the same context open that store and each reads one
 file, until there are TAB_COUNTS[i] pages. At each count, after a forced GC in every page and
@@ -36,9 +38,10 @@ from bench.memory import WORKER_SUFFIX, heap_bytes
 TAB_COUNTS = (1, 2, 5)
 SMOKE_TAB_COUNTS = (1, 2)
 STORE = "T1"
-# A runtime per tab (openVFS's default), and one runtime shared by the tabs
-# (openVFS({runtime: "shared"}): one VFS worker, in the first tab, serves the others).
-ADAPTERS = ("ours", "shared")
+# A runtime per tab (openVFS({runtime: "own"})), and one runtime shared by the tabs
+# (openVFS({runtime: "shared"}), the default: one VFS worker, in the first tab, serves the
+# others). Each is named, so that T1 compares the two whatever the default.
+ADAPTERS = ("own", "shared")
 TAB_QUERY = "?tab="
 
 

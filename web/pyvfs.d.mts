@@ -33,7 +33,10 @@ export interface OpenOptions {
   defaults?: boolean;
   /** Budgets of a restricted view's realm (docs/sandbox.md); 0: none. */
   realm?: { timeoutMs?: number; memoryBytes?: number; idleMs?: number };
-  /** "shared": the pages of this origin share one Python for the disk. */
+  /**
+   * "shared" (the default): the pages of this origin share one Python for the disk (its own
+   * where SharedWorker or Web Locks are missing); "own": this page runs its own.
+   */
   runtime?: "own" | "shared";
   /** Sync this disk with a dock in the background (docs/dock.md); none by default. */
   dock?: { url: string; token: string };

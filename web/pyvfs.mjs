@@ -46,16 +46,18 @@ let previewRelay = null;
 // `realm` ({timeoutMs, memoryBytes, idleMs}) budgets the realm a scoop's code runs in
 // (docs/sandbox.md, "A realm for code"): a Python run's wall time, the realm's wasm memory, how
 // long an unused realm is kept; it applies when the VFS of that name is first opened.
-// `runtime`: "own" (the default) runs the disk's Python in a worker of this page; "shared" lets
-// the pages of this origin that open the disk with the same durability share one: the first
-// runs it, the others use it (docs/architecture.md, "One runtime for every tab"), and
-// cacheBytes, snapshot, retention, defaults and realm are then the first page's.
+// `runtime`: "shared" (the default) lets the pages of this origin that open the disk with the same
+// durability share one Python: the first runs it in a worker, the others use it
+// (docs/architecture.md, "One runtime for every tab"), and cacheBytes, snapshot, retention,
+// defaults, realm and the mounted folders are then the first page's (one disk, one namespace);
+// "own" runs the disk's Python in a worker of this page. Where a page has no SharedWorker or no
+// Web Locks (canShare()), "shared" falls back to "own".
 // `dock` ({url, token}): sync this disk with the dock at `url` (docs/dock.md) in the background,
 // from the worker; without it no request goes to any dock. It applies when the VFS of that
 // name is first opened in this page; vfs.sync(), syncStatus() and onSyncStatus() tell how it goes.
 export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "auto", previewOrigin,
                           durability = "default", writer = DEFAULT_WRITER, retention, defaults = true,
-                          realm, runtime = "own", dock } = {}) {
+                          realm, runtime = "shared", dock } = {}) {
   let budget, docked;
   try {
     checkWriter(writer, "writer");
@@ -119,6 +121,9 @@ class Instance extends Client {
     });
     if (options.runtime === "shared" && canShare()) {
       this.#key = shareKey(name, options.durability);
+      // The early reader opens while the page elects, so that the election (two Web Locks) does
+      // not delay the first page's first read; a guest stops it unused.
+      this.beforeBoot = new BeforeBoot(name, { defaults: options.defaults });
       this.#elect(null, true);
     } else {
       this.#host(null, true);
@@ -128,7 +133,7 @@ class Instance extends Client {
   // Host or guest: this page runs the shared runtime if no other page does, else joins the
   // one that does (never `gone`, a host this page saw go). `first`: the disk's first open here.
   #elect(gone, first) {
-    tryHost(this.#key).then((hosting) => (hosting ? this.#host(hosting, first) : this.#guest(gone)))
+    tryHost(this.#key).then((hosting) => (hosting ? this.#host(hosting, first) : this.#guest(gone, first)))
       .catch((error) => this.fail(error, this.#reject));
   }
 
@@ -154,7 +159,7 @@ class Instance extends Client {
     if (first) {
       // The disk's reads are answered from its records while Python boots
       // (web/page/before_boot.mjs): the API is given as soon as they can be, or once Python is ready.
-      this.beforeBoot = new BeforeBoot(name, { defaults });
+      this.beforeBoot ??= new BeforeBoot(name, { defaults });
       this.early = this.beforeBoot;
       this.beforeBoot.opened.then((early) => early && !this.bootError && this.#give());
     }
@@ -172,8 +177,13 @@ class Instance extends Client {
   }
 
   // This page uses the runtime another page hosts: its calls go on a port to that page's
-  // worker. Ready once the worker has welcomed it; when the host goes, it elects again.
-  async #guest(gone) {
+  // worker. Ready once the worker has welcomed it; when the host goes, it elects again. `first`:
+  // the disk's first open here, whose early reader (opened while electing) it needs no more.
+  async #guest(gone, first) {
+    if (first) {
+      this.beforeBoot?.stop();
+      this.beforeBoot = null;
+    }
     this.#joined = await joinHost(this.#key, gone);
     this.role = "guest";
     this.endpoint = this.#joined.port;

@@ -9,8 +9,10 @@ const ADAPTERS = {
   ours: () => import("./adapters/ours.mjs"),
   // The same, opened with openVFS({durability: "strict"}): what surviving power loss costs.
   strict: async () => ({ open: (await import("./adapters/ours.mjs")).openStrict }),
-  // The same, its runtime shared by the pages that open the disk (T1 only).
+  // The same, its runtime named: shared by the pages that open the disk (openVFS's default), or
+  // one per page (T1 compares the two; "own" also times the first page's open against ours).
   shared: async () => ({ open: (await import("./adapters/ours.mjs")).openShared }),
+  own: async () => ({ open: (await import("./adapters/ours.mjs")).openOwn }),
   lightningfs: () => import("./adapters/lightningfs.mjs"),
   zenfs: () => import("./adapters/zenfs.mjs"),
   rawidb: () => import("./adapters/rawidb.mjs"),

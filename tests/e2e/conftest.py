@@ -82,6 +82,9 @@ DIST = ROOT / "dist"
 BOOT_TIMEOUT_MS = 120_000
 # Read by web/app/app.mjs: boot without the runtime snapshot and never make one.
 NO_SNAPSHOT = 'window.__pyvfsSnapshot = "off";'
+# Read by web/app/app.mjs too: a runtime of the page's own, not the shared one (the default), for
+# tests of what a tab with its own Python does (an init script of booted_app).
+OWN_RUNTIME = 'window.__pyvfsRuntime = "own";'
 LOCAL_HOST = "127.0.0.1"
 IGNORED_SCHEMES = {"data", "blob", "chrome-extension", "about"}
 # Generous bound for one test (pytest-timeout; pytest.ini sets 120 s for tests/unit): a hung
@@ -470,10 +473,13 @@ def persistent_browser(playwright, base_url):
     assert_no_offsite(launcher.offsite, "a persistent context")
 
 
-@pytest.fixture(scope="module")
-def tabs(browser, browser_context_args):
-    """Two booted pages (tabs) of one context: the same origin, so the same IndexedDB disk."""
+@contextlib.contextmanager
+def two_tabs(browser, browser_context_args, init_script: str | None = None):
+    """Two booted pages (tabs) of one context: the same origin, so the same IndexedDB disk;
+    ``init_script`` runs in both before the app (OWN_RUNTIME: each with a Python of its own)."""
     context = browser.new_context(**browser_context_args)
+    if init_script:
+        context.add_init_script(init_script)
     try:
         first = open_app(context)
         second = open_app(context, "/")  # a new page: the first one is no longer blank
@@ -481,6 +487,13 @@ def tabs(browser, browser_context_args):
     finally:
         context.close()
     assert_no_offsite(first.offsite + second.offsite, "the two tabs")
+
+
+@pytest.fixture(scope="module")
+def tabs(browser, browser_context_args):
+    """two_tabs on openVFS's default: one Python, the first tab's; the second is its guest."""
+    with two_tabs(browser, browser_context_args) as pair:
+        yield pair
 
 
 def sh(page, line: str) -> dict:

@@ -4,6 +4,11 @@ while the worker still boots, and every answer (value or error: code, message, s
 is the one Python gives. Python is held back by holding the worker's first request (its
 manifest.json), so the early answers cannot have come from it; it is released, by the test,
 only once they are in.
+
+A page that boots a Python reads early: with the shared runtime (openVFS's default) the first
+page of the disk, the host. The tests of a tab booting while another tab commits open both
+with runtime "own", where each tab boots a Python of its own; a second tab of a shared disk
+boots nothing and reads through the host's worker (the last test).
 """
 
 from __future__ import annotations
@@ -188,9 +193,11 @@ def test_a_fresh_disk_waits_for_python_and_its_default_content(page):
     assert page.evaluate(FRESH_JS, "early-fresh") == {"text": True, "early": 0}
 
 
+# Another tab that commits while this one boots has a Python of its own (runtime "own"), and so
+# has this tab: with the shared runtime one would be the other's guest and boot nothing.
 OTHER_TAB_WRITES_JS = """async ([disk, text]) => {
   const { openVFS } = await import("/pyvfs.mjs");
-  const vfs = await openVFS({ name: disk, snapshot: "off" });
+  const vfs = await openVFS({ name: disk, snapshot: "off", runtime: "own" });
   await vfs.writeFile("/d/a.txt", text);
   await vfs.writeFile("/d/new.txt", text);
 }"""
@@ -203,7 +210,7 @@ JOINED_JS = """async (disk) => {
 }"""
 EARLY_READ_JS = """async ([disk, path]) => {
   const { openVFS } = await import("/pyvfs.mjs");
-  const vfs = window.__vfs = await openVFS({ name: disk, snapshot: "off" });
+  const vfs = window.__vfs = await openVFS({ name: disk, snapshot: "off", runtime: "own" });
   return [await vfs.readFile(path, "utf8"), await vfs.exists("/d/new.txt")];
 }"""
 
@@ -318,7 +325,7 @@ def test_a_missing_chunk_is_the_workers_eio_not_zeros(page):
 VERSION_JS = "(seed) => new Uint8Array(512 * 1024 * 2 + 77).map((_, i) => (i * 31 + seed) % 251)"
 REWRITER_JS = """async (disk) => {
   const { openVFS } = await import("/pyvfs.mjs");
-  const vfs = await openVFS({ name: disk, snapshot: "off" });
+  const vfs = await openVFS({ name: disk, snapshot: "off", runtime: "own" });
   const version = VERSION;
   await vfs.writeFile("/d/big.bin", version(1));  // this tab's Python is up
   window.__rewrite = async (last) => {
@@ -327,7 +334,7 @@ REWRITER_JS = """async (disk) => {
 }""".replace("VERSION", VERSION_JS)
 OPEN_JS = """async (disk) => {
   const { openVFS } = await import("/pyvfs.mjs");
-  window.__vfs = await openVFS({ name: disk, snapshot: "off" });
+  window.__vfs = await openVFS({ name: disk, snapshot: "off", runtime: "own" });
 }"""
 READ_UNTIL_JS = """async (last) => {
   const version = VERSION;
@@ -360,3 +367,25 @@ def test_a_chunked_file_read_early_is_of_one_revision_while_another_tab_rewrites
     assert -1 not in seeds, seeds
     assert len(set(seeds)) > 2, f"the reads saw too few versions to race the commits: {seeds}"
     assert page.evaluate(DIAGNOSTICS_JS)["earlyReads"] == len(seeds)
+
+
+# A second tab of a disk whose runtime is shared (openVFS's default): a guest of the first.
+GUEST_READ_JS = """async (disk) => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  const vfs = window.__vfs = await openVFS({ name: disk, snapshot: "off" });
+  const { earlyReads, runtime } = await vfs.diagnostics();
+  return { text: await vfs.readFile("/d/a.txt", "utf8"), big: (await vfs.stat("/d/big.bin")).size,
+           earlyReads, role: runtime.role };
+}"""
+
+
+@expect_failed_load(PAGE, 404, reason="the page is the server's 404 page")
+def test_a_second_tab_of_a_shared_disk_boots_nothing_and_reads_through_the_first(page):
+    """The guest has no early reader and needs none: with every Python boot of the context held,
+    its reads (and diagnostics, the worker's) are answered by the first tab's worker at once."""
+    other = seeded_with_another_tab(page)  # `page` is the disk's host: its Python is up
+    with python_held(page.context) as held:
+        answers = other.evaluate(GUEST_READ_JS, DISK)
+        assert held == [], "the guest started a Python of its own"
+    assert answers == {"text": "héllo", "big": 512 * 1024 * 2 + 77, "earlyReads": 0,
+                       "role": "guest"}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import booted_app, open_app, poll_page, sh, wait_ready
+from .conftest import OWN_RUNTIME, booted_app, open_app, poll_page, sh, wait_ready
 from .test_js_api import js, js_error
 
 HELPERS = """
@@ -505,12 +505,72 @@ def test_preview_serves_a_mounted_site(app, mount_session):
     tab.close()
 
 
-def test_a_tab_opened_before_the_mount_cannot_write_below_it(app, mount_session):
-    """The mount point is disk state: the other tab (open before the mount) refuses writes below
-    it and offers the mount as waiting; reconnect attaches the folder kept by the first tab, and
-    unmount in the first tab frees the directory in both."""
+def test_a_folder_mounted_in_one_tab_is_mounted_in_every_tab(app, mount_session):
+    """One disk, one namespace: the tabs of a disk share its runtime (openVFS's default), whose
+    Python holds the mounts, as one machine holds its mounts for every program. The other tab
+    (open before the mount) lists it active and reads and writes below it at once; a folder it
+    mounts is the first tab's too; an unmount in either frees the directory in both."""
     other = open_app(mount_session.context)
     try:
+        assert js(other.page, "return (await vfs.diagnostics()).runtime.role;") == "guest"
+        js(app, WITH_FOLDER + """
+          await F.write(dir, "a.txt", "A");
+          await vfs.mount("/mnt/shared", dir);
+        """, "shared")
+        seen = js(other.page, """
+          const mounts = (await vfs.mounts()).filter((m) => m.path === "/mnt/shared");
+          const text = await vfs.readFile("/mnt/shared/a.txt", "utf8");
+          await vfs.writeFile("/mnt/shared/b.txt", "B");
+          const codes = [];
+          for (const call of [() => vfs.rmdir("/mnt/shared"),
+                              () => vfs.rm("/mnt", {recursive: true})]) {
+            try { await call(); codes.push("ok"); } catch (e) { codes.push(e.code); }
+          }
+          return {mounts, text, codes};
+        """)
+        assert seen == {"mounts": [{"path": "/mnt/shared", "name": "shared", "readOnly": False,
+                                    "state": "active"}],
+                        "text": "A", "codes": ["EBUSY", "EBUSY"]}
+        assert js(app, """const F = window.__folders; const dir = await F.open("shared");
+                          return [await F.text(dir, "b.txt"),
+                                  await vfs.readFile("/mnt/shared/b.txt", "utf8")];""") == \
+            ["B", "B"]
+        js(other.page, WITH_FOLDER + """
+          await F.write(dir, "g.txt", "G");
+          await vfs.mount("/mnt/from-guest", dir);
+        """, "from-guest")
+        assert js(app, 'return await vfs.readFile("/mnt/from-guest/g.txt", "utf8");') == "G"
+        js(app, 'await vfs.unmount("/mnt/from-guest");')
+        js(other.page, 'await vfs.unmount("/mnt/shared");')
+        assert js(app, "return (await vfs.mounts()).map((m) => m.path).filter("
+                       "(p) => p === '/mnt/shared' || p === '/mnt/from-guest');") == []
+        js(app, 'await vfs.writeFile("/mnt/shared/disk.txt", "disk");')
+        assert js(other.page, """return [await vfs.readFile("/mnt/shared/disk.txt", "utf8"),
+                                         await window.__folders.exists(
+                                             await window.__folders.open("shared"),
+                                             "disk.txt")];""") == ["disk", False]
+    finally:
+        other.page.close()
+
+
+@pytest.mark.timeout(600)  # two boots of a Python each, in a context of their own
+def test_with_runtimes_of_their_own_a_tab_opened_before_the_mount_cannot_write_below_it(
+        browser, browser_context_args):
+    """Tabs that each run a Python of their own (runtime "own"): the mount point is disk
+    state, so the other tab (open before the mount) refuses writes below it and offers the
+    mount as waiting; reconnect attaches the folder kept by the first tab, and unmount in the
+    first tab frees the directory in both."""
+    with booted_app(browser, browser_context_args, HELPERS + OWN_RUNTIME) as first:
+        tabs_with_their_own_runtimes(first)
+
+
+def tabs_with_their_own_runtimes(first) -> None:
+    """The body of the test above, `first` its first tab."""
+    app = first.page
+    other = open_app(first.context)
+    try:
+        assert [js(page, "return (await vfs.diagnostics()).runtime.role;")
+                for page in (app, other.page)] == ["own", "own"]
         js(app, WITH_FOLDER + """
           await F.write(dir, "a.txt", "A");
           await vfs.mount("/mnt/shared", dir);

@@ -1,6 +1,7 @@
 """One runtime for every tab (real Chromium): pages of one origin that open a disk with
-openVFS({runtime: "shared"}) use one Python, in the first page's worker; the others are guests
-that reach it through the broker (docs/architecture.md, "One runtime for every tab").
+openVFS({runtime: "shared"}), the default, use one Python, in the first page's worker; the
+others are guests that reach it through the broker (docs/architecture.md, "One runtime for every
+tab"). runtime "own" stays available, and is what a page without SharedWorker or Web Locks gets.
 
 Each page here is a plain document of the site (not the app), so the only Pythons are the
 shared runtime's: the app page would boot a disk of its own. Read-your-writes across the tabs
@@ -23,9 +24,12 @@ FILES = 5
 OPEN_MS = 120_000
 STEP_MS = 60_000
 
-OPEN = """async ([name, ms]) => {
+# `runtime`: the option given, or null for openVFS's default.
+OPEN = """async ([name, ms, runtime]) => {
   const { openVFS } = await import("/pyvfs.mjs");
-  const opening = openVFS({name, runtime: "shared", snapshot: "off", defaults: false});
+  const options = {name, snapshot: "off", defaults: false};
+  if (runtime !== null) options.runtime = runtime;
+  const opening = openVFS(options);
   window.vfs = await Promise.race([opening, new Promise((_, reject) =>
     setTimeout(() => reject(new Error(`waited ${ms} ms for openVFS(${name})`)), ms))]);
   return (await window.vfs.diagnostics()).runtime;
@@ -35,8 +39,10 @@ RUNTIME = "async () => (await window.vfs.diagnostics()).runtime"
 
 
 @contextlib.contextmanager
-def shared_context(browser, browser_context_args):
+def shared_context(browser, browser_context_args, init_script: str | None = None):
     context = browser.new_context(**{**browser_context_args, "bypass_csp": True})
+    if init_script:
+        context.add_init_script(init_script)
     offsite: list[str] = []
     record_offsite(context, offsite)
     try:
@@ -46,9 +52,10 @@ def shared_context(browser, browser_context_args):
     assert_no_offsite(offsite, "the shared runtime's tabs")
 
 
-def open_tab(context, name: str, before: str | None = None):
-    """A plain page of the site with `window.vfs`: the disk `name`, its runtime shared;
-    `before`: a script the page runs first."""
+def open_tab(context, name: str, runtime: str | None = "shared", before: str | None = None):
+    """A plain page of the site with `window.vfs`: the disk `name`, opened with `runtime`
+    (None: openVFS's default); `before`: a script the page runs first. Its diagnostics'
+    runtime."""
     page = context.new_page()
     console: list[str] = []
     watch_console(page, console)
@@ -56,7 +63,7 @@ def open_tab(context, name: str, before: str | None = None):
     if before is not None:
         page.evaluate(before)
     try:
-        runtime = page.evaluate(OPEN, [name, OPEN_MS])
+        runtime = page.evaluate(OPEN, [name, OPEN_MS, runtime])
     except Exception as error:  # the page's console says why
         pytest.fail(f"openVFS({name}) failed: {error}\n" + "\n".join(console[-20:]),
                     pytrace=False)
@@ -90,6 +97,56 @@ def test_a_second_tab_uses_the_first_tabs_runtime_with_a_shell_of_its_own(browse
         # Only one Python: the guest's page runs no VFS worker.
         workers = [w.url for w in second.workers if w.url.endswith("/worker.mjs")]
         assert workers == []
+
+
+def vfs_workers(page) -> list[str]:
+    """The VFS workers `page` runs (a guest runs none)."""
+    return [w.url for w in page.workers if w.url.endswith("/worker.mjs")]
+
+
+def read_when_there(page, path: str, text: str) -> None:
+    """Waits until `page` reads `text` at `path`: a commit of another runtime reaches a page
+    within one broadcast (docs/architecture.md, "Several tabs")."""
+    poll_value(page, lambda: run(page, "return await vfs.readFile(args[0], 'utf8')"
+                                       ".catch((e) => e.code);", path),
+               lambda got: got == text, lambda got: f"{path} read {got!r}, not {text!r}", 30)
+
+
+def test_the_default_runtime_is_shared_and_own_stays_available(browser, browser_context_args):
+    with shared_context(browser, browser_context_args) as context:
+        first, first_runtime = open_tab(context, "shared-default", None)
+        second, second_runtime = open_tab(context, "shared-default", None)
+        own, own_runtime = open_tab(context, "shared-default", "own")
+        assert [first_runtime["role"], second_runtime["role"], own_runtime["role"]] == \
+            ["host", "guest", "own"]
+        assert first.evaluate(RUNTIME)["guests"] == 1
+        assert vfs_workers(second) == [] and len(vfs_workers(own)) == 1
+        # The runtime of its own and the shared one keep in step through the disk.
+        run(own, "await vfs.writeFile('/from-own.txt', 'o'); return true;")
+        read_when_there(second, "/from-own.txt", "o")
+        run(second, "await vfs.writeFile('/from-guest.txt', 'g'); return true;")
+        read_when_there(own, "/from-guest.txt", "g")
+
+
+# What a page without SharedWorker, or without Web Locks, looks like (canShare() is false).
+WITHOUT = {
+    "SharedWorker": "delete globalThis.SharedWorker;",
+    "Web Locks": ("Object.defineProperty(Navigator.prototype, 'locks', "
+                  "{get: () => undefined, configurable: true});"),
+}
+
+
+@pytest.mark.parametrize("missing", sorted(WITHOUT))
+def test_where_a_page_cannot_share_the_default_is_a_runtime_of_its_own(browser,
+                                                                       browser_context_args,
+                                                                       missing):
+    with shared_context(browser, browser_context_args, WITHOUT[missing]) as context:
+        first, first_runtime = open_tab(context, f"unshared-{missing}", None)
+        second, second_runtime = open_tab(context, f"unshared-{missing}", None)
+        assert [first_runtime["role"], second_runtime["role"]] == ["own", "own"]
+        assert len(vfs_workers(first)) == 1 and len(vfs_workers(second)) == 1
+        run(first, "await vfs.writeFile('/one.txt', '1'); return true;")
+        read_when_there(second, "/one.txt", "1")
 
 
 THREADSAFE = """

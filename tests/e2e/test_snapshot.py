@@ -14,6 +14,7 @@ import pytest
 
 from .conftest import (
     BOOT_JS,
+    OWN_RUNTIME,
     WAIT_STORED_JS,
     AppSession,
     assert_no_offsite,
@@ -132,7 +133,10 @@ def test_a_bad_snapshot_falls_back_and_is_replaced(session, change):
 
 
 def test_two_tabs_booting_together_make_one_snapshot(browser, browser_context_args):
+    """Two Pythons booting at once, one in each tab (runtime "own"; with the shared runtime, the
+    default, the second tab would be a guest and boot none): one makes the snapshot."""
     context = browser.new_context(**browser_context_args)
+    context.add_init_script(OWN_RUNTIME)
     without_shipped_snapshot(context)
     try:
         tabs = [AppSession(context=context, page=context.new_page()) for _ in range(2)]

@@ -1,10 +1,28 @@
-"""Two tabs on one disk (real Chromium): concurrent writers, watch across tabs, and steps."""
+"""Two tabs on one disk (real Chromium): concurrent writers, watch across tabs, and steps.
+
+Each test runs twice: on openVFS's default (one Python for both tabs, the second a guest of the
+first) and with a Python in each tab (runtime "own"), where the tabs keep in step through the
+disk's revision, change log, Web Lock and peers (docs/architecture.md, "Several tabs")."""
 
 from __future__ import annotations
 
 import time
 
-from .conftest import js, poll_page
+import pytest
+
+from .conftest import OWN_RUNTIME, js, poll_page, two_tabs
+
+RUNTIMES = {"shared": None, "own": OWN_RUNTIME}
+
+
+@pytest.fixture(scope="module", params=sorted(RUNTIMES))
+def tabs(request, browser, browser_context_args):
+    """The two tabs, on the runtime the parameter names."""
+    with two_tabs(browser, browser_context_args, RUNTIMES[request.param]) as pair:
+        roles = [js(tab.page, "return (await vfs.diagnostics()).runtime.role;") for tab in pair]
+        assert roles == (["own", "own"] if request.param == "own" else ["host", "guest"])
+        yield pair
+
 
 ROUNDS = 20  # of writes per tab: a count, not a duration, so a slow machine does the same work
 START_TIMEOUT_MS = 30_000

@@ -82,6 +82,10 @@ def test_type_and_save_with_ctrl_s(both):
 
 def test_a_change_from_another_tab_is_announced(both):
     page, other = both
+    # openVFS's default: one Python for both workbenches, the other tab's a guest of it
+    # (which is which since the reload above: docs/architecture.md, "One runtime for every tab").
+    roles = sorted(js(tab, "return (await vfs.diagnostics()).runtime.role;") for tab in both)
+    assert roles == ["guest", "host"]
     js(page, "await vfs.writeFile('/workspace/e/shared.txt', 'one');")
     open_file(page, "/workspace/e/shared.txt")
     js(other, "await vfs.writeFile('/workspace/e/shared.txt', 'two');")

@@ -17,6 +17,12 @@ const write = (page, path, text) => run(page, `writeFile ${path}`,
 const read = (page, path) => run(page, `readFile ${path}`,
   async (path) => (await window.pyvfs.ready).readFile(path, "utf8"), path);
 
+test("the tabs share one runtime, the first tab's (openVFS's default)", { timeout: TEST_MS }, async () => {
+  const role = (page) => run(page, "diagnostics", async () =>
+    (await (await window.pyvfs.ready).diagnostics()).runtime.role);
+  assert.deepEqual([await role(world.page), await role(second)], ["host", "guest"]);
+});
+
 test("a write in one tab is read in the other, both ways", { timeout: TEST_MS }, async () => {
   await run(world.page, "mkdir /tabs", async () => (await window.pyvfs.ready).mkdir("/tabs"));
   await write(world.page, "/tabs/one.txt", "from the first tab");

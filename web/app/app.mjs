@@ -34,10 +34,12 @@ window.pyvfs = {
 main().catch(showError);
 
 // A synchronous throw from openVFS becomes a rejection, so that every failure reaches showError.
-// A test may set window.__pyvfsSnapshot ("off") before the page loads (docs/boot.md).
+// A test may set window.__pyvfsSnapshot ("off") before the page loads (docs/boot.md), and
+// window.__pyvfsRuntime ("own") to test a runtime per tab (openVFS's default is "shared").
 function startVFS() {
   const snapshot = window.__pyvfsSnapshot ?? "auto";
-  return new Promise((resolve) => resolve(openVFS({ name: "default", onProgress, snapshot, dock: pageDock() })));
+  const runtime = window.__pyvfsRuntime;
+  return new Promise((resolve) => resolve(openVFS({ name: "default", onProgress, snapshot, runtime, dock: pageDock() })));
 }
 
 // --- the dock ----------------------------------------------------------------------------------
