@@ -137,7 +137,9 @@ export class Client {
     if (early) {
       // An early answer is the value itself (a readdir's: its records), so `keep` is not asked.
       const decided = (reply) => (reply ? this.settle({ id, ...reply, early: true }) : post());
-      if (!early.try(op, args, !signal && !streams, decided)) early.post(post);
+      // Not `post` itself: an early reader may call what it is given with arguments, and
+      // post's one argument marks a call sent again after a failover.
+      if (!early.try(op, args, !signal && !streams, decided)) early.post(() => post());
     } else {
       post();
     }
