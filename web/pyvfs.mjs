@@ -75,7 +75,8 @@ export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "
   if (!RUNTIMES.includes(runtime)) {
     return Promise.reject(new TypeError(`openVFS: runtime must be one of ${RUNTIMES.join(", ")}, not ${runtime}`));
   }
-  previewRelay ??= connectRelay(previewOrigin, (name) => instances.get(name)?.worker);
+  previewRelay ??= connectRelay(previewOrigin, (name) => instances.get(name)?.worker,
+    (name) => instances.get(name)?.liveWorker());
   let instance = instances.get(name);
   if (!instance) {
     instance = new Instance(name, { cacheBytes, snapshot, durability, retention, defaults, realm: budget, runtime, dock: docked });
@@ -228,6 +229,18 @@ class Instance extends Client {
     const reconnecting = this.early;
     this.early = null;
     reconnecting.resume();
+  }
+
+  // The worker a preview request goes to (web/page/preview_relay.mjs). A guest's host may have
+  // gone before this page learnt it, and a port handed to its worker then is never answered
+  // (the previewed page waits for the service worker's 60 s bound): so a guest first asks its
+  // worker something, a read that is sent again to the next host when the host went, and hands
+  // the request to whichever worker answered it.
+  async liveWorker() {
+    if (this.role === "guest" || this.early instanceof Reconnecting) {
+      await this.call("fsaCounters", []).catch(() => {});
+    }
+    return this.worker;
   }
 
   get earlyReads() { return this.beforeBoot?.answered ?? 0; }

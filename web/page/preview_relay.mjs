@@ -9,10 +9,11 @@ const RELAY_TIMEOUT_MS = 20000; // boot goes on without previews after this (a w
 
 // Served from another origin, a previewed page can reach none of the app's storage, locks or
 // windows. Only messages from this page's own relay frame, of the preview origin, are taken;
-// `workerOf(disk)` is the VFS worker of a disk this page has open. Resolves to
+// `workerOf(disk)` is the VFS worker of a disk this page has open, `liveWorkerOf(disk)` a
+// promise of it once it answered (a shared runtime's host may have gone). Resolves to
 // {origin} once the relay is ready (so a preview opened right after boot is served), or null
 // when no preview origin is configured.
-export async function connectRelay(option, workerOf) {
+export async function connectRelay(option, workerOf, liveWorkerOf) {
   if (typeof document === "undefined") return null;
   retireAppOriginWorker();
   const origin = option ? new URL(option).origin : await configuredPreviewOrigin();
@@ -38,7 +39,7 @@ export async function connectRelay(option, workerOf) {
       const message = event.data;
       if (message?.protocol !== PREVIEW_PROTOCOL) return;
       if (message.type === RELAY.preview && event.ports.length === 1) {
-        answerPreview(message, event.ports[0], workerOf);
+        answerPreview(message, event.ports[0], workerOf, liveWorkerOf);
       } else if (message.type === RELAY.reload && !reloaded) {
         // A first visit: the relay registered the service worker, which did not see this
         // frame's navigation. Loaded again, through the worker, it is a relay (once).
@@ -83,13 +84,13 @@ async function configuredPreviewOrigin() {
 // that is a 404 any tab may give); on "go" hands the port to that disk's VFS worker, which
 // answers the service worker directly (docs/preview.md). Other tabs offered the same request
 // may ack too; the service worker picks one and closes the others' ports.
-async function answerPreview(message, port, workerOf) {
+async function answerPreview(message, port, workerOf, liveWorkerOf) {
   const root = await findRoot(message.token).catch(() => null);
   if (root && !workerOf(root.disk)) return;
-  port.onmessage = ({ data }) => {
+  port.onmessage = async ({ data }) => {
     if (data?.type !== BODY.go) return;
     port.onmessage = null;
-    const worker = root && workerOf(root.disk);
+    const worker = root && await liveWorkerOf(root.disk);
     if (!worker) return notFound(port, message.request.path);
     const { root: top, kind, node, name } = root;
     const request = { ...message.request, token: message.token, root: top, kind, node, name };
