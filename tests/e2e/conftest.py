@@ -280,8 +280,10 @@ WAIT_STORED_JS = """async (ms) => {
 }"""
 
 
-def poll_page(page, expression: str, what: str, timeout_ms: int = 60_000):
-    """Wait until `expression` is truthy in `page`, checked every 50 ms; fail naming `what`.
+def poll_page(page, expression: str, what: str, timeout_ms: int = 60_000,
+              show: str | None = None):
+    """Wait until `expression` is truthy in `page`, checked every 50 ms; fail naming `what`
+    (and, given `show`, an expression for what the page showed then: the terminal's rows...).
 
     For app pages instead of `wait_for_function`: Playwright's polling evaluates its predicate
     with `new Function`, which the app's CSP (no 'unsafe-eval') refuses."""
@@ -290,7 +292,8 @@ def poll_page(page, expression: str, what: str, timeout_ms: int = 60_000):
         if page.evaluate(expression):
             return
         if time.monotonic() > deadline:
-            pytest.fail(f"waited {timeout_ms} ms for {what}", pytrace=False)
+            shown = f"; the page showed {page.evaluate(show)!r}" if show else ""
+            pytest.fail(f"waited {timeout_ms} ms for {what}{shown}", pytrace=False)
         time.sleep(0.05)
 
 

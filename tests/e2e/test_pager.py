@@ -17,7 +17,7 @@ def test_less_pages_searches_and_gives_the_prompt_back(app):
     poll_page(app, f"{ROWS}.includes('before-less\\n')", "echo's output")
     type_line(app, "less /pager.txt")
     poll_page(app, f"{ROWS}.includes('row 1\\n') && {ROWS}.includes('/pager.txt')",
-              "less's first page")
+              "less's first page", show=ROWS)
     rows = app.evaluate(ROWS)
     assert "row 7\\033[2J" in rows and "before-less" not in rows  # escaped, alternate screen
     height = app.evaluate("document.querySelector('.xterm-rows').children.length")
