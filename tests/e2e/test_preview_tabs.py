@@ -1,6 +1,7 @@
 """The preview across tabs and versions: any open app tab answers, a preview outlives the tab that
-opened it while another app tab remains, 503 once none is left, and a new service worker build
-takes over an open preview without reloading it."""
+opened it while another app tab remains (also when that tab learns late that the tab running
+the disk's Python went), 503 once none is left, and a new service worker build takes over an
+open preview without reloading it."""
 
 from __future__ import annotations
 
@@ -67,6 +68,54 @@ def test_any_app_tab_answers_and_503_when_none_is_left(origin):
     assert preview.get_attribute("a", "href") == served  # the app's origin, not the preview's
     assert preview.evaluate(PROBE_JS, url)[0] == 503  # subresources too
     preview.close()
+
+
+# A guest tab that hears of its host's going LATE_MS late: the Web Lock a guest waits on to
+# learn it (web/page/share.mjs whenFree: `locks.request(name, callback)`, the only two-argument
+# request of a "pyvfs-host:" lock) resolves that much later. A preview request that reaches the
+# guest meanwhile must wait for the next host's worker: handed to the gone host's, it was never
+# answered, and the previewed page waited for the service worker's 60 s bound (web/pyvfs.mjs
+# liveWorker).
+LATE_MS = 5000
+LATE_HOST_GONE = f"""(() => {{
+  if (typeof LockManager === "undefined") return; // about:blank, an insecure preview page
+  const request = LockManager.prototype.request;
+  LockManager.prototype.request = function (name, ...rest) {{
+    const granted = request.call(this, name, ...rest);
+    if (rest.length !== 1 || !String(name).startsWith("pyvfs-host:")) return granted;
+    const late = (value) => new Promise((resolve) => setTimeout(() => resolve(value), {LATE_MS}));
+    return granted.then(late);
+  }};
+}})();"""
+
+
+def test_a_preview_asked_before_a_guest_learns_its_host_went_is_served(origin, browser,
+                                                                       browser_context_args):
+    _, served, _ = origin
+    context = browser.new_context(**browser_context_args)
+    offsite = record_offsite(context, [])
+    try:
+        context.add_init_script(LATE_HOST_GONE)
+        host = open_app(context, served)
+        guest = open_app(context, served)
+        runtime = "async () => (await (await window.pyvfs.ready).diagnostics()).runtime"
+        assert [host.page.evaluate(runtime)["role"], guest.page.evaluate(runtime)["role"]] == [
+            "host", "guest"]
+        url = host.page.evaluate(WRITE_JS, ["/late/a.txt", "served after the failover"])
+        preview = context.new_page()
+        assert preview.goto(url).status == 200
+        host.page.close()
+        # The host's worker ends a moment after its page (meanwhile it may still answer); within
+        # LATE_MS the guest still takes its host for alive. The bound is well under the service
+        # worker's 60 s, so a request handed to the gone worker fails here.
+        guest.page.wait_for_timeout(1000)
+        response = preview.reload(timeout=30_000)
+        assert response.status == 200
+        assert preview.inner_text("body") == "served after the failover"
+        assert guest.page.evaluate(runtime) == {"role": "host", "guests": 0, "failovers": 1}
+    finally:
+        context.close()
+    assert_no_offsite(offsite, "the late guest's context")
 
 
 def test_a_new_build_takes_over_an_open_preview_without_reload(origin):
