@@ -114,7 +114,7 @@ def test_manifest_and_wheels(page, offsite_requests):
     with (ROOT / "dist" / shipped["file"]).open("rb") as file:
         head = file.read(4096)
     key = f"pyodide 314.0.7; {manifest['wheel']} sha256 {manifest['wheelSha256']}".encode()
-    assert head[:8] == b"PYVFSRT1" and head[16:16 + len(key)] == key
+    assert head[:8] == b"PYVFSRT2" and head[16:16 + len(key)] == key
 
 
 def test_module_scripts_import(page, offsite_requests):

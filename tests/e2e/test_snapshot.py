@@ -181,8 +181,12 @@ def changed(body: bytes, change: str) -> bytes:
     key_length = int.from_bytes(body[8:12], "little")
     if change == "another build":
         body[16:16 + key_length] = body[16:16 + key_length].replace(b"pyodide ", b"pyodidX ", 1)
-    else:
-        body[-(-(16 + key_length) // 16) * 16] ^= 0xFF
+    else:  # the first stored block is the snapshot's first, which starts with the magic number
+        def padded(length: int) -> int:
+            return -(-length // 16) * 16
+
+        blocks = -(-int.from_bytes(body[12:16], "little") // 65536)
+        body[padded(16 + key_length) + padded(-(-blocks // 8))] ^= 0xFF
     return bytes(body)
 
 
