@@ -29,6 +29,8 @@ ROOT_INO = 2  # ext4's root directory is inode 2
 # Stats.ino from a node id: the first 13 hex digits (52 bits, which a JS number holds exactly)
 # of the id's 16 random ones (py_vfs/fs/disk_side.py ``new_id``).
 INO_DIGITS = 13
+# The size stat reports for a directory: ext4's one block, so listings look familiar.
+DIRECTORY_SIZE = 4096
 # A set's check of a string's characters runs in C: a listing computes one ino per entry, and a
 # generator over the characters was most of what listing 900 entries cost.
 _HEX_DIGITS = frozenset("0123456789abcdef")
@@ -89,9 +91,8 @@ class Node:
 
     @property
     def stat_size(self) -> int:
-        """The size stat reports: directories report 4096 like ext4's one block, so listings
-        look familiar."""
-        return 4096 if self.kind == DIRECTORY else self.size
+        """The size stat reports: ``DIRECTORY_SIZE`` for a directory, else its size."""
+        return DIRECTORY_SIZE if self.kind == DIRECTORY else self.size
 
     @property
     def inline_bytes(self) -> bytes:

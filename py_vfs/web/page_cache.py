@@ -17,7 +17,7 @@ from array import array
 from collections.abc import Callable
 from typing import Any
 
-from ..core.node import DIRECTORY, Node, ino_of
+from ..core.node import DIRECTORY, DIRECTORY_SIZE, Node, ino_of
 from ..vfs import VFS
 from .protocol import OPS
 
@@ -94,7 +94,7 @@ def _listed(vfs: VFS, directory: str, nodes: list[Node]) -> dict[str, Any]:
         if covers is not None and covers(node):
             add(_NO_STAT)
         else:
-            add((4096 if node.kind == DIRECTORY else node.size, node.mode, node.mtime_ms,
+            add((DIRECTORY_SIZE if node.kind == DIRECTORY else node.size, node.mode, node.mtime_ms,
                  node.ctime_ms, node.atime_ms, ino_of(node.id)))
     return {"path": directory, "names": "/".join([node.name for node in nodes]),
             "kinds": ",".join([node.kind for node in nodes]),
