@@ -418,13 +418,18 @@ def app(app_session):
     return app_session.page
 
 
+def quiet(page) -> None:
+    """The app page's workbench lists folders in its tree as watch events come: those calls
+    are the page's too. For tests that count a page's calls, its tree has started and stopped
+    listening."""
+    poll_page(page, "window.pyvfs.workbench !== undefined", "the workbench to start")
+    page.evaluate("async () => (await window.pyvfs.workbench).tree.unwatch()")
+
+
 @pytest.fixture(scope="module")
 def quiet_tree(app):
-    """The app page's workbench lists folders in its tree as watch events come: those calls
-    are this page's too. For tests that count the page's calls, the tree has started and
-    stopped listening."""
-    poll_page(app, "window.pyvfs.workbench !== undefined", "the workbench to start")
-    app.evaluate("async () => (await window.pyvfs.workbench).tree.unwatch()")
+    """``quiet`` for the module's app page."""
+    quiet(app)
 
 
 # --- persistent profiles (browser restarts) -----------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import assert_no_offsite, open_app, poll_page
+from .conftest import assert_no_offsite, open_app, poll_page, quiet
 from .test_js_api import js
 
 # `trips(fn)`: [what fn returned, how many calls it posted to the worker]. `fields(s)`: the
@@ -239,6 +239,8 @@ def tabs(browser, browser_context_args):
     try:
         first = open_app(context)
         second = open_app(context, "/")
+        for page in (first.page, second.page):  # only the tests' calls count
+            quiet(page)
         yield first.page, second.page
     finally:
         context.close()
