@@ -16,10 +16,23 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
+
 from .conftest import open_app, poll_page
 from .test_disk import KIT_JS, VERIFY_JS, WRITER_JS, vfs_eval
 
 KILLS = 4  # each round is a browser launch and a boot: about 10-20 s on a loaded machine
+
+# What a failure shows of the relaunched disk: how it booted, what /crash holds, and the newest
+# journal entries (revision, time, writer, operation, paths): whether the lost writes were ever
+# committed to this profile's disk, or the disk came back older.
+STATE_JS = """
+const diagnostics = await vfs.diagnostics();
+const crash = (await vfs.exists("/crash")) ? await vfs.readdir("/crash") : null;
+const journal = (await vfs.query("SELECT revision, time, writer, operation, paths FROM journal "
+  + "ORDER BY revision DESC LIMIT 8")).rows;
+return { boot: diagnostics.boot, runtime: diagnostics.runtime, crash, journal };
+"""
 
 
 def browser_pid(user_data_dir: Path) -> int:
@@ -69,7 +82,10 @@ def test_acknowledged_writes_survive_killing_the_whole_browser(persistent_browse
         context.add_init_script(KIT_JS)
         page = open_app(context).page
         result = vfs_eval(page, VERIFY_JS, [acked, round_ - 1])
-        assert result["problems"] == [], f"after browser kill {round_}: {result['problems']}"
+        if result["problems"]:
+            shown = vfs_eval(page, STATE_JS)
+            pytest.fail(f"after browser kill {round_}: {result['problems']}; the disk then: "
+                        f"{shown}", pytrace=False)
         assert result["files"] >= len({path for path, _ in acked})
         if round_ == KILLS:
             break
