@@ -7,6 +7,7 @@
 
 import { viewClient } from "./page/client.mjs";
 import { fsError, toError } from "./shared/errors.mjs";
+import { lastDataLoss } from "./shared/idb.mjs";
 import { ensurePermission } from "./page/mount_store.mjs";
 import { CHUNK_SIZE, DEFAULT_WRITER, FS_CONSTANTS, OPS } from "./shared/protocol.mjs";
 import { ShellStreams, pulled, pushed } from "./page/streams.mjs";
@@ -376,12 +377,15 @@ export class VFS {
   // distinct chunks they pin (kept in the store until released),
   // {runtime: {role, guests, failovers}}: "own" (this page's worker, not shared), "host" (this
   // page's worker, shared with `guests` other tabs) or "guest" (another tab's worker), and how
-  // many times this page moved to another host (docs/architecture.md, "One runtime for every tab").
+  // many times this page moved to another host (docs/architecture.md, "One runtime for every tab"),
+  // {dataLoss}: null, or {message, at} when the browser last said it discarded this origin's
+  // IndexedDB, every disk of it (docs/storage.md, "When the browser discards the disk").
   async diagnostics(opts) {
     const instance = this.#instance;
     const calls = instance.sent;
-    const { guests = 0, ...worker } = await this.#call("diagnostics", opts);
-    return { ...worker, calls, statCache: { hits: instance.cache.hits, entries: instance.cache.size },
+    const [{ guests = 0, ...worker }, dataLoss] = await Promise.all([this.#call("diagnostics", opts),
+      lastDataLoss().catch(() => null)]);
+    return { ...worker, calls, dataLoss, statCache: { hits: instance.cache.hits, entries: instance.cache.size },
       earlyReads: instance.earlyReads ?? 0, earlyReadsFromMemory: instance.earlyReadsFromMemory ?? 0,
       runtime: { role: instance.role ?? "own", guests, failovers: instance.failovers ?? 0 } };
   }

@@ -184,6 +184,8 @@ export interface Diagnostics {
   streams: number;
   pinnedChunks: number;
   runtime: { role: "own" | "host" | "guest"; guests: number; failovers: number };
+  /** The browser's last report that it discarded this origin's IndexedDB (`at`: ms since the epoch). */
+  dataLoss: { message: string; at: number } | null;
   [more: string]: unknown;
 }
 

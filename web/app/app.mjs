@@ -170,10 +170,20 @@ async function main() {
   const complete = (line, cursor) => vfs.complete(line, cursor);
   session = new TerminalSession($("terminal"), { run: runLine, complete, prompt, ...start });
   session.write(WELCOME);
+  warnDataLoss((await python).dataLoss);
   session.start(start.cwd);
   session.focus();
   document.body.dataset.state = "ready";
   terminalStarted(session);
+}
+
+// The browser discarded the origin's IndexedDB as this page opened it (docs/storage.md, "When
+// the browser discards the disk"): the disk starts over empty, and the user is told why.
+function warnDataLoss(loss) {
+  if (!loss || loss.at < performance.timeOrigin) return;
+  const why = String(loss.message).replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
+  session.write(`warning: the browser found this site's stored data damaged and discarded it (${why}): `
+    + "the disk starts over empty. A browser killed while it wrote can leave its data so.\n");
 }
 
 // The workbench shows as soon as the disk answers reads, while Python may still boot: the tree

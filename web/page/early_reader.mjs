@@ -18,7 +18,7 @@
 // before it began.
 
 import { failure } from "../shared/errors.mjs";
-import { request } from "../shared/idb.mjs";
+import { noticeDataLoss, request } from "../shared/idb.mjs";
 import { FORMAT_VERSION } from "../shared/protocol.mjs";
 import { fileChunks, PAGE_READ_MAX } from "./file_chunks.mjs";
 import { Found, KnownRecords } from "./known_records.mjs";
@@ -77,7 +77,10 @@ export async function openEarlyReader(name, defaultsVersion) {
       else value?.close(); // opened after the reader gave up: not kept
       waiting = false;
     };
-    req.onupgradeneeded = () => req.transaction.abort(); // missing or older: not ours to make
+    req.onupgradeneeded = (event) => {
+      noticeDataLoss(event); // the browser's report that it discarded the disk, given once
+      req.transaction.abort(); // missing or older: not ours to make
+    };
     req.onsuccess = () => give(req.result);
     req.onerror = () => give(null); // the abort above, or a newer format (VersionError)
     req.onblocked = () => give(null); // another tab holds an older version open
