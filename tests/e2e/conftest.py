@@ -418,11 +418,22 @@ def app(app_session):
     return app_session.page
 
 
+def workbench_started(page, timeout_ms: int = 60_000) -> None:
+    """Waits until the app page's workbench has started: its module loads after the page is
+    ready (web/app/app.mjs), and a click on one of its controls before that is lost."""
+    poll_page(page, "window.pyvfs.workbench !== undefined", "the workbench to start", timeout_ms)
+    state = page.evaluate("""(ms) => Promise.race([
+      window.pyvfs.workbench.then(() => "started", (error) => `failed: ${error}`),
+      new Promise((resolve) => setTimeout(() => resolve(`not started within ${ms} ms`), ms))])""",
+                          timeout_ms)
+    assert state == "started", f"the workbench: {state}"
+
+
 def quiet(page) -> None:
     """The app page's workbench lists folders in its tree as watch events come: those calls
     are the page's too. For tests that count a page's calls, its tree has started and stopped
     listening."""
-    poll_page(page, "window.pyvfs.workbench !== undefined", "the workbench to start")
+    workbench_started(page)
     page.evaluate("async () => (await window.pyvfs.workbench).tree.unwatch()")
 
 

@@ -18,7 +18,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import ROOT, js, poll_page
+from .conftest import ROOT, js, poll_page, workbench_started
 
 WAIT_MS = 60_000
 HISTORY = "#history-body"
@@ -56,9 +56,15 @@ def open_history(page, path: str = "", writer: str = "") -> None:
 
 
 def show_history_tab(page) -> None:
-    """Clicks the side panel's History tab when its panel is hidden."""
+    """Clicks the side panel's History tab when its panel is hidden (once the workbench has
+    started: a click before is lost), and waits for the panel's form, or shows what the panel
+    says instead (its module failed to load)."""
+    workbench_started(page)
     if page.evaluate("document.getElementById('history-panel').hidden"):
         page.click("#side-history")
+    poll_page(page, f"document.querySelector('{HISTORY} input[name=path]') !== null",
+              "the History panel's form", WAIT_MS,
+              show=f"document.querySelector('{HISTORY}').innerText")
 
 
 def option(page, revision: int):
