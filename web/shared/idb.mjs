@@ -1,6 +1,7 @@
 // The one IndexedDB plumbing of the page and the worker (web/worker/idb_store.mjs, mount_store.mjs,
-// preview_roots.mjs, runtime_store.mjs): promises of a request, of a transaction's end, and of
-// an opened database. Why not the `idb` npm library: these three functions are all we need of
+// preview_roots.mjs, runtime_store.mjs, early_reader.mjs): promises of a request, of a
+// transaction's end, and of an opened database, and the browser's report that it discarded the
+// origin's databases (below). Why not the `idb` npm library: the first three are all we need of
 // it, the store's commit must keep issuing its requests synchronously inside raw transaction
 // events (web/worker/idb_store.mjs, commitLogged), and the worker would load one more file at boot
 // (docs/api.md, "Design choices").
