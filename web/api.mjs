@@ -383,8 +383,10 @@ export class VFS {
   async diagnostics(opts) {
     const instance = this.#instance;
     const calls = instance.sent;
-    const [{ guests = 0, ...worker }, dataLoss] = await Promise.all([this.#call("diagnostics", opts),
-      lastDataLoss().catch(() => null)]);
+    const { guests = 0, ...worker } = await this.#call("diagnostics", opts);
+    // Read after the worker answered: not beside the early reads of a returning visit, and a
+    // report the worker's own open noticed is kept by then.
+    const dataLoss = await lastDataLoss().catch(() => null);
     return { ...worker, calls, dataLoss, statCache: { hits: instance.cache.hits, entries: instance.cache.size },
       earlyReads: instance.earlyReads ?? 0, earlyReadsFromMemory: instance.earlyReadsFromMemory ?? 0,
       runtime: { role: instance.role ?? "own", guests, failovers: instance.failovers ?? 0 } };

@@ -63,6 +63,12 @@ export function noticeDataLoss(event) {
   }).catch((error) => console.warn("py_vfs: the browser's report of a discarded database could not be kept", error));
 }
 
+// Settles once every report this context noticed is kept (the disk's open awaits it, so a
+// report its worker noticed is readable once Python is ready).
+export function noticed() {
+  return noticing;
+}
+
 // The browser's last report of discarding this origin's IndexedDB, {message, at} (ms since the
 // epoch, when it was noticed), or null when it never did (or the browser has no such report).
 export async function lastDataLoss() {

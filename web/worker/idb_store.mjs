@@ -6,7 +6,7 @@
 // (web/shared/peers.mjs), so reads anywhere that start after it see it.
 
 import { failure } from "../shared/errors.mjs";
-import { openDatabase, request } from "../shared/idb.mjs";
+import { noticed, openDatabase, request } from "../shared/idb.mjs";
 import { LockLease } from "../shared/lock_lease.mjs";
 import { Peers } from "../shared/peers.mjs";
 // The IndexedDB database version is the storage format's version (FORMAT_VERSION in
@@ -68,6 +68,7 @@ export class IDBStore {
       if (event.oldVersion > 0) tx.objectStore("meta").put(String(FORMAT), "format");
       if (event.oldVersion > 0 && event.oldVersion < NAMES_FORMAT) fillNames(tx);
     });
+    await noticed(); // the browser's report of a discarded disk, if this open got it, is kept
     const store = new IDBStore(db, name, durability);
     await store.#join();
     return store;
