@@ -369,7 +369,8 @@ export class VFS {
   // {boot: {from: "snapshot" | "packages", snapshot, shipped}} how Python started (docs/boot.md),
   // {durability: {asked, lastCommit}}: the openVFS option, and the durability the browser reports
   // for the last commit's transaction (null before the first commit; docs/storage.md),
-  // {calls} posted to the worker by this page before this one, {statCache: {hits, entries}},
+  // {calls} posted to the worker by this page before this one, {statCache: {hits, entries,
+  // shared}} (docs/architecture.md, "The page's stat cache"),
   // {earlyReads}: calls this page answered from the records while Python booted (docs/boot.md),
   // {earlyReadsFromMemory}: of them, those answered from what earlier answers read, with no
   // IndexedDB transaction,
@@ -387,7 +388,7 @@ export class VFS {
     // Read after the worker answered: not beside the early reads of a returning visit, and a
     // report the worker's own open noticed is kept by then.
     const dataLoss = await lastDataLoss().catch(() => null);
-    return { ...worker, calls, dataLoss, statCache: { hits: instance.cache.hits, entries: instance.cache.size },
+    return { ...worker, calls, dataLoss, statCache: { hits: instance.cache.hits, entries: instance.cache.size, shared: instance.cache.shared ?? 0 },
       earlyReads: instance.earlyReads ?? 0, earlyReadsFromMemory: instance.earlyReadsFromMemory ?? 0,
       runtime: { role: instance.role ?? "own", guests, failovers: instance.failovers ?? 0 } };
   }

@@ -346,14 +346,20 @@ class Instance extends Client {
     return store;
   }
 
-  // stat, lstat, exists, readdir: from the stat cache when it knows the answer, else from the
-  // worker (readdir as readdirStats, whose entries' stats fill the cache). Resolves to raw data:
-  // a readdir to a Listing (web/page/listing.mjs).
+  // stat, lstat, exists, readdir: from the stat cache when it knows the answer, or with the
+  // answer of the same call already on its way when the cache allows it (StatCache.inFlight),
+  // else from the worker (readdir as readdirStats, whose entries' stats fill the cache).
+  // Resolves to raw data: a readdir to a Listing (web/page/listing.mjs); a shared failure
+  // rejects with an Error of its own.
   cached(op, path) {
     const known = this.closed ? undefined : this.cache.answer(op, path);
     if (known) return known.error ? Promise.reject(toError(known.error)) : Promise.resolve(known.value);
+    const flying = this.closed ? undefined : this.cache.inFlight(op, path);
+    if (flying) return flying.catch((error) => Promise.reject(toError(error)));
     const keep = (reply, token) => this.cache.keep(op, path, reply, token);
-    return op === "readdir" ? this.call("readdirStats", this.cache.listingArgs(path), keep) : this.call(op, [path], keep);
+    const answer = op === "readdir" ? this.call("readdirStats", this.cache.listingArgs(path), keep) : this.call(op, [path], keep);
+    this.cache.sent(op, path, answer);
+    return answer;
   }
 
   async close() {

@@ -178,7 +178,8 @@ export interface Diagnostics {
   boot: { from: "snapshot" | "packages"; [more: string]: unknown };
   durability: { asked: string; lastCommit: string | null };
   calls: number;
-  statCache: { hits: number; entries: number };
+  /** `shared`: reads that shared the answer of the same read on its way to the worker. */
+  statCache: { hits: number; entries: number; shared: number };
   earlyReads: number;
   earlyReadsFromMemory: number;
   streams: number;

@@ -107,6 +107,37 @@ def test_errors_are_right_and_a_missing_path_is_seen_once_created(app):
     assert result["size"] == 3 and result["exists"] is True
 
 
+def test_the_same_read_on_its_way_is_shared_and_never_across_a_change(app):
+    result = run(app, """
+      await vfs.mkdir("/scj/a/b", {recursive: true});
+      await vfs.writeFile("/scj/a/b/f", "x");
+      const [stats, sent] = await trips(() => Promise.all(Array.from({length: 50}, () => vfs.lstat("/scj/a/b"))));
+      const [missing, missingSent] = await trips(() => Promise.all(
+        Array.from({length: 20}, () => vfs.lstat("/scj/none").then(() => null, (e) => e))));
+      // A change sent between two reads of one path: the second is sent, and sees it.
+      const [sizes, changeSent] = await trips(async () => {
+        const first = vfs.stat("/scj/a/b/f");
+        const write = vfs.writeFile("/scj/a/b/f", "longer");
+        const second = vfs.stat("/scj/a/b/f");
+        await write;
+        return [(await first).size, (await second).size];
+      });
+      const shown = stats.map((s) => JSON.stringify(fields(s)));
+      return {sent, objects: new Set(stats).size, same: new Set(shown).size, path: stats[0].path,
+              missingSent, errors: new Set(missing).size, errorObjects: missing.every((e) => e instanceof Error),
+              codes: [...new Set(missing.map((e) => `${e.code} ${e.syscall} ${e.path} ${e.message}`))],
+              sizes, changeSent, shared: (await vfs.diagnostics()).statCache.shared};
+    """)
+    assert result["sent"] == 1, "fifty lstat calls of one path at once are one call to the worker"
+    assert result["objects"] == 50 and result["same"] == 1 and result["path"] == "/scj/a/b"
+    assert result["missingSent"] == 1
+    assert result["errors"] == 20 and result["errorObjects"] is True
+    assert result["codes"] == ["ENOENT lstat /scj/none ENOENT: no such file or directory, "
+                               "lstat '/scj/none'"]
+    assert result["sizes"] == [1, 6] and result["changeSent"] == 3
+    assert result["shared"] >= 49 + 19
+
+
 # Each mutation runs after /sc3/d was listed and its entries stat'ed (so they are cached, which
 # `warm` checks), then the expression after it must see the change.
 MUTATIONS = [

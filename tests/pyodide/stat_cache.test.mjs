@@ -182,3 +182,37 @@ test("the siblings' listings come with the answer and are kept by its rules", ()
   cache.invalidate(1);
   assert.equal(cache.answer("readdir", "/w/c"), undefined);
 });
+
+test("a read already on its way is shared while nothing cleared the cache and no change is in flight", async () => {
+  const cache = new StatCache();
+  let land;
+  const answer = new Promise((resolve) => { land = resolve; });
+  cache.sent("lstat", "/a", answer);
+  assert.equal(cache.inFlight("lstat", "/a"), answer);
+  assert.equal(cache.inFlight("stat", "/a"), undefined, "another operation");
+  assert.equal(cache.inFlight("lstat", "/a/"), undefined, "another spelling");
+  assert.equal(cache.shared, 1);
+  const write = cache.begin("mkdir"); // a change sent after it: a read from now on must see it
+  assert.equal(write.mutating, true);
+  assert.equal(cache.inFlight("lstat", "/a"), undefined);
+  cache.settle();
+  assert.equal(cache.inFlight("lstat", "/a"), undefined, "cleared since it was sent");
+  cache.sent("lstat", "/a", answer);
+  cache.begin("writeFile"); // in flight, sent before: a hit would not be answered either
+  assert.equal(cache.inFlight("lstat", "/a"), undefined);
+  cache.settle();
+  cache.sent("lstat", "/a", answer);
+  cache.invalidate(3); // another context's change
+  assert.equal(cache.inFlight("lstat", "/a"), undefined);
+  cache.sent("lstat", "/a", answer);
+  land({ type: "file" });
+  await answer;
+  await Promise.resolve();
+  assert.equal(cache.inFlight("lstat", "/a"), undefined, "answered: the cache keeps it, or not");
+  const failed = Promise.reject(new Error("ENOENT"));
+  cache.sent("lstat", "/b", failed);
+  await failed.catch(() => {});
+  await Promise.resolve();
+  assert.equal(cache.inFlight("lstat", "/b"), undefined);
+  assert.equal(cache.shared, 1);
+});

@@ -19,6 +19,10 @@
 // A readdir that follows a readdir of a sibling (a walk of a folder's subdirectories) asks for
 // the listings of the directories after it too (`listingArgs`): they come in its answer,
 // computed in the same call, so they are kept under the same rules as the answer itself.
+// A read the cache cannot answer while the same operation on the same path, sent since the
+// cache was last cleared, is on its way shares that call's answer, under a hit's conditions
+// (`inFlight`): nothing can have changed between the two that a hit would not have seen either
+// (git's checkout asks for the lstat of one folder hundreds of times at once).
 
 // Calls that change nothing the cache holds (declared in py_vfs/web/protocol.py: the operations
 // that are not "mutating"); every other call counts as a mutation.
@@ -43,7 +47,9 @@ export class StatCache {
   #writes = 0; // mutations (and steps) in flight
   #walk = { parent: null, askedAt: -1 }; // the last readdir sent, and when it asked for siblings
   #listingHits = 0; // readdir calls answered here
+  #flying = new Map(); // `${op} ${path}` -> {promise, token}: reads sent and not answered yet
   hits = 0;
+  shared = 0; // calls that shared the answer of one in flight (inFlight)
 
   constructor(limit = LIMIT) {
     this.limit = limit;
@@ -54,6 +60,7 @@ export class StatCache {
 
   clear() {
     this.#paths.clear();
+    this.#flying.clear();
     this.#weight = 0;
     this.#generation++;
   }
@@ -102,6 +109,31 @@ export class StatCache {
     const known = this.#listed(op, path) ?? this.#kept(op, path);
     if (known) this.hits++;
     return known;
+  }
+
+  // The promise of the raw answer of a call of `op` on `path` already on its way, when this one
+  // may share it: sent since the cache was last cleared (so nothing this page sent since could
+  // change it, and no change announced since could make it stale), with no change in flight,
+  // as answer() asks of a hit. Else undefined.
+  inFlight(op, path) {
+    if (!this.usable || typeof path !== "string") return undefined;
+    const flying = this.#flying.get(`${op} ${path}`);
+    if (!flying || flying.token !== this.#generation) return undefined;
+    this.shared++;
+    return flying.promise;
+  }
+
+  // `promise`, the raw answer of a call of `op` on `path` just sent, may be shared until it
+  // settles (inFlight).
+  sent(op, path, promise) {
+    if (typeof path !== "string") return;
+    const key = `${op} ${path}`;
+    const flying = { promise, token: this.#generation };
+    this.#flying.set(key, flying);
+    const landed = () => {
+      if (this.#flying.get(key) === flying) this.#flying.delete(key);
+    };
+    promise.then(landed, landed);
   }
 
   // The arguments of the readdirStats call a readdir of `path` the cache could not answer
