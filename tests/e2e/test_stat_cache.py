@@ -111,7 +111,8 @@ def test_the_same_read_on_its_way_is_shared_and_never_across_a_change(app):
     result = run(app, """
       await vfs.mkdir("/scj/a/b", {recursive: true});
       await vfs.writeFile("/scj/a/b/f", "x");
-      const [stats, sent] = await trips(() => Promise.all(Array.from({length: 50}, () => vfs.lstat("/scj/a/b"))));
+      const [stats, sent] = await trips(() => Promise.all(
+        Array.from({length: 50}, () => vfs.lstat("/scj/a/b"))));
       const [missing, missingSent] = await trips(() => Promise.all(
         Array.from({length: 20}, () => vfs.lstat("/scj/none").then(() => null, (e) => e))));
       // A change sent between two reads of one path: the second is sent, and sees it.
@@ -124,8 +125,10 @@ def test_the_same_read_on_its_way_is_shared_and_never_across_a_change(app):
       });
       const shown = stats.map((s) => JSON.stringify(fields(s)));
       return {sent, objects: new Set(stats).size, same: new Set(shown).size, path: stats[0].path,
-              missingSent, errors: new Set(missing).size, errorObjects: missing.every((e) => e instanceof Error),
-              codes: [...new Set(missing.map((e) => `${e.code} ${e.syscall} ${e.path} ${e.message}`))],
+              missingSent, errors: new Set(missing).size,
+              errorObjects: missing.every((e) => e instanceof Error),
+              codes: [...new Set(missing.map((e) =>
+                `${e.code} ${e.syscall} ${e.path} ${e.message}`))],
               sizes, changeSent, shared: (await vfs.diagnostics()).statCache.shared};
     """)
     assert result["sent"] == 1, "fifty lstat calls of one path at once are one call to the worker"
