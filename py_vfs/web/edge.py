@@ -104,10 +104,18 @@ def dispatch_many(api: WebAPI, js_calls: Any, answer: Any) -> Any:
     return _out(now)
 
 
+# What arrives from JS already as Python (strings, numbers, booleans, undefined): most arguments
+# are paths, and checking them against JsProxy (its metaclass) and importing it cost more than
+# the rest of a small call's conversion.
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def from_js(value: Any) -> Any:
     """Uint8Array becomes bytes, plain objects dicts; strings and numbers pass as they are; a
     function (the shell's ``emit``: web/worker/worker.mjs) is called with its bytes as
     Uint8Array."""
+    if type(value) in _PLAIN:
+        return value
     from pyodide.ffi import JsProxy, to_js
 
     if not isinstance(value, JsProxy):
