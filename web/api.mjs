@@ -388,7 +388,7 @@ export class VFS {
     // Read after the worker answered: not beside the early reads of a returning visit, and a
     // report the worker's own open noticed is kept by then.
     const dataLoss = await lastDataLoss().catch(() => null);
-    return { ...worker, calls, dataLoss, statCache: { hits: instance.cache.hits, entries: instance.cache.size, shared: instance.cache.shared ?? 0 },
+    return { ...worker, calls, dataLoss, statCache: { hits: instance.cache.hits, entries: instance.cache.size, shared: instance.cache.shared },
       earlyReads: instance.earlyReads ?? 0, earlyReadsFromMemory: instance.earlyReadsFromMemory ?? 0,
       runtime: { role: instance.role ?? "own", guests, failovers: instance.failovers ?? 0 } };
   }

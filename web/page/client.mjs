@@ -14,7 +14,7 @@ import { Listing } from "./listing.mjs";
 const BATCHED = new Set(Object.keys(OPS).filter((op) => OPS[op].home === "python" && !OPS[op].opensView));
 
 // A view keeps no stat cache: every answer comes from the worker, within the view.
-const NO_CACHE = Object.freeze({ hold() {}, settle() {}, begin() { return {}; }, hits: 0, size: 0 });
+const NO_CACHE = Object.freeze({ hold() {}, settle() {}, begin() { return {}; }, hits: 0, size: 0, shared: 0 });
 
 // A view's mounts are not kept across reloads (the page's mount store belongs to the disk).
 const NO_STORE = Object.freeze({ async put() {}, async delete() {}, async get() { return null; } });
