@@ -61,7 +61,7 @@ WAIT_STORED = """async (ms) => {
   const deadline = Date.now() + ms;
   for (;;) {
     const { boot } = await vfs.diagnostics();
-    if (boot.snapshot !== "waiting" && boot.snapshot !== "making") return boot.snapshot;
+    if (!["waiting", "making", "keeping"].includes(boot.snapshot)) return boot.snapshot;
     if (Date.now() > deadline) throw new Error(`no snapshot after ${ms} ms: ${boot.snapshot}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -92,7 +92,7 @@ SNAPSHOT_SETTLED_JS = """async (ms) => {
   const deadline = Date.now() + ms;
   for (;;) {
     const { snapshot } = (await vfs.diagnostics()).boot;
-    if (snapshot !== "waiting" && snapshot !== "making") return snapshot;
+    if (!["waiting", "making", "keeping"].includes(snapshot)) return snapshot;
     if (Date.now() > deadline) throw new Error(`no runtime snapshot after ${ms} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

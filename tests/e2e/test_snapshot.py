@@ -1,7 +1,8 @@
 """Booting from the Python memory snapshot (docs/boot.md), in a context that allows it.
 
-A first visit restores the snapshot the build shipped; one of another build, or damaged, is
-refused and the boot falls back to the packages. Without a shipped one (a build without a
+A first visit restores the snapshot the build shipped and, once idle, keeps a copy in IndexedDB
+that later boots restore; one of another build, or damaged, is refused and the boot falls back
+to the packages. Without a shipped one (a build without a
 browser: `without_shipped_snapshot`), the first boot of the origin starts Python from its
 packages and then makes the snapshot in a second worker; the next boot restores it. Which path
 a boot took is read from `diagnostics().boot`, never from timings. A stale or corrupt stored
@@ -29,29 +30,38 @@ MAKE_TIMEOUT_S = 240
 NOT_SHIPPED = "none"
 # The file the build ships (build/ship_snapshot.py).
 SHIPPED = "**/pyodide/py_vfs-runtime-*.bin"
-# Rewrites the stored record: "corrupt" flips its first byte, "stale" gives it another key. (No
-# code passed as a string: the app's CSP refuses eval, so `new Function` cannot run there.)
+# Rewrites the stored record: "corrupt" flips the first byte of Pyodide's snapshot in it (the
+# record keeps the shipped file's layout: web/shared/shipped_snapshot.mjs), "stale" gives it
+# another key. (No code passed as a string: the app's CSP refuses eval, so `new Function` cannot
+# run there.)
 EDIT_JS = """async (change) => {
   const db = await new Promise((resolve, reject) => {
     const request = indexedDB.open("pyvfs-runtime");
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });
+  const step = (mode, use) => new Promise((resolve, reject) => {
+    const tx = db.transaction("snapshots", mode);
+    const request = use(tx.objectStore("snapshots"));
+    tx.oncomplete = () => resolve(request.result);
+    tx.onerror = () => reject(tx.error);
+  });
   try {
-    await new Promise((resolve, reject) => {
-      const tx = db.transaction("snapshots", "readwrite");
-      const store = tx.objectStore("snapshots");
-      const get = store.get("python");
-      get.onsuccess = () => {
-        const record = get.result;
-        if (change === "corrupt") record.bytes[0] ^= 0xff;  // Pyodide finds no snapshot magic
-        else if (change === "stale") record.key = "pyodide 0.0.0; an older wheel";  // another build
-        else throw new Error(`unknown change ${change}`);
-        store.put(record, "python");
-      };
-      tx.oncomplete = resolve;
-      tx.onerror = () => reject(tx.error);
-    });
+    const record = await step("readonly", (store) => store.get("python"));
+    if (change === "corrupt") {  // Pyodide finds no snapshot magic
+      const file = new Uint8Array(await record.blob.arrayBuffer());
+      const view = new DataView(file.buffer);
+      const padded = (length) => Math.ceil(length / 16) * 16;
+      const blocks = Math.ceil(view.getUint32(12, true) / 65536);
+      file[padded(16 + view.getUint32(8, true)) + padded(Math.ceil(blocks / 8))] ^= 0xff;
+      record.blob = new Blob([file]);
+    } else if (change === "stale") {
+      record.key = "pyodide 0.0.0; an older wheel";  // another build
+    } else {
+      throw new Error(`unknown change ${change}`);
+    }
+    await step("readwrite", (store) => store.put(record, "python"));
+    return record.source;
   } finally {
     db.close();
   }
@@ -124,7 +134,7 @@ def test_a_snapshot_boot_reports_no_install_stage(session):
 @pytest.mark.parametrize("change", ["corrupt", "stale"])
 def test_a_bad_snapshot_falls_back_and_is_replaced(session, change):
     ensure_stored(session)
-    session.page.evaluate(EDIT_JS, change)
+    assert session.page.evaluate(EDIT_JS, change) == "made"
     boot = reboot(session)
     assert boot["from"] == "packages"
     assert session.page.evaluate("window.pyvfs.shell('cat /kept.txt')")["stdout"] == "kept"
@@ -157,18 +167,30 @@ def test_two_tabs_booting_together_make_one_snapshot(browser, browser_context_ar
     assert_no_offsite(tabs[0].offsite + tabs[1].offsite, "the two-tab context")
 
 
-def test_a_first_visit_restores_the_shipped_snapshot(browser, browser_context_args):
+def test_a_first_visit_restores_the_shipped_snapshot_and_keeps_a_copy(browser,
+                                                                     browser_context_args):
     """The build's snapshot (made in UTC) restores with the visitor's time zone, and a blocking
-    call works (Python recorded the browser's stack switching when the snapshot was made)."""
+    call works (Python recorded the browser's stack switching when the snapshot was made). Once
+    idle the worker keeps a copy in IndexedDB, which the next boot restores instead of the
+    file; a damaged copy is dropped, the boot goes back to the file and keeps it again."""
     context = browser.new_context(**{**browser_context_args, "timezone_id": "America/New_York"})
+    script = ("echo hi > /shipped.txt && python -c "
+              "'import time; print(open(\"/shipped.txt\").read().strip(), *time.tzname)'")
     try:
         app = open_app(context)
         boot = app.page.evaluate(BOOT_JS)
-        assert boot == {"from": "snapshot", "snapshot": "used", "shipped": "used"}
-        script = ("echo hi > /shipped.txt && python -c "
-                  "'import time; print(open(\"/shipped.txt\").read().strip(), *time.tzname)'")
+        assert (boot["from"], boot["shipped"]) == ("snapshot", "used"), boot
         result = app.page.evaluate("(line) => window.pyvfs.shell(line)", script)
         assert (result["stdout"], result["stderr"]) == ("hi UTC-0500 UTC-0400\n", "")
+        assert app.page.evaluate(WAIT_STORED_JS, MAKE_TIMEOUT_S * 1000) == "kept"
+        assert reboot(app) == {"from": "snapshot", "snapshot": "used", "shipped": "kept"}
+        result = app.page.evaluate("(line) => window.pyvfs.shell(line)", script)
+        assert (result["stdout"], result["stderr"]) == ("hi UTC-0500 UTC-0400\n", "")
+        assert app.page.evaluate(EDIT_JS, "corrupt") == "shipped"
+        boot = reboot(app)
+        assert (boot["from"], boot["shipped"]) == ("snapshot", "used"), boot
+        assert app.page.evaluate(WAIT_STORED_JS, MAKE_TIMEOUT_S * 1000) == "kept"
+        assert reboot(app) == {"from": "snapshot", "snapshot": "used", "shipped": "kept"}
     finally:
         context.close()
     assert_no_offsite(app.offsite, "the shipped snapshot's context")

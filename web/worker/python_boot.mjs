@@ -3,7 +3,7 @@
 // files, and making the snapshot in a second worker once this one is idle.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
-import { dropSnapshot, loadShipped, loadStored, shippedWasUsed, snapshotKey, storedKey } from "./runtime_store.mjs";
+import { dropSnapshot, keepShipped, loadShipped, shippedWasUsed, snapshotKey, storedKey, storedSnapshot } from "./runtime_store.mjs";
 import { scheduleInMicrotasks } from "./scheduler.mjs";
 import { growingInstantiation, refreshTimeZone } from "../shared/snapshot_memory.mjs";
 import { SNAPSHOT, WIRE } from "../shared/protocol.mjs";
@@ -129,14 +129,11 @@ async function restore(manifest, read, downloads) {
   }
 }
 
-// Python from the snapshot the build shipped (manifest.snapshot: {file, size}); null when the
-// build ships none or it is refused (another build's, damaged, missing): the caller goes on
-// with the stored one, then the packages.
+// Python from the snapshot the build shipped (manifest.snapshot: {file, size}), fetched; null
+// when the build ships none or it is refused (another build's, damaged, missing): the caller
+// goes on with the packages.
 async function fromShipped(manifest, key) {
-  if (!manifest.snapshot) {
-    bootInfo.shipped = "none";
-    return null;
-  }
+  if (!manifest.snapshot) return null;
   const url = here(manifest.snapshot.file);
   const downloads = { ...manifest.downloads, [manifest.snapshot.file]: manifest.snapshot.size };
   try {
@@ -151,25 +148,27 @@ async function fromShipped(manifest, key) {
   }
 }
 
-// Python from the stored snapshot; null when there is none or it cannot be used (stale,
-// corrupt): that one is dropped and the caller boots from the packages.
-async function fromStored(manifest, key) {
-  let bytes;
+// Python from the stored snapshot (a kept copy of the shipped one, or one made here); null when
+// there is none or it cannot be used (damaged, refused): that one is dropped and the caller goes
+// on with the shipped one. A returning visit: Pyodide's files come from the HTTP cache, so their
+// bytes are not counted for the progress bar (counting them in a stream slowed the boot).
+async function fromStored(manifest, key, record) {
+  let stored = null;
   try {
-    bytes = await loadStored(key);
+    stored = storedSnapshot(await record, key);
   } catch (error) {
     console.warn("py_vfs: the runtime snapshot cannot be read", error);
   }
-  if (!bytes) return null;
+  if (!stored) return null;
   try {
-    return await restore(manifest, () => Promise.resolve(bytes));
+    const pyodide = await restore(manifest, () => stored.read(), {});
+    if (manifest.snapshot) bootInfo.shipped = stored.source === "shipped" ? "kept" : "unused";
+    return pyodide;
   } catch (error) {
     console.warn("py_vfs: the runtime snapshot was rejected, booting without it", error);
     bootInfo.snapshot = "rejected";
     await dropSnapshot().catch(() => {});
     return null;
-  } finally {
-    bytes = null;
   }
 }
 
@@ -217,15 +216,17 @@ function whenIdle(quietFor, run) {
   setTimeout(check, SNAPSHOT_IDLE_MS);
 }
 
-async function makeSnapshot(manifest, key) {
-  bootInfo.snapshot = "making";
+// Stores this build's snapshot once (`store()` says how it ended), under the Web Lock
+// `pyvfs-runtime:snapshot`, never a disk's: it only keeps two tabs from storing one at once.
+// `doing` is the state meanwhile ("making", "keeping").
+async function storeOnce(key, doing, store) {
+  bootInfo.snapshot = doing;
   try {
-    // Never a disk's lock: this one only keeps two tabs from making the same snapshot at once.
     bootInfo.snapshot = await navigator.locks.request("pyvfs-runtime:snapshot", { ifAvailable: true }, async (lock) => {
       if (!lock) return "made elsewhere";
       // Not "stored": that one says this worker made it (tests count the makes by it).
       if (await storedKey() === key) return "already stored";
-      return runMaker(manifest, key);
+      return store();
     });
   } catch (error) {
     bootInfo.snapshot = `failed: ${error?.message ?? error}`;
@@ -242,16 +243,25 @@ function runMaker(manifest, key) {
 }
 
 
-// Python with py_vfs installed: unless `snapshot` is "off", from the snapshot the build shipped,
-// else the one stored under `key`; when there is none or they are refused, from the packages.
-export async function startRuntime(manifest, key, snapshot) {
+// Python with py_vfs installed: unless `snapshot` is "off", from the snapshot stored under
+// `key` (`record`: a promise of storedRecord()'s, read while the manifest was fetched), else the
+// one the build shipped; when there is none or they are refused, from the packages.
+export async function startRuntime(manifest, key, snapshot, record) {
   if (snapshot === "off") return fromPackages(manifest);
-  return (await fromShipped(manifest, key)) || (await fromStored(manifest, key)) || fromPackages(manifest);
+  if (!manifest.snapshot) bootInfo.shipped = "none";
+  return (await fromStored(manifest, key, record)) || (await fromShipped(manifest, key)) || fromPackages(manifest);
 }
 
-// After a boot from the packages, makes the snapshot once the worker is idle (`quietFor`).
+// Once the worker is idle (`quietFor`): after a boot from the shipped snapshot's file, keeps a
+// copy of it; after a boot from the packages, makes one.
 export function snapshotWhenIdle(manifest, key, snapshot, quietFor) {
-  if (snapshot !== "off" && bootInfo.from !== "snapshot") whenIdle(quietFor, () => makeSnapshot(manifest, key));
+  if (snapshot === "off") return;
+  if (bootInfo.shipped === "used") {
+    const url = here(manifest.snapshot.file);
+    whenIdle(quietFor, () => storeOnce(key, "keeping", async () => { await keepShipped(url, key); return "kept"; }));
+  } else if (bootInfo.from !== "snapshot") {
+    whenIdle(quietFor, () => storeOnce(key, "making", () => runMaker(manifest, key)));
+  }
 }
 
 export { here, snapshotKey };

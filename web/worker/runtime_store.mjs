@@ -1,12 +1,13 @@
 // The Pyodide memory snapshots (docs/boot.md): the one the build ships beside Pyodide, and the
-// one a page made, stored in its own IndexedDB database so that no disk's check() or usage()
-// counts it and deleting a disk never touches it. One record: the snapshot of the current build,
-// replaced when the build changes. Every call opens, uses and closes its connection, so nothing
-// here ever blocks a deleteDatabase (the bench's wipe, a user's).
+// one kept in the origin's own IndexedDB database (a copy of the shipped one, or one a page
+// made), so that no disk's check() or usage() counts it and deleting a disk never touches it.
+// One record: the snapshot of the current build, replaced when the build changes. Every call
+// opens, uses and closes its connection, so nothing here ever blocks a deleteDatabase (the
+// bench's wipe, a user's).
 
 import { done, openDatabase } from "../shared/idb.mjs";
 import { snapshotKey } from "../shared/snapshot_recipe.mjs";
-import { unwrapSnapshot } from "../shared/shipped_snapshot.mjs";
+import { unwrapSnapshot, wrapSnapshot } from "../shared/shipped_snapshot.mjs";
 
 export { snapshotKey };
 
@@ -49,23 +50,66 @@ async function transact(mode, use) {
   }
 }
 
-// The stored snapshot's bytes if it was made for `key` and is whole, else null.
-export async function loadStored(key) {
-  const record = await transact("readonly", (store) => store.get(RECORD));
-  if (record?.key !== key || !(record.bytes instanceof Uint8Array)) return null;
-  return record.bytes.byteLength === record.size ? record.bytes : null;
+// The record holds the snapshot in the shipped file's layout (shipped_snapshot.mjs: the key and
+// a map of the blocks that are not zeros) as a Blob: IndexedDB hands back a Blob without reading
+// it, and reads it whole far faster than an ArrayBuffer value or the HTTP cache (25 MB in a
+// worker, alone: about 20 ms against 96 and 80; docs/boot.md). `source`: "shipped" (a copy of
+// the build's file) or "made" (snapshot_maker.mjs).
+
+// The stored record, or null when there is none. On a first visit the database does not exist
+// and is not created for this (its creation would delay the shipped snapshot's fetch).
+export async function storedRecord() {
+  const known = await indexedDB.databases?.();
+  if (known && !known.some((database) => database.name === DATABASE)) return null;
+  return transact("readonly", (store) => store.get(RECORD));
 }
 
-// The stored snapshot's key: "is there already one?". IndexedDB reads the whole record (30 MiB)
-// for it; that happens once per origin and build, before making a snapshot.
+// The snapshot in `record` (storedRecord's) if it is one for `key`: {source, read()}, where
+// `read()` gives the snapshot's bytes (or throws saying why it cannot: damaged, not whole); null
+// when none of this build is stored (a record of another build, or of an older layout, counts
+// as none).
+export function storedSnapshot(record, key) {
+  if (record?.key !== key || !(record.blob instanceof Blob)) return null;
+  const { blob, size, source } = record;
+  return {
+    source,
+    async read() {
+      if (blob.size !== size) throw new Error(`${blob.size} bytes stored of ${size}`);
+      return unwrapSnapshot(new Uint8Array(await blob.arrayBuffer()), key);
+    },
+  };
+}
+
+// The stored snapshot's bytes if it was made for `key` and is whole, else null.
+async function loadStored(key) {
+  return storedSnapshot(await storedRecord(), key)?.read().catch(() => null) ?? null;
+}
+
+// The stored snapshot's key: "is there already one?" (the Blob is not read for it).
 export async function storedKey() {
   const record = await transact("readonly", (store) => store.get(RECORD));
-  return record?.key ?? null;
+  return record?.blob instanceof Blob ? record.key : null;
 }
 
+function store(key, blob, source) {
+  const record = { key, blob, size: blob.size, source, created: Date.now() };
+  return transact("readwrite", (snapshots) => snapshots.put(record, RECORD));
+}
+
+// Stores a snapshot this browser made (Pyodide's bytes) under `key`.
 export function saveSnapshot(key, bytes) {
-  const record = { key, bytes, size: bytes.byteLength, created: Date.now() };
-  return transact("readwrite", (store) => store.put(record, RECORD));
+  return store(key, new Blob([wrapSnapshot(key, bytes)]), "made");
+}
+
+// Keeps a copy of the shipped file at `url` (read again from the HTTP cache, where the boot
+// just put it) once it was restored for `key`; returns its size. Not checked here: every read
+// checks it (storedSnapshot), and a boot drops a copy it refuses.
+export async function keepShipped(url, key) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${new URL(url).pathname}: HTTP ${response.status}`);
+  const blob = await response.blob();
+  await store(key, blob, "shipped");
+  return blob.size;
 }
 
 export function dropSnapshot() {

@@ -18,7 +18,7 @@ import { BODY, CALL_REQUEST, CALL_RETRY, CALL_SIGNAL, CALL_WRITER, OPS, WIRE } f
 import { failure } from "../shared/errors.mjs";
 import { ScriptRun } from "./jsh_host.mjs";
 import { RealmPool, frameOpener } from "./realm_pool.mjs";
-import { loadSnapshot } from "./runtime_store.mjs";
+import { loadSnapshot, storedRecord } from "./runtime_store.mjs";
 import { withDigests, withoutDigests } from "./digests.mjs";
 import { STREAMED, acknowledged, typed, withStreams } from "./call_streams.mjs";
 import { Channels, guestGone } from "./guests.mjs";
@@ -61,12 +61,15 @@ function replied(data) {
 }
 
 async function boot({ name, cacheBytes, snapshot = "auto", durability = "default", retention, defaults = true, realm, dock }) {
+  // The stored runtime snapshot's record is read while the manifest is fetched.
+  const record = snapshot === "off" ? null : storedRecord();
+  record?.catch(() => {}); // a failure is reported where it is awaited
   const manifest = await (await fetch(here("manifest.json"), { cache: "no-cache" })).json();
   // Fetched while Python starts; settled into a value, so a failure is reported once, below.
   const shippedDefaults = fetchDefaults().then((value) => ({ value }), (error) => ({ error }));
   progress("download", "Downloading Python");
   const key = snapshotKey(manifest);
-  const pyodide = await startRuntime(manifest, key, snapshot);
+  const pyodide = await startRuntime(manifest, key, snapshot, record);
   // One entry from JS runs a batch of Python's ready callbacks, not one each (py_vfs/web/ready_batches.py).
   callPython(pyodide, "py_vfs.web.ready_batches", "install");
   progress("disk", `Opening disk "${name}"`);

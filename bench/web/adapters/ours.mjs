@@ -56,12 +56,14 @@ async function openWith(options) {
 // After a setup, the store is in the state of a returning user's: the Python memory snapshot
 // that the first boot makes when idle (docs/boot.md) is stored, so a reload or restart restores
 // it. Setup is untimed; without this wait, whether a reopen found a snapshot would be a race.
+// The states of a snapshot on its way to the store (docs/boot.md).
+const STORING = ["waiting", "making", "keeping"];
 async function snapshotSettled(vfs) {
   const deadline = performance.now() + SETTLE_TIMEOUT_MS;
   for (;;) {
     const { snapshot } = (await vfs.diagnostics()).boot;
     if (snapshot.startsWith("failed")) throw new Error(`the runtime snapshot was not made: ${snapshot}`);
-    if (snapshot !== "waiting" && snapshot !== "making") return;
+    if (!STORING.includes(snapshot)) return;
     if (performance.now() > deadline) {
       throw new Error(`the runtime snapshot was not stored within ${SETTLE_TIMEOUT_MS} ms (state: ${snapshot})`);
     }
