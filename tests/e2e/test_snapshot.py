@@ -2,11 +2,11 @@
 
 A first visit restores the snapshot the build shipped and, once idle, keeps a copy in IndexedDB
 that later boots restore; one of another build, or damaged, is refused and the boot falls back
-to the packages. Without a shipped one (a build without a
-browser: `without_shipped_snapshot`), the first boot of the origin starts Python from its
-packages and then makes the snapshot in a second worker; the next boot restores it. Which path
-a boot took is read from `diagnostics().boot`, never from timings. A stale or corrupt stored
-snapshot is dropped, the boot falls back to the packages, and a new snapshot replaces it.
+to the packages. Without a shipped one (a build without a browser: `without_shipped_snapshot`),
+the first boot of the origin starts Python from its packages and then makes the snapshot in a
+second worker; the next boot restores it. Which path a boot took is read from
+`diagnostics().boot`, never from timings. A stale or corrupt stored snapshot is dropped, the
+boot falls back (to the shipped file, else the packages), and a new copy or snapshot replaces it.
 """
 
 from __future__ import annotations

@@ -53,11 +53,13 @@ async function openWith(options) {
   });
 }
 
-// After a setup, the store is in the state of a returning user's: the Python memory snapshot
-// that the first boot makes when idle (docs/boot.md) is stored, so a reload or restart restores
-// it. Setup is untimed; without this wait, whether a reopen found a snapshot would be a race.
-// The states of a snapshot on its way to the store (docs/boot.md).
+// The states of a runtime snapshot on its way to the store (docs/boot.md).
 const STORING = ["waiting", "making", "keeping"];
+
+// After a setup, the store is in the state of a returning user's: the Python memory snapshot
+// that the first boot makes (or, with the build's, keeps a copy of) when idle (docs/boot.md) is
+// stored, so a reload or restart restores it. Setup is untimed; without this wait, whether a
+// reopen found a snapshot would be a race.
 async function snapshotSettled(vfs) {
   const deadline = performance.now() + SETTLE_TIMEOUT_MS;
   for (;;) {
