@@ -1,6 +1,8 @@
-// Python in the VFS worker: loading Pyodide from the runtime snapshot the build shipped, the one
-// stored, or from the packages (docs/boot.md), the boot's progress messages to the page, the default content's
-// files, and making the snapshot in a second worker once this one is idle.
+// Python in the VFS worker: loading Pyodide from the runtime snapshot stored in IndexedDB (a kept
+// copy of the build's, or one made here), the one the build shipped, or from the packages
+// (docs/boot.md), the boot's progress messages to the page, the default content's files, and,
+// once this worker is idle, keeping a copy of the shipped snapshot or making one in a second
+// worker.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { dropSnapshot, keepShipped, loadShipped, shippedWasUsed, snapshotKey, storedKey, storedSnapshot } from "./runtime_store.mjs";
