@@ -87,29 +87,27 @@ async function loadStored(key) {
 
 // The stored snapshot's key: "is there already one?" (the Blob is not read for it).
 export async function storedKey() {
-  const record = await transact("readonly", (store) => store.get(RECORD));
+  const record = await storedRecord();
   return record?.blob instanceof Blob ? record.key : null;
 }
 
-function store(key, blob, source) {
+function putRecord(key, blob, source) {
   const record = { key, blob, size: blob.size, source, created: Date.now() };
   return transact("readwrite", (snapshots) => snapshots.put(record, RECORD));
 }
 
 // Stores a snapshot this browser made (Pyodide's bytes) under `key`.
 export function saveSnapshot(key, bytes) {
-  return store(key, new Blob([wrapSnapshot(key, bytes)]), "made");
+  return putRecord(key, new Blob([wrapSnapshot(key, bytes)]), "made");
 }
 
 // Keeps a copy of the shipped file at `url` (read again from the HTTP cache, where the boot
-// just put it) once it was restored for `key`; returns its size. Not checked here: every read
-// checks it (storedSnapshot), and a boot drops a copy it refuses.
+// just put it) once it was restored for `key`. Not checked here: every read checks it
+// (storedSnapshot), and a boot drops a copy it refuses.
 export async function keepShipped(url, key) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${new URL(url).pathname}: HTTP ${response.status}`);
-  const blob = await response.blob();
-  await store(key, blob, "shipped");
-  return blob.size;
+  await putRecord(key, await response.blob(), "shipped");
 }
 
 export function dropSnapshot() {
