@@ -8,7 +8,9 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
                                  which realm a module runs in: page/, worker/, realm/, app/,
                                  shared/; in dist/ they sit side by side, so the URLs stay
                                  flat, and their imports are rewritten to match), but
-                                 web/realm/'s frame files, kept in realm/ (the app's origin)
+                                 web/realm/'s frame files, kept in realm/ (the app's origin);
+                                 index.html lists the modules of every boot as modulepreload
+                                 links (build/module_preload.py)
     package.json                 dist/ as the npm package py-vfs (build/npm_package.py;
                                  `npm pack dist/`), its entry for bundlers bundler.mjs
     *.d.mts                      the TypeScript types of pyvfs.mjs and api.mjs (web/'s
@@ -74,6 +76,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from chromium import CHROMIUM
+from module_preload import add_preloads
 from npm_package import write_package_json
 from ship_snapshot import make_snapshot
 
@@ -191,6 +194,7 @@ def walk(folder: Path) -> list[Path]:
 
 def input_files() -> list[Path]:
     files = [Path(__file__).resolve(), *SNAPSHOT_MAKER, ROOT / "build" / "npm_package.py",
+             ROOT / "build" / "module_preload.py",
              ROOT / "pyproject.toml", ROOT / "README.md"]
     # py_vfs/shell/pages/shell.md, a link to docs/shell.md, is read through: the reference too.
     files += walk(ROOT / "py_vfs")
@@ -459,6 +463,7 @@ def build(out: Path, digest: str) -> dict[str, int]:
         write_json(out / "pyvfs-config.json", {"previewOrigin": None})
         copy_realm_modules(out)
         bundle(out)
+        add_preloads(out / "index.html")
 
     with step("default content (defaults/)"):
         write_defaults(out)
