@@ -76,7 +76,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from chromium import CHROMIUM
-from module_preload import add_preloads
+from module_preload import PreloadError, add_preloads
 from npm_package import write_package_json
 from ship_snapshot import make_snapshot
 
@@ -582,7 +582,7 @@ def main(argv: list[str]) -> int:
         outputs = build(STAGING, digest)
         swap_in(STAGING)
         STAMP.write_text(json.dumps({"inputs": digest, "outputs": outputs}, indent=1) + "\n")
-    except BuildError as e:
+    except (BuildError, PreloadError) as e:
         print(f"build: error: {e}", file=sys.stderr, flush=True)
         return 1
     size = sum(outputs.values()) / 1e6

@@ -30,7 +30,7 @@ DYNAMIC = re.compile(r"""\bimport\s*\(\s*["'](\.\.?/[\w./-]+\.mjs)["']\s*\)""")
 
 
 class PreloadError(Exception):
-    pass
+    """The page's module graph cannot be listed: build/build.py reports it as a build error."""
 
 
 def _imports(root: Path, module: str, pattern: re.Pattern[str]) -> list[str]:
