@@ -76,7 +76,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from chromium import CHROMIUM
-from module_preload import PreloadError, add_preloads
+from module_preload import PreloadError, add_preloads, every_module
 from npm_package import write_package_json
 from ship_snapshot import make_snapshot
 
@@ -151,7 +151,6 @@ SNAPSHOT_MAKER = [ROOT / "build" / "ship_snapshot.py", ROOT / "build" / "snapsho
 # A reference in web/ to a file in one of its folders, relative to the referring file.
 SOURCE_PATH = re.compile(r"""(["'])(?:\.\.?/)+(?:(?:page|worker|realm|app|shared)/)?"""
                          r"""([\w.-]+\.(?:mjs|js|css))\1""")
-IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["']\./([\w.-]+\.mjs)["']""")
 # The preview site's folder in dist/ and its files from service_worker/ (sw.js goes to preview/).
 PREVIEW_SITE = "preview-origin"
 PREVIEW_FILES = ["sw.js", "relay.html", "relay.mjs"]
@@ -527,18 +526,10 @@ def ship_snapshot(out: Path) -> dict | None:
 
 
 def copy_realm_modules(out: Path) -> None:
-    """REALM_MODULES and what they import (``./name.mjs``, transitively) into out/realm/."""
-    todo, seen = list(REALM_MODULES), set()
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        source = out / name
-        if not source.is_file():
-            raise BuildError(f"the realm's module {name} is not in the page")
-        copy(source, out / "realm" / name)
-        todo.extend(IMPORT.findall(source.read_text()))
+    """REALM_MODULES and every module they load (module_preload.every_module) into
+    out/realm/."""
+    for name in every_module(out, REALM_MODULES):
+        copy(out / name, out / "realm" / name)
 
 
 def bundle(out: Path) -> None:

@@ -33,11 +33,12 @@ class PreloadError(Exception):
     """The page's module graph cannot be listed: build/build.py reports it as a build error."""
 
 
-def _imports(root: Path, module: str, pattern: re.Pattern[str]) -> list[str]:
-    """The modules ``module`` (a path under ``root``) names with ``pattern``, as paths under
-    ``root``, in the order it names them."""
+def _imports(root: Path, module: str, *patterns: re.Pattern[str]) -> list[str]:
+    """The modules ``module`` (a path under ``root``) names with ``patterns``, as paths under
+    ``root``, in the order each pattern finds them."""
     found = []
-    for spec in pattern.findall((root / module).read_text()):
+    source = (root / module).read_text()
+    for spec in (spec for pattern in patterns for spec in pattern.findall(source)):
         target = posixpath.normpath(posixpath.join(posixpath.dirname(module), spec))
         if target.startswith("../") or not (root / target).is_file():
             raise PreloadError(f"{module} imports {spec}, which is not in {root}")
@@ -65,6 +66,23 @@ def boot_modules(root: Path, entry: str) -> list[str]:
             seen.add(target)
             order.append(target)
             take(target)
+    return order
+
+
+def every_module(root: Path, entries: list[str]) -> list[str]:
+    """``entries`` and every module they can load, by a static import or an ``import()`` call,
+    transitively: the files a page of those entries needs (build/build.py copies the realm's
+    modules with it)."""
+    order: list[str] = []
+    todo = list(entries)
+    while todo:
+        module = todo.pop()
+        if module in order:
+            continue
+        if not (root / module).is_file():
+            raise PreloadError(f"{module} is not in {root}")
+        order.append(module)
+        todo.extend(_imports(root, module, STATIC, DYNAMIC))
     return order
 
 

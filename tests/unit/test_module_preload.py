@@ -78,3 +78,21 @@ def test_a_page_without_a_module_script_fails_the_build(tmp_path):
     (tmp_path / "index.html").write_text("<!doctype html><p>no script</p>\n")
     with pytest.raises(PRELOAD.PreloadError, match="no <script"):
         PRELOAD.add_preloads(tmp_path / "index.html")
+
+
+def test_every_module_follows_static_and_dynamic_imports_at_every_level(tmp_path):
+    # What build/build.py copies into dist/realm/ for the realm's entries.
+    site(tmp_path, {
+        "realm.mjs": 'import { p } from "./port.mjs";\nconst w = import("./worker.mjs");\n',
+        "port.mjs": 'import{RUN}from"./protocol.mjs";\n',
+        "worker.mjs": 'onmessage = () => import("./deep.mjs");\n',
+        "deep.mjs": 'import { p } from "./port.mjs";\n',
+        "protocol.mjs": "",
+        "page.mjs": 'import { q } from "./unrelated.mjs";\n',
+        "unrelated.mjs": "",
+    })
+    found = PRELOAD.every_module(tmp_path, ["realm.mjs"])
+    assert sorted(found) == ["deep.mjs", "port.mjs", "protocol.mjs", "realm.mjs", "worker.mjs"]
+    assert len(found) == len(set(found))
+    with pytest.raises(PRELOAD.PreloadError, match=r"gone\.mjs"):
+        PRELOAD.every_module(tmp_path, ["gone.mjs"])
