@@ -40,7 +40,11 @@ export class BeforeBoot {
   constructor(name, { defaults }) {
     this.answered = 0;
     this.fromMemory = 0; // of them, answered from what earlier answers read (no transaction)
-    this.opened = shippedDefaults(defaults).then((version) => openEarlyReader(name, version)).catch(() => null)
+    // The database opens and its first records are read while the manifest is fetched: one
+    // waiting on the other put the fetch's round trip before every early answer.
+    const version = shippedDefaults(defaults);
+    version.catch(() => {}); // a failed fetch: the reader's start fails with it
+    this.opened = openEarlyReader(name, version).catch(() => null)
       .then((reader) => {
         if (reader && this.#on) this.#reader = reader;
         else reader?.close();

@@ -62,7 +62,8 @@ const bytesOf = (text) => utf8.encode(text).length;
 
 // The reader of the disk `name`, or null when it may not answer: the database is missing or not
 // at this code's format, has no root yet, or its default content is not the version the worker
-// is about to install (`defaultsVersion`; null: nothing to install). It never creates or
+// is about to install (`defaultsVersion`, or a promise of it, which may still be on its way
+// while the database opens; null: nothing to install). It never creates or
 // upgrades the database: that stays the worker's (an older disk gets its `names` at that
 // upgrade). It opens the database at this format without asking `indexedDB.databases()` first
 // (a round trip to the browser process of 25-130 ms on a returning visit): a missing or older
@@ -131,11 +132,12 @@ export class EarlyReader {
   async start() {
     const tx = this.db.transaction(["meta", "nodes"], "readonly");
     const meta = tx.objectStore("meta");
-    const [format, defaults, root] = await Promise.all([request(meta.get("format")),
-      request(meta.get("defaults")), request(tx.objectStore("nodes").get(ROOT_ID))]);
+    const [format, defaults, root, wanted] = await Promise.all([request(meta.get("format")),
+      request(meta.get("defaults")), request(tx.objectStore("nodes").get(ROOT_ID)),
+      this.defaultsVersion]);
     if (String(format) !== String(FORMAT_VERSION) || root == null) return false;
-    if (this.defaultsVersion == null) return true;
-    return defaults != null && JSON.parse(String(defaults)).version === this.defaultsVersion;
+    if (wanted == null) return true;
+    return defaults != null && JSON.parse(String(defaults)).version === wanted;
   }
 
   // The answer to the disk API's `op` with `args`, as the worker's reply would carry it:
