@@ -193,6 +193,49 @@ def test_a_fresh_disk_waits_for_python_and_its_default_content(page):
     assert page.evaluate(FRESH_JS, "early-fresh") == {"text": True, "early": 0}
 
 
+# The page fetches the default content's manifest while it opens the database: the reader
+# answers only once the manifest says the disk holds this build's content.
+NEW_BUILD_JS = """async (disk) => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  window.__read = openVFS({ name: disk, snapshot: "off" }).then(async (vfs) => {
+    const text = await vfs.readFile("/d/a.txt", "utf8");
+    return { text, early: (await vfs.diagnostics()).earlyReads };
+  });
+}"""
+
+
+@expect_failed_load(PAGE, 404, reason="the page is the server's 404 page")
+def test_a_new_builds_default_content_waits_for_python_even_when_its_manifest_comes_late(page):
+    """A disk that holds an older build's default content is not read early: the new build's
+    content is installed first. The manifest that says so arrives after the database opened."""
+    page.goto(PAGE)
+    page.evaluate(SEED_JS, DISK)
+    held_manifests = []
+
+    def newer_defaults(route):
+        held_manifests.append(route)
+
+    def is_defaults(url: str) -> bool:
+        return url.endswith("/defaults/manifest.json")
+
+    page.context.route(is_defaults, newer_defaults)
+    try:
+        with python_held(page.context):
+            page.reload()
+            page.evaluate(NEW_BUILD_JS, DISK)
+            page.wait_for_timeout(500)  # the database opens meanwhile
+            assert held_manifests, "the page never asked for the default content's manifest"
+            for route in held_manifests[:1]:  # the page's; the worker asks once it is released
+                answer = route.fetch()
+                body = answer.json()
+                route.fulfill(response=answer, json={**body, "version": f"{body['version']}-next"})
+    finally:
+        page.context.unroute(is_defaults, newer_defaults)
+        for route in held_manifests[1:]:
+            route.continue_()
+    assert page.evaluate("() => window.__read") == {"text": "héllo", "early": 0}
+
+
 # Another tab that commits while this one boots has a Python of its own (runtime "own"), and so
 # has this tab: with the shared runtime one would be the other's guest and boot nothing.
 OTHER_TAB_WRITES_JS = """async ([disk, text]) => {
