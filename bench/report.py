@@ -334,7 +334,9 @@ def generated(report: dict) -> str:
         BEGIN,
         "",
         f"Run of {meta['date']}, Chromium {meta['chromium']} headless, median of "
-        f"{meta['reps']} repetitions, whole run {meta['seconds']:.0f} s, {load_text(meta)}. "
+        f"{meta['reps']} repetitions ({meta.get('w8Restarts', meta['reps'])} browser restarts "
+        "per adapter for W8 and Q1-Q3, the adapters taking turns), whole run "
+        f"{meta['seconds']:.0f} s, {load_text(meta)}. "
         "Raw samples: `docs/benchmarks.json`.",
         "",
         "### Times (median, ms; lower is better)",
