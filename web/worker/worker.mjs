@@ -10,7 +10,8 @@
 // reached Python yet, else stopped at its next safe point.
 
 import { IDBStore } from "./idb_store.mjs";
-import { bootInfo, fetchDefaults, here, progress, snapshotKey, snapshotWhenIdle, startRuntime } from "./python_boot.mjs";
+import { fetchDefaults, here, progress, snapshotKey, snapshotWhenIdle, startRuntime } from "./python_boot.mjs";
+import { diagnostics, memoryUsage } from "./own_answers.mjs";
 import { servePreview } from "./preview_owner.mjs";
 import * as fsa from "./fsa.mjs";
 import * as scratch from "./opfs_scratch.mjs";
@@ -234,10 +235,7 @@ function pageCaughtUp() {
 // The operations py_vfs/web/protocol.py says this worker answers itself (home: "worker").
 const OWN = {
   memoryUsage: ({ pyodide }) => memoryUsage(pyodide),
-  diagnostics: ({ api, store }) => {
-    const durability = { asked: store.durability, lastCommit: store.lastDurability };
-    return { reads: { ...store.reads }, boot: { ...bootInfo }, durability, ...held(api), guests: channels.count - 1 };
-  },
+  diagnostics: ({ api, store }) => diagnostics(api, store, channels.count - 1),
   fsaCounters: () => fsa.counters(),
 };
 
@@ -284,37 +282,6 @@ async function settled(pyodide, envelope) {
   } finally {
     envelope.destroy();
   }
-}
-
-// {streams, pinnedChunks}: what open streams hold in Python (py_vfs/web/webapi.py, WebAPI.held).
-function held(api) {
-  const proxy = api.held();
-  try {
-    return proxy.toJs({ dict_converter: Object.fromEntries });
-  } finally {
-    proxy.destroy();
-  }
-}
-
-function memoryUsage(pyodide) {
-  return {
-    wasmBytes: pyodide._module.HEAPU8.buffer.byteLength,
-    jsHeapBytes: self.performance?.memory?.usedJSHeapSize ?? null,
-    tmpBytes: folderBytes(pyodide.FS, "/tmp"),
-    scratchBytes: scratch.bytes(),
-  };
-}
-
-// The bytes of the files below `path` in Pyodide's file system (MEMFS keeps them in the
-// worker's memory).
-function folderBytes(FS, path) {
-  let total = 0;
-  for (const name of FS.readdir(path)) {
-    if (name === "." || name === "..") continue;
-    const stat = FS.lstat(`${path}/${name}`);
-    total += FS.isDir(stat.mode) ? folderBytes(FS, `${path}/${name}`) : stat.size;
-  }
-  return total;
 }
 
 // Calls reach Python in the order they came, even when an earlier one still hashes: each
