@@ -19,7 +19,7 @@ dist/ holds everything the page needs, served from its own origin (no CDN):
                                  Pyodide) in one file, made by esbuild (package.json pins it)
                                  from those copies, with its source map (*.mjs.map); loading
                                  a module graph costs a request per module, level after level
-                                 (see BUNDLES)
+                                 (build/page_files.py)
     pyvfs-config.json            {"previewOrigin": null}: where previews are served from; a
                                  static deployment writes its preview origin here
                                  (build/serve.py answers it with its own)
@@ -65,7 +65,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -75,19 +74,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from build_base import NODE, ROOT, BuildError, copy, rel, run, say, sha256_of
 from chromium import CHROMIUM
-from module_preload import PreloadError, add_preloads, every_module
+from module_preload import PreloadError, add_preloads
 from npm_package import write_package_json
-from ship_snapshot import make_snapshot
+from page_files import bundle, check_esbuild, copy_page_file, copy_realm_modules, page_path
+from ship_snapshot import SNAPSHOT_MAKER, ship_snapshot
 
-ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"
 CACHE = ROOT / ".cache"
 WHEEL_CACHE = CACHE / "wheels"
 STAMP = CACHE / "build-stamp.json"
 STAGING = CACHE / "dist-staging"
 OLD = CACHE / "dist-old"
-NODE = ROOT / "node_modules"
 PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
 # How our wheel is built (also by tests/unit/test_wheel_install.py): pip with the venv's pinned
 # flit_core (no download), fixed zip timestamps so the same sources give the same wheel (flit
@@ -129,28 +128,6 @@ VENDOR_FILES = [
 ]
 # Files of web/ the site cannot work without.
 REQUIRED_WEB = ["index.html", "realm/realm.html", "realm/frame.js"]
-# The modules a scoop's realm runs (docs/sandbox.md, "A realm for code"): they and every module
-# they import are copied into dist/realm/, the one folder (with pyodide/ and wheels/) that the
-# realm's opaque origin may load, so nothing else of the app is served to it.
-REALM_MODULES = ["realm_python.mjs", "jsh_worker.mjs"]
-# The modules bundled by esbuild, each with what it imports, into one file of the same name
-# (overwriting its copy): the page's public entry and the disk's worker. Loading an ES module
-# graph takes a request per module, level after level (about 20 modules in three levels for
-# pyvfs.mjs, each revalidated): on a returning visit that was most of the time from `import`
-# to the first read (benchmark W8, docs/boot.md). Nothing else in the page or the worker
-# imports a module of these graphs, so none of their classes or module state exists twice;
-# the other copies in dist/ serve the realm (web/realm/, its own folder), tests that import one
-# module, and the snapshot maker's worker. Pyodide stays its own files (loaded by URL).
-# code_editor.mjs is the workbench's editor, CodeMirror 6 from node_modules/ (package.json pins
-# each @codemirror package), which the page imports when the first file opens, never at boot.
-BUNDLES = ["pyvfs.mjs", "worker.mjs", "code_editor.mjs"]
-BUNDLE_EXTERNAL = ["./pyodide/pyodide.mjs"]
-ESBUILD = NODE / ".bin" / "esbuild"
-# What makes the shipped runtime snapshot (docs/boot.md), an input of the build.
-SNAPSHOT_MAKER = [ROOT / "build" / "ship_snapshot.py", ROOT / "build" / "snapshot_worker.mjs"]
-# A reference in web/ to a file in one of its folders, relative to the referring file.
-SOURCE_PATH = re.compile(r"""(["'])(?:\.\.?/)+(?:(?:page|worker|realm|app|shared)/)?"""
-                         r"""([\w.-]+\.(?:mjs|js|css))\1""")
 # The preview site's folder in dist/ and its files from service_worker/ (sw.js goes to preview/).
 PREVIEW_SITE = "preview-origin"
 PREVIEW_FILES = ["sw.js", "relay.html", "relay.mjs"]
@@ -160,21 +137,6 @@ RESERVED = {"pyodide", "vendor", "wheels", "manifest.json", "pyvfs-config.json",
 # The default content copied into a disk on its first open (py_vfs/defaults.py).
 DEFAULTS = ROOT / "defaults"
 SKIP_NAMES = {"__pycache__", ".DS_Store", "node_modules"}
-
-
-class BuildError(Exception):
-    pass
-
-
-def say(msg: str) -> None:
-    print(f"build: {msg}", flush=True)
-
-
-def rel(path: Path) -> str:
-    try:
-        return str(path.relative_to(ROOT))
-    except ValueError:
-        return str(path)
 
 
 def walk(folder: Path) -> list[Path]:
@@ -193,7 +155,8 @@ def walk(folder: Path) -> list[Path]:
 
 def input_files() -> list[Path]:
     files = [Path(__file__).resolve(), *SNAPSHOT_MAKER, ROOT / "build" / "npm_package.py",
-             ROOT / "build" / "module_preload.py",
+             ROOT / "build" / "module_preload.py", ROOT / "build" / "build_base.py",
+             ROOT / "build" / "page_files.py",
              ROOT / "pyproject.toml", ROOT / "README.md"]
     # py_vfs/shell/pages/shell.md, a link to docs/shell.md, is read through: the reference too.
     files += walk(ROOT / "py_vfs")
@@ -240,21 +203,6 @@ def up_to_date(digest: str) -> bool:
     )
 
 
-def run(cmd: list[str], what: str, env: dict[str, str] | None = None) -> None:
-    env = {**os.environ, **(env or {})}
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
-    if proc.returncode != 0:
-        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-25:])
-        raise BuildError(f"{what} failed (exit {proc.returncode}): {' '.join(cmd)}\n{tail}")
-
-
-def copy(src: Path, dst: Path) -> None:
-    if not src.is_file():
-        raise BuildError(f"missing input {rel(src)}")
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(src, dst)
-
-
 @contextmanager
 def step(name: str):
     """`with step("x"):` prints the step with its duration when it succeeds."""
@@ -293,40 +241,6 @@ def check_inputs() -> None:
         placed[dest] = path
 
 
-def check_esbuild() -> None:
-    """node_modules has the esbuild that package.json pins."""
-    pinned = json.loads((ROOT / "package.json").read_text())["devDependencies"]["esbuild"]
-    try:
-        version = json.loads((NODE / "esbuild" / "package.json").read_text())["version"]
-    except (OSError, ValueError):
-        version = None
-    if version != pinned or not ESBUILD.exists():
-        raise BuildError(f"node_modules has esbuild {version}, package.json pins {pinned}: "
-                         "run `sh build/setup.sh` (npm ci)")
-
-
-def page_path(path: Path) -> Path:
-    """Where a file of web/ goes in dist/: by its name alone, whatever folder of web/ holds it
-    (the folders say which realm a module runs in; the page's URLs stay flat), but for the realm
-    frame's own files (web/realm/'s realm.html and frame.js), which go to dist/realm/."""
-    inside = path.relative_to(ROOT / "web")
-    if inside.parts[0] == "realm" and path.suffix != ".mjs":
-        return inside
-    return Path(inside.name)
-
-
-def copy_page_file(path: Path, dst: Path) -> None:
-    """A file of web/ into dist/; a module's or the page's references to other files of web/,
-    written relative to their folders (``../shared/errors.mjs``), become flat (``./errors.mjs``)
-    as dist/ holds them. protocol.mjs, which the build generates, is named as if it were
-    web/shared/protocol.mjs."""
-    if path.suffix not in (".mjs", ".html") or dst.parent.name == "realm":
-        copy(path, dst)
-        return
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    dst.write_text(SOURCE_PATH.sub(r"\1./\2\1", path.read_text()))
-
-
 def build_wheel(out: Path) -> str:
     wheels = out / "wheels"
     wheels.mkdir(parents=True, exist_ok=True)
@@ -341,11 +255,6 @@ def build_wheel(out: Path) -> str:
     if len(built) != 1:
         raise BuildError(f"expected one py_vfs wheel in {rel(wheels)}, found {len(built)}")
     return built[0].name
-
-
-def sha256_of(path: Path) -> str:
-    with path.open("rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def fetch_wheel(out: Path, name: str, version: str, wheel: str, sha256: str) -> None:
@@ -507,46 +416,6 @@ def build(out: Path, digest: str) -> dict[str, int]:
         for path in sorted(out.rglob("*"))
         if path.is_file()
     }
-
-
-def ship_snapshot(out: Path) -> dict | None:
-    """out/pyodide/py_vfs-runtime-<hash>.bin, made in headless Chromium (build/ship_snapshot.py)
-    from out/'s manifest, wheel and Pyodide: {file, size} for the manifest. None, saying why,
-    when it cannot be made: the page then starts Python from its packages on a first visit."""
-    made = out / "pyodide" / "py_vfs-runtime.bin"
-    why = make_snapshot(out, made)
-    if why or not made.is_file():
-        made.unlink(missing_ok=True)
-        say(f"warning: no runtime snapshot shipped ({why or 'no file made'}): a first visit "
-            "starts Python from its packages")
-        return None
-    name = f"py_vfs-runtime-{sha256_of(made)[:16]}.bin"
-    made.rename(out / "pyodide" / name)
-    return {"file": f"pyodide/{name}", "size": (out / "pyodide" / name).stat().st_size}
-
-
-def copy_realm_modules(out: Path) -> None:
-    """REALM_MODULES and every module they load (module_preload.every_module) into
-    out/realm/."""
-    for name in every_module(out, REALM_MODULES):
-        copy(out / name, out / "realm" / name)
-
-
-def bundle(out: Path) -> None:
-    """BUNDLES, each made from the flat copies in out/ (so protocol.mjs, which the build writes,
-    is found) into one ES module of the same name, with the same exports, and its source map."""
-    for name in BUNDLES:
-        if not (out / name).is_file():
-            raise BuildError(f"the bundle's entry {name} is not in the page")
-    # Without comments and white space (pyvfs.mjs 166 -> 108 KB, worker.mjs 109 -> 78 KB), which
-    # the page parses before its first read (W8: the module's load, from the timer to its first
-    # line, 29 -> 24 ms in the median of 10 browser restarts each, alternating). Names are kept,
-    # so stack traces read as the source does; the source maps lead back to it.
-    run([str(ESBUILD), *(str(out / name) for name in BUNDLES), "--bundle", "--format=esm",
-         f"--outdir={out}", "--out-extension:.js=.mjs", "--allow-overwrite", "--sourcemap",
-         "--minify-whitespace", "--minify-syntax", "--log-level=warning",
-         *(f"--external:{path}" for path in BUNDLE_EXTERNAL)],
-        "esbuild (the bundles)")
 
 
 def swap_in(staging: Path) -> None:

@@ -24,11 +24,14 @@ from functools import partial
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
+from build_base import say, sha256_of
 from chromium import CHROMIUM
 from serve import HOST, Handler
 
 HERE = Path(__file__).resolve().parent
 WORKER = HERE / "snapshot_worker.mjs"
+# What makes the shipped runtime snapshot (docs/boot.md), an input of the build.
+SNAPSHOT_MAKER = [Path(__file__).resolve(), WORKER]
 TIMEOUT_S = 300
 PAGE = (b'<!doctype html><meta charset="utf-8"><title>runtime snapshot</title>'
         b'<script type="module">new Worker("/__build/snapshot_worker.mjs", {type: "module"});'
@@ -75,6 +78,22 @@ class MakerHandler(Handler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+
+def ship_snapshot(out: Path) -> dict | None:
+    """out/pyodide/py_vfs-runtime-<hash>.bin, made in headless Chromium (make_snapshot) from
+    out/'s manifest, wheel and Pyodide: {file, size} for the manifest. None, saying why,
+    when it cannot be made: the page then starts Python from its packages on a first visit."""
+    made = out / "pyodide" / "py_vfs-runtime.bin"
+    why = make_snapshot(out, made)
+    if why or not made.is_file():
+        made.unlink(missing_ok=True)
+        say(f"warning: no runtime snapshot shipped ({why or 'no file made'}): a first visit "
+            "starts Python from its packages")
+        return None
+    name = f"py_vfs-runtime-{sha256_of(made)[:16]}.bin"
+    made.rename(out / "pyodide" / name)
+    return {"file": f"pyodide/{name}", "size": (out / "pyodide" / name).stat().st_size}
 
 
 def make_snapshot(out: Path, dest: Path) -> str | None:
