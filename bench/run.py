@@ -16,7 +16,8 @@ first) is opened (untimed; for ours this boots Pyodide) and takes the CHAIN of w
 each timed on its own with an untimed check after it; then the page is reloaded and W6 times
 reopening the store and reading W1's files. W8 seeds its own store in a persistent profile and
 times open-to-first-read after each browser restart; Q1-Q3 then time the issue's SQL statements
-(`vfs.query`) on that 10,000-file store in the same page, for ours only (the peers have no SQL).
+(`vfs.query`) on that 10,000-file store in the same page, for ours only (the peers have no SQL;
+bench/restarts.py).
 B1 times our app page (dist/index.html) to `body[data-state=ready]`, cold (new context), warm
 (reload) and snapshot (reload once the runtime snapshot is stored). W4r times reading W4's file
 after a reload (bench/cold_read.py). T1 opens ours (a runtime per tab, and the shared one, the
@@ -34,7 +35,6 @@ case verified: tests/e2e/test_bench_smoke.py runs it so the bench cannot rot.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
 import tempfile
@@ -56,6 +56,7 @@ from bench.githttp import GIT_PREFIX  # noqa: E402
 from bench.gitrepo import REPO, Repository, repository  # noqa: E402
 from bench.memory import MemoryProbe  # noqa: E402
 from bench.report import pick, summarize, write_json, write_markdown  # noqa: E402
+from bench.restarts import QUERIES, W8_RESTARTS_PER_REP, run_restart  # noqa: E402
 from bench.server import start_bench_server  # noqa: E402
 from bench.tabs import run_tabs  # noqa: E402
 from bench.tree_draw import run_tree_draw  # noqa: E402
@@ -67,11 +68,6 @@ ADAPTERS = ["ours", "strict", "lightningfs", "zenfs", "rawidb"]
 STRICT = "strict"
 # Run in this order on one store (bench/web/workloads.mjs says which tree each one uses).
 CHAIN = ["W1", "W1c", "W2", "W3", "W5", "W7", "W4"]
-# SQL over W8's store, run by ours after each W8 reopen, in the same page.
-QUERIES = ["Q1", "Q2", "Q3"]
-QUERYING = "ours"
-# W8's browser restarts per repetition (each adapter's, taking turns): see run_restart.
-W8_RESTARTS_PER_REP = 2
 WORKLOADS = [*CHAIN, "W6", "W4r", "E1", "G1", "W8", *QUERIES, "B1", "T1", "WB1", "F1"]
 # E1 exports through our JS API (vfs.export): no peer has one, so it runs on ours alone.
 EXPORTING = ["ours"]
@@ -278,8 +274,8 @@ class Bench:
                 self.run_export(adapter, reps)
         if "G1" in workloads and not (self.smoke and chains):  # before W8 too
             self.run_clone([a for a in adapters if a in CLONING], reps)
-        if "W8" in steps:
-            self.run_restart(adapters, reps, workloads)
+        if "W8" in steps:  # browser restarts, then Q1-Q3 (bench/restarts.py)
+            run_restart(self, [a for a in adapters if a != STRICT], reps, workloads)
         if "B1" in workloads and "ours" in adapters:
             self.run_app_load(reps)
         if "T1" in workloads and "ours" in adapters:  # memory per tab (bench/tabs.py)
@@ -350,60 +346,6 @@ class Bench:
                 finally:
                     with self.watchdog.stage("closing the clone's page", self.stage_bound):
                         page.close()
-
-    def run_restart(self, adapters: list[str], reps: int, record: list[str]) -> None:
-        """W8: a disk of manyFiles files per adapter, then W8_RESTARTS_PER_REP * `reps` browser
-        restarts of each, timed to the first read, each followed (ours) by the selected queries
-        on it."""
-        adapters = [a for a in adapters if a != STRICT]
-        queries = [q for q in QUERIES if q in record]
-        if self.smoke:  # the chains seeded W8 in the smoke profile: restart on it once
-            with self.watchdog.stage("closing the smoke profile", self.stage_bound):
-                self.context_cdp.close()
-                self.context.close()
-            for adapter in adapters:
-                store = f"chain-0-{adapter}"
-                self.record_all(self.in_persistent(self.profile.name, adapter, store, "reopen",
-                                                   queries), adapter, record)
-            return
-        # Every adapter's profile is seeded first; then the restarts take turns, each round in
-        # another order, so that a machine slower for a while slows every adapter alike (W8's
-        # times move by a third from run to run), and there are more of them than of the other
-        # workloads' repetitions: a restart takes two seconds and W8 is a ratio of medians.
-        with contextlib.ExitStack() as profiles:
-            made = {adapter: profiles.enter_context(
-                tempfile.TemporaryDirectory(prefix="pyvfs-bench-")) for adapter in adapters}
-            for adapter, profile in made.items():
-                self.in_persistent(profile, adapter, f"W8-{adapter}", "setup")
-            for turn in range(W8_RESTARTS_PER_REP * reps):
-                shift = turn % len(adapters)
-                for adapter in adapters[shift:] + adapters[:shift]:
-                    self.record_all(self.in_persistent(made[adapter], adapter, f"W8-{adapter}",
-                                                       "reopen", queries), adapter, record)
-
-    def record_all(self, results: dict[str, dict], adapter: str, record: list[str]) -> None:
-        for workload, result in results.items():
-            if workload in record:
-                self.record(workload, adapter, pick(result))
-
-    def in_persistent(self, profile: str, adapter: str, store: str, stage: str,
-                      queries: list[str] = ()) -> dict[str, dict]:
-        """Launch Chromium on `profile`, run one W8 stage in its page and then, for ours after
-        a reopen, the `queries` on the same store; close it. The results by workload."""
-        with self.watchdog.stage(f"{adapter} W8 {stage} (browser restart)", self.stage_bound):
-            context, cdp = self.launch_persistent(profile)
-            try:
-                page = context.pages[0] if context.pages else context.new_page()
-                self.open_bench_page(page, wipe=stage == "setup")
-                results = {"W8": self.run_stage(cdp, page, self.spec(adapter, "W8", stage, store))}
-                if stage == "reopen" and adapter == QUERYING:
-                    for query in queries:
-                        results[query] = self.run_stage(cdp, page,
-                                                        self.spec(adapter, query, "run", store))
-                return results
-            finally:
-                cdp.close()
-                context.close()
 
     def run_app_load(self, reps: int) -> None:
         """B1: our app page to a ready prompt: cold (fresh context), warm (reload at once, before
