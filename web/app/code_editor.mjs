@@ -1,5 +1,5 @@
 // CodeMirror 6 for the workbench's editor (editor.mjs), bundled by the build into one module
-// (build/build.py, BUNDLES) that editor.mjs imports when the first file opens, not at boot.
+// (build/page_files.py, BUNDLES) that editor.mjs imports when the first file opens, not at boot.
 // One EditorView shows the active tab's EditorState; each tab keeps its own state (its undo
 // history too). Colours come from workbench.css's variables, so light and dark follow the system.
 
