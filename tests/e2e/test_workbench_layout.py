@@ -119,6 +119,11 @@ def test_splitters_move_by_keys_and_the_terminal_still_works(bench):
     page.set_viewport_size({"width": 1280, "height": 720})
     splitter = page.locator("#files-splitter")
     assert splitter.get_attribute("role") == "separator"
+    # aria-valuenow follows the pane's size once its ResizeObserver ran: after the window's
+    # resize above (and the previous test's), read it only once it has.
+    poll_page(page, "+document.querySelector('#files-splitter').ariaValueNow === Math.round("
+                    "document.querySelector('#files-pane').getBoundingClientRect().width)",
+              "the splitter's value to be the files pane's width after the resize")
     before = int(splitter.get_attribute("aria-valuenow"))
     width = page.locator("#files-pane").bounding_box()["width"]
     splitter.focus()
