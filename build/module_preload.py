@@ -71,7 +71,7 @@ def boot_modules(root: Path, entry: str) -> list[str]:
 
 def every_module(root: Path, entries: list[str]) -> list[str]:
     """``entries`` and every module they can load, by a static import or an ``import()`` call,
-    transitively: the files a page of those entries needs (build/build.py copies the realm's
+    transitively: the files a page of those entries needs (build/page_files.py copies the realm's
     modules with it)."""
     order: list[str] = []
     todo = list(entries)
