@@ -75,8 +75,7 @@ export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "
   if (!RUNTIMES.includes(runtime)) {
     return Promise.reject(new TypeError(`openVFS: runtime must be one of ${RUNTIMES.join(", ")}, not ${runtime}`));
   }
-  previewRelay ??= connectRelay(previewOrigin, (name) => instances.get(name)?.worker,
-    (name) => instances.get(name)?.liveWorker());
+  previewRelay ??= connectRelay(previewOrigin, (name) => instances.get(name));
   let instance = instances.get(name);
   if (!instance) {
     instance = new Instance(name, { cacheBytes, snapshot, durability, retention, defaults, realm: budget, runtime, dock: docked });
@@ -98,6 +97,7 @@ class Instance extends Client {
   #hosting = null; // this page hosts the shared runtime: its broker registration
   #joined = null; // this page is a guest: its connection to the host
   #welcomed = null; // clears the guest's welcome timer
+  #hostGoneListeners = new Set();
 
   constructor(name, options) {
     super(null, `VFS "${name}"`);
@@ -222,7 +222,18 @@ class Instance extends Client {
     // The next host's worker numbers its views from the start again.
     this.cache = new StatCache();
     this.#elect(host, false);
+    for (const listener of [...this.#hostGoneListeners]) listener();
   }
+
+  // Calls `listener` each time this guest's host goes (web/page/preview_handoff.mjs); returns
+  // the function that stops it.
+  onHostGone(listener) {
+    this.#hostGoneListeners.add(listener);
+    return () => this.#hostGoneListeners.delete(listener);
+  }
+
+  // Between a host's going and the next host's welcome: calls wait to be sent.
+  get reconnecting() { return this.early instanceof Reconnecting; }
 
   // Connected again (to a new host, or as the host): what waited is sent.
   #resume() {
@@ -231,11 +242,8 @@ class Instance extends Client {
     reconnecting.resume();
   }
 
-  // The worker a preview request goes to (web/page/preview_relay.mjs). A guest's host may have
-  // gone before this page learnt it, and a port handed to its worker then is never answered
-  // (the previewed page waits for the service worker's 60 s bound): so a guest first asks its
-  // worker something, a read that is sent again to the next host when the host went, and hands
-  // the request to whichever worker answered it.
+  // The worker this page's calls go to, once it is connected to one: a guest between two hosts
+  // waits for the next (its round trip is held, then sent to the next host's worker).
   async liveWorker() {
     if (this.role === "guest" || this.early instanceof Reconnecting) {
       await this.call("fsaCounters", []).catch(() => {});

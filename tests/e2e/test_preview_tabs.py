@@ -1,7 +1,8 @@
 """The preview across tabs and versions: any open app tab answers, a preview outlives the tab that
 opened it while another app tab remains (also when that tab learns late that the tab running
-the disk's Python went), 503 once none is left, and a new service worker build takes over an
-open preview without reloading it."""
+the disk's Python went), a guest tab passes a large body through from its host's worker, 503
+once none is left, and a new service worker build takes over an open preview without reloading
+it."""
 
 from __future__ import annotations
 
@@ -74,8 +75,8 @@ def test_any_app_tab_answers_and_503_when_none_is_left(origin):
 # learn it (web/page/share.mjs whenFree: `locks.request(name, callback)`, the only two-argument
 # request of a "pyvfs-host:" lock) resolves that much later. A preview request that reaches the
 # guest meanwhile must wait for the next host's worker: handed to the gone host's, it was never
-# answered, and the previewed page waited for the service worker's 60 s bound (web/pyvfs.mjs
-# liveWorker).
+# answered, and the previewed page waited for the service worker's 60 s bound
+# (web/page/preview_handoff.mjs).
 LATE_MS = 5000
 LATE_HOST_GONE = f"""(() => {{
   if (typeof LockManager === "undefined") return; // about:blank, an insecure preview page
@@ -116,6 +117,46 @@ def test_a_preview_asked_before_a_guest_learns_its_host_went_is_served(origin, b
     finally:
         context.close()
     assert_no_offsite(offsite, "the late guest's context")
+
+
+BIG_JS = """async ([path, size]) => {
+  const vfs = await window.pyvfs.ready;
+  const bytes = new Uint8Array(size);
+  for (let i = 0; i < size; i++) bytes[i] = (i * 7 + (i >> 12)) & 255;
+  await vfs.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+  await vfs.writeFile(path, bytes);
+  return vfs.previewUrl(path);
+}"""
+
+FETCH_BIG_JS = """async (url) => {
+  const response = await fetch(url, { cache: "no-store" });
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  let wrong = 0;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== ((i * 7 + (i >> 12)) & 255)) wrong++;
+  return [response.status, bytes.length, wrong];
+}"""
+
+
+def test_a_guest_tab_passes_a_large_body_through_from_its_hosts_worker(origin, browser,
+                                                                        browser_context_args):
+    _, served, _ = origin
+    context = browser.new_context(**browser_context_args)
+    try:
+        host = open_app(context, served)
+        guest = open_app(context, served)
+        runtime = "async () => (await (await window.pyvfs.ready).diagnostics()).runtime"
+        assert guest.page.evaluate(runtime)["role"] == "guest"
+        # Without the host's relay frame only the guest is offered the request: its relay takes
+        # it and passes the body, piece by piece, from the host's worker (preview_handoff.mjs).
+        relay = host.page.locator("iframe[title='py_vfs preview relay']")
+        relay.evaluate("frame => frame.remove()")
+        size = 3 * 2**20 + 12345  # several pieces
+        url = host.page.evaluate(BIG_JS, ["/big/b.bin", size])
+        preview = context.new_page()
+        assert preview.goto(host.page.evaluate(WRITE_JS, ["/big/a.txt", "a"])).status == 200
+        assert preview.evaluate(FETCH_BIG_JS, url) == [200, size, 0]
+    finally:
+        context.close()
 
 
 def test_a_new_build_takes_over_an_open_preview_without_reload(origin):

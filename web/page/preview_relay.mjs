@@ -2,18 +2,18 @@
 // origin than the app's; a hidden frame of that origin's relay.html registers its service worker
 // and hands this page each request the service worker offers, with the port to answer on.
 
+import { handPreview } from "./preview_handoff.mjs";
 import { findRoot } from "./preview_roots.mjs";
 // The version of the preview messages, shared with service_worker/sw.js and relay.mjs.
-import { BODY, PREVIEW_PROTOCOL, RELAY, WIRE } from "../shared/protocol.mjs";
+import { BODY, PREVIEW_PROTOCOL, RELAY } from "../shared/protocol.mjs";
 const RELAY_TIMEOUT_MS = 20000; // boot goes on without previews after this (a warning says so)
 
 // Served from another origin, a previewed page can reach none of the app's storage, locks or
 // windows. Only messages from this page's own relay frame, of the preview origin, are taken;
-// `workerOf(disk)` is the VFS worker of a disk this page has open, `liveWorkerOf(disk)` a
-// promise of it once it answered (a shared runtime's host may have gone). Resolves to
+// `diskOf(name)` is this page's runtime of a disk (web/pyvfs.mjs), if it has it open. Resolves to
 // {origin} once the relay is ready (so a preview opened right after boot is served), or null
 // when no preview origin is configured.
-export async function connectRelay(option, workerOf, liveWorkerOf) {
+export async function connectRelay(option, diskOf) {
   if (typeof document === "undefined") return null;
   retireAppOriginWorker();
   const origin = option ? new URL(option).origin : await configuredPreviewOrigin();
@@ -39,7 +39,7 @@ export async function connectRelay(option, workerOf, liveWorkerOf) {
       const message = event.data;
       if (message?.protocol !== PREVIEW_PROTOCOL) return;
       if (message.type === RELAY.preview && event.ports.length === 1) {
-        answerPreview(message, event.ports[0], workerOf, liveWorkerOf);
+        answerPreview(message, event.ports[0], diskOf);
       } else if (message.type === RELAY.reload && !reloaded) {
         // A first visit: the relay registered the service worker, which did not see this
         // frame's navigation. Loaded again, through the worker, it is a relay (once).
@@ -84,17 +84,17 @@ async function configuredPreviewOrigin() {
 // that is a 404 any tab may give); on "go" hands the port to that disk's VFS worker, which
 // answers the service worker directly (docs/preview.md). Other tabs offered the same request
 // may ack too; the service worker picks one and closes the others' ports.
-async function answerPreview(message, port, workerOf, liveWorkerOf) {
+async function answerPreview(message, port, diskOf) {
   const root = await findRoot(message.token).catch(() => null);
-  if (root && !workerOf(root.disk)) return;
-  port.onmessage = async ({ data }) => {
+  const disk = root && diskOf(root.disk);
+  if (root && !disk?.worker) return;
+  port.onmessage = ({ data }) => {
     if (data?.type !== BODY.go) return;
     port.onmessage = null;
-    const worker = root && await liveWorkerOf(root.disk);
-    if (!worker) return notFound(port, message.request.path);
+    if (!disk) return notFound(port, message.request.path);
     const { root: top, kind, node, name } = root;
     const request = { ...message.request, token: message.token, root: top, kind, node, name };
-    worker.postMessage({ type: WIRE.preview, request }, [port]);
+    handPreview(disk, request, port);
   };
   port.postMessage({ type: BODY.ack });
 }
