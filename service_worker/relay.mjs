@@ -52,6 +52,7 @@ async function relay() {
     });
     // A new build's sw.js differs (it carries the build id): install it now rather than at the
     // next navigation into the scope; it takes over the open previews (skipWaiting + claim).
+    takeOver(registration);
     registration.update().catch(() => {});
     await activated(registration);
     if (await trusted(registration)) tell({ type: RELAY.ready, protocol: PROTOCOL });
@@ -59,6 +60,24 @@ async function relay() {
   } catch (error) {
     tell({ type: RELAY.failed, protocol: PROTOCOL, message: String(error?.message ?? error) });
   }
+}
+
+// Each new build's worker, once installed, is asked to take over (again: it called
+// skipWaiting() while it installed). Without this ask, about one update in eight (Chromium 156, a
+// tab reloading while a preview stays open) stayed waiting behind the old worker for minutes,
+// with none of the old worker's events in flight. A new build is found by this relay's update()
+// or by the browser's own check after a navigation into the scope.
+function takeOver(registration) {
+  const ask = (worker) => {
+    if (!worker) return;
+    const installed = () => {
+      if (worker.state === "installed") worker.postMessage({ type: RELAY.skipWaiting, protocol: PROTOCOL });
+    };
+    worker.addEventListener("statechange", installed);
+    installed();
+  };
+  registration.addEventListener("updatefound", () => ask(registration.installing));
+  ask(registration.installing ?? registration.waiting);
 }
 
 // Whether the service worker takes this frame for a relay (it saw the navigation that made it).

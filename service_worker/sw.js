@@ -63,6 +63,8 @@ self.addEventListener("fetch", (event) => {
 
 // A relay asks whether it is one (relay.mjs): only the client a trusted navigation made is.
 self.addEventListener("message", (event) => {
+  // A relay asks an installed, waiting build to take over (relay.mjs takeOver).
+  if (event.data?.type === "pyvfs:relay-skip-waiting") return void self.skipWaiting();
   if (event.data?.type !== "pyvfs:relay-hello" || !event.source) return;
   const client = event.source;
   event.waitUntil(isRelay(client).then((trusted) => {
@@ -121,7 +123,8 @@ function relayStore(mode, use) {
   });
 }
 
-function trustedIds() {
+function trustedIds(reread = false) {
+  if (reread) relayIds = null;
   relayIds ??= relayStore("readonly", (store) => store.get("ids")).then(
     (ids) => new Set(Array.isArray(ids) ? ids.filter((id) => typeof id === "string") : []),
     () => new Set());
@@ -141,7 +144,9 @@ async function trust(id) {
 async function isRelay(client) {
   if (client?.type !== "window" || client.frameType !== "nested") return false;
   if (new URL(client.url).pathname !== RELAY_PATH) return false;
-  return (await trustedIds()).has(client.id);
+  // Another instance of this worker (the previous build, or this one before it was stopped)
+  // may have trusted it since the list was read.
+  return (await trustedIds()).has(client.id) || (await trustedIds(true)).has(client.id);
 }
 
 async function appOrigins() {

@@ -92,11 +92,12 @@ BODY = Channel("BODY", "a preview request's port (service worker, relay, VFS wor
 RELAY = Channel("RELAY", "the relay frame <-> its app tab and the preview service worker", {
     "preview": ("protocol", "token", "request"), "hello": ("protocol",),
     "trusted": ("protocol", "trusted"), "ready": ("protocol",), "failed": ("protocol", "message"),
-    "reload": ("protocol",)})
+    "reload": ("protocol",), "skipWaiting": ("protocol",)})
 # The relay's kinds travel on windows shared with other code: they are prefixed.
 RELAY_PREFIX = {"preview": "pyvfs:preview", "hello": "pyvfs:relay-hello",
                 "trusted": "pyvfs:relay-trusted", "ready": "pyvfs:relay-ready",
-                "failed": "pyvfs:relay-failed", "reload": "pyvfs:relay-reload"}
+                "failed": "pyvfs:relay-failed", "reload": "pyvfs:relay-reload",
+                "skipWaiting": "pyvfs:relay-skip-waiting"}
 
 # The worker that makes the runtime snapshot (web/worker/snapshot_maker.mjs) answers once.
 SNAPSHOT = Channel("SNAPSHOT", "the VFS worker <-> the snapshot maker", _kinds(
