@@ -12,12 +12,14 @@ import { BODY, WIRE } from "../shared/protocol.mjs";
 
 // `disk`: the page's runtime of that disk (web/pyvfs.mjs Instance): `role`, `worker`,
 // `liveWorker()` (the worker, once this page is connected to one) and `onHostGone(listener)`.
-export function handPreview(disk, request, port) {
-  if (disk.role === "guest" || disk.reconnecting) relay(disk, request, port);
+// `gone()` answers the port when the disk was closed meanwhile.
+export function handPreview(disk, request, port, gone) {
+  if (disk.closed || !disk.worker) gone();
+  else if (disk.role === "guest" || disk.reconnecting) relay(disk, request, port, gone);
   else disk.worker.postMessage({ type: WIRE.preview, request }, [port]);
 }
 
-function relay(disk, request, port) {
+function relay(disk, request, port, gone) {
   let inner = null;
   let started = false;
   let done = false;
@@ -30,6 +32,10 @@ function relay(disk, request, port) {
   const ask = async () => {
     const worker = await disk.liveWorker();
     if (done || started) return;
+    if (!worker || disk.closed) {
+      forget();
+      return gone();
+    }
     inner?.close();
     const channel = new MessageChannel();
     inner = channel.port1;

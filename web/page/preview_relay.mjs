@@ -94,7 +94,7 @@ async function answerPreview(message, port, diskOf) {
     if (!disk) return notFound(port, message.request.path);
     const { root: top, kind, node, name } = root;
     const request = { ...message.request, token: message.token, root: top, kind, node, name };
-    handPreview(disk, request, port);
+    handPreview(disk, request, port, () => notFound(port, message.request.path));
   };
   port.postMessage({ type: BODY.ack });
 }
