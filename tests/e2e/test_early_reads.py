@@ -288,6 +288,56 @@ def test_another_tabs_commit_during_boot_is_read_whole(page):
     assert diagnostics["earlyReadsFromMemory"] >= 2
 
 
+# Every IndexedDB `get` of the page, by object store, from before its scripts run.
+COUNT_GETS_JS = """(() => {
+  const get = IDBObjectStore.prototype.get;
+  window.__gets = [];
+  IDBObjectStore.prototype.get = function (...args) {
+    window.__gets.push(this.name);
+    return get.apply(this, args);
+  };
+})();"""
+# An early read of `path`, with the `get`s it made (not the reader's own checks at open).
+COUNTED_READ_JS = """async ([disk, path]) => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  const vfs = window.__vfs = await openVFS({ name: disk, snapshot: "off", runtime: "own" });
+  const before = window.__gets.length;
+  const text = await vfs.readFile(path, "utf8");
+  return [text, window.__gets.slice(before)];
+}"""
+KEPT = f"pyvfs-early:{DISK}"
+KEPT_REV_JS = f"() => JSON.parse(localStorage.getItem('{KEPT}') ?? 'null')?.rev ?? null"
+
+
+@expect_failed_load(PAGE, 404, reason="the page is the server's 404 page")
+def test_a_returning_visit_reads_a_path_read_last_time_with_one_request(page):
+    """The records the early reader read are kept for the next visit (web/page/kept_records.mjs):
+    its first read of the same path asks for the revision at most, no entry or record; after
+    another tab's commit they are of an older revision, and the read walks the disk as it is."""
+    other = seeded_with_another_tab(page)
+    page.context.add_init_script(COUNT_GETS_JS)
+    with python_held(page.context):
+        page.reload()
+        text, gets = page.evaluate(COUNTED_READ_JS, [DISK, "/d/sub/deep/z.txt"])
+        assert text == "deep"
+        assert gets.count("names") == 4 and gets.count("nodes") >= 4, gets  # one per segment
+        page.wait_for_function(f"{KEPT_REV_JS} !== null")
+    with python_held(page.context):
+        page.reload()
+        # The revision at most: none once the page joined the disk's peers and found the disk
+        # still at the kept records' revision (web/page/early_reader.mjs, trust).
+        text, gets = page.evaluate(COUNTED_READ_JS, [DISK, "/d/sub/deep/z.txt"])
+        assert text == "deep" and set(gets) <= {"meta"}, gets
+        kept_rev = page.evaluate(KEPT_REV_JS)
+    other.evaluate(OTHER_TAB_WRITES_JS, [DISK, "changed"])
+    with python_held(page.context):
+        page.reload()
+        text, gets = page.evaluate(COUNTED_READ_JS, [DISK, "/d/a.txt"])
+        assert text == "changed"
+        assert "names" in gets, gets  # walked again: the kept records were of an older revision
+        page.wait_for_function(f"{KEPT_REV_JS} > {kept_rev}")
+
+
 # The write is sent before Python fails, the mkdir after: both reject saying why.
 BROKEN_BOOT_JS = """async (disk) => {
   const { openVFS } = await import("/pyvfs.mjs");

@@ -22,6 +22,7 @@ import { noticeDataLoss, request } from "../shared/idb.mjs";
 import { FORMAT_VERSION } from "../shared/protocol.mjs";
 import { fileChunks, PAGE_READ_MAX } from "./file_chunks.mjs";
 import { Found, KnownRecords } from "./known_records.mjs";
+import { keepRecords, keptEntry, keptRecords } from "./kept_records.mjs";
 import { EarlyPeer } from "./early_peer.mjs";
 import { Listing } from "./listing.mjs";
 
@@ -70,6 +71,7 @@ const bytesOf = (text) => utf8.encode(text).length;
 // database fires `upgradeneeded`, which it aborts, and the open fails; aborting the creation of
 // a new database leaves none (or one at version 0, which the worker's open treats as new).
 export async function openEarlyReader(name, defaultsVersion) {
+  let kept = null;
   const db = await new Promise((resolve) => {
     const req = indexedDB.open(`pyvfs:${name}`, FORMAT_VERSION);
     let waiting = true;
@@ -85,10 +87,11 @@ export async function openEarlyReader(name, defaultsVersion) {
     req.onsuccess = () => give(req.result);
     req.onerror = () => give(null); // the abort above, or a newer format (VersionError)
     req.onblocked = () => give(null); // another tab holds an older version open
+    kept = keptEntry(name); // while the database opens (web/page/kept_records.mjs)
   });
   if (!db) return null;
   db.onversionchange = () => db.close();
-  const reader = new EarlyReader(db, defaultsVersion);
+  const reader = new EarlyReader(db, defaultsVersion, name, kept);
   try {
     if (await reader.start()) {
       reader.trust(name);
@@ -102,40 +105,91 @@ export async function openEarlyReader(name, defaultsVersion) {
 }
 
 export class EarlyReader {
-  constructor(db, defaultsVersion) {
+  #keeping = false; // a keep is scheduled
+  #kept = null; // false once what was read outgrew what is kept
+
+  // `kept`: what the last visit kept for this disk (web/page/kept_records.mjs), unchecked.
+  constructor(db, defaultsVersion, name, kept = null) {
     this.db = db;
+    this.kept = kept;
     this.defaultsVersion = defaultsVersion;
+    this.name = name;
+    this.root = null; // the root's record as stored, once start() read it
     this.known = new KnownRecords();
+    // What this reader read, for the next visit (web/page/kept_records.mjs): as `known`, but
+    // not forgotten when the page joins the disk's peers or hears of a commit (the next visit
+    // checks the revision anyway).
+    this.read = new KnownRecords();
     this.peer = null;
     this.trusted = false; // answers found wholly in `known` need no transaction (`memory: true`)
+    this.closed = false;
   }
 
   // Joins the disk's peers as `name` (web/page/early_peer.mjs): once joined, what is known
-  // stays true until another context's commit says otherwise.
+  // stays true until another context's commit says otherwise. What was known before the join
+  // (earlier answers', or the last visit's) stays only if the disk is still at its revision once
+  // joined (one request): from the join on every commit is heard of, and the join took the
+  // disk's lock once, so a commit of a turn begun before it had moved the revision already.
   trust(name) {
     this.peer = new EarlyPeer(name, () => this.known.forget());
-    this.peer.join().then((joined) => {
+    this.peer.join().then(async (joined) => {
       if (!joined) return;
-      this.known.forget(); // what transactions begun before the join read is not kept
+      const { rev, epoch } = this.known;
+      const now = rev === null ? null : await this.#revision().catch(() => null);
+      if (this.closed) return;
+      if (now === null || now !== rev || epoch !== this.known.epoch) this.known.forget();
       this.trusted = true;
     }, () => {});
   }
 
+  async #revision() {
+    const tx = this.db.transaction(["meta"], "readonly");
+    return Number((await request(tx.objectStore("meta").get("rev"))) ?? 0);
+  }
+
   close() {
+    this.closed = true;
     this.trusted = false;
     this.peer?.close();
     this.db.close();
+    this.#keep();
+  }
+
+  #learn(rev, found, epoch) {
+    this.known.learn(rev, found, epoch);
+    this.read.learn(rev, found, this.read.epoch);
+    this.#keepSoon();
+  }
+
+  // What was read is kept for the next visit (web/page/kept_records.mjs) once the answers of
+  // this task are in: at most one write of localStorage per task.
+  #keepSoon() {
+    if (this.#keeping || this.#kept === false) return;
+    this.#keeping = true;
+    setTimeout(() => this.#keep(), 0);
+  }
+
+  // Once what was read is too much to keep, this reader keeps nothing more.
+  #keep() {
+    this.#keeping = false;
+    if (this.root !== null && this.#kept !== false) this.#kept = keepRecords(this.name, this.root, this.read);
   }
 
   // Checks the disk is as the worker will leave it after boot: this format, a root, and the
-  // default content of this build (three keyed reads).
+  // default content of this build (three keyed reads); the revision is read beside them, to
+  // take the records the last visit kept (web/page/kept_records.mjs).
   async start() {
     const tx = this.db.transaction(["meta", "nodes"], "readonly");
     const meta = tx.objectStore("meta");
-    const [format, defaults, root, wanted] = await Promise.all([request(meta.get("format")),
+    const [format, defaults, root, rev, wanted] = await Promise.all([request(meta.get("format")),
       request(meta.get("defaults")), request(tx.objectStore("nodes").get(ROOT_ID)),
-      this.defaultsVersion]);
+      request(meta.get("rev")), this.defaultsVersion]);
     if (String(format) !== String(FORMAT_VERSION) || root == null) return false;
+    // The records the last visit read, if the disk has not changed since (one revision).
+    this.root = String(root);
+    const kept = keptRecords(this.kept, this.name, this.root, Number(rev ?? 0));
+    this.kept = null;
+    if (kept) this.known.learn(Number(rev ?? 0), kept, this.known.epoch);
     if (wanted == null) return true;
     return defaults != null && JSON.parse(String(defaults)).version === wanted;
   }
@@ -167,9 +221,9 @@ export class EarlyReader {
         records = new Records(tx, new KnownRecords());
         outcome = await outcomeOf(work, records, args);
       }
-      this.known.learn(rev, records.found, epoch);
+      this.#learn(rev, records.found, epoch);
       // Listings asked for on the way arrive later; they are kept then.
-      if (records.listings.length) Promise.all(records.listings).then(() => this.known.learn(rev, records.found, epoch));
+      if (records.listings.length) Promise.all(records.listings).then(() => this.#learn(rev, records.found, epoch));
       return outcome;
     } catch {
       return undefined; // anything unexpected is the worker's to answer
