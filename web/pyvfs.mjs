@@ -62,6 +62,7 @@ export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "
   try {
     checkWriter(writer, "writer");
     budget = realmBudget(realm);
+    if (previewOrigin !== undefined && previewOrigin !== null) previewOriginOf(previewOrigin);
     docked = dockOption(dock);
   } catch (error) {
     return Promise.reject(error);
@@ -75,7 +76,10 @@ export function openVFS({ name = "default", onProgress, cacheBytes, snapshot = "
   if (!RUNTIMES.includes(runtime)) {
     return Promise.reject(new TypeError(`openVFS: runtime must be one of ${RUNTIMES.join(", ")}, not ${runtime}`));
   }
-  previewRelay ??= connectRelay(previewOrigin, (name) => instances.get(name));
+  if (!previewRelay) {
+    previewRelay = connectRelay(previewOrigin, (name) => instances.get(name));
+    previewRelay.catch(() => {}); // reported by the preview calls that await it
+  }
   let instance = instances.get(name);
   if (!instance) {
     instance = new Instance(name, { cacheBytes, snapshot, durability, retention, defaults, realm: budget, runtime, dock: docked });
@@ -114,9 +118,12 @@ class Instance extends Client {
     this.beforeBoot = null;
     this.mountStore = null;
     this.ready = new Promise((resolve, reject) => {
+      // Not held for the preview relay (pyvfs-config.json and the relay frame): a preview's
+      // URL is handed out only once the relay is ready (previewOrigin), and the disk's own
+      // calls need nothing of it.
       this.#give = () => {
         this.api ??= new VFS(this);
-        previewRelay.then(() => resolve(this.api), reject);
+        resolve(this.api);
       };
       this.#reject = reject;
     });
@@ -403,6 +410,18 @@ function dockOption(dock) {
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`openVFS: dock.url must be http: or https:, not ${url.protocol}`);
   if (typeof dock.token !== "string" || !dock.token.trim()) throw new TypeError("openVFS: dock.token must be the dock's token (a non-empty string)");
   return { url: url.href, token: dock.token.trim() };
+}
+
+// openVFS's `previewOrigin` option, checked: an http(s) URL, of which the origin counts.
+function previewOriginOf(option) {
+  let url;
+  try {
+    url = new URL(option);
+  } catch {
+    throw new TypeError(`openVFS: previewOrigin must be an http(s) URL, not ${option}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`openVFS: previewOrigin must be http: or https:, not ${url.protocol}`);
+  return url.origin;
 }
 
 // openVFS's `realm` option, checked: {timeoutMs, memoryBytes, idleMs}, each a number >= 0.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .console_errors import expect_failed_load
 
 
@@ -104,3 +106,26 @@ def test_strict_durability_reaches_the_commits_and_a_write_persists(page):
                asked: (await strict.diagnostics()).durability.asked };
     }""")
     assert again == {"text": "written strictly", "big": [3000, 7], "asked": "strict"}
+
+
+@expect_failed_load(r"/embedding-page-test", 404, reason="the page is the server's 404 page")
+@pytest.mark.expect_console(r"Framing 'http://127\.0\.0\.1:9/' violates the following",
+                            reason="the page's policy frames only the configured preview origin")
+def test_a_bad_preview_origin_is_refused_and_an_unreachable_one_does_not_hold_the_disk(page):
+    page.goto("/embedding-page-test")
+    got = page.evaluate("""async () => {
+      const { openVFS } = await import("/pyvfs.mjs");
+      const refusals = [];
+      for (const previewOrigin of ["not a url", "ftp://127.0.0.1/"]) {
+        try { await openVFS({ name: "bad-preview", previewOrigin }); refusals.push("opened"); }
+        catch (e) { refusals.push(`${e.name}: ${e.message}`); }
+      }
+      // Nothing listens on port 9: the relay frame never answers. The disk works all the same.
+      const vfs = await openVFS({ name: "relayless", previewOrigin: "http://127.0.0.1:9" });
+      await vfs.writeFile("/a.txt", "written");
+      return { refusals, read: await vfs.readFile("/a.txt", "utf8") };
+    }""")
+    assert got == {
+        "refusals": ["TypeError: openVFS: previewOrigin must be an http(s) URL, not not a url",
+                     "TypeError: openVFS: previewOrigin must be http: or https:, not ftp:"],
+        "read": "written"}

@@ -11,8 +11,8 @@ const RELAY_TIMEOUT_MS = 20000; // boot goes on without previews after this (a w
 // Served from another origin, a previewed page can reach none of the app's storage, locks or
 // windows. Only messages from this page's own relay frame, of the preview origin, are taken;
 // `diskOf(name)` is this page's runtime of a disk (web/pyvfs.mjs), if it has it open. Resolves to
-// {origin} once the relay is ready (so a preview opened right after boot is served), or null
-// when no preview origin is configured.
+// {origin} once the relay is ready (a preview's URL is minted only then, so a preview opened
+// right after boot is served), or null when no preview origin is configured.
 export async function connectRelay(option, diskOf) {
   if (typeof document === "undefined") return null;
   retireAppOriginWorker();
