@@ -369,6 +369,8 @@ export class VFS {
   // {boot: {from: "snapshot" | "packages", snapshot, shipped}} how Python started (docs/boot.md),
   // {durability: {asked, lastCommit}}: the openVFS option, and the durability the browser reports
   // for the last commit's transaction (null before the first commit; docs/storage.md),
+  // {logCheckpoints}: how often the worker emptied the origin's IndexedDB log for the browser's
+  // next start (docs/storage.md, "The log the next start replays"),
   // {calls} posted to the worker by this page before this one, {statCache: {hits, entries,
   // shared}} (docs/architecture.md, "The page's stat cache"),
   // {earlyReads}: calls this page answered from the records while Python booted (docs/boot.md),

@@ -177,6 +177,8 @@ export interface Diagnostics {
   reads: { nodes: number; chunks: number; meta: number };
   boot: { from: "snapshot" | "packages"; [more: string]: unknown };
   durability: { asked: string; lastCommit: string | null };
+  /** How often the worker emptied the origin's IndexedDB log for the browser's next start. */
+  logCheckpoints: number;
   calls: number;
   /** `shared`: reads that shared the answer of the same read on its way to the worker. */
   statCache: { hits: number; entries: number; shared: number };

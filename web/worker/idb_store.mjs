@@ -8,6 +8,7 @@
 import { failure } from "../shared/errors.mjs";
 import { noticed, openDatabase, request } from "../shared/idb.mjs";
 import { LockLease } from "../shared/lock_lease.mjs";
+import { LogCheckpoint, loggedBytes } from "./log_checkpoint.mjs";
 import { Peers } from "../shared/peers.mjs";
 // The IndexedDB database version is the storage format's version (FORMAT_VERSION in
 // py_vfs/vfs.py). 2: the change log. 3: small files inline in their node records (no new
@@ -26,13 +27,17 @@ function failureOf(error) {
   return failure(code, `${name || "Error"}: ${error?.message ?? "transaction failed"}`, { syscall: "write" });
 }
 
+// Returns about the bytes the ops add to the origin's IndexedDB log (web/worker/log_checkpoint.mjs).
 function applyOps(tx, ops) {
+  let bytes = 0;
   for (const [action, space, key, value] of ops) {
     const store = tx.objectStore(space);
     if (action === "put") store.put(value, key);
     else if (action === "delete_to") store.delete(IDBKeyRange.upperBound(key));
     else store.delete(key);
+    bytes += loggedBytes(key) + (action === "put" ? loggedBytes(value) : 0);
   }
+  return bytes;
 }
 
 // Format 4's directory entries, from the node records, in the upgrade's own transaction: no
@@ -96,6 +101,9 @@ export class IDBStore {
       this.channel.onmessage = ({ data }) => this.peers.receive(data);
       this.channel.unref?.(); // Node: an open channel must not keep the test process alive
     }
+    // Empties the origin's IndexedDB log once a burst of commits is over, so the browser's
+    // next start has little to replay before its first open.
+    this.checkpoint = new LogCheckpoint();
   }
 
   // Becomes a peer of the disk's other workers, then takes the disk's lock once, before the
@@ -179,6 +187,7 @@ export class IDBStore {
     return new Promise((resolve) => {
       let tx;
       let stale = null;
+      let bytes = 0;
       try {
         tx = this.#writing(spaces);
         const meta = tx.objectStore("meta");
@@ -189,7 +198,7 @@ export class IDBStore {
           stale = { stale: current };
           tx.abort();
         };
-        applyOps(tx, ops);
+        bytes = applyOps(tx, ops) + loggedBytes(entry);
         const log = tx.objectStore("log");
         log.put(entry, base + 1);
         meta.put(String(base + 1), "rev");
@@ -201,6 +210,7 @@ export class IDBStore {
       // Durable now; resolved once the disk's other workers have applied it (at once when
       // there are none to tell).
       tx.oncomplete = () => {
+        this.checkpoint.wrote(bytes);
         const done = { rev: base + 1 };
         const applied = this.peers.announce(base + 1);
         if (applied) applied.then(() => resolve(done));
@@ -263,20 +273,25 @@ export class IDBStore {
     const spaces = [...new Set(ops.map((op) => op[1]))];
     return new Promise((resolve) => {
       let tx;
+      let bytes = 0;
       try {
         tx = this.#writing(spaces);
-        applyOps(tx, ops);
+        bytes = applyOps(tx, ops);
       } catch (error) {
         tx?.abort();
         resolve(failureOf(error));
         return;
       }
-      tx.oncomplete = () => resolve(undefined);
+      tx.oncomplete = () => {
+        this.checkpoint.wrote(bytes);
+        resolve(undefined);
+      };
       tx.onabort = () => resolve(failureOf(tx.error));
     });
   }
 
   close() {
+    this.checkpoint.close();
     this.peers.close();
     this.lease?.close();
     this.channel?.close();

@@ -8,7 +8,7 @@ import * as scratch from "./opfs_scratch.mjs";
 // open streams hold in Python, and how many guest tabs share this worker.
 export function diagnostics(api, store, guests) {
   const durability = { asked: store.durability, lastCommit: store.lastDurability };
-  return { reads: { ...store.reads }, boot: { ...bootInfo }, durability, ...held(api), guests };
+  return { reads: { ...store.reads }, boot: { ...bootInfo }, durability, logCheckpoints: store.checkpoint.done, ...held(api), guests };
 }
 
 // {streams, pinnedChunks}: what open streams hold in Python (py_vfs/web/webapi.py, WebAPI.held).
