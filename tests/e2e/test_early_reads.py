@@ -126,6 +126,17 @@ def python_held(context):
         context.unroute(is_manifest, hold)
 
 
+def worker_asked(page, held, bound_ms: int = 30_000) -> None:
+    """Waits until python_held holds the worker's request: openVFS may resolve (early reads)
+    before the worker has even asked for its manifest."""
+    waited = 0
+    while not held:
+        if waited >= bound_ms:
+            raise AssertionError(f"the worker asked for no manifest.json in {bound_ms} ms")
+        page.wait_for_timeout(50)
+        waited += 50
+
+
 @pytest.mark.timeout(600)  # two boots and 350 answers: over 300 s at load 18 on 2 cores
 @expect_failed_load(PAGE, 404, reason="the page is the server's 404 page")
 def test_early_answers_are_the_cores(page):
@@ -137,7 +148,7 @@ def test_early_answers_are_the_cores(page):
     with python_held(page.context) as held:
         page.reload()
         early = page.evaluate(ASK_JS, [DISK, QUERIES, False])
-        assert held, "the worker never asked for its manifest"
+        worker_asked(page, held)
     diagnostics = page.evaluate(DIAGNOSTICS_JS)
     assert diagnostics["earlyReads"] == len(QUERIES)
     assert diagnostics["earlyReadsFromMemory"] > 0  # compared too (web/page/early_peer.mjs)
@@ -362,6 +373,7 @@ def test_a_boot_failure_after_early_reads_rejects_every_later_call(page):
     with python_held(page.context) as held:
         page.reload()
         assert page.evaluate(BROKEN_BOOT_JS, DISK) == "héllo"  # openVFS resolved, read early
+        worker_asked(page, held)
         for route in held:
             route.fulfill(status=500, body="refused by the test")
         held.clear()
