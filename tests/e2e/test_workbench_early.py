@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import js, open_app, poll_page
-from .test_early_reads import python_held
+from .test_early_reads import python_held, worker_asked
 from .workbench import row_selector, screenshot, wait_row, wait_workbench
 
 FILES = ["/workspace/early/notes.txt", "/workspace/early/sub/deep.txt"]
@@ -36,7 +36,7 @@ def test_the_tree_lists_and_walks_before_python_is_ready(context):
         page.reload()
         poll_page(page, "document.querySelector('#workbench')?.dataset.tree === 'listed'",
                   "the tree to list the disk's root while Python is held")
-        assert held, "the worker never asked for its manifest"
+        worker_asked(page, held)
         assert page.evaluate(STATE) == "booting"
         # The boot's progress stands in the terminal's place; the layout and the tree show.
         assert page.locator("#workbench").is_visible()
