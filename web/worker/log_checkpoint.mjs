@@ -24,6 +24,7 @@ export function loggedBytes(value) {
 export class LogCheckpoint {
   #bytes = 0;
   #timer = null;
+  #last = 0;
 
   constructor({ bytes = CHECKPOINT_BYTES, quietMs = QUIET_MS } = {}) {
     this.limit = bytes;
@@ -32,11 +33,20 @@ export class LogCheckpoint {
   }
 
   // A commit of about `bytes` completed: the checkpoint waits for QUIET_MS without another.
+  // One timer at a time: when it fires early (commits came since), it waits out the rest.
   wrote(bytes) {
     this.#bytes += bytes;
-    if (this.#bytes < this.limit || !globalThis.navigator?.locks) return;
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#run(), this.quietMs);
+    this.#last = performance.now();
+    if (this.#bytes < this.limit || this.#timer !== null || !globalThis.navigator?.locks) return;
+    this.#wait(this.quietMs);
+  }
+
+  #wait(ms) {
+    this.#timer = setTimeout(() => {
+      const quiet = performance.now() - this.#last;
+      if (quiet >= this.quietMs) this.#run();
+      else this.#wait(this.quietMs - quiet);
+    }, ms);
   }
 
   async #run() {
