@@ -20,7 +20,7 @@ HELPERS = """
     return [value, (await vfs.diagnostics()).calls - before - 1];
   };
   const fields = (s) => ({type: s.type, size: s.size, mode: s.mode, mtimeMs: s.mtimeMs,
-    ctimeMs: s.ctimeMs, atimeMs: s.atimeMs, name: s.name, path: s.path,
+    ctimeMs: s.ctimeMs, atimeMs: s.atimeMs, name: s.name, path: s.path, ino: s.ino,
     file: s.isFile(), dir: s.isDirectory(), link: s.isSymbolicLink(),
     mtime: s.mtime instanceof Date && s.mtime.getTime() === s.mtimeMs});
   const code = (promise) => promise.then(() => null, (e) => e.code);

@@ -89,6 +89,16 @@ test("a listing answers readdir and the lstat of its entries; stat only where no
   assert.equal(cache.answer("stat", "/d/m"), undefined);
 });
 
+test("a listing's inos sent as 0 are derived from its ids as Python's ino_of does", () => {
+  // py_vfs/web/page_cache.py sends the ids (16 hex digits each) when it can, and 0 for each ino.
+  const ids = ["0123456789abcdef", "0000000000000fff", "fedcba9876543210"];
+  const numbers = new Float64Array(ids.flatMap(() => [1, 0o644, 5, 6, 7, 0]));
+  const value = { path: "/d", names: "a/b/c", kinds: "file,file,file", numbers: new Uint8Array(numbers.buffer), ids: ids.join("/") };
+  const listed = Listing.of(value);
+  assert.deepEqual(["a", "b", "c"].map((name) => listed.lstat(name).ino), [0x0123456789abc, 1, 0xfedcba9876543]);
+  assert.equal(Listing.of(listing("/d", [["f", "file", 1]])).lstat("f").ino, 9, "an ino sent is kept");
+});
+
 test("children of a path not spelled plainly are not guessed", () => {
   for (const dir of ["/d/", "d", "/d/../d", "/d/./e", "//d"]) {
     const cache = new StatCache();

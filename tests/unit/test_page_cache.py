@@ -12,7 +12,7 @@ import pytest
 from helpers import run
 
 from py_vfs import VFS
-from py_vfs.core.node import ROOT_ID, ino_of
+from py_vfs.core.node import ROOT_ID, Node, ino_of
 from py_vfs.disk.content import CHUNK_SIZE
 from py_vfs.mounts import LocalBackend
 from py_vfs.storage.memory import MemoryStore
@@ -92,10 +92,30 @@ def test_listing_carries_every_entrys_lstat(api):
     assert value["names"].split("/") == ["a.txt", "link", "sub"]
     assert value["kinds"].split(",") == ["file", "symlink", "directory"]
     numbers = array("d", value["numbers"])
+    ids = value["ids"].split("/")  # every id is one new_id made: the page derives the inos
     for i, name in enumerate(["a.txt", "link", "sub"]):
         stat = api.vfs.lstat(f"/d/{name}")
         assert list(numbers[i * 6:i * 6 + 6]) == [
-            stat.size, stat.mode, stat.mtime_ms, stat.ctime_ms, stat.atime_ms, stat.ino]
+            stat.size, stat.mode, stat.mtime_ms, stat.ctime_ms, stat.atime_ms, 0]
+        assert ino_of(ids[i]) == stat.ino == int(ids[i][:13], 16)
+
+
+@pytest.mark.parametrize("odd", ["0123456789ABCdef", "short", "0123456789abc/ef",
+                                 "0123/56789abcdef", "0123456789abcdefff", "0123456789abcdéf"])
+def test_a_listing_with_an_id_the_page_cannot_derive_sends_every_ino(odd):
+    """Ids the disk did not make itself (a SQLite image's or another dock client's may be any
+    text) are not sent: every entry's ino is, as ``ino_of`` makes it."""
+    vfs = VFS.memory()
+    run(vfs.write_file("/d/a.txt", b"abc"))
+    run(vfs.write_file("/d/b.txt", b"abc"))
+    folder = next(node.id for node in vfs.index.nodes.values() if node.name == "d")
+    vfs.index.load([Node("0123456789abcdef", folder, "c.txt", "file", 0o644, 1.0, 1.0, 1.0),
+                    Node(odd, folder, "odd.txt", "file", 0o644, 1.0, 1.0, 1.0)])
+    value = listing(vfs, "/d")
+    assert "ids" not in value
+    numbers = array("d", value["numbers"])
+    for i, name in enumerate(value["names"].split("/")):
+        assert numbers[i * 6 + 5] == vfs.lstat(f"/d/{name}").ino > 0
 
 
 def test_a_listings_ino_is_the_nodes_whatever_its_id():

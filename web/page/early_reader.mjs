@@ -24,9 +24,8 @@ import { fileChunks, PAGE_READ_MAX } from "./file_chunks.mjs";
 import { Found, KnownRecords } from "./known_records.mjs";
 import { keepRecords, keptEntry, keptRecords } from "./kept_records.mjs";
 import { EarlyPeer } from "./early_peer.mjs";
-import { Listing } from "./listing.mjs";
+import { Listing, ROOT_ID, inoOf } from "./listing.mjs";
 
-const ROOT_ID = "root";
 const MAX_SYMLINK_HOPS = 40; // py_vfs/fs/resolver.py
 const PATH_MAX = 4096; // py_vfs/core/paths.py
 const NAME_MAX = 255;
@@ -389,12 +388,6 @@ function statOf(node, canonical) {
     name: canonical.slice(canonical.lastIndexOf("/") + 1), path: canonical, target: node.target ?? null,
     ino: inoOf(node.id),
   };
-}
-
-// py_vfs/core/node.py `ino_of` for the ids a disk stores: the root's 2, any other's the first
-// 13 hex digits (52 bits: exact in a number) of its random id.
-function inoOf(id) {
-  return id === ROOT_ID ? 2 : parseInt(id.slice(0, 13), 16) || 1;
 }
 
 const ANSWERS = {
