@@ -1,10 +1,9 @@
 // A directory's listing as the page keeps it: the columns the worker sends
-// (py_vfs/web/page_cache.py, `listing`: the names, the kinds, six float64 per entry and, when
-// it can, the ids the inos are derived from), not an
-// object per entry. A readdir makes its names or Dirents of it, and the stat cache
-// (web/page/stat_cache.mjs) makes an entry's lstat of it only when one is asked: a walk's
-// listings of a thousand entries cost a few native splits when they arrive, not a thousand
-// records and cache keys (docs/architecture.md, "The page's stat cache").
+// (py_vfs/web/page_cache.py, `listing`: the names, the kinds, six float64 per entry and, when it
+// can, the ids the inos are derived from), not an object per entry. A readdir makes its names or
+// Dirents of it, and the stat cache (web/page/stat_cache.mjs) makes an entry's lstat of it only
+// when one is asked: a walk's listings of a thousand entries cost a few native splits when they
+// arrive, not a thousand records and cache keys (docs/architecture.md, "The page's stat cache").
 
 import { Dirent } from "./entries.mjs";
 
