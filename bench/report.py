@@ -35,6 +35,8 @@ TITLES = {
     "B1 cold": "app page to ready prompt, cold",
     "B1 warm": "app page to ready prompt, warm",
     "B1 snapshot": "app page to ready prompt, from the runtime snapshot",
+    "B0": "Pyodide alone: a bare Python in a worker, from its snapshot, to its first answer "
+          "(the floor under B1)",
     "WB1": "app page's tree: open a folder of 10,000 files to its first rows drawn",
 }
 # Targets (reported, not asserted): ours <= factor x the reference adapter's time; issue 29
@@ -257,7 +259,7 @@ def memory_table(summary: dict) -> list[str]:
              "|---|---|---|---|---|---|---|---|"]
     for workload in TITLES:
         row = summary.get(workload)
-        if not row or workload.startswith(("B1", "WB1")):
+        if not row or workload.startswith(("B1", "B0", "WB1")):
             continue
 
         def mib(adapter: str, key: str = "heapPeak", row=row) -> str:

@@ -19,9 +19,11 @@ times open-to-first-read after each browser restart; Q1-Q3 then time the issue's
 (`vfs.query`) on that 10,000-file store in the same page, for ours only (the peers have no SQL;
 bench/restarts.py).
 B1 times our app page (dist/index.html) to `body[data-state=ready]`, cold (new context), warm
-(reload) and snapshot (reload once the runtime snapshot is stored). W4r times reading W4's file
-after a reload (bench/cold_read.py). T1 opens ours (a runtime per tab, and the shared one, the
-default) on one store in 1, 2 and 5 pages of a context of its own and reports their memory
+(reload) and snapshot (reload once the runtime snapshot is stored); B0 times a bare Pyodide in a
+worker from its snapshot to its first answer, the floor under B1 (bench/python_floor.py). W4r
+times reading W4's file after a reload (bench/cold_read.py). T1 opens ours (a runtime per tab,
+and the shared one, the default) on one store in 1, 2 and 5 pages of a context of its own and
+reports their memory
 (bench/tabs.py). WB1 times the app's file tree from the click that opens a folder of 10,000
 files to the frame that draws its first rows (bench/tree_draw.py).
 A setup of ours waits, untimed, until its runtime snapshot is stored (docs/boot.md), so W6 and
@@ -55,6 +57,7 @@ from bench.floors import run_floors  # noqa: E402
 from bench.githttp import GIT_PREFIX  # noqa: E402
 from bench.gitrepo import REPO, Repository, repository  # noqa: E402
 from bench.memory import MemoryProbe  # noqa: E402
+from bench.python_floor import FloorFailed, run_python_floor  # noqa: E402
 from bench.report import pick, summarize, write_json, write_markdown  # noqa: E402
 from bench.restarts import QUERIES, W8_RESTARTS_PER_REP, run_restart  # noqa: E402
 from bench.server import start_bench_server  # noqa: E402
@@ -68,7 +71,7 @@ ADAPTERS = ["ours", "strict", "lightningfs", "zenfs", "rawidb"]
 STRICT = "strict"
 # Run in this order on one store (bench/web/workloads.mjs says which tree each one uses).
 CHAIN = ["W1", "W1c", "W2", "W3", "W5", "W7", "W4"]
-WORKLOADS = [*CHAIN, "W6", "W4r", "E1", "G1", "W8", *QUERIES, "B1", "T1", "WB1", "F1"]
+WORKLOADS = [*CHAIN, "W6", "W4r", "E1", "G1", "W8", *QUERIES, "B1", "B0", "T1", "WB1", "F1"]
 # E1 exports through our JS API (vfs.export): no peer has one, so it runs on ours alone.
 EXPORTING = ["ours"]
 # G1 needs a file system isomorphic-git can take as `fs`: raw IndexedDB is none.
@@ -278,6 +281,8 @@ class Bench:
             run_restart(self, [a for a in adapters if a != STRICT], reps, workloads)
         if "B1" in workloads and "ours" in adapters:
             self.run_app_load(reps)
+        if "B0" in workloads and "ours" in adapters:  # Pyodide alone (bench/python_floor.py)
+            run_python_floor(self, reps, READY_TIMEOUT_MS)
         if "T1" in workloads and "ours" in adapters:  # memory per tab (bench/tabs.py)
             run_tabs(self, reps, BENCH_PAGE, READY_TIMEOUT_MS)
         if "WB1" in workloads and "ours" in adapters:  # the workbench's tree (bench/tree_draw.py)
@@ -443,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         report = run(args)
-    except CaseFailed as e:
+    except (CaseFailed, FloorFailed) as e:
         print(f"bench: FAILED: {e}", file=sys.stderr)
         return 1
     if args.json:

@@ -49,6 +49,8 @@ REOPENING = {"W6", "W8", "W4r"}
 TABS = {"T1 1": 1, "T1 2": 2}
 # WB1: the app's tree opening a folder (bench/tree_draw.py); ours only, rows drawn counted.
 TREE = "WB1"
+# B0: a bare Pyodide from its snapshot to its first answer (bench/python_floor.py); ours only.
+PYTHON_FLOOR = "B0"
 # F1: the per-call floors (bench/floors.py), in a fresh context and in a persistent profile.
 FLOORS = {f"F1 {probe}" for probe in PROBES}
 
@@ -56,7 +58,8 @@ FLOORS = {f"F1 {probe}" for probe in PROBES}
 def check_results(results: dict) -> None:
     """Assert that a --smoke run's results hold every case once, with numbers that measured
     something (the verification of each case is bench/run.py's: it exits non-zero otherwise)."""
-    assert set(results) == WORKLOADS | QUERIES | set(TABS) | {"B1 cold", "E1", TREE} | FLOORS, \
+    assert set(results) == (WORKLOADS | QUERIES | set(TABS) | FLOORS
+                            | {"B1 cold", PYTHON_FLOOR, "E1", TREE}), \
         sorted(results)
     for workload in sorted(WORKLOADS | QUERIES):
         expected = ADAPTERS - {STRICT} if workload in NOT_STRICT else ADAPTERS
@@ -85,6 +88,9 @@ def check_results(results: dict) -> None:
     check_tabs(results)
     b1 = results["B1 cold"]  # the app page to ready: a boot of Python, time must pass
     assert set(b1) == {"ours"} and len(b1["ours"]) == 1 and b1["ours"][0].get("ms", 0) > 0, b1
+    floor = results[PYTHON_FLOOR]  # a worker restored Pyodide and Python answered: time passed
+    assert set(floor) == {"ours"} and len(floor["ours"]) == 1, floor
+    assert floor["ours"][0].get("ms", 0) > 0, floor
     tree = results[TREE]  # a click, a listing, a frame: time must pass, and rows were drawn
     assert set(tree) == {"ours"} and len(tree["ours"]) == 1, tree
     assert tree["ours"][0].get("ms", 0) > 0 and tree["ours"][0].get("rows", 0) > 0, tree
