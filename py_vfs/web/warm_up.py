@@ -5,15 +5,15 @@ optimizing compiler once it is hot, speculating on the C functions it calls indi
 Python then reaches others, V8 deoptimizes it, runs its baseline code (compiling that again if a
 garbage collection freed it: 6-7 ms) and optimizes again later, up to a limit per function.
 Right after a restore, every kind of call the user makes first pays that: a folder rename after
-a garbage collection took 14-24 ms against 3-6 back to back, and 1,000 sequential writes ran 13%
-slower in the first seconds (docs/benchmarks.md, "Warming up the interpreter").
+a garbage collection took 14-24 ms against 3-6 back to back, and 1,000 sequential writes ran
+11-13% slower in the first seconds (docs/benchmarks.md, "Warming up the interpreter").
 
 ``start()`` runs ``warm_up`` in the background: each round makes a folder, writes, reads, stats,
 lists, renames and removes files, and fails to read a missing one, through ``WebAPI.call`` (the
 path the page's calls take) on a VFS over a ``MemoryStore`` of its own. Nothing reaches the
 user's disk, its pages or its watchers, and the disk in memory is dropped at the end. Rounds
 yield to the event loop, so the user's calls go between them. The worker calls it once, when it
-has had no call for a moment after the boot (web/worker/worker.mjs).
+has had no call for 100 ms after the boot (``warmUpWhenIdle``, web/worker/python_boot.mjs).
 """
 
 from __future__ import annotations
