@@ -11,8 +11,9 @@ a garbage collection took 14-24 ms against 3-6 back to back, and 1,000 sequentia
 ``start()`` runs ``warm_up`` in the background: each round makes a folder, writes, reads, stats,
 lists, renames and removes files, and fails to read a missing one, through ``WebAPI.call`` (the
 path the page's calls take) on a VFS over a ``MemoryStore`` of its own. Nothing reaches the
-user's disk, its pages or its watchers, and the disk in memory is dropped at the end. Rounds
-yield to the event loop, so the user's calls go between them. The worker calls it once, when it
+user's disk, its pages or its watchers, and the disk in memory is dropped at the end. It yields
+to the event loop after every call, so the user's calls, the worker's messages and its timers
+(the disk's lock lease) go between them. The worker calls it once, when it
 has had no call for 100 ms after the boot (``warmUpWhenIdle``, web/worker/python_boot.mjs).
 """
 
@@ -59,8 +60,10 @@ async def warm_up(rounds: int = ROUNDS) -> int:
                   ("rm", [root, {"recursive": True}])]
         for op, args in steps:
             await _call(api, op, args)
+            # Many calls answer without awaiting anything: without this the round would run
+            # as one stretch, and the worker's messages and timers would wait for it.
+            await asyncio.sleep(0)
         calls += len(steps)
-        await asyncio.sleep(0)
     return calls
 
 
