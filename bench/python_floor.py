@@ -3,7 +3,7 @@
 B1 times our app page to a prompt that answers through Python, and issue 29 bounds it at 0.5 s
 from the runtime snapshot. B0 times the least any page can do to get an answer from Python in a
 worker, as ours must (Python on the page's own thread would stop the page while it starts): a
-page of four lines creates a worker, which reads a memory snapshot of a bare Pyodide (nothing of
+page of a few lines creates a worker, which reads a memory snapshot of a bare Pyodide (nothing of
 ours imported) from IndexedDB as a Blob, restores it with Pyodide's `_loadSnapshot` and runs
 `1 + 1`; the time is from navigation start to the answer's arrival in the page, in the same
 browser and run as B1. Per repetition, in a fresh context: the page made the snapshot first

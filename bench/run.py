@@ -23,9 +23,8 @@ B1 times our app page (dist/index.html) to `body[data-state=ready]`, cold (new c
 worker from its snapshot to its first answer, the floor under B1 (bench/python_floor.py). W4r
 times reading W4's file after a reload (bench/cold_read.py). T1 opens ours (a runtime per tab,
 and the shared one, the default) on one store in 1, 2 and 5 pages of a context of its own and
-reports their memory
-(bench/tabs.py). WB1 times the app's file tree from the click that opens a folder of 10,000
-files to the frame that draws its first rows (bench/tree_draw.py).
+reports their memory (bench/tabs.py). WB1 times the app's file tree from the click that opens a
+folder of 10,000 files to the frame that draws its first rows (bench/tree_draw.py).
 A setup of ours waits, untimed, until its runtime snapshot is stored (docs/boot.md), so W6 and
 W8 reopen as a returning user does.
 
