@@ -90,7 +90,8 @@ def check_results(results: dict) -> None:
     assert set(b1) == {"ours"} and len(b1["ours"]) == 1 and b1["ours"][0].get("ms", 0) > 0, b1
     floor = results[PYTHON_FLOOR]  # a worker restored Pyodide and Python answered: time passed
     assert set(floor) == {"ours"} and len(floor["ours"]) == 1, floor
-    assert floor["ours"][0].get("ms", 0) > 0, floor
+    marks = [floor["ours"][0].get(key, -1) for key in ("createdMs", "readMs", "loadedMs", "ms")]
+    assert 0 <= marks[0] <= marks[1] <= marks[2] <= marks[3] and marks[3] > 0, floor
     tree = results[TREE]  # a click, a listing, a frame: time must pass, and rows were drawn
     assert set(tree) == {"ours"} and len(tree["ours"]) == 1, tree
     assert tree["ours"][0].get("ms", 0) > 0 and tree["ours"][0].get("rows", 0) > 0, tree
