@@ -23,7 +23,7 @@ const PROTOCOL = 0;
 const SCOPE_PATH = "/preview/";
 const RELAY_PATH = "/preview/relay.html"; // inside the scope: its navigation comes through here
 const TOKEN = /^[A-Za-z0-9_-]{22,64}$/; // web/page/preview_roots.mjs mints 128 random bits
-const ACK_TIMEOUT_MS = 1500; // no app page acked within this: 503
+const ACK_TIMEOUT_MS = 10000; // a relay neither acked nor passed within this: 503
 const START_TIMEOUT_MS = 60000; // acked but no "start" within this: 504 (a tab may be booting)
 const IDLE_TIMEOUT_MS = 30000; // a streamed body whose next piece takes longer fails
 const FORWARDED_HEADERS = { range: "range", "if-none-match": "if_none_match", "if-range": "if_range" };
@@ -258,12 +258,13 @@ async function answer(request, url, finished) {
       if (request.headers.has(header)) wanted[field] = request.headers.get(header);
     }
     const message = { type: "pyvfs:preview", protocol: PROTOCOL, token, request: wanted };
-    const port = await offer(message);
+    const { port, relays } = await offer(message);
     if (port) return await receive(port, request.method, finished);
     finished();
     const app = (await appOrigins())[0];
     const link = app ? `<p><a href="${escapeHtml(new URL("/", app).href)}">Open the app</a>, then reload this page.</p>` : "";
-    return page(503, "Preview unavailable", "No py_vfs app tab is open to serve this file.", link);
+    const why = relays ? "No open py_vfs app tab has this preview's disk open." : "No py_vfs app tab is open to serve this file.";
+    return page(503, "Preview unavailable", why, link);
   } catch (error) {
     finished();
     return text(500, `Internal Server Error: ${error?.message ?? error}\n`);
@@ -271,23 +272,31 @@ async function answer(request, url, finished) {
 }
 
 // Offers the request to every relay frame at once (isRelay: preview pages and anything else of
-// this origin are not asked); resolves with the port of the first app tab that acks, or null
-// after ACK_TIMEOUT_MS.
+// this origin are not asked). Resolves with {port} of the first app tab that acks, or with no
+// port once every relay passed (its tab does not have the disk open) or ACK_TIMEOUT_MS went by;
+// `relays` counts the relays asked.
 async function offer(message) {
   const all = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
   const relays = [];
   for (const client of all) if (await isRelay(client)) relays.push(client);
-  if (!relays.length) return null;
+  if (!relays.length) return { port: null, relays: 0 };
   return new Promise((resolve) => {
     let chosen = null;
-    const timer = setTimeout(() => resolve(null), ACK_TIMEOUT_MS);
+    let undecided = relays.length;
+    const timer = setTimeout(() => resolve({ port: null, relays: relays.length }), ACK_TIMEOUT_MS);
     for (const client of relays) {
       const channel = new MessageChannel();
       channel.port1.onmessage = ({ data }) => {
-        if (data?.type !== "ack" || chosen) return channel.port1.close();
-        chosen = channel.port1;
-        clearTimeout(timer);
-        resolve(chosen);
+        if (data?.type === "ack" && !chosen) {
+          chosen = channel.port1;
+          clearTimeout(timer);
+          return resolve({ port: chosen, relays: relays.length });
+        }
+        channel.port1.close();
+        if (data?.type === "pass" && !chosen && --undecided === 0) {
+          clearTimeout(timer);
+          resolve({ port: null, relays: relays.length });
+        }
       };
       client.postMessage(message, [channel.port2]);
     }

@@ -84,7 +84,7 @@ RUN = Channel("RUN", "the VFS worker <-> a realm frame and the scripts it runs",
 # A preview request's port: the preview service worker, the relay and the app tab serving it
 # (docs/preview.md).
 BODY = Channel("BODY", "a preview request's port (service worker, relay, VFS worker)", _kinds(
-    "ack:; go:; start: status headers body more; pull:; chunk: data; end:; error: message;"
+    "ack:; pass:; go:; start: status headers body more; pull:; chunk: data; end:; error: message;"
     "cancel:"))
 
 # Window messages between the relay frame, its app tab and the preview service worker; each

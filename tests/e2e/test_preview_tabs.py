@@ -1,8 +1,8 @@
 """The preview across tabs and versions: any open app tab answers, a preview outlives the tab that
 opened it while another app tab remains (also when that tab learns late that the tab running
 the disk's Python went), a guest tab passes a large body through from its host's worker, 503
-once none is left, and a new service worker build takes over an open preview without reloading
-it."""
+once none is left or none has the disk open, and a new service worker build takes over an open
+preview without reloading it."""
 
 from __future__ import annotations
 
@@ -69,6 +69,35 @@ def test_any_app_tab_answers_and_503_when_none_is_left(origin):
     assert preview.get_attribute("a", "href") == served  # the app's origin, not the preview's
     assert preview.evaluate(PROBE_JS, url)[0] == 503  # subresources too
     preview.close()
+
+
+EMBED_JS = """async () => {
+  const { openVFS } = await import("/pyvfs.mjs");
+  const vfs = await openVFS({ name: "elsewhere" });
+  return vfs.previewUrl("/");
+}"""
+
+
+@expect_failed_load(r"/embedding-page", 404, reason="the embedding page is the server's 404 page")
+@expect_failed_load(r"/preview/[^/]+/(b\.txt|favicon\.ico)", 503,
+                    reason="no open tab has the disk open (the page and its icon)")
+def test_a_tab_without_the_disk_passes_and_the_preview_says_so(origin):
+    context, served, _ = origin
+    app = open_app(context, served)
+    url = app.page.evaluate(WRITE_JS, ["/pass/b.txt", "b"])
+    # A page of the app's origin that embeds py_vfs with another disk: it has a relay too, and
+    # its tab answers every offer for the default disk's previews with "pass".
+    other = context.new_page()
+    other.goto(served + "embedding-page")
+    assert other.evaluate(EMBED_JS).startswith(url.split("/preview/")[0])
+    app.page.close()
+    preview = context.new_page()
+    response = preview.goto(url)
+    assert response.status == 503
+    assert preview.title() == "Preview unavailable"
+    assert "No open py_vfs app tab has this preview's disk open" in preview.inner_text("body")
+    preview.close()
+    other.close()
 
 
 # A guest tab that hears of its host's going LATE_MS late: the Web Lock a guest waits on to
@@ -176,6 +205,9 @@ def test_a_new_build_takes_over_an_open_preview_without_reload(origin):
     app.page.evaluate(WRITE_JS, ["/v/a.txt", "two"])
     app.page.reload()  # the app's relay registers the service worker again, asks for an update
     wait_ready(app)
+    # Ready does not wait for the relay frame; a preview's URL is given only once it is up.
+    assert app.page.evaluate("p => window.pyvfs.ready.then((vfs) => vfs.previewUrl(p))",
+                             "/v/a.txt") == url
     # Polled here, not with wait_for_function: that one takes an async predicate's promise as
     # truthy at once, so it never waited for the new build.
     deadline = time.monotonic() + 20

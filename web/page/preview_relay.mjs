@@ -81,13 +81,19 @@ async function configuredPreviewOrigin() {
 }
 
 // Acks an offer this page can serve, a token of a disk it has open (or a token no tab minted:
-// that is a 404 any tab may give); on "go" hands the port to that disk's VFS worker, which
-// answers the service worker directly (docs/preview.md). Other tabs offered the same request
-// may ack too; the service worker picks one and closes the others' ports.
+// that is a 404 any tab may give), and passes on any other, so the service worker need not wait
+// for it; on "go" hands the port to that disk's VFS worker, which answers the service worker
+// directly (docs/preview.md). Other tabs offered the same request may ack too; the service
+// worker picks one and closes the others' ports.
 async function answerPreview(message, port, diskOf) {
   const root = await findRoot(message.token).catch(() => null);
   const disk = root && diskOf(root.disk);
-  if (root && !disk?.worker) return;
+  // A disk still electing its runtime has no worker for a moment: its tab acks once it has.
+  if (disk && !disk.worker) await disk.ready.catch(() => null);
+  if (root && !disk?.worker) {
+    port.postMessage({ type: BODY.pass });
+    return port.close();
+  }
   port.onmessage = ({ data }) => {
     if (data?.type !== BODY.go) return;
     port.onmessage = null;
