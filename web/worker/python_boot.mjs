@@ -1,8 +1,8 @@
 // Python in the VFS worker: loading Pyodide from the runtime snapshot stored in IndexedDB (a kept
 // copy of the build's, or one made here), the one the build shipped, or from the packages
 // (docs/boot.md), the boot's progress messages to the page, the default content's files, and,
-// once this worker is idle, warming up Python's interpreter and keeping a copy of the shipped
-// snapshot or making one in a second worker.
+// once this worker is idle, keeping a copy of the shipped snapshot or making one in a second
+// worker.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { dropSnapshot, keepShipped, loadShipped, shippedWasUsed, snapshotKey, storedKey, storedSnapshot } from "./runtime_store.mjs";
@@ -210,17 +210,12 @@ export async function fetchDefaults() {
 // `quietFor()`: how long the worker has had no call running, in ms.
 function whenIdle(quietFor, run) {
   bootInfo.snapshot = "waiting";
-  whenQuietFor(quietFor, SNAPSHOT_IDLE_MS, run);
-}
-
-// Runs `run` once the worker has had no call for `ms`.
-function whenQuietFor(quietFor, ms, run) {
   const check = () => {
     const quiet = quietFor();
-    if (quiet >= ms) run();
-    else setTimeout(check, ms - quiet);
+    if (quiet >= SNAPSHOT_IDLE_MS) run();
+    else setTimeout(check, SNAPSHOT_IDLE_MS - quiet);
   };
-  setTimeout(check, ms);
+  setTimeout(check, SNAPSHOT_IDLE_MS);
 }
 
 // Stores this build's snapshot once (`store()` says how it ended), under the Web Lock
@@ -269,22 +264,6 @@ export function snapshotWhenIdle(manifest, key, snapshot, quietFor) {
   } else if (bootInfo.from !== "snapshot") {
     whenIdle(quietFor, () => storeOnce(key, "making", () => runMaker(manifest, key)));
   }
-}
-
-// Once the worker has had no call for WARM_UP_QUIET_MS after its boot, the interpreter's
-// warm-up runs in the background, once (py_vfs/web/warm_up.py): V8 then deoptimizes Python's
-// interpreter loop on its calls rather than on the user's first ones, which go between its
-// rounds.
-const WARM_UP_QUIET_MS = 100;
-export function warmUpWhenIdle(pyodide, quietFor) {
-  whenQuietFor(quietFor, WARM_UP_QUIET_MS, () => {
-    const warmUp = pyodide.pyimport("py_vfs.web.warm_up");
-    try {
-      warmUp.start();
-    } finally {
-      warmUp.destroy();
-    }
-  });
 }
 
 export { here, snapshotKey };

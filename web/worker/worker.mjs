@@ -10,7 +10,7 @@
 // reached Python yet, else stopped at its next safe point.
 
 import { IDBStore } from "./idb_store.mjs";
-import { fetchDefaults, here, progress, snapshotKey, snapshotWhenIdle, startRuntime, warmUpWhenIdle } from "./python_boot.mjs";
+import { fetchDefaults, here, progress, snapshotKey, snapshotWhenIdle, startRuntime } from "./python_boot.mjs";
 import { diagnostics, memoryUsage } from "./own_answers.mjs";
 import { servePreview } from "./preview_owner.mjs";
 import * as fsa from "./fsa.mjs";
@@ -113,9 +113,7 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   serving = true;
   if (missedAtBoot) await settled(pyodide, edge.dispatch(api, "sync", []));
   progress("ready", "Ready");
-  const quietFor = () => (activeCalls ? 0 : performance.now() - lastCallAt);
-  warmUpWhenIdle(pyodide, quietFor);
-  snapshotWhenIdle(manifest, key, snapshot, quietFor);
+  snapshotWhenIdle(manifest, key, snapshot, () => (activeCalls ? 0 : performance.now() - lastCallAt));
   return { pyodide, api, dispatch: edge.dispatch, dispatchMany: edge.dispatch_many, store };
 }
 
