@@ -258,12 +258,14 @@ async function answer(request, url, finished) {
       if (request.headers.has(header)) wanted[field] = request.headers.get(header);
     }
     const message = { type: "pyvfs:preview", protocol: PROTOCOL, token, request: wanted };
-    const { port, relays } = await offer(message);
+    const { port, unanswered } = await offer(message);
     if (port) return await receive(port, request.method, finished);
     finished();
     const app = (await appOrigins())[0];
     const link = app ? `<p><a href="${escapeHtml(new URL("/", app).href)}">Open the app</a>, then reload this page.</p>` : "";
-    const why = relays ? "No open py_vfs app tab has this preview's disk open." : "No py_vfs app tab is open to serve this file.";
+    const why = unanswered === null ? "No py_vfs app tab is open to serve this file."
+      : unanswered ? "No py_vfs app tab answered in time."
+      : "No open py_vfs app tab has this preview's disk open.";
     return page(503, "Preview unavailable", why, link);
   } catch (error) {
     finished();
@@ -274,28 +276,28 @@ async function answer(request, url, finished) {
 // Offers the request to every relay frame at once (isRelay: preview pages and anything else of
 // this origin are not asked). Resolves with {port} of the first app tab that acks, or with no
 // port once every relay passed (its tab does not have the disk open) or ACK_TIMEOUT_MS went by;
-// `relays` counts the relays asked.
+// `unanswered`: how many relays neither acked nor passed (null: there was none to ask).
 async function offer(message) {
   const all = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
   const relays = [];
   for (const client of all) if (await isRelay(client)) relays.push(client);
-  if (!relays.length) return { port: null, relays: 0 };
+  if (!relays.length) return { port: null, unanswered: null };
   return new Promise((resolve) => {
     let chosen = null;
     let undecided = relays.length;
-    const timer = setTimeout(() => resolve({ port: null, relays: relays.length }), ACK_TIMEOUT_MS);
+    const timer = setTimeout(() => resolve({ port: null, unanswered: undecided }), ACK_TIMEOUT_MS);
     for (const client of relays) {
       const channel = new MessageChannel();
       channel.port1.onmessage = ({ data }) => {
         if (data?.type === "ack" && !chosen) {
           chosen = channel.port1;
           clearTimeout(timer);
-          return resolve({ port: chosen, relays: relays.length });
+          return resolve({ port: chosen, unanswered: 0 });
         }
         channel.port1.close();
         if (data?.type === "pass" && !chosen && --undecided === 0) {
           clearTimeout(timer);
-          resolve({ port: null, relays: relays.length });
+          resolve({ port: null, unanswered: 0 });
         }
       };
       client.postMessage(message, [channel.port2]);
