@@ -12,9 +12,14 @@ IndexedDB's one-put transaction (W1's unit for raw IndexedDB) and a transaction 
 commit (four object stores); a round trip to a bare dedicated worker; appends of 1 KiB through
 an origin-private-file-system sync access handle, with and without a flush; and ours: a round
 trip to our worker that Python takes no part in (`fsaCounters`), a Python call that touches no
-storage (`realpath`) and a `writeFile` of 1 KiB. Each is recorded as workload "F1 <probe>",
-adapter "ours" (fresh context) or "persistent", its median in "ms". Nothing is a target: these
-say what bounds one.
+storage (`realpath`) and a `writeFile` of 1 KiB. Two more bound W1 and W1c for any design
+that enters Python once per call and commits in IndexedDB (report.py, "What a write through
+Python costs at the least"): from a dedicated worker, where our commits run, raw IndexedDB's
+one-put transaction, and one transaction holding the bytes of `TURN_CALLS` such writes as one
+value (per write: the least a group commit of them stores); and
+`TURN_CALLS` `realpath` calls made at once (one message, one entry into Python), per call. Each
+is recorded as workload "F1 <probe>", adapter "ours" (fresh context) or "persistent", its median
+in "ms". Nothing is a target: these say what bounds one.
 """
 
 from __future__ import annotations
@@ -24,18 +29,22 @@ import tempfile
 WORKLOAD = "F1"
 COUNT, WARMUP = 300, 50
 SMOKE_COUNT, SMOKE_WARMUP = 10, 2
+# The probes of calls made at once: W1c's count of writes, in rounds (the median kept).
+TURN_CALLS, TURN_ROUNDS = 1000, 5
+SMOKE_TURN_CALLS, SMOKE_TURN_ROUNDS = 10, 1
 # The adapter name of the probes run in a persistent profile.
 PERSISTENT = "persistent"
-PROBES = ("idbPut", "idbCommit", "workerEcho", "opfsAppend", "opfsAppendFlush", "oursHop",
-          "oursPython", "oursWrite")
+PROBES = ("idbPut", "idbCommit", "workerEcho", "opfsAppend", "opfsAppendFlush", "idbPutWorker",
+          "idbGroupWorker", "oursHop", "oursPython", "oursPythonTurn", "oursWrite")
 
 
 def run_floors(bench, reps: int) -> None:
     """F1 on `bench` (a bench/run.py Bench), `reps` times in each of the two places: a fresh
     context, as the chain's workloads run (adapter "ours"), and a persistent profile, as a
     user's browser has it (adapter "persistent")."""
-    sizes = ({"count": SMOKE_COUNT, "warmup": SMOKE_WARMUP} if bench.smoke
-             else {"count": COUNT, "warmup": WARMUP})
+    sizes = ({"count": SMOKE_COUNT, "warmup": SMOKE_WARMUP, "calls": SMOKE_TURN_CALLS,
+              "rounds": SMOKE_TURN_ROUNDS} if bench.smoke
+             else {"count": COUNT, "warmup": WARMUP, "calls": TURN_CALLS, "rounds": TURN_ROUNDS})
     for rep in range(reps):
         context = bench.browser.new_context()
         try:

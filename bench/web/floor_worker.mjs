@@ -1,27 +1,13 @@
-// F1's bare dedicated worker (bench/web/floors.mjs): it echoes a message, and times appends of
+// F1's bare dedicated worker (bench/web/floors.mjs): it echoes a message; times appends of
 // 1 KiB to a file of the origin private file system through a sync access handle, with and
-// without a flush after each: the storage a log-structured store in our worker would use.
+// without a flush after each: the storage a log-structured store in our worker would use; and
+// times raw IndexedDB from a worker, where our commits run: one put per transaction, and a
+// group of puts in one.
 
-const KIB = new Uint8Array(1024).fill(120);
+import { KIB, idbGroup, idbPut, openDatabase, probe } from "./floor_probes.mjs";
+
 const FILE = "bench-floors.log";
-
-// The median, over BATCHES batches of `count / BATCHES` calls each, of a batch's time divided by
-// its calls, after `warmup` untimed calls: batches, because a page that is not cross-origin
-// isolated sees performance.now() in steps of 0.1 ms, coarser than one call.
-const BATCHES = 10;
-
-function timeEach(call, { count, warmup }) {
-  for (let i = 0; i < warmup; i++) call();
-  const size = Math.max(1, Math.floor(count / BATCHES));
-  const perCall = [];
-  for (let batch = 0; batch < BATCHES; batch++) {
-    const start = performance.now();
-    for (let i = 0; i < size; i++) call();
-    perCall.push((performance.now() - start) / size);
-  }
-  perCall.sort((a, b) => a - b);
-  return (perCall[BATCHES / 2 - 1] + perCall[BATCHES / 2]) / 2;
-}
+const DATABASE = "bench-floors-worker";
 
 async function opfs(sizes) {
   const root = await navigator.storage.getDirectory();
@@ -31,8 +17,8 @@ async function opfs(sizes) {
     handle.truncate(0);
     let at = 0;
     const append = () => { at += handle.write(KIB, { at }); };
-    const opfsAppend = timeEach(append, sizes);
-    const opfsAppendFlush = timeEach(() => { append(); handle.flush(); }, sizes);
+    const opfsAppend = await probe(append, sizes);
+    const opfsAppendFlush = await probe(() => { append(); handle.flush(); }, sizes);
     return { opfsAppend, opfsAppendFlush };
   } finally {
     handle.close();
@@ -40,9 +26,22 @@ async function opfs(sizes) {
   }
 }
 
+async function idb({ count, warmup, calls, rounds }) {
+  const db = await openDatabase(DATABASE, ["files"]);
+  try {
+    const idbPutWorker = await probe(idbPut(db, "files"), { count, warmup });
+    const idbGroupWorker = await idbGroup(db, "files", { calls, rounds });
+    return { idbPutWorker, idbGroupWorker };
+  } finally {
+    db.close();
+  }
+}
+
+const KINDS = { echo: async (data) => data.bytes, opfs, idb };
+
 self.onmessage = async ({ data }) => {
   try {
-    const value = data.kind === "echo" ? data.bytes : await opfs(data);
+    const value = await KINDS[data.kind](data);
     self.postMessage({ id: data.id, value });
   } catch (error) {
     self.postMessage({ id: data.id, error: String(error?.message ?? error) });

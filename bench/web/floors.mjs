@@ -4,8 +4,8 @@
 // of one call in ms. Nothing here is a file system; ours is opened only for its own probes.
 
 import { openVFS } from "/pyvfs.mjs";
+import { KIB, idbPut, openDatabase, probe, probeTurn, settled } from "./floor_probes.mjs";
 
-const KIB = new Uint8Array(1024).fill(120);
 const DATABASE = "bench-floors";
 // A commit of ours touches these object stores (web/worker/idb_store.mjs, commitLogged).
 const COMMIT_SPACES = ["meta", "log", "nodes", "names"];
@@ -14,52 +14,6 @@ const COMMIT_SPACES = ["meta", "log", "nodes", "names"];
 const FILE_RECORD = JSON.stringify({ type: "file", mode: 420, size: 1024, inline: btoa("x".repeat(1024)) });
 const FOLDER_RECORD = JSON.stringify({ type: "dir", mode: 493, mtime: 0, ctime: 0 });
 const LOG_ENTRY = JSON.stringify({ v: 1, writer: "user", op: "writeFile", puts: { a: FILE_RECORD }, before: { a: null } });
-
-// The median, over BATCHES batches of `count / BATCHES` calls each, of a batch's time divided by
-// its calls, after `warmup` untimed calls: batches, because a page that is not cross-origin
-// isolated sees performance.now() in steps of 0.1 ms, coarser than one call.
-const BATCHES = 10;
-
-async function probe(call, { count, warmup }) {
-  for (let i = 0; i < warmup; i++) await call(-1 - i);
-  const size = Math.max(1, Math.floor(count / BATCHES));
-  const perCall = [];
-  for (let batch = 0, n = 0; batch < BATCHES; batch++) {
-    const start = performance.now();
-    for (let i = 0; i < size; i++) await call(n++);
-    perCall.push((performance.now() - start) / size);
-  }
-  perCall.sort((a, b) => a - b);
-  return (perCall[BATCHES / 2 - 1] + perCall[BATCHES / 2]) / 2;
-}
-
-function settled(tx) {
-  return new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onabort = () => reject(tx.error ?? new Error("transaction aborted"));
-  });
-}
-
-function openDatabase() {
-  return new Promise((resolve, reject) => {
-    const opening = indexedDB.open(DATABASE, 1);
-    opening.onupgradeneeded = () => {
-      for (const space of ["files", ...COMMIT_SPACES]) opening.result.createObjectStore(space);
-    };
-    opening.onsuccess = () => resolve(opening.result);
-    opening.onerror = () => reject(opening.error);
-    opening.onblocked = () => reject(new Error(`${DATABASE}: blocked by another connection`));
-  });
-}
-
-// One readwrite transaction per write, one put: raw IndexedDB's W1.
-function idbPut(db) {
-  return (i) => {
-    const tx = db.transaction("files", "readwrite");
-    tx.objectStore("files").put(KIB, `/f${i}`);
-    return settled(tx);
-  };
-}
 
 // One transaction shaped like ours: the revision read and put, the file's and its folder's
 // records, the directory entry and the journal entry, over four object stores.
@@ -99,13 +53,14 @@ function floorWorker() {
   return { ask, close: () => worker.terminate() };
 }
 
-// Every probe once: {probe name: median ms of one call}. `count`, `warmup`: calls per probe.
-export async function runFloors({ count, warmup }) {
+// Every probe once: {probe name: median ms of one call}. `count`, `warmup`: calls per probe;
+// `calls`, `rounds`: the probes of calls made at once (W1c's shape), calls per round and rounds.
+export async function runFloors({ count, warmup, calls, rounds }) {
   const sizes = { count, warmup };
   const out = {};
-  const db = await openDatabase();
+  const db = await openDatabase(DATABASE, ["files", ...COMMIT_SPACES]);
   try {
-    out.idbPut = await probe(idbPut(db), sizes);
+    out.idbPut = await probe(idbPut(db, "files"), sizes);
     out.idbCommit = await probe(idbCommit(db), sizes);
   } finally {
     db.close();
@@ -114,15 +69,18 @@ export async function runFloors({ count, warmup }) {
   try {
     out.workerEcho = await probe(() => worker.ask({ kind: "echo", bytes: KIB }), sizes);
     Object.assign(out, await worker.ask({ kind: "opfs", ...sizes }));
+    Object.assign(out, await worker.ask({ kind: "idb", ...sizes, calls, rounds }));
   } finally {
     worker.close();
   }
   const vfs = await openVFS({ name: "F1", defaults: false });
   await vfs.mkdir("/f1", { recursive: true });
   // A round trip to our worker that Python does not take part in, one Python call that
-  // touches no storage, and a write.
+  // touches no storage (alone, and `calls` of them made at once: one message, one entry into
+  // Python), and a write.
   out.oursHop = await probe(() => vfs.fsaCounters(), sizes);
   out.oursPython = await probe(() => vfs.realpath("/f1"), sizes);
+  out.oursPythonTurn = await probeTurn(() => vfs.realpath("/f1"), { calls, rounds });
   out.oursWrite = await probe((i) => vfs.writeFile(`/f1/${i}`, KIB), sizes);
   return out;
 }
