@@ -30,7 +30,7 @@ from ..core.node import Node
 from ..storage import Store
 from ..storage.transaction import WRITER, Change, Transaction
 from .content import Content
-from .group_commit import GroupCommit
+from .group_commit import GroupCommit, Waiter
 from .index import Index
 from .replica import Replica, store_full
 from .watch import Watchers
@@ -133,26 +133,7 @@ class CommitEngine:
         for attempt in range(MAX_ROOM_TRIES + 1):
             waiter = self._group.enqueue(change, operation, self.writer(writer))
             try:
-                # The cross-tab turn first: while waiting for it, announced commits of other
-                # tabs are applied (``sync`` takes only the mutex), so the commit is rarely
-                # stale. Whoever gets the lock commits every change queued by then: often this
-                # one was already committed by an earlier caller's group.
-                # A group has one writer: behind another writer's changes, this one may need a
-                # turn of its own. While another caller leads a round, this one follows it (its
-                # change is probably in that round's group) instead of queueing for the turn
-                # too: it wakes when its change is settled, or when it is the first still queued
-                # after a round. (In this coroutine, not one of its own: every write runs it.)
-                while not waiter.done:
-                    if self._group.leading:
-                        try:
-                            await self._group.follow(waiter)
-                        except BaseException:  # cancelled, perhaps just as it was to lead
-                            self._group.pass_on()
-                            raise
-                        continue
-                    async with self._group.lead(), self._replica.turn(), self.mutex:
-                        if not waiter.done:
-                            await self._group.commit_pending(waiter)
+                await self._settled(waiter)
                 result = waiter.outcome()
             except FsError as error:
                 # The store is full: history goes first; ENOSPC once none is left to trim.
@@ -163,6 +144,61 @@ class CommitEngine:
                 await self.after_commit()
             return result
         raise AssertionError("unreachable")
+
+    async def run_many(self, changes: list[tuple[Change, str | None]], operation: str,
+                       writer: str | None = None) -> list[tuple[Any, BaseException | None]]:
+        """Run several changes, each with its caller's request id (or None), as ``run`` runs
+        one, queued together in their order: each its own transaction within the group (one
+        that fails undoes only itself), so each gets its own outcome, ``(result, None)`` or
+        ``(None, error)``. One coroutine waits for all of them: what the writes of one message
+        from the page cost (py_vfs/web/write_runs.py) is their changes, not a task and a
+        wait each. Not inside a step (its caller runs one change at a time)."""
+        self.refuse_deadlock("write")
+        who = self.writer(writer)
+        outcomes: list[tuple[Any, BaseException | None]] = [(None, None)] * len(changes)
+        todo = list(range(len(changes)))
+        for attempt in range(MAX_ROOM_TRIES + 1):
+            waiters = [self._group.enqueue(changes[i][0], operation, who, changes[i][1])
+                       for i in todo]
+            if not waiters:
+                break
+            # Queued together with one writer, they are committed in the same round: once
+            # the last is settled, the others are (and each wait below returns at once).
+            for waiter in reversed(waiters):
+                await self._settled(waiter)
+            full = []
+            for i, waiter in zip(todo, waiters, strict=True):
+                outcomes[i] = (waiter.result, waiter.error)
+                if waiter.error is not None and store_full(waiter.error):
+                    full.append(i)
+            # The store is full: history goes first; ENOSPC once none is left to trim.
+            if not full or attempt == MAX_ROOM_TRIES or not await self._room():
+                break
+            todo = full
+        if self.after_commit is not None and any(error is None for _, error in outcomes):
+            await self.after_commit()
+        return outcomes
+
+    async def _settled(self, waiter: Waiter) -> None:
+        """Until ``waiter``'s change is committed or failed. The cross-tab turn first: while
+        waiting for it, announced commits of other tabs are applied (``sync`` takes only the
+        mutex), so the commit is rarely stale. Whoever gets the lock commits every change
+        queued by then: often this one was already committed by an earlier caller's group.
+        A group has one writer: behind another writer's changes, this one may need a turn of
+        its own. While another caller leads a round, this one follows it (its change is
+        probably in that round's group) instead of queueing for the turn too: it wakes when
+        its change is settled, or when it is the first still queued after a round."""
+        while not waiter.done:
+            if self._group.leading:
+                try:
+                    await self._group.follow(waiter)
+                except BaseException:  # cancelled, perhaps just as it was to lead
+                    self._group.pass_on()
+                    raise
+                continue
+            async with self._group.lead(), self._replica.turn(), self.mutex:
+                if not waiter.done:
+                    await self._group.commit_pending(waiter)
 
     async def _room(self) -> bool:
         """Ask the journal to free room (under the turn and the mutex)."""

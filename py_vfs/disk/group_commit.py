@@ -36,14 +36,17 @@ MAX_ATTEMPTS = 50
 
 class Waiter:
     """One queued mutation (its change, the operation's name, its writer, the caller's request
-    id) and, once its group committed (or it failed), its outcome."""
+    id: ``request``, else the context's) and, once its group committed (or it failed), its
+    outcome."""
 
-    def __init__(self, change: Change, operation: str, writer: str) -> None:
+    def __init__(self, change: Change, operation: str, writer: str,
+                 request: str | None = None) -> None:
         self.change = change
         self.operation = operation
         self.writer = writer
         self.scope = SCOPE.get()  # the caller's restricted view, if any: its change runs in it
-        self.request = REQUEST.get()  # the caller's request id, if any: the entry records it
+        # The caller's request id, if any: the entry records it.
+        self.request = request if request is not None else REQUEST.get()
         self.done = False
         self.result: Any = None
         self.error: BaseException | None = None
@@ -110,9 +113,10 @@ class GroupCommit:
         if not self._round:
             self.next_leader()
 
-    def enqueue(self, change: Change, operation: str, writer: str) -> Waiter:
+    def enqueue(self, change: Change, operation: str, writer: str,
+                request: str | None = None) -> Waiter:
         """Queue ``change`` for the next group; the waiter tells its outcome."""
-        waiter = Waiter(change, operation, writer)
+        waiter = Waiter(change, operation, writer, request)
         self._queue.append(waiter)
         return waiter
 

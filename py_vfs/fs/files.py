@@ -71,13 +71,14 @@ class Files(Concern):
                           "writeFile", "open", path)
 
     def write_change(self, path: str, data: bytes | str, mode: int | None,
-                     digests: Sequence[str] | None) -> Change:
-        """The change that replaces (or creates) the file at ``path`` on the disk, its parents
-        created; ``data`` and ``mode`` are checked now."""
+                     digests: Sequence[str] | None, *, parents: bool = True) -> Change:
+        """The change that replaces (or creates) the file at ``path`` on the disk, its missing
+        parents created unless not ``parents``; ``data`` and ``mode`` are checked now. (For a
+        path on the disk: with folders mounted, ``write_file`` finds where a path leads.)"""
         payload = as_bytes(data, path)
         mode = None if mode is None else check_mode(mode, "open", path)
         return lambda tx: self._write(DiskSide(self.disk, tx, "open", path), DISK, path,
-                                      payload, mode, digests)
+                                      payload, mode, digests, parents)
 
     def _write(self, side: FileSide, place: Place, path: str, payload: bytes,
                mode: int | None, digests: Sequence[str] | None, parents: bool = True) -> None:

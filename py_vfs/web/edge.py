@@ -20,8 +20,9 @@ from ..hosts.preview import PinnedPreviews
 from ..mounts.fsa import BrowserHost
 from ..vfs import VFS
 from .dock_sync import DockSync
+from .envelopes import Envelope, broken
 from .scripts import use_js_realm
-from .webapi import Envelope, WebAPI, broken
+from .webapi import WebAPI
 
 
 def _out(envelope: Any) -> Any:
@@ -88,19 +89,25 @@ def dispatch_many(api: WebAPI, js_calls: Any, answer: Any) -> Any:
 
         return out
 
+    ids: list[int] = []
+    calls: list[tuple[str, list[Any], str | None, str | None, Callable[[Envelope], None]]] = []
+    # Three levels at once (the list, each call, each call's arguments): a JS array iterated
+    # from Python crosses once an element.
+    for call_id, op, js_args, writer, request in js_calls.to_py(depth=3):
+        try:
+            args = [from_js(arg) for arg in js_args]
+        except Exception as error:  # a bug: EIO for this call, the others go on
+            now.append([call_id, broken(error)])
+            continue
+        ids.append(call_id)
+        calls.append((op, args, None if writer is jsnull else writer,
+                      None if request is jsnull else request, answer_of(call_id)))
     try:
-        for call_id, op, js_args, writer, request in js_calls.to_py(depth=2):
-            try:
-                result = api.call(op, [from_js(arg) for arg in js_args],
-                                  None if writer is jsnull else writer, None,
-                                  out=answer_of(call_id),
-                                  request=None if request is jsnull else request)
-                if isinstance(result, dict):
-                    now.append([call_id, result])
-            except Exception as error:
-                now.append([call_id, broken(error)])
+        answers = api.call_many(calls)
     finally:
         entering = False
+    now.extend([call_id, envelope] for call_id, envelope in zip(ids, answers, strict=True)
+               if envelope is not None)
     return _out(now)
 
 
@@ -116,15 +123,17 @@ def from_js(value: Any) -> Any:
     Uint8Array."""
     if type(value) in _PLAIN:
         return value
-    from pyodide.ffi import JsProxy, to_js
+    from pyodide.ffi import JsProxy, JsTypedArray, to_js
 
+    # A typed array is told by the proxy's own type (no crossing into JS to ask), and most
+    # arguments that are not plain are a write's bytes.
+    if isinstance(value, JsTypedArray):
+        return value.to_bytes()
     if not isinstance(value, JsProxy):
         return value
     if value.typeof == "function":
         return lambda *args: value(*(to_js(arg) if isinstance(arg, bytes) else arg
                                      for arg in args))
-    if getattr(value, "BYTES_PER_ELEMENT", None) is not None:
-        return value.to_bytes()
     return value.to_py()
 
 

@@ -12,6 +12,9 @@ from .encodings import decode, encode
 from .open_flags import read_with, write_with
 from .protocol import COPYFILE_EXCL, COPYFILE_FICLONE_FORCE
 
+# A plain writeFile's data, mode and digests (``plain_write``).
+PlainWrite = tuple[bytes | str, int | None, list[str] | None]
+
 
 def flag(options: Any, name: str) -> bool:
     """Whether the options object sets ``name`` (a missing object sets nothing)."""
@@ -62,17 +65,34 @@ def written(v: Any, path: str, data: bytes | str, options: Any = None, *,
     """``writeFile`` (``appendFile`` with ``append``): text in the options' encoding, with
     their ``mode`` and ``flag``. The worker adds the chunks' sha256 to a plain writeFile's
     options as "digests" (web/worker/worker.mjs)."""
-    if isinstance(data, str):
-        encoding = encoding_of(options)
-        data = encode(data, encoding) if encoding not in (None, "utf8", "utf-8") else data
+    plain = None if append else plain_write(data, options)
+    if plain is not None:
+        data, mode, digests = plain
+        return v.write_file(path, data, mode=mode, digests=digests, parents=False)
+    data = _in_encoding(data, options)
     file_flag = options.get("flag") if isinstance(options, dict) else None
-    if file_flag is None and not append:
-        digests = options.get("digests") if isinstance(options, dict) else None
-        return v.write_file(path, data, mode=mode_of(options), digests=digests, parents=False)
     if file_flag is None and mode_of(options) is None:
         return v.append_file(path, data)
     return write_with(v, path, encode(data, None) if isinstance(data, str) else bytes(data),
                       file_flag, mode_of(options), append=append)
+
+
+def plain_write(data: bytes | str, options: Any = None) -> PlainWrite | None:
+    """A ``writeFile`` with no ``flag`` (replace or create, its parents not made): its data in
+    the options' encoding, its mode and digests; None when a flag asks for more."""
+    if isinstance(options, dict) and options.get("flag") is not None:
+        return None
+    digests = options.get("digests") if isinstance(options, dict) else None
+    return _in_encoding(data, options), mode_of(options), digests
+
+
+def _in_encoding(data: bytes | str, options: Any) -> bytes | str:
+    """Text in the options' encoding as bytes (UTF-8 text stays text: the VFS encodes it)."""
+    if isinstance(data, str):
+        encoding = encoding_of(options)
+        if encoding not in (None, "utf8", "utf-8"):
+            return encode(data, encoding)
+    return data
 
 
 def mode_of(options: Any) -> int | None:

@@ -10,21 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import sys
-import traceback
 from collections.abc import Callable
 from typing import Any
 
 from ..agent import run_tool
 from ..core.cancel import SIGNAL, Signal
 from ..core.errors import FsError
-from ..core.node import DirEntry, Stat
 from ..defaults import Bundle, reset
-from ..disk.check import Report
 from ..disk.streams import ReadStream, WriteStream
-from ..disk.usage import Usage
 from ..disk.writers import check_writer
-from ..fs.search import GrepResult
 from ..hosts.preview import PreviewHost, PreviewRequest, respond
 from ..hosts.view_hosts import ViewHost, ViewPreviews
 from ..mounts.fsa import FsaBackend, NeedsPromising
@@ -37,21 +31,20 @@ from . import node_calls
 from .arguments import check_call
 from .data import DataOps
 from .dock_sync import DockSync, no_dock
+from .envelopes import Convert, Envelope, broken, failure, plain, settle, started
 from .file_handles import FileHandles
 from .history import HistoryOps
 from .options import copy_file, flag, gc_options, grep_options, mode_of, read_file, written
 from .page_cache import Views, listing
-from .protocol import PYTHON_OPS, STEP_OPS, error_envelope
+from .protocol import PYTHON_OPS, STEP_OPS
 from .retries import Retries, check_request, check_retry
 from .shell import ShellOps
 from .steps import Steps
 from .streams import Sessions
 from .views import ViewChannels
+from .watches import Notify, Watches
+from .write_runs import Call, call_in_runs
 
-Envelope = dict[str, Any]
-# What a caller turns an envelope into (``WebAPI.call``'s ``out``).
-Convert = Callable[[Envelope], Any]
-Notify = Callable[[int, dict[str, str]], None]
 Invalidate = Callable[[int], None]
 
 class WebAPI:
@@ -74,8 +67,7 @@ class WebAPI:
         self.fsa = fsa
         self.shell = Shell(vfs, previews=previews, host=host,
                            writer=getattr(vfs, "writer", None) or "shell", defaults=defaults)
-        self._notify = notify
-        self._watches: dict[int, Callable[[], None]] = {}
+        self.watches = Watches(vfs, notify)  # the page's vfs.watch (web/watches.py)
         self._streams = Sessions()  # the stream sessions between calls (web/streams.py)
         self.files = FileHandles(vfs)  # open() descriptors (web/file_handles.py)
         # One registry of open steps for the API and its views: a step blocks them all.
@@ -93,8 +85,8 @@ class WebAPI:
         self._retries = Retries(vfs)
         # The disk's dock (py_vfs/web/dock_sync.py), set at boot when openVFS names one.
         self.dock: DockSync | None = None
-        self._ops = {**self.operations(vfs), **self._steps.table(self), "watch": self._watch,
-                     "unwatch": self._unwatch, "sync": vfs.sync, "reset": self._reset,
+        self._ops = {**self.operations(vfs), **self._steps.table(self), "watch": self.watches.watch,
+                     "unwatch": self.watches.unwatch, "sync": vfs.sync, "reset": self._reset,
                      "dockSync": self._dock_sync, "dockStatus": self._dock_status,
                      **DataOps(vfs, self._streams).table(), **self.files.table(),
                      **HistoryOps(vfs).table(), **self.channels.table(),
@@ -125,35 +117,11 @@ class WebAPI:
         assert isinstance(self.vfs, VFS)  # asked of the disk's own API only
         return {"streams": len(self._streams), "pinnedChunks": len(self.vfs.content.pins)}
 
-    def connect(self, js_notify: Any) -> None:
-        """Pyodide: where a view's child API posts its watch events (its port, worker.mjs)."""
-        from js import Object
-        from pyodide.ffi import to_js
-
-        def notify(watch_id: int, event: dict[str, str]) -> None:
-            js_notify(watch_id, to_js(event, dict_converter=Object.fromEntries))
-
-        self._notify = notify
-
-    def _watch(self, watch_id: int, path: str, options: Any = None) -> None:
-        """Forward the events of a JS ``vfs.watch`` to the page, tagged with its id."""
-        notify = self._notify
-        if notify is None:
-            raise FsError.of("EINVAL", "watch", path)
-        self._watches[watch_id] = self.vfs.watch(
-            path, lambda event: notify(watch_id, event), recursive=flag(options, "recursive"))
-
     def unwatch_all(self) -> None:
         """Stop every watch and drop the open file descriptors with their unsynced writes (a
         view's port was closed, a guest tab went away)."""
-        for watch_id in list(self._watches):
-            self._unwatch(watch_id)
+        self.watches.clear()
         self.files.forget()
-
-    def _unwatch(self, watch_id: int) -> None:
-        unsubscribe = self._watches.pop(watch_id, None)
-        if unsubscribe is not None:
-            unsubscribe()
 
     def operations(self, v: Any) -> dict[str, Callable[..., Any]]:
         """The operations by protocol name over ``v``: the disk (or a view), or a step's
@@ -320,7 +288,7 @@ class WebAPI:
         except FsError as error:
             for variable, token in reversed(tokens):
                 variable.reset(token)
-            return _failure(error)
+            return failure(error)
         try:
             if sent is not None and request is not None:
                 result = self._retries.retry(op, request, sent,
@@ -337,6 +305,31 @@ class WebAPI:
             else:
                 result.add_done_callback(lambda _: self._signals.pop(call_id, None))
         return result
+
+    def call_many(self, calls: list[Call]) -> list[Envelope | None]:
+        """The calls of one message, each ``(op, args, writer, request, out)`` (none
+        cancellable nor sent again), started in their order: the envelope of each answered
+        at once, None for the others, which end with ``out`` of theirs (as ``call`` with
+        ``out``). Consecutive plain ``writeFile``s of one writer run together, one task
+        waiting for all of them (py_vfs/web/write_runs.py), where no call could wait for
+        another."""
+        return call_in_runs(self.vfs if isinstance(self.vfs, VFS) else None, calls,
+                            self._single, self._waits)
+
+    def _single(self, op: str, args: list[Any], writer: str | None, request: str | None,
+                out: Convert) -> Envelope | None:
+        """One call of a message: its envelope if answered at once, else None."""
+        try:
+            result = self.call(op, args, writer, None, out=out, request=request)
+        except Exception as error:  # a bug: EIO for this call, the others go on
+            return broken(error)
+        return result if isinstance(result, dict) else None
+
+    def _waits(self) -> bool:
+        """Whether a call made now could wait for another (``_call_now``): a step open, a
+        retried call unanswered, a call queued before it, or a folder mounted."""
+        return bool(self._steps.running or self._retries.busy or self._queued
+                    or self.vfs.mount_table.by_path)
 
     def cancel(self, call_id: int) -> bool:
         """Abort the call ``call_id`` (its next safe point raises ECANCELED); False when it is
@@ -376,18 +369,18 @@ class WebAPI:
     async def _begun(self, awaitable: Any, out: Convert | None) -> Any:
         """A call started as a task: counted in ``_queued`` until it runs."""
         self._queued -= 1
-        return await _settle(awaitable, out)
+        return await settle(awaitable, out)
 
     def _call_now(self, op: str, args: list[Any], eager: bool = False,
                   out: Convert | None = None) -> Envelope | asyncio.Future[Any]:
         function = self._ops.get(op)
         if function is None:
-            return _failure(FsError.of("EINVAL", op, None), f"unknown operation {op!r}")
+            return failure(FsError.of("EINVAL", op, None), f"unknown operation {op!r}")
         entered = self.vfs.mount_table.entered
         try:
             result = function(*check_call(op, args))
         except FsError as error:
-            return self._stamp(_failure(error), op, entered)
+            return self._stamp(failure(error), op, entered)
         except NeedsPromising:
             return {"promising": True}  # the worker calls again with callPromising
         if inspect.isawaitable(result):
@@ -399,56 +392,12 @@ class WebAPI:
             if not eager or op in _MAY_BLOCK or self.vfs.mount_table.by_path or self._queued:
                 self._queued += 1
                 return asyncio.ensure_future(self._begun(result, out))
-            return started(_settle(result, out))
-        return self._stamp({"value": _plain(result)}, op, entered)
+            return started(settle(result, out))
+        return self._stamp({"value": plain(result)}, op, entered)
 
     def _stamp(self, envelope: Envelope, op: str, entered: int) -> Envelope:
         return self.views.stamp(envelope, op, self.vfs.mount_table.entered != entered)
 
 
-
-def started(coro: Any) -> asyncio.Future[Any]:
-    """``coro`` as a task that starts at once (``eager_start``, Python 3.12 on; 3.11: a task
-    scheduled as usual): a call that needs no I/O is done when this returns, with no turn of
-    the event loop, which in Pyodide costs more than such a call's own work (docs/
-    architecture.md). It starts in the worker's entry into Python, which is not a promising
-    one: nothing that blocks with JSPI may run there (``_MAY_BLOCK``)."""
-    if sys.version_info >= (3, 12):
-        return asyncio.Task(coro, loop=asyncio.get_event_loop(), eager_start=True)
-    return asyncio.ensure_future(coro)
-
 # The operations that run user code (the shell, Python, an agent's tools).
 _MAY_BLOCK = frozenset({"shell", "runPython", "agentTool"})
-
-
-async def _settle(awaitable: Any, out: Convert | None = None) -> Any:
-    try:
-        envelope = {"value": _plain(await awaitable)}
-    except FsError as error:
-        envelope = _failure(error)
-    except Exception as error:
-        if out is None:
-            raise
-        envelope = broken(error)
-    return envelope if out is None else out(envelope)
-
-
-def broken(error: BaseException) -> Envelope:
-    """The EIO envelope of a call that raised something other than an ``FsError`` (a bug):
-    the traceback goes to stderr (the worker's console), the message to the caller."""
-    traceback.print_exception(error)
-    return {"error": error_envelope("EIO", str(error) or type(error).__name__)}
-
-
-def _failure(error: FsError, message: str | None = None) -> Envelope:
-    return {"error": error_envelope(error.code, message or str(error), syscall=error.syscall,
-                                    path=error.filename, dest=error.dest, hint=error.hint)}
-
-
-def _plain(value: Any) -> Any:
-    """Results as plain data: Stat and DirEntry become dicts, so JS builds its own objects."""
-    if isinstance(value, Stat | DirEntry | GrepResult | Report | Usage):
-        return value.to_dict()
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    return value

@@ -43,6 +43,7 @@ const SIGALRM = 14;
 // happens, fails. Checked on Pyodide 314.0.7 (Python 3.14.2) in Node 20.
 const NO_EVENT_LOOP = "writes in flight together need a real event loop"; // no JSPI in Node 20
 const NO_PROCESSES = "Emscripten (Pyodide) has no processes";
+const NO_RUNS = "WebAPI.call_many's Tasks need a real event loop";
 const NO_LOOP_CANCEL = "WebAPI.call's Tasks need a real event loop; tests/e2e/test_abort.py covers the worker";
 const NO_LOOP_RETRY = "WebAPI.call's Tasks need a real event loop; tests/pyodide/journal.test.mjs covers Pyodide, tests/e2e/test_shared_runtime.py the worker";
 const NO_SOCKETS = "no sockets in Pyodide: no local HTTP server to test";
@@ -113,6 +114,11 @@ const EXPECTED_SKIPS = new Map([
   // WebAPI.call's out: tests/pyodide/bridge.test.mjs covers dispatch_many, its user, in Pyodide.
   ["tests/unit/test_call_out.py::test_out_hears_a_value_an_error_and_a_bug_once_each", "WebAPI.call's Tasks need a real event loop"],
   ["tests/unit/test_call_out.py::test_without_out_a_bug_is_the_future_s_exception", "WebAPI.call's Tasks need a real event loop"],
+  // WebAPI.call_many's runs of writes: bridge.test.mjs runs them through dispatch_many in Pyodide.
+  ["tests/unit/test_write_runs.py::test_each_write_of_a_run_has_its_own_outcome_and_a_failure_changes_nothing", NO_RUNS],
+  ["tests/unit/test_write_runs.py::test_the_changes_of_a_message_take_effect_in_the_order_of_its_calls", NO_RUNS],
+  ["tests/unit/test_write_runs.py::test_a_run_keeps_each_call_s_writer_and_request_id", NO_RUNS],
+  ["tests/unit/test_write_runs.py::test_a_full_store_frees_room_for_a_run_and_refuses_only_what_cannot_fit", NO_RUNS],
   // Node ids drawn by threads and by a forked process: neither exists in Pyodide.
   ["tests/unit/test_node_ids.py::test_threads_never_get_the_same_id", "Pyodide has no threads"],
   ["tests/unit/test_node_ids.py::test_a_forked_process_does_not_make_its_parent_s_ids", NO_PROCESSES],

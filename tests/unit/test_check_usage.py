@@ -14,7 +14,8 @@ from py_vfs.disk.content import CHUNK_SIZE
 from py_vfs.disk.usage import human
 from py_vfs.shell import Shell
 from py_vfs.storage.sqlite import SQLiteStore
-from py_vfs.web.webapi import WebAPI, _plain
+from py_vfs.web.envelopes import plain
+from py_vfs.web.webapi import WebAPI
 
 BIG = b"".join(bytes([i]) * CHUNK_SIZE for i in range(2)) + b"tail"  # three chunks
 SMALL = "small" * 500  # one chunk: larger than INLINE_MAX, so that its copy shares the chunk
@@ -203,7 +204,7 @@ def test_shell_fsck_and_df(vfs):
 def test_the_js_api_gets_plain_reports(vfs):
     """What crosses to JS: the table's functions' results made plain (as ``call`` does)."""
     ops = WebAPI(vfs)._ops
-    report = _plain(run(ops["check"]()))
+    report = plain(run(ops["check"]()))
     assert report["ok"] is True and report["problems"] == [] and report["nodes"] == 6
-    usage = _plain(run(ops["usage"]()))
+    usage = plain(run(ops["usage"]()))
     assert usage["files"] == 3 and usage["storedBytes"] == len(BIG) + len(SMALL)

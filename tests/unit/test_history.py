@@ -5,6 +5,7 @@ import time
 from asyncio import run
 
 import pytest
+from helpers import QuotaStore
 
 from py_vfs.core.errors import FsError
 from py_vfs.disk.journal import Retention
@@ -176,29 +177,6 @@ def test_history_off_deletes_chunks_at_once():
         assert len(vfs.store.spaces["chunks"]) == 1
 
     run(scenario())
-
-
-class QuotaStore(MemoryStore):
-    """A memory store holding at most ``room`` bytes of chunks and journal: a commit that would
-    pass it fails with ENOSPC, as a full IndexedDB origin does."""
-
-    def __init__(self, room: int) -> None:
-        super().__init__()
-        self.room = room
-
-    def _used(self) -> int:
-        return sum(len(v) for v in self.spaces["chunks"].values()) + sum(
-            len(v) for v in self.spaces["log"].values())
-
-    async def commit_logged(self, base, ops, entry):
-        grows = sum(len(op[3]) for op in ops if op[0] == "put" and op[1] == "chunks")
-        frees = sum(len(self.spaces["chunks"].get(op[2], b"")) for op in ops
-                    if op[0] == "delete" and op[1] == "chunks")
-        trims = sum(len(v) for k, v in self.spaces["log"].items()
-                    for op in ops if op[0] == "delete_to" and k <= op[2])
-        if self._used() + grows + len(entry) - frees - trims > self.room:
-            raise FsError.of("ENOSPC", "write", None)
-        return await super().commit_logged(base, ops, entry)
 
 
 def test_a_full_store_trims_history_before_refusing_a_write():

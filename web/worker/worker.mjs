@@ -402,7 +402,7 @@ function bindView(parent, childId) {
     child.destroy();
     port1.close();
   };
-  child.connect((id, event) => port1.postMessage({ type: WIRE.watch, id, event }));
+  child.watches.connect((id, event) => port1.postMessage({ type: WIRE.watch, id, event }));
   port1.onmessage = serve(calls, child, (message, transfer) => port1.postMessage(message, transfer), { [WIRE.close]: close });
   return { port: port2, close };
 }

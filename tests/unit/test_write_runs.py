@@ -1,0 +1,162 @@
+"""The writes of one message run together (py_vfs/web/write_runs.py, ``WebAPI.call_many``):
+each call keeps its own outcome, writer, request id and place in the order of effects, and a
+full store frees room for them as it does for one write."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import aio
+import pytest
+from helpers import QuotaStore
+
+from py_vfs.vfs import VFS
+from py_vfs.web.webapi import WebAPI
+
+pytestmark = pytest.mark.skipif(aio.stepping_wanted(),
+                                reason="WebAPI.call_many's Tasks need a real event loop")
+
+
+class LatentStore(QuotaStore):
+    """A store with a quota (``room`` bytes of chunks and journal) whose commits take a turn
+    of the event loop, as real I/O does; it counts them."""
+
+    def __init__(self, room: int = 1 << 40) -> None:
+        super().__init__(room)
+        self.commits = 0
+
+    async def commit_logged(self, base: int, ops: list[Any], entry: str) -> int | None:
+        await asyncio.sleep(0)
+        rev = await super().commit_logged(base, ops, entry)
+        self.commits += 1
+        return rev
+
+
+Call = tuple[str, list[Any], str | None, str | None]
+
+
+async def many(api: WebAPI, calls: list[Call]) -> list[dict[str, Any]]:
+    """Every call's envelope, in the calls' order, once all have ended."""
+    ended: dict[int, dict[str, Any]] = {}
+    done = asyncio.get_running_loop().create_future()
+
+    def out_of(at: int) -> Any:
+        def out(envelope: dict[str, Any]) -> None:
+            assert at not in ended, "one answer per call"
+            ended[at] = envelope
+            if len(ended) == len(calls) and not done.done():
+                done.set_result(None)
+        return out
+
+    answers = api.call_many([(op, args, writer, request, out_of(at))
+                             for at, (op, args, writer, request) in enumerate(calls)])
+    for at, envelope in enumerate(answers):
+        if envelope is not None:
+            out_of(at)(envelope)
+    await asyncio.wait_for(done, 10)
+    return [ended[at] for at in range(len(calls))]
+
+
+def write(path: str, data: Any, options: Any = None, writer: str | None = None,
+          request: str | None = None) -> Call:
+    return ("writeFile", [path, data] + ([options] if options is not None else []), writer,
+            request)
+
+
+def test_each_write_of_a_run_has_its_own_outcome_and_a_failure_changes_nothing():
+    async def scenario() -> None:
+        store = LatentStore()
+        api = WebAPI(await VFS.open(store))
+        vfs = api.vfs
+        await vfs.mkdir("/d")
+        await vfs.write_file("/file", b"a file")
+        commits = store.commits
+        calls = [write(f"/d/f{i}", f"v{i}") for i in range(50)]
+        calls[10] = write("/file/x", "x")  # ENOTDIR: its folder is a file
+        calls[20] = write("/missing/x", "x")  # ENOENT: writeFile makes no folders
+        calls[30] = write("/d/f30", 7)  # EINVAL: answered before anything runs
+        calls[40] = write("/file", "no", {"flag": "wx"})  # EEXIST, by the flag's own rule
+        calls[45] = write("/d/f45", b"\x00\xff", {"mode": 0o600})
+        calls[46] = write("/d/f46", "aGk=", {"encoding": "base64"})
+        ends = await many(api, calls)
+        assert ends[10]["error"]["code"] == "ENOTDIR"
+        assert ends[20]["error"]["code"] == "ENOENT"
+        assert ends[30]["error"]["code"] == "EINVAL"
+        assert ends[40]["error"]["code"] == "EEXIST"
+        failed = {10, 20, 30, 40}
+        assert all(end == {"value": None} for at, end in enumerate(ends) if at not in failed)
+        assert await vfs.read_file("/file") == b"a file"
+        assert not vfs.exists("/missing") and not vfs.exists("/d/f30")
+        assert await vfs.read_file("/d/f0", "utf-8") == "v0"
+        assert await vfs.read_file("/d/f45") == b"\x00\xff"
+        assert vfs.stat("/d/f45").mode & 0o777 == 0o600
+        assert await vfs.read_file("/d/f46") == b"hi"
+        assert len(vfs.readdir("/d")) == 46  # f10, f20, f30 and f40 were not written there
+        assert store.commits - commits <= 4, "the writes in flight share commits"
+        assert (await vfs.check()).ok
+
+    asyncio.run(scenario())
+
+
+def test_the_changes_of_a_message_take_effect_in_the_order_of_its_calls():
+    async def scenario() -> None:
+        api = WebAPI(await VFS.open(LatentStore()))
+        vfs = api.vfs
+        ends = await many(api, [
+            write("/a", "1"), write("/b", "1"), write("/a", "2"),
+            ("rename", ["/a", "/c"], None, None),
+            write("/a", "3"), write("/b", "2"),
+        ])
+        assert ends == [{"value": None}] * 6
+        assert [await vfs.read_file(p, "utf-8") for p in ("/a", "/b", "/c")] == ["3", "2", "2"]
+
+    asyncio.run(scenario())
+
+
+def test_a_run_keeps_each_call_s_writer_and_request_id():
+    async def scenario() -> None:
+        api = WebAPI(await VFS.open(LatentStore()))
+        vfs = api.vfs
+        before = vfs.revision
+        ends = await many(api, [
+            write("/u1", "x", request="page:1"), write("/u2", "x", request="page:2"),
+            write("/a1", "x", writer="agent:run", request="page:3"),
+            write("/a2", "x", writer="agent:run"),
+            write("/u3", "x", request="page:5"),
+            write("/bad", "x", writer=" agent", request="page:6"),  # EINVAL: a space first
+            write("/u4", "x", request=""),  # EINVAL: a request id is never empty
+        ])
+        assert [end.get("value", end.get("error", {}).get("code")) for end in ends] == \
+            [None, None, None, None, None, "EINVAL", "EINVAL"]
+        rows = (await vfs.query("SELECT path, writer FROM files ORDER BY path")).rows
+        assert [tuple(row) for row in rows] == [
+            ("/a1", "agent:run"), ("/a2", "agent:run"), ("/u1", "user"), ("/u2", "user"),
+            ("/u3", "user")]
+        entries = [entry async for revision, entry in vfs.history.entries_back()
+                   if revision > before]
+        listed = sorted(request for entry in entries for request in entry.get("requests", ()))
+        assert listed == ["page:1", "page:2", "page:3", "page:5"]
+        assert {entry["writer"] for entry in entries} == {"user", "agent:run"}
+
+    asyncio.run(scenario())
+
+
+def test_a_full_store_frees_room_for_a_run_and_refuses_only_what_cannot_fit():
+    async def scenario() -> None:
+        api = WebAPI(await VFS.open(LatentStore(room=600_000)))
+        vfs = api.vfs
+        for i in range(8):  # history fills most of the room
+            await vfs.write_file("/old", bytes([i]) * 60_000)
+        ends = await many(api, [write(f"/n{i}", bytes([i]) * 30_000) for i in range(4)]
+                          + [write("/huge", b"h" * 700_000)])
+        assert [end.get("value", end.get("error", {}).get("code")) for end in ends] == \
+            [None, None, None, None, "ENOSPC"]
+        assert [await vfs.read_file(f"/n{i}") for i in range(4)] == \
+            [bytes([i]) * 30_000 for i in range(4)]
+        assert not vfs.exists("/huge")
+        trims = [e for e in await vfs.journal(limit=1000) if e["operation"] == "trim"]
+        assert trims, "history was trimmed for the run's room"
+        assert (await vfs.check()).ok
+
+    asyncio.run(scenario())
