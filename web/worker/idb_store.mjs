@@ -30,8 +30,9 @@ function failureOf(error) {
 // Returns about the bytes the ops add to the origin's IndexedDB log (web/worker/log_checkpoint.mjs).
 function applyOps(tx, ops) {
   let bytes = 0;
+  const stores = {}; // each object store asked of the transaction once, not once an op
   for (const [action, space, key, value] of ops) {
-    const store = tx.objectStore(space);
+    const store = (stores[space] ??= tx.objectStore(space));
     if (action === "put") store.put(value, key);
     else if (action === "delete_to") store.delete(IDBKeyRange.upperBound(key));
     else store.delete(key);
