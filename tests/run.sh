@@ -1,7 +1,8 @@
 #!/bin/sh
 # Run every test tier, even after one fails; exit non-zero if any failed.
 #   lint  ruff check py_vfs tests build bench
-#   unit  pytest tests/unit   (CPython, no browser; under coverage.py, with a floor)
+#   unit  pytest tests/unit   (CPython, no browser; in a worker per core, under coverage.py,
+#         with a floor)
 #   pyodide  node --test tests/pyodide  (the real Pyodide in Node, fake-indexeddb; it also runs
 #            tests/unit in Pyodide, with the wheels `build/setup.sh --test` downloads)
 #   types tsc -p tests/types  (the TypeScript types of web/*.d.mts, over a program that calls
@@ -43,14 +44,16 @@ $line"
 
 tier lint "$PY" -m ruff check py_vfs tests build bench
 tier types node_modules/.bin/tsc -p tests/types
-# The unit tier under coverage.py: py_vfs's line coverage, reported after the tests; the tier
-# fails when the tests fail or the total is under COVERAGE_FLOOR (docs/testing.md).
+# The unit tier under coverage.py: in a pytest-xdist worker per core (at most 4), each measured
+# by pytest-cov and combined into one data file; py_vfs's line coverage is reported after the
+# tests, and the tier fails when the tests fail or the total is under COVERAGE_FLOOR
+# (docs/testing.md). py_vfs/dock is the dock tier's (tests/dock runs it as real processes) and is
+# left out (pyproject.toml, [tool.coverage.run]).
 COVERAGE_FLOOR=89
 unit_with_coverage() {
     data=$(mktemp -d "${TMPDIR:-/tmp}/pyvfs-coverage.XXXXXX") || return 2
-    # py_vfs/dock is the dock tier's (tests/dock runs it as real processes), not counted here.
-    "$PY" -m coverage run --data-file="$data/unit" --source=py_vfs --omit='py_vfs/dock/*' \
-        -m pytest tests/unit -q
+    COVERAGE_FILE="$data/unit" "$PY" -m pytest tests/unit -q --numprocesses=auto --maxprocesses=4 \
+        --cov=py_vfs --cov-report=
     tests_rc=$?
     "$PY" -m coverage report --data-file="$data/unit" --skip-covered --sort=cover | tail -n 12
     total=$("$PY" -m coverage report --data-file="$data/unit" --format=total \
@@ -68,7 +71,8 @@ tier unit unit_with_coverage
 # all of tests/unit inside Pyodide, bounded by its own 15 min.
 tier pyodide node --test --test-timeout=1200000 tests/pyodide/
 tier dock "$PY" -m pytest tests/dock -q -p no:cacheprovider
-tier e2e "$PY" -m pytest tests/e2e -q
+# The slowest browser tests are listed after them: the tier is most of the run's time.
+tier e2e "$PY" -m pytest tests/e2e -q --durations=15
 # 10 min for each Firefox test file (each launches its own Firefox, or two for the restart).
 tier firefox node --test --test-timeout=600000 tests/firefox/
 

@@ -7,7 +7,10 @@ coroutine to its end and fails loudly if it ever suspends. On CPython nothing is
 On CPython every skip is accounted for, as the Pyodide tier does with its EXPECTED_SKIPS
 (tests/pyodide/unit.test.mjs): a skip that ``EXPECTED_SKIPS`` below does not list with that
 reason, or a listed one that was collected and ran, fails the run (exit status 1) with a list.
-A strict xfail that ran and failed as declared is not a skip; any other xfail is one.
+A strict xfail that ran and failed as declared is not a skip; any other xfail is one. The
+accounting is the controller's when pytest-xdist runs the tests in workers (tests/run.sh): every
+report reaches it, and a strict xfail's report says so itself (``STRICT_XFAIL``), since the
+controller collects nothing.
 
 The fixtures the test files share: ``vfs`` (an empty disk in memory; a file that wants one
 filled asks for ``vfs`` in its own ``vfs`` fixture), ``sh`` (a shell session,
@@ -34,7 +37,8 @@ EXPECTED_SKIPS: dict[str, str] = {}
 
 _skipped: dict[str, str] = {}
 _ran: set[str] = set()
-_strict: set[str] = set()
+# Put on the report of a test marked as a strict xfail that runs (``pytest_runtest_makereport``).
+STRICT_XFAIL = ("xfail", "strict")
 
 _saved: dict[str, object] = {}
 
@@ -92,12 +96,15 @@ def _accounting() -> bool:
     return sys.platform != "emscripten"  # Pyodide's runner has its own list
 
 
-def pytest_collection_modifyitems(config, items) -> None:
-    for item in items:
-        marker = item.get_closest_marker("xfail")
-        if marker is not None and marker.kwargs.get("run", True) and \
-                marker.kwargs.get("strict", config.getini("xfail_strict")):
-            _strict.add(item.nodeid)
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    marker = item.get_closest_marker("xfail")
+    if call.when == "call" and marker is not None and marker.kwargs.get("run", True) and \
+            marker.kwargs.get("strict", item.config.getini("xfail_strict")):
+        # a list of its own: the report was given the item's
+        report.user_properties = [*report.user_properties, STRICT_XFAIL]
+    return report
 
 
 def pytest_collectreport(report) -> None:
@@ -110,7 +117,8 @@ def pytest_runtest_logreport(report) -> None:
         _ran.add(report.nodeid)
     if not report.skipped:
         return
-    if hasattr(report, "wasxfail") and report.when == "call" and report.nodeid in _strict:
+    if hasattr(report, "wasxfail") and report.when == "call" and \
+            any(tuple(entry) == STRICT_XFAIL for entry in report.user_properties):
         return  # ran and failed as its strict xfail declares
     _skipped[report.nodeid] = _reason(report)
 
