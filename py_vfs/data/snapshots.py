@@ -23,12 +23,13 @@ from typing import Any
 from ..core import paths
 from ..core.errors import FsError
 from ..core.node import DIRECTORY, ROOT_ID, Node
+from ..disk.clock import now
 from ..disk.content import HELD_PREFIX, SNAPSHOT_PREFIX, Content
 from ..disk.engine import CommitEngine
 from ..disk.index import Index
 from ..disk.journal import Journal, iso
 from ..disk.watch import path_of
-from ..fs.disk_side import new_id, now
+from ..fs.disk_side import new_id
 from ..fs.resolver import Resolver
 from ..storage import Store
 from ..storage.transaction import Transaction

@@ -28,6 +28,7 @@ from typing import Any
 
 from ..core.errors import FsError
 from ..storage.transaction import REQUEST, Change, Transaction
+from .clock import one_time
 from .replica import Replica, backoff
 from .scope import SCOPE, check_change
 
@@ -165,6 +166,12 @@ class GroupCommit:
             waiter.settle(error=FsError.of("EAGAIN", "write", None))
 
     async def _run(self, batch: list[Waiter]) -> tuple[Transaction, list[tuple[Any, Any]]]:
+        # The changes of a round carry one time (``clock.py``): a folder written in many times
+        # is stamped once.
+        with one_time():
+            return await self._run_changes(batch)
+
+    async def _run_changes(self, batch: list[Waiter]) -> tuple[Transaction, list[tuple[Any, Any]]]:
         # The first change that succeeds is the group, and the others are merged into it (one
         # writer for all): a group of one, all a sequential writer makes, merges nothing.
         group: Transaction | None = None

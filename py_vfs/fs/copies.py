@@ -12,13 +12,14 @@ from ..core import paths
 from ..core.cancel import check
 from ..core.errors import FsError
 from ..core.node import DIRECTORY, FILE, SYMLINK, Node
+from ..disk.clock import now
 from ..disk.content import Body
 from ..disk.engine import CommitEngine
 from ..disk.scope import require_readable
 from ..mounts.table import MountTable
 from ..storage.transaction import Transaction
 from . import rules
-from .disk_side import SYMLINK_MODE, Nodes, new_id, now
+from .disk_side import SYMLINK_MODE, Nodes, new_id
 from .mount_copies import Copier
 from .resolver import Resolver
 from .sides import Concern

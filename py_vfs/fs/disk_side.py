@@ -14,7 +14,6 @@ resolver found (``Found``: the node, or the directory and name of a file to crea
 from __future__ import annotations
 
 import os
-import time
 from collections import deque
 from collections.abc import Sequence
 
@@ -22,6 +21,7 @@ from ..core import paths
 from ..core.cancel import check
 from ..core.errors import FsError
 from ..core.node import DIRECTORY, FILE, ROOT_ID, SYMLINK, Node
+from ..disk.clock import now
 from ..disk.content import CHUNK_SIZE, NO_CONTENT, Body, Content, zero_chunk
 from ..disk.engine import CommitEngine
 from ..disk.index import Index
@@ -33,11 +33,6 @@ from .resolver import Found, Resolver
 DEFAULT_FILE_MODE = 0o644
 DEFAULT_DIR_MODE = 0o755
 SYMLINK_MODE = 0o777
-
-
-def now() -> float:
-    """The time stamps of nodes: milliseconds since the epoch."""
-    return time.time() * 1000.0
 
 
 # Node ids made ahead, ID_POOL at a time from one ``os.urandom``: in Pyodide that is a crossing
@@ -84,7 +79,11 @@ class Nodes:
         self.resolver = resolver
 
     def touch_dir(self, directory: Node, tx: Transaction, stamp: float) -> None:
-        """A directory's mtime and ctime change when its entries change."""
+        """A directory's mtime and ctime change when its entries change (nothing to store when
+        an earlier change of the same round stamped it already: ``disk/clock.py``)."""
+        if (directory.mtime_ms == stamp and directory.ctime_ms == stamp
+                and (tx.writer is None or directory.writer == tx.writer)):
+            return
         self.index.put(directory.changed(mtime_ms=stamp, ctime_ms=stamp), tx)
 
     def create(self, parent: Node, name: str, kind: str, mode: int, tx: Transaction, *,

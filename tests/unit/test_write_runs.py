@@ -20,13 +20,15 @@ pytestmark = pytest.mark.skipif(aio.stepping_wanted(),
 
 class LatentStore(QuotaStore):
     """A store with a quota (``room`` bytes of chunks and journal) whose commits take a turn
-    of the event loop, as real I/O does; it counts them."""
+    of the event loop, as real I/O does; it counts them and keeps each one's operations."""
 
     def __init__(self, room: int = 1 << 40) -> None:
         super().__init__(room)
         self.commits = 0
+        self.logged: list[list[Any]] = []
 
     async def commit_logged(self, base: int, ops: list[Any], entry: str) -> int | None:
+        self.logged.append(list(ops))
         await asyncio.sleep(0)
         rev = await super().commit_logged(base, ops, entry)
         self.commits += 1
@@ -157,6 +159,37 @@ def test_a_full_store_frees_room_for_a_run_and_refuses_only_what_cannot_fit():
         assert not vfs.exists("/huge")
         trims = [e for e in await vfs.journal(limit=1000) if e["operation"] == "trim"]
         assert trims, "history was trimmed for the run's room"
+        assert (await vfs.check()).ok
+
+    asyncio.run(scenario())
+
+
+def test_the_writes_of_one_commit_carry_one_time_and_their_folder_is_stored_once():
+    async def scenario() -> None:
+        store = LatentStore()
+        api = WebAPI(await VFS.open(store))
+        vfs = api.vfs
+        await vfs.mkdir("/d")
+        folder = vfs.stat("/d")
+        await asyncio.sleep(0.002)  # a clock of millisecond steps (Pyodide's) has moved on
+        calls = [write(f"/d/f{i}", f"v{i}") for i in range(40)]
+        calls[7] = write("/d/f7/x", "x")  # ENOENT: its own failure undoes only itself
+        commits = len(store.logged)
+        ends = await many(api, calls)
+        assert [at for at, end in enumerate(ends) if "error" in end] == [7]
+        group = store.logged[commits:]
+        assert len(group) == 1, "the run is one commit"
+        folder_id = vfs.resolver.resolve("/d", "stat").node.id
+        puts = [op for op in group[0] if op[0] == "put" and op[1] == "nodes"]
+        assert sum(op[2] == folder_id for op in puts) == 1
+        times = {vfs.stat(f"/d/f{i}").mtime_ms for i in range(40) if i != 7}
+        assert len(times) == 1, "one commit, one time"
+        after = vfs.stat("/d")
+        assert after.mtime_ms == after.ctime_ms == times.pop() > folder.mtime_ms
+        await asyncio.sleep(0.002)
+        await vfs.write_file("/d/later", "x")  # a later commit has a later time
+        assert vfs.stat("/d").mtime_ms > after.mtime_ms
+        assert vfs.stat("/d/later").mtime_ms == vfs.stat("/d").mtime_ms
         assert (await vfs.check()).ok
 
     asyncio.run(scenario())
