@@ -141,7 +141,7 @@ if [ "$want_test" = 1 ]; then
     .venv/bin/python build/check_browser.py || die "the browser check failed (see above)"
 fi
 
-# 4. --test: the wheels tests/pyodide/unit.test.mjs loads into Pyodide to run tests/unit there
+# 4. --test: the wheels tests/pyodide/unit_suite.mjs loads into Pyodide to run tests/unit there
 #    (pytest, hypothesis and their deps, for Pyodide 314's platform; pins and sha256 hashes in
 #    tests/pyodide/requirements.txt). Downloaded again only when that file changes.
 if [ "$want_test" = 1 ]; then

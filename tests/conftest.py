@@ -8,7 +8,7 @@ event loop, with no second alarm to come. So each timed test also gets a backsto
 test is still running BACKSTOP_S after its timeout, it dumps every thread's stack and ends
 pytest (pytest-timeout's "thread" method). A hang thus always ends with a stack.
 
-Inside Pyodide (tests/pyodide/unit.test.mjs) pytest-timeout is not installed, these hooks are
+Inside Pyodide (tests/pyodide/unit_suite.mjs) pytest-timeout is not installed, these hooks are
 never called, and a watchdog of that runner bounds each test instead.
 """
 

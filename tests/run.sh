@@ -67,9 +67,11 @@ unit_with_coverage() {
 }
 tier unit unit_with_coverage
 # --test-timeout: 20 min for a test that sets no timeout of its own, and for each test file as
-# a whole (node runs each file in a process of its own, bounded by it too): unit.test.mjs runs
-# all of tests/unit inside Pyodide, bounded by its own 15 min.
-tier pyodide node --test --test-timeout=1200000 tests/pyodide/
+# a whole (node runs each file in a process of its own, bounded by it too): unit_1.test.mjs and
+# unit_2.test.mjs each run half of tests/unit inside Pyodide, bounded by their own 15 min.
+# Two files at a time: the halves run side by side (one Pyodide each), and the tier takes about
+# as long as the slower half instead of the whole suite.
+tier pyodide node --test --test-timeout=1200000 --test-concurrency=2 tests/pyodide/
 tier dock "$PY" -m pytest tests/dock -q -p no:cacheprovider
 # The slowest browser tests are listed after them: the tier is most of the run's time.
 tier e2e "$PY" -m pytest tests/e2e -q --durations=15

@@ -1,4 +1,4 @@
-"""pytest plugin for the run of tests/unit inside Pyodide (tests/pyodide/unit.test.mjs).
+"""pytest plugin for the run of tests/unit inside Pyodide (tests/pyodide/unit_suite.mjs).
 
 Two jobs:
 

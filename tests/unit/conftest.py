@@ -1,11 +1,12 @@
-"""Shared set-up of the unit tests, which run on CPython and inside Pyodide (tests/pyodide/unit).
+"""Shared set-up of the unit tests, which run on CPython and inside Pyodide
+(tests/pyodide/unit_suite.mjs).
 
 In Pyodide under Node no event loop can block, so ``asyncio.run`` and ``asyncio.Runner`` fail
 there; for the session they are replaced by the synchronous driver of ``aio.py``, which runs a
 coroutine to its end and fails loudly if it ever suspends. On CPython nothing is replaced.
 
 On CPython every skip is accounted for, as the Pyodide tier does with its EXPECTED_SKIPS
-(tests/pyodide/unit.test.mjs): a skip that ``EXPECTED_SKIPS`` below does not list with that
+(tests/pyodide/unit_suite.mjs): a skip that ``EXPECTED_SKIPS`` below does not list with that
 reason, or a listed one that was collected and ran, fails the run (exit status 1) with a list.
 A strict xfail that ran and failed as declared is not a skip; any other xfail is one. The
 accounting is the controller's when pytest-xdist runs the tests in workers (tests/run.sh): every
@@ -62,7 +63,7 @@ def utc(monkeypatch) -> Iterator[None]:
     """Listings show local time; pin it to UTC so expected dates are exact."""
     if not hasattr(time, "tzset"):
         # Emscripten (Pyodide) has no time.tzset and ignores $TZ: local time is the JS
-        # runtime's, which tests/pyodide/unit.test.mjs pins to UTC (TZ=UTC before boot).
+        # runtime's, which tests/pyodide/unit_suite.mjs pins to UTC (TZ=UTC before boot).
         assert [time.localtime(t).tm_gmtoff for t in (0, 1_720_000_000)] == [0, 0]
         yield
         return

@@ -1,5 +1,8 @@
 // tests/unit, the CPython pytest suite, run again inside the real Pyodide (Python 3.14 on
-// Emscripten/wasm32, in Node), so that wasm or 3.14 differences show up as failures.
+// Emscripten/wasm32, in Node), so that wasm or 3.14 differences show up as failures. The suite
+// runs in SHARDS parts, tests/pyodide/unit_<k>.test.mjs, each in a process of its own, so that
+// `node --test --test-concurrency` (tests/run.sh) runs them side by side: `unitShard(k)` defines
+// part k's test, over the test files `shardFiles(k)` gives it (balanced by size).
 //
 // pytest, hypothesis and their dependencies are wheels from PyPI, pinned with hashes in
 // tests/pyodide/requirements.txt and downloaded by `sh build/setup.sh --test` into
@@ -20,7 +23,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -31,7 +34,8 @@ process.env.TZ = "UTC";
 
 const WHEELS = join(root, ".cache", "pyodide-wheels");
 const REQUIREMENTS = join(root, "tests", "pyodide", "requirements.txt");
-const PYTEST_ARGS = ["-q", "-rs", "--color=no", "-p", "no:cacheprovider", "tests/unit"];
+const PYTEST_ARGS = ["-q", "-rs", "--color=no", "-p", "no:cacheprovider"];
+export const SHARDS = 2;
 // The whole run: far above its usual minute or two. Each test is bounded by the watchdog first.
 const RUN_MS = 900_000;
 // Once a test's alarm has fired, how long it may take to unwind before the process is ended.
@@ -230,7 +234,33 @@ function startWatchdog(pyodide) {
   };
 }
 
-test("tests/unit passes inside Pyodide (Python 3.14, Emscripten)", { timeout: RUN_MS }, async (t) => {
+// The test files of part `shard` (1 to SHARDS) of tests/unit: each file goes, largest first, to
+// the part with the fewest bytes so far (a file's size stands for its time).
+export function shardFiles(shard) {
+  const unit = join(root, "tests", "unit");
+  const files = readdirSync(unit).filter((name) => /^test_.*\.py$/.test(name))
+    .map((name) => ({ name, size: statSync(join(unit, name)).size }))
+    .sort((a, b) => b.size - a.size || (a.name < b.name ? -1 : 1));
+  const parts = Array.from({ length: SHARDS }, () => ({ size: 0, names: [] }));
+  for (const file of files) {
+    const lightest = parts.reduce((best, part) => (part.size < best.size ? part : best));
+    lightest.size += file.size;
+    lightest.names.push(`tests/unit/${file.name}`);
+  }
+  return parts[shard - 1].names.sort();
+}
+
+export function unitShard(shard) {
+  const files = shardFiles(shard);
+  const everywhere = Array.from({ length: SHARDS }, (_, k) => shardFiles(k + 1)).flat();
+  // A listed skip of a file no part has (gone, renamed) is part 1's: it fails there as stale.
+  const ours = (file) => files.includes(file) || (shard === 1 && !everywhere.includes(file));
+  const expected = new Map([...EXPECTED_SKIPS].filter(([id]) => ours(id.split("::")[0])));
+  const name = `tests/unit passes inside Pyodide (Python 3.14, Emscripten), part ${shard} of ${SHARDS}`;
+  test(name, { timeout: RUN_MS }, (t) => runPart(t, files, expected));
+}
+
+async function runPart(t, files, expectedSkips) {
   const urls = wheelUrls();
   const output = [];
   const pyodide = await bootPyodide({
@@ -242,7 +272,7 @@ test("tests/unit passes inside Pyodide (Python 3.14, Emscripten)", { timeout: RU
     errorCallback: (message) => output.push(message),
   }));
   const watchdog = startWatchdog(pyodide);
-  const scope = pyodide.toPy({ args: PYTEST_ARGS, addopts: process.env.PYTEST_ADDOPTS ?? "" });
+  const scope = pyodide.toPy({ args: [...PYTEST_ARGS, ...files], addopts: process.env.PYTEST_ADDOPTS ?? "" });
   scope.set("arm", (ms, what) => watchdog.arm(ms, what));
   watchdog.arm(RUN_MS, "collecting tests/unit in Pyodide"); // until the first test arms its own
   let result;
@@ -280,11 +310,11 @@ finally:
   // KNOWN_FAILURES) is in result.xfailed, not a skip; any other xfail (non-strict, run=False,
   // pytest.xfail() in a test) is reported as a skip "xfail: ..." and must be listed like one.
   const unexpected = Object.entries(result.skipped)
-    .filter(([id, why]) => EXPECTED_SKIPS.get(id) !== why);
+    .filter(([id, why]) => expectedSkips.get(id) !== why);
   assert.deepEqual(unexpected, [], `tests/unit skipped in Pyodide, not as EXPECTED_SKIPS says:\n${text}`);
   const filtered = /(^|\s)(-k|-m|--lf|--deselect)\b/.test(process.env.PYTEST_ADDOPTS ?? "");
   if (!filtered) {
-    const stale = [...EXPECTED_SKIPS.keys()].filter((id) => !(id in result.skipped));
+    const stale = [...expectedSkips.keys()].filter((id) => !(id in result.skipped));
     assert.deepEqual(stale, [], "listed in EXPECTED_SKIPS but not skipped (ran or gone): update the list");
   }
   const skippedItems = result.collected.filter((id) => id in result.skipped).length;
@@ -294,4 +324,4 @@ finally:
   for (const line of output) {
     if (/^SKIPPED|^\d+ passed|^=+ .*(passed|skipped)/.test(line)) t.diagnostic(line);
   }
-});
+}

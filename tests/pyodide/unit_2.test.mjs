@@ -1,0 +1,4 @@
+// Part 2 of tests/unit inside Pyodide (tests/pyodide/unit_suite.mjs).
+import { unitShard } from "./unit_suite.mjs";
+
+unitShard(2);
