@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import ROWS, open_app, poll_page
-from .test_disk import KIT_JS, VERIFY_JS, WRITER_JS, vfs_eval
+from .test_disk import KIT_JS, VERIFY_JS, WITH_SNAPSHOT, WRITER_JS, vfs_eval
 
 KILLS = 4  # each round is a browser launch and a boot: about 10-20 s on a loaded machine
 # Rounds run in place of those in which the browser discarded the origin's IndexedDB.
@@ -97,6 +97,7 @@ def test_acknowledged_writes_survive_killing_the_whole_browser(persistent_browse
     killed_at = 0.0
     for round_ in range(KILLS + DISCARDS_AT_MOST + 1):
         context = persistent_browser.launch(profile)
+        context.add_init_script(WITH_SNAPSHOT)  # as test_disk's crash test: a user's boot
         context.add_init_script(KIT_JS)
         page = open_app(context).page
         loss = discarded_since(page, killed_at) if round_ else None
