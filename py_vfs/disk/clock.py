@@ -25,12 +25,10 @@ def now() -> float:
 
 
 @contextlib.contextmanager
-def one_time() -> Iterator[float]:
-    """Inside, ``now()`` is one time (this one, or the enclosing round's)."""
-    outer = _ROUND.get()
-    stamp = time.time() * 1000.0 if outer is None else outer
-    token = _ROUND.set(stamp)
+def one_time() -> Iterator[None]:
+    """Inside, ``now()`` is one time: the time it was entered."""
+    token = _ROUND.set(now())
     try:
-        yield stamp
+        yield
     finally:
         _ROUND.reset(token)

@@ -234,12 +234,14 @@ function startWatchdog(pyodide) {
   };
 }
 
-// The test files of part `shard` (1 to SHARDS) of tests/unit: each file goes, largest first, to
-// the part with the fewest bytes so far (a file's size stands for its time).
+// The test files of part `shard` (1 to SHARDS) of tests/unit: every file pytest collects there
+// (its default python_files, test_*.py and *_test.py, in any folder below: pytest.ini changes
+// neither), each going, largest first, to the part with the fewest bytes so far (a file's size
+// stands for its time).
 export function shardFiles(shard) {
-  const unit = join(root, "tests", "unit");
-  const files = readdirSync(unit).filter((name) => /^test_.*\.py$/.test(name))
-    .map((name) => ({ name, size: statSync(join(unit, name)).size }))
+  const files = readdirSync(join(root, "tests", "unit"), { recursive: true })
+    .filter((name) => /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(name))
+    .map((name) => ({ name, size: statSync(join(root, "tests", "unit", name)).size }))
     .sort((a, b) => b.size - a.size || (a.name < b.name ? -1 : 1));
   const parts = Array.from({ length: SHARDS }, () => ({ size: 0, names: [] }));
   for (const file of files) {
