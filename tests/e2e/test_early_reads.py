@@ -398,7 +398,8 @@ def test_a_boot_failure_after_early_reads_rejects_every_later_call(page):
 
 # A chunk of /d/big.bin deleted behind the disk's back (as damage would): the page must not
 # answer the file, with zeros or at all, and Python's answer is EIO. The stat after it shows the
-# reader was answering.
+# reader was answering. The records are read once the seeding worker moved its pending writes
+# into place (docs/storage.md, "Pending writes"), which it does after 100 ms idle.
 DROP_CHUNK_JS = """async (disk) => {
   const db = await new Promise((resolve, reject) => {
     const req = indexedDB.open(`pyvfs:${disk}`);
@@ -406,6 +407,11 @@ DROP_CHUNK_JS = """async (disk) => {
     req.onerror = () => reject(req.error);
   });
   const got = (req) => new Promise((resolve) => { req.onsuccess = () => resolve(req.result); });
+  const pending = () => got(db.transaction("pending").objectStore("pending").count());
+  for (let waited = 0; await pending(); waited += 50) {
+    if (waited > 10000) throw new Error("the seed's pending writes were not settled within 10 s");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   const tx = db.transaction(["names", "nodes", "chunks"], "readwrite");
   const dir = await got(tx.objectStore("names").get("root/d"));
   const file = await got(tx.objectStore("names").get(`${dir}/big.bin`));

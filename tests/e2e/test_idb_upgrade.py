@@ -5,14 +5,16 @@ same upgrade on fake-indexeddb, which has no second tab and no real versionchang
 The old disk is built with raw IndexedDB calls, in the layout web/worker/idb_store.mjs's upgrade
 path reads: format 1 is the object stores nodes, chunks, meta (database version 1); format 2
 adds the log store and meta/rev (version 2); format 3 keeps that layout (its small files may be
-inline; a chunked one still reads). Small files here are one chunk named by their record. The
+inline; a chunked one still reads); format 4 adds the names store, directory entries (version 4),
+which database version 5 keeps, adding the pending store (docs/storage.md, "Pending writes").
+Small files here are one chunk named by their record. The
 page that built it keeps its connection, with the handler every older IDBStore installed
 (``db.onversionchange = () => db.close()``), as an app tab left open from before the deploy. The
-current app (format 4) then boots in another tab: the old tab is told (versionchange) and closes,
-so the upgrade is not blocked; the data is all there, the upgrade filled the ``names`` store
-(directory entries) from the nodes, exactly (the app's fsck checks every entry), and the old code
-can no longer open it. Last, a version-5 open stands for the next deploy: the app's own IDBStore
-must step aside the same way.
+current app (format 4, database version 5) then boots in another tab: the old tab is told
+(versionchange) and closes, so the upgrade is not blocked; the data is all there, the upgrade
+filled the ``names`` store (directory entries) from the nodes, exactly (the app's fsck checks
+every entry), and the old code can no longer open it. Last, a version-6 open stands for the next
+deploy: the app's own IDBStore must step aside the same way.
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ OLD_TAB_JS = """async ([version, chunkSize, bigSize, smallText]) => {
     pieces.map(async (piece) => [await hex(piece), piece]))];
   const node = (parent, name, kind, mode, extra = {}) => JSON.stringify(
     { parent, name, kind, mode, mtime: 1e12, ctime: 1e12, atime: 1e12, size: 0, ...extra });
-  const spaces = version >= 2 ? ["nodes", "chunks", "meta", "log"] : ["nodes", "chunks", "meta"];
+  const spaces = ["nodes", "chunks", "meta", ...(version >= 2 ? ["log"] : []),
+                  ...(version >= 4 ? ["names"] : [])];
   const db = await new Promise((resolve, reject) => {
     const req = indexedDB.open("pyvfs:default", version);
     req.onupgradeneeded = () => {
@@ -52,6 +55,12 @@ OLD_TAB_JS = """async ([version, chunkSize, bigSize, smallText]) => {
       nodes.put(node("d0c5000000000001", "big.bin", "file", 0o600,
                      { size: big.length, chunks: bigChunks }), "b16b000000000003");
       for (const [key, bytes] of chunks) tx.objectStore("chunks").put(bytes, key);
+      if (version >= 4) {
+        const names = tx.objectStore("names");
+        names.put("d0c5000000000001", "root/docs");
+        names.put("5a11000000000002", "d0c5000000000001/small.txt");
+        names.put("b16b000000000003", "d0c5000000000001/big.bin");
+      }
       tx.objectStore("meta").put(String(version), "format");
       if (version >= 2) tx.objectStore("meta").put("0", "rev");
     };
@@ -119,7 +128,7 @@ OLD_AFTER_JS = """async (version) => {
 FUTURE_JS = """async () => {
   const blocked = [];
   const outcome = await new Promise((resolve) => {
-    const req = indexedDB.open("pyvfs:default", 5);
+    const req = indexedDB.open("pyvfs:default", 6);
     req.onblocked = () => blocked.push(true);
     req.onsuccess = () => { req.result.close(); resolve("opened"); };
     req.onerror = () => resolve(req.error.name);
@@ -129,7 +138,7 @@ FUTURE_JS = """async () => {
 }"""
 
 
-@pytest.mark.parametrize("version", [1, 2, 3])
+@pytest.mark.parametrize("version", [1, 2, 3, 4])
 def test_an_old_format_disk_upgrades_while_an_old_tab_has_it_open(browser, base_url, version):
     context = browser.new_context(base_url=base_url)
     context.add_init_script(NO_SNAPSHOT)
@@ -151,10 +160,11 @@ def test_an_old_format_disk_upgrades_while_an_old_tab_has_it_open(browser, base_
                 got["history"]) == (3, 2, 0, 1)
 
         assert old.evaluate(OLD_AFTER_JS, version) == {
-            "versionchange": [version, 4],  # told, with the versions, and it closed
+            "versionchange": [version, 5],  # told, with the versions, and it closed
             "closed": "InvalidStateError",
             "reopen": "VersionError",  # the old code cannot open the upgraded disk
-            "version": 4, "stores": ["chunks", "log", "meta", "names", "nodes"], "format": "4",
+            "version": 5, "stores": ["chunks", "log", "meta", "names", "nodes", "pending"],
+            "format": "4",
         }
         # The same promise, kept by the current code for the deploy after it.
         assert old.evaluate(FUTURE_JS) == {"outcome": "opened", "blocked": False}

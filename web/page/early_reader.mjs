@@ -15,7 +15,8 @@
 // py_vfs/core/node.py name_key) and one node record per segment (fewer where earlier answers
 // of the same revision read them: web/page/known_records.mjs), then a file's chunks: it never
 // reads every record, and it sees one state of the disk, the last commit of any tab completed
-// before it began.
+// before it began (the records and entries still pending laid over the stored ones:
+// web/shared/pending_writes.mjs).
 
 import { failure } from "../shared/errors.mjs";
 import { noticeDataLoss, request } from "../shared/idb.mjs";
@@ -24,6 +25,7 @@ import { fileChunks, PAGE_READ_MAX } from "./file_chunks.mjs";
 import { Found, KnownRecords } from "./known_records.mjs";
 import { keepRecords, keptEntry, keptRecords } from "./kept_records.mjs";
 import { EarlyPeer } from "./early_peer.mjs";
+import { DATABASE_VERSION, PENDING, pendingCache, readPendingCached } from "../shared/pending_writes.mjs";
 import { Listing, ROOT_ID, inoOf } from "./listing.mjs";
 
 const MAX_SYMLINK_HOPS = 40; // py_vfs/fs/resolver.py
@@ -72,7 +74,7 @@ const bytesOf = (text) => utf8.encode(text).length;
 export async function openEarlyReader(name, defaultsVersion) {
   let kept = null;
   const db = await new Promise((resolve) => {
-    const req = indexedDB.open(`pyvfs:${name}`, FORMAT_VERSION);
+    const req = indexedDB.open(`pyvfs:${name}`, DATABASE_VERSION);
     let waiting = true;
     const give = (value) => {
       if (waiting) resolve(value);
@@ -115,6 +117,7 @@ export class EarlyReader {
     this.name = name;
     this.root = null; // the root's record as stored, once start() read it
     this.known = new KnownRecords();
+    this.pending = pendingCache(); // the pending writes last read (web/shared/pending_writes.mjs)
     // What this reader read, for the next visit (web/page/kept_records.mjs): as `known`, but
     // not forgotten when the page joins the disk's peers or hears of a commit (the next visit
     // checks the revision anyway).
@@ -178,11 +181,14 @@ export class EarlyReader {
   // default content of this build (three keyed reads); the revision is read beside them, to
   // take the records the last visit kept (web/page/kept_records.mjs).
   async start() {
-    const tx = this.db.transaction(["meta", "nodes"], "readonly");
+    const tx = this.db.transaction(["meta", "nodes", PENDING], "readonly");
     const meta = tx.objectStore("meta");
-    const [format, defaults, root, rev, wanted] = await Promise.all([request(meta.get("format")),
-      request(meta.get("defaults")), request(tx.objectStore("nodes").get(ROOT_ID)),
-      request(meta.get("rev")), this.defaultsVersion]);
+    const [format, defaults, stored, pending, rev, wanted] = await Promise.all([
+      request(meta.get("format")), request(meta.get("defaults")),
+      request(tx.objectStore("nodes").get(ROOT_ID)), readPendingCached(tx, this.pending),
+      request(meta.get("rev")),
+      this.defaultsVersion]);
+    const root = pending.has("nodes", ROOT_ID) ? pending.value("nodes", ROOT_ID) : stored;
     if (String(format) !== String(FORMAT_VERSION) || root == null) return false;
     // The records the last visit read, if the disk has not changed since (one revision).
     this.root = String(root);
@@ -210,14 +216,14 @@ export class EarlyReader {
         if (outcome !== MISS) return outcome && { ...outcome, memory: true };
       }
       const epoch = this.known.epoch;
-      const tx = this.db.transaction(["nodes", "names", "chunks", "meta"], "readonly");
+      const tx = this.db.transaction(["nodes", "names", "chunks", "meta", PENDING], "readonly");
       const revision = request(tx.objectStore("meta").get("rev")).then((rev) => Number(rev ?? 0));
-      let records = new Records(tx, this.known);
+      let records = new Records(tx, this.known, this.pending);
       let outcome = await outcomeOf(work, records, args);
       const rev = await revision;
       if (records.hits && rev !== this.known.rev) {
         // Known records of another revision were used: again, from this transaction alone.
-        records = new Records(tx, new KnownRecords());
+        records = new Records(tx, new KnownRecords(), this.pending);
         outcome = await outcomeOf(work, records, args);
       }
       this.#learn(rev, records.found, epoch);
@@ -248,13 +254,21 @@ async function outcomeOf(work, records, args) {
 // at most PREFETCH_MAX entries, their node records (`listings`), which later answers then find
 // known. With no transaction (`tx` null) anything not known throws MISS.
 class Records {
-  constructor(tx, known) {
+  // `cache`: the reader's last read of the pending writes (readPendingCached).
+  constructor(tx, known, cache = null) {
     this.tx = tx;
     this.known = known;
     this.hits = 0;
     this.found = new Found();
     this.listings = [];
     this.nodes = new Map(); // id -> a promise of the node, or of null
+    this.pending = tx && readPendingCached(tx, cache ?? pendingCache()); // not in `nodes` and `names` yet
+  }
+
+  // The value of `key` in `space` (`nodes` or `names`) as of this transaction.
+  async #stored(space, key) {
+    const [stored, pending] = await Promise.all([request(this.tx.objectStore(space).get(key)), this.pending]);
+    return pending.has(space, key) ? pending.value(space, key) : stored;
   }
 
   node(id) {
@@ -267,7 +281,7 @@ class Records {
     } else if (!this.tx) {
       throw MISS;
     } else {
-      node = request(this.tx.objectStore("nodes").get(id)).then((record) => {
+      node = this.#stored("nodes", id).then((record) => {
         const parsed = record == null ? null : { ...JSON.parse(String(record)), id };
         this.found.nodes.set(id, parsed);
         return parsed;
@@ -286,7 +300,7 @@ class Records {
       throw MISS;
     } else {
       const key = `${directory.id}/${name}`;
-      const asked = request(this.tx.objectStore("names").get(key));
+      const asked = this.#stored("names", key);
       if (!this.listings.length) this.listings.push(this.#prefetch(directory).catch(() => null));
       id = await asked;
       id = id == null ? null : String(id);
@@ -323,9 +337,12 @@ class Records {
   async #ids(directory) {
     const prefix = `${directory.id}/`;
     // "0" is the code unit after "/": the range holds exactly the keys starting with prefix.
-    const range = IDBKeyRange.bound(prefix, `${directory.id}0`, false, true);
+    const end = `${directory.id}0`;
+    const range = IDBKeyRange.bound(prefix, end, false, true);
     const names = this.tx.objectStore("names");
-    const [keys, values] = await Promise.all([request(names.getAllKeys(range)), request(names.getAll(range))]);
+    const [stored, storedValues, pending] = await Promise.all([
+      request(names.getAllKeys(range)), request(names.getAll(range)), this.pending]);
+    const [keys, values] = pending.over("names", stored, storedValues, prefix, end);
     const ids = values.map(String);
     keys.forEach((key, i) => this.found.names.set(String(key), ids[i]));
     this.found.listed.set(directory.id, ids);

@@ -10,13 +10,28 @@ import { noticed, openDatabase, request } from "../shared/idb.mjs";
 import { LockLease } from "../shared/lock_lease.mjs";
 import { LogCheckpoint, loggedBytes } from "./log_checkpoint.mjs";
 import { Peers } from "../shared/peers.mjs";
-// The IndexedDB database version is the storage format's version (FORMAT_VERSION in
-// py_vfs/vfs.py). 2: the change log. 3: small files inline in their node records (no new
-// object store; older code refuses it). 4: the `names` store, directory entries (`parent
+import {
+  DATABASE_VERSION, PENDING, applyPending, readPending, splitOps,
+} from "../shared/pending_writes.mjs";
+// The IndexedDB database version was the storage format's version (FORMAT_VERSION in
+// py_vfs/vfs.py) up to 4. 2: the change log. 3: small files inline in their node records (no
+// new object store; older code refuses it). 4: the `names` store, directory entries (`parent
 // id/name` -> node id, py_vfs/core/node.py name_key), filled from the nodes by the upgrade.
+// 5 (format 4 still): the `pending` store (web/shared/pending_writes.mjs).
 import { FORMAT_VERSION as FORMAT, LOG_KEEP } from "../shared/protocol.mjs";
 
-const SPACES = ["nodes", "chunks", "meta", "log", "names"];
+const SPACES = ["nodes", "chunks", "meta", "log", "names", PENDING];
+// The keyspaces whose reads lay the pending writes over what they read.
+const OVERLAID = new Set(["nodes", "names"]);
+// How long the disk stays idle (no commit of this worker) before the pending writes are moved
+// into `nodes` and `names`; how many commits, or how long, they may wait at most while it is
+// not; and how many commits one settling transaction moves (each of its turns holds the
+// worker's thread while it issues the writes).
+const SETTLE_IDLE_MS = 100;
+const SETTLE_MAX_PENDING = 4096;
+const SETTLE_MAX_MS = 5000;
+const SETTLE_SLICE = 64;
+const SETTLE_RETRY_MS = 1000; // after a settling that failed (a full quota, say)
 // The first format with the `names` store.
 const NAMES_FORMAT = 4;
 
@@ -64,9 +79,11 @@ function fillNames(tx) {
 }
 
 export class IDBStore {
-  // `durability` is given to every commit's readwrite transaction (docs/storage.md, "Durability").
-  static async open(name, { durability = "default" } = {}) {
-    const db = await openDatabase(`pyvfs:${name}`, FORMAT, (created, event, tx) => {
+  // `durability` is given to every commit's readwrite transaction (docs/storage.md, "Durability");
+  // `settleAfterMs`: how long this worker's commits leave their node records and directory
+  // entries pending once it is idle (a test holds them there).
+  static async open(name, { durability = "default", settleAfterMs = SETTLE_IDLE_MS } = {}) {
+    const db = await openDatabase(`pyvfs:${name}`, DATABASE_VERSION, (created, event, tx) => {
       for (const space of SPACES) {
         if (!created.objectStoreNames.contains(space)) created.createObjectStore(space);
       }
@@ -75,12 +92,12 @@ export class IDBStore {
       if (event.oldVersion > 0 && event.oldVersion < NAMES_FORMAT) fillNames(tx);
     });
     await noticed(); // the browser's report of a discarded disk, if this open got it, is kept
-    const store = new IDBStore(db, name, durability);
+    const store = new IDBStore(db, name, durability, settleAfterMs);
     await store.#join();
     return store;
   }
 
-  constructor(db, name, durability = "default") {
+  constructor(db, name, durability = "default", settleAfterMs = SETTLE_IDLE_MS) {
     // Another tab upgrading the format must not be blocked by us (openDatabase closes it).
     this.db = db;
     this.durability = durability;
@@ -105,6 +122,12 @@ export class IDBStore {
     // Empties the origin's IndexedDB log once a burst of commits is over, so the browser's
     // next start has little to replay before its first open.
     this.checkpoint = new LogCheckpoint();
+    this.settleAfterMs = settleAfterMs;
+    this.waiting = 0; // commits of this worker whose writes are pending
+    this.waitingSince = 0; // when the first of them completed
+    this.settleTimer = null;
+    this.settling = null; // the settling under way, if any
+    this.closed = false;
   }
 
   // Becomes a peer of the disk's other workers, then takes the disk's lock once, before the
@@ -138,13 +161,16 @@ export class IDBStore {
   // Boot: the revision and every node record, from one snapshot. -> {rev, keys, values}
   async load() {
     this.loading = true;
-    const tx = this.db.transaction(["nodes", "meta"], "readonly");
+    const tx = this.db.transaction(["nodes", "meta", PENDING], "readonly");
     const nodes = tx.objectStore("nodes");
-    const [rev, keys, values] = await Promise.all([
+    const [rev, stored, storedValues, pending] = await Promise.all([
       request(tx.objectStore("meta").get("rev")), request(nodes.getAllKeys()), request(nodes.getAll()),
+      readPending(tx),
     ]);
+    const [keys, values] = pending.over("nodes", stored, storedValues);
     this.reads.meta += 1;
     this.reads.nodes += values.length;
+    if (!pending.empty) this.#settleSoon(); // left by a worker that closed before it settled
     return { rev: Number(rev ?? 0), keys, values };
   }
 
@@ -183,8 +209,10 @@ export class IDBStore {
   // before writing cost one more renderer/browser round trip per commit. Resolves {rev} once
   // durable, {stale: rev} when another tab committed first (nothing applied; the caller reads
   // the log), or {code, message} on failure.
-  commitLogged(base, ops, entry) {
+  commitLogged(base, allOps, entry) {
+    const [ops, later] = splitOps(allOps);
     const spaces = [...new Set(["meta", "log", ...ops.map((op) => op[1])])];
+    if (later.length) spaces.push(PENDING);
     return new Promise((resolve) => {
       let tx;
       let stale = null;
@@ -200,6 +228,10 @@ export class IDBStore {
           tx.abort();
         };
         bytes = applyOps(tx, ops) + loggedBytes(entry);
+        if (later.length) {
+          tx.objectStore(PENDING).put(later, base + 1);
+          for (const [, , key, value] of later) bytes += loggedBytes(key) + loggedBytes(value);
+        }
         const log = tx.objectStore("log");
         log.put(entry, base + 1);
         meta.put(String(base + 1), "rev");
@@ -212,6 +244,10 @@ export class IDBStore {
       // there are none to tell).
       tx.oncomplete = () => {
         this.checkpoint.wrote(bytes);
+        if (later.length) {
+          if (this.waiting++ === 0) this.waitingSince = Date.now();
+          this.#settleSoon();
+        }
         const done = { rev: base + 1 };
         const applied = this.peers.announce(base + 1);
         if (applied) applied.then(() => resolve(done));
@@ -228,9 +264,72 @@ export class IDBStore {
     return tx;
   }
 
+  // Moves the pending writes into `nodes` and `names` once this worker has not committed for
+  // SETTLE_IDLE_MS, or at once when SETTLE_MAX_PENDING commits or SETTLE_MAX_MS have waited.
+  // Any worker may settle every commit's writes: the transaction reads what is pending and
+  // applies it in order, and IndexedDB runs it alone against the commits (they write `pending`
+  // too).
+  #settleSoon() {
+    clearTimeout(this.settleTimer);
+    const overdue = this.waiting >= SETTLE_MAX_PENDING || Date.now() - this.waitingSince >= SETTLE_MAX_MS;
+    const wait = this.waiting && overdue ? 0 : this.settleAfterMs;
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = null;
+      this.settle().catch(() => {
+        if (!this.closed) this.settleTimer = setTimeout(() => this.#settleSoon(), SETTLE_RETRY_MS);
+      });
+    }, wait);
+    this.settleTimer.unref?.(); // Node: a wait must not keep the test process alive
+  }
+
+  // Applies every pending write now, SETTLE_SLICE commits a transaction (after the settling
+  // under way, if any). Resolves once they are in `nodes` and `names`.
+  settle() {
+    const pass = async () => {
+      this.waiting = 0; // the commits from now on are counted again
+      while (await this.#settleSlice() === SETTLE_SLICE);
+    };
+    this.settling = (this.settling ?? Promise.resolve()).catch(() => {}).then(pass);
+    return this.settling;
+  }
+
+  // The first SETTLE_SLICE commits' pending writes applied: a promise of how many there were.
+  #settleSlice() {
+    return new Promise((resolve, reject) => {
+      const tx = this.#writing(["nodes", "names", PENDING]);
+      const pending = tx.objectStore(PENDING);
+      const keys = pending.getAllKeys(null, SETTLE_SLICE);
+      const values = pending.getAll(null, SETTLE_SLICE);
+      let bytes = 0;
+      values.onsuccess = () => {
+        applyPending(tx, keys.result, values.result);
+        bytes = values.result.flat().reduce((sum, [, , key, value]) => sum + loggedBytes(key) + loggedBytes(value), 0);
+      };
+      tx.oncomplete = () => {
+        this.checkpoint.wrote(bytes); // the browser's next start replays these writes too
+        resolve(keys.result.length);
+      };
+      tx.onabort = () => reject(tx.error ?? new Error("the pending writes were not applied"));
+    });
+  }
+
   async getAll(space) {
+    if (OVERLAID.has(space)) return this.#overlaid(space, null, null);
     const store = this.db.transaction(space, "readonly").objectStore(space);
     const [keys, values] = await Promise.all([request(store.getAllKeys()), request(store.getAll())]);
+    this.reads[space] += values.length;
+    return keys.map((key, i) => [key, values[i]]);
+  }
+
+  // getAll or getPrefix of `nodes` or `names`, the pending writes laid over it.
+  async #overlaid(space, low, high) {
+    const tx = this.db.transaction([space, PENDING], "readonly");
+    const store = tx.objectStore(space);
+    const range = low === null ? null : IDBKeyRange.bound(low, high, false, true);
+    const [stored, storedValues, pending] = await Promise.all([
+      request(store.getAllKeys(range)), request(store.getAll(range)), readPending(tx),
+    ]);
+    const [keys, values] = pending.over(space, stored, storedValues, low, high);
     this.reads[space] += values.length;
     return keys.map((key, i) => [key, values[i]]);
   }
@@ -238,6 +337,7 @@ export class IDBStore {
   // The records whose keys start with a prefix: the key range [prefix, end) (`end` is the
   // first key after them, py_vfs/storage/__init__.py prefix_end).
   async getPrefix(space, prefix, end) {
+    if (OVERLAID.has(space)) return this.#overlaid(space, prefix, end);
     const store = this.db.transaction(space, "readonly").objectStore(space);
     const range = IDBKeyRange.bound(prefix, end, false, true);
     const [keys, values] = await Promise.all([request(store.getAllKeys(range)), request(store.getAll(range))]);
@@ -247,7 +347,10 @@ export class IDBStore {
 
   async get(space, key) {
     this.reads[space] += 1;
-    return request(this.db.transaction(space, "readonly").objectStore(space).get(key));
+    if (!OVERLAID.has(space)) return request(this.db.transaction(space, "readonly").objectStore(space).get(key));
+    const tx = this.db.transaction([space, PENDING], "readonly");
+    const [stored, pending] = await Promise.all([request(tx.objectStore(space).get(key)), readPending(tx)]);
+    return pending.has(space, key) ? pending.value(space, key) ?? undefined : stored;
   }
 
   // Keys only (no value is read): the integrity check walks the chunks one by one with them.
@@ -269,15 +372,28 @@ export class IDBStore {
 
   // Applies [action, space, key, value] ops in one readwrite transaction. Resolves once the
   // transaction is complete (durable: undefined, which Python sees as None), or {code, message}
-  // when it failed (nothing applied).
-  commit(ops) {
+  // when it failed (nothing applied). Writes of `nodes` or `names` go after every pending one,
+  // which the same transaction applies first.
+  commit(allOps) {
+    const [ops, later] = splitOps(allOps);
     const spaces = [...new Set(ops.map((op) => op[1]))];
+    if (later.length) spaces.push("nodes", "names", PENDING);
     return new Promise((resolve) => {
       let tx;
       let bytes = 0;
       try {
-        tx = this.#writing(spaces);
+        tx = this.#writing([...new Set(spaces)]);
         bytes = applyOps(tx, ops);
+        if (later.length) {
+          const pending = tx.objectStore(PENDING);
+          const keys = pending.getAllKeys();
+          const values = pending.getAll();
+          values.onsuccess = () => {
+            applyPending(tx, keys.result, values.result);
+            applyOps(tx, later);
+          };
+          bytes += later.reduce((sum, [, , key, value]) => sum + loggedBytes(key) + loggedBytes(value), 0);
+        }
       } catch (error) {
         tx?.abort();
         resolve(failureOf(error));
@@ -292,6 +408,8 @@ export class IDBStore {
   }
 
   close() {
+    this.closed = true;
+    clearTimeout(this.settleTimer);
     this.checkpoint.close();
     this.peers.close();
     this.lease?.close();

@@ -1,0 +1,122 @@
+// The pending writes of the IndexedDB store (web/shared/pending_writes.mjs), in Node on
+// fake-indexeddb: a commit leaves its node records and directory entries in the `pending` store,
+// and every reader of `nodes` and `names` (the store's own reads, a second worker's load, the
+// page's early reader) sees the disk as committed, deletes and renames included, until and
+// after the writes are moved into place (settled). docs/storage.md, "Pending writes".
+
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { BOOT_MS, CALL_MS, TEST_MS, bootWebAPI, requestResult, within } from "./harness.mjs";
+import { IDBStore } from "../../dist/idb_store.mjs";
+import { openEarlyReader } from "../../dist/early_reader.mjs";
+
+let edge;
+let call;
+
+before(async () => {
+  ({ edge, call } = await bootWebAPI());
+}, { timeout: BOOT_MS });
+
+const HOLD = { settleAfterMs: 3_600_000 }; // the writes stay pending until settle()
+
+// The raw stores of disk `name`: how many commits are pending, and the keys of `space`.
+async function raw(name, space) {
+  const db = await requestResult(indexedDB.open(`pyvfs:${name}`), `open pyvfs:${name}`);
+  try {
+    const tx = db.transaction(["pending", space], "readonly");
+    const [pending, keys] = await Promise.all([
+      requestResult(tx.objectStore("pending").count(), "count pending"),
+      requestResult(tx.objectStore(space).getAllKeys(), `keys of ${space}`),
+    ]);
+    return { pending, keys: keys.map(String) };
+  } finally {
+    db.close();
+  }
+}
+
+const text = (value) => new TextDecoder().decode(value);
+
+test("the store's reads see pending node records and entries, deleted ones gone", { timeout: TEST_MS }, async () => {
+  const store = await IDBStore.open("pending-store", HOLD);
+  const entry = JSON.stringify({ v: 2, puts: {}, deletes: [], before: {}, events: [] });
+  assert.deepEqual(await store.commitLogged(0, [
+    ["put", "nodes", "a", "record a"], ["put", "names", "root/a", "a"],
+    ["put", "nodes", "b", "record b"], ["put", "names", "root/b", "b"],
+    ["put", "meta", "x", "1"],
+  ], entry), { rev: 1 });
+  assert.deepEqual(await store.commitLogged(1, [
+    ["delete", "nodes", "a", null], ["delete", "names", "root/a", null],
+    ["put", "nodes", "b", "record b2"],
+  ], entry), { rev: 2 });
+  const stored = await raw("pending-store", "nodes");
+  assert.equal(stored.pending, 2, "both commits' records wait");
+  assert.deepEqual(stored.keys, [], "none is in `nodes` yet");
+  assert.equal(await store.get("meta", "x"), "1", "meta is written by the commit itself");
+
+  const other = await IDBStore.open("pending-store", HOLD); // another worker, booting
+  const loaded = await other.load();
+  assert.equal(loaded.rev, 2);
+  assert.deepEqual(loaded.keys, ["b"]);
+  assert.deepEqual(loaded.values, ["record b2"]);
+  for (const reader of [store, other]) {
+    assert.deepEqual(await reader.getAll("names"), [["root/b", "b"]]);
+    assert.deepEqual(await reader.getPrefix("names", "root/", "root0"), [["root/b", "b"]]);
+    assert.deepEqual(await reader.getPrefix("names", "rooz/", "rooz0"), []);
+    assert.equal(await reader.get("nodes", "a"), undefined);
+    assert.equal(await reader.get("nodes", "b"), "record b2");
+  }
+
+  await store.settle();
+  const settled = await raw("pending-store", "nodes");
+  assert.equal(settled.pending, 0);
+  assert.deepEqual(settled.keys, ["b"]);
+  assert.deepEqual((await raw("pending-store", "names")).keys, ["root/b"]);
+  assert.deepEqual(await other.getAll("nodes"), [["b", "record b2"]]);
+  store.close();
+  other.close();
+});
+
+test("a write of `nodes` outside the log goes after every pending one", { timeout: TEST_MS }, async () => {
+  const store = await IDBStore.open("pending-unlogged", HOLD);
+  const entry = JSON.stringify({ v: 2, puts: {}, deletes: [], before: {}, events: [] });
+  await store.commitLogged(0, [["put", "nodes", "a", "old"]], entry);
+  assert.equal(await store.commit([["put", "nodes", "a", "new"]]), undefined);
+  assert.equal((await raw("pending-unlogged", "nodes")).pending, 0, "the commit applied them first");
+  assert.equal(await store.get("nodes", "a"), "new");
+  store.close();
+});
+
+test("the early reader and a booting worker see a disk whose writes are all pending", { timeout: TEST_MS }, async () => {
+  const name = "pending-python";
+  const store = await IDBStore.open(name, HOLD);
+  const api = await edge.open_api(store);
+  for (const [op, ...args] of [["mkdir", "/a"], ["writeFile", "/a/f.txt", "first"],
+    ["writeFile", "/a/g.txt", "second"], ["rename", "/a/g.txt", "/a/h.txt"], ["unlink", "/a/f.txt"],
+    ["mkdir", "/a/sub"], ["writeFile", "/a/sub/deep.txt", "third"]]) {
+    assert.equal((await call(api, op, ...args)).error, undefined, `${op} ${args[0]}`);
+  }
+  assert.ok((await raw(name, "nodes")).pending > 0, "the writes are pending");
+
+  const early = await within(CALL_MS, "openEarlyReader", openEarlyReader(name, null));
+  assert.ok(early, "the reader opens a disk whose root is pending");
+  const answer = (op, ...args) => within(CALL_MS, `early ${op}`, early.answer(op, args));
+  assert.equal(text((await answer("readFile", "/a/h.txt")).value), "second");
+  assert.equal(text((await answer("readFile", "/a/sub/deep.txt")).value), "third");
+  assert.equal((await answer("readFile", "/a/f.txt")).error.code, "ENOENT");
+  assert.equal((await answer("readFile", "/a/g.txt")).error.code, "ENOENT");
+  assert.equal((await answer("exists", "/a/sub")).value, true);
+  early.close();
+
+  const booted = await edge.open_api(await IDBStore.open(name, HOLD)); // Python's load
+  assert.equal(text((await call(booted, "readFile", "/a/h.txt")).value), "second");
+  assert.equal((await call(booted, "exists", "/a/f.txt")).value, false);
+  const checked = await call(booted, "check");
+  assert.deepEqual(checked.value.problems, [], "fsck finds nodes and names agree");
+
+  await store.settle();
+  assert.equal((await raw(name, "nodes")).pending, 0);
+  const after = await within(CALL_MS, "openEarlyReader", openEarlyReader(name, null));
+  assert.equal(text((await after.answer("readFile", ["/a/h.txt"])).value), "second");
+  assert.equal((await after.answer("readFile", ["/a/f.txt"])).error.code, "ENOENT");
+  after.close();
+});
