@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { BOOT_MS, CALL_MS, TEST_MS, bootWebAPI, requestResult, within } from "./harness.mjs";
 import { IDBStore } from "../../dist/idb_store.mjs";
 import { openEarlyReader } from "../../dist/early_reader.mjs";
+import { pendingCache, readPendingCached } from "../../dist/pending_writes.mjs";
 
 let edge;
 let call;
@@ -74,6 +75,56 @@ test("the store's reads see pending node records and entries, deleted ones gone"
   assert.deepEqual(await other.getAll("nodes"), [["b", "record b2"]]);
   store.close();
   other.close();
+});
+
+test("settling cuts a large commit into slices, and every reader sees the disk between them", { timeout: TEST_MS }, async () => {
+  const name = "pending-slices";
+  const store = await IDBStore.open(name, { ...HOLD, settleOps: 3 });
+  const entry = JSON.stringify({ v: 2, puts: {}, deletes: [], before: {}, events: [] });
+  await store.commitLogged(0, [
+    ["put", "nodes", "a", "a1"], ["put", "names", "root/a", "a"], ["put", "nodes", "b", "b1"],
+    ["put", "names", "root/b", "b"], ["put", "nodes", "a", "a2"],
+  ], entry);
+  await store.commitLogged(1, [["delete", "nodes", "b", null], ["delete", "names", "root/b", null]], entry);
+  const other = await IDBStore.open(name, HOLD);
+  const cache = pendingCache(); // as the page's early reader keeps it across its answers
+  const seen = async (moment) => {
+    assert.deepEqual(await store.getAll("nodes"), [["a", "a2"]], `the store's nodes ${moment}`);
+    assert.deepEqual(await store.getAll("names"), [["root/a", "a"]], `the store's names ${moment}`);
+    assert.deepEqual((await other.load()).values, ["a2"], `a booting worker ${moment}`);
+    const db = await requestResult(indexedDB.open(`pyvfs:${name}`), `open pyvfs:${name}`);
+    try {
+      const tx = db.transaction(["pending", "nodes"], "readonly");
+      const [keys, values, pending] = await Promise.all([
+        requestResult(tx.objectStore("nodes").getAllKeys(), "keys of nodes"),
+        requestResult(tx.objectStore("nodes").getAll(), "nodes"), readPendingCached(tx, cache),
+      ]);
+      assert.deepEqual(pending.over("nodes", keys, values), [["a"], ["a2"]], `a cached overlay ${moment}`);
+    } finally {
+      db.close();
+    }
+  };
+  await seen("before settling");
+
+  await store.settle(1);
+  let stored = await raw(name, "nodes");
+  assert.equal(stored.pending, 2, "the first commit is cut, not applied whole");
+  assert.deepEqual(stored.keys, ["a", "b"], "its first 3 writes are in `nodes`");
+  await seen("after one slice");
+
+  await store.settle(1);
+  stored = await raw(name, "nodes");
+  assert.equal(stored.pending, 1, "the rest of the first commit and the first op of the second");
+  await seen("after two slices");
+
+  await store.settle();
+  stored = await raw(name, "nodes");
+  assert.equal(stored.pending, 0);
+  assert.deepEqual(stored.keys, ["a"]);
+  assert.deepEqual((await raw(name, "names")).keys, ["root/a"]);
+  await seen("once settled");
+  other.close();
+  store.close();
 });
 
 test("a write of `nodes` outside the log goes after every pending one", { timeout: TEST_MS }, async () => {

@@ -16,8 +16,8 @@
 export const PENDING = "pending";
 export const DATABASE_VERSION = 5;
 
-// The keyspaces whose writes wait in `pending`.
-const DEFERRED = new Set(["nodes", "names"]);
+// The keyspaces whose writes wait in `pending`: the only ones a reader lays them over.
+export const DEFERRED = new Set(["nodes", "names"]);
 
 // A commit's ops split: [the ops it applies itself, the ops that wait in `pending`].
 export function splitOps(ops) {
@@ -27,20 +27,41 @@ export function splitOps(ops) {
   return [now, later];
 }
 
-// Applies every pending write (`keys`, `values`: the `pending` store read in the readwrite
-// transaction `tx`, which also holds `nodes` and `names`), in the order they were committed,
-// and deletes what it applied.
-export function applyPending(tx, keys, values) {
-  if (!keys.length) return;
-  const stores = {};
-  for (const ops of values) {
-    for (const [action, space, key, value] of ops) {
-      const store = (stores[space] ??= tx.objectStore(space));
-      if (action === "put") store.put(value, key);
-      else store.delete(key);
+// Applies the oldest pending writes in the readwrite transaction `tx` (which also holds `nodes`
+// and `names`), in the order they were committed: those of at most `commits` commits and at
+// most `ops` writes (all when not given). A commit cut by `ops` keeps the rest of its writes
+// under its key; a reader that still holds the whole value lays the same disk over `nodes`
+// (the part applied is there already, and the rest comes after it). Calls `done` with the ops
+// applied and whether any writes were left pending, while `tx` is still active (the caller may
+// add requests of its own after them).
+export function settleIn(tx, done, { commits, ops = Infinity } = {}) {
+  const pending = tx.objectStore(PENDING);
+  const keys = pending.getAllKeys(null, commits);
+  const values = pending.getAll(null, commits);
+  values.onsuccess = () => {
+    const applied = [];
+    const stores = {};
+    let whole = 0; // commits applied whole
+    for (const writes of values.result) {
+      const part = writes.length > ops - applied.length ? writes.slice(0, ops - applied.length) : writes;
+      for (const op of part) {
+        const [action, space, key, value] = op;
+        const store = (stores[space] ??= tx.objectStore(space));
+        if (action === "put") store.put(value, key);
+        else store.delete(key);
+        applied.push(op);
+      }
+      if (part !== writes) {
+        pending.put(writes.slice(part.length), keys.result[whole]);
+        break;
+      }
+      whole += 1;
+      if (applied.length >= ops) break;
     }
-  }
-  tx.objectStore(PENDING).delete(IDBKeyRange.upperBound(keys.at(-1)));
+    if (whole) pending.delete(IDBKeyRange.upperBound(keys.result[whole - 1]));
+    const full = commits !== undefined && keys.result.length === commits;
+    done(applied, whole < keys.result.length || full);
+  };
 }
 
 // What is pending, as a reader lays it over `nodes` and `names`: for each keyspace, key ->
@@ -92,8 +113,9 @@ export function readPending(tx) {
 
 // readPending for a reader that reads often (the early reader answers each call in a
 // transaction of its own): the keys first, and the values only when the keys are not the ones
-// `cache` ({keys, pending}) last saw. A commit's pending value never changes (a revision is
-// committed once, and settling deletes it), so the same keys are the same writes.
+// `cache` ({keys, pending}) last saw. The same keys lay the same disk over `nodes`: a revision
+// is committed once, and settling only deletes a commit's value or cuts its first writes off,
+// once they are in `nodes` and `names` (settleIn).
 export function readPendingCached(tx, cache) {
   const store = tx.objectStore(PENDING);
   return new Promise((resolve, reject) => {

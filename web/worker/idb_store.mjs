@@ -8,10 +8,10 @@
 import { failure } from "../shared/errors.mjs";
 import { noticed, openDatabase, request } from "../shared/idb.mjs";
 import { LockLease } from "../shared/lock_lease.mjs";
-import { LogCheckpoint, loggedBytes } from "./log_checkpoint.mjs";
+import { LogCheckpoint, loggedBytes, opsBytes } from "./log_checkpoint.mjs";
 import { Peers } from "../shared/peers.mjs";
 import {
-  DATABASE_VERSION, PENDING, applyPending, readPending, splitOps,
+  DATABASE_VERSION, DEFERRED, PENDING, readPending, settleIn, splitOps,
 } from "../shared/pending_writes.mjs";
 // The IndexedDB database version was the storage format's version (FORMAT_VERSION in
 // py_vfs/vfs.py) up to 4. 2: the change log. 3: small files inline in their node records (no
@@ -21,16 +21,17 @@ import {
 import { FORMAT_VERSION as FORMAT, LOG_KEEP } from "../shared/protocol.mjs";
 
 const SPACES = ["nodes", "chunks", "meta", "log", "names", PENDING];
-// The keyspaces whose reads lay the pending writes over what they read.
-const OVERLAID = new Set(["nodes", "names"]);
 // How long the disk stays idle (no commit of this worker) before the pending writes are moved
 // into `nodes` and `names`; how many commits, or how long, they may wait at most while it is
-// not; and how many commits one settling transaction moves (each of its turns holds the
-// worker's thread while it issues the writes).
+// not; and how much one settling transaction moves: the writes of at most SETTLE_COMMITS
+// commits, at most SETTLE_OPS of them (issuing them holds the worker's thread: about 55 ms for
+// 2,000 in Chromium on a 2-core machine, docs/benchmarks.md "Pending writes"; a commit of
+// 10,000 files is cut into slices).
 const SETTLE_IDLE_MS = 100;
 const SETTLE_MAX_PENDING = 4096;
 const SETTLE_MAX_MS = 5000;
-const SETTLE_SLICE = 64;
+const SETTLE_COMMITS = 64;
+const SETTLE_OPS = 2048;
 const SETTLE_RETRY_MS = 1000; // after a settling that failed (a full quota, say)
 // The first format with the `names` store.
 const NAMES_FORMAT = 4;
@@ -42,18 +43,14 @@ function failureOf(error) {
   return failure(code, `${name || "Error"}: ${error?.message ?? "transaction failed"}`, { syscall: "write" });
 }
 
-// Returns about the bytes the ops add to the origin's IndexedDB log (web/worker/log_checkpoint.mjs).
 function applyOps(tx, ops) {
-  let bytes = 0;
   const stores = {}; // each object store asked of the transaction once, not once an op
   for (const [action, space, key, value] of ops) {
     const store = (stores[space] ??= tx.objectStore(space));
     if (action === "put") store.put(value, key);
     else if (action === "delete_to") store.delete(IDBKeyRange.upperBound(key));
     else store.delete(key);
-    bytes += loggedBytes(key) + (action === "put" ? loggedBytes(value) : 0);
   }
-  return bytes;
 }
 
 // Format 4's directory entries, from the node records, in the upgrade's own transaction: no
@@ -81,8 +78,9 @@ function fillNames(tx) {
 export class IDBStore {
   // `durability` is given to every commit's readwrite transaction (docs/storage.md, "Durability");
   // `settleAfterMs`: how long this worker's commits leave their node records and directory
-  // entries pending once it is idle (a test holds them there).
-  static async open(name, { durability = "default", settleAfterMs = SETTLE_IDLE_MS } = {}) {
+  // entries pending once it is idle (a test holds them there); `settleOps`: how many of them
+  // one settling transaction moves at most.
+  static async open(name, { durability = "default", settleAfterMs = SETTLE_IDLE_MS, settleOps = SETTLE_OPS } = {}) {
     const db = await openDatabase(`pyvfs:${name}`, DATABASE_VERSION, (created, event, tx) => {
       for (const space of SPACES) {
         if (!created.objectStoreNames.contains(space)) created.createObjectStore(space);
@@ -92,12 +90,12 @@ export class IDBStore {
       if (event.oldVersion > 0 && event.oldVersion < NAMES_FORMAT) fillNames(tx);
     });
     await noticed(); // the browser's report of a discarded disk, if this open got it, is kept
-    const store = new IDBStore(db, name, durability, settleAfterMs);
+    const store = new IDBStore(db, name, durability, { settleAfterMs, settleOps });
     await store.#join();
     return store;
   }
 
-  constructor(db, name, durability = "default", settleAfterMs = SETTLE_IDLE_MS) {
+  constructor(db, name, durability = "default", { settleAfterMs = SETTLE_IDLE_MS, settleOps = SETTLE_OPS } = {}) {
     // Another tab upgrading the format must not be blocked by us (openDatabase closes it).
     this.db = db;
     this.durability = durability;
@@ -123,6 +121,7 @@ export class IDBStore {
     // next start has little to replay before its first open.
     this.checkpoint = new LogCheckpoint();
     this.settleAfterMs = settleAfterMs;
+    this.settleOps = Math.max(1, settleOps); // a slice applies at least one write
     this.waiting = 0; // commits of this worker whose writes are pending
     this.waitingSince = 0; // when the first of them completed
     this.settleTimer = null;
@@ -227,11 +226,9 @@ export class IDBStore {
           stale = { stale: current };
           tx.abort();
         };
-        bytes = applyOps(tx, ops) + loggedBytes(entry);
-        if (later.length) {
-          tx.objectStore(PENDING).put(later, base + 1);
-          for (const [, , key, value] of later) bytes += loggedBytes(key) + loggedBytes(value);
-        }
+        applyOps(tx, ops);
+        if (later.length) tx.objectStore(PENDING).put(later, base + 1);
+        bytes = opsBytes(allOps) + loggedBytes(entry);
         const log = tx.objectStore("log");
         log.put(entry, base + 1);
         meta.put(String(base + 1), "rev");
@@ -282,39 +279,38 @@ export class IDBStore {
     this.settleTimer.unref?.(); // Node: a wait must not keep the test process alive
   }
 
-  // Applies every pending write now, SETTLE_SLICE commits a transaction (after the settling
-  // under way, if any). Resolves once they are in `nodes` and `names`.
-  settle() {
+  // Applies the pending writes now, one slice a transaction (after the settling under way, if
+  // any): every one, or those of at most `slices` transactions. Resolves once they are in
+  // `nodes` and `names`.
+  settle(slices = Infinity) {
     const pass = async () => {
       this.waiting = 0; // the commits from now on are counted again
-      while (await this.#settleSlice() === SETTLE_SLICE);
+      for (let done = 0; done < slices && await this.#settleSlice(); done += 1);
     };
     this.settling = (this.settling ?? Promise.resolve()).catch(() => {}).then(pass);
     return this.settling;
   }
 
-  // The first SETTLE_SLICE commits' pending writes applied: a promise of how many there were.
+  // One slice of the pending writes applied (settleIn): a promise of whether any are left.
   #settleSlice() {
     return new Promise((resolve, reject) => {
       const tx = this.#writing(["nodes", "names", PENDING]);
-      const pending = tx.objectStore(PENDING);
-      const keys = pending.getAllKeys(null, SETTLE_SLICE);
-      const values = pending.getAll(null, SETTLE_SLICE);
       let bytes = 0;
-      values.onsuccess = () => {
-        applyPending(tx, keys.result, values.result);
-        bytes = values.result.flat().reduce((sum, [, , key, value]) => sum + loggedBytes(key) + loggedBytes(value), 0);
-      };
+      let more = false;
+      settleIn(tx, (applied, left) => {
+        bytes = opsBytes(applied);
+        more = left;
+      }, { commits: SETTLE_COMMITS, ops: this.settleOps });
       tx.oncomplete = () => {
         this.checkpoint.wrote(bytes); // the browser's next start replays these writes too
-        resolve(keys.result.length);
+        resolve(more);
       };
       tx.onabort = () => reject(tx.error ?? new Error("the pending writes were not applied"));
     });
   }
 
   async getAll(space) {
-    if (OVERLAID.has(space)) return this.#overlaid(space, null, null);
+    if (DEFERRED.has(space)) return this.#overlaid(space, null, null);
     const store = this.db.transaction(space, "readonly").objectStore(space);
     const [keys, values] = await Promise.all([request(store.getAllKeys()), request(store.getAll())]);
     this.reads[space] += values.length;
@@ -337,7 +333,7 @@ export class IDBStore {
   // The records whose keys start with a prefix: the key range [prefix, end) (`end` is the
   // first key after them, py_vfs/storage/__init__.py prefix_end).
   async getPrefix(space, prefix, end) {
-    if (OVERLAID.has(space)) return this.#overlaid(space, prefix, end);
+    if (DEFERRED.has(space)) return this.#overlaid(space, prefix, end);
     const store = this.db.transaction(space, "readonly").objectStore(space);
     const range = IDBKeyRange.bound(prefix, end, false, true);
     const [keys, values] = await Promise.all([request(store.getAllKeys(range)), request(store.getAll(range))]);
@@ -347,7 +343,7 @@ export class IDBStore {
 
   async get(space, key) {
     this.reads[space] += 1;
-    if (!OVERLAID.has(space)) return request(this.db.transaction(space, "readonly").objectStore(space).get(key));
+    if (!DEFERRED.has(space)) return request(this.db.transaction(space, "readonly").objectStore(space).get(key));
     const tx = this.db.transaction([space, PENDING], "readonly");
     const [stored, pending] = await Promise.all([request(tx.objectStore(space).get(key)), readPending(tx)]);
     return pending.has(space, key) ? pending.value(space, key) ?? undefined : stored;
@@ -383,16 +379,13 @@ export class IDBStore {
       let bytes = 0;
       try {
         tx = this.#writing([...new Set(spaces)]);
-        bytes = applyOps(tx, ops);
+        applyOps(tx, ops);
+        bytes = opsBytes(allOps);
         if (later.length) {
-          const pending = tx.objectStore(PENDING);
-          const keys = pending.getAllKeys();
-          const values = pending.getAll();
-          values.onsuccess = () => {
-            applyPending(tx, keys.result, values.result);
+          settleIn(tx, (applied) => {
+            bytes += opsBytes(applied);
             applyOps(tx, later);
-          };
-          bytes += later.reduce((sum, [, , key, value]) => sum + loggedBytes(key) + loggedBytes(value), 0);
+          });
         }
       } catch (error) {
         tx?.abort();

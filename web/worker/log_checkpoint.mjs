@@ -21,6 +21,13 @@ export function loggedBytes(value) {
   return size > LOGGED_VALUE ? 64 : size;
 }
 
+// About the bytes [action, space, key, value] ops add to the log.
+export function opsBytes(ops) {
+  let bytes = 0;
+  for (const [action, , key, value] of ops) bytes += loggedBytes(key) + (action === "put" ? loggedBytes(value) : 0);
+  return bytes;
+}
+
 export class LogCheckpoint {
   #bytes = 0;
   #timer = null;
