@@ -77,21 +77,35 @@ test("the store's reads see pending node records and entries, deleted ones gone"
   other.close();
 });
 
-test("settling cuts a large commit into slices, and every reader sees the disk between them", { timeout: TEST_MS }, async () => {
+test("a commit of more writes than a slice makes them itself, after the pending ones; settling moves whole commits a slice", { timeout: TEST_MS }, async () => {
   const name = "pending-slices";
   const store = await IDBStore.open(name, { ...HOLD, settleOps: 3 });
   const entry = JSON.stringify({ v: 2, puts: {}, deletes: [], before: {}, events: [] });
-  await store.commitLogged(0, [
-    ["put", "nodes", "a", "a1"], ["put", "names", "root/a", "a"], ["put", "nodes", "b", "b1"],
-    ["put", "names", "root/b", "b"], ["put", "nodes", "a", "a2"],
-  ], entry);
-  await store.commitLogged(1, [["delete", "nodes", "b", null], ["delete", "names", "root/b", null]], entry);
+  let rev = 0;
+  const commit = async (ops) => assert.deepEqual(await store.commitLogged(rev, ops, entry), { rev: ++rev });
+  await commit([["put", "nodes", "a", "a1"], ["put", "names", "root/a", "a"]]);
+  await commit([["put", "nodes", "b", "b1"], ["put", "names", "root/b", "b"]]);
+  await commit([["put", "nodes", "a", "a2"]]);
+  assert.equal((await raw(name, "nodes")).pending, 3);
+  // 4 writes of nodes and names: more than a slice moves, so not left pending.
+  await commit([["put", "nodes", "c", "c1"], ["put", "names", "root/c", "c"],
+    ["delete", "nodes", "b", null], ["delete", "names", "root/b", null]]);
+  let stored = await raw(name, "nodes");
+  assert.equal(stored.pending, 0, "the large commit applied the pending ones first");
+  assert.deepEqual(stored.keys, ["a", "c"], "and then its own, b's delete last");
+  assert.equal(await store.get("nodes", "a"), "a2", "the newer write of a won");
+
+  await commit([["put", "nodes", "d", "d1"], ["put", "names", "root/d", "d"]]);
+  await commit([["put", "nodes", "e", "e1"], ["put", "names", "root/e", "e"]]);
+  await commit([["delete", "nodes", "d", null], ["delete", "names", "root/d", null]]);
   const other = await IDBStore.open(name, HOLD);
   const cache = pendingCache(); // as the page's early reader keeps it across its answers
   const seen = async (moment) => {
-    assert.deepEqual(await store.getAll("nodes"), [["a", "a2"]], `the store's nodes ${moment}`);
-    assert.deepEqual(await store.getAll("names"), [["root/a", "a"]], `the store's names ${moment}`);
-    assert.deepEqual((await other.load()).values, ["a2"], `a booting worker ${moment}`);
+    const nodes = [["a", "a2"], ["c", "c1"], ["e", "e1"]];
+    assert.deepEqual(await store.getAll("nodes"), nodes, `the store's nodes ${moment}`);
+    assert.deepEqual((await store.getAll("names")).map(([key]) => key), ["root/a", "root/c", "root/e"],
+      `the store's names ${moment}`);
+    assert.deepEqual((await other.load()).keys, ["a", "c", "e"], `a booting worker ${moment}`);
     const db = await requestResult(indexedDB.open(`pyvfs:${name}`), `open pyvfs:${name}`);
     try {
       const tx = db.transaction(["pending", "nodes"], "readonly");
@@ -99,30 +113,21 @@ test("settling cuts a large commit into slices, and every reader sees the disk b
         requestResult(tx.objectStore("nodes").getAllKeys(), "keys of nodes"),
         requestResult(tx.objectStore("nodes").getAll(), "nodes"), readPendingCached(tx, cache),
       ]);
-      assert.deepEqual(pending.over("nodes", keys, values), [["a"], ["a2"]], `a cached overlay ${moment}`);
+      const over = pending.over("nodes", keys, values);
+      assert.deepEqual(over[0].map((key, i) => [key, over[1][i]]), nodes, `a cached overlay ${moment}`);
     } finally {
       db.close();
     }
   };
   await seen("before settling");
-
-  await store.settle(1);
-  let stored = await raw(name, "nodes");
-  assert.equal(stored.pending, 2, "the first commit is cut, not applied whole");
-  assert.deepEqual(stored.keys, ["a", "b"], "its first 3 writes are in `nodes`");
-  await seen("after one slice");
-
-  await store.settle(1);
-  stored = await raw(name, "nodes");
-  assert.equal(stored.pending, 1, "the rest of the first commit and the first op of the second");
-  await seen("after two slices");
-
-  await store.settle();
-  stored = await raw(name, "nodes");
-  assert.equal(stored.pending, 0);
-  assert.deepEqual(stored.keys, ["a"]);
-  assert.deepEqual((await raw(name, "names")).keys, ["root/a"]);
-  await seen("once settled");
+  for (const [left, keys] of [[2, ["a", "c", "d"]], [1, ["a", "c", "d", "e"]], [0, ["a", "c", "e"]]]) {
+    await store.settle(1); // one slice: one commit of 2 writes, as a second would pass 3
+    stored = await raw(name, "nodes");
+    assert.equal(stored.pending, left, "a slice moved one commit");
+    assert.deepEqual(stored.keys, keys);
+    await seen(`with ${left} commits pending`);
+  }
+  assert.deepEqual((await raw(name, "names")).keys, ["root/a", "root/c", "root/e"]);
   other.close();
   store.close();
 });

@@ -27,40 +27,49 @@ export function splitOps(ops) {
   return [now, later];
 }
 
-// Applies the oldest pending writes in the readwrite transaction `tx` (which also holds `nodes`
-// and `names`), in the order they were committed: those of at most `commits` commits and at
-// most `ops` writes (all when not given). A commit cut by `ops` keeps the rest of its writes
-// under its key; a reader that still holds the whole value lays the same disk over `nodes`
-// (the part applied is there already, and the rest comes after it). Calls `done` with the ops
-// applied and whether any writes were left pending, while `tx` is still active (the caller may
-// add requests of its own after them).
-export function settleIn(tx, done, { commits, ops = Infinity } = {}) {
+// Applies pending writes in the readwrite transaction `tx` (which also holds `nodes` and
+// `names`), in the order they were committed, and deletes them from `pending`: every one, or
+// (`budget` given) those of the oldest commits, at most `budget.commits` of them and no more
+// than `budget.ops` writes, though always the oldest commit's (a commit whose deferred writes
+// outnumber a slice makes them itself: web/worker/idb_store.mjs, commitLogged). Calls `done`
+// with the ops applied and whether any were left pending, while `tx` is still active (the
+// caller may add requests of its own after them).
+export function settleIn(tx, done, budget = null) {
   const pending = tx.objectStore(PENDING);
-  const keys = pending.getAllKeys(null, commits);
-  const values = pending.getAll(null, commits);
-  values.onsuccess = () => {
-    const applied = [];
-    const stores = {};
-    let whole = 0; // commits applied whole
-    for (const writes of values.result) {
-      const part = writes.length > ops - applied.length ? writes.slice(0, ops - applied.length) : writes;
-      for (const op of part) {
-        const [action, space, key, value] = op;
-        const store = (stores[space] ??= tx.objectStore(space));
-        if (action === "put") store.put(value, key);
-        else store.delete(key);
-        applied.push(op);
-      }
-      if (part !== writes) {
-        pending.put(writes.slice(part.length), keys.result[whole]);
-        break;
-      }
-      whole += 1;
-      if (applied.length >= ops) break;
+  const applied = [];
+  const stores = {}; // each object store asked of the transaction once
+  const apply = (writes) => {
+    for (const op of writes) {
+      const [action, space, key, value] = op;
+      const store = (stores[space] ??= tx.objectStore(space));
+      if (action === "put") store.put(value, key);
+      else store.delete(key);
+      applied.push(op);
     }
-    if (whole) pending.delete(IDBKeyRange.upperBound(keys.result[whole - 1]));
-    const full = commits !== undefined && keys.result.length === commits;
-    done(applied, whole < keys.result.length || full);
+  };
+  if (budget === null) {
+    const keys = pending.getAllKeys();
+    const values = pending.getAll();
+    values.onsuccess = () => {
+      values.result.forEach(apply);
+      if (keys.result.length) pending.delete(IDBKeyRange.upperBound(keys.result.at(-1)));
+      done(applied, false);
+    };
+    return;
+  }
+  // One commit's value at a time (a cursor): the values past the slice are not read.
+  let taken = 0;
+  const cursor = pending.openCursor();
+  cursor.onsuccess = () => {
+    const at = cursor.result;
+    if (at === null || taken === budget.commits || (taken > 0 && applied.length + at.value.length > budget.ops)) {
+      done(applied, at !== null);
+      return;
+    }
+    apply(at.value);
+    at.delete();
+    taken += 1;
+    at.continue();
   };
 }
 
@@ -113,9 +122,8 @@ export function readPending(tx) {
 
 // readPending for a reader that reads often (the early reader answers each call in a
 // transaction of its own): the keys first, and the values only when the keys are not the ones
-// `cache` ({keys, pending}) last saw. The same keys lay the same disk over `nodes`: a revision
-// is committed once, and settling only deletes a commit's value or cuts its first writes off,
-// once they are in `nodes` and `names` (settleIn).
+// `cache` ({keys, pending}) last saw. A commit's pending value never changes (a revision is
+// committed once, and settling deletes it), so the same keys are the same writes.
 export function readPendingCached(tx, cache) {
   const store = tx.objectStore(PENDING);
   return new Promise((resolve, reject) => {

@@ -25,13 +25,14 @@ const SPACES = ["nodes", "chunks", "meta", "log", "names", PENDING];
 // into `nodes` and `names`; how many commits, or how long, they may wait at most while it is
 // not; and how much one settling transaction moves: the writes of at most SETTLE_COMMITS
 // commits, at most SETTLE_OPS of them (issuing them holds the worker's thread: about 55 ms for
-// 2,000 in Chromium on a 2-core machine, docs/benchmarks.md "Pending writes"; a commit of
-// 10,000 files is cut into slices).
+// 2,000 in Chromium on a 2-core machine, docs/benchmarks.md "Pending writes"). A commit with
+// more deferred writes than that makes them itself, as before pending writes existed: its
+// slice would hold the thread for long, at a moment nobody chose (a page's first clicks).
 const SETTLE_IDLE_MS = 100;
 const SETTLE_MAX_PENDING = 4096;
 const SETTLE_MAX_MS = 5000;
 const SETTLE_COMMITS = 64;
-const SETTLE_OPS = 2048;
+const SETTLE_OPS = 4096;
 const SETTLE_RETRY_MS = 1000; // after a settling that failed (a full quota, say)
 // The first format with the `names` store.
 const NAMES_FORMAT = 4;
@@ -41,6 +42,15 @@ function failureOf(error) {
   const name = error?.name ?? "";
   const code = name === "QuotaExceededError" ? "ENOSPC" : "EIO";
   return failure(code, `${name || "Error"}: ${error?.message ?? "transaction failed"}`, { syscall: "write" });
+}
+
+// Writes `ops` of `nodes` and `names` in `tx` after every pending write, which it applies first
+// (`wrote` is told the bytes of those).
+function afterPending(tx, ops, wrote) {
+  settleIn(tx, (applied) => {
+    wrote(opsBytes(applied));
+    applyOps(tx, ops);
+  });
 }
 
 function applyOps(tx, ops) {
@@ -79,7 +89,7 @@ export class IDBStore {
   // `durability` is given to every commit's readwrite transaction (docs/storage.md, "Durability");
   // `settleAfterMs`: how long this worker's commits leave their node records and directory
   // entries pending once it is idle (a test holds them there); `settleOps`: how many of them
-  // one settling transaction moves at most.
+  // one settling transaction moves at most, and a commit leaves pending at most.
   static async open(name, { durability = "default", settleAfterMs = SETTLE_IDLE_MS, settleOps = SETTLE_OPS } = {}) {
     const db = await openDatabase(`pyvfs:${name}`, DATABASE_VERSION, (created, event, tx) => {
       for (const space of SPACES) {
@@ -121,7 +131,7 @@ export class IDBStore {
     // next start has little to replay before its first open.
     this.checkpoint = new LogCheckpoint();
     this.settleAfterMs = settleAfterMs;
-    this.settleOps = Math.max(1, settleOps); // a slice applies at least one write
+    this.settleOps = settleOps;
     this.waiting = 0; // commits of this worker whose writes are pending
     this.waitingSince = 0; // when the first of them completed
     this.settleTimer = null;
@@ -209,9 +219,11 @@ export class IDBStore {
   // durable, {stale: rev} when another tab committed first (nothing applied; the caller reads
   // the log), or {code, message} on failure.
   commitLogged(base, allOps, entry) {
-    const [ops, later] = splitOps(allOps);
+    const [ops, deferred] = splitOps(allOps);
+    const later = deferred.length <= this.settleOps ? deferred : [];
     const spaces = [...new Set(["meta", "log", ...ops.map((op) => op[1])])];
-    if (later.length) spaces.push(PENDING);
+    if (deferred.length) spaces.push(PENDING);
+    if (deferred.length && !later.length) spaces.push("nodes", "names");
     return new Promise((resolve) => {
       let tx;
       let stale = null;
@@ -228,6 +240,7 @@ export class IDBStore {
         };
         applyOps(tx, ops);
         if (later.length) tx.objectStore(PENDING).put(later, base + 1);
+        else if (deferred.length) afterPending(tx, deferred, (more) => { bytes += more; });
         bytes = opsBytes(allOps) + loggedBytes(entry);
         const log = tx.objectStore("log");
         log.put(entry, base + 1);
@@ -381,12 +394,7 @@ export class IDBStore {
         tx = this.#writing([...new Set(spaces)]);
         applyOps(tx, ops);
         bytes = opsBytes(allOps);
-        if (later.length) {
-          settleIn(tx, (applied) => {
-            bytes += opsBytes(applied);
-            applyOps(tx, later);
-          });
-        }
+        if (later.length) afterPending(tx, later, (more) => { bytes += more; });
       } catch (error) {
         tx?.abort();
         resolve(failureOf(error));
