@@ -48,11 +48,14 @@ def edit_three_times(page, path: str, texts: list[str]) -> list[int]:
 
 
 def open_history(page, path: str = "", writer: str = "") -> None:
-    """Shows the side panel's History tab (if hidden) and filters it by `path` and `writer`."""
+    """Shows the side panel's History tab (if hidden), filters it by `path` and `writer`, and
+    waits until the filter's changes are listed."""
     show_history_tab(page)
     page.fill(f"{HISTORY} input[name=path]", path)
     page.fill(f"{HISTORY} input[name=writer]", writer)
     page.click(f"{HISTORY} button[type=submit]")
+    expect(page.locator(f"{HISTORY} .tl-status")).to_have_attribute("data-state", "done",
+                                                                     timeout=WAIT_MS)
 
 
 def show_history_tab(page) -> None:
@@ -123,6 +126,16 @@ def test_filters_by_writer_and_shows_each_writer_apart(app):
     kinds = app.eval_on_selector_all(f"{CHANGES} .tl-writer",
                                      "all => all.map((n) => n.dataset.kind)")
     assert kinds == ["user", "scoop", "agent"]
+    # A new filter takes the old one's rows away at once: none can be picked while it loads.
+    while_loading = app.evaluate("""() => {
+      const body = document.querySelector('#history-body');
+      body.querySelector('input[name=writer]').value = 'agent:x';
+      body.querySelector('form').requestSubmit();
+      const status = body.querySelector('.tl-status');
+      return [body.querySelectorAll('[role=option]').length, status.dataset.state,
+              body.querySelector('.tl-list').getAttribute('aria-busy')];
+    }""")
+    assert while_loading == [0, "loading", "true"]
     open_history(app, path="/tl2", writer="agent:x")
     expect(app.locator(f"{CHANGES} .tl-writer")).to_have_text(["agent:x"], timeout=WAIT_MS)
     expect(app.locator(f"{CHANGES} .tl-paths")).to_contain_text(["/tl2/a.txt"])

@@ -99,7 +99,14 @@ export function startTimeline(container, vfs, { onRestored, describe = String } 
     state.entries = [];
     state.active = -1;
     state.activeKey = null;
+    // The old filter's rows go at once: a row clicked while the new ones load would pick a
+    // change the new filter may not show.
+    state.rows = [];
+    ui.list.replaceChildren();
+    ui.list.removeAttribute("aria-activedescendant");
     ui.list.setAttribute("aria-busy", "true");
+    ui.status.dataset.state = "loading";
+    ui.status.textContent = "Loading…";
     enqueue(loadNewest);
   }
 
