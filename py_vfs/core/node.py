@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Any
 
-from .json_text import compact
+from .json_text import compact, plain_string
 
 FILE = "file"
 DIRECTORY = "directory"
@@ -120,6 +120,9 @@ class Node:
         if self.chunks:
             record["chunks"] = list(self.chunks)
         if self.inline is not None:
+            if self.mount is None and self.writer is None and plain_string(self.inline):
+                # The last field, and base64: written as it is (json_text.py)
+                return compact(record)[:-1] + ',"inline":"' + self.inline + '"}'
             record["inline"] = self.inline
         if self.mount is not None:
             record["mount"] = self.mount
