@@ -239,9 +239,9 @@ export class IDBStore {
           tx.abort();
         };
         applyOps(tx, ops);
+        bytes = opsBytes(allOps) + loggedBytes(entry);
         if (later.length) tx.objectStore(PENDING).put(later, base + 1);
         else if (deferred.length) afterPending(tx, deferred, (more) => { bytes += more; });
-        bytes = opsBytes(allOps) + loggedBytes(entry);
         const log = tx.objectStore("log");
         log.put(entry, base + 1);
         meta.put(String(base + 1), "rev");
