@@ -71,7 +71,6 @@ def encode_entry(tx: Transaction, events: list[Event],
     return f'{compact(head)[:-1]},"puts":{{{records}}},{compact(rest)[1:]}'
 
 
-
 def decode_entry(text: str) -> tuple[list[Node], list[str], list[Event]]:
     """A change-log entry's node records put, node ids deleted, and watch events."""
     entry = json.loads(text)
