@@ -50,10 +50,17 @@ def ino_of(node_id: str) -> int:
     return (int.from_bytes(digest, "big") >> 4) or 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Node:
     """One file, directory or symlink, as the ``nodes`` keyspace stores it
-    (docs/architecture.md, "Nodes and content")."""
+    (docs/architecture.md, "Nodes and content").
+
+    Never changed in place: the index, a transaction's undo, a commit's "before" records and
+    the watchers share nodes, and ``changed()`` makes a new one. Not a frozen dataclass only
+    because its construction costs: every write makes a node, and a frozen one's fields are set
+    through ``object.__setattr__`` (13.1 against 2.8 us in Pyodide, 5.1 against 1.4 on CPython
+    3.11).
+    """
 
     id: str
     parent: str | None
