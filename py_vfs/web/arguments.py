@@ -56,14 +56,15 @@ def _checked(op: str, spec: Op, args: list[Any], *, digests: bool) -> list[Any]:
         if not _absent(value) and not callable(value):
             raise _invalid(op, "only the worker adds arguments past the declared ones")
     checked = list(args)
-    for position, (name, kind, optional) in enumerate(declared):
+    plan = _PLANS.get(op) or _plan(op, spec)
+    for position, (what, check, optional, options) in enumerate(plan):
         value = args[position] if position < len(args) else None
-        if _absent(value):
-            if optional or kind == "options":
+        if value is None or _absent(value):
+            if optional or options:
                 continue
-            raise _invalid(op, f"the argument {name!r} is required")
-        _REFINED.get((op, name), _KINDS[kind])(value, f"the argument {name!r}", op)
-        if kind == "options" and isinstance(value, dict):
+            raise _invalid(op, f"{what} is required")
+        check(value, what, op)
+        if options and isinstance(value, dict):
             _options(op, value, spec.options, digests)
             # An option set to null is an option not given (its default applies).
             checked[position] = {key: item for key, item in value.items() if not _absent(item)}
@@ -72,6 +73,19 @@ def _checked(op: str, spec: Op, args: list[Any], *, digests: bool) -> list[Any]:
     while checked and len(checked) <= len(declared) and _absent(checked[-1]):
         checked.pop()
     return checked
+
+
+# Per operation, what ``_checked`` does with each declared argument: (its name as a message
+# says it, its check, optional, an options object), made once: every call is checked.
+Plan = tuple[tuple[str, "Check", bool, bool], ...]
+_PLANS: dict[str, Plan] = {}
+
+
+def _plan(op: str, spec: Op) -> Plan:
+    plan = tuple((f"the argument {name!r}", _REFINED.get((op, name), _KINDS[kind]), optional,
+                  kind == "options") for name, kind, optional in spec.args)
+    _PLANS[op] = plan
+    return plan
 
 
 def _step_op(args: list[Any]) -> list[Any]:
