@@ -98,8 +98,10 @@ class Transaction:
                 self.delete_chunk(key)
             else:
                 self.put_chunk(key, data)
-        for before, after in inner.changes.values():
-            self.track(before, after)
+        changes = self.changes
+        for node_id, (before, after) in inner.changes.items():  # ``track``, inlined: per write
+            earlier = changes.get(node_id)
+            changes[node_id] = (before if earlier is None else earlier[0], after)
 
     @property
     def nodes_written(self) -> dict[str, Node | None]:
