@@ -182,7 +182,7 @@ class GroupCommit:
             token = SCOPE.set(waiter.scope)
             try:
                 result = waiter.change(tx)  # ``run_change``, one coroutine less per change
-                if inspect.isawaitable(result):
+                if result is not None and inspect.isawaitable(result):  # a write's is None
                     result = await result
                 check_change(tx.changes, self.replica.index.nodes.get, waiter.operation)
             except Exception as error:  # the caller of this change gets it
