@@ -132,6 +132,38 @@ test("a commit of more writes than a slice makes them itself, after the pending 
   store.close();
 });
 
+test("a busy disk settles its oldest commits a slice at a time as their time comes, not all at once", { timeout: TEST_MS }, async () => {
+  // Never idle (settleAfterMs), so only the commits older than settleMaxMs are due.
+  const name = "pending-busy";
+  const store = await IDBStore.open(name, { settleAfterMs: 3_600_000, settleMaxMs: 2_000 });
+  const entry = JSON.stringify({ v: 2, puts: {}, deletes: [], before: {}, events: [] });
+  let rev = 0;
+  const burst = async (count, prefix) => {
+    for (let i = 0; i < count; i += 1) {
+      const key = `${prefix}${String(i).padStart(3, "0")}`;
+      assert.deepEqual(await store.commitLogged(rev, [["put", "nodes", key, "r"]], entry), { rev: rev + 1 });
+      rev += 1;
+    }
+  };
+  const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  await burst(70, "a");
+  await pause(1_400);
+  await burst(200, "b");
+  assert.equal((await raw(name, "nodes")).pending, 270, "none is due yet");
+  await pause(800); // the first burst is due now, the second is not
+  await burst(1, "c");
+  await pause(200);
+  await store.settling;
+  const stored = await raw(name, "nodes");
+  assert.equal(stored.keys.filter((key) => key.startsWith("a")).length, 70, "the first burst is settled");
+  // Two slices of the oldest 64: the first burst and 58 of the second; the rest waits its time
+  // (settling every pending write at once would have left none).
+  assert.ok(stored.pending > 100, `the second burst's commits wait their time (${stored.pending} pending)`);
+  await store.settle();
+  assert.equal((await raw(name, "nodes")).pending, 0);
+  store.close();
+});
+
 test("a write of `nodes` outside the log goes after every pending one", { timeout: TEST_MS }, async () => {
   const store = await IDBStore.open("pending-unlogged", HOLD);
   const entry = JSON.stringify({ v: 2, puts: {}, deletes: [], before: {}, events: [] });

@@ -32,8 +32,8 @@ export function splitOps(ops) {
 // (`budget` given) those of the oldest commits, at most `budget.commits` of them and no more
 // than `budget.ops` writes, though always the oldest commit's (a commit whose deferred writes
 // outnumber a slice makes them itself: web/worker/idb_store.mjs, commitLogged). Calls `done`
-// with the ops applied and whether any were left pending, while `tx` is still active (the
-// caller may add requests of its own after them).
+// with the ops applied, whether any were left pending and the revision of the last commit
+// applied, while `tx` is still active (the caller may add requests of its own after them).
 export function settleIn(tx, done, budget = null) {
   const pending = tx.objectStore(PENDING);
   const applied = [];
@@ -53,7 +53,7 @@ export function settleIn(tx, done, budget = null) {
     values.onsuccess = () => {
       values.result.forEach(apply);
       if (keys.result.length) pending.delete(IDBKeyRange.upperBound(keys.result.at(-1)));
-      done(applied, false);
+      done(applied, false, keys.result.at(-1) ?? 0);
     };
     return;
   }
@@ -70,8 +70,9 @@ export function settleIn(tx, done, budget = null) {
       apply(value);
       taken += 1;
     }
-    if (taken) pending.delete(IDBKeyRange.upperBound(keys.result[taken - 1]));
-    done(applied, taken < values.result.length || taken === budget.commits);
+    const last = taken ? keys.result[taken - 1] : 0;
+    if (taken) pending.delete(IDBKeyRange.upperBound(last));
+    done(applied, taken < values.result.length || taken === budget.commits, last);
   };
 }
 

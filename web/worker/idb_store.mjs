@@ -88,9 +88,10 @@ function fillNames(tx) {
 export class IDBStore {
   // `durability` is given to every commit's readwrite transaction (docs/storage.md, "Durability");
   // `settleAfterMs`: how long this worker's commits leave their node records and directory
-  // entries pending once it is idle (a test holds them there); `settleOps`: how many of them
-  // one settling transaction moves at most, and a commit leaves pending at most.
-  static async open(name, { durability = "default", settleAfterMs = SETTLE_IDLE_MS, settleOps = SETTLE_OPS } = {}) {
+  // entries pending once it is idle (a test holds them there); `settleMaxMs`: how long they
+  // wait at most while it is not; `settleOps`: how many of them one settling transaction moves
+  // at most, and a commit leaves pending at most.
+  static async open(name, { durability = "default", ...settling } = {}) {
     const db = await openDatabase(`pyvfs:${name}`, DATABASE_VERSION, (created, event, tx) => {
       for (const space of SPACES) {
         if (!created.objectStoreNames.contains(space)) created.createObjectStore(space);
@@ -100,12 +101,14 @@ export class IDBStore {
       if (event.oldVersion > 0 && event.oldVersion < NAMES_FORMAT) fillNames(tx);
     });
     await noticed(); // the browser's report of a discarded disk, if this open got it, is kept
-    const store = new IDBStore(db, name, durability, { settleAfterMs, settleOps });
+    const store = new IDBStore(db, name, durability, settling);
     await store.#join();
     return store;
   }
 
-  constructor(db, name, durability = "default", { settleAfterMs = SETTLE_IDLE_MS, settleOps = SETTLE_OPS } = {}) {
+  constructor(db, name, durability = "default", {
+    settleAfterMs = SETTLE_IDLE_MS, settleMaxMs = SETTLE_MAX_MS, settleOps = SETTLE_OPS,
+  } = {}) {
     // Another tab upgrading the format must not be blocked by us (openDatabase closes it).
     this.db = db;
     this.durability = durability;
@@ -132,10 +135,14 @@ export class IDBStore {
     this.checkpoint = new LogCheckpoint();
     this.settleAfterMs = settleAfterMs;
     this.settleOps = settleOps;
-    this.waiting = 0; // commits of this worker whose writes are pending
-    this.waitingSince = 0; // when the first of them completed
+    this.settleMaxMs = settleMaxMs;
+    // This worker's commits whose writes are pending, oldest first: {rev, at} (when it
+    // completed); and when its last commit completed (the disk is idle SETTLE_IDLE_MS after).
+    this.unsettled = [];
+    this.lastCommitAt = 0;
     this.settleTimer = null;
     this.settling = null; // the settling under way, if any
+    this.passing = false; // a settling the timer started is under way
     this.closed = false;
   }
 
@@ -179,7 +186,10 @@ export class IDBStore {
     const [keys, values] = pending.over("nodes", stored, storedValues);
     this.reads.meta += 1;
     this.reads.nodes += values.length;
-    if (!pending.empty) this.#settleSoon(); // left by a worker that closed before it settled
+    if (!pending.empty) { // left by a worker that closed before it settled
+      this.unsettled.push({ rev: Number(rev ?? 0), at: Date.now() });
+      this.#settleSoon();
+    }
     return { rev: Number(rev ?? 0), keys, values };
   }
 
@@ -254,9 +264,12 @@ export class IDBStore {
       // there are none to tell).
       tx.oncomplete = () => {
         this.checkpoint.wrote(bytes);
+        this.lastCommitAt = Date.now();
         if (later.length) {
-          if (this.waiting++ === 0) this.waitingSince = Date.now();
+          this.unsettled.push({ rev: base + 1, at: this.lastCommitAt });
           this.#settleSoon();
+        } else if (deferred.length) {
+          this.unsettled = []; // it applied every pending write
         }
         const done = { rev: base + 1 };
         const applied = this.peers.announce(base + 1);
@@ -275,20 +288,37 @@ export class IDBStore {
   }
 
   // Moves the pending writes into `nodes` and `names` once this worker has not committed for
-  // SETTLE_IDLE_MS, or at once when SETTLE_MAX_PENDING commits or SETTLE_MAX_MS have waited.
-  // Any worker may settle every commit's writes: the transaction reads what is pending and
-  // applies it in order, and IndexedDB runs it alone against the commits (they write `pending`
-  // too).
+  // SETTLE_IDLE_MS; and while it commits on, a slice of the oldest at a time as they reach
+  // SETTLE_MAX_MS (so a steady writer pays a slice per 64 of its commits, not every pending
+  // write at once in front of its next commit), or all at once when SETTLE_MAX_PENDING of its
+  // commits wait. Any worker may settle every commit's writes: the transaction reads what is
+  // pending and applies it in order, and IndexedDB runs it alone against the commits (they
+  // write `pending` too).
   #settleSoon() {
     clearTimeout(this.settleTimer);
-    const overdue = this.waiting >= SETTLE_MAX_PENDING || Date.now() - this.waitingSince >= SETTLE_MAX_MS;
-    const wait = this.waiting && overdue ? 0 : this.settleAfterMs;
+    const oldest = this.unsettled[0];
+    const overdue = oldest !== undefined && (this.unsettled.length >= SETTLE_MAX_PENDING
+      || Date.now() - oldest.at >= this.settleMaxMs);
     this.settleTimer = setTimeout(() => {
       this.settleTimer = null;
-      this.settle().catch(() => {
+      if (this.passing) return; // the pass under way looks again when it ends
+      this.passing = true;
+      this.#settling(async () => {
+        // Slices while the disk is idle or too many commits wait; one when it is busy.
+        let more = true;
+        while (more && !this.closed) {
+          const idle = Date.now() - this.lastCommitAt >= this.settleAfterMs;
+          more = await this.#settleSlice();
+          if (!idle && this.unsettled.length < SETTLE_MAX_PENDING) break;
+        }
+      }).then(() => {
+        this.passing = false;
+        if (this.unsettled.length && !this.closed) this.#settleSoon();
+      }, () => {
+        this.passing = false;
         if (!this.closed) this.settleTimer = setTimeout(() => this.#settleSoon(), SETTLE_RETRY_MS);
       });
-    }, wait);
+    }, overdue ? 0 : this.settleAfterMs);
     this.settleTimer.unref?.(); // Node: a wait must not keep the test process alive
   }
 
@@ -296,10 +326,13 @@ export class IDBStore {
   // any): every one, or those of at most `slices` transactions. Resolves once they are in
   // `nodes` and `names`.
   settle(slices = Infinity) {
-    const pass = async () => {
-      this.waiting = 0; // the commits from now on are counted again
+    return this.#settling(async () => {
       for (let done = 0; done < slices && await this.#settleSlice(); done += 1);
-    };
+    });
+  }
+
+  // `pass` once the settling under way is over.
+  #settling(pass) {
     this.settling = (this.settling ?? Promise.resolve()).catch(() => {}).then(pass);
     return this.settling;
   }
@@ -309,14 +342,15 @@ export class IDBStore {
     return new Promise((resolve, reject) => {
       const tx = this.#writing(["nodes", "names", PENDING]);
       let bytes = 0;
-      let more = false;
-      settleIn(tx, (applied, left) => {
+      let upTo = Infinity; // the revision of the last commit applied, when some are left
+      settleIn(tx, (applied, more, last) => {
         bytes = opsBytes(applied);
-        more = left;
+        upTo = more ? last : Infinity;
       }, { commits: SETTLE_COMMITS, ops: this.settleOps });
       tx.oncomplete = () => {
         this.checkpoint.wrote(bytes); // the browser's next start replays these writes too
-        resolve(more);
+        while (this.unsettled.length && this.unsettled[0].rev <= upTo) this.unsettled.shift();
+        resolve(upTo !== Infinity);
       };
       tx.onabort = () => reject(tx.error ?? new Error("the pending writes were not applied"));
     });
@@ -402,6 +436,7 @@ export class IDBStore {
       }
       tx.oncomplete = () => {
         this.checkpoint.wrote(bytes);
+        if (later.length) this.unsettled = []; // it applied every pending write
         resolve(undefined);
       };
       tx.onabort = () => resolve(failureOf(tx.error));
