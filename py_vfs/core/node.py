@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Any
 
-from .json_text import compact, plain_string
+from .json_text import compact, plain_string, quoted
 
 FILE = "file"
 DIRECTORY = "directory"
@@ -127,9 +127,13 @@ class Node:
         if self.chunks:
             record["chunks"] = list(self.chunks)
         if self.inline is not None:
-            if self.mount is None and self.writer is None and plain_string(self.inline):
-                # The last field, and base64: written as it is (json_text.py)
-                return compact(record)[:-1] + ',"inline":"' + self.inline + '"}'
+            if plain_string(self.inline):
+                # Base64: written as it is (json_text.py), with the fields after it in their
+                # order, so the text is compact's own.
+                tail = "" if self.mount is None else ',"mount":' + quoted(self.mount)
+                if self.writer is not None:
+                    tail += ',"writer":' + quoted(self.writer)
+                return compact(record)[:-1] + ',"inline":"' + self.inline + '"' + tail + "}"
             record["inline"] = self.inline
         if self.mount is not None:
             record["mount"] = self.mount

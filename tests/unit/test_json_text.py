@@ -25,15 +25,19 @@ def canonical(text: str) -> bool:
 
 
 @pytest.mark.parametrize("inline", ["", "QUJD", "AAAA==", *ODD, 'a"}', 7, ["list"]])
-@pytest.mark.parametrize("writer", [None, "agent:x"])
-def test_a_record_is_the_compact_text_of_its_fields_whatever_its_inline_value(inline, writer):
+@pytest.mark.parametrize("writer", [None, "agent:x", 'a"\\\u2028'])
+@pytest.mark.parametrize("mount", [None, 'f"\\é'])
+def test_a_record_is_the_compact_text_of_its_fields_whatever_its_inline_value(inline, writer,
+                                                                              mount):
     # A record read from an untrusted disk may hold anything in ``inline``: written back, it
     # stays valid JSON.
     node = Node(id="n1", parent="root", name="a" + "".join(ODD), kind=FILE, mode=0o644,
-                mtime_ms=1.5, ctime_ms=2.0, atime_ms=3.0, size=4, inline=inline, writer=writer)
+                mtime_ms=1.5, ctime_ms=2.0, atime_ms=3.0, size=4, inline=inline, writer=writer,
+                mount=mount)
     text = node.to_record()
     assert canonical(text)
     assert json.loads(text)["inline"] == inline
+    assert Node.from_record("n1", text) == node
     assert embedded(text) == compact(text)
 
 
