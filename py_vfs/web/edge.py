@@ -27,10 +27,33 @@ from .webapi import WebAPI
 
 def _out(envelope: Any) -> Any:
     """``envelope`` (or a list of answers holding envelopes) as JS objects."""
-    from js import Object
-    from pyodide.ffi import to_js
+    js = _js()
+    return js.to_js(envelope, dict_converter=js.from_entries)
 
-    return to_js(envelope, dict_converter=Object.fromEntries)
+
+class _Js:
+    """What the edge uses of ``pyodide.ffi`` and of JS, looked up once. An import statement in
+    a function looks the module and each name up again at every call (about 10 µs in Pyodide,
+    on every call's way in and out); and not at import time, because the runtime snapshot is
+    made of py_vfs's modules imported, before any call (web/worker/snapshot_maker.mjs), and a
+    JS object must not be in it."""
+
+    def __init__(self) -> None:
+        from js import Object
+        from pyodide.ffi import JsProxy, JsTypedArray, jsnull, to_js
+
+        self.JsProxy, self.JsTypedArray, self.jsnull, self.to_js = \
+            JsProxy, JsTypedArray, jsnull, to_js
+        self.from_entries = Object.fromEntries
+
+
+_JS: list[_Js] = []  # the one _Js, once a call made it
+
+
+def _js() -> _Js:
+    if not _JS:
+        _JS.append(_Js())
+    return _JS[0]
 
 
 def dispatch(api: WebAPI, op: str, js_args: Any, writer: str | None = None,
@@ -40,8 +63,7 @@ def dispatch(api: WebAPI, op: str, js_args: Any, writer: str | None = None,
     envelope's (protocol.CALL_WRITER), ``call_id`` its id when the page may cancel it
     (protocol.CALL_SIGNAL), ``request`` and ``retry`` its request id and, when it is sent
     again, its first-sent time (protocol.CALL_REQUEST, CALL_RETRY)."""
-    from pyodide.ffi import jsnull
-
+    jsnull = _js().jsnull
     # JS's null arrives as pyodide.ffi.jsnull, not None: an absent id or writer is None here.
     call_id = None if call_id is jsnull else call_id
     writer = None if writer is jsnull else writer
@@ -67,7 +89,7 @@ def dispatch_many(api: WebAPI, js_calls: Any, answer: Any) -> Any:
     conversion each. A call's task hands its envelope over as it ends (``WebAPI.call``'s
     ``out``, which hears of a failure too): no done callback, a turn of the event loop each,
     per call."""
-    from pyodide.ffi import jsnull
+    jsnull = _js().jsnull
 
     now: list[list[Any]] = []
     later: list[list[Any]] = []
@@ -111,30 +133,39 @@ def dispatch_many(api: WebAPI, js_calls: Any, answer: Any) -> Any:
     return _out(now)
 
 
-# What arrives from JS already as Python (strings, numbers, booleans, undefined): most arguments
-# are paths, and checking them against JsProxy (its metaclass) and importing it cost more than
-# the rest of a small call's conversion.
-_PLAIN = frozenset({str, int, float, bool, type(None)})
+# What ``from_js`` does with a value, by its type: pass it as it is (what arrives from JS
+# already as Python: strings, numbers, booleans, undefined; most arguments are paths), take a
+# typed array's bytes, or convert a JS object. Learned at the first value of each type and kept:
+# which JsProxy a value is depends on its type alone, and asking (the isinstance of JsProxy's
+# metaclass, in Python) cost more than the rest of a small call's conversion.
+_AS_IS, _BYTES, _OBJECT = 0, 1, 2
+_KINDS: dict[type, int] = dict.fromkeys((str, int, float, bool, type(None)), _AS_IS)
 
 
 def from_js(value: Any) -> Any:
     """Uint8Array becomes bytes, plain objects dicts; strings and numbers pass as they are; a
     function (the shell's ``emit``: web/worker/worker.mjs) is called with its bytes as
     Uint8Array."""
-    if type(value) in _PLAIN:
+    kind = _KINDS.get(type(value))
+    if kind is None:
+        kind = _KINDS[type(value)] = _kind_of(value)
+    if kind == _AS_IS:
         return value
-    from pyodide.ffi import JsProxy, JsTypedArray, to_js
-
-    # A typed array is told by the proxy's own type (no crossing into JS to ask), and most
-    # arguments that are not plain are a write's bytes.
-    if isinstance(value, JsTypedArray):
+    if kind == _BYTES:
         return value.to_bytes()
-    if not isinstance(value, JsProxy):
-        return value
     if value.typeof == "function":
+        to_js = _js().to_js
         return lambda *args: value(*(to_js(arg) if isinstance(arg, bytes) else arg
                                      for arg in args))
     return value.to_py()
+
+
+def _kind_of(value: Any) -> int:
+    """What ``from_js`` does with values of ``value``'s type."""
+    js = _js()
+    if isinstance(value, js.JsTypedArray):
+        return _BYTES
+    return _OBJECT if isinstance(value, js.JsProxy) else _AS_IS
 
 
 async def open_api(js_store: Any, js_notify: Any = None,
