@@ -104,7 +104,11 @@ class IndexedDBStore:
 
 
 def _to_py(value: object) -> object:
-    """Chunks come back as Uint8Array (copied out once, cheaply); records are strings."""
+    """Chunks come back as Uint8Array (copied out once, cheaply); records are strings. (A
+    string or None is told by its type first: JsProxy's isinstance is its metaclass's, in
+    Python, and costs more than the rest.)"""
+    if type(value) is str or value is None:
+        return value
     if isinstance(value, JsProxy):
         return value.to_bytes()
     return value
