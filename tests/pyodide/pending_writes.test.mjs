@@ -166,27 +166,6 @@ test("a busy disk settles its oldest commits a slice at a time as their time com
   store.close();
 });
 
-test("a disk that serves calls without committing is not idle: its writes settle once the calls stop", { timeout: TEST_MS }, async () => {
-  // The worker's own measure (web/worker/worker.mjs): 0 while a call runs, else how long ago
-  // the last one ended.
-  let lastCallAt = null; // null: a call is running
-  const idleFor = () => (lastCallAt === null ? 0 : Date.now() - lastCallAt);
-  const name = "pending-serving";
-  const store = await IDBStore.open(name, { settleAfterMs: 100, idleFor });
-  const entry = JSON.stringify({ v: 2, puts: {}, deletes: [], before: {}, events: [] });
-  assert.deepEqual(await store.commitLogged(0, [["put", "nodes", "n1", "r"]], entry), { rev: 1 });
-  const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-  await pause(600); // six times the idle delay with no commit, but a call running all along
-  assert.equal((await raw(name, "nodes")).pending, 1, "nothing settles while calls are served");
-  lastCallAt = Date.now(); // the call ends
-  for (let waited = 0; (await raw(name, "nodes")).pending; waited += 50) {
-    if (waited > CALL_MS) throw new Error(`the write did not settle within ${CALL_MS} ms of the calls' end`);
-    await pause(50);
-  }
-  assert.deepEqual((await raw(name, "nodes")).keys, ["n1"]);
-  store.close();
-});
-
 test("a write of `nodes` outside the log goes after every pending one", { timeout: TEST_MS }, async () => {
   const store = await IDBStore.open("pending-unlogged", HOLD);
   const entry = JSON.stringify({ v: 2, puts: {}, deletes: [], before: {}, events: [] });

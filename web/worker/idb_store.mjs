@@ -90,9 +90,7 @@ export class IDBStore {
   // `settleAfterMs`: how long this worker's commits leave their node records and directory
   // entries pending once it is idle (a test holds them there); `settleMaxMs`: how long they
   // wait at most while it is not; `settleOps`: how many of them one settling transaction moves
-  // at most, and a commit leaves pending at most; `idleFor`: how long (ms) the worker has served
-  // no call (web/worker/worker.mjs), 0 while one runs: a disk is idle only when neither commits
-  // nor calls were made for `settleAfterMs`.
+  // at most, and a commit leaves pending at most.
   static async open(name, { durability = "default", ...settling } = {}) {
     const db = await openDatabase(`pyvfs:${name}`, DATABASE_VERSION, (created, event, tx) => {
       for (const space of SPACES) {
@@ -110,7 +108,6 @@ export class IDBStore {
 
   constructor(db, name, durability = "default", {
     settleAfterMs = SETTLE_IDLE_MS, settleMaxMs = SETTLE_MAX_MS, settleOps = SETTLE_OPS,
-    idleFor = () => Infinity,
   } = {}) {
     // Another tab upgrading the format must not be blocked by us (openDatabase closes it).
     this.db = db;
@@ -139,7 +136,6 @@ export class IDBStore {
     this.settleAfterMs = settleAfterMs;
     this.settleOps = settleOps;
     this.settleMaxMs = settleMaxMs;
-    this.idleFor = idleFor;
     // This worker's commits whose writes are pending, oldest first: {rev, at} (when it
     // completed); and when its last commit completed (the disk is idle SETTLE_IDLE_MS after).
     this.unsettled = [];
@@ -291,12 +287,11 @@ export class IDBStore {
     return tx;
   }
 
-  // Moves the pending writes into `nodes` and `names` once this worker has neither committed nor
-  // served a call for SETTLE_IDLE_MS (a slice holds the worker's thread and the commits behind
-  // it: while calls come, as a git clone's reads between its writes, it would take their time);
-  // and while it works on, a slice of the oldest at a time as they reach SETTLE_MAX_MS (so a
-  // steady writer pays a slice per 64 of its commits, not every pending write at once in front
-  // of its next commit), or all at once when SETTLE_MAX_PENDING of its commits wait. Any worker may settle every commit's writes: the transaction reads what is
+  // Moves the pending writes into `nodes` and `names` once this worker has not committed for
+  // SETTLE_IDLE_MS; and while it commits on, a slice of the oldest at a time as they reach
+  // SETTLE_MAX_MS (so a steady writer pays a slice per 64 of its commits, not every pending
+  // write at once in front of its next commit), or all at once when SETTLE_MAX_PENDING of its
+  // commits wait. Any worker may settle every commit's writes: the transaction reads what is
   // pending and applies it in order, and IndexedDB runs it alone against the commits (they
   // write `pending` too).
   #settleSoon() {
@@ -307,16 +302,12 @@ export class IDBStore {
     this.settleTimer = setTimeout(() => {
       this.settleTimer = null;
       if (this.passing) return; // the pass under way looks again when it ends
-      if (!overdue && !this.#idle()) {
-        this.#settleSoon(); // calls are being served: later
-        return;
-      }
       this.passing = true;
       this.#settling(async () => {
         // Slices while the disk is idle or too many commits wait; one when it is busy.
         let more = true;
         while (more && !this.closed) {
-          const idle = this.#idle();
+          const idle = Date.now() - this.lastCommitAt >= this.settleAfterMs;
           more = await this.#settleSlice();
           if (!idle && this.unsettled.length < SETTLE_MAX_PENDING) break;
         }
@@ -329,11 +320,6 @@ export class IDBStore {
       });
     }, overdue ? 0 : this.settleAfterMs);
     this.settleTimer.unref?.(); // Node: a wait must not keep the test process alive
-  }
-
-  // No commit and no call for settleAfterMs.
-  #idle() {
-    return Date.now() - this.lastCommitAt >= this.settleAfterMs && this.idleFor() >= this.settleAfterMs;
   }
 
   // Applies the pending writes now, one slice a transaction (after the settling under way, if

@@ -74,7 +74,7 @@ async function boot({ name, cacheBytes, snapshot = "auto", durability = "default
   // One entry from JS runs a batch of Python's ready callbacks, not one each (py_vfs/web/ready_batches.py).
   callPython(pyodide, "py_vfs.web.ready_batches", "install");
   progress("disk", `Opening disk "${name}"`);
-  const store = await IDBStore.open(name, { durability, idleFor: () => (activeCalls ? 0 : performance.now() - lastCallAt) });
+  const store = await IDBStore.open(name, { durability });
   store.peers.onCommit = () => applyRemote(store);
   const edge = pyodide.pyimport("py_vfs.web.edge");
   const notify = (id, event) => page.post({ type: WIRE.watch, id, event });
