@@ -13,7 +13,8 @@ its own (one that fails undoes only itself), and the journal entry records each 
 
 ``WebAPI.call_many`` makes runs only where no call could wait for another: on the disk's own
 API, with no folder mounted, no step open, no retried call unanswered and no call queued before
-(``WebAPI.call``'s rules); a run of one is an ordinary call.
+(``WebAPI.call``'s rules); a run of one is an ordinary call. A read made again in the message,
+with no change between, is answered once (py_vfs/web/repeated_reads.py).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from ..vfs import VFS
 from .arguments import check_call
 from .envelopes import Convert, Envelope, broken, failure, outcome, started
 from .options import plain_write
+from .repeated_reads import RepeatedReads
 from .retries import check_request
 
 # One call of a message: its operation, arguments, writer, request id and ``out``.
@@ -47,13 +49,20 @@ def call_in_runs(vfs: VFS | None, calls: list[Call], single: Single,
     ``single``. The envelope of each answered at once, None for the others."""
     answers: list[Envelope | None] = [None] * len(calls)
     run = WriteRun(vfs, single, answers) if vfs is not None else None
+    reads = RepeatedReads()  # a read made again in the message is answered once
     for at, (op, args, writer, request, out) in enumerate(calls):
         if run is not None and joins_run(op, args) and not waits():
+            reads.changed()
             run.add(at, args, writer, request, out)
             continue
         if run is not None:
             run.flush()
+        known = reads.answer(op, args, writer)
+        if known is not None:
+            answers[at] = known
+            continue
         answers[at] = single(op, args, writer, request, out)
+        reads.answered(op, args, writer, answers[at])
     if run is not None:
         run.flush()
     return answers

@@ -188,6 +188,25 @@ test("a read is answered inside dispatch, and a later call never overtakes one w
 // The calls of one turn (web/worker/worker.mjs answerMany): one entry into Python, run in their
 // order; answers needing no I/O come back at once, the rest through `answer` as they finish,
 // each call with its own outcome.
+// A read made again in one message is answered once (py_vfs/web/repeated_reads.py): each call
+// still gets its answer, and the answers cross to the page as any others.
+test("dispatch_many answers a repeated read once, each call with the answer", { timeout: TEST_MS }, async () => {
+  const api = await edge.open_api(await IDBStore.open("repeated"));
+  await call(api, "mkdir", "/r");
+  await call(api, "writeFile", "/r/f", "x");
+  const calls = ["a", "b"].flatMap((id) => [
+    [`lstat-${id}`, "lstat", ["/r/f"], null, null],
+    [`list-${id}`, "readdirStats", ["/r"], null, null],
+  ]);
+  const now = edge.dispatch_many(api, calls, () => assert.fail("every read is answered at once"));
+  assert.deepEqual(now.map(([id]) => id), ["lstat-a", "list-a", "lstat-b", "list-b"]);
+  const byId = structuredClone(Object.fromEntries(now)); // as the page gets them
+  assert.equal(byId["lstat-a"].value.size, 1);
+  assert.deepEqual(byId["lstat-b"], byId["lstat-a"]);
+  assert.equal(byId["list-a"].value.names, "f");
+  assert.deepEqual(byId["list-b"], byId["list-a"]);
+});
+
 test("dispatch_many runs calls in order and answers each with its own envelope", { timeout: TEST_MS }, async () => {
   const api = await edge.open_api(await IDBStore.open("many"));
   await call(api, "mkdir", "/m");

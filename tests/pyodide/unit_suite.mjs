@@ -124,6 +124,7 @@ const EXPECTED_SKIPS = new Map([
   ["tests/unit/test_write_runs.py::test_a_run_keeps_each_call_s_writer_and_request_id", NO_RUNS],
   ["tests/unit/test_write_runs.py::test_a_full_store_frees_room_for_a_run_and_refuses_only_what_cannot_fit", NO_RUNS],
   ["tests/unit/test_write_runs.py::test_the_writes_of_one_commit_carry_one_time_and_their_folder_is_stored_once", NO_RUNS],
+  ["tests/unit/test_write_runs.py::test_a_read_made_again_in_a_message_is_answered_once_unless_a_change_came_between", NO_RUNS],
   // Node ids drawn by threads and by a forked process: neither exists in Pyodide.
   ["tests/unit/test_node_ids.py::test_threads_never_get_the_same_id", "Pyodide has no threads"],
   ["tests/unit/test_node_ids.py::test_a_forked_process_does_not_make_its_parent_s_ids", NO_PROCESSES],
