@@ -9,6 +9,7 @@ convert JS arguments in and envelopes (``{value}`` or ``{error}``) out.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -47,13 +48,10 @@ class _Js:
         self.from_entries = Object.fromEntries
 
 
-_JS: list[_Js] = []  # the one _Js, once a call made it
-
-
+@functools.cache
 def _js() -> _Js:
-    if not _JS:
-        _JS.append(_Js())
-    return _JS[0]
+    """The one ``_Js``, made at the first call."""
+    return _Js()
 
 
 def dispatch(api: WebAPI, op: str, js_args: Any, writer: str | None = None,

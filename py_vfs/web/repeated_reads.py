@@ -31,23 +31,23 @@ class RepeatedReads:
         """A call that may change the disk was made: what was read before may differ now."""
         self._answers.clear()
 
-    def answer(self, op: str, args: list[Any], writer: str | None) -> Envelope | None:
-        """The envelope of the same read made earlier in the message, if any. A call that may
-        change the disk (or is unknown) forgets every earlier answer."""
+    def look_up(self, op: str, args: list[Any],
+                writer: str | None) -> tuple[Envelope | None, Hashable | None]:
+        """The envelope of the same read made earlier in the message, if any, and the read's
+        key for ``keep`` (None: not a read the page may keep). A call that may change the disk
+        (or is unknown) forgets every earlier answer."""
         spec = BY_NAME.get(op)
         if spec is None or spec.mutating:
             self.changed()
-            return None
+            return None, None
         key = _key(op, args, writer)
-        return None if key is None else self._answers.get(key)
+        return (None, None) if key is None else (self._answers.get(key), key)
 
-    def answered(self, op: str, args: list[Any], writer: str | None,
-                 envelope: Envelope | None) -> None:
-        """Keep ``envelope``, the answer of a read the page may keep (stamped with a view)."""
-        if op in CACHEABLE and isinstance(envelope, dict) and "view" in envelope:
-            key = _key(op, args, writer)
-            if key is not None:
-                self._answers[key] = envelope
+    def keep(self, key: Hashable | None, envelope: Envelope | None) -> None:
+        """Keep ``envelope``, the answer of the read ``look_up`` gave ``key`` for, when the page
+        may keep it too (stamped with a view)."""
+        if key is not None and isinstance(envelope, dict) and "view" in envelope:
+            self._answers[key] = envelope
 
 
 def _key(op: str, args: list[Any], writer: str | None) -> Hashable | None:

@@ -57,12 +57,12 @@ def call_in_runs(vfs: VFS | None, calls: list[Call], single: Single,
             continue
         if run is not None:
             run.flush()
-        known = reads.answer(op, args, writer)
+        known, key = reads.look_up(op, args, writer)
         if known is not None:
             answers[at] = known
             continue
         answers[at] = single(op, args, writer, request, out)
-        reads.answered(op, args, writer, answers[at])
+        reads.keep(key, answers[at])
     if run is not None:
         run.flush()
     return answers

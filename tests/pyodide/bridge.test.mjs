@@ -185,9 +185,6 @@ test("a read is answered inside dispatch, and a later call never overtakes one w
   assert.equal((await call(api, "readFile", "/o.txt", "utf8")).value, "second");
 });
 
-// The calls of one turn (web/worker/worker.mjs answerMany): one entry into Python, run in their
-// order; answers needing no I/O come back at once, the rest through `answer` as they finish,
-// each call with its own outcome.
 // A read made again in one message is answered once (py_vfs/web/repeated_reads.py): each call
 // still gets its answer, and the answers cross to the page as any others.
 test("dispatch_many answers a repeated read once, each call with the answer", { timeout: TEST_MS }, async () => {
@@ -207,6 +204,9 @@ test("dispatch_many answers a repeated read once, each call with the answer", { 
   assert.deepEqual(byId["list-b"], byId["list-a"]);
 });
 
+// The calls of one turn (web/worker/worker.mjs answerMany): one entry into Python, run in their
+// order; answers needing no I/O come back at once, the rest through `answer` as they finish,
+// each call with its own outcome.
 test("dispatch_many runs calls in order and answers each with its own envelope", { timeout: TEST_MS }, async () => {
   const api = await edge.open_api(await IDBStore.open("many"));
   await call(api, "mkdir", "/m");
