@@ -30,6 +30,12 @@ class Index:
         self.marks: dict[str, str] = {}
         self.on_marks: Callable[[], None] | None = None
         self._marks_moved = False
+        # Directory paths the resolver walked, names joined by "/" without the leading one
+        # (``a/b``), to the directory's id, for its next walks (py_vfs/fs/resolver.py): valid
+        # while no directory moves, which is when they are all forgotten (a move, a rollback,
+        # another tab's commit). A new name never changes what an existing path leads to, and
+        # a directory removed is no longer in ``nodes``, where the walk looks its id up.
+        self.dir_ids: dict[str, str] = {}
 
     def _changed(self) -> None:
         if self.on_change is not None:
@@ -44,6 +50,7 @@ class Index:
 
     def load(self, nodes: list[Node]) -> None:
         """Boot: take committed nodes as they are (no transaction, no storage writes)."""
+        self.dir_ids.clear()
         for node in nodes:
             self.nodes[node.id] = node
             if node.mount is not None:
@@ -112,6 +119,9 @@ class Index:
             node = node.changed(writer=tx.writer)
         old = self.nodes.get(node.id)
         if old is not None:
+            if old.kind == DIRECTORY and (old.parent != node.parent or old.name != node.name
+                                          or node.kind != DIRECTORY):
+                self.dir_ids.clear()  # a directory moved: the paths through it lead elsewhere
             self._unlink(old)
             if old.chunks != node.chunks:
                 self.content.unref(old.chunks, tx, old.size)
@@ -136,6 +146,7 @@ class Index:
     def apply(self, puts: list[Node], deletes: list[str]) -> None:
         """Take changes another tab (or process) already committed: no transaction, no storage
         writes; content reference counts follow the nodes."""
+        self.dir_ids.clear()
         for node_id in deletes:
             old = self.nodes.get(node_id)
             if old is not None:
@@ -177,6 +188,7 @@ class Index:
             self.children.pop(node.id, None)
 
     def _restore(self, current: Node | None, previous: Node | None) -> None:
+        self.dir_ids.clear()
         if current is not None:
             self._unlink(current)
         if previous is not None:

@@ -32,6 +32,8 @@ from ..mounts.backend import BackendError, Entry, Rel
 from ..mounts.table import DISK, Mount, MountTable, Place, translated
 
 MAX_SYMLINK_HOPS = 40
+# Directory paths kept for the next walks (``Index.dir_ids``) at most: past it they all go.
+_KNOWN_DIRS = 4096
 
 # What Linux answers when "/" itself is the thing to create or replace; removing or renaming it
 # is EPERM (docs/semantics.md, "The root").
@@ -83,19 +85,33 @@ class Resolver:
         return self._inside(outcome, path, syscall, create)
 
     def _walk_once(self, path: str, syscall: str, follow: bool,
-                   create: bool, linked: bool = False) -> Found | Place | _Again:
+                   create: bool, linked: bool = False,
+                   known: bool = True) -> Found | Place | _Again:
         pending = paths.segments(path, syscall)  # a list of its own, consumed from the end
-        pending.reverse()
-        names_left = len(pending)  # in ``pending``, not counting _MUST_BE_DIR markers
-        if paths.has_trailing_slash(path):
-            pending.insert(0, _MUST_BE_DIR)
-        stack: list[tuple[Node, str]] = [(self.index.root, "/")]
         points = self.table.points
         # ``Index.child``, ``paths.child`` and the nodes' kind properties, inlined below: a walk
         # is on every operation's path, and a call costs more than its work here.
-        children, nodes = self.index.children, self.index.nodes
+        children, nodes, dir_ids = self.index.children, self.index.nodes, self.index.dir_ids
         hops = 1 if linked else 0  # ``linked``: this walk goes on from a link's target
         scope = SCOPE.get()  # a restricted view's (disk/scope.py): outside it, nothing is there
+        # A directory walked before (``Index.dir_ids``) that holds the last name: the walk
+        # starts there (a plain walk of the disk only: no view's scope to check on the way, no
+        # folder mounted that it could cross into, no link's target to go on from).
+        start = None
+        if known and not hops and scope is None and not points and len(pending) > 1:
+            held = "/".join(pending[:-1])
+            start_id = dir_ids.get(held)
+            start = None if start_id is None else nodes.get(start_id)
+        if start is not None:
+            stack: list[tuple[Node, str]] = [(start, "/" + held)]
+            pending = pending[-1:]
+        else:
+            stack = [(self.index.root, "/")]
+            pending.reverse()
+            known = False
+        names_left = len(pending)  # in ``pending``, not counting _MUST_BE_DIR markers
+        if paths.has_trailing_slash(path):
+            pending.insert(0, _MUST_BE_DIR)
         while pending:
             segment = pending.pop()
             if segment == _MUST_BE_DIR:
@@ -113,6 +129,11 @@ class Resolver:
             last = names_left == 0  # only trailing-slash markers may follow
             if create and last and pending:
                 raise FsError.of("EISDIR", syscall, path)
+            if last and not known and not hops and scope is None and not points \
+                    and dir_path != "/":
+                if len(dir_ids) >= _KNOWN_DIRS:
+                    dir_ids.clear()
+                dir_ids[dir_path[1:]] = directory.id
             node_id = children.get(directory.id, _NO_ENTRIES).get(segment)
             node = None if node_id is None else nodes[node_id]
             node_path = ("" if dir_path == "/" else dir_path) + "/" + segment
@@ -125,6 +146,8 @@ class Resolver:
                     return Found(None, node_path, directory, segment)
                 raise FsError.of("ENOENT", syscall, path)
             if node.kind == SYMLINK and (pending or follow):
+                if known:  # its target may climb above where this walk started: from "/"
+                    return self._walk_once(path, syscall, follow, create, linked, False)
                 hops += 1
                 if hops > MAX_SYMLINK_HOPS:
                     raise FsError.of("ELOOP", syscall, path)
