@@ -6,7 +6,7 @@ that runs is recorded by ``sys.setprofile``; a module of ``py_vfs`` counts once 
 is entered. The disk is a memory disk (the page's is IndexedDB: one storage module either way),
 and each call is measured after one warm-up call of the same kind, so first-use imports and
 loading ``~/.history`` do not count. Also counted: the durable commits each call makes, and the
-times the resolver walks a path (``fs/resolver.py``'s ``segments``, where every walk begins).
+times the resolver walks a path (``fs/resolver.py``'s ``_walk_once``, where every walk happens).
 
     .venv/bin/python bench/rooms.py           # a table
     .venv/bin/python bench/rooms.py --list    # and the modules, in the order first entered
@@ -47,7 +47,7 @@ async def walked(api: WebAPI, op: str, args: list[Any]) -> tuple[list[str], int,
             name = frame.f_code.co_filename
             if name.startswith(PACKAGE) and name not in seen:
                 seen[name] = None
-            if name == RESOLVER and frame.f_code.co_name == "segments":
+            if name == RESOLVER and frame.f_code.co_name == "_walk_once":
                 walks += 1
 
     before = api.vfs.revision
